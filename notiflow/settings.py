@@ -1,0 +1,179 @@
+"""Notiflow settings: everything comes from the environment (see README, Configuration)."""
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+# The fallback key only exists so that a fresh checkout runs; production sets DJANGO_SECRET_KEY.
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="insecure-dev-only-key-set-DJANGO_SECRET_KEY")
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_celery_beat",
+    "workflows",
+    "triggers",
+    "workers",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "notiflow.urls"
+WSGI_APPLICATION = "notiflow.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/notiflow"),
+}
+# Persistent connections with a health check: a worker reuses its connection across tasks and
+# reconnects by itself after a PostgreSQL restart.
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=300))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# --- Email: EMAIL_URL (smtp://host:port, consolemail://, ...) or Django's own settings ---------
+if "EMAIL_URL" in env:
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+    EMAIL_HOST = env.str("EMAIL_HOST", default="127.0.0.1")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=1025)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Notiflow <notifications@notiflow.local>")
+
+# --- REST framework ----------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["triggers.auth.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "triggers.api_errors.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Notiflow API",
+    "DESCRIPTION": "Author notification workflows and trigger them idempotently.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Celery -------------------------------------------------------------------------------------
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
+NOTIFLOW_MAX_COUNTDOWN_SECONDS = env.int("NOTIFLOW_MAX_COUNTDOWN_SECONDS", default=300)
+NOTIFLOW_SWEEP_INTERVAL_SECONDS = env.float("NOTIFLOW_SWEEP_INTERVAL_SECONDS", default=5)
+# Messages carry ids only, so JSON is enough and pickle (remote code execution) is never accepted.
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# Results live in PostgreSQL (trigger rows and step logs); a result backend would be dead weight.
+CELERY_TASK_IGNORE_RESULT = True
+# Ack after the task ran, and requeue when the worker process dies, so a crash loses no nudge.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# One message per process at a time: a long step does not hold others hostage in its prefetch.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
+# or every countdown task would be delivered twice (DESIGN rule 5).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+}
+if CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] < 4 * NOTIFLOW_MAX_COUNTDOWN_SECONDS:
+    raise ValueError("CELERY_VISIBILITY_TIMEOUT must be at least 4x NOTIFLOW_MAX_COUNTDOWN_SECONDS")
+# A step must finish (or be killed) well inside its lease, so a lease never expires under a live
+# step: soft limit raises inside the task, hard limit kills the process.
+NOTIFLOW_LEASE_SECONDS = env.int("NOTIFLOW_LEASE_SECONDS", default=60)
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=30)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=45)
+if CELERY_TASK_TIME_LIMIT >= NOTIFLOW_LEASE_SECONDS:
+    raise ValueError("CELERY_TASK_TIME_LIMIT must be shorter than NOTIFLOW_LEASE_SECONDS")
+# Keep our own logging configuration instead of Celery replacing the root logger.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Retry the broker connection at start-up too (Celery 6 stops doing it implicitly).
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Beat reads its schedule from PostgreSQL; the sweeper entry below is installed there at start.
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BEAT_SCHEDULE = {
+    "notiflow-sweeper": {
+        "task": "workers.sweep",
+        "schedule": timedelta(seconds=NOTIFLOW_SWEEP_INTERVAL_SECONDS),
+        # A sweep that could not run in time is useless once the next one is due.
+        "options": {"expires": NOTIFLOW_SWEEP_INTERVAL_SECONDS},
+    },
+}
+
+# --- Notiflow engine ----------------------------------------------------------------------------
+NOTIFLOW_RETRY_BASE_SECONDS = env.float("NOTIFLOW_RETRY_BASE_SECONDS", default=60)
+NOTIFLOW_RETRY_JITTER = env.float("NOTIFLOW_RETRY_JITTER", default=0.1)
+NOTIFLOW_MAX_RETRIES = env.int("NOTIFLOW_MAX_RETRIES", default=3)
+# A nudge that has not led to a claim after this long is presumed lost and is sent again.
+NOTIFLOW_RENUDGE_AFTER_SECONDS = env.float("NOTIFLOW_RENUDGE_AFTER_SECONDS", default=30)
+NOTIFLOW_SWEEP_BATCH_SIZE = env.int("NOTIFLOW_SWEEP_BATCH_SIZE", default=1000)
+NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
+NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
+NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))
+NOTIFLOW_SMS_TIMEOUT_SECONDS = env.float("NOTIFLOW_SMS_TIMEOUT_SECONDS", default=10)
+TWILIO_ACCOUNT_SID = env.str("TWILIO_ACCOUNT_SID", default="")
+TWILIO_AUTH_TOKEN = env.str("TWILIO_AUTH_TOKEN", default="")
+TWILIO_FROM = env.str("TWILIO_FROM", default="")
+NOTIFLOW_TWILIO_BASE_URL = env.str("NOTIFLOW_TWILIO_BASE_URL", default="https://api.twilio.com")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

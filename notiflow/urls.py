@@ -1,0 +1,35 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
+from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
+from workflows.api import WorkflowDetailApi, WorkflowListApi
+
+api = [
+    path("workflows/", WorkflowListApi.as_view(), name="workflow-list"),
+    path("workflows/<slug:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
+    path("triggers/", TriggerListApi.as_view(), name="trigger-list"),
+    path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
+    path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
+    path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),
+    path("logs/", StepLogListApi.as_view(), name="log-list"),
+    path("health/", HealthApi.as_view(), name="health"),
+    path(
+        "schema/",
+        SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]),
+        name="schema",
+    ),
+    path(
+        "docs/",
+        SpectacularSwaggerView.as_view(
+            url_name="schema", authentication_classes=[], permission_classes=[]
+        ),
+        name="docs",
+    ),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include(api)),
+]

@@ -1,0 +1,122 @@
+"""REST endpoints for triggers: intake (the inbox), status, cancellation."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from triggers.models import TriggerInstance, TriggerStatus
+from triggers.selectors import trigger_list
+from triggers.services import TriggerRejected, trigger_create
+from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_cancel
+from workflows.models import Workflow
+
+
+class TriggerOutputSerializer(serializers.ModelSerializer):
+    workflow = serializers.CharField(source="workflow.key")
+    workflow_version = serializers.IntegerField(source="workflow_version.number")
+    cursor = serializers.JSONField()
+
+    class Meta:
+        model = TriggerInstance
+        fields = [
+            "id", "workflow", "workflow_version", "idempotency_key", "payload", "status",
+            "cursor", "vars", "attempts", "available_at", "lease_until", "leased_by",
+            "last_error", "created_at", "updated_at", "completed_at",
+        ]
+
+
+class TriggerInputSerializer(serializers.Serializer):
+    workflow = serializers.CharField(max_length=100)
+    # May come in the Idempotency-Key header instead.
+    idempotency_key = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    payload = serializers.JSONField(required=False, default=dict)
+
+
+def _error(field: str, message: str, code: int) -> Response:
+    return Response({"detail": message, "errors": {field: [message]}}, status=code)
+
+
+class TriggerListApi(GenericAPIView):
+    serializer_class = TriggerOutputSerializer
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("workflow", str, description="workflow key"),
+            OpenApiParameter("status", str, enum=TriggerStatus.values),
+        ]
+    )
+    def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status")
+        if wanted and wanted not in TriggerStatus.values:
+            return _error("status", f"status must be one of {', '.join(TriggerStatus.values)}", 400)
+        triggers = trigger_list(workflow_key=request.query_params.get("workflow"), status=wanted)
+        page = self.paginate_queryset(triggers)
+        return self.get_paginated_response(TriggerOutputSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=TriggerInputSerializer,
+        responses={201: TriggerOutputSerializer, 200: TriggerOutputSerializer},
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
+    )
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            return _error("body", "the request body must be a JSON object", 400)
+        data = TriggerInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        key = fields.get("idempotency_key")
+        header_key = request.headers.get("Idempotency-Key")
+        if key is None:
+            key = header_key
+        elif header_key is not None and header_key != key:
+            return _error(
+                "idempotency_key", "the Idempotency-Key header and the body disagree", 400
+            )
+        if key is None:
+            return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
+        workflow = (
+            Workflow.objects.select_related("current_version").filter(key=fields["workflow"]).first()
+        )
+        if workflow is None:
+            return _error("workflow", f"workflow {fields['workflow']!r} does not exist", 400)
+        try:
+            trigger, created = trigger_create(
+                workflow=workflow,
+                idempotency_key=key,
+                payload=fields.get("payload"),
+                actor=str(request.user),
+            )
+        except TriggerRejected as exc:
+            return _error(exc.field, exc.message, exc.status_code)
+        return Response(
+            TriggerOutputSerializer(trigger).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class TriggerDetailApi(APIView):
+    @extend_schema(responses=TriggerOutputSerializer)
+    def get(self, request: Request, trigger_id: str) -> Response:
+        trigger = get_object_or_404(trigger_list(), pk=trigger_id)
+        return Response(TriggerOutputSerializer(trigger).data)
+
+
+class TriggerCancelApi(APIView):
+    @extend_schema(request=None, responses={200: TriggerOutputSerializer, 409: None})
+    def post(self, request: Request, trigger_id: str) -> Response:
+        try:
+            trigger_cancel(trigger_id=trigger_id, actor=str(request.user), reason="cancelled via API")
+        except TriggerNotFound:
+            return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
+        except TriggerStateConflict as exc:
+            return Response(
+                {"detail": str(exc), "status": exc.trigger.status}, status=status.HTTP_409_CONFLICT
+            )
+        trigger = trigger_list().get(pk=trigger_id)
+        return Response(TriggerOutputSerializer(trigger).data)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TriggersConfig(AppConfig):
+    name = "triggers"
+    default_auto_field = "django.db.models.BigAutoField"

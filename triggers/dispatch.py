@@ -1,0 +1,45 @@
+"""The one way to hand a trigger to the workers: a nudge published after the transaction commits.
+
+A nudge carries the trigger id and nothing else (DESIGN rule 1); losing one loses nothing, because
+the sweeper finds every due trigger in PostgreSQL. Publishing by task name keeps `triggers`
+independent of `workers`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from uuid import UUID
+
+from celery import current_app
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+EXECUTE_NODE_TASK = "workers.execute_node"
+
+
+def trigger_enqueue_on_commit(trigger_id: UUID | str, *, countdown: float | None = None) -> None:
+    """Publish an execute_node nudge for `trigger_id` once the current transaction commits."""
+    transaction.on_commit(lambda: triggers_publish([(trigger_id, countdown)]))
+
+
+def triggers_enqueue_on_commit(nudges: list[tuple[UUID | str, float | None]]) -> None:
+    """Publish many nudges (trigger id, countdown) over one producer once the transaction commits."""
+    if nudges:
+        transaction.on_commit(lambda: triggers_publish(nudges))
+
+
+def triggers_publish(nudges: Iterable[tuple[UUID | str, float | None]]) -> None:
+    """Publish now. A broker failure is logged, not raised: PostgreSQL holds the truth."""
+    try:
+        with current_app.producer_or_acquire() as producer:
+            for trigger_id, countdown in nudges:
+                current_app.send_task(
+                    EXECUTE_NODE_TASK,
+                    args=[str(trigger_id)],
+                    countdown=countdown if countdown and countdown > 0 else None,
+                    producer=producer,
+                )
+    except Exception:
+        logger.warning("broker unavailable; the sweeper will nudge these triggers", exc_info=True)

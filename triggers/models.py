@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+from workflows.models import Workflow, WorkflowVersion
+
+
+class TriggerStatus(models.TextChoices):
+    ENQUEUED = "enqueued"
+    PROCESSING = "processing"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+TERMINAL_STATUSES = (TriggerStatus.COMPLETED, TriggerStatus.FAILED, TriggerStatus.CANCELLED)
+
+
+class TriggerInstance(models.Model):
+    """One run of one workflow version. Status changes only through triggers.state."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    workflow = models.ForeignKey(Workflow, on_delete=models.PROTECT, related_name="triggers")
+    workflow_version = models.ForeignKey(
+        WorkflowVersion, on_delete=models.PROTECT, related_name="triggers"
+    )
+    idempotency_key = models.CharField(max_length=255)
+    payload = models.JSONField(default=dict)
+    status = models.CharField(
+        max_length=16, choices=TriggerStatus.choices, default=TriggerStatus.ENQUEUED
+    )
+    # The cursor: the node to run next; null once the run is finished.
+    current_node_id = models.CharField(max_length=100, null=True, blank=True)
+    vars = models.JSONField(default=dict, blank=True)
+    # Failures of the current node; reset when the cursor advances.
+    attempts = models.PositiveIntegerField(default=0)
+    available_at = models.DateTimeField()
+    lease_until = models.DateTimeField(null=True, blank=True)
+    leased_by = models.CharField(max_length=255, blank=True)
+    # When a broker message for the current due time was last published; the sweeper sends
+    # another only when that one is presumed lost (DESIGN rule 1).
+    nudged_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "trigger_instance"
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["workflow", "idempotency_key"], name="trigger_workflow_idempotency_key"
+            ),
+        ]
+        indexes = [
+            # The sweeper's two questions: what is due, and whose lease expired.
+            models.Index(
+                fields=["available_at"],
+                name="trigger_due_idx",
+                condition=models.Q(status="enqueued"),
+            ),
+            models.Index(
+                fields=["lease_until"],
+                name="trigger_lease_idx",
+                condition=models.Q(status="processing"),
+            ),
+            models.Index(fields=["status", "-created_at"], name="trigger_status_created_idx"),
+            models.Index(fields=["workflow", "-created_at"], name="trigger_workflow_created_idx"),
+            models.Index(fields=["-created_at"], name="trigger_created_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.status})"
+
+    @property
+    def cursor(self) -> dict[str, str] | None:
+        if self.current_node_id is None:
+            return None
+        return {"current_node_id": self.current_node_id}
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status in TERMINAL_STATUSES
+
+
+class TriggerEvent(models.Model):
+    """Append-only audit of every status change (PostgreSQL refuses UPDATE and DELETE)."""
+
+    trigger = models.ForeignKey(TriggerInstance, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=16, blank=True)
+    to_status = models.CharField(max_length=16)
+    reason = models.TextField(blank=True)
+    actor = models.CharField(max_length=255, blank=True)
+    node_id = models.CharField(max_length=100, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "trigger_event"
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["trigger", "created_at"], name="trigger_event_trigger_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.trigger_id}: {self.from_status or '-'} -> {self.to_status}"
+
+
+class ApiKey(models.Model):
+    """A client's API key. Only its SHA-256 is stored; the key itself is shown once."""
+
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "api_key"
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -1,0 +1,118 @@
+"""Trigger intake (the inbox) and API keys."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import uuid
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from triggers.dispatch import trigger_enqueue_on_commit
+from triggers.models import ApiKey, TriggerEvent, TriggerInstance, TriggerStatus
+from workflows.models import Workflow
+
+MAX_IDEMPOTENCY_KEY_LENGTH = 255
+
+
+class TriggerRejected(Exception):
+    """The trigger request is invalid; `field` names the culprit. Nothing was saved."""
+
+    def __init__(self, field: str, message: str, *, status_code: int = 400):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.status_code = status_code
+
+
+def trigger_create(
+    *, workflow: Workflow, idempotency_key: str, payload: Any, actor: str = ""
+) -> tuple[TriggerInstance, bool]:
+    """Insert the trigger for (workflow, idempotency_key), or return the one that already exists.
+
+    The inbox: a single INSERT ... ON CONFLICT DO NOTHING decides, so any number of concurrent
+    requests with the same key create exactly one row (there is no read-then-act window). A new
+    trigger is `enqueued` at the entry node of the workflow's current version, due now, and its
+    first nudge is published after commit. Returns (trigger, created).
+    """
+    if not isinstance(idempotency_key, str) or not idempotency_key.strip():
+        raise TriggerRejected("idempotency_key", "idempotency_key must be a non-empty string")
+    if len(idempotency_key) > MAX_IDEMPOTENCY_KEY_LENGTH:
+        raise TriggerRejected(
+            "idempotency_key",
+            f"idempotency_key must be at most {MAX_IDEMPOTENCY_KEY_LENGTH} characters",
+        )
+    if not isinstance(payload, dict):
+        raise TriggerRejected("payload", "payload must be a JSON object")
+    if not workflow.active or workflow.current_version is None:
+        raise TriggerRejected("workflow", f"workflow {workflow.key!r} is not active", status_code=409)
+
+    version = workflow.current_version
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                INSERT INTO trigger_instance
+                    (id, workflow_id, workflow_version_id, idempotency_key, payload, status,
+                     current_node_id, vars, attempts, available_at, leased_by, nudged_at,
+                     last_error, created_at, updated_at)
+                VALUES (%s, %s, %s, %s, %s::jsonb, 'enqueued', %s, '{}'::jsonb, 0, now(), '',
+                        now(), '', now(), now())
+                ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
+                RETURNING id
+                """,
+                [
+                    str(uuid.uuid4()),
+                    workflow.pk,
+                    version.pk,
+                    idempotency_key,
+                    json.dumps(payload),
+                    version.definition["entry_node_id"],
+                ],
+            )
+            inserted = cursor.fetchone()
+        if inserted is None:
+            # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
+            existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(
+                workflow=workflow, idempotency_key=idempotency_key
+            )
+            return existing, False
+        TriggerEvent.objects.create(
+            trigger_id=inserted[0],
+            from_status="",
+            to_status=TriggerStatus.ENQUEUED,
+            reason="created",
+            actor=actor,
+            node_id=version.definition["entry_node_id"],
+        )
+        trigger_enqueue_on_commit(inserted[0])
+    return TriggerInstance.objects.select_related("workflow", "workflow_version").get(pk=inserted[0]), True
+
+
+def _hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def api_key_create(*, name: str) -> tuple[ApiKey, str]:
+    """Create an API key; returns (row, the key). The key is shown once and stored hashed.
+
+    Keys carry 256 bits of randomness, so a plain SHA-256 is enough (no slow KDF needed).
+    """
+    if not name.strip():
+        raise ValueError("the key needs a name")
+    key = "nf_" + secrets.token_urlsafe(32)
+    api_key = ApiKey.objects.create(name=name, prefix=key[:10], key_hash=_hash(key))
+    return api_key, key
+
+
+def api_key_authenticate(*, key: str) -> ApiKey | None:
+    """The active ApiKey for `key`, or None."""
+    return ApiKey.objects.filter(key_hash=_hash(key), revoked_at__isnull=True).first()
+
+
+def api_key_revoke(*, api_key: ApiKey) -> None:
+    api_key.revoked_at = timezone.now()
+    api_key.save(update_fields=["revoked_at"])

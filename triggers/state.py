@@ -1,0 +1,206 @@
+"""The trigger state machine. Every status change goes through a function here, and each one
+writes its TriggerEvent in the same statement or transaction as the change itself.
+
+    enqueued --claim--> processing --release--> enqueued (next node, delay or retry)
+                                             \-> completed | failed
+    enqueued | processing --cancel--> cancelled;  failed --retry_now--> enqueued
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
+
+
+class TriggerNotFound(Exception):
+    pass
+
+
+class TriggerStateConflict(Exception):
+    """The requested change does not apply to the trigger's current status."""
+
+    def __init__(self, trigger: TriggerInstance, message: str):
+        super().__init__(message)
+        self.trigger = trigger
+
+
+_TRIGGER_COLUMNS = [f.column for f in TriggerInstance._meta.concrete_fields]
+
+# One round trip: lock the row if it is claimable, take the lease, record the event.
+_CLAIM_SQL = f"""
+WITH prior AS (
+    SELECT id, status FROM trigger_instance
+    WHERE id = %(id)s
+      AND ((status = 'enqueued' AND available_at <= now())
+           OR (status = 'processing' AND lease_until < now()))
+    FOR UPDATE
+), claimed AS (
+    UPDATE trigger_instance t
+    SET status = 'processing', lease_until = now() + %(lease)s * interval '1 second',
+        leased_by = %(worker)s, nudged_at = NULL, updated_at = now()
+    FROM prior WHERE t.id = prior.id
+    RETURNING t.*, prior.status AS prior_status
+), event AS (
+    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id,
+                               created_at)
+    SELECT id, prior_status, 'processing',
+           CASE WHEN prior_status = 'processing' THEN 'lease expired; reclaimed' ELSE 'claimed' END,
+           %(worker)s, current_node_id, now()
+    FROM claimed
+)
+SELECT {", ".join(_TRIGGER_COLUMNS)} FROM claimed
+"""
+
+
+def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
+    """Take the lease on a trigger that is due (or whose lease expired), or return None.
+
+    One conditional UPDATE: under any number of concurrent or duplicated messages exactly one
+    caller gets the row; the others get None, as they do for a trigger that is not due, is
+    terminal, or does not exist. `worker_id` must be unique per claim (it fences later writes).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _CLAIM_SQL, {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = dict(zip(_TRIGGER_COLUMNS, row, strict=True))
+    for name in ("payload", "vars"):
+        if isinstance(values[name], str):
+            values[name] = json.loads(values[name])
+    return TriggerInstance.from_db(connection.alias, _TRIGGER_COLUMNS, list(values.values()))
+
+
+def trigger_release(
+    *,
+    trigger: TriggerInstance,
+    lease_token: str,
+    status: str,
+    current_node_id: str | None,
+    vars_patch: dict[str, Any] | None,
+    attempts: int,
+    available_at: datetime,
+    nudged: bool,
+    last_error: str,
+    reason: str,
+) -> bool:
+    """End a step under the lease `lease_token`: the next status, cursor, vars and due time.
+
+    Fenced: it only applies while the trigger is still `processing` under this very lease, so a
+    worker whose lease expired (and was reclaimed) or whose trigger was cancelled changes nothing.
+    Returns whether it applied. Call inside the step's transaction.
+    """
+    finished = status in TERMINAL_STATUSES
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE trigger_instance
+            SET status = %(status)s, current_node_id = %(node)s,
+                vars = vars || %(patch)s::jsonb, attempts = %(attempts)s,
+                available_at = %(available_at)s, lease_until = NULL, leased_by = '',
+                nudged_at = CASE WHEN %(nudged)s THEN now() END, last_error = %(error)s,
+                completed_at = CASE WHEN %(finished)s THEN now() END, updated_at = now()
+            WHERE id = %(id)s AND status = 'processing' AND leased_by = %(token)s
+            """,
+            {
+                "id": str(trigger.pk),
+                "status": status,
+                "node": current_node_id,
+                "patch": json.dumps(vars_patch or {}),
+                "attempts": attempts,
+                "available_at": available_at,
+                "nudged": nudged,
+                "error": last_error,
+                "finished": finished,
+                "token": lease_token,
+            },
+        )
+        if cursor.rowcount != 1:
+            return False
+    TriggerEvent.objects.create(
+        trigger_id=trigger.pk,
+        from_status=TriggerStatus.PROCESSING,
+        to_status=status,
+        reason=reason,
+        actor=lease_token,
+        node_id=trigger.current_node_id,
+    )
+    return True
+
+
+def _locked(trigger_id: UUID | str) -> TriggerInstance:
+    try:
+        return TriggerInstance.objects.select_for_update().get(pk=trigger_id)
+    except (TriggerInstance.DoesNotExist, ValueError) as exc:
+        raise TriggerNotFound(str(trigger_id)) from exc
+
+
+def _change(trigger: TriggerInstance, *, to_status: str, actor: str, reason: str, **fields) -> None:
+    from_status = trigger.status
+    trigger.status = to_status
+    for name, value in fields.items():
+        setattr(trigger, name, value)
+    trigger.save(update_fields=["status", "updated_at", *fields])
+    TriggerEvent.objects.create(
+        trigger=trigger,
+        from_status=from_status,
+        to_status=to_status,
+        reason=reason,
+        actor=actor,
+        node_id=trigger.current_node_id,
+    )
+
+
+@transaction.atomic
+def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> TriggerInstance:
+    """Cancel a trigger that is not terminal. Raises TriggerStateConflict when it is.
+
+    Takes the row lock, so it serialises with claims and step outcomes: a step that had not yet
+    written its send-ledger row will not send; one already sending finishes its single send and
+    then finds the trigger cancelled (its outcome does not advance the cursor).
+    """
+    trigger = _locked(trigger_id)
+    if trigger.is_terminal:
+        raise TriggerStateConflict(trigger, f"trigger is already {trigger.status}")
+    _change(
+        trigger,
+        to_status=TriggerStatus.CANCELLED,
+        actor=actor,
+        reason=reason or "cancelled",
+        lease_until=None,
+        completed_at=timezone.now(),
+    )
+    return trigger
+
+
+@transaction.atomic
+def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
+    """Put a failed trigger back to `enqueued` at its current node, attempts reset, due now."""
+    from triggers.dispatch import trigger_enqueue_on_commit
+
+    trigger = _locked(trigger_id)
+    if trigger.status != TriggerStatus.FAILED or trigger.current_node_id is None:
+        raise TriggerStateConflict(trigger, f"only a failed trigger can be retried ({trigger.status})")
+    now = timezone.now()
+    _change(
+        trigger,
+        to_status=TriggerStatus.ENQUEUED,
+        actor=actor,
+        reason="retry requested",
+        attempts=0,
+        available_at=now,
+        nudged_at=now,
+        completed_at=None,
+        last_error="",
+    )
+    trigger_enqueue_on_commit(trigger.pk)
+    return trigger

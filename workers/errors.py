@@ -1,0 +1,13 @@
+"""How a step fails decides what happens next (DESIGN rule 7)."""
+
+
+class StepError(Exception):
+    """A node could not do its job."""
+
+
+class TransientError(StepError):
+    """Worth retrying: timeouts, refused connections, SMTP 4xx, HTTP 5xx and 429."""
+
+
+class PermanentError(StepError):
+    """Retrying cannot help: a template that does not render, no recipient, SMTP 5xx, HTTP 4xx."""

@@ -1,0 +1,128 @@
+"""SMS backends, chosen by NOTIFLOW_SMS_BACKEND: console, file, twilio, null."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import uuid
+from functools import lru_cache
+from typing import Protocol
+
+import requests
+from django.conf import settings
+from django.utils import timezone
+
+from workers.errors import PermanentError, TransientError
+
+logger = logging.getLogger(__name__)
+
+
+class SmsBackend(Protocol):
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+        """Deliver one SMS; return the provider's message id."""
+        ...
+
+
+def _local_message_id(idempotency_key: str) -> str:
+    # Deterministic, so a re-send after a crash reports the same id.
+    return f"sms-{uuid.uuid5(uuid.NAMESPACE_URL, idempotency_key)}"
+
+
+class ConsoleBackend:
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+        logger.info("SMS to %s [%s]: %s", to, idempotency_key, body)
+        return _local_message_id(idempotency_key)
+
+
+class NullBackend:
+    """Accepts and drops every message (benchmarks)."""
+
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+        return _local_message_id(idempotency_key)
+
+
+class FileBackend:
+    """Appends one JSON line per message to NOTIFLOW_SMS_FILE (an outbox for dev and tests)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+        message_id = _local_message_id(idempotency_key)
+        line = json.dumps(
+            {
+                "message_id": message_id,
+                "to": to,
+                "body": body,
+                "idempotency_key": idempotency_key,
+                "sent_at": timezone.now().isoformat(),
+            }
+        )
+        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        try:
+            with open(self.path, "a", encoding="utf-8") as outbox:
+                # Several worker processes append to one file: whole lines only.
+                fcntl.flock(outbox, fcntl.LOCK_EX)
+                outbox.write(line + "\n")
+        except OSError as exc:
+            raise TransientError(f"SMS outbox {self.path}: {exc}") from exc
+        return message_id
+
+
+class TwilioBackend:
+    """Twilio's Messages API; the idempotency key travels as a header so retries can be dropped."""
+
+    def __init__(self, *, base_url: str, account_sid: str, auth_token: str, from_number: str):
+        if not (account_sid and auth_token and from_number):
+            raise PermanentError("twilio: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM needed")
+        self.url = f"{base_url.rstrip('/')}/2010-04-01/Accounts/{account_sid}/Messages.json"
+        self.auth = (account_sid, auth_token)
+        self.from_number = from_number
+        self.session = requests.Session()
+
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+        try:
+            response = self.session.post(
+                self.url,
+                data={"To": to, "From": self.from_number, "Body": body},
+                auth=self.auth,
+                headers={
+                    "Idempotency-Key": idempotency_key,
+                    "I-Twilio-Idempotency-Token": idempotency_key,
+                },
+                timeout=settings.NOTIFLOW_SMS_TIMEOUT_SECONDS,
+            )
+        except requests.RequestException as exc:
+            raise TransientError(f"twilio: {type(exc).__name__}: {exc}") from exc
+        if response.status_code == 429 or response.status_code >= 500:
+            raise TransientError(f"twilio: HTTP {response.status_code}: {response.text[:200]}")
+        if response.status_code >= 400:
+            raise PermanentError(f"twilio: HTTP {response.status_code}: {response.text[:200]}")
+        try:
+            return str(response.json()["sid"])
+        except (ValueError, KeyError) as exc:
+            raise TransientError(f"twilio: unexpected answer {response.text[:200]!r}") from exc
+
+
+@lru_cache(maxsize=1)
+def _backend(name: str) -> SmsBackend:
+    if name == "console":
+        return ConsoleBackend()
+    if name == "null":
+        return NullBackend()
+    if name == "file":
+        return FileBackend(settings.NOTIFLOW_SMS_FILE)
+    if name == "twilio":
+        return TwilioBackend(
+            base_url=settings.NOTIFLOW_TWILIO_BASE_URL,
+            account_sid=settings.TWILIO_ACCOUNT_SID,
+            auth_token=settings.TWILIO_AUTH_TOKEN,
+            from_number=settings.TWILIO_FROM,
+        )
+    raise PermanentError(f"unknown NOTIFLOW_SMS_BACKEND {name!r} (console, file, twilio, null)")
+
+
+def sms_backend() -> SmsBackend:
+    return _backend(settings.NOTIFLOW_SMS_BACKEND)

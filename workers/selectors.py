@@ -1,0 +1,17 @@
+"""Reads for step logs and the send ledger."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from workers.models import StepExecutionLog
+
+
+def step_log_list(*, trigger_id: str | None = None, node_id: str | None = None) -> QuerySet[StepExecutionLog]:
+    """Step logs, oldest first, by trigger and/or node."""
+    logs = StepExecutionLog.objects.all()
+    if trigger_id:
+        logs = logs.filter(trigger_id=trigger_id)
+    if node_id:
+        logs = logs.filter(node_id=node_id)
+    return logs.order_by("started_at", "id")

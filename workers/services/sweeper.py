@@ -1,0 +1,71 @@
+"""The sweeper (DESIGN rules 1 and 5): PostgreSQL decides what is due; the broker only nudges."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from triggers.dispatch import triggers_enqueue_on_commit
+
+# Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
+# claimed: that nudge was lost. SKIP LOCKED lets two sweepers share the work without doubling.
+_DUE_SQL = """
+UPDATE trigger_instance SET nudged_at = now()
+WHERE id IN (
+    SELECT id FROM trigger_instance
+    WHERE status = 'enqueued' AND available_at <= now() + %(lookahead)s * interval '1 second'
+      AND (nudged_at IS NULL
+           OR (available_at < now() - %(renudge)s * interval '1 second'
+               AND nudged_at < now() - %(renudge)s * interval '1 second'))
+    ORDER BY available_at
+    LIMIT %(batch)s
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING id, available_at
+"""
+
+# Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
+# after expiry nudges at once.
+_EXPIRED_SQL = """
+UPDATE trigger_instance SET nudged_at = now()
+WHERE id IN (
+    SELECT id FROM trigger_instance
+    WHERE status = 'processing' AND lease_until < now()
+      AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
+    ORDER BY lease_until
+    LIMIT %(batch)s
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING id, now()
+"""
+
+MAX_BATCHES_PER_SWEEP = 20
+
+
+def sweep() -> int:
+    """Nudge every trigger that is due or whose lease expired; return how many were nudged.
+
+    Works in batches of NOTIFLOW_SWEEP_BATCH_SIZE, oldest first, each batch in its own
+    transaction with its nudges published after commit. Looks ahead one sweep interval and sets
+    a countdown, so a long delay fires on time rather than up to one interval late.
+    """
+    params = {
+        "lookahead": settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS,
+        "renudge": settings.NOTIFLOW_RENUDGE_AFTER_SECONDS,
+        "batch": settings.NOTIFLOW_SWEEP_BATCH_SIZE,
+    }
+    total = 0
+    for sql in (_EXPIRED_SQL, _DUE_SQL):
+        for _ in range(MAX_BATCHES_PER_SWEEP):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                rows = cursor.fetchall()
+                now = timezone.now()
+                triggers_enqueue_on_commit(
+                    [(row[0], (row[1] - now).total_seconds()) for row in rows]
+                )
+            total += len(rows)
+            if len(rows) < params["batch"]:
+                break
+    return total

@@ -1,0 +1,35 @@
+"""Celery tasks: thin, named, id-only. All logic lives in workers.services."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+
+from celery import shared_task
+
+from workers.services.engine import step_execute
+from workers.services.sweeper import sweep as sweep_due
+
+logger = logging.getLogger(__name__)
+
+
+def worker_id() -> str:
+    # Computed per call: prefork children each have their own pid.
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@shared_task(name="workers.execute_node", ignore_result=True)
+def execute_node(trigger_id: str) -> str | None:
+    """Run the current node of a trigger. A trigger that is missing, not due or owned by another
+    worker is left alone: the claim returns nothing and so does this task."""
+    return step_execute(trigger_id=trigger_id, worker_id=worker_id())
+
+
+@shared_task(name="workers.sweep", ignore_result=True)
+def sweep() -> int:
+    """Re-nudge due triggers and expired leases (run by celery beat every few seconds)."""
+    nudged = sweep_due()
+    if nudged:
+        logger.info("sweeper nudged %d trigger(s)", nudged)
+    return nudged

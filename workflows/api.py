@@ -1,0 +1,163 @@
+"""REST endpoints for workflows: /api/workflows/ and /api/workflows/<key>/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.generics import GenericAPIView
+from rest_framework.views import APIView
+
+from workflows.models import Workflow
+from workflows.selectors import workflow_list
+from workflows.services import (
+    DEFINITION_KEYS,
+    WorkflowInvalid,
+    workflow_create,
+    workflow_delete,
+    workflow_update,
+)
+
+
+class WorkflowOutputSerializer(serializers.ModelSerializer):
+    version = serializers.IntegerField(read_only=True)
+    entry_node_id = serializers.SerializerMethodField()
+    nodes = serializers.SerializerMethodField()
+    edges = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Workflow
+        fields = [
+            "key", "name", "description", "active", "version",
+            "entry_node_id", "nodes", "edges", "created_at", "updated_at",
+        ]
+
+    def get_entry_node_id(self, workflow: Workflow) -> str | None:
+        return workflow.definition.get("entry_node_id")
+
+    def get_nodes(self, workflow: Workflow) -> list[dict[str, Any]]:
+        return workflow.definition.get("nodes", [])
+
+    def get_edges(self, workflow: Workflow) -> list[dict[str, Any]]:
+        return workflow.definition.get("edges", [])
+
+
+class WorkflowInputSerializer(serializers.Serializer):
+    key = serializers.SlugField(max_length=100)
+    name = serializers.CharField(max_length=200)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    active = serializers.BooleanField(required=False, default=True)
+    # The definition is checked by the one validator (workflows.validation), not here.
+    entry_node_id = serializers.JSONField()
+    nodes = serializers.JSONField()
+    edges = serializers.JSONField(required=False, default=list)
+
+
+def _invalid(exc: WorkflowInvalid) -> Response:
+    return Response(
+        {
+            "detail": f"invalid workflow definition ({len(exc.errors)} problem(s))",
+            "errors": [e.as_dict() for e in exc.errors],
+        },
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def _actor(request: Request) -> str:
+    return str(request.user)
+
+
+class WorkflowListApi(GenericAPIView):
+    serializer_class = WorkflowOutputSerializer
+
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(workflow_list())
+        return self.get_paginated_response(WorkflowOutputSerializer(page, many=True).data)
+
+    @extend_schema(request=WorkflowInputSerializer, responses={201: WorkflowOutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = WorkflowInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        if Workflow.objects.filter(key=fields["key"]).exists():
+            return Response(
+                {"detail": f"workflow {fields['key']!r} already exists",
+                 "errors": {"key": ["already exists"]}},
+                status=status.HTTP_409_CONFLICT,
+            )
+        try:
+            workflow = workflow_create(
+                key=fields["key"],
+                name=fields["name"],
+                description=fields["description"],
+                active=fields["active"],
+                definition={k: fields.get(k) for k in DEFINITION_KEYS},
+                actor=_actor(request),
+            )
+        except WorkflowInvalid as exc:
+            return _invalid(exc)
+        except IntegrityError:
+            return Response(
+                {"detail": f"workflow {fields['key']!r} already exists"},
+                status=status.HTTP_409_CONFLICT,
+            )
+        return Response(WorkflowOutputSerializer(workflow).data, status=status.HTTP_201_CREATED)
+
+
+class WorkflowDetailApi(APIView):
+    def _get(self, key: str) -> Workflow:
+        return get_object_or_404(workflow_list(), key=key)
+
+    @extend_schema(responses=WorkflowOutputSerializer)
+    def get(self, request: Request, key: str) -> Response:
+        return Response(WorkflowOutputSerializer(self._get(key)).data)
+
+    @extend_schema(request=WorkflowInputSerializer, responses=WorkflowOutputSerializer)
+    def put(self, request: Request, key: str) -> Response:
+        return self._update(request, key, partial=False)
+
+    @extend_schema(request=WorkflowInputSerializer, responses=WorkflowOutputSerializer)
+    def patch(self, request: Request, key: str) -> Response:
+        return self._update(request, key, partial=True)
+
+    def _update(self, request: Request, key: str, *, partial: bool) -> Response:
+        workflow = self._get(key)
+        body = dict(request.data) if isinstance(request.data, dict) else request.data
+        if isinstance(body, dict):
+            body.setdefault("key", key)
+        data = WorkflowInputSerializer(data=body, partial=partial)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        if fields.get("key", key) != key:
+            return Response(
+                {"detail": "the key cannot be changed", "errors": {"key": ["cannot be changed"]}},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        definition = None
+        if any(k in fields for k in DEFINITION_KEYS):
+            definition = {**workflow.definition, **{k: fields[k] for k in DEFINITION_KEYS if k in fields}}
+        try:
+            workflow = workflow_update(
+                workflow=workflow,
+                definition=definition,
+                name=fields.get("name"),
+                description=fields.get("description"),
+                active=fields.get("active"),
+                actor=_actor(request),
+            )
+        except WorkflowInvalid as exc:
+            return _invalid(exc)
+        return Response(WorkflowOutputSerializer(workflow).data)
+
+    @extend_schema(responses={204: None, 200: WorkflowOutputSerializer})
+    def delete(self, request: Request, key: str) -> Response:
+        workflow = self._get(key)
+        if workflow_delete(workflow=workflow):
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        # It has triggers: history is kept and the workflow is deactivated instead.
+        return Response(WorkflowOutputSerializer(self._get(key)).data)

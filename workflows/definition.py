@@ -1,0 +1,57 @@
+"""What a workflow definition may contain: node types, their fields, and delay durations."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+MAX_DELAY = timedelta(days=365)
+
+
+@dataclass(frozen=True)
+class NodeType:
+    name: str
+    required: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+    # Fields rendered with Liquid at run time (and parsed at save time).
+    templates: tuple[str, ...] = ()
+
+
+NODE_TYPES: dict[str, NodeType] = {
+    "email": NodeType(
+        "email",
+        required=("to", "subject", "body"),
+        optional=("html",),
+        templates=("to", "subject", "body", "html"),
+    ),
+    "sms": NodeType("sms", required=("to", "body"), templates=("to", "body")),
+    "delay": NodeType("delay", required=(), optional=("delay_ms", "duration")),
+}
+
+_SHORT_DURATION = re.compile(r"^\s*(\d+)\s*(ms|s|m|h|d)\s*$")
+_ISO_DURATION = re.compile(
+    r"^P(?:(?P<days>\d+)D)?(?:T(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?"
+    r"(?:(?P<seconds>\d+(?:\.\d+)?)S)?)?$"
+)
+_UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration_parse(value: str) -> timedelta:
+    """Parse "90s", "15m", "2h", "3d" or ISO-8601 "PT15M"; raise ValueError otherwise."""
+    short = _SHORT_DURATION.match(value)
+    if short:
+        return timedelta(seconds=int(short.group(1)) * _UNITS[short.group(2)])
+    iso = _ISO_DURATION.match(value.strip().upper())
+    if iso and value.strip().upper() not in ("P", "PT") and not value.strip().upper().endswith("T"):
+        parts = {k: float(v) for k, v in iso.groupdict().items() if v}
+        return timedelta(**parts)
+    raise ValueError(f"{value!r} is not a duration such as 90s, 15m, 2h, 3d or PT15M")
+
+
+def delay_of(node: dict[str, Any]) -> timedelta:
+    """The wait a (validated) delay node asks for."""
+    if node.get("delay_ms") is not None:
+        return timedelta(milliseconds=int(node["delay_ms"]))
+    return duration_parse(str(node["duration"]))

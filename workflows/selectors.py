@@ -1,0 +1,54 @@
+"""Reads for workflows, including the compiled form the engine walks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from django.db.models import QuerySet
+
+from workflows.models import Workflow, WorkflowVersion
+
+
+def workflow_list() -> QuerySet[Workflow]:
+    return Workflow.objects.select_related("current_version").order_by("key")
+
+
+def workflow_get(*, key: str) -> Workflow:
+    return workflow_list().get(key=key)
+
+
+@dataclass(frozen=True)
+class CompiledWorkflow:
+    """A version's definition indexed for the engine: nodes by id, outgoing edges in order."""
+
+    version_id: int
+    number: int
+    workflow_key: str
+    workflow_name: str
+    entry_node_id: str
+    nodes: dict[str, dict[str, Any]]
+    outgoing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=1024)
+def workflow_version_compiled(version_id: int) -> CompiledWorkflow:
+    """The compiled version, cached per process: versions are immutable, so it never goes stale.
+
+    The workflow's name is taken as of the first load; a rename shows up after a worker restart.
+    """
+    version = WorkflowVersion.objects.select_related("workflow").get(pk=version_id)
+    definition = version.definition
+    outgoing: dict[str, list[dict[str, Any]]] = {n["id"]: [] for n in definition["nodes"]}
+    for edge in definition.get("edges", []):
+        outgoing[edge["from"]].append(edge)
+    return CompiledWorkflow(
+        version_id=version.pk,
+        number=version.number,
+        workflow_key=version.workflow.key,
+        workflow_name=version.workflow.name,
+        entry_node_id=definition["entry_node_id"],
+        nodes={n["id"]: n for n in definition["nodes"]},
+        outgoing=outgoing,
+    )

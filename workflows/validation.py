@@ -1,0 +1,204 @@
+"""The one workflow validator, used by the API, the admin and the import command."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+from typing import Any
+
+from workflows.definition import MAX_DELAY, NODE_TYPES, duration_parse
+from workflows.templating import TemplateError, condition_check, template_check
+
+# Node ids appear in Message-IDs, idempotency keys and vars keys: keep them plain.
+_NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
+
+
+@dataclass(frozen=True)
+class ValidationError:
+    """One problem, located by `field` (e.g. "nodes[1].subject") and, when known, node or edge."""
+
+    field: str
+    message: str
+    node: str | None = None
+    edge: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+def workflow_validate(definition: Any) -> list[ValidationError]:
+    """Every problem with `definition`, or an empty list when it is a valid DAG.
+
+    Checks: shape; node ids unique; node type known; required fields present; Liquid templates
+    and edge conditions parse; delays valid; entry node exists; edges reference existing nodes;
+    no cycle; every node reachable from the entry.
+    """
+    if not isinstance(definition, dict):
+        return [ValidationError("definition", "must be an object")]
+    errors: list[ValidationError] = []
+    nodes = definition.get("nodes")
+    edges = definition.get("edges", [])
+    if not isinstance(nodes, list) or not nodes:
+        errors.append(ValidationError("nodes", "must be a non-empty list of nodes"))
+        nodes = []
+    if not isinstance(edges, list):
+        errors.append(ValidationError("edges", "must be a list of edges"))
+        edges = []
+
+    node_ids = _check_nodes(nodes, errors)
+    adjacency = _check_edges(edges, node_ids, errors)
+
+    entry = definition.get("entry_node_id")
+    if not isinstance(entry, str) or not entry:
+        errors.append(ValidationError("entry_node_id", "is required"))
+    elif entry not in node_ids:
+        errors.append(ValidationError("entry_node_id", f"node {entry!r} does not exist"))
+    elif not errors:
+        _check_graph(entry, node_ids, adjacency, errors)
+    return errors
+
+
+def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
+    seen: list[str] = []
+    for index, node in enumerate(nodes):
+        where = f"nodes[{index}]"
+        if not isinstance(node, dict):
+            errors.append(ValidationError(where, "must be an object"))
+            continue
+        node_id = node.get("id")
+        if not isinstance(node_id, str) or not node_id.strip():
+            errors.append(ValidationError(f"{where}.id", "is required"))
+            continue
+        if not _NODE_ID.match(node_id):
+            errors.append(
+                ValidationError(
+                    f"{where}.id", "must be 1-100 letters, digits, '_' or '-'", node_id
+                )
+            )
+            continue
+        if node_id in seen:
+            errors.append(ValidationError(f"{where}.id", f"duplicate node id {node_id!r}", node_id))
+            continue
+        seen.append(node_id)
+        node_type = NODE_TYPES.get(node.get("type"))  # type: ignore[arg-type]
+        if node_type is None:
+            known = ", ".join(sorted(NODE_TYPES))
+            errors.append(
+                ValidationError(
+                    f"{where}.type", f"unknown node type {node.get('type')!r} ({known})", node_id
+                )
+            )
+            continue
+        for field in node_type.required:
+            value = node.get(field)
+            if not isinstance(value, str) or not value.strip():
+                errors.append(ValidationError(f"{where}.{field}", "is required", node_id))
+        for field in node_type.templates:
+            value = node.get(field)
+            if value is None or (field not in node_type.required and value == ""):
+                continue
+            if not isinstance(value, str):
+                errors.append(ValidationError(f"{where}.{field}", "must be a string", node_id))
+                continue
+            try:
+                template_check(value)
+            except TemplateError as exc:
+                errors.append(ValidationError(f"{where}.{field}", f"template: {exc}", node_id))
+        if node_type.name == "delay":
+            _check_delay(node, where, node_id, errors)
+    return seen
+
+
+def _check_delay(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
+    delay_ms, duration = node.get("delay_ms"), node.get("duration")
+    if delay_ms is None and duration in (None, ""):
+        errors.append(ValidationError(f"{where}.delay_ms", "delay_ms or duration is required", node_id))
+        return
+    if delay_ms is not None and duration not in (None, ""):
+        errors.append(ValidationError(f"{where}.duration", "give delay_ms or duration, not both", node_id))
+        return
+    if delay_ms is not None:
+        if isinstance(delay_ms, bool) or not isinstance(delay_ms, int) or delay_ms < 0:
+            errors.append(
+                ValidationError(f"{where}.delay_ms", "must be a non-negative integer", node_id)
+            )
+            return
+        delay = timedelta(milliseconds=delay_ms)
+    else:
+        try:
+            delay = duration_parse(str(duration))
+        except ValueError as exc:
+            errors.append(ValidationError(f"{where}.duration", str(exc), node_id))
+            return
+    if delay > MAX_DELAY:
+        errors.append(ValidationError(f"{where}.delay_ms", "must be at most 365 days", node_id))
+
+
+def _check_edges(
+    edges: list[Any], node_ids: list[str], errors: list[ValidationError]
+) -> dict[str, list[str]]:
+    adjacency: dict[str, list[str]] = {node_id: [] for node_id in node_ids}
+    for index, edge in enumerate(edges):
+        where = f"edges[{index}]"
+        if not isinstance(edge, dict):
+            errors.append(ValidationError(where, "must be an object", edge=index))
+            continue
+        ends = []
+        for end in ("from", "to"):
+            value = edge.get(end)
+            if not isinstance(value, str) or value not in adjacency:
+                errors.append(
+                    ValidationError(f"{where}.{end}", f"node {value!r} does not exist", edge=index)
+                )
+            ends.append(value)
+        when = edge.get("when")
+        if when is not None:
+            if not isinstance(when, str):
+                errors.append(ValidationError(f"{where}.when", "must be a string", edge=index))
+            else:
+                try:
+                    condition_check(when)
+                except TemplateError as exc:
+                    errors.append(ValidationError(f"{where}.when", f"condition: {exc}", edge=index))
+        if all(isinstance(e, str) and e in adjacency for e in ends):
+            adjacency[ends[0]].append(ends[1])
+    return adjacency
+
+
+def _check_graph(
+    entry: str, node_ids: list[str], adjacency: dict[str, list[str]], errors: list[ValidationError]
+) -> None:
+    # Iterative DFS with colours: grey on the stack (a back edge to grey is a cycle), black done.
+    colour = dict.fromkeys(node_ids, "white")
+    for start in [entry, *node_ids]:
+        if colour[start] != "white":
+            continue
+        colour[start] = "grey"
+        stack = [(start, iter(adjacency[start]))]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                colour[node] = "black"
+                stack.pop()
+            elif colour[child] == "grey":
+                errors.append(
+                    ValidationError("edges", f"cycle through {node!r} -> {child!r}", node=child)
+                )
+                return
+            elif colour[child] == "white":
+                colour[child] = "grey"
+                stack.append((child, iter(adjacency[child])))
+    reachable = {entry}
+    frontier = [entry]
+    while frontier:
+        for child in adjacency[frontier.pop()]:
+            if child not in reachable:
+                reachable.add(child)
+                frontier.append(child)
+    for node_id in node_ids:
+        if node_id not in reachable:
+            errors.append(
+                ValidationError("nodes", f"node {node_id!r} is unreachable from the entry", node_id)
+            )
