@@ -1,4 +1,4 @@
-"""The trigger state machine. Every status change goes through a function here, and each one
+r"""The trigger state machine. Every status change goes through a function here, and each one
 writes its TriggerEvent in the same statement or transaction as the change itself.
 
     enqueued --claim--> processing --release--> enqueued (next node, delay or retry)

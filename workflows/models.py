@@ -13,7 +13,7 @@ class Workflow(models.Model):
     description = models.TextField(blank=True)
     active = models.BooleanField(default=True)
     current_version = models.ForeignKey(
-        "WorkflowVersion", null=True, on_delete=models.PROTECT, related_name="+"
+        "WorkflowVersion", null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -1,0 +1,126 @@
+"""Fixtures. Unit tests use pytest-django's rolled-back `db`; end-to-end tests use `stack`,
+real processes on the committed test database (no flush, so every test uses unique keys)."""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import requests
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from tests.support.smtp import SmtpServer, free_port
+from tests.support.stack import Stack, wait_until_up
+from triggers.services import api_key_create
+
+TEST_BROKER_URL = settings.CELERY_BROKER_URL
+
+
+def unique(prefix: str = "t") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def api_client(db) -> APIClient:
+    _, key = api_key_create(name=unique("client"))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    return client
+
+
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[SmtpServer]:
+    server = SmtpServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+# Engine timings shrunk so that retries, leases and long delays fit in a test run. Their ratios
+# keep production's shape: time limit < lease, countdown cap < the "long" delay under test.
+STACK_SETTINGS = {
+    "NOTIFLOW_RETRY_BASE_SECONDS": "0.5",
+    "NOTIFLOW_RETRY_JITTER": "0",
+    "NOTIFLOW_MAX_RETRIES": "3",
+    "NOTIFLOW_MAX_COUNTDOWN_SECONDS": "2",
+    "NOTIFLOW_SWEEP_INTERVAL_SECONDS": "1",
+    "NOTIFLOW_RENUDGE_AFTER_SECONDS": "10",
+    "NOTIFLOW_LEASE_SECONDS": "6",
+    "CELERY_TASK_SOFT_TIME_LIMIT": "4",
+    "CELERY_TASK_TIME_LIMIT": "5",
+}
+
+
+@pytest.fixture(scope="session")
+def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> Iterator[Stack]:
+    """gunicorn + two Celery workers + beat against the test database and the test SMTP server."""
+    workdir = tmp_path_factory.mktemp("stack")
+    redis.Redis.from_url(TEST_BROKER_URL).flushdb()
+    db = settings.DATABASES["default"]
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": TEST_BROKER_URL,
+        "EMAIL_URL": f"smtp://127.0.0.1:{smtp_server.port}",
+        "NOTIFLOW_SMS_BACKEND": "file",
+        "NOTIFLOW_SMS_FILE": str(workdir / "sms.jsonl"),
+        "PYTHONUNBUFFERED": "1",
+        **STACK_SETTINGS,
+    }
+    stack = Stack(env=env, workdir=workdir)
+    stack.web(free_port())
+    stack.worker("w1")
+    stack.worker("w2")
+    stack.beat()
+    try:
+        wait_until_up(stack, workers=2)
+        with django_db_blocker.unblock():
+            _, stack.env["API_KEY"] = api_key_create(name=unique("e2e"))
+        yield stack
+    except BaseException:
+        print(stack.logs())
+        raise
+    finally:
+        stack.stop()
+
+
+@pytest.fixture
+def e2e(stack, django_db_blocker) -> Iterator[Stack]:
+    """The stack, with this test's ORM queries committed (so the processes see them)."""
+    with django_db_blocker.unblock():
+        yield stack
+
+
+class Api:
+    """A tiny HTTP client for the live stack."""
+
+    def __init__(self, stack: Stack):
+        self.base = stack.base_url
+        self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Bearer {stack.env['API_KEY']}"
+
+    def post(self, path: str, body: Any, **kwargs: Any) -> requests.Response:
+        return self.session.post(self.base + path, json=body, timeout=10, **kwargs)
+
+    def get(self, path: str) -> requests.Response:
+        return self.session.get(self.base + path, timeout=10)
+
+
+@pytest.fixture
+def api(e2e) -> Api:
+    return Api(e2e)
+
+
+def sms_outbox(stack: Stack) -> list[dict[str, Any]]:
+    path = Path(stack.env["NOTIFLOW_SMS_FILE"])
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -1,0 +1,53 @@
+"""factory_boy factories. Workflows are created through the service, as users create them."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import factory
+
+from workflows.models import Workflow
+from workflows.services import workflow_create
+
+
+def email_node(node_id: str = "email", to: str = "{{ payload.email }}", **fields: Any) -> dict:
+    return {
+        "id": node_id,
+        "type": "email",
+        "to": to,
+        "subject": "Hello {{ payload.name }}",
+        "body": "Body for {{ payload.name }}",
+        **fields,
+    }
+
+
+def sms_node(node_id: str = "sms", to: str = "{{ payload.phone }}", **fields: Any) -> dict:
+    return {"id": node_id, "type": "sms", "to": to, "body": "Hi {{ payload.name }}", **fields}
+
+
+def delay_node(node_id: str = "wait", **fields: Any) -> dict:
+    return {"id": node_id, "type": "delay", **({"delay_ms": 100} if not fields else fields)}
+
+
+def chain(*nodes: dict) -> dict:
+    """A definition that runs `nodes` one after another."""
+    return {
+        "entry_node_id": nodes[0]["id"],
+        "nodes": list(nodes),
+        "edges": [{"from": a["id"], "to": b["id"]} for a, b in zip(nodes, nodes[1:], strict=False)],
+    }
+
+
+class WorkflowFactory(factory.Factory):
+    class Meta:
+        model = Workflow
+
+    key = factory.LazyFunction(lambda: f"wf-{uuid.uuid4().hex[:10]}")
+    name = factory.LazyAttribute(lambda o: f"Workflow {o.key}")
+    definition = factory.LazyFunction(lambda: chain(email_node(), sms_node()))
+    active = True
+
+    @classmethod
+    def _create(cls, model_class, **kwargs):
+        return workflow_create(**kwargs, actor="tests")

@@ -1,0 +1,98 @@
+"""A real SMTP server on loopback (aiosmtpd) whose answer depends on the recipient.
+
+    ok-*@...        accepted (any address not matching a rule below is accepted too)
+    defer2-*@...    451 for the first two deliveries of a Message-ID, then accepted
+    defer-*@...     451 always
+    reject-*@...    550 always
+    hang-*@...      the first delivery of a Message-ID hangs (up to 20 s) and is then deferred
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import email.policy
+import socket
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from email.message import Message
+
+from aiosmtpd.controller import Controller
+
+
+@dataclass
+class Received:
+    to: list[str]
+    message_id: str
+    subject: str
+    message: Message
+
+    @property
+    def body(self) -> str:
+        part = self.message.get_body(("plain",)) if hasattr(self.message, "get_body") else None
+        payload = (part or self.message).get_payload(decode=True)
+        return payload.decode() if isinstance(payload, bytes) else str(payload)
+
+
+class RuleHandler:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.received: list[Received] = []
+        self.deliveries: Counter[str] = Counter()
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+        parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        message_id = str(parsed.get("Message-ID", "")).strip()
+        local = envelope.rcpt_tos[0].split("@")[0]
+        with self.lock:
+            self.deliveries[message_id] += 1
+            attempt = self.deliveries[message_id]
+        if local.startswith("reject-"):
+            return "550 5.1.1 mailbox unavailable"
+        if local.startswith("defer2-") and attempt <= 2:
+            return "451 4.3.0 try again later"
+        if local.startswith("defer-"):
+            return "451 4.3.0 try again later"
+        if local.startswith("hang-") and attempt == 1:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            return "451 4.3.0 hung"
+        with self.lock:
+            self.received.append(
+                Received(
+                    to=list(envelope.rcpt_tos),
+                    message_id=message_id,
+                    subject=str(parsed.get("Subject", "")),
+                    message=parsed,
+                )
+            )
+        return "250 OK"
+
+    def to(self, address: str) -> list[Received]:
+        with self.lock:
+            return [r for r in self.received if address in r.to]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class SmtpServer:
+    def __init__(self) -> None:
+        self.handler = RuleHandler()
+        self.controller = Controller(self.handler, hostname="127.0.0.1", port=free_port())
+
+    def start(self) -> None:
+        self.controller.start()
+
+    @property
+    def port(self) -> int:
+        return int(self.controller.port)
+
+    def stop(self) -> None:
+        self.controller.stop()

@@ -1,0 +1,125 @@
+"""Real processes for end-to-end tests: gunicorn, Celery workers and beat, on the test database.
+
+Every process runs the production settings module (notiflow.settings), configured only through
+the environment, exactly as the Procfile runs them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def wait_for(
+    predicate: Callable[[], Any], *, timeout: float, interval: float = 0.05, message: str = ""
+) -> Any:
+    """Poll `predicate` until it returns something truthy; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s: {message or predicate}")
+        time.sleep(interval)
+
+
+@dataclass
+class Process:
+    name: str
+    popen: subprocess.Popen
+    log_path: Path
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 10) -> None:
+        if self.popen.poll() is not None:
+            return
+        os.killpg(self.popen.pid, sig)
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait(timeout=timeout)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+@dataclass
+class Stack:
+    env: dict[str, str]
+    workdir: Path
+    processes: list[Process] = field(default_factory=list)
+    base_url: str = ""
+
+    def spawn(self, name: str, argv: list[str], extra_env: dict[str, str] | None = None) -> Process:
+        log_path = self.workdir / f"{name}.log"
+        log = log_path.open("ab")
+        popen = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env={**self.env, **(extra_env or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so a stop takes its children too
+        )
+        process = Process(name, popen, log_path)
+        self.processes.append(process)
+        return process
+
+    def worker(self, name: str, concurrency: int = 2) -> Process:
+        return self.spawn(
+            name,
+            [
+                str(BIN / "celery"), "-A", "notiflow", "worker", "--loglevel=INFO",
+                f"--concurrency={concurrency}", f"--hostname={name}@%h", "--without-mingle",
+                "--without-gossip",
+            ],
+        )
+
+    def beat(self) -> Process:
+        return self.spawn(
+            "beat", [str(BIN / "celery"), "-A", "notiflow", "beat", "--loglevel=INFO"]
+        )
+
+    def web(self, port: int) -> Process:
+        self.base_url = f"http://127.0.0.1:{port}"
+        return self.spawn(
+            "web",
+            [
+                str(BIN / "gunicorn"), "notiflow.wsgi", "--bind", f"127.0.0.1:{port}",
+                "--workers", "2", "--threads", "8", "--worker-class", "gthread",
+            ],
+        )
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
+            process.stop()
+
+    def logs(self) -> str:
+        return "\n".join(f"===== {p.name} =====\n{p.log()[-5000:]}" for p in self.processes)
+
+
+def wait_until_up(stack: Stack, *, workers: int, timeout: float = 60) -> None:
+    def healthy() -> bool:
+        for process in stack.processes:
+            if process.popen.poll() is not None:
+                raise AssertionError(f"{process.name} exited early:\n{process.log()[-3000:]}")
+        try:
+            health = requests.get(f"{stack.base_url}/api/health/", timeout=2).json()
+        except (requests.RequestException, ValueError):
+            return False
+        return bool(health.get("workers", {}).get("count", 0) >= workers)
+
+    wait_for(healthy, timeout=timeout, interval=0.2, message="stack to come up")

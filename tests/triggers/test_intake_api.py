@@ -1,0 +1,133 @@
+"""Trigger intake: the inbox contract of DESIGN.md (201 new, 200 existing, 4xx bad input)."""
+
+import pytest
+
+from tests.conftest import unique
+from tests.factories import WorkflowFactory
+from triggers.models import TriggerEvent, TriggerInstance
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def workflow():
+    return WorkflowFactory()
+
+
+def post(client, body, **headers):
+    return client.post("/api/triggers/", body, format="json", **headers)
+
+
+def test_new_trigger_is_enqueued_at_entry_pinned_to_version(api_client, workflow):
+    response = post(api_client, {"workflow": workflow.key, "idempotency_key": "k1",
+                                 "payload": {"email": "a@example.com"}})
+    assert response.status_code == 201
+    data = response.json()
+    assert data["status"] == "enqueued" and data["attempts"] == 0
+    assert data["cursor"] == {"current_node_id": "email"} and data["vars"] == {}
+    assert data["workflow"] == workflow.key and data["workflow_version"] == 1
+    trigger = TriggerInstance.objects.get(pk=data["id"])
+    assert trigger.workflow_version_id == workflow.current_version_id
+    assert trigger.available_at <= trigger.created_at
+    assert list(trigger.events.values_list("to_status", flat=True)) == ["enqueued"]
+
+
+def test_duplicate_idempotency_key_returns_existing_trigger(api_client, workflow):
+    first = post(api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 1}})
+    second = post(api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 2}})
+    assert (first.status_code, second.status_code) == (201, 200)
+    assert second.json() == first.json()
+    assert TriggerInstance.objects.filter(workflow=workflow).count() == 1
+
+
+def test_same_key_on_another_workflow_is_a_new_trigger(api_client, workflow):
+    other = WorkflowFactory()
+    assert post(api_client, {"workflow": workflow.key, "idempotency_key": "k"}).status_code == 201
+    assert post(api_client, {"workflow": other.key, "idempotency_key": "k"}).status_code == 201
+
+
+def test_idempotency_key_from_header(api_client, workflow):
+    response = post(api_client, {"workflow": workflow.key}, HTTP_IDEMPOTENCY_KEY="hdr-1")
+    assert response.status_code == 201 and response.json()["idempotency_key"] == "hdr-1"
+
+
+def test_header_and_body_keys_must_agree(api_client, workflow):
+    response = post(api_client, {"workflow": workflow.key, "idempotency_key": "a"},
+                    HTTP_IDEMPOTENCY_KEY="b")
+    assert response.status_code == 400 and "idempotency_key" in response.json()["errors"]
+
+
+@pytest.mark.parametrize(("body", "field", "status"), [
+    ({"workflow": None, "idempotency_key": "k"}, "workflow", 400),
+    ({"workflow": "no-such-workflow", "idempotency_key": "k"}, "workflow", 400),
+    ({"idempotency_key": ""}, "idempotency_key", 400),
+    ({"idempotency_key": "   "}, "idempotency_key", 400),
+    ({"idempotency_key": "x" * 256}, "idempotency_key", 400),
+    ({}, "idempotency_key", 400),
+    ({"idempotency_key": "k", "payload": [1, 2]}, "payload", 400),
+    ({"idempotency_key": "k", "payload": "text"}, "payload", 400),
+])
+def test_bad_trigger_requests_name_the_field_and_save_nothing(api_client, workflow, body, field, status):
+    body = {"workflow": workflow.key, **body}
+    response = post(api_client, body)
+    assert response.status_code == status, response.json()
+    assert field in response.json()["errors"]
+    assert field in response.json()["detail"] or field == "workflow"
+    assert not TriggerInstance.objects.filter(workflow=workflow).exists()
+
+
+def test_key_of_255_chars_is_fine(api_client, workflow):
+    assert post(api_client, {"workflow": workflow.key, "idempotency_key": "x" * 255}).status_code == 201
+
+
+def test_inactive_workflow_is_refused(api_client):
+    workflow = WorkflowFactory(active=False)
+    response = post(api_client, {"workflow": workflow.key, "idempotency_key": "k"})
+    assert response.status_code == 409 and "workflow" in response.json()["errors"]
+
+
+def test_malformed_json_is_400_not_500(api_client):
+    response = api_client.generic("POST", "/api/triggers/", "{not json", content_type="application/json")
+    assert response.status_code == 400 and "JSON" in response.json()["detail"]
+
+
+def test_body_that_is_not_an_object_is_400(api_client):
+    response = api_client.generic("POST", "/api/triggers/", "[1]", content_type="application/json")
+    assert response.status_code == 400
+
+
+def test_trigger_publishes_its_nudge_only_on_commit(api_client, workflow, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        post(api_client, {"workflow": workflow.key, "idempotency_key": unique()})
+    assert len(callbacks) == 1  # registered, not run: nothing reaches the broker before commit
+
+
+def test_duplicate_publishes_nothing(api_client, workflow, django_capture_on_commit_callbacks):
+    post(api_client, {"workflow": workflow.key, "idempotency_key": "same"})
+    with django_capture_on_commit_callbacks() as callbacks:
+        post(api_client, {"workflow": workflow.key, "idempotency_key": "same"})
+    assert callbacks == []
+
+
+def test_list_filters_by_workflow_and_status(api_client, workflow):
+    post(api_client, {"workflow": workflow.key, "idempotency_key": "a"})
+    other = WorkflowFactory()
+    post(api_client, {"workflow": other.key, "idempotency_key": "b"})
+    data = api_client.get(f"/api/triggers/?workflow={workflow.key}&status=enqueued").json()
+    assert data["count"] == 1 and data["results"][0]["idempotency_key"] == "a"
+    assert api_client.get(f"/api/triggers/?workflow={workflow.key}&status=failed").json()["count"] == 0
+    assert api_client.get("/api/triggers/?status=bogus").status_code == 400
+
+
+def test_unknown_trigger_is_404(api_client):
+    assert api_client.get("/api/triggers/00000000-0000-0000-0000-000000000000/").status_code == 404
+    assert api_client.get("/api/triggers/not-a-uuid/").status_code == 404
+
+
+def test_cancel_and_cancel_again(api_client, workflow):
+    trigger_id = post(api_client, {"workflow": workflow.key, "idempotency_key": "c"}).json()["id"]
+    response = api_client.post(f"/api/triggers/{trigger_id}/cancel/")
+    assert response.status_code == 200 and response.json()["status"] == "cancelled"
+    assert api_client.post(f"/api/triggers/{trigger_id}/cancel/").status_code == 409
+    assert list(TriggerEvent.objects.filter(trigger_id=trigger_id).values_list("to_status", flat=True)) == [
+        "enqueued", "cancelled"]
