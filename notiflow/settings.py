@@ -83,11 +83,15 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 if "EMAIL_URL" in env:
     vars().update(env.email_url("EMAIL_URL"))
 else:
-    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+    EMAIL_BACKEND = env.str(
+        "EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
+    )
     EMAIL_HOST = env.str("EMAIL_HOST", default="127.0.0.1")
     EMAIL_PORT = env.int("EMAIL_PORT", default=1025)
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Notiflow <notifications@notiflow.local>")
+DEFAULT_FROM_EMAIL = env.str(
+    "DEFAULT_FROM_EMAIL", default="Notiflow <notifications@notiflow.local>"
+)
 
 # --- REST framework ----------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -57,7 +57,8 @@ def main() -> int:
 
     password = secret_file("admin-password", lambda: secrets.token_urlsafe(12))
     admin, _ = get_user_model().objects.get_or_create(
-        username="admin", defaults={"is_staff": True, "is_superuser": True, "email": "admin@localhost"}
+        username="admin",
+        defaults={"is_staff": True, "is_superuser": True, "email": "admin@localhost"},
     )
     admin.set_password(password)
     admin.save()
@@ -76,7 +77,7 @@ Notiflow is starting.
   Admin:   {base}/admin/   user admin, password {password}
   API docs {base}/api/docs/
   Flower:  http://127.0.0.1:5555/   (admin, same password)
-  Emails print in the worker's log; SMS land in {os.environ['NOTIFLOW_SMS_FILE']}
+  Emails print in the worker's log; SMS land in {os.environ["NOTIFLOW_SMS_FILE"]}
 
 Fire the demo workflow (run it twice: 201, then 200 with the same id):
 
@@ -88,7 +89,9 @@ Fire the demo workflow (run it twice: 201, then 200 with the same id):
         flush=True,
     )
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
-    os.execvpe(str(BIN / "honcho"), [str(BIN / "honcho"), "start", "-f", str(ROOT / "Procfile")], env)
+    os.execvpe(  # noqa: S606 (replace this process with honcho)
+        str(BIN / "honcho"), [str(BIN / "honcho"), "start", "-f", str(ROOT / "Procfile")], env
+    )
 
 
 if __name__ == "__main__":

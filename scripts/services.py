@@ -1,7 +1,7 @@
 """Check that PostgreSQL and Redis answer, and create the database when it is missing.
 
-    python scripts/services.py check    # exit 1 with exact instructions when one is down
-    python scripts/services.py ensure-db
+python scripts/services.py check    # exit 1 with exact instructions when one is down
+python scripts/services.py ensure-db
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import uuid
 from typing import Any
 
@@ -27,7 +28,7 @@ def sms_node(node_id: str = "sms", to: str = "{{ payload.phone }}", **fields: An
 
 
 def delay_node(node_id: str = "wait", **fields: Any) -> dict:
-    return {"id": node_id, "type": "delay", **({"delay_ms": 100} if not fields else fields)}
+    return {"id": node_id, "type": "delay", **(fields if fields else {"delay_ms": 100})}
 
 
 def chain(*nodes: dict) -> dict:
@@ -35,7 +36,7 @@ def chain(*nodes: dict) -> dict:
     return {
         "entry_node_id": nodes[0]["id"],
         "nodes": list(nodes),
-        "edges": [{"from": a["id"], "to": b["id"]} for a, b in zip(nodes, nodes[1:], strict=False)],
+        "edges": [{"from": a["id"], "to": b["id"]} for a, b in itertools.pairwise(nodes)],
     }
 
 

@@ -5,6 +5,6 @@ import os
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
 
-from notiflow.settings import *  # noqa: E402, F403
+from notiflow.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users

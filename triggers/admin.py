@@ -18,7 +18,7 @@ class ReadOnlyAdminMixin:
 
 class TriggerEventInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = TriggerEvent
-    fields = ["created_at", "from_status", "to_status", "node_id", "reason", "actor"]
+    fields = ("created_at", "from_status", "to_status", "node_id", "reason", "actor")
     readonly_fields = fields
     extra = 0
 
@@ -26,8 +26,14 @@ class TriggerEventInline(ReadOnlyAdminMixin, admin.TabularInline):
 @admin.register(TriggerInstance)
 class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = [
-        "id", "workflow", "status", "current_node_id", "attempts", "available_at",
-        "last_error", "created_at",
+        "id",
+        "workflow",
+        "status",
+        "current_node_id",
+        "attempts",
+        "available_at",
+        "last_error",
+        "created_at",
     ]
     list_filter = ["status", "workflow", "created_at"]
     search_fields = ["idempotency_key", "=id"]
@@ -42,7 +48,15 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(TriggerEvent)
 class TriggerEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["trigger", "from_status", "to_status", "node_id", "reason", "actor", "created_at"]
+    list_display = [
+        "trigger",
+        "from_status",
+        "to_status",
+        "node_id",
+        "reason",
+        "actor",
+        "created_at",
+    ]
     list_filter = ["to_status"]
     search_fields = ["=trigger__id"]
 

@@ -25,9 +25,22 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = TriggerInstance
         fields = [
-            "id", "workflow", "workflow_version", "idempotency_key", "payload", "status",
-            "cursor", "vars", "attempts", "available_at", "lease_until", "leased_by",
-            "last_error", "created_at", "updated_at", "completed_at",
+            "id",
+            "workflow",
+            "workflow_version",
+            "idempotency_key",
+            "payload",
+            "status",
+            "cursor",
+            "vars",
+            "attempts",
+            "available_at",
+            "lease_until",
+            "leased_by",
+            "last_error",
+            "created_at",
+            "updated_at",
+            "completed_at",
         ]
 
 
@@ -81,7 +94,9 @@ class TriggerListApi(GenericAPIView):
         if key is None:
             return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
         workflow = (
-            Workflow.objects.select_related("current_version").filter(key=fields["workflow"]).first()
+            Workflow.objects.select_related("current_version")
+            .filter(key=fields["workflow"])
+            .first()
         )
         if workflow is None:
             return _error("workflow", f"workflow {fields['workflow']!r} does not exist", 400)
@@ -111,7 +126,9 @@ class TriggerCancelApi(APIView):
     @extend_schema(request=None, responses={200: TriggerOutputSerializer, 409: None})
     def post(self, request: Request, trigger_id: str) -> Response:
         try:
-            trigger_cancel(trigger_id=trigger_id, actor=str(request.user), reason="cancelled via API")
+            trigger_cancel(
+                trigger_id=trigger_id, actor=str(request.user), reason="cancelled via API"
+            )
         except TriggerNotFound:
             return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
         except TriggerStateConflict as exc:

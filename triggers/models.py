@@ -32,7 +32,7 @@ class TriggerInstance(models.Model):
         max_length=16, choices=TriggerStatus.choices, default=TriggerStatus.ENQUEUED
     )
     # The cursor: the node to run next; null once the run is finished.
-    current_node_id = models.CharField(max_length=100, null=True, blank=True)
+    current_node_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (null = finished)
     vars = models.JSONField(default=dict, blank=True)
     # Failures of the current node; reset when the cursor advances.
     attempts = models.PositiveIntegerField(default=0)
@@ -94,7 +94,7 @@ class TriggerEvent(models.Model):
     to_status = models.CharField(max_length=16)
     reason = models.TextField(blank=True)
     actor = models.CharField(max_length=255, blank=True)
-    node_id = models.CharField(max_length=100, null=True, blank=True)
+    node_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (null = no node)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -48,7 +48,9 @@ def trigger_create(
     if not isinstance(payload, dict):
         raise TriggerRejected("payload", "payload must be a JSON object")
     if not workflow.active or workflow.current_version is None:
-        raise TriggerRejected("workflow", f"workflow {workflow.key!r} is not active", status_code=409)
+        raise TriggerRejected(
+            "workflow", f"workflow {workflow.key!r} is not active", status_code=409
+        )
 
     version = workflow.current_version
     with transaction.atomic():
@@ -89,7 +91,9 @@ def trigger_create(
             node_id=version.definition["entry_node_id"],
         )
         trigger_enqueue_on_commit(inserted[0])
-    return TriggerInstance.objects.select_related("workflow", "workflow_version").get(pk=inserted[0]), True
+    return TriggerInstance.objects.select_related("workflow", "workflow_version").get(
+        pk=inserted[0]
+    ), True
 
 
 def _hash(key: str) -> str:

@@ -31,7 +31,7 @@ class TriggerStateConflict(Exception):
         self.trigger = trigger
 
 
-_TRIGGER_COLUMNS = [f.column for f in TriggerInstance._meta.concrete_fields]
+_TRIGGER_COLUMNS: list[str] = [str(f.column) for f in TriggerInstance._meta.concrete_fields]
 
 # One round trip: lock the row if it is claimable, take the lease, record the event.
 _CLAIM_SQL = f"""
@@ -56,7 +56,7 @@ WITH prior AS (
     FROM claimed
 )
 SELECT {", ".join(_TRIGGER_COLUMNS)} FROM claimed
-"""
+"""  # noqa: S608 (the interpolated column names come from the model, not from input)
 
 
 def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
@@ -189,7 +189,9 @@ def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
 
     trigger = _locked(trigger_id)
     if trigger.status != TriggerStatus.FAILED or trigger.current_node_id is None:
-        raise TriggerStateConflict(trigger, f"only a failed trigger can be retried ({trigger.status})")
+        raise TriggerStateConflict(
+            trigger, f"only a failed trigger can be retried ({trigger.status})"
+        )
     now = timezone.now()
     _change(
         trigger,

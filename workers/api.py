@@ -27,8 +27,18 @@ class StepLogSerializer(serializers.ModelSerializer):
     class Meta:
         model = StepExecutionLog
         fields = [
-            "id", "trigger", "workflow", "node_id", "node_type", "attempt", "started_at",
-            "finished_at", "input", "output", "success", "error",
+            "id",
+            "trigger",
+            "workflow",
+            "node_id",
+            "node_type",
+            "attempt",
+            "started_at",
+            "finished_at",
+            "input",
+            "output",
+            "success",
+            "error",
         ]
 
 
@@ -36,7 +46,9 @@ class TriggerLogsApi(APIView):
     @extend_schema(responses=StepLogSerializer(many=True))
     def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
         get_object_or_404(TriggerInstance.objects.only("id"), pk=trigger_id)
-        return Response(StepLogSerializer(step_log_list(trigger_id=str(trigger_id)), many=True).data)
+        return Response(
+            StepLogSerializer(step_log_list(trigger_id=str(trigger_id)), many=True).data
+        )
 
 
 class StepLogListApi(GenericAPIView):

@@ -5,7 +5,7 @@ from workflows.models import Workflow, WorkflowVersion
 
 class WorkflowVersionInline(admin.TabularInline):
     model = WorkflowVersion
-    fields = ["number", "created_at", "created_by"]
+    fields = ("number", "created_at", "created_by")
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -8,9 +8,9 @@ from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.generics import GenericAPIView
 from rest_framework.views import APIView
 
 from workflows.models import Workflow
@@ -33,8 +33,16 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Workflow
         fields = [
-            "key", "name", "description", "active", "version",
-            "entry_node_id", "nodes", "edges", "created_at", "updated_at",
+            "key",
+            "name",
+            "description",
+            "active",
+            "version",
+            "entry_node_id",
+            "nodes",
+            "edges",
+            "created_at",
+            "updated_at",
         ]
 
     def get_entry_node_id(self, workflow: Workflow) -> str | None:
@@ -55,7 +63,7 @@ class WorkflowInputSerializer(serializers.Serializer):
     # The definition is checked by the one validator (workflows.validation), not here.
     entry_node_id = serializers.JSONField()
     nodes = serializers.JSONField()
-    edges = serializers.JSONField(required=False, default=list)
+    edges = serializers.JSONField(required=False)
 
 
 def _invalid(exc: WorkflowInvalid) -> Response:
@@ -86,8 +94,10 @@ class WorkflowListApi(GenericAPIView):
         fields = data.validated_data
         if Workflow.objects.filter(key=fields["key"]).exists():
             return Response(
-                {"detail": f"workflow {fields['key']!r} already exists",
-                 "errors": {"key": ["already exists"]}},
+                {
+                    "detail": f"workflow {fields['key']!r} already exists",
+                    "errors": {"key": ["already exists"]},
+                },
                 status=status.HTTP_409_CONFLICT,
             )
         try:
@@ -140,7 +150,10 @@ class WorkflowDetailApi(APIView):
             )
         definition = None
         if any(k in fields for k in DEFINITION_KEYS):
-            definition = {**workflow.definition, **{k: fields[k] for k in DEFINITION_KEYS if k in fields}}
+            definition = {
+                **workflow.definition,
+                **{k: fields[k] for k in DEFINITION_KEYS if k in fields},
+            }
         try:
             workflow = workflow_update(
                 workflow=workflow,

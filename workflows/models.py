@@ -26,11 +26,11 @@ class Workflow(models.Model):
 
     @property
     def version(self) -> int:
-        return self.current_version.number if self.current_version_id else 0
+        return self.current_version.number if self.current_version else 0
 
     @property
     def definition(self) -> dict[str, Any]:
-        return self.current_version.definition if self.current_version_id else {}
+        return self.current_version.definition if self.current_version else {}
 
 
 class WorkflowVersion(models.Model):

@@ -73,9 +73,11 @@ def workflow_update(
 
     The workflow row is locked so that two concurrent edits get consecutive version numbers.
     """
-    locked = Workflow.objects.select_for_update(of=("self",)).select_related(
-        "current_version"
-    ).get(pk=workflow.pk)
+    locked = (
+        Workflow.objects.select_for_update(of=("self",))
+        .select_related("current_version")
+        .get(pk=workflow.pk)
+    )
     fields = ["updated_at"]
     for attr, value in (("name", name), ("description", description), ("active", active)):
         if value is not None and getattr(locked, attr) != value:

@@ -72,9 +72,7 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
             continue
         if not _NODE_ID.match(node_id):
             errors.append(
-                ValidationError(
-                    f"{where}.id", "must be 1-100 letters, digits, '_' or '-'", node_id
-                )
+                ValidationError(f"{where}.id", "must be 1-100 letters, digits, '_' or '-'", node_id)
             )
             continue
         if node_id in seen:
@@ -113,10 +111,14 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
 def _check_delay(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
     delay_ms, duration = node.get("delay_ms"), node.get("duration")
     if delay_ms is None and duration in (None, ""):
-        errors.append(ValidationError(f"{where}.delay_ms", "delay_ms or duration is required", node_id))
+        errors.append(
+            ValidationError(f"{where}.delay_ms", "delay_ms or duration is required", node_id)
+        )
         return
     if delay_ms is not None and duration not in (None, ""):
-        errors.append(ValidationError(f"{where}.duration", "give delay_ms or duration, not both", node_id))
+        errors.append(
+            ValidationError(f"{where}.duration", "give delay_ms or duration, not both", node_id)
+        )
         return
     if delay_ms is not None:
         if isinstance(delay_ms, bool) or not isinstance(delay_ms, int) or delay_ms < 0:
@@ -161,8 +163,9 @@ def _check_edges(
                     condition_check(when)
                 except TemplateError as exc:
                     errors.append(ValidationError(f"{where}.when", f"condition: {exc}", edge=index))
-        if all(isinstance(e, str) and e in adjacency for e in ends):
-            adjacency[ends[0]].append(ends[1])
+        source, target = edge.get("from"), edge.get("to")
+        if source in adjacency and target in adjacency:
+            adjacency[str(source)].append(str(target))
     return adjacency
 
 

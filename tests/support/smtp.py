@@ -1,10 +1,10 @@
 """A real SMTP server on loopback (aiosmtpd) whose answer depends on the recipient.
 
-    ok-*@...        accepted (any address not matching a rule below is accepted too)
-    defer2-*@...    451 for the first two deliveries of a Message-ID, then accepted
-    defer-*@...     451 always
-    reject-*@...    550 always
-    hang-*@...      the first delivery of a Message-ID hangs (up to 20 s) and is then deferred
+ok-*@...        accepted (any address not matching a rule below is accepted too)
+defer2-*@...    451 for the first two deliveries of a Message-ID, then accepted
+defer-*@...     451 always
+reject-*@...    550 always
+hang-*@...      the first delivery of a Message-ID hangs (up to 20 s) and is then deferred
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class RuleHandler:
         self.received: list[Received] = []
         self.deliveries: Counter[str] = Counter()
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server, session, envelope):
         parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
         message_id = str(parsed.get("Message-ID", "")).strip()
         local = envelope.rcpt_tos[0].split("@")[0]

@@ -82,8 +82,14 @@ class Stack:
         return self.spawn(
             name,
             [
-                str(BIN / "celery"), "-A", "notiflow", "worker", "--loglevel=INFO",
-                f"--concurrency={concurrency}", f"--hostname={name}@%h", "--without-mingle",
+                str(BIN / "celery"),
+                "-A",
+                "notiflow",
+                "worker",
+                "--loglevel=INFO",
+                f"--concurrency={concurrency}",
+                f"--hostname={name}@%h",
+                "--without-mingle",
                 "--without-gossip",
             ],
         )
@@ -98,8 +104,16 @@ class Stack:
         return self.spawn(
             "web",
             [
-                str(BIN / "gunicorn"), "notiflow.wsgi", "--bind", f"127.0.0.1:{port}",
-                "--workers", "2", "--threads", "8", "--worker-class", "gthread",
+                str(BIN / "gunicorn"),
+                "notiflow.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "2",
+                "--threads",
+                "8",
+                "--worker-class",
+                "gthread",
             ],
         )
 

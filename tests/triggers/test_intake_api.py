@@ -19,8 +19,10 @@ def post(client, body, **headers):
 
 
 def test_new_trigger_is_enqueued_at_entry_pinned_to_version(api_client, workflow):
-    response = post(api_client, {"workflow": workflow.key, "idempotency_key": "k1",
-                                 "payload": {"email": "a@example.com"}})
+    response = post(
+        api_client,
+        {"workflow": workflow.key, "idempotency_key": "k1", "payload": {"email": "a@example.com"}},
+    )
     assert response.status_code == 201
     data = response.json()
     assert data["status"] == "enqueued" and data["attempts"] == 0
@@ -33,8 +35,12 @@ def test_new_trigger_is_enqueued_at_entry_pinned_to_version(api_client, workflow
 
 
 def test_duplicate_idempotency_key_returns_existing_trigger(api_client, workflow):
-    first = post(api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 1}})
-    second = post(api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 2}})
+    first = post(
+        api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 1}}
+    )
+    second = post(
+        api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 2}}
+    )
     assert (first.status_code, second.status_code) == (201, 200)
     assert second.json() == first.json()
     assert TriggerInstance.objects.filter(workflow=workflow).count() == 1
@@ -52,22 +58,28 @@ def test_idempotency_key_from_header(api_client, workflow):
 
 
 def test_header_and_body_keys_must_agree(api_client, workflow):
-    response = post(api_client, {"workflow": workflow.key, "idempotency_key": "a"},
-                    HTTP_IDEMPOTENCY_KEY="b")
+    response = post(
+        api_client, {"workflow": workflow.key, "idempotency_key": "a"}, HTTP_IDEMPOTENCY_KEY="b"
+    )
     assert response.status_code == 400 and "idempotency_key" in response.json()["errors"]
 
 
-@pytest.mark.parametrize(("body", "field", "status"), [
-    ({"workflow": None, "idempotency_key": "k"}, "workflow", 400),
-    ({"workflow": "no-such-workflow", "idempotency_key": "k"}, "workflow", 400),
-    ({"idempotency_key": ""}, "idempotency_key", 400),
-    ({"idempotency_key": "   "}, "idempotency_key", 400),
-    ({"idempotency_key": "x" * 256}, "idempotency_key", 400),
-    ({}, "idempotency_key", 400),
-    ({"idempotency_key": "k", "payload": [1, 2]}, "payload", 400),
-    ({"idempotency_key": "k", "payload": "text"}, "payload", 400),
-])
-def test_bad_trigger_requests_name_the_field_and_save_nothing(api_client, workflow, body, field, status):
+@pytest.mark.parametrize(
+    ("body", "field", "status"),
+    [
+        ({"workflow": None, "idempotency_key": "k"}, "workflow", 400),
+        ({"workflow": "no-such-workflow", "idempotency_key": "k"}, "workflow", 400),
+        ({"idempotency_key": ""}, "idempotency_key", 400),
+        ({"idempotency_key": "   "}, "idempotency_key", 400),
+        ({"idempotency_key": "x" * 256}, "idempotency_key", 400),
+        ({}, "idempotency_key", 400),
+        ({"idempotency_key": "k", "payload": [1, 2]}, "payload", 400),
+        ({"idempotency_key": "k", "payload": "text"}, "payload", 400),
+    ],
+)
+def test_bad_trigger_requests_name_the_field_and_save_nothing(
+    api_client, workflow, body, field, status
+):
     body = {"workflow": workflow.key, **body}
     response = post(api_client, body)
     assert response.status_code == status, response.json()
@@ -77,7 +89,10 @@ def test_bad_trigger_requests_name_the_field_and_save_nothing(api_client, workfl
 
 
 def test_key_of_255_chars_is_fine(api_client, workflow):
-    assert post(api_client, {"workflow": workflow.key, "idempotency_key": "x" * 255}).status_code == 201
+    assert (
+        post(api_client, {"workflow": workflow.key, "idempotency_key": "x" * 255}).status_code
+        == 201
+    )
 
 
 def test_inactive_workflow_is_refused(api_client):
@@ -87,7 +102,9 @@ def test_inactive_workflow_is_refused(api_client):
 
 
 def test_malformed_json_is_400_not_500(api_client):
-    response = api_client.generic("POST", "/api/triggers/", "{not json", content_type="application/json")
+    response = api_client.generic(
+        "POST", "/api/triggers/", "{not json", content_type="application/json"
+    )
     assert response.status_code == 400 and "JSON" in response.json()["detail"]
 
 
@@ -96,7 +113,9 @@ def test_body_that_is_not_an_object_is_400(api_client):
     assert response.status_code == 400
 
 
-def test_trigger_publishes_its_nudge_only_on_commit(api_client, workflow, django_capture_on_commit_callbacks):
+def test_trigger_publishes_its_nudge_only_on_commit(
+    api_client, workflow, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks() as callbacks:
         post(api_client, {"workflow": workflow.key, "idempotency_key": unique()})
     assert len(callbacks) == 1  # registered, not run: nothing reaches the broker before commit
@@ -115,7 +134,9 @@ def test_list_filters_by_workflow_and_status(api_client, workflow):
     post(api_client, {"workflow": other.key, "idempotency_key": "b"})
     data = api_client.get(f"/api/triggers/?workflow={workflow.key}&status=enqueued").json()
     assert data["count"] == 1 and data["results"][0]["idempotency_key"] == "a"
-    assert api_client.get(f"/api/triggers/?workflow={workflow.key}&status=failed").json()["count"] == 0
+    assert (
+        api_client.get(f"/api/triggers/?workflow={workflow.key}&status=failed").json()["count"] == 0
+    )
     assert api_client.get("/api/triggers/?status=bogus").status_code == 400
 
 
@@ -129,5 +150,6 @@ def test_cancel_and_cancel_again(api_client, workflow):
     response = api_client.post(f"/api/triggers/{trigger_id}/cancel/")
     assert response.status_code == 200 and response.json()["status"] == "cancelled"
     assert api_client.post(f"/api/triggers/{trigger_id}/cancel/").status_code == 409
-    assert list(TriggerEvent.objects.filter(trigger_id=trigger_id).values_list("to_status", flat=True)) == [
-        "enqueued", "cancelled"]
+    assert list(
+        TriggerEvent.objects.filter(trigger_id=trigger_id).values_list("to_status", flat=True)
+    ) == ["enqueued", "cancelled"]

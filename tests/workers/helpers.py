@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from triggers.models import TERMINAL_STATUSES, TriggerInstance
 from tests.support.stack import wait_for
+from triggers.models import TERMINAL_STATUSES, TriggerInstance
 
 
 def fire(api, workflow, payload, key=None) -> str:
@@ -20,4 +20,6 @@ def wait_terminal(trigger_id: str, timeout: float = 30) -> TriggerInstance:
         trigger = TriggerInstance.objects.get(pk=trigger_id)
         return trigger if trigger.status in TERMINAL_STATUSES else None
 
-    return wait_for(terminal, timeout=timeout, interval=0.05, message=f"trigger {trigger_id} terminal")
+    return wait_for(
+        terminal, timeout=timeout, interval=0.05, message=f"trigger {trigger_id} terminal"
+    )

@@ -8,7 +8,6 @@ import pytest
 
 from tests.conftest import sms_outbox, unique
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
-from tests.support.stack import wait_for
 from tests.workers.helpers import fire, wait_terminal
 from workers.models import SendLedger, StepExecutionLog
 
@@ -20,19 +19,29 @@ def logs(trigger_id):
 
 
 def test_email_delay_sms_runs_to_completed(api, e2e, smtp_server):
-    workflow = WorkflowFactory(definition=chain(
-        email_node("welcome", subject="Welcome {{ payload.name }} to {{ workflow.key }}"),
-        delay_node("pause", delay_ms=300),
-        sms_node("text", body="Code {{ payload.code }} after {{ vars.email_welcome.message_id }}"),
-    ))
+    workflow = WorkflowFactory(
+        definition=chain(
+            email_node("welcome", subject="Welcome {{ payload.name }} to {{ workflow.key }}"),
+            delay_node("pause", delay_ms=300),
+            sms_node(
+                "text", body="Code {{ payload.code }} after {{ vars.email_welcome.message_id }}"
+            ),
+        )
+    )
     address = f"ok-{unique()}@example.com"
-    trigger_id = fire(api, workflow, {"email": address, "name": "Ann", "phone": "+15550100", "code": 42})
+    trigger_id = fire(
+        api, workflow, {"email": address, "name": "Ann", "phone": "+15550100", "code": 42}
+    )
 
     trigger = wait_terminal(trigger_id)
     assert trigger.status == "completed" and trigger.cursor is None and trigger.attempts == 0
 
     steps = logs(trigger_id)
-    assert [(s.node_id, s.success) for s in steps] == [("welcome", True), ("pause", True), ("text", True)]
+    assert [(s.node_id, s.success) for s in steps] == [
+        ("welcome", True),
+        ("pause", True),
+        ("text", True),
+    ]
     assert steps[2].started_at - steps[1].finished_at >= timedelta(milliseconds=300)
 
     (mail,) = smtp_server.handler.to(address)
@@ -46,15 +55,30 @@ def test_email_delay_sms_runs_to_completed(api, e2e, smtp_server):
     assert trigger.vars["sms_text"]["message_id"] == sms["message_id"]
     assert api.get(f"/api/triggers/{trigger_id}/").json()["status"] == "completed"
     assert [s["node_id"] for s in api.get(f"/api/triggers/{trigger_id}/logs/").json()] == [
-        "welcome", "pause", "text"]
+        "welcome",
+        "pause",
+        "text",
+    ]
     assert list(trigger.events.values_list("to_status", flat=True)) == [
-        "enqueued", "processing", "enqueued", "processing", "enqueued", "processing", "completed"]
+        "enqueued",
+        "processing",
+        "enqueued",
+        "processing",
+        "enqueued",
+        "processing",
+        "completed",
+    ]
 
 
 def test_conditional_edges_take_the_first_branch_that_holds(api, e2e):
     definition = {
         "entry_node_id": "start",
-        "nodes": [delay_node("start", delay_ms=0), sms_node("pro"), sms_node("vip"), sms_node("basic")],
+        "nodes": [
+            delay_node("start", delay_ms=0),
+            sms_node("pro"),
+            sms_node("vip"),
+            sms_node("basic"),
+        ],
         "edges": [
             {"from": "start", "to": "pro", "when": 'payload.plan == "pro"'},
             {"from": "start", "to": "vip", "when": "payload.vip"},
@@ -63,7 +87,10 @@ def test_conditional_edges_take_the_first_branch_that_holds(api, e2e):
     }
     workflow = WorkflowFactory(definition=definition)
     cases = {"pro": {"plan": "pro", "vip": True}, "vip": {"plan": "free", "vip": True}, "basic": {}}
-    ids = {branch: fire(api, workflow, {"phone": "+1", "name": "N", **payload}) for branch, payload in cases.items()}
+    ids = {
+        branch: fire(api, workflow, {"phone": "+1", "name": "N", **payload})
+        for branch, payload in cases.items()
+    }
     for branch, trigger_id in ids.items():
         assert wait_terminal(trigger_id).status == "completed"
         assert [s.node_id for s in logs(trigger_id)] == ["start", branch]
@@ -79,7 +106,9 @@ def test_no_edge_holding_ends_the_run(api, e2e):
 
 def test_delay_beyond_countdown_cap_fires_through_sweeper_on_time(api, e2e):
     # The stack's countdown cap is 2 s and the sweep interval 1 s: a 4 s wait is the sweeper's.
-    workflow = WorkflowFactory(definition=chain(delay_node("long", delay_ms=4000), sms_node("after")))
+    workflow = WorkflowFactory(
+        definition=chain(delay_node("long", delay_ms=4000), sms_node("after"))
+    )
     trigger_id = fire(api, workflow, {"phone": "+1", "name": "N"})
     trigger = wait_terminal(trigger_id, timeout=20)
     assert trigger.status == "completed"
@@ -109,7 +138,9 @@ def test_smtp_451_twice_then_accepted_backs_off_exponentially(api, e2e, smtp_ser
 
 
 def test_smtp_451_always_fails_after_one_plus_three_attempts(api, e2e):
-    workflow = WorkflowFactory(definition=chain(email_node("mail", to=f"defer-{unique()}@example.com")))
+    workflow = WorkflowFactory(
+        definition=chain(email_node("mail", to=f"defer-{unique()}@example.com"))
+    )
     trigger = wait_terminal(fire(api, workflow, {"name": "Cy"}), timeout=30)
     assert trigger.status == "failed" and "451" in trigger.last_error
     assert [s.attempt for s in logs(trigger.pk)] == [1, 2, 3, 4]
@@ -117,14 +148,18 @@ def test_smtp_451_always_fails_after_one_plus_three_attempts(api, e2e):
 
 
 def test_smtp_550_fails_at_once(api, e2e):
-    workflow = WorkflowFactory(definition=chain(email_node("mail", to=f"reject-{unique()}@example.com")))
+    workflow = WorkflowFactory(
+        definition=chain(email_node("mail", to=f"reject-{unique()}@example.com"))
+    )
     trigger = wait_terminal(fire(api, workflow, {"name": "Di"}))
     assert trigger.status == "failed" and "550" in trigger.last_error
     assert len(logs(trigger.pk)) == 1
 
 
 def test_undefined_variable_fails_permanently_naming_it(api, e2e):
-    workflow = WorkflowFactory(definition=chain(email_node("mail", subject="Hi {{ payload.first_name }}")))
+    workflow = WorkflowFactory(
+        definition=chain(email_node("mail", subject="Hi {{ payload.first_name }}"))
+    )
     trigger = wait_terminal(fire(api, workflow, {"email": "ok-x@example.com"}))
     assert trigger.status == "failed" and "payload.first_name" in trigger.last_error
     (step,) = logs(trigger.pk)
@@ -141,8 +176,13 @@ def test_empty_recipient_fails_permanently(api, e2e):
 def test_in_flight_trigger_keeps_its_workflow_version(api, e2e):
     from workflows.services import workflow_update
 
-    workflow = WorkflowFactory(definition=chain(delay_node("wait", delay_ms=1500), sms_node("v1", body="one")))
+    workflow = WorkflowFactory(
+        definition=chain(delay_node("wait", delay_ms=1500), sms_node("v1", body="one"))
+    )
     trigger_id = fire(api, workflow, {"phone": "+1", "name": "N"})
-    workflow_update(workflow=workflow, definition=chain(delay_node("wait", delay_ms=0), sms_node("v2", body="two")))
+    workflow_update(
+        workflow=workflow,
+        definition=chain(delay_node("wait", delay_ms=0), sms_node("v2", body="two")),
+    )
     assert wait_terminal(trigger_id).status == "completed"
     assert [s.node_id for s in logs(trigger_id)] == ["wait", "v1"]

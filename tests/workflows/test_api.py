@@ -25,8 +25,12 @@ def test_create_returns_definition_at_version_1(api_client):
 
 def test_invalid_definition_lists_every_problem_and_saves_nothing(api_client):
     key = unique("wf")
-    bad = body(key, nodes=[email_node("a", subject="{{ x"), {"id": "b", "type": "fax"}],
-               entry_node_id="a", edges=[{"from": "a", "to": "zz"}])
+    bad = body(
+        key,
+        nodes=[email_node("a", subject="{{ x"), {"id": "b", "type": "fax"}],
+        entry_node_id="a",
+        edges=[{"from": "a", "to": "zz"}],
+    )
     response = api_client.post("/api/workflows/", bad, format="json")
     assert response.status_code == 400
     errors = response.json()["errors"]

@@ -47,18 +47,30 @@ def test_unknown_node_type():
     assert error.field == "nodes[0].type" and "pigeon" in error.message and error.node == "a"
 
 
-@pytest.mark.parametrize(("node", "missing"), [
-    (email_node("e", to=""), "nodes[0].to"),
-    ({"id": "e", "type": "email", "to": "x@example.com", "body": "b"}, "nodes[0].subject"),
-    ({"id": "e", "type": "email", "to": "x@example.com", "subject": "s"}, "nodes[0].body"),
-    ({"id": "s", "type": "sms", "to": "+1"}, "nodes[0].body"),
-])
+@pytest.mark.parametrize(
+    ("node", "missing"),
+    [
+        (email_node("e", to=""), "nodes[0].to"),
+        ({"id": "e", "type": "email", "to": "x@example.com", "body": "b"}, "nodes[0].subject"),
+        ({"id": "e", "type": "email", "to": "x@example.com", "subject": "s"}, "nodes[0].body"),
+        ({"id": "s", "type": "sms", "to": "+1"}, "nodes[0].body"),
+    ],
+)
 def test_missing_required_field_is_named(node, missing):
     assert missing in fields(chain(node))
 
 
-@pytest.mark.parametrize("delay", [{}, {"delay_ms": -5}, {"duration": "soon"}, {"delay_ms": "10"},
-                                   {"delay_ms": 5, "duration": "5s"}, {"duration": "400d"}])
+@pytest.mark.parametrize(
+    "delay",
+    [
+        {},
+        {"delay_ms": -5},
+        {"duration": "soon"},
+        {"delay_ms": "10"},
+        {"delay_ms": 5, "duration": "5s"},
+        {"duration": "400d"},
+    ],
+)
 def test_bad_delay_is_rejected(delay):
     node = {"id": "wait", "type": "delay", **delay}
     errors = workflow_validate(chain(node))

@@ -21,14 +21,18 @@ def message_id_for(idempotency_key: str) -> str:
 def _classify_smtp(exc: Exception) -> Exception:
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         codes = [code for code, _ in exc.recipients.values()]
-        detail = "; ".join(f"{addr}: {code} {msg!r}" for addr, (code, msg) in exc.recipients.items())
+        detail = "; ".join(
+            f"{addr}: {code} {msg!r}" for addr, (code, msg) in exc.recipients.items()
+        )
         if codes and all(400 <= code < 500 for code in codes):
             return TransientError(f"SMTP recipient deferred: {detail}")
         return PermanentError(f"SMTP recipient refused: {detail}")
     if isinstance(exc, smtplib.SMTPResponseException):
-        message = exc.smtp_error.decode(errors="replace") if isinstance(
-            exc.smtp_error, bytes
-        ) else str(exc.smtp_error)
+        message = (
+            exc.smtp_error.decode(errors="replace")
+            if isinstance(exc.smtp_error, bytes)
+            else str(exc.smtp_error)
+        )
         text = f"SMTP {exc.smtp_code}: {message}"
         if 500 <= exc.smtp_code < 600:
             return PermanentError(text)
@@ -61,4 +65,8 @@ class EmailChannel:
             message.send()
         except (smtplib.SMTPException, OSError) as exc:
             raise _classify_smtp(exc) from exc
-        return {"message_id": message_id, "to": rendered["to"], "sent_at": timezone.now().isoformat()}
+        return {
+            "message_id": message_id,
+            "to": rendered["to"],
+            "sent_at": timezone.now().isoformat(),
+        }

@@ -20,4 +20,8 @@ class SmsChannel:
         message_id = sms_backend().send(
             to=rendered["to"], body=rendered["body"], idempotency_key=idempotency_key
         )
-        return {"message_id": message_id, "to": rendered["to"], "sent_at": timezone.now().isoformat()}
+        return {
+            "message_id": message_id,
+            "to": rendered["to"],
+            "sent_at": timezone.now().isoformat(),
+        }

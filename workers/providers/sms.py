@@ -76,7 +76,9 @@ class TwilioBackend:
 
     def __init__(self, *, base_url: str, account_sid: str, auth_token: str, from_number: str):
         if not (account_sid and auth_token and from_number):
-            raise PermanentError("twilio: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM needed")
+            raise PermanentError(
+                "twilio: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM needed"
+            )
         self.url = f"{base_url.rstrip('/')}/2010-04-01/Accounts/{account_sid}/Messages.json"
         self.auth = (account_sid, auth_token)
         self.from_number = from_number

@@ -82,7 +82,9 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     context = execution_context(trigger, workflow, now=started_at)
     try:
         if node is None:
-            raise PermanentError(f"node {trigger.current_node_id!r} is not in version {workflow.number}")
+            raise PermanentError(
+                f"node {trigger.current_node_id!r} is not in version {workflow.number}"
+            )
         run = _run_node(trigger, node, context, lease_token)
     except LeaseLost:
         logger.info("trigger %s: lease lost before sending; leaving it", trigger.pk)
@@ -93,7 +95,9 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         return _record_failure(trigger, node, context, lease_token, started_at, str(exc), False)
     except Exception as exc:
         # A bug or an outage inside the engine is retried like any transient error, never stuck.
-        logger.exception("trigger %s: unexpected error in node %s", trigger.pk, trigger.current_node_id)
+        logger.exception(
+            "trigger %s: unexpected error in node %s", trigger.pk, trigger.current_node_id
+        )
         return _record_failure(
             trigger, node, context, lease_token, started_at, f"{type(exc).__name__}: {exc}", False
         )
@@ -121,9 +125,7 @@ def _run_node(
     )
 
 
-def _next_node(
-    workflow: CompiledWorkflow, node_id: str, context: dict[str, Any]
-) -> str | None:
+def _next_node(workflow: CompiledWorkflow, node_id: str, context: dict[str, Any]) -> str | None:
     for edge in workflow.outgoing.get(node_id, []):
         if condition_holds(edge.get("when"), context):
             return str(edge["to"])
@@ -196,7 +198,9 @@ def _record_failure(
     available_at = now if give_up else now + retry_backoff(attempts)
     nudge, countdown = (False, None) if give_up else _schedule(available_at, now)
     status = TriggerStatus.FAILED if give_up else TriggerStatus.ENQUEUED
-    kind = "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
+    kind = (
+        "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
+    )
     with transaction.atomic():
         applied = trigger_release(
             trigger=trigger,
@@ -216,7 +220,9 @@ def _record_failure(
         _log_step(trigger, node or fallback, context, started_at, now, output=None, error=error)
         if nudge:
             trigger_enqueue_on_commit(trigger.pk, countdown=countdown)
-    logger.info("trigger %s node %s failed (%s): %s", trigger.pk, trigger.current_node_id, kind, error)
+    logger.info(
+        "trigger %s node %s failed (%s): %s", trigger.pk, trigger.current_node_id, kind, error
+    )
     return status
 
 

@@ -45,6 +45,9 @@ class Command(BaseCommand):
             )
         else:
             workflow = workflow_update(
-                workflow=workflow, definition=DEMO_DEFINITION, active=True, actor="load_demo_workflow"
+                workflow=workflow,
+                definition=DEMO_DEFINITION,
+                active=True,
+                actor="load_demo_workflow",
             )
         self.stdout.write(f"Demo workflow {workflow.key!r} is at version {workflow.version}.")
