@@ -3,6 +3,7 @@ from __future__ import annotations
 import uuid
 
 from django.db import models
+from django.db.models.functions import Now
 
 from workflows.models import Workflow, WorkflowVersion
 
@@ -95,7 +96,8 @@ class TriggerEvent(models.Model):
     reason = models.TextField(blank=True)
     actor = models.CharField(max_length=255, blank=True)
     node_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (null = no node)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # The database's clock, like every other write of the state machine: one clock orders events.
+    created_at = models.DateTimeField(db_default=Now(), editable=False)
 
     class Meta:
         db_table = "trigger_event"

@@ -48,11 +48,10 @@ WITH prior AS (
     FROM prior WHERE t.id = prior.id
     RETURNING t.*, prior.status AS prior_status
 ), event AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id,
-                               created_at)
+    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
     SELECT id, prior_status, 'processing',
            CASE WHEN prior_status = 'processing' THEN 'lease expired; reclaimed' ELSE 'claimed' END,
-           %(worker)s, current_node_id, now()
+           %(worker)s, current_node_id
     FROM claimed
 )
 SELECT {", ".join(_TRIGGER_COLUMNS)} FROM claimed
