@@ -144,6 +144,10 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=30)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=45)
 if CELERY_TASK_TIME_LIMIT >= NOTIFLOW_LEASE_SECONDS:
     raise ValueError("CELERY_TASK_TIME_LIMIT must be shorter than NOTIFLOW_LEASE_SECONDS")
+# A provider call must give up before the soft limit: an SMTP send can block for EMAIL_TIMEOUT on
+# the message and again on the QUIT that Django's backend sends while closing.
+if 2 * EMAIL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ValueError("EMAIL_TIMEOUT must be under half of CELERY_TASK_SOFT_TIME_LIMIT")
 # Keep our own logging configuration instead of Celery replacing the root logger.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Retry the broker connection at start-up too (Celery 6 stops doing it implicitly).
@@ -170,6 +174,8 @@ NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="noti
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))
 NOTIFLOW_SMS_TIMEOUT_SECONDS = env.float("NOTIFLOW_SMS_TIMEOUT_SECONDS", default=10)
+if NOTIFLOW_SMS_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ValueError("NOTIFLOW_SMS_TIMEOUT_SECONDS must be under CELERY_TASK_SOFT_TIME_LIMIT")
 TWILIO_ACCOUNT_SID = env.str("TWILIO_ACCOUNT_SID", default="")
 TWILIO_AUTH_TOKEN = env.str("TWILIO_AUTH_TOKEN", default="")
 TWILIO_FROM = env.str("TWILIO_FROM", default="")

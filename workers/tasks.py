@@ -29,7 +29,7 @@ def execute_node(trigger_id: str) -> str | None:
 @shared_task(name="workers.sweep", ignore_result=True)
 def sweep() -> int:
     """Re-nudge due triggers and expired leases (run by celery beat every few seconds)."""
-    nudged = sweep_due()
+    nudged = sum(len(batch) for batch in sweep_due())
     if nudged:
         logger.info("sweeper nudged %d trigger(s)", nudged)
     return nudged

@@ -176,6 +176,7 @@ def _record_success(
             reason=f"{node['id']} done" + (f"; next {next_node_id}" if next_node_id else ""),
         )
         if not applied:
+            _outcome_dropped(trigger)
             return None
         _log_step(trigger, node, context, started_at, now, output=run.output, error="")
         if nudge:
@@ -215,6 +216,7 @@ def _record_failure(
             reason=f"{trigger.current_node_id} failed ({kind}): {error}"[:1000],
         )
         if not applied:
+            _outcome_dropped(trigger)
             return None
         fallback = {"id": trigger.current_node_id or "", "type": "unknown"}
         _log_step(trigger, node or fallback, context, started_at, now, output=None, error=error)
@@ -224,6 +226,14 @@ def _record_failure(
         "trigger %s node %s failed (%s): %s", trigger.pk, trigger.current_node_id, kind, error
     )
     return status
+
+
+def _outcome_dropped(trigger: TriggerInstance) -> None:
+    logger.info(
+        "trigger %s: outcome of node %s not recorded: cancelled or lease lost meanwhile",
+        trigger.pk,
+        trigger.current_node_id,
+    )
 
 
 def retry_backoff(attempts: int) -> timedelta:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
@@ -43,8 +45,12 @@ RETURNING id, now()
 MAX_BATCHES_PER_SWEEP = 20
 
 
-def sweep() -> int:
-    """Nudge every trigger that is due or whose lease expired; return how many were nudged.
+Nudge = tuple[UUID, float]
+
+
+def sweep() -> list[list[Nudge]]:
+    """Nudge every trigger that is due or whose lease expired; return the batches of nudges
+    (trigger id, countdown in seconds) it published.
 
     Works in batches of NOTIFLOW_SWEEP_BATCH_SIZE, oldest first, each batch in its own
     transaction with its nudges published after commit. Looks ahead one sweep interval and sets
@@ -55,17 +61,16 @@ def sweep() -> int:
         "renudge": settings.NOTIFLOW_RENUDGE_AFTER_SECONDS,
         "batch": settings.NOTIFLOW_SWEEP_BATCH_SIZE,
     }
-    total = 0
+    batches: list[list[Nudge]] = []
     for sql in (_EXPIRED_SQL, _DUE_SQL):
         for _ in range(MAX_BATCHES_PER_SWEEP):
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(sql, params)
-                rows = cursor.fetchall()
                 now = timezone.now()
-                triggers_enqueue_on_commit(
-                    [(row[0], (row[1] - now).total_seconds()) for row in rows]
-                )
-            total += len(rows)
-            if len(rows) < params["batch"]:
+                batch = [(row[0], (row[1] - now).total_seconds()) for row in cursor.fetchall()]
+                triggers_enqueue_on_commit(batch)
+            if batch:
+                batches.append(batch)
+            if len(batch) < params["batch"]:
                 break
-    return total
+    return batches
