@@ -1,0 +1,36 @@
+"""`make run` / `make test` say exactly which service is down and how to start it."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "services.py"
+
+
+def check(**env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "check"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=30,
+    )
+
+
+def test_unreachable_postgres_names_the_url_and_how_to_start_it():
+    url = "postgres://postgres@127.0.0.1:1/notiflow"
+    result = check(DATABASE_URL=url)
+    assert result.returncode == 1
+    assert f"PostgreSQL at {url} cannot be reached" in result.stderr
+    assert "docker compose up -d db redis" in result.stderr
+
+
+def test_unreachable_redis_names_the_url():
+    url = "redis://127.0.0.1:1/0"
+    result = check(CELERY_BROKER_URL=url)
+    assert result.returncode == 1 and f"Redis at {url} cannot be reached" in result.stderr
+
+
+def test_running_services_pass():
+    assert check().returncode == 0

@@ -1,0 +1,140 @@
+"""The engine in-process: ledger reuse, the crash window, error classes and attempt counting."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.test import override_settings
+from django.utils import timezone
+
+from tests.factories import WorkflowFactory, chain, email_node, sms_node
+from triggers.models import TriggerInstance
+from workers.models import SendLedger, StepExecutionLog
+from workers.nodes import CHANNELS
+from workers.services.engine import step_execute
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("locmem_email"),
+]
+
+
+@pytest.fixture
+def locmem_email():
+    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+        yield
+
+
+def due_trigger(definition=None, **fields) -> TriggerInstance:
+    workflow = WorkflowFactory(definition=definition or chain(email_node("mail"), sms_node("text")))
+    version = workflow.current_version
+    return TriggerInstance.objects.create(
+        workflow=workflow,
+        workflow_version=version,
+        idempotency_key="k",
+        payload={"email": "a@example.com", "name": "Al", "phone": "+1"},
+        status="enqueued",
+        current_node_id=version.definition["entry_node_id"],
+        available_at=timezone.now() - timedelta(seconds=1),
+        **fields,
+    )
+
+
+def test_completed_send_in_ledger_is_reused_without_calling_provider():
+    trigger = due_trigger()
+    recorded = {
+        "message_id": "<earlier@x>",
+        "to": "a@example.com",
+        "sent_at": "2026-01-01T00:00:00+00:00",
+    }
+    SendLedger.objects.create(
+        trigger=trigger,
+        node_id="mail",
+        idempotency_key=f"{trigger.pk}:mail",
+        channel="email",
+        status="sent",
+        result=recorded,
+    )
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "enqueued"
+    assert mail.outbox == []
+    trigger.refresh_from_db()
+    assert trigger.vars["email_mail"] == recorded and trigger.current_node_id == "text"
+    assert StepExecutionLog.objects.get(trigger=trigger).output == recorded
+
+
+def test_send_left_in_flight_by_a_crash_is_resent_with_the_same_key():
+    trigger = due_trigger()
+    SendLedger.objects.create(
+        trigger=trigger,
+        node_id="mail",
+        idempotency_key=f"{trigger.pk}:mail",
+        channel="email",
+        status="sending",
+    )
+    step_execute(trigger_id=str(trigger.pk), worker_id="w")
+    (message,) = mail.outbox
+    assert message.extra_headers["Message-ID"] == f"<{trigger.pk}.mail@notiflow.local>"
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert (ledger.status, ledger.send_count) == ("sent", 2)
+
+
+def test_first_send_writes_ledger_once():
+    trigger = due_trigger()
+    step_execute(trigger_id=str(trigger.pk), worker_id="w")
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert (ledger.status, ledger.send_count, ledger.channel) == ("sent", 1, "email")
+    assert ledger.result["message_id"] == mail.outbox[0].extra_headers["Message-ID"]
+
+
+@override_settings(NOTIFLOW_RETRY_BASE_SECONDS=60, NOTIFLOW_RETRY_JITTER=0)
+def test_unexpected_exception_is_retried_like_a_transient_error(monkeypatch):
+    def explode(*args, **kwargs):
+        raise RuntimeError("provider SDK bug")
+
+    monkeypatch.setattr(CHANNELS["email"], "send", explode)
+    trigger = due_trigger()
+    before = timezone.now()
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "enqueued"
+    trigger.refresh_from_db()
+    assert trigger.attempts == 1 and "RuntimeError: provider SDK bug" in trigger.last_error
+    assert before + timedelta(seconds=59) < trigger.available_at < before + timedelta(seconds=62)
+    assert trigger.lease_until is None and trigger.leased_by == ""
+    (step,) = StepExecutionLog.objects.filter(trigger=trigger)
+    assert not step.success and step.attempt == 1
+
+
+def test_attempts_reset_when_cursor_advances():
+    trigger = due_trigger(attempts=2)
+    step_execute(trigger_id=str(trigger.pk), worker_id="w")
+    trigger.refresh_from_db()
+    assert trigger.attempts == 0 and trigger.current_node_id == "text"
+    assert StepExecutionLog.objects.get(trigger=trigger).attempt == 3
+
+
+@override_settings(NOTIFLOW_MAX_RETRIES=3)
+def test_failure_beyond_max_retries_fails_the_trigger(monkeypatch):
+    from workers.errors import TransientError
+
+    def defer(*args, **kwargs):
+        raise TransientError("SMTP 451: later")
+
+    monkeypatch.setattr(CHANNELS["email"], "send", defer)
+    trigger = due_trigger(attempts=3)
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
+    trigger.refresh_from_db()
+    assert trigger.status == "failed" and trigger.attempts == 4 and trigger.completed_at
+
+
+def test_garbage_trigger_id_is_dropped_quietly():
+    assert step_execute(trigger_id="not-a-uuid", worker_id="w") is None
+
+
+def test_step_log_records_the_context_the_step_saw():
+    trigger = due_trigger()
+    step_execute(trigger_id=str(trigger.pk), worker_id="w")
+    step = StepExecutionLog.objects.get(trigger=trigger)
+    assert step.input["payload"]["name"] == "Al" and step.input["vars"] == {}
+    assert step.input["trigger"]["id"] == str(trigger.pk)
+    assert step.input["workflow"]["version"] == 1 and step.finished_at >= step.started_at
