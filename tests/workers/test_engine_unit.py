@@ -138,3 +138,19 @@ def test_step_log_records_the_context_the_step_saw():
     assert step.input["payload"]["name"] == "Al" and step.input["vars"] == {}
     assert step.input["trigger"]["id"] == str(trigger.pk)
     assert step.input["workflow"]["version"] == 1 and step.finished_at >= step.started_at
+
+
+def test_send_is_marked_sent_even_when_the_step_then_fails(monkeypatch):
+    from workers.services import engine
+    from workflows.templating import TemplateError
+
+    def broken(*args, **kwargs):
+        raise TemplateError("condition 'x': boom")
+
+    monkeypatch.setattr(engine, "condition_holds", broken)
+    trigger = due_trigger()
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
+    assert len(mail.outbox) == 1
+    # A later retry must find the send done, not send again.
+    assert SendLedger.objects.get(trigger=trigger).status == "sent"
+    assert "boom" in TriggerInstance.objects.get(pk=trigger.pk).last_error

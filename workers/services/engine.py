@@ -58,6 +58,32 @@ def execution_context(
     }
 
 
+@dataclass(frozen=True)
+class StepAttempt:
+    """One claimed execution of a trigger's current node: what it ran on and under which lease."""
+
+    trigger: TriggerInstance
+    workflow: CompiledWorkflow
+    node: dict[str, Any]
+    context: dict[str, Any]
+    lease_token: str
+    started_at: datetime
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a step ends: the trigger's next state and what the step log says."""
+
+    status: str
+    next_node_id: str | None
+    attempts: int
+    available_at: datetime
+    reason: str
+    output: dict[str, Any] | None = None
+    vars_patch: dict[str, Any] | None = None
+    error: str = ""
+
+
 def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     """Run the current node of `trigger_id` if it can be claimed; return the new status or None.
 
@@ -78,63 +104,101 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         return None
     started_at = timezone.now()
     workflow = workflow_version_compiled(trigger.workflow_version_id)
-    node = workflow.nodes.get(trigger.current_node_id or "")
-    context = execution_context(trigger, workflow, now=started_at)
+    node_id = trigger.current_node_id or ""
+    step = StepAttempt(
+        trigger=trigger,
+        workflow=workflow,
+        node=workflow.nodes.get(node_id, {"id": node_id, "type": "unknown"}),
+        context=execution_context(trigger, workflow, now=started_at),
+        lease_token=lease_token,
+        started_at=started_at,
+    )
+    run: NodeRun | None = None
     try:
-        if node is None:
-            raise PermanentError(
-                f"node {trigger.current_node_id!r} is not in version {workflow.number}"
-            )
-        run = _run_node(trigger, node, context, lease_token)
+        if node_id not in workflow.nodes:
+            raise PermanentError(f"node {node_id!r} is not in version {workflow.number}")
+        run = _run_node(step)
+        next_node_id = _next_node(step, run)
     except LeaseLost:
         logger.info("trigger %s: lease lost before sending; leaving it", trigger.pk)
         return None
-    except PermanentError as exc:
-        return _record_failure(trigger, node, context, lease_token, started_at, str(exc), True)
+    except (PermanentError, TemplateError) as exc:
+        return _record(step, _failure(step, str(exc), permanent=True), run)
     except TransientError as exc:
-        return _record_failure(trigger, node, context, lease_token, started_at, str(exc), False)
+        return _record(step, _failure(step, str(exc), permanent=False), run)
     except Exception as exc:
         # A bug or an outage inside the engine is retried like any transient error, never stuck.
-        logger.exception(
-            "trigger %s: unexpected error in node %s", trigger.pk, trigger.current_node_id
-        )
-        return _record_failure(
-            trigger, node, context, lease_token, started_at, f"{type(exc).__name__}: {exc}", False
-        )
-    return _record_success(trigger, workflow, node, context, lease_token, started_at, run)
+        logger.exception("trigger %s: unexpected error in node %s", trigger.pk, node_id)
+        error = f"{type(exc).__name__}: {exc}"
+        return _record(step, _failure(step, error, permanent=False), run)
+    return _record(step, _success(step, run, next_node_id), run)
 
 
-def _run_node(
-    trigger: TriggerInstance, node: dict[str, Any], context: dict[str, Any], lease_token: str
-) -> NodeRun:
+def _run_node(step: StepAttempt) -> NodeRun:
+    node = step.node
     if node["type"] == "delay":
         wait = delay_of(node)
         return NodeRun(output={"delay_ms": int(wait.total_seconds() * 1000)}, wait=wait)
     channel = CHANNELS[node["type"]]
-    rendered = channel.render(node, context)
+    rendered = channel.render(node, step.context)
     slot = send_begin(
-        trigger=trigger, node_id=node["id"], channel=channel.name, lease_token=lease_token
+        trigger=step.trigger, node_id=node["id"], channel=channel.name, lease_token=step.lease_token
     )
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
-        result = channel.send(rendered, idempotency_key=f"{trigger.pk}:{node['id']}")
-    output_key = f"{channel.name}_{node['id']}"
+        result = channel.send(rendered, idempotency_key=f"{step.trigger.pk}:{node['id']}")
     return NodeRun(
-        output=result, vars_patch={output_key: result}, sent=slot.recorded_result is None
+        output=result,
+        vars_patch={f"{channel.name}_{node['id']}": result},
+        sent=slot.recorded_result is None,
     )
 
 
-def _next_node(workflow: CompiledWorkflow, node_id: str, context: dict[str, Any]) -> str | None:
-    for edge in workflow.outgoing.get(node_id, []):
+def _next_node(step: StepAttempt, run: NodeRun) -> str | None:
+    """The target of the first outgoing edge whose `when` holds, seeing this node's output."""
+    context = {**step.context, "vars": {**step.trigger.vars, **run.vars_patch}}
+    for edge in step.workflow.outgoing.get(step.node["id"], []):
         if condition_holds(edge.get("when"), context):
             return str(edge["to"])
     return None
 
 
-def _schedule(available_at: datetime, now: datetime) -> tuple[bool, float | None]:
-    """Whether to nudge now (and with which countdown), or leave a long wait to the sweeper."""
-    wait = (available_at - now).total_seconds()
+def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outcome:
+    node_id = step.node["id"]
+    return Outcome(
+        status=TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED,
+        next_node_id=next_node_id,
+        attempts=0,
+        available_at=timezone.now() + run.wait,
+        reason=f"{node_id} done" + (f"; next {next_node_id}" if next_node_id else ""),
+        output=run.output,
+        vars_patch=run.vars_patch,
+    )
+
+
+def _failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
+    attempts = step.trigger.attempts + 1
+    give_up = permanent or attempts > settings.NOTIFLOW_MAX_RETRIES
+    now = timezone.now()
+    kind = (
+        "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
+    )
+    return Outcome(
+        status=TriggerStatus.FAILED if give_up else TriggerStatus.ENQUEUED,
+        next_node_id=step.node["id"],
+        attempts=attempts,
+        available_at=now if give_up else now + retry_backoff(attempts),
+        reason=f"{step.node['id']} failed ({kind}): {error}"[:1000],
+        error=error,
+    )
+
+
+def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
+    """Whether to nudge on commit (and with which countdown), or leave it to the sweeper."""
+    if outcome.status != TriggerStatus.ENQUEUED:
+        return False, None
+    wait = (outcome.available_at - now).total_seconds()
     if wait <= 0:
         return True, None
     if wait <= settings.NOTIFLOW_MAX_COUNTDOWN_SECONDS:
@@ -142,126 +206,59 @@ def _schedule(available_at: datetime, now: datetime) -> tuple[bool, float | None
     return False, None
 
 
-def _record_success(
-    trigger: TriggerInstance,
-    workflow: CompiledWorkflow,
-    node: dict[str, Any],
-    context: dict[str, Any],
-    lease_token: str,
-    started_at: datetime,
-    run: NodeRun,
-) -> str | None:
-    after = {**context, "vars": {**trigger.vars, **run.vars_patch}}
-    try:
-        next_node_id = _next_node(workflow, node["id"], after)
-    except TemplateError as exc:
-        return _record_failure(trigger, node, context, lease_token, started_at, str(exc), True)
+def _record(step: StepAttempt, outcome: Outcome, run: NodeRun | None) -> str | None:
+    """One transaction per step outcome (DESIGN rule 4): ledger completion, the fenced trigger
+    update with its event, the step log, and the next nudge on commit.
+
+    A provider call that happened is marked `sent` in the ledger whatever else happens, so no
+    later attempt repeats it. If the lease was lost or the trigger cancelled meanwhile, the rest
+    is dropped: the new owner (or nobody) records the step.
+    """
     now = timezone.now()
-    available_at = now + run.wait
-    nudge, countdown = _schedule(available_at, now) if next_node_id else (False, None)
-    status = TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED
+    nudge, countdown = _schedule(outcome, now)
     with transaction.atomic():
-        if run.sent:
-            send_complete(trigger=trigger, node_id=node["id"], result=run.output)
+        if run is not None and run.sent:
+            send_complete(trigger=step.trigger, node_id=step.node["id"], result=run.output)
         applied = trigger_release(
-            trigger=trigger,
-            lease_token=lease_token,
-            status=status,
-            current_node_id=next_node_id,
-            vars_patch=run.vars_patch,
-            attempts=0,
-            available_at=available_at,
+            trigger=step.trigger,
+            lease_token=step.lease_token,
+            status=outcome.status,
+            current_node_id=outcome.next_node_id,
+            vars_patch=outcome.vars_patch,
+            attempts=outcome.attempts,
+            available_at=outcome.available_at,
             nudged=nudge,
-            last_error="",
-            reason=f"{node['id']} done" + (f"; next {next_node_id}" if next_node_id else ""),
+            last_error=outcome.error,
+            reason=outcome.reason,
         )
         if not applied:
-            _outcome_dropped(trigger)
+            logger.info(
+                "trigger %s: outcome of node %s not recorded: cancelled or lease lost meanwhile",
+                step.trigger.pk,
+                step.node["id"],
+            )
             return None
-        _log_step(trigger, node, context, started_at, now, output=run.output, error="")
-        if nudge:
-            trigger_enqueue_on_commit(trigger.pk, countdown=countdown)
-    return status
-
-
-def _record_failure(
-    trigger: TriggerInstance,
-    node: dict[str, Any] | None,
-    context: dict[str, Any],
-    lease_token: str,
-    started_at: datetime,
-    error: str,
-    permanent: bool,
-) -> str | None:
-    attempts = trigger.attempts + 1
-    now = timezone.now()
-    give_up = permanent or attempts > settings.NOTIFLOW_MAX_RETRIES
-    available_at = now if give_up else now + retry_backoff(attempts)
-    nudge, countdown = (False, None) if give_up else _schedule(available_at, now)
-    status = TriggerStatus.FAILED if give_up else TriggerStatus.ENQUEUED
-    kind = (
-        "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
-    )
-    with transaction.atomic():
-        applied = trigger_release(
-            trigger=trigger,
-            lease_token=lease_token,
-            status=status,
-            current_node_id=trigger.current_node_id,
-            vars_patch=None,
-            attempts=attempts,
-            available_at=available_at,
-            nudged=nudge,
-            last_error=error,
-            reason=f"{trigger.current_node_id} failed ({kind}): {error}"[:1000],
+        StepExecutionLog.objects.create(
+            trigger_id=step.trigger.pk,
+            workflow_id=step.trigger.workflow_id,
+            node_id=step.node["id"],
+            node_type=step.node["type"],
+            attempt=step.trigger.attempts + 1,
+            started_at=step.started_at,
+            finished_at=now,
+            input=step.context,
+            output=outcome.output,
+            success=not outcome.error,
+            error=outcome.error,
         )
-        if not applied:
-            _outcome_dropped(trigger)
-            return None
-        fallback = {"id": trigger.current_node_id or "", "type": "unknown"}
-        _log_step(trigger, node or fallback, context, started_at, now, output=None, error=error)
         if nudge:
-            trigger_enqueue_on_commit(trigger.pk, countdown=countdown)
-    logger.info(
-        "trigger %s node %s failed (%s): %s", trigger.pk, trigger.current_node_id, kind, error
-    )
-    return status
-
-
-def _outcome_dropped(trigger: TriggerInstance) -> None:
-    logger.info(
-        "trigger %s: outcome of node %s not recorded: cancelled or lease lost meanwhile",
-        trigger.pk,
-        trigger.current_node_id,
-    )
+            trigger_enqueue_on_commit(step.trigger.pk, countdown=countdown)
+    if outcome.error:
+        logger.info("trigger %s: %s", step.trigger.pk, outcome.reason)
+    return outcome.status
 
 
 def retry_backoff(attempts: int) -> timedelta:
     """base * 2^(attempts-1), stretched by up to NOTIFLOW_RETRY_JITTER (a fraction) at random."""
     base = settings.NOTIFLOW_RETRY_BASE_SECONDS * 2 ** (attempts - 1)
     return timedelta(seconds=base * (1 + random.random() * settings.NOTIFLOW_RETRY_JITTER))
-
-
-def _log_step(
-    trigger: TriggerInstance,
-    node: dict[str, Any],
-    context: dict[str, Any],
-    started_at: datetime,
-    finished_at: datetime,
-    *,
-    output: dict[str, Any] | None,
-    error: str,
-) -> None:
-    StepExecutionLog.objects.create(
-        trigger_id=trigger.pk,
-        workflow_id=trigger.workflow_id,
-        node_id=node["id"],
-        node_type=node["type"],
-        attempt=trigger.attempts + 1,
-        started_at=started_at,
-        finished_at=finished_at,
-        input=context,
-        output=output,
-        success=not error,
-        error=error,
-    )
