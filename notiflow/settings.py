@@ -150,6 +150,15 @@ if 2 * EMAIL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ValueError("EMAIL_TIMEOUT must be under half of CELERY_TASK_SOFT_TIME_LIMIT")
 # Keep our own logging configuration instead of Celery replacing the root logger.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Publishing a nudge must not hold a request hostage when Redis is down: one quick retry, then
+# give up (the trigger is already committed; the sweeper re-nudges it).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.1,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2)
 # Retry the broker connection at start-up too (Celery 6 stops doing it implicitly).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Beat reads its schedule from PostgreSQL; the sweeper entry below is installed there at start.
