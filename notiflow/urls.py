@@ -33,3 +33,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(api)),
 ]
+
+handler404 = "notiflow.errors.not_found"
+handler500 = "notiflow.errors.server_error"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.generics import GenericAPIView
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -55,8 +56,14 @@ def _error(field: str, message: str, code: int) -> Response:
     return Response({"detail": message, "errors": {field: [message]}}, status=code)
 
 
-class TriggerListApi(GenericAPIView):
+class TriggerListApi(ListAPIView):
     serializer_class = TriggerOutputSerializer
+
+    def get_queryset(self):
+        wanted = self.request.query_params.get("status")
+        if wanted and wanted not in TriggerStatus.values:
+            raise ValidationError({"status": [f"must be one of {', '.join(TriggerStatus.values)}"]})
+        return trigger_list(workflow_key=self.request.query_params.get("workflow"), status=wanted)
 
     @extend_schema(
         parameters=[
@@ -64,13 +71,8 @@ class TriggerListApi(GenericAPIView):
             OpenApiParameter("status", str, enum=TriggerStatus.values),
         ]
     )
-    def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status")
-        if wanted and wanted not in TriggerStatus.values:
-            return _error("status", f"status must be one of {', '.join(TriggerStatus.values)}", 400)
-        triggers = trigger_list(workflow_key=request.query_params.get("workflow"), status=wanted)
-        page = self.paginate_queryset(triggers)
-        return self.get_paginated_response(TriggerOutputSerializer(page, many=True).data)
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
 
     @extend_schema(
         request=TriggerInputSerializer,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from triggers.services import api_key_authenticate
@@ -38,3 +39,13 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
     def authenticate_header(self, request) -> str:
         # Makes DRF answer 401 (not 403) when the header is missing.
         return self.keyword
+
+
+class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
+    """Tells the OpenAPI schema that every endpoint takes `Authorization: Bearer <api key>`."""
+
+    target_class = "triggers.auth.ApiKeyAuthentication"
+    name = "ApiKey"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "manage.py create_api_key"}

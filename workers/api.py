@@ -9,7 +9,8 @@ from django.db import connection
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.generics import GenericAPIView
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -51,8 +52,19 @@ class TriggerLogsApi(APIView):
         )
 
 
-class StepLogListApi(GenericAPIView):
+class StepLogListApi(ListAPIView):
     serializer_class = StepLogSerializer
+
+    def get_queryset(self):
+        trigger_id = self.request.query_params.get("trigger")
+        if trigger_id:
+            try:
+                uuid.UUID(trigger_id)
+            except ValueError:
+                raise ValidationError({"trigger": ["must be a trigger id (UUID)"]}) from None
+        return step_log_list(
+            trigger_id=trigger_id, node_id=self.request.query_params.get("node_id")
+        )
 
     @extend_schema(
         parameters=[
@@ -60,19 +72,8 @@ class StepLogListApi(GenericAPIView):
             OpenApiParameter("node_id", str),
         ]
     )
-    def get(self, request: Request) -> Response:
-        trigger_id = request.query_params.get("trigger")
-        if trigger_id:
-            try:
-                uuid.UUID(trigger_id)
-            except ValueError:
-                return Response(
-                    {"detail": "trigger must be a UUID", "errors": {"trigger": ["not a UUID"]}},
-                    status=400,
-                )
-        logs = step_log_list(trigger_id=trigger_id, node_id=request.query_params.get("node_id"))
-        page = self.paginate_queryset(logs)
-        return self.get_paginated_response(StepLogSerializer(page, many=True).data)
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
 
 
 class HealthApi(APIView):

@@ -8,7 +8,7 @@ from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.generics import GenericAPIView
+from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -80,12 +80,11 @@ def _actor(request: Request) -> str:
     return str(request.user)
 
 
-class WorkflowListApi(GenericAPIView):
+class WorkflowListApi(ListAPIView):
     serializer_class = WorkflowOutputSerializer
 
-    def get(self, request: Request) -> Response:
-        page = self.paginate_queryset(workflow_list())
-        return self.get_paginated_response(WorkflowOutputSerializer(page, many=True).data)
+    def get_queryset(self):
+        return workflow_list()
 
     @extend_schema(request=WorkflowInputSerializer, responses={201: WorkflowOutputSerializer})
     def post(self, request: Request) -> Response:

@@ -1,0 +1,30 @@
+"""Contract details every client relies on: JSON errors everywhere, a valid OpenAPI schema."""
+
+import pytest
+import yaml
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("path", ["/api/triggers/not-a-uuid/", "/api/nothing-here/",
+                                  "/api/triggers/00000000-0000-0000-0000-000000000000/logs/"])
+def test_not_found_under_api_is_json(api_client, path):
+    response = api_client.get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json") and response.json()["detail"]
+
+
+def test_log_filter_with_bad_trigger_id_names_the_field(api_client):
+    response = api_client.get("/api/logs/?trigger=xyz")
+    assert response.status_code == 400 and "trigger" in response.json()["errors"]
+
+
+def test_schema_declares_bearer_auth_and_paginated_lists():
+    schema = yaml.safe_load(APIClient().get("/api/schema/").content)
+    assert schema["components"]["securitySchemes"]["ApiKey"]["scheme"] == "bearer"
+    listing = schema["paths"]["/api/triggers/"]["get"]["responses"]["200"]["content"]
+    ref = listing["application/json"]["schema"]["$ref"]
+    assert ref.endswith("PaginatedTriggerOutputList")
+    operation_ids = [op["operationId"] for path in schema["paths"].values() for op in path.values()]
+    assert len(operation_ids) == len(set(operation_ids))
