@@ -7,8 +7,14 @@ from rest_framework.test import APIClient
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["/api/triggers/not-a-uuid/", "/api/nothing-here/",
-                                  "/api/triggers/00000000-0000-0000-0000-000000000000/logs/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/triggers/not-a-uuid/",
+        "/api/nothing-here/",
+        "/api/triggers/00000000-0000-0000-0000-000000000000/logs/",
+    ],
+)
 def test_not_found_under_api_is_json(api_client, path):
     response = api_client.get(path)
     assert response.status_code == 404
