@@ -61,9 +61,9 @@ class WorkflowInputSerializer(serializers.Serializer):
     description = serializers.CharField(required=False, allow_blank=True, default="")
     active = serializers.BooleanField(required=False, default=True)
     # The definition is checked by the one validator (workflows.validation), not here.
-    entry_node_id = serializers.JSONField()
-    nodes = serializers.JSONField()
-    edges = serializers.JSONField(required=False)
+    entry_node_id = serializers.CharField(max_length=100)
+    nodes = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    edges = serializers.ListField(child=serializers.DictField(), required=False)
 
 
 def _invalid(exc: WorkflowInvalid) -> Response:

@@ -1,0 +1,48 @@
+"""OpenAPI post-processing: document the JSON error answers every endpoint can give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "detail": {"type": "string", "description": "a sentence saying what is wrong"},
+        "errors": {"description": "field name -> messages, or a list of definition problems"},
+    },
+    "required": ["detail"],
+}
+PUBLIC = ("/api/health/", "/api/schema/", "/api/docs/")
+CONFLICTS = {
+    ("/api/triggers/", "post"),
+    ("/api/workflows/", "post"),
+    ("/api/triggers/{trigger_id}/cancel/", "post"),
+}
+DESCRIPTIONS = {
+    "400": "Invalid input; `errors` names the fields",
+    "401": "No or wrong API key",
+    "404": "No such resource (or page)",
+    "409": "Conflict with the current state",
+}
+
+
+def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    for path, operations in result.get("paths", {}).items():
+        if path in PUBLIC:
+            continue
+        for method, operation in operations.items():
+            codes = ["400", "401", "404"]
+            if (path, method) in CONFLICTS or method == "delete":
+                codes.append("409")
+            for code in codes:
+                operation["responses"].setdefault(
+                    code,
+                    {
+                        "description": DESCRIPTIONS[code],
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                        },
+                    },
+                )
+    return result
