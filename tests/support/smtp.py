@@ -46,7 +46,7 @@ class RuleHandler:
         parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
         message_id = str(parsed.get("Message-ID", "")).strip()
         local = envelope.rcpt_tos[0].split("@")[0]
-        with self.lock:
+        with self.lock:  # counted on arrival, before any answer: tests wait on this
             self.deliveries[message_id] += 1
             attempt = self.deliveries[message_id]
         if local.startswith("reject-"):

@@ -49,7 +49,7 @@ def test_cancel_while_processing_records_nothing_after_and_sends_nothing_more(
     address = f"hang-{unique()}@example.com"
     workflow = WorkflowFactory(definition=chain(email_node("mail", to=address), sms_node("text")))
     trigger_id = fire(api, workflow, {"name": "Mo", "phone": "+15550133"})
-    wait_for(lambda: send_in_flight(trigger_id), timeout=15, message="send in flight")
+    wait_for(lambda: send_in_flight(trigger_id, smtp_server), timeout=15, message="send in flight")
 
     assert api.post(f"/api/triggers/{trigger_id}/cancel/", {}).status_code == 200
 

@@ -17,8 +17,11 @@ from workers.models import SendLedger, StepExecutionLog
 pytestmark = pytest.mark.e2e
 
 
-def send_in_flight(trigger_id: str) -> TriggerInstance | None:
-    """The trigger while its provider call is under way (ledger `sending`, lease held)."""
+def send_in_flight(trigger_id: str, smtp_server, node_id: str = "mail") -> TriggerInstance | None:
+    """The trigger while the SMTP server holds its message (ledger `sending`, lease held)."""
+    message_id = f"<{trigger_id}.{node_id}@notiflow.local>"
+    if smtp_server.handler.deliveries[message_id] < 1:
+        return None
     trigger = TriggerInstance.objects.get(pk=trigger_id)
     sending = SendLedger.objects.filter(trigger_id=trigger_id, status="sending").exists()
     return trigger if trigger.status == "processing" and sending else None
@@ -36,7 +39,7 @@ def test_worker_killed_mid_send_is_finished_by_another_after_lease_expiry(api, e
     workflow = WorkflowFactory(definition=chain(email_node("mail", to=address), sms_node("text")))
     trigger_id = fire(api, workflow, {"name": "Kim", "phone": "+15550111"})
 
-    victim = worker_pid(wait_for(lambda: send_in_flight(trigger_id), timeout=15))
+    victim = worker_pid(wait_for(lambda: send_in_flight(trigger_id, smtp_server), timeout=15))
     os.kill(victim, signal.SIGKILL)
 
     trigger = wait_terminal(trigger_id, timeout=40)
