@@ -112,9 +112,9 @@ class WorkerPool:
         os.kill(pid, signal.SIGKILL)
         return f"pool process {pid} of {worker.name}"
 
-    def replace_the_dead(self) -> list[str]:
+    def replace_the_dead(self, *, replace: bool = True) -> list[str]:
         """Do what a process supervisor does: start a new worker for each one that exited by
-        itself (not killed by us). Returns what died, with the last line it logged."""
+        itself (not killed by us). Returns what died, with the last error it logged."""
         with self.lock:
             dead = [
                 p
@@ -122,7 +122,7 @@ class WorkerPool:
                 if p.popen.poll() is not None and p.popen.pid not in self.gone
             ]
             self.gone.update(p.popen.pid for p in dead)
-        for _ in dead:
+        for _ in dead if replace else ():
             self.start()
         return [f"{p.name}: {_last_error(p.log())}" for p in dead]
 

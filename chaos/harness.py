@@ -12,7 +12,6 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +29,10 @@ from chaos.faults import (
     WorkerPool,
     fault_plan,
 )
+from chaos.fire import WORKFLOW_KEY, Firing
 from chaos.report import ChaosResult, Deliveries
 from chaos.services import PostgresCluster, RedisServer
+from chaos.tally import tally
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import ROOT, Stack, wait_for
 
@@ -55,7 +56,6 @@ ENGINE_TIMINGS = {
     # [300] The delay node's wait rides a Celery countdown (up to 2 s) ...
     "NOTIFLOW_MAX_COUNTDOWN_SECONDS": "2",
 }
-NODES = ("mail", "pause", "text")
 
 
 @dataclass
@@ -90,7 +90,7 @@ class ChaosConfig:
 
 def workflow_definition(delay_ms: int) -> dict[str, Any]:
     return {
-        "key": "chaos",
+        "key": WORKFLOW_KEY,
         "name": "Chaos: email, short delay, SMS",
         "entry_node_id": "mail",
         "nodes": [
@@ -131,10 +131,9 @@ class ChaosRun:
         self.stacks: dict[str, Stack] = {}
         self.pool: WorkerPool | None = None
         self.injector: FaultInjector | None = None
-        self.fired: dict[str, str] = {}
-        self.fired_lock = threading.Lock()
-        self.intake_retries = 0
+        self.firing: Firing | None = None
         self.died: list[str] = []
+        self.api = requests.Session()
         self.supervising = threading.Event()
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -187,7 +186,6 @@ class ChaosRun:
         for _ in range(self.config.workers):
             self.pool.start()
         self.stacks["beat"].beat()
-        self.api = requests.Session()
         self.api.headers["Authorization"] = f"Bearer {api_key}"
         wait_for(self._up, timeout=120, interval=0.5, message="web, workers and beat up")
         created = self.api.post(
@@ -239,18 +237,14 @@ class ChaosRun:
             self.smtp.stop,
             self.redis.stop,
             self.postgres.stop,
-            lambda: shutil.rmtree(self.tmp / "pg", ignore_errors=True),
-            lambda: shutil.rmtree(self.tmp / "redis", ignore_errors=True),
         ]
-        if self.config.logs is not None:  # the logs live elsewhere: nothing of ours is left
-            steps.append(lambda: shutil.rmtree(self.tmp, ignore_errors=True))
         for step in steps:
             try:
                 step()
             except Exception as exc:  # keep cleaning up; say what could not be
                 print(f"[chaos] cleanup step failed: {exc!r}", file=sys.stderr)
-        if self.config.logs is None:
-            shutil.rmtree(self.tmp, ignore_errors=True)
+        # The cluster, Redis and (unless --logs put them elsewhere) the logs.
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
     def _supervise(self) -> None:
         """Like a process supervisor: replace workers that exit by themselves (and say so)."""
@@ -297,9 +291,14 @@ class ChaosRun:
         self.injector.start()
         supervisor = threading.Thread(target=self._supervise, name="chaos-supervisor", daemon=True)
         supervisor.start()
-        self._fire_all()
+        self.firing = Firing(
+            base_url=self.base_url,
+            headers={"Authorization": str(self.api.headers["Authorization"])},
+            threads=config.fire_threads,
+        )
+        self.firing.fire(config.triggers)
         fired_at = time.monotonic()
-        self.say(f"fired {len(self.fired)} trigger(s) in {fired_at - began:.1f}s")
+        self.say(f"fired {len(self.firing.fired)} trigger(s) in {fired_at - began:.1f}s")
         stuck = self._wait_terminal(began + deadline)
         drained_at = time.monotonic()
         if self.injector.error is not None:
@@ -309,58 +308,28 @@ class ChaosRun:
         result.died_by_themselves = self._died_by_themselves()
         for stack in self.stacks.values():  # graceful: running steps finish, then count
             stack.stop()
-        self._count(result, stuck=stuck)
+        deliveries = Deliveries(
+            emails=Counter(
+                str(m.message["X-Notiflow-Idempotency-Key"]) for m in self.smtp.handler.received
+            ),
+            sms=Counter(sms["idempotency_key"] for sms in self._sms_outbox()),
+        )
+        tally(
+            result,
+            query=self._query,
+            fired=self.firing.fired,
+            faults=self.injector,
+            deliveries=deliveries,
+            stuck=stuck,
+            nodes=len(workflow_definition(config.delay_ms)["nodes"]),
+        )
+        result.intake_retries = self.firing.retries
         result.seconds = {
             "firing": fired_at - began,
             "fire to all terminal": drained_at - began,
             "whole run": time.monotonic() - self.started,
         }
         return result
-
-    def _fire_one(self, index: int, session: requests.Session, deadline: float) -> None:
-        key = f"chaos-{index:05d}"
-        body = {
-            "workflow": "chaos",
-            "idempotency_key": key,
-            "payload": {
-                "email": f"ok-{index}@chaos.test",
-                "phone": f"+1555{index:07d}",
-                "name": f"User {index}",
-            },
-        }
-        for attempt in range(60):
-            try:
-                response = session.post(self.base_url + "/api/triggers/", json=body, timeout=10)
-                if response.status_code in (200, 201):
-                    with self.fired_lock:
-                        self.fired[key] = response.json()["id"]
-                    return
-                if response.status_code < 500 and response.status_code != 429:
-                    raise RuntimeError(
-                        f"intake refused {key}: {response.status_code} {response.text}"
-                    )
-            except requests.RequestException:
-                pass
-            # The same key again: the inbox makes the retry harmless (DESIGN: idempotency key).
-            with self.fired_lock:
-                self.intake_retries += 1
-            if time.monotonic() > deadline:
-                break
-            time.sleep(min(0.1 * 2**attempt, 2.0))
-
-    def _fire_all(self) -> None:
-        local = threading.local()
-        deadline = time.monotonic() + 60 + 0.1 * self.config.triggers
-
-        def fire(index: int) -> None:
-            if not hasattr(local, "session"):
-                local.session = requests.Session()
-                local.session.headers.update(self.api.headers)
-            self._fire_one(index, local.session, deadline)
-
-        with ThreadPoolExecutor(max_workers=self.config.fire_threads) as executor:
-            for future in [executor.submit(fire, i) for i in range(self.config.triggers)]:
-                future.result()
 
     def _query(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         with psycopg.connect(self.postgres.url(), connect_timeout=5, autocommit=True) as conn:
@@ -374,7 +343,8 @@ class ChaosRun:
             )
         except psycopg.Error:
             return None
-        return int(rows[0][0]) + self.config.triggers - len(self.fired)
+        # Not terminal in the database, plus (while firing) those not yet created.
+        return int(rows[0][0]) + (self.firing.remaining if self.firing else self.config.triggers)
 
     def _wait_terminal(self, deadline: float) -> int:
         """Wait for every trigger to be terminal and every fault injected; return how many are
@@ -391,71 +361,17 @@ class ChaosRun:
                 self.say(f"{in_flight} trigger(s) not terminal yet")
             time.sleep(0.5)
         self._stop_injector()
-        return in_flight if in_flight is not None else len(self.fired)
+        return in_flight if in_flight is not None else self.config.triggers
 
     def _died_by_themselves(self) -> list[str]:
         assert self.pool is not None
-        died = self.died + self.pool.replace_the_dead()
+        died = self.died + self.pool.replace_the_dead(replace=False)
         for kind in ("web", "beat"):
             died += [p.name for p in self.stacks[kind].processes if p.popen.poll() is not None]
         return died
 
-    def _count(self, result: ChaosResult, *, stuck: int) -> None:
-        assert self.injector is not None and self.pool is not None
-        injector = self.injector
-        result.fired = len(self.fired)
-        result.intake_retries = self.intake_retries
-        result.kills_worker = injector.count(KILL_WORKER)
-        result.kills_pool_process = injector.count(KILL_POOL_PROCESS)
-        result.redis_flushes = injector.count(REDIS_FLUSH)
-        result.redis_restarts = injector.count(REDIS_RESTART)
-        result.postgres_restarts = injector.count(PG_RESTART)
-        result.faults_during_work = sum(1 for f in injector.log if f.in_flight)
-
-        statuses = dict(self._query("SELECT status, count(*) FROM trigger_instance GROUP BY 1"))
-        result.completed = statuses.get("completed", 0)
-        result.failed = statuses.get("failed", 0)
-        result.cancelled = statuses.get("cancelled", 0)
-        result.stuck = sum(n for s, n in statuses.items() if s in ("enqueued", "processing"))
-        result.stuck = max(result.stuck, stuck)
-        in_db = {str(row[0]) for row in self._query("SELECT id FROM trigger_instance")}
-        result.lost = len(set(self.fired.values()) - in_db)
-        result.steps_logged_twice = self._query(
-            "SELECT count(*) FROM (SELECT 1 FROM step_log WHERE success "
-            "GROUP BY trigger_id, node_id HAVING count(*) > 1) twice"
-        )[0][0]
-        result.incomplete_runs = self._query(
-            "SELECT count(*) FROM trigger_instance t WHERE t.status = 'completed' AND "
-            "(SELECT count(DISTINCT node_id) FROM step_log s WHERE s.trigger_id = t.id "
-            "AND s.success) <> %s",
-            [len(NODES)],
-        )[0][0]
-        ledger = dict(self._query("SELECT idempotency_key, send_count FROM send_ledger"))
-        result.ledger_resend_rows = sum(1 for n in ledger.values() if n > 1)
-        result.ledger_resends = sum(n - 1 for n in ledger.values())
-
-        deliveries = Deliveries(
-            emails=Counter(
-                str(m.message["X-Notiflow-Idempotency-Key"]) for m in self.smtp.handler.received
-            ),
-            sms=Counter(json.loads(line)["idempotency_key"] for line in self._sms_lines()),
-        )
-        result.deliveries = deliveries
-        result.unexplained_duplicates = sum(
-            max(0, count - ledger.get(key, 1))
-            for key, count in deliveries.by_key.items()
-            if count > 1
-        )
-        completed = self._query("SELECT id FROM trigger_instance WHERE status = 'completed'")
-        expected = {f"{row[0]}:{node}" for row in completed for node in ("mail", "text")}
-        result.missing_deliveries = len(expected - set(deliveries.by_key))
-        fired_ids = set(self.fired.values())
-        result.unexpected_deliveries = sum(
-            1 for key in deliveries.by_key if key.partition(":")[0] not in fired_ids
-        )
-
-    def _sms_lines(self) -> list[str]:
+    def _sms_outbox(self) -> list[dict[str, Any]]:
         outbox = self.logs / "sms.jsonl"
         if not outbox.exists():
             return []
-        return [line for line in outbox.read_text().splitlines() if line.strip()]
+        return [json.loads(line) for line in outbox.read_text().splitlines() if line.strip()]
