@@ -62,7 +62,6 @@ def retention_purge(
     older_than: timedelta,
     dry_run: bool = False,
     batch_size: int = 500,
-    max_batches: int | None = None,
     on_batch: Callable[[int, dict[str, int]], None] | None = None,
     now: datetime | None = None,
 ) -> PurgeReport:
@@ -94,7 +93,7 @@ def retention_purge(
                 cursor.execute(_count_sql(table), params)
                 report.deleted[table] = cursor.fetchone()[0]
         return report
-    while max_batches is None or report.batches < max_batches:
+    while True:  # every full batch deletes rows, so this ends; a short batch is the last
         counts = _purge_batch(params)
         if not counts["trigger_instance"]:
             break
@@ -110,15 +109,16 @@ def retention_purge(
 def _purge_batch(params: dict[str, Any]) -> dict[str, int]:
     counts = dict.fromkeys(PURGED_TABLES, 0)
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL notiflow.retention = 'on'")
         cursor.execute(_DOOMED_SQL, params)
         ids = [row[0] for row in cursor.fetchall()]
         if not ids:
             return counts
+        cursor.execute("SET LOCAL notiflow.retention = 'on'")
         for table in PURGED_TABLES:
             column = "id" if table == "trigger_instance" else "trigger_id"
             cursor.execute(f"DELETE FROM {table} WHERE {column} = ANY(%s)", [ids])  # noqa: S608 (table names are constants)
             counts[table] = cursor.rowcount
-        # Savepoint-safe: when called inside an outer transaction, the permission still ends here.
+        # Within an outer transaction SET LOCAL would outlive this batch: end the permission here.
+        # (On an error the savepoint's rollback undoes the SET LOCAL too.)
         cursor.execute("SET LOCAL notiflow.retention = 'off'")
     return counts
