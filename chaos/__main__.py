@@ -1,0 +1,80 @@
+"""python -m chaos [--triggers 2000] [--kills 10] [--flushes 2] [--pg-restarts 1] ...
+
+Prints the run's table on stdout (progress on stderr) and exits 0 when every target was met,
+1 when one was missed, 2 when the harness itself could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+from chaos.harness import ChaosConfig, ChaosRun
+
+DEFAULTS = ChaosConfig()
+
+
+def parse(argv: list[str]) -> ChaosConfig:
+    parser = argparse.ArgumentParser(prog="python -m chaos", description=__doc__.splitlines()[0])
+    helps = {
+        "triggers": "triggers to fire",
+        "kills": "SIGKILLs, alternating one pool process and a whole worker (then replaced)",
+        "flushes": "Redis FLUSHALLs",
+        "redis_restarts": "Redis restarts (no persistence: everything in it is lost)",
+        "pg_restarts": "PostgreSQL fast restarts",
+        "workers": "Celery worker processes",
+        "concurrency": "pool processes per worker",
+        "fault_interval": "seconds between faults",
+        "delay_ms": "the workflow's delay node",
+        "fire_threads": "concurrent HTTP clients firing triggers",
+        "deadline": "seconds for every trigger to be terminal [120 + 0.15 per trigger]",
+        "seed": "random seed (which worker dies)",
+    }
+    for f in fields(ChaosConfig):
+        if f.name in helps:
+            default = getattr(DEFAULTS, f.name)
+            parser.add_argument(
+                "--" + f.name.replace("_", "-"),
+                type=float if f.name in ("fault_interval", "deadline") else int,
+                default=default,
+                help=f"{helps[f.name]} [{default}]",
+            )
+    parser.add_argument(
+        "--as-owner",
+        action="store_true",
+        help="run every process as the database owner instead of the least-privilege roles",
+    )
+    parser.add_argument("--logs", type=Path, help="keep process logs here [a temporary dir]")
+    args = parser.parse_args(argv)
+    values = {f.name: getattr(args, f.name) for f in fields(ChaosConfig) if f.name in helps}
+    return ChaosConfig(**values, least_privilege=not args.as_owner, logs=args.logs)
+
+
+def main(argv: list[str]) -> int:
+    config = parse(argv)
+    # SIGTERM unwinds like Ctrl-C, so the context manager stops and removes everything.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    command = "python -m chaos " + " ".join(argv) if argv else "python -m chaos"
+    try:
+        with ChaosRun(config) as run:
+            result = run.run()
+    except KeyboardInterrupt:
+        print("interrupted; everything the run started has been stopped", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        print(f"chaos harness error: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"Notiflow chaos run ({command}): {config.triggers} triggers of email -> "
+        f"{config.delay_ms} ms delay -> SMS, {config.workers} workers x {config.concurrency}, "
+        f"{'least-privilege roles' if config.least_privilege else 'owner role'}"
+    )
+    print(result.table())
+    return 1 if result.misses() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

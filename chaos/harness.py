@@ -1,0 +1,377 @@
+"""One chaos run: its own services and processes, the triggers, the faults, and the count."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import requests
+
+from chaos.faults import (
+    KILL_POOL_PROCESS,
+    KILL_WORKER,
+    PG_RESTART,
+    REDIS_FLUSH,
+    REDIS_RESTART,
+    FaultInjector,
+    WorkerPool,
+    fault_plan,
+)
+from chaos.fire import WORKFLOW_KEY, Firing
+from chaos.report import ChaosResult, Deliveries
+from chaos.services import PostgresCluster, RedisServer
+from chaos.tally import tally
+from tests.support.smtp import SmtpServer, free_port
+from tests.support.stack import ROOT, Stack, wait_for
+
+# Engine timings shrunk so that crash recovery happens many times within one run. The ratios
+# keep production's shape (defaults in brackets):
+ENGINE_TIMINGS = {
+    # [60] A killed worker's claim is taken over after this long.
+    "NOTIFLOW_LEASE_SECONDS": "6",
+    # [30, 45] A step is interrupted, then its process killed, well inside its lease.
+    "CELERY_TASK_SOFT_TIME_LIMIT": "4",
+    "CELERY_TASK_TIME_LIMIT": "5",
+    # [10] An SMTP call gives up (transient error, retried) before the soft limit.
+    "EMAIL_TIMEOUT": "3",
+    # [5] The sweeper runs every second: expired leases and lost nudges are found quickly.
+    "NOTIFLOW_SWEEP_INTERVAL_SECONDS": "1",
+    # [30] A nudge not followed by a claim for this long is presumed lost (flush, kill) and
+    # sent again. Must exceed the queue's wait under load, or every queued nudge is doubled.
+    "NOTIFLOW_RENUDGE_AFTER_SECONDS": "5",
+    # [60] Backoff base: a step that failed during the PostgreSQL restart retries after 1 s, 2 s.
+    "NOTIFLOW_RETRY_BASE_SECONDS": "1",
+    # [300] The delay node's wait rides a Celery countdown (up to 2 s) ...
+    "NOTIFLOW_MAX_COUNTDOWN_SECONDS": "2",
+}
+
+
+@dataclass
+class ChaosConfig:
+    triggers: int = 2000
+    kills: int = 10
+    flushes: int = 2
+    redis_restarts: int = 1
+    pg_restarts: int = 1
+    workers: int = 3
+    concurrency: int = 2
+    fault_interval: float = 4.0
+    delay_ms: int = 1000
+    fire_threads: int = 8
+    # Seconds from the first trigger fired to the last one terminal; default 120 + 0.15 s per trigger.
+    deadline: float | None = None
+    # Processes connect as notiflow_worker / notiflow_beat / notiflow_web (setup_db_roles).
+    least_privilege: bool = True
+    logs: Path | None = None
+    seed: int | None = None
+    quiet: bool = False
+    requested: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.requested = {
+            "kills": self.kills,
+            "flushes": self.flushes,
+            "redis_restarts": self.redis_restarts,
+            "pg_restarts": self.pg_restarts,
+        }
+
+
+def workflow_definition(delay_ms: int) -> dict[str, Any]:
+    return {
+        "key": WORKFLOW_KEY,
+        "name": "Chaos: email, short delay, SMS",
+        "entry_node_id": "mail",
+        "nodes": [
+            {
+                "id": "mail",
+                "type": "email",
+                "to": "{{ payload.email }}",
+                "subject": "Hello {{ payload.name }}",
+                "body": "Chaos trigger {{ trigger.idempotency_key }}",
+            },
+            {"id": "pause", "type": "delay", "delay_ms": delay_ms},
+            {
+                "id": "text",
+                "type": "sms",
+                "to": "{{ payload.phone }}",
+                "body": "After {{ vars.email_mail.message_id }}",
+            },
+        ],
+        "edges": [{"from": "mail", "to": "pause"}, {"from": "pause", "to": "text"}],
+    }
+
+
+class ChaosRun:
+    """Use as a context manager: everything it started is stopped and removed on exit, whatever
+    happened (including Ctrl-C: the processes run in their own sessions and never see it)."""
+
+    def __init__(self, config: ChaosConfig):
+        self.config = config
+        self.rng = random.Random(config.seed)
+        self.started = time.monotonic()
+        self.tmp = Path(tempfile.mkdtemp(prefix="notiflow-chaos-"))
+        self.tmp.chmod(0o755)  # the cluster runs as `postgres` and must reach its directory
+        self.logs = config.logs or self.tmp / "logs"
+        self.logs.mkdir(parents=True, exist_ok=True)
+        self.postgres = PostgresCluster(self.tmp / "pg")
+        self.redis = RedisServer(self.tmp / "redis")
+        self.smtp = SmtpServer()
+        self.stacks: dict[str, Stack] = {}
+        self.pool: WorkerPool | None = None
+        self.injector: FaultInjector | None = None
+        self.firing: Firing | None = None
+        self.died: list[str] = []
+        self.api = requests.Session()
+        self.supervising = threading.Event()
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def __enter__(self) -> ChaosRun:
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def say(self, message: str) -> None:
+        if not self.config.quiet:
+            print(f"[chaos {time.monotonic() - self.started:6.1f}s] {message}", file=sys.stderr)
+
+    def _start(self) -> None:
+        self.say(f"services in {self.tmp}, logs in {self.logs}")
+        self.postgres.start()
+        self.redis.start()
+        self.smtp.start()
+        owner = self.postgres.url()
+        self._manage(owner, "migrate", "--noinput", "-v", "0")
+        self._manage(owner, "setup_db_roles", "--no-password")
+        api_key = self._manage(owner, "create_api_key", "chaos").strip().splitlines()[-1]
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+            "CELERY_BROKER_URL": self.redis.url,
+            "EMAIL_URL": f"smtp://127.0.0.1:{self.smtp.port}",
+            "NOTIFLOW_SMS_BACKEND": "file",
+            "NOTIFLOW_SMS_FILE": str(self.logs / "sms.jsonl"),
+            "PYTHONUNBUFFERED": "1",
+            "API_KEY": api_key,
+            # The environment may override a timing, e.g. NOTIFLOW_RENUDGE_AFTER_SECONDS=30.
+            **{name: os.environ.get(name, value) for name, value in ENGINE_TIMINGS.items()},
+        }
+        for kind in ("web", "worker", "beat"):
+            user = f"notiflow_{kind}" if self.config.least_privilege else "postgres"
+            self.stacks[kind] = Stack(
+                env={**env, "DATABASE_URL": self.postgres.url(user=user)}, workdir=self.logs
+            )
+        self.stacks["web"].web(free_port())
+        self.pool = WorkerPool(
+            self.stacks["worker"], concurrency=self.config.concurrency, rng=self.rng
+        )
+        for _ in range(self.config.workers):
+            self.pool.start()
+        self.stacks["beat"].beat()
+        self.api.headers["Authorization"] = f"Bearer {api_key}"
+        wait_for(self._up, timeout=120, interval=0.5, message="web, workers and beat up")
+        created = self.api.post(
+            self.base_url + "/api/workflows/",
+            json=workflow_definition(self.config.delay_ms),
+            timeout=30,
+        )
+        if created.status_code != 201:
+            raise RuntimeError(f"creating the workflow: {created.status_code} {created.text}")
+        self.say(f"up: web, {self.config.workers} workers x {self.config.concurrency}, beat")
+
+    def _manage(self, database_url: str, *args: str) -> str:
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "notiflow.settings"}
+        env["DATABASE_URL"] = database_url
+        env["CELERY_BROKER_URL"] = self.redis.url
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+        return done.stdout
+
+    @property
+    def base_url(self) -> str:
+        return self.stacks["web"].base_url
+
+    def _up(self) -> bool:
+        for stack in self.stacks.values():
+            for process in stack.processes:
+                if process.popen.poll() is not None:
+                    raise RuntimeError(f"{process.name} exited early:\n{process.log()[-3000:]}")
+        try:
+            health = requests.get(self.base_url + "/api/health/", timeout=2).json()
+        except (requests.RequestException, ValueError):
+            return False
+        return bool(health.get("workers", {}).get("count", 0) >= self.config.workers)
+
+    def close(self) -> None:
+        steps = [
+            self.supervising.set,
+            self._stop_injector,
+            *[stack.stop for stack in reversed(list(self.stacks.values()))],
+            self.smtp.stop,
+            self.redis.stop,
+            self.postgres.stop,
+        ]
+        for step in steps:
+            try:
+                step()
+            except Exception as exc:  # keep cleaning up; say what could not be
+                print(f"[chaos] cleanup step failed: {exc!r}", file=sys.stderr)
+        # The cluster, Redis and (unless --logs put them elsewhere) the logs.
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _supervise(self) -> None:
+        """Like a process supervisor: replace workers that exit by themselves (and say so)."""
+        assert self.pool is not None
+        while not self.supervising.wait(0.5):
+            for death in self.pool.replace_the_dead():
+                self.died.append(death)
+                self.say(f"exited by itself, replaced: {death}")
+
+    def _stop_injector(self) -> None:
+        if self.injector is not None and self.injector.is_alive():
+            self.injector.stopping.set()
+            self.injector.join(timeout=60)
+
+    # --- the run -----------------------------------------------------------------------------
+
+    def run(self) -> ChaosResult:
+        config = self.config
+        assert self.pool is not None
+        result = ChaosResult(triggers=config.triggers, faults_requested=dict(config.requested))
+        actions = {
+            KILL_WORKER: self.pool.kill_worker,
+            KILL_POOL_PROCESS: self.pool.kill_pool_process,
+            REDIS_FLUSH: self.redis.flush,
+            REDIS_RESTART: lambda: f"redis-server back after {self.redis.restart():.1f}s",
+            PG_RESTART: lambda: f"PostgreSQL back after {self.postgres.restart():.1f}s",
+        }
+        plan = fault_plan(
+            kills=config.kills,
+            flushes=config.flushes,
+            redis_restarts=config.redis_restarts,
+            pg_restarts=config.pg_restarts,
+        )
+        self.injector = FaultInjector(
+            plan,
+            actions,
+            interval=config.fault_interval,
+            in_flight=self._in_flight,
+            clock=lambda: time.monotonic() - self.started,
+            say=self.say,
+        )
+        deadline = config.deadline or 120 + 0.15 * config.triggers
+        began = time.monotonic()
+        self.injector.start()
+        supervisor = threading.Thread(target=self._supervise, name="chaos-supervisor", daemon=True)
+        supervisor.start()
+        self.firing = Firing(
+            base_url=self.base_url,
+            headers={"Authorization": str(self.api.headers["Authorization"])},
+            threads=config.fire_threads,
+        )
+        self.firing.fire(config.triggers)
+        fired_at = time.monotonic()
+        self.say(f"fired {len(self.firing.fired)} trigger(s) in {fired_at - began:.1f}s")
+        stuck = self._wait_terminal(began + deadline)
+        drained_at = time.monotonic()
+        if self.injector.error is not None:
+            raise RuntimeError(f"a fault could not be injected: {self.injector.error!r}")
+        self.supervising.set()
+        supervisor.join(timeout=10)
+        result.died_by_themselves = self._died_by_themselves()
+        for stack in self.stacks.values():  # graceful: running steps finish, then count
+            stack.stop()
+        deliveries = Deliveries(
+            emails=Counter(
+                str(m.message["X-Notiflow-Idempotency-Key"]) for m in self.smtp.handler.received
+            ),
+            sms=Counter(sms["idempotency_key"] for sms in self._sms_outbox()),
+        )
+        tally(
+            result,
+            query=self._query,
+            fired=self.firing.fired,
+            faults=self.injector,
+            deliveries=deliveries,
+            stuck=stuck,
+            nodes=len(workflow_definition(config.delay_ms)["nodes"]),
+        )
+        result.intake_retries = self.firing.retries
+        result.seconds = {
+            "firing": fired_at - began,
+            "fire to all terminal": drained_at - began,
+            "whole run": time.monotonic() - self.started,
+        }
+        return result
+
+    def _query(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+        with psycopg.connect(self.postgres.url(), connect_timeout=5, autocommit=True) as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def _in_flight(self) -> int | None:
+        try:
+            rows = self._query(
+                "SELECT count(*) FROM trigger_instance "
+                "WHERE status NOT IN ('completed', 'failed', 'cancelled')"
+            )
+        except psycopg.Error:
+            return None
+        # Not terminal in the database, plus (while firing) those not yet created.
+        return int(rows[0][0]) + (self.firing.remaining if self.firing else self.config.triggers)
+
+    def _wait_terminal(self, deadline: float) -> int:
+        """Wait for every trigger to be terminal and every fault injected; return how many are
+        still not terminal at the deadline."""
+        assert self.injector is not None
+        last_report = 0.0
+        in_flight: int | None = None
+        while time.monotonic() < deadline:
+            in_flight = self._in_flight()
+            if in_flight == 0 and not self.injector.is_alive():
+                return 0
+            if time.monotonic() - last_report > 5:
+                last_report = time.monotonic()
+                self.say(f"{in_flight} trigger(s) not terminal yet")
+            time.sleep(0.5)
+        self._stop_injector()
+        return in_flight if in_flight is not None else self.config.triggers
+
+    def _died_by_themselves(self) -> list[str]:
+        assert self.pool is not None
+        died = self.died + self.pool.replace_the_dead(replace=False)
+        for kind in ("web", "beat"):
+            died += [p.name for p in self.stacks[kind].processes if p.popen.poll() is not None]
+        return died
+
+    def _sms_outbox(self) -> list[dict[str, Any]]:
+        outbox = self.logs / "sms.jsonl"
+        if not outbox.exists():
+            return []
+        return [json.loads(line) for line in outbox.read_text().splitlines() if line.strip()]

@@ -1,0 +1,163 @@
+"""A throwaway PostgreSQL cluster and redis-server on free loopback ports, for the harness alone.
+
+Nothing here touches a shared server: every restart, flush and stop is of these processes.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psycopg
+import redis
+
+from tests.support.smtp import free_port
+from tests.support.stack import wait_for
+
+START_TIMEOUT = 60
+
+
+def postgres_bindir() -> Path:
+    """The server binaries: `pg_config --bindir`, else the newest /usr/lib/postgresql/*/bin."""
+    candidates = []
+    if shutil.which("pg_config"):
+        found = subprocess.run(
+            ["pg_config", "--bindir"], capture_output=True, text=True, check=False
+        )
+        candidates.append(Path(found.stdout.strip()))
+    candidates += [Path(p) for p in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)]
+    for candidate in candidates:
+        if (candidate / "initdb").exists() and (candidate / "pg_ctl").exists():
+            return candidate
+    raise RuntimeError("PostgreSQL server binaries (initdb, pg_ctl) not found; install postgresql")
+
+
+class PostgresCluster:
+    """initdb + pg_ctl in `root` (trust authentication, loopback only, fsync off).
+
+    fsync=off only matters if the machine itself crashes; every fault here is a process fault,
+    and a fast restart is a clean shutdown, so committed data survives exactly as with fsync on.
+    """
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.data = root / "data"
+        self.log = root / "postgres.log"
+        self.port = free_port()
+        self.bindir = postgres_bindir()
+        # initdb refuses to run as root: run the server as `postgres` when we are root.
+        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def url(self, *, user: str = "postgres", database: str = "notiflow") -> str:
+        return f"postgres://{user}@127.0.0.1:{self.port}/{database}"
+
+    def _pg_ctl(self, *args: str, check: bool = True) -> None:
+        # Never a pipe: the server started by pg_ctl inherits its stdout and stderr, and a pipe
+        # it holds open would keep subprocess.run waiting for EOF long after pg_ctl exited.
+        with (self.root / "pg_ctl.log").open("ab") as out:
+            subprocess.run(
+                [*self.as_owner, str(self.bindir / "pg_ctl"), "-D", str(self.data), *args],
+                check=check,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=START_TIMEOUT,
+            )
+
+    def _start_server(self) -> None:
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c full_page_writes=off -c max_connections=200"
+        )
+        self._pg_ctl("-l", str(self.log), "-o", options, "-w", "start")
+
+    def start(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        if self.as_owner:
+            shutil.chown(self.root, user="postgres", group="postgres")
+        subprocess.run(
+            [
+                *self.as_owner,
+                *(str(self.bindir / "initdb"), "-D", str(self.data), "-A", "trust"),
+                *("-U", "postgres", "-E", "UTF8", "--no-sync"),
+            ],
+            check=True,
+            capture_output=True,  # initdb starts nothing that outlives it
+            timeout=START_TIMEOUT,
+        )
+        self._start_server()
+        with psycopg.connect(self.url(database="postgres"), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE notiflow")
+
+    def restart(self) -> float:
+        """Fast restart (every connection is cut); returns how long the server was away.
+
+        A stop then a start rather than `pg_ctl restart`, which has no -l: the new server would
+        log to pg_ctl's own output."""
+        started = time.monotonic()
+        self._pg_ctl("-m", "fast", "-w", "stop")
+        self._start_server()
+        return time.monotonic() - started
+
+    def stop(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            self._pg_ctl("-m", "immediate", "-w", "stop", check=False)
+
+
+class RedisServer:
+    """redis-server without persistence: a restart loses everything, like a FLUSHALL."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [
+                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+                *("--save", "", "--appendonly", "no", "--dir", str(self.root)),
+                *("--logfile", str(self.root / "redis.log")),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
+        wait_for(self._answers(client), timeout=START_TIMEOUT, interval=0.05, message="redis")
+
+    @staticmethod
+    def _answers(client: redis.Redis):
+        def ping() -> bool:
+            try:
+                return bool(client.ping())
+            except redis.RedisError:
+                return False
+
+        return ping
+
+    def flush(self) -> str:
+        redis.Redis.from_url(self.url).flushall()
+        return "FLUSHALL"
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+    def restart(self) -> float:
+        started = time.monotonic()
+        self.stop()
+        self.start()
+        return time.monotonic() - started

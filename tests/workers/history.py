@@ -1,0 +1,71 @@
+"""Triggers with a real audit history (events, step log, send ledger), made through the engine's
+own state machine and ledger rather than by writing rows by hand."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from django.utils import timezone
+
+from tests.factories import WorkflowFactory, chain, sms_node
+from triggers.models import TriggerInstance
+from triggers.services import trigger_create
+from triggers.state import trigger_claim, trigger_release
+from workers.models import StepExecutionLog
+from workers.services.ledger import send_begin, send_complete
+
+
+def trigger_with_history(*, status: str = "completed", workflow=None) -> TriggerInstance:
+    """A trigger whose first node ran and sent: enqueued (status "enqueued", untouched),
+    claimed ("processing", ledger `sending`), or released as "completed"/"failed" with a step
+    log and a `sent` ledger row."""
+    workflow = workflow or WorkflowFactory(definition=chain(sms_node("text")))
+    trigger, _ = trigger_create(
+        workflow=workflow, idempotency_key=f"k-{uuid.uuid4().hex}", payload={"phone": "+1"}
+    )
+    if status == "enqueued":
+        return trigger
+    token = f"tests/{uuid.uuid4().hex[:8]}"
+    claimed = trigger_claim(trigger_id=trigger.pk, worker_id=token, lease_seconds=60)
+    assert claimed is not None
+    send_begin(trigger=claimed, node_id="text", channel="sms", lease_token=token)
+    if status == "processing":
+        return claimed
+    now = timezone.now()
+    send_complete(trigger=claimed, node_id="text", result={"message_id": "m"})
+    StepExecutionLog.objects.create(
+        trigger_id=claimed.pk,
+        workflow_id=claimed.workflow_id,
+        node_id="text",
+        node_type="sms",
+        attempt=1,
+        started_at=now,
+        finished_at=now,
+        input={},
+        output={"message_id": "m"},
+        success=status == "completed",
+        error="" if status == "completed" else "boom",
+    )
+    released = trigger_release(
+        trigger=claimed,
+        lease_token=token,
+        status=status,
+        current_node_id=None,
+        vars_patch=None,
+        attempts=0,
+        available_at=now,
+        nudged=False,
+        last_error="",
+        reason="tests",
+    )
+    assert released
+    return TriggerInstance.objects.get(pk=claimed.pk)
+
+
+def backdate(trigger: TriggerInstance, when: datetime) -> None:
+    """Move a trigger's creation (and, when finished, completion) into the past."""
+    fields = {"created_at": when}
+    if trigger.completed_at is not None:
+        fields["completed_at"] = when
+    TriggerInstance.objects.filter(pk=trigger.pk).update(**fields)

@@ -1,0 +1,187 @@
+"""Least privilege (`manage.py setup_db_roles`): each process kind's role can do its job and
+nothing that would rewrite history."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+from django.db import connection, transaction
+from django.db.models import F
+from django.db.utils import ProgrammingError
+
+from notiflow.celery import app as celery_app
+from tests.factories import chain, delay_node, sms_node
+from tests.support.stack import ROOT
+from triggers.models import TriggerInstance
+from triggers.state import _CLAIM_SQL
+from workers.models import SendLedger, StepExecutionLog
+from workers.services.engine import step_execute
+from workers.services.roles import db_role_setup
+from workers.services.sweeper import sweep
+
+pytestmark = pytest.mark.django_db
+
+AUDIT_TABLES = ("step_log", "trigger_event", "send_ledger", "trigger_instance")
+
+
+def role_names() -> dict[str, str]:
+    suffix = uuid.uuid4().hex[:8]
+    return {kind: f"nf_test_{kind}_{suffix}" for kind in ("worker", "beat", "web")}
+
+
+@contextmanager
+def as_role(name: str) -> Iterator[None]:
+    with connection.cursor() as cursor:
+        cursor.execute(f'SET ROLE "{name}"')
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET ROLE")
+
+
+def denied(sql: str) -> None:
+    with (
+        pytest.raises(ProgrammingError, match=r"permission denied|must be owner"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(sql)
+
+
+@pytest.fixture
+def roles() -> dict[str, str]:
+    """The three roles, created inside the test's transaction (and so gone after it)."""
+    names = role_names()
+    for kind, name in names.items():
+        db_role_setup(kind=kind, name=name, password=None, generate_password=False)
+    return names
+
+
+def test_web_and_worker_roles_run_a_trigger_end_to_end(roles, api_client, settings):
+    settings.NOTIFLOW_SMS_BACKEND = "null"
+    definition = chain(delay_node("wait", delay_ms=0), sms_node("text"))
+    with as_role(roles["web"]):
+        created = api_client.post(
+            "/api/workflows/", {"key": "roles", "name": "Roles", **definition}, format="json"
+        )
+        assert created.status_code == 201, created.content
+        fired = api_client.post(
+            "/api/triggers/",
+            {"workflow": "roles", "idempotency_key": "k", "payload": {"phone": "+1", "name": "N"}},
+            format="json",
+        )
+        assert fired.status_code == 201, fired.content
+    trigger_id = fired.json()["id"]
+
+    with as_role(roles["worker"]):
+        assert step_execute(trigger_id=trigger_id, worker_id="w") == "enqueued"
+    # now() is frozen at the start of the test's transaction: make the next node due by it.
+    TriggerInstance.objects.filter(pk=trigger_id).update(available_at=F("created_at"))
+    with as_role(roles["worker"]):
+        assert step_execute(trigger_id=trigger_id, worker_id="w") == "completed"
+        assert sweep() == 0
+
+    assert TriggerInstance.objects.get(pk=trigger_id).status == "completed"
+    assert SendLedger.objects.get(trigger_id=trigger_id).status == "sent"
+    assert StepExecutionLog.objects.filter(trigger_id=trigger_id, success=True).count() == 2
+    with as_role(roles["web"]):
+        assert len(api_client.get(f"/api/triggers/{trigger_id}/logs/").json()) == 2
+
+
+def test_no_role_can_delete_truncate_or_alter_history(roles, settings):
+    for name in roles.values():
+        with as_role(name):
+            for table in AUDIT_TABLES:
+                denied(f"DELETE FROM {table}")  # noqa: S608
+                denied(f"TRUNCATE {table}")
+                denied(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+    with as_role(roles["worker"]):
+        denied("UPDATE step_log SET error = ''")
+        denied("UPDATE trigger_event SET reason = ''")
+        denied("SELECT * FROM api_key")
+        denied("INSERT INTO workflows_workflowversion (workflow_id) VALUES (1)")
+    with as_role(roles["beat"]):
+        denied("SELECT * FROM trigger_instance")
+
+
+def test_beat_role_runs_the_database_scheduler(roles, monkeypatch):
+    from django_celery_beat import schedulers
+    from django_celery_beat.models import PeriodicTask
+    from django_celery_beat.schedulers import DatabaseScheduler
+
+    # It closes stale connections between ticks, which would end this test's transaction.
+    monkeypatch.setattr(schedulers, "close_old_connections", lambda: None)
+
+    with as_role(roles["beat"]):
+        scheduler = DatabaseScheduler(app=celery_app, lazy=False)
+        assert "notiflow-sweeper" in scheduler.schedule
+        scheduler.sync()
+    assert PeriodicTask.objects.filter(name="notiflow-sweeper", task="workers.sweep").exists()
+
+
+@pytest.fixture
+def committed_worker_role() -> Iterator[tuple[str, str]]:
+    """A worker role created by the command in a subprocess (committed), dropped afterwards."""
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    name = role_names()["worker"]
+    try:
+        yield name, url
+    finally:
+        with psycopg.connect(url, autocommit=True) as owner:
+            exists = owner.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [name]).fetchone()
+            if exists:
+                owner.execute(f'DROP OWNED BY "{name}"')
+                owner.execute(f'DROP ROLE "{name}"')
+
+
+def setup_db_roles(url: str, name: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "setup_db_roles", "--roles", "worker", "--worker-role", name],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DATABASE_URL": url,
+            "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+
+def test_worker_role_logs_in_works_and_is_refused_delete_and_truncate(committed_worker_role):
+    name, url = committed_worker_role
+    secret = uuid.uuid4().hex
+    first = setup_db_roles(url, name, NOTIFLOW_DB_PASSWORD_WORKER=secret)
+    again = setup_db_roles(url, name)
+    assert "created" in first.stdout and "updated" in again.stdout
+    assert secret not in first.stdout + first.stderr
+    assert "password" not in again.stdout  # an existing role keeps its password, unprinted
+
+    # Trust authentication on 127.0.0.1 (the test server); production uses the password.
+    worker_url = url.replace(f"//{connection.settings_dict['USER']}@", f"//{name}:{secret}@")
+    with psycopg.connect(worker_url, autocommit=True) as worker:
+        assert worker.execute("SELECT current_user").fetchone() == (name,)
+        # The worker's own statements pass the privilege checks (no row matches the random id).
+        claim = {"id": str(uuid.uuid4()), "worker": "w", "lease": 5}
+        assert worker.execute(_CLAIM_SQL, claim).fetchall() == []
+        assert worker.execute("SELECT count(*) FROM workflows_workflowversion").fetchone()
+        for statement in (
+            "DELETE FROM step_log",
+            "TRUNCATE step_log",
+            "TRUNCATE trigger_instance CASCADE",
+            "DELETE FROM trigger_event",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
+                worker.execute(statement)

@@ -1,0 +1,172 @@
+"""Least privilege: one PostgreSQL role per process kind, with only the grants it needs.
+
+The application's tables are owned by the role that runs migrations (and `purge_logs`). The
+processes that run all day get roles of their own:
+
+- `worker` (celery workers: claim, steps, sweeper) reads workflows, updates triggers, appends
+  events, step logs and ledger rows, and moves a ledger row `sending` -> `sent` (the append-only
+  trigger still limits that UPDATE to exactly that move);
+- `beat` (celery beat with the DatabaseScheduler) reads and writes its schedule tables only;
+- `web` (gunicorn: API and admin) authors workflows, takes triggers in, cancels them, reads
+  logs, and runs Django's admin, sessions and users.
+
+No role gets DELETE or TRUNCATE on trigger_instance, trigger_event, step_log or send_ledger, and
+none owns a table (so none can ALTER, DROP, or disable the append-only trigger).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.db import connection, transaction
+from psycopg import sql
+
+READ = ("SELECT",)
+APPEND = ("SELECT", "INSERT")
+CHANGE = ("SELECT", "INSERT", "UPDATE")
+ALL_BUT_TRUNCATE = ("SELECT", "INSERT", "UPDATE", "DELETE")
+
+# Kind -> (models as "app_label.Model" or "app_label.*", privileges). Tables are looked up from
+# the models, so a renamed table follows.
+ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "worker": [
+        (("workflows.Workflow", "workflows.WorkflowVersion"), READ),
+        (("triggers.TriggerInstance",), ("SELECT", "UPDATE")),
+        (("triggers.TriggerEvent", "workers.StepExecutionLog"), APPEND),
+        (("workers.SendLedger",), CHANGE),
+    ],
+    "beat": [
+        (("django_celery_beat.*",), CHANGE),
+    ],
+    "web": [
+        (("workflows.Workflow", "workflows.WorkflowVersion"), ALL_BUT_TRUNCATE),
+        (("triggers.TriggerInstance",), CHANGE),
+        (("triggers.TriggerEvent",), APPEND),
+        (("workers.StepExecutionLog", "workers.SendLedger"), READ),
+        (("triggers.ApiKey",), ("SELECT", "UPDATE", "DELETE")),
+        (("auth.*", "sessions.*", "admin.*", "django_celery_beat.*"), ALL_BUT_TRUNCATE),
+        (("contenttypes.*",), APPEND),
+    ],
+}
+KINDS = tuple(ROLE_GRANTS)
+
+
+# Sequences behind a table's serial or identity columns, whatever the columns are called.
+_OWNED_SEQUENCES_SQL = """
+SELECT s.oid::regclass::text FROM pg_class s
+JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = s.oid
+                AND d.refclassid = 'pg_class'::regclass
+WHERE s.relkind = 'S' AND d.refobjid = %s::regclass
+"""
+
+
+class RoleSetupError(Exception):
+    pass
+
+
+@dataclass
+class RoleResult:
+    kind: str
+    name: str
+    created: bool
+    # Set only when this call generated the password (it is not stored anywhere else).
+    generated_password: str | None
+    tables: int
+    sequences: int
+
+
+def _tables(labels: Iterable[str]) -> list[str]:
+    tables: list[str] = []
+    for label in labels:
+        app_label, _, model_name = label.partition(".")
+        if model_name == "*":
+            models = list(apps.get_app_config(app_label).get_models(include_auto_created=True))
+        else:
+            models = [apps.get_model(app_label, model_name)]
+        tables += [m._meta.db_table for m in models if m._meta.managed and not m._meta.proxy]
+    return tables
+
+
+def role_grants(kind: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(table, privileges) for one kind of process, in a stable order."""
+    grants: dict[str, tuple[str, ...]] = {}
+    for labels, privileges in ROLE_GRANTS[kind]:
+        for table in _tables(labels):
+            grants[table] = privileges
+    return sorted(grants.items())
+
+
+def db_role_setup(
+    *, kind: str, name: str, password: str | None, generate_password: bool = True
+) -> RoleResult:
+    """Create (or bring up to date) the login role `name` with exactly the grants of `kind`.
+
+    Idempotent and converging: every table and sequence privilege the role had in the current
+    database is revoked and the list above granted again, in one transaction, so a re-run after
+    a migration or after this list changed leaves exactly what the list says. Attributes are
+    reset to NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS. The password is set
+    when given; when not given, a new role gets a generated one (returned, never logged) unless
+    `generate_password` is false, and an existing role keeps its own. Must run as a role allowed
+    to create roles and grant on the tables (their owner). Refuses to touch the current user.
+    """
+    if kind not in ROLE_GRANTS:
+        raise RoleSetupError(f"unknown role kind {kind!r} (one of {', '.join(KINDS)})")
+    grants = role_grants(kind)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT current_user, current_database(), current_schema()")
+        current_user, database, schema = cursor.fetchone()
+        if name == current_user:
+            raise RoleSetupError(f"{name!r} is the role running this command; choose another name")
+        cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = %s", [name])
+        existing = cursor.fetchone()
+        if existing and existing[0]:
+            raise RoleSetupError(f"{name!r} is a superuser role; refusing to reuse it")
+        role = sql.Identifier(name)
+        generated = None
+        if password is None and existing is None and generate_password:
+            password = generated = secrets.token_urlsafe(24)
+        verb = "ALTER" if existing else "CREATE"
+        attributes: sql.Composable = sql.SQL(
+            "LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS"
+        )
+        if password is not None:
+            attributes = sql.SQL("{} PASSWORD {}").format(attributes, sql.Literal(password))
+        cursor.execute(sql.SQL(f"{verb} ROLE {{}} {{}}").format(role, attributes))
+        cursor.execute(
+            sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(sql.Identifier(database), role)
+        )
+        cursor.execute(
+            sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(schema), role)
+        )
+        for what in ("TABLES", "SEQUENCES"):
+            cursor.execute(
+                sql.SQL(f"REVOKE ALL ON ALL {what} IN SCHEMA {{}} FROM {{}}").format(
+                    sql.Identifier(schema), role
+                )
+            )
+        sequences: set[str] = set()
+        for table, privileges in grants:
+            cursor.execute(
+                sql.SQL("GRANT {} ON TABLE {} TO {}").format(
+                    sql.SQL(", ").join(sql.SQL(p) for p in privileges), sql.Identifier(table), role
+                )
+            )
+            if "INSERT" in privileges:
+                cursor.execute(_OWNED_SEQUENCES_SQL, [table])
+                sequences.update(row[0] for row in cursor.fetchall())
+        for sequence in sorted(sequences):
+            # regclass::text is already quoted (and schema-qualified when needed).
+            cursor.execute(
+                sql.SQL("GRANT USAGE ON SEQUENCE {} TO {}").format(sql.SQL(sequence), role)
+            )
+    return RoleResult(
+        kind=kind,
+        name=name,
+        created=existing is None,
+        generated_password=generated,
+        tables=len(grants),
+        sequences=len(sequences),
+    )
