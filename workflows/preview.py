@@ -132,7 +132,9 @@ def _node_preview(node: dict[str, Any], context: dict[str, Any]) -> NodePreview:
     kind = str(node.get("type"))
     if kind == "delay":
         try:
-            return NodePreview(node["id"], kind, note=f"waits {delay_of(node)}")
+            wait = delay_of(node)
+            spelled = node.get("duration") or f"{node.get('delay_ms')} ms"
+            return NodePreview(node["id"], kind, note=f"waits {spelled} ({wait})")
         except (ValueError, TypeError, KeyError) as exc:
             return NodePreview(node["id"], kind, note=f"invalid delay: {exc}")
     node_type = NODE_TYPES.get(kind)
