@@ -101,9 +101,14 @@ def trigger_timeline(*, trigger: TriggerInstance) -> list[TimelineEntry]:
     """The trigger's status events and step logs merged into one list, oldest first.
 
     Step logs are reached through the reverse relation (`steps`), so `triggers` does not import
-    `workers`. A step sorts at its start; an event at its time.
+    `workers`. Events keep their insertion order (their ids): their times come from two clocks
+    (PostgreSQL's for claims, Python's for the rest); steps are merged in by start time.
     """
-    entries = [TimelineEntry(e.created_at, "event", e) for e in trigger.events.all()]
-    entries += [TimelineEntry(s.started_at, "step", s) for s in trigger.steps.all()]
-    # Events before steps at the same instant: "claimed" precedes the step it starts.
-    return sorted(entries, key=lambda e: (e.at, e.kind != "event"))
+    events = [TimelineEntry(e.created_at, "event", e) for e in trigger.events.order_by("id")]
+    steps = [
+        TimelineEntry(s.started_at, "step", s) for s in trigger.steps.order_by("started_at", "id")
+    ]
+    merged: list[TimelineEntry] = []
+    while events and steps:
+        merged.append(steps.pop(0) if steps[0].at < events[0].at else events.pop(0))
+    return merged + events + steps
