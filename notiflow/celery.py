@@ -1,12 +1,45 @@
 import os
 import signal
+from functools import cached_property
+from typing import Any
 
-from celery import Celery
+from celery import Celery, beat
+from celery.apps.beat import Beat
 from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
 
-app = Celery("notiflow")
+
+class GracefulBeat(Beat):
+    """Beat whose SIGTERM/SIGINT handler never touches the database.
+
+    Celery's handler saves the schedule inside the signal handler. With the database scheduler
+    that query runs on the connection the interrupted code is using: during normal ticks it fails
+    ("the connection is closed") and beat carries on running; during start-up, while the
+    scheduler is still being built, it builds a second one and waits forever for the connection
+    the first holds. Here the handler only asks the service loop to stop; the loop finishes its
+    tick and saves the schedule on its way out. Beat sleeps at most its max interval (5 s)
+    between ticks, so it stops within that. Stopped before it finished starting, there is nothing
+    to save and it exits at once.
+    """
+
+    def install_sync_handler(self, service: beat.Service) -> None:
+        def stop(_signum: int, _frame: Any) -> None:
+            if "scheduler" not in vars(service):
+                raise SystemExit(0)
+            service._is_shutdown.set()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+
+
+class NotiflowCelery(Celery):
+    @cached_property
+    def Beat(self) -> Any:  # noqa: N802 (Celery's name)
+        return self.subclass_with_self(GracefulBeat)
+
+
+app = NotiflowCelery("notiflow")
 # Every Celery setting lives in Django settings, prefixed CELERY_ (one commented block there).
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
