@@ -27,7 +27,7 @@ class GracefulBeat(Beat):
         def stop(_signum: int, _frame: Any) -> None:
             if "scheduler" not in vars(service):
                 raise SystemExit(0)
-            service._is_shutdown.set()
+            service._is_shutdown.set()  # type: ignore[attr-defined]
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
@@ -35,7 +35,7 @@ class GracefulBeat(Beat):
 
 class NotiflowCelery(Celery):
     @cached_property
-    def Beat(self) -> Any:  # noqa: N802 (Celery's name)
+    def Beat(self) -> Any:
         return self.subclass_with_self(GracefulBeat)
 
 

@@ -39,7 +39,9 @@ def parse_age(value: str) -> timedelta:
     try:
         return duration_parse(value)
     except ValueError as exc:
-        raise CommandError(f"{value!r} is neither a date nor an age such as 90s, 15m, 2h, 3d") from exc
+        raise CommandError(
+            f"{value!r} is neither a date nor an age such as 90s, 15m, 2h, 3d"
+        ) from exc
 
 
 def read_json(value: str, *, what: str) -> Any:

@@ -51,7 +51,7 @@ def main() -> None:
     os.chdir(ROOT)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
     # exec: Flower becomes this process, so SIGTERM from honcho or Docker reaches it directly.
-    os.execv(argv[0], argv)
+    os.execv(argv[0], argv)  # noqa: S606 (replace this process with Flower, no shell)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ barycentre sweeps order each layer to reduce crossings, then layers are drawn to
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -119,7 +120,7 @@ def _place(rows: list[list[_Point]]) -> tuple[float, float]:
 
 def _curve(points: list[tuple[float, float]]) -> str:
     path = f"M{points[0][0]:.1f},{points[0][1]:.1f}"
-    for (x1, y1), (x2, y2) in zip(points, points[1:], strict=False):
+    for (x1, y1), (x2, y2) in itertools.pairwise(points):
         middle = (y1 + y2) / 2
         path += f" C{x1:.1f},{middle:.1f} {x2:.1f},{middle:.1f} {x2:.1f},{y2:.1f}"
     return path
@@ -128,9 +129,7 @@ def _curve(points: list[tuple[float, float]]) -> str:
 def _port(point: _Point, towards: _Point, routes: list[list[_Point]], end: int) -> float:
     """Where an edge leaves (end=0) or enters (end=-1) a node: spread along its side by the
     position of the other end, so a fan of edges does not start from one point."""
-    others = sorted(
-        {r[1 if end == 0 else -2].x for r in routes if r[end] is point and len(r) > 1}
-    )
+    others = sorted({r[1 if end == 0 else -2].x for r in routes if r[end] is point and len(r) > 1})
     if len(others) < 2:
         return point.x
     share = (NODE_WIDTH * 0.7) / (len(others) - 1)
@@ -197,7 +196,7 @@ def workflow_diagram_svg(definition: dict[str, Any], *, title: str = "workflow")
             rows[depth].append(bend)
             route.append(bend)
         route.append(points[edge["to"]])
-        links.extend(zip(route, route[1:], strict=False))
+        links.extend(itertools.pairwise(route))
         routes.append(route)
     _order(rows, links)
     width, height = _place(rows)
@@ -207,7 +206,7 @@ def workflow_diagram_svg(definition: dict[str, Any], *, title: str = "workflow")
         f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
         f'aria-label="{escape(title)}: {len(ids)} nodes, {len(edges)} edges" '
         'font-family="-apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">',
-        "<defs><marker id=\"dag-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
+        '<defs><marker id="dag-arrow" viewBox="0 0 10 10" refX="9" refY="5" '
         'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
         '<path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>',
     ]

@@ -141,7 +141,8 @@ def _node_preview(node: dict[str, Any], context: dict[str, Any]) -> NodePreview:
     fields = []
     for name in node_type.templates if node_type else ():
         source = node.get(name)
-        if not isinstance(source, str) or (name not in node_type.required and not source):
+        optional = node_type is not None and name not in node_type.required
+        if not isinstance(source, str) or (optional and not source):
             continue
         try:
             fields.append(RenderedField(name, template_render(source, context)))
@@ -156,10 +157,12 @@ def _route(
     context: dict[str, Any],
     outputs: dict[str, dict[str, Any]],
 ) -> tuple[list[str], str]:
-    kinds = {n.get("id"): n.get("type") for n in definition.get("nodes", []) if isinstance(n, dict)}
+    kinds = {
+        str(n.get("id")): n.get("type") for n in definition.get("nodes", []) if isinstance(n, dict)
+    }
     current = definition.get("entry_node_id")
     route: list[str] = []
-    while current in kinds and current not in route:
+    while isinstance(current, str) and current in kinds and current not in route:
         route.append(current)
         key = f"{kinds[current]}_{current}"
         if key in outputs:
@@ -200,7 +203,7 @@ def sample_payload(definition: dict[str, Any]) -> dict[str, Any]:
     read, as a starting point for the preview form."""
     paths: list[tuple[str, ...]] = []
     for node in definition.get("nodes", []):
-        node_type = NODE_TYPES.get(node.get("type")) if isinstance(node, dict) else None
+        node_type = NODE_TYPES.get(str(node.get("type"))) if isinstance(node, dict) else None
         for name in node_type.templates if node_type else ():
             if isinstance(node.get(name), str):
                 paths.extend(template_variable_paths(node[name]))

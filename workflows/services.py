@@ -134,8 +134,7 @@ def _import_problems(document: Any) -> list[str]:
     if document.get("key") and not _SLUG.match(str(document["key"])):
         problems.append("key must be letters, digits, '_' or '-'")
     problems += [
-        f"{e.field}: {e.message}"
-        for e in workflow_validate(definition_normalize(document))
+        f"{e.field}: {e.message}" for e in workflow_validate(definition_normalize(document))
     ]
     return problems
 

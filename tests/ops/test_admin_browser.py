@@ -40,7 +40,9 @@ def browser_page(monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
-        pytest.fail("/usr/bin/chromium is missing: `make test` installs it (apt-get install chromium)")
+        pytest.fail(
+            "/usr/bin/chromium is missing: `make test` installs it (apt-get install chromium)"
+        )
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -113,7 +115,7 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     expect(picture).to_contain_text("payload.phone != empty")
     shot(page, "2-workflow-page")
 
-    payload = '{"email": "%s", "name": "Ada", "phone": "+15550100"}' % address
+    payload = f'{{"email": "{address}", "name": "Ada", "phone": "+15550100"}}'
     page.fill("#id_payload", payload)
     page.click("button[name=preview]")
     card = page.locator('.preview-card[data-node-id="welcome"]')
@@ -126,7 +128,9 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
 
     page.click("button[name=send_test]")
     expect(page.locator(".messagelist .success")).to_contain_text("Test run")
-    trigger_id = re.search(r"/triggerinstance/([0-9a-f-]{36})/change/", page.url).group(1)
+    run_url = re.search(r"/triggerinstance/([0-9a-f-]{36})/change/", page.url)
+    assert run_url is not None, page.url
+    trigger_id = run_url.group(1)
     shot(page, "4-run-started")
     # The page reloads itself every 2 s while the run is live (?watch=1).
     expect(page.locator("#run-status")).to_have_text("completed", timeout=60_000)

@@ -28,7 +28,9 @@ def test_trigger_workflow_creates_once_per_key_and_prints_the_id(tmp_path):
     payload = tmp_path / "payload.json"
     payload.write_text(json.dumps({"email": "ok@example.com", "name": "Ann", "phone": "+1"}))
 
-    out, err = run("trigger_workflow", workflow.key, "--idempotency-key", "k1", "--payload", f"@{payload}")
+    out, err = run(
+        "trigger_workflow", workflow.key, "--idempotency-key", "k1", "--payload", f"@{payload}"
+    )
     trigger = TriggerInstance.objects.get(workflow=workflow, idempotency_key="k1")
     assert out.strip().splitlines()[-1] == str(trigger.pk)
     assert "Created trigger" in err and trigger.payload["name"] == "Ann"
@@ -102,8 +104,13 @@ def test_validate_workflows_checks_every_stored_version():
     )
     err = StringIO()
     with pytest.raises(CommandError):
-        call_command("validate_workflows", "--workflow", workflow.key, stderr=err, stdout=StringIO())
-    assert f"{workflow.key} v2:" in err.getvalue() and "nodes: must be a non-empty list" in err.getvalue()
+        call_command(
+            "validate_workflows", "--workflow", workflow.key, stderr=err, stdout=StringIO()
+        )
+    assert (
+        f"{workflow.key} v2:" in err.getvalue()
+        and "nodes: must be a non-empty list" in err.getvalue()
+    )
 
 
 def test_stats_count_by_status_and_workflow_and_report_the_lag():

@@ -38,8 +38,17 @@ def test_worker_sigterm_mid_step_finishes_the_step_then_exits(e2e, smtp_server):
     worker = e2e.spawn(
         queue,
         [
-            str(BIN / "celery"), "-A", "notiflow", "worker", "--loglevel=INFO", "-Q", queue,
-            "--concurrency=1", f"--hostname={name}", "--without-mingle", "--without-gossip",
+            str(BIN / "celery"),
+            "-A",
+            "notiflow",
+            "worker",
+            "--loglevel=INFO",
+            "-Q",
+            queue,
+            "--concurrency=1",
+            f"--hostname={name}",
+            "--without-mingle",
+            "--without-gossip",
         ],
     )
     wait_for(
@@ -78,7 +87,9 @@ def test_worker_sigterm_mid_step_finishes_the_step_then_exits(e2e, smtp_server):
 
 
 def test_beat_sigterm_exits_cleanly(e2e):
-    beat = e2e.spawn(unique("beat"), [str(BIN / "celery"), "-A", "notiflow", "beat", "--loglevel=INFO"])
+    beat = e2e.spawn(
+        unique("beat"), [str(BIN / "celery"), "-A", "notiflow", "beat", "--loglevel=INFO"]
+    )
     wait_for(lambda: "beat: Starting" in beat.log(), timeout=60, message="beat to start")
     os.killpg(beat.popen.pid, signal.SIGTERM)
 

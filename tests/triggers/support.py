@@ -29,7 +29,9 @@ def claimed(trigger: TriggerInstance, *, lease_seconds: float) -> TriggerInstanc
     return result
 
 
-def failed(trigger: TriggerInstance, error: str = "SMTP 550 mailbox unavailable") -> TriggerInstance:
+def failed(
+    trigger: TriggerInstance, error: str = "SMTP 550 mailbox unavailable"
+) -> TriggerInstance:
     running = claimed(trigger, lease_seconds=60)
     applied = trigger_release(
         trigger=running,

@@ -24,7 +24,7 @@ def test_expired_lease_goes_back_to_enqueued_with_an_event_and_a_nudge(
     requeued.refresh_from_db()
     assert (requeued.status, requeued.lease_until, requeued.leased_by) == ("enqueued", None, "")
     assert requeued.current_node_id == trigger.current_node_id
-    event = requeued.events.last()
+    event = requeued.events.order_by("id").reverse()[0]
     assert (event.from_status, event.to_status, event.actor) == ("processing", "enqueued", "ops")
     assert "lease of test-host:1/abc expired" in event.reason
     assert len(nudges) == 1

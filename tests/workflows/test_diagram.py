@@ -35,7 +35,8 @@ def boxes(svg: str) -> dict[str, tuple[float, float]]:
     for group in root.iter(f"{SVG}g"):
         if group.get("class") == "dag-node":
             rect = group.find(f"{SVG}rect")
-            found[group.get("data-node-id")] = (float(rect.get("x")), float(rect.get("y")))
+            assert rect is not None
+            found[str(group.get("data-node-id"))] = (float(rect.get("x")), float(rect.get("y")))
     return found
 
 

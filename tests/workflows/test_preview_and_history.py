@@ -20,7 +20,8 @@ def test_preview_gives_each_node_the_vars_of_the_nodes_before_it():
         sms_node("second", body="{{ vars.email_first.to }} {{ vars.email_first.message_id }}"),
     )
     preview = workflow_preview(
-        definition=definition, payload={"email": "a@example.com", "name": "A", "phone": "1"},
+        definition=definition,
+        payload={"email": "a@example.com", "name": "A", "phone": "1"},
         workflow=WORKFLOW,
     )
 

@@ -38,7 +38,7 @@ from workflows.selectors import workflow_list
 # after NOTIFLOW_RENUDGE_AFTER_SECONDS, 30 s by default; this leaves it a chance first).
 OVERDUE_AFTER = timedelta(minutes=1)
 
-_STATUS_COLOURS = {
+_STATUS_COLOURS: dict[str, str] = {
     TriggerStatus.ENQUEUED: "#6b7280",
     TriggerStatus.PROCESSING: "#2f6fb5",
     TriggerStatus.COMPLETED: "#2e8b47",
@@ -127,7 +127,7 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         try:
             trigger_id = uuid.UUID(object_id)
         except ValueError:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)  # type: ignore[attr-defined]
         trigger = get_object_or_404(
             TriggerInstance.objects.select_related("workflow", "workflow_version"), pk=trigger_id
         )
@@ -145,9 +145,8 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "vars_json": _pretty(trigger.vars),
             "can_cancel": operate and not trigger.is_terminal,
             "can_retry": operate and trigger.status == TriggerStatus.FAILED,
-            "can_requeue": operate and trigger_stuck_list(overdue_after=OVERDUE_AFTER)
-            .filter(pk=trigger.pk)
-            .exists(),
+            "can_requeue": operate
+            and trigger_stuck_list(overdue_after=OVERDUE_AFTER).filter(pk=trigger.pk).exists(),
             "watch": request.GET.get("watch") == "1" and not trigger.is_terminal,
             **(extra_context or {}),
         }
@@ -259,7 +258,9 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         back = reverse("admin:workflows_workflow_preview", args=[workflow.pk])
         form = SamplePayloadForm(request.POST)
         if not form.is_valid():
-            messages.error(request, f"Not sent: {' '.join(form.errors.get('payload', []))}")
+            messages.error(
+                request, f"Not sent: {' '.join(str(e) for e in form.errors.get('payload', []))}"
+            )
             return HttpResponseRedirect(back)
         remember_payload(request, workflow, form.data["payload"])
         try:

@@ -82,9 +82,14 @@ class NodeForm(forms.Form):
             amount, unit = data.get("delay_amount"), data.get("delay_unit") or "m"
             if amount is None:
                 return node  # the validator says a delay needs a wait, on this row
-            if original and original.get("type") == "delay" and delay_amount_unit(original) == (
-                amount,
-                unit,
+            if (
+                original
+                and original.get("type") == "delay"
+                and delay_amount_unit(original)
+                == (
+                    amount,
+                    unit,
+                )
             ):
                 node.update({k: original[k] for k in ("delay_ms", "duration") if k in original})
             else:
@@ -161,9 +166,7 @@ class WorkflowForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         stored = self.instance.definition if self.instance.pk else {}
-        self.stored_nodes = {
-            n.get("id"): n for n in stored.get("nodes", []) if isinstance(n, dict)
-        }
+        self.stored_nodes = {n.get("id"): n for n in stored.get("nodes", []) if isinstance(n, dict)}
         data = self.data if self.is_bound else None
         extra_nodes, extra_edges = (1, 1) if stored else (3, 2)
         self.nodes = _formset(NodeForm, extra_nodes)(
@@ -200,7 +203,7 @@ class WorkflowForm(forms.ModelForm):
         ]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         nodes_valid, edges_valid = self.nodes.is_valid(), self.edges.is_valid()
         if not (nodes_valid and edges_valid):
             raise forms.ValidationError("Some node or edge rows are incomplete; see below.")
@@ -208,12 +211,15 @@ class WorkflowForm(forms.ModelForm):
         nodes = [
             row.node(self.stored_nodes.get(str(row.cleaned_data["id"]).strip()))
             for row in node_rows
+            if isinstance(row, NodeForm)
         ]
-        entry = (cleaned.get("entry_node_id") or "").strip() or (
-            nodes[0]["id"] if nodes else ""
-        )
+        entry = (cleaned.get("entry_node_id") or "").strip() or (nodes[0]["id"] if nodes else "")
         self.definition = definition_normalize(
-            {"entry_node_id": entry, "nodes": nodes, "edges": [row.edge() for row in edge_rows]}
+            {
+                "entry_node_id": entry,
+                "nodes": nodes,
+                "edges": [row.edge() for row in edge_rows if isinstance(row, EdgeForm)],
+            }
         )
         errors = workflow_validate(self.definition)
         for error in errors:
@@ -243,7 +249,7 @@ class WorkflowForm(forms.ModelForm):
         elif error.field.startswith("edges"):
             self.edge_errors.append(error.message)
         else:
-            row = next((r for r in nodes if r.cleaned_data.get("id") == error.node), None)
+            row = next((r for r in nodes if (r.cleaned_data or {}).get("id") == error.node), None)
             if row is not None and error.field == "nodes":
                 row.add_error(None, error.message)
             else:
@@ -265,10 +271,11 @@ class RawDefinitionForm(forms.Form):
             raise forms.ValidationError(f"Not valid JSON: {exc}") from exc
         if not isinstance(value, dict):
             raise forms.ValidationError("The definition must be a JSON object.")
-        errors = workflow_validate(definition_normalize(value))
+        normalized = definition_normalize(value)
+        errors = workflow_validate(normalized)
         if errors:
             raise forms.ValidationError([f"{e.field}: {e.message}" for e in errors])
-        return definition_normalize(value)
+        return normalized
 
 
 class SamplePayloadForm(forms.Form):

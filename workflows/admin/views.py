@@ -148,9 +148,7 @@ class RawDefinitionView(_WorkflowPage):
 class ExportView(_WorkflowPage):
     def get(self, request: HttpRequest, workflow_id: int) -> HttpResponse:
         workflow = self.workflow(request, workflow_id, change=False)
-        response = JsonResponse(
-            workflow_export(workflow=workflow), json_dumps_params={"indent": 2}
-        )
+        response = JsonResponse(workflow_export(workflow=workflow), json_dumps_params={"indent": 2})
         response["Content-Disposition"] = f'attachment; filename="{workflow.key}.json"'
         return response
 
@@ -185,9 +183,7 @@ class ImportView(_WorkflowPage):
         for result in results:
             messages.success(request, f"{result.key}: {result.action} (version {result.version})")
         if len(results) == 1:
-            return HttpResponseRedirect(
-                _change_url(Workflow.objects.get(key=results[0].key))
-            )
+            return HttpResponseRedirect(_change_url(Workflow.objects.get(key=results[0].key)))
         return HttpResponseRedirect(reverse("admin:workflows_workflow_changelist"))
 
     def page(self, request: HttpRequest, text: str, problems: list[str]) -> Any:

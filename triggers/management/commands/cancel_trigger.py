@@ -14,7 +14,9 @@ class Command(BaseCommand):
         failures = 0
         for trigger_id in trigger_ids:
             try:
-                trigger_cancel(trigger_id=trigger_id, actor="manage.py cancel_trigger", reason=reason)
+                trigger_cancel(
+                    trigger_id=trigger_id, actor="manage.py cancel_trigger", reason=reason
+                )
                 self.stdout.write(f"{trigger_id}: cancelled")
             except TriggerNotFound:
                 failures += 1

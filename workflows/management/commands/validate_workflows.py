@@ -36,6 +36,8 @@ class Command(BaseCommand):
             missing = missing.filter(key=workflow)
         for orphan in missing:
             self.stderr.write(f"{orphan.key}: active but has no current version")
-        self.stdout.write(f"Checked {total} version(s): {total - len(invalid)} valid, {len(invalid)} invalid.")
+        self.stdout.write(
+            f"Checked {total} version(s): {total - len(invalid)} valid, {len(invalid)} invalid."
+        )
         if invalid or missing.exists():
             raise CommandError("some stored workflows are invalid (listed above)")
