@@ -98,6 +98,8 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     page.select_option("#id_nodes-2-type", "sms")
     page.fill("#id_nodes-2-to", "{{ payload.phone }}")
     page.fill("#id_nodes-2-body", "Sent {{ vars.email_welcome.message_id }}")
+    page.click("button[data-add=nodes]")  # an extra row, left empty: ignored on save
+    expect(page.locator("#id_nodes-3-id")).to_be_visible()
     page.select_option("#id_entry_node_id", "welcome")
     page.select_option("#id_edges-0-source", "welcome")
     page.select_option("#id_edges-0-target", "pause")
