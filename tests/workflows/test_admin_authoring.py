@@ -284,3 +284,11 @@ def test_import_page_creates_and_reports_invalid_documents(admin_client):
 
     assert admin_client.post(url, {"document": json.dumps(document)}).status_code == 302
     assert Workflow.objects.get(key="wf-imported").version == 1
+
+
+def test_a_workflow_that_never_ran_can_be_deleted_with_its_versions(admin_client):
+    workflow = WorkflowFactory()
+    url = f"/admin/workflows/workflow/{workflow.pk}/delete/"
+
+    assert admin_client.post(url, {"post": "yes"}).status_code == 302
+    assert not Workflow.objects.filter(pk=workflow.pk).exists()

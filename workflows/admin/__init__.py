@@ -107,6 +107,13 @@ class WorkflowAdmin(admin.ModelAdmin):
         obj.pk, obj.current_version = saved.pk, saved.current_version
         obj._state.adding = False
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        # Versions go with their workflow; they are not deletable on their own, which the admin
+        # would otherwise read as "you lack the permission to delete the versions".
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed.discard(WorkflowVersion._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
     def delete_model(self, request: HttpRequest, obj: Workflow) -> None:
         workflow_delete(workflow=obj)
 
