@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install run test lint format bench chaos clean
+.PHONY: install run test test-tools lint format bench chaos clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -19,8 +19,23 @@ install: $(STAMP)
 run: install
 	$(PY) scripts/run.py
 
+## System tools the tests drive: Debian's chromium (the admin browser test, no browser download)
+## and docker-compose (validates docker-compose.yml; no Docker engine needed).
+test-tools:
+	@missing=""; \
+	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	command -v docker-compose >/dev/null 2>&1 || missing="$$missing docker-compose"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing$$missing (apt-get)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "The tests need$$missing: run  sudo apt-get install -y$$missing  (Debian/Ubuntu)"; exit 1; \
+	  fi; \
+	fi
+
 ## The whole test suite against local PostgreSQL, Redis, real Celery workers and SMTP.
-test: install
+test: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest $(PYTEST_ARGS)
 

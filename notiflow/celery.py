@@ -1,10 +1,58 @@
 import os
+import signal
+from functools import cached_property
+from typing import Any
 
-from celery import Celery
+from celery import Celery, beat
+from celery.apps.beat import Beat
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
 
-app = Celery("notiflow")
+
+class GracefulBeat(Beat):
+    """Beat whose SIGTERM/SIGINT handler never touches the database.
+
+    Celery's handler saves the schedule inside the signal handler. With the database scheduler
+    that query runs on the connection the interrupted code is using: during normal ticks it fails
+    ("the connection is closed") and beat carries on running; during start-up, while the
+    scheduler is still being built, it builds a second one and waits forever for the connection
+    the first holds. Here the handler only asks the service loop to stop; the loop finishes its
+    tick and saves the schedule on its way out. Beat sleeps at most its max interval (5 s)
+    between ticks, so it stops within that. Stopped before it finished starting, there is nothing
+    to save and it exits at once.
+    """
+
+    def install_sync_handler(self, service: beat.Service) -> None:
+        def stop(_signum: int, _frame: Any) -> None:
+            if "scheduler" not in vars(service):
+                raise SystemExit(0)
+            service._is_shutdown.set()  # type: ignore[attr-defined]
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+
+
+class NotiflowCelery(Celery):
+    @cached_property
+    def Beat(self) -> Any:
+        return self.subclass_with_self(GracefulBeat)
+
+
+app = NotiflowCelery("notiflow")
 # Every Celery setting lives in Django settings, prefixed CELERY_ (one commented block there).
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_process_init.connect
+def _pool_process_leaves_sigterm_to_the_main_process(**_kwargs: object) -> None:
+    """SIGTERM means "finish the current step, then stop" (Celery's warm shutdown).
+
+    Celery resets SIGTERM to its default in pool processes, so a SIGTERM sent to the whole process
+    group — honcho, `kill -- -PGID`, an init that signals the group — would kill a pool process in
+    the middle of a step, leaving the trigger to wait for its lease to expire. The main process
+    gets the same signal and shuts down warmly: it stops taking messages and waits for the running
+    steps. A hard time limit still stops a stuck step (billiard follows its SIGTERM with SIGKILL).
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)

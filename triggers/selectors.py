@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
-from triggers.models import TriggerInstance
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from triggers.models import TriggerInstance, TriggerStatus
 
 
 def trigger_list(
@@ -16,3 +21,94 @@ def trigger_list(
     if status:
         triggers = triggers.filter(status=status)
     return triggers.order_by("-created_at")
+
+
+def trigger_stuck_list(*, overdue_after: timedelta) -> QuerySet[TriggerInstance]:
+    """Triggers no worker is moving: `processing` past their lease, or `enqueued` and due for
+    longer than `overdue_after`. Oldest first."""
+    now = timezone.now()
+    return (
+        TriggerInstance.objects.filter(
+            Q(status=TriggerStatus.PROCESSING, lease_until__lt=now)
+            | Q(status=TriggerStatus.ENQUEUED, available_at__lte=now - overdue_after)
+        )
+        .select_related("workflow")
+        .order_by("available_at")
+    )
+
+
+def trigger_failed_list(
+    *, workflow_key: str | None = None, since: datetime | None = None
+) -> QuerySet[TriggerInstance]:
+    """Failed triggers, optionally of one workflow and failed at or after `since`; oldest first."""
+    triggers = TriggerInstance.objects.filter(status=TriggerStatus.FAILED)
+    if workflow_key:
+        triggers = triggers.filter(workflow__key=workflow_key)
+    if since:
+        triggers = triggers.filter(completed_at__gte=since)
+    return triggers.select_related("workflow").order_by("completed_at")
+
+
+@dataclass(frozen=True)
+class TriggerStats:
+    """A snapshot for operators: how many triggers are where, and how far behind the workers are."""
+
+    now: datetime
+    by_status: dict[str, int]
+    by_workflow: dict[str, dict[str, int]]
+    oldest_due: TriggerInstance | None
+    expired_leases: int
+
+    @property
+    def lag(self) -> timedelta:
+        """How long the oldest due trigger has waited past its due time (zero when none)."""
+        if self.oldest_due is None:
+            return timedelta(0)
+        return max(self.now - self.oldest_due.available_at, timedelta(0))
+
+
+def trigger_stats(*, now: datetime | None = None) -> TriggerStats:
+    """Counts by status and by workflow (one GROUP BY), the oldest due trigger, expired leases."""
+    now = now or timezone.now()
+    by_status = dict.fromkeys(TriggerStatus.values, 0)
+    by_workflow: dict[str, dict[str, int]] = {}
+    rows = TriggerInstance.objects.values_list("workflow__key", "status").annotate(n=Count("id"))
+    for workflow_key, status, count in rows.order_by():
+        by_status[status] = by_status.get(status, 0) + count
+        by_workflow.setdefault(workflow_key, dict.fromkeys(TriggerStatus.values, 0))[status] = count
+    oldest_due = (
+        TriggerInstance.objects.filter(status=TriggerStatus.ENQUEUED, available_at__lte=now)
+        .select_related("workflow")
+        .order_by("available_at")
+        .first()
+    )
+    expired = TriggerInstance.objects.filter(
+        status=TriggerStatus.PROCESSING, lease_until__lt=now
+    ).count()
+    return TriggerStats(now, by_status, dict(sorted(by_workflow.items())), oldest_due, expired)
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One line of a trigger's history: a status event or a step log, in time order."""
+
+    at: datetime
+    kind: str  # "event" or "step"
+    item: Any
+
+
+def trigger_timeline(*, trigger: TriggerInstance) -> list[TimelineEntry]:
+    """The trigger's status events and step logs merged into one list, oldest first.
+
+    Step logs are reached through the reverse relation (`steps`), so `triggers` does not import
+    `workers`. Events keep their insertion order (their ids): their times come from two clocks
+    (PostgreSQL's for claims, Python's for the rest); steps are merged in by start time.
+    """
+    events = [TimelineEntry(e.created_at, "event", e) for e in trigger.events.order_by("id")]
+    steps = [
+        TimelineEntry(s.started_at, "step", s) for s in trigger.steps.order_by("started_at", "id")
+    ]
+    merged: list[TimelineEntry] = []
+    while events and steps:
+        merged.append(steps.pop(0) if steps[0].at < events[0].at else events.pop(0))
+    return merged + events + steps

@@ -4,12 +4,13 @@ writes its TriggerEvent in the same statement or transaction as the change itsel
     enqueued --claim--> processing --release--> enqueued (next node, delay or retry)
                                              \-> completed | failed
     enqueued | processing --cancel--> cancelled;  failed --retry_now--> enqueued
+    processing (lease expired) --requeue--> enqueued;  enqueued (overdue) --requeue--> enqueued
 """
 
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -202,6 +203,44 @@ def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
         nudged_at=now,
         completed_at=None,
         last_error="",
+    )
+    trigger_enqueue_on_commit(trigger.pk)
+    return trigger
+
+
+@transaction.atomic
+def trigger_requeue(
+    *, trigger_id: UUID | str, actor: str, overdue_after: timedelta
+) -> TriggerInstance:
+    """Requeue a stuck trigger now: the operator's lever for what the sweeper would do later.
+
+    Stuck means `processing` with an expired lease (its worker died or hung: back to `enqueued`
+    at the same node, attempts kept, lease cleared so that worker's late writes are fenced out),
+    or `enqueued` and due for longer than `overdue_after` without being claimed (its nudge was
+    lost: re-nudged, with an enqueued -> enqueued event for the audit). A live lease is never
+    taken away. Raises TriggerStateConflict for a trigger that is not stuck.
+    """
+    from triggers.dispatch import trigger_enqueue_on_commit
+
+    trigger = _locked(trigger_id)
+    now = timezone.now()
+    if trigger.status == TriggerStatus.PROCESSING and (
+        trigger.lease_until is None or trigger.lease_until < now
+    ):
+        reason = f"requeued: lease of {trigger.leased_by or 'a worker'} expired"
+    elif trigger.status == TriggerStatus.ENQUEUED and trigger.available_at <= now - overdue_after:
+        reason = f"requeued: due since {trigger.available_at.isoformat()} and not picked up"
+    else:
+        raise TriggerStateConflict(trigger, f"trigger is {trigger.status} and not stuck")
+    _change(
+        trigger,
+        to_status=TriggerStatus.ENQUEUED,
+        actor=actor,
+        reason=reason,
+        lease_until=None,
+        leased_by="",
+        available_at=now,
+        nudged_at=now,
     )
     trigger_enqueue_on_commit(trigger.pk)
     return trigger

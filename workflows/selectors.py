@@ -52,3 +52,28 @@ def workflow_version_compiled(version_id: int) -> CompiledWorkflow:
         nodes={n["id"]: n for n in definition["nodes"]},
         outgoing=outgoing,
     )
+
+
+EXPORT_FORMAT = "notiflow.workflow/1"
+
+
+def workflow_export(*, workflow: Workflow) -> dict[str, Any]:
+    """A workflow as a portable JSON document: the API's create body plus `format` and `version`
+    (informational), so the same file feeds `import_workflow` and `POST /api/workflows/`."""
+    definition = workflow.definition
+    return {
+        "format": EXPORT_FORMAT,
+        "key": workflow.key,
+        "name": workflow.name,
+        "description": workflow.description,
+        "active": workflow.active,
+        "version": workflow.version,
+        "entry_node_id": definition.get("entry_node_id"),
+        "nodes": definition.get("nodes", []),
+        "edges": definition.get("edges", []),
+    }
+
+
+def workflow_version_list(*, workflow: Workflow) -> QuerySet[WorkflowVersion]:
+    """A workflow's versions, newest first."""
+    return WorkflowVersion.objects.filter(workflow=workflow).order_by("-number")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -11,6 +13,7 @@ from workflows.models import Workflow, WorkflowVersion
 from workflows.validation import ValidationError, workflow_validate
 
 DEFINITION_KEYS = ("entry_node_id", "nodes", "edges")
+_SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,100}$")
 
 
 class WorkflowInvalid(Exception):
@@ -106,3 +109,77 @@ def workflow_delete(*, workflow: Workflow) -> bool:
     except ProtectedError:
         workflow_update(workflow=workflow, active=False)
         return False
+
+
+class WorkflowImportInvalid(Exception):
+    """One or more documents could not be imported; nothing was saved. `problems` maps a
+    document's label (its key, or its position) to what is wrong with it."""
+
+    def __init__(self, problems: dict[str, list[str]]):
+        super().__init__("; ".join(f"{k}: {', '.join(v)}" for k, v in problems.items()))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    key: str
+    action: str  # "created", "updated" (a new version) or "unchanged"
+    version: int
+
+
+def _import_problems(document: Any) -> list[str]:
+    if not isinstance(document, dict):
+        return ["must be a JSON object"]
+    problems = [f"{k} is required" for k in ("key", "name") if not document.get(k)]
+    if document.get("key") and not _SLUG.match(str(document["key"])):
+        problems.append("key must be letters, digits, '_' or '-'")
+    problems += [
+        f"{e.field}: {e.message}" for e in workflow_validate(definition_normalize(document))
+    ]
+    return problems
+
+
+@transaction.atomic
+def workflow_import(*, documents: list[Any], actor: str = "") -> list[ImportResult]:
+    """Create or update workflows from exported documents (see `workflow_export`), all or none.
+
+    Every document goes through the one validator first; any problem raises WorkflowImportInvalid
+    listing all of them and saves nothing. An existing key gets a new version only when its
+    definition differs; name, description and active are taken from the document.
+    """
+    problems = {
+        str(doc.get("key") if isinstance(doc, dict) and doc.get("key") else f"#{i + 1}"): p
+        for i, doc in enumerate(documents)
+        if (p := _import_problems(doc))
+    }
+    keys = [doc["key"] for doc in documents if isinstance(doc, dict)]
+    for key in {k for k in keys if keys.count(k) > 1}:
+        problems.setdefault(str(key), []).append("appears more than once")
+    if problems:
+        raise WorkflowImportInvalid(problems)
+    results = []
+    for doc in documents:
+        existing = Workflow.objects.filter(key=doc["key"]).first()
+        if existing is None:
+            created = workflow_create(
+                key=doc["key"],
+                name=doc["name"],
+                description=doc.get("description") or "",
+                active=bool(doc.get("active", True)),
+                definition=doc,
+                actor=actor,
+            )
+            results.append(ImportResult(created.key, "created", created.version))
+            continue
+        before = existing.version
+        updated = workflow_update(
+            workflow=existing,
+            definition=doc,
+            name=doc["name"],
+            description=doc.get("description") or "",
+            active=bool(doc.get("active", True)),
+            actor=actor,
+        )
+        action = "updated" if updated.version != before else "unchanged"
+        results.append(ImportResult(updated.key, action, updated.version))
+    return results

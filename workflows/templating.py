@@ -85,6 +85,27 @@ def condition_holds(expression: str | None, context: dict[str, Any]) -> bool:
         raise TemplateError(f"condition {expression!r}: {_first_line(exc)}") from exc
 
 
+def template_variable_paths(source: str) -> list[tuple[str, ...]]:
+    """The global variable paths a template reads, e.g. ("payload", "user", "email").
+
+    For building sample payloads; a template that does not parse reads nothing.
+    """
+    try:
+        segments = _parse_template(source).global_variable_segments()
+    except (TemplateError, LiquidError):
+        return []
+    return [tuple(s) for s in segments if all(isinstance(part, str) for part in s)]
+
+
+def condition_variable_paths(expression: str) -> list[tuple[str, ...]]:
+    """The global variable paths an edge condition reads."""
+    try:
+        segments = _parse_condition(expression).global_variable_segments()
+    except (TemplateError, LiquidError):
+        return []
+    return [tuple(s) for s in segments if all(isinstance(part, str) for part in s)]
+
+
 def _first_line(exc: Exception) -> str:
     # python-liquid appends a source excerpt over several lines; the first line says it all.
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -1,0 +1,29 @@
+# One image for every Notiflow process: web (gunicorn), worker, beat and flower differ only by
+# their command (see docker-compose.yml and the Procfile).
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    DJANGO_SETTINGS_MODULE=notiflow.settings
+
+WORKDIR /app
+
+# Dependencies first, so that a code change does not reinstall them.
+COPY pyproject.toml ./
+RUN mkdir -p notiflow workflows triggers workers \
+    && touch notiflow/__init__.py workflows/__init__.py triggers/__init__.py workers/__init__.py \
+    && pip install . \
+    && pip uninstall -y notiflow
+
+COPY . .
+RUN pip install --no-deps . \
+    && DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput -v 0 \
+    && useradd --system --uid 10001 --home-dir /app notiflow \
+    && chown -R notiflow /app
+
+USER notiflow
+EXPOSE 8000 5555
+
+CMD ["gunicorn", "notiflow.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "4", "--worker-class", "gthread", "--access-logfile", "-"]

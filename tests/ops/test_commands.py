@@ -1,0 +1,147 @@
+"""The operator's manage.py commands: clear output, and a non-zero exit when something failed."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tests.factories import WorkflowFactory, chain, email_node, sms_node
+from tests.triggers.support import claimed, failed, new_trigger
+from triggers.models import TriggerInstance
+from workflows.models import Workflow, WorkflowVersion
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args: str) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command(*args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_trigger_workflow_creates_once_per_key_and_prints_the_id(tmp_path):
+    workflow = WorkflowFactory()
+    payload = tmp_path / "payload.json"
+    payload.write_text(json.dumps({"email": "ok@example.com", "name": "Ann", "phone": "+1"}))
+
+    out, err = run(
+        "trigger_workflow", workflow.key, "--idempotency-key", "k1", "--payload", f"@{payload}"
+    )
+    trigger = TriggerInstance.objects.get(workflow=workflow, idempotency_key="k1")
+    assert out.strip().splitlines()[-1] == str(trigger.pk)
+    assert "Created trigger" in err and trigger.payload["name"] == "Ann"
+
+    out, err = run("trigger_workflow", workflow.key, "--idempotency-key", "k1", "--payload", "{}")
+    assert out.strip() == str(trigger.pk) and "Already existed" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nope", "--idempotency-key", "k"], "no workflow 'nope'"),
+        (["{key}", "--idempotency-key", "k", "--payload", "[1]"], "payload must be a JSON object"),
+        (["{key}", "--idempotency-key", "k", "--payload", "{"], "--payload is not valid JSON"),
+        (["{key}", "--idempotency-key", "k", "--payload", "@/missing.json"], "cannot read"),
+    ],
+)
+def test_trigger_workflow_fails_with_a_clear_message(args, message):
+    workflow = WorkflowFactory()
+    with pytest.raises(CommandError, match=message):
+        run("trigger_workflow", *[a.replace("{key}", workflow.key) for a in args])
+
+
+def test_cancel_trigger_exits_non_zero_for_a_finished_trigger():
+    running, finished = new_trigger(), failed(new_trigger())
+
+    with pytest.raises(CommandError, match="1 of 2 not cancelled"):
+        run("cancel_trigger", str(running.pk), str(finished.pk))
+    running.refresh_from_db()
+    assert running.status == "cancelled"
+
+
+def test_retry_failed_retries_only_the_selected_workflow():
+    mine, other = WorkflowFactory(), WorkflowFactory()
+    a, b = failed(new_trigger(mine)), failed(new_trigger(other))
+
+    out, _ = run("retry_failed", "--workflow", mine.key, "--dry-run")
+    assert str(a.pk) in out and str(b.pk) not in out and "1 failed trigger(s) would be" in out
+    a.refresh_from_db()
+    assert a.status == "failed"
+
+    out, _ = run("retry_failed", "--workflow", mine.key, "--since", "1h")
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.status, b.status) == ("enqueued", "failed")
+    assert "Retried 1 of 1" in out
+    assert "Retried 0 of 0" in run("retry_failed", "--since", "2999-01-01")[0]
+
+
+def test_requeue_stuck_requeues_expired_leases():
+    stuck = claimed(new_trigger(), lease_seconds=-1)
+    alive = claimed(new_trigger(), lease_seconds=60)
+
+    out, _ = run("requeue_stuck", "--older-than", "1h")
+    stuck.refresh_from_db()
+    alive.refresh_from_db()
+    assert (stuck.status, alive.status) == ("enqueued", "processing")
+    assert "Requeued 1 stuck trigger(s)." in out
+    with pytest.raises(CommandError, match="neither a date nor an age"):
+        run("requeue_stuck", "--older-than", "soon")
+
+
+def test_validate_workflows_checks_every_stored_version():
+    workflow = WorkflowFactory(definition=chain(email_node("a")))
+    out, _ = run("validate_workflows", "--workflow", workflow.key)
+    assert "1 valid, 0 invalid" in out
+
+    # A version stored before a rule existed: written directly, as an old release would have.
+    WorkflowVersion.objects.create(
+        workflow=workflow, number=2, definition={"entry_node_id": "a", "nodes": []}
+    )
+    err = StringIO()
+    with pytest.raises(CommandError):
+        call_command(
+            "validate_workflows", "--workflow", workflow.key, stderr=err, stdout=StringIO()
+        )
+    assert (
+        f"{workflow.key} v2:" in err.getvalue()
+        and "nodes: must be a non-empty list" in err.getvalue()
+    )
+
+
+def test_stats_count_by_status_and_workflow_and_report_the_lag():
+    workflow = WorkflowFactory()
+    new_trigger(workflow)
+    failed(new_trigger(workflow))
+
+    data = json.loads(run("notiflow_stats", "--json")[0])
+    assert data["by_workflow"][workflow.key]["enqueued"] == 1
+    assert data["by_workflow"][workflow.key]["failed"] == 1
+    assert data["oldest_due"]["workflow"] == workflow.key
+    assert data["lag_seconds"] >= 0
+    text = run("notiflow_stats")[0]
+    assert workflow.key in text and "Oldest due trigger:" in text and "Lag:" in text
+
+
+def test_export_then_import_moves_a_workflow(tmp_path):
+    workflow = WorkflowFactory(definition=chain(email_node("a"), sms_node("b")))
+    target = tmp_path / "export.json"
+    run("export_workflow", workflow.key, "-o", str(target))
+    Workflow.objects.filter(pk=workflow.pk).delete()
+
+    out, _ = run("import_workflow", str(target))
+    assert out.strip() == f"{workflow.key}: created (version 1)"
+    assert Workflow.objects.get(key=workflow.key).definition == workflow.definition
+
+    broken = json.loads(target.read_text())
+    broken["edges"] = [{"from": "a", "to": "nowhere"}]
+    target.write_text(json.dumps(broken))
+    err = StringIO()
+    with pytest.raises(CommandError, match="nothing imported"):
+        call_command("import_workflow", str(target), stdout=StringIO(), stderr=err)
+    assert "edges[0].to: node 'nowhere' does not exist" in err.getvalue()
+    assert Workflow.objects.get(key=workflow.key).version == 1

@@ -1,0 +1,49 @@
+"""Triggers in each state, reached through the real state machine (no bare status writes)."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from tests.conftest import unique
+from tests.factories import WorkflowFactory
+from triggers.models import TriggerInstance
+from triggers.services import trigger_create
+from triggers.state import trigger_claim, trigger_release
+
+TOKEN = "test-host:1/abc"
+
+
+def new_trigger(workflow=None, **payload) -> TriggerInstance:
+    trigger, _ = trigger_create(
+        workflow=workflow or WorkflowFactory(),
+        idempotency_key=unique("key"),
+        payload=payload or {"email": "ok@example.com", "name": "Ann", "phone": "+1555"},
+    )
+    return trigger
+
+
+def claimed(trigger: TriggerInstance, *, lease_seconds: float) -> TriggerInstance:
+    """Claimed by a worker; a negative lease has already expired (the worker died)."""
+    result = trigger_claim(trigger_id=trigger.pk, worker_id=TOKEN, lease_seconds=lease_seconds)
+    assert result is not None
+    return result
+
+
+def failed(
+    trigger: TriggerInstance, error: str = "SMTP 550 mailbox unavailable"
+) -> TriggerInstance:
+    running = claimed(trigger, lease_seconds=60)
+    applied = trigger_release(
+        trigger=running,
+        lease_token=TOKEN,
+        status="failed",
+        current_node_id=running.current_node_id,
+        vars_patch=None,
+        attempts=1,
+        available_at=timezone.now(),
+        nudged=False,
+        last_error=error,
+        reason="failed (permanent)",
+    )
+    assert applied
+    return TriggerInstance.objects.get(pk=trigger.pk)

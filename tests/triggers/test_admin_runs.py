@@ -1,0 +1,178 @@
+"""Runs in the admin: list, trigger page with its timeline, actions, send test, read-only logs."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.test import Client
+from django.utils import timezone
+
+from tests.factories import WorkflowFactory
+from tests.triggers.support import claimed, failed, new_trigger
+from triggers.models import TriggerEvent, TriggerInstance
+from workers.models import SendLedger, StepExecutionLog
+
+pytestmark = pytest.mark.django_db
+LIST = "/admin/triggers/triggerinstance/"
+
+
+@pytest.fixture
+def admin_client() -> Client:
+    client = Client()
+    client.force_login(User.objects.create_superuser("operator", "op@example.com", "pw"))
+    return client
+
+
+def step_log(trigger: TriggerInstance, *, success: bool, error: str = "") -> StepExecutionLog:
+    started = timezone.now()
+    return StepExecutionLog.objects.create(
+        trigger=trigger,
+        workflow_id=trigger.workflow_id,
+        node_id=trigger.current_node_id,
+        node_type="email",
+        attempt=1,
+        started_at=started,
+        finished_at=started + timedelta(milliseconds=42),
+        input={"payload": trigger.payload},
+        output={"message_id": "<m@x>"} if success else None,
+        success=success,
+        error=error,
+    )
+
+
+def test_list_filters_by_status_and_finds_an_exact_key_or_id(admin_client):
+    done = failed(new_trigger())
+    waiting = new_trigger()
+
+    page = admin_client.get(LIST, {"status__exact": "failed"})
+    shown = {t.pk for t in page.context["cl"].result_list}
+    assert done.pk in shown and waiting.pk not in shown
+    assert "SMTP 550 mailbox unavailable" in page.content.decode()
+
+    for term in (waiting.idempotency_key, str(waiting.pk)):
+        found = admin_client.get(LIST, {"q": term}).context["cl"].result_list
+        assert [t.pk for t in found] == [waiting.pk]
+    assert admin_client.get(LIST, {"q": "not-a-uuid"}).status_code == 200
+
+
+def test_trigger_page_shows_payload_vars_and_one_ordered_timeline(admin_client):
+    trigger = claimed(new_trigger(name="Zoë"), lease_seconds=60)
+    step_log(trigger, success=False, error="SMTP 451 try later")
+
+    page = admin_client.get(f"{LIST}{trigger.pk}/change/")
+    assert page.status_code == 200
+    kinds = [
+        (row["kind"], getattr(row["item"], "to_status", None)) for row in page.context["timeline"]
+    ]
+    assert kinds == [("event", "enqueued"), ("event", "processing"), ("step", None)]
+    html = page.content.decode()
+    assert "Zoë" in html and "SMTP 451 try later" in html and "42 ms" in html
+    assert 'name="_save"' not in html  # nothing to edit
+
+
+def test_retry_now_puts_a_failed_trigger_back_with_attempts_reset(
+    admin_client, django_capture_on_commit_callbacks
+):
+    trigger = failed(new_trigger())
+    with django_capture_on_commit_callbacks() as nudges:
+        response = admin_client.post(f"{LIST}{trigger.pk}/retry/")
+
+    assert response.status_code == 302
+    trigger.refresh_from_db()
+    assert (trigger.status, trigger.attempts, trigger.last_error) == ("enqueued", 0, "")
+    assert trigger.events.order_by("id").reverse()[0].actor == "admin:operator"
+    assert len(nudges) == 1
+
+
+def test_cancel_action_cancels_the_selected_and_skips_the_finished(admin_client):
+    running, finished = new_trigger(), failed(new_trigger())
+    response = admin_client.post(
+        LIST,
+        {"action": "cancel_selected", "_selected_action": [running.pk, finished.pk], "index": 0},
+        follow=True,
+    )
+
+    running.refresh_from_db()
+    finished.refresh_from_db()
+    assert (running.status, finished.status) == ("cancelled", "failed")
+    texts = [str(m) for m in response.context["messages"]]
+    assert "1 trigger(s) cancelled." in texts
+    assert any("1 skipped" in t and "already failed" in t for t in texts)
+
+
+def test_requeue_button_moves_a_trigger_whose_lease_expired(admin_client):
+    trigger = claimed(new_trigger(), lease_seconds=-1)
+    assert admin_client.get(f"{LIST}{trigger.pk}/change/").context["can_requeue"]
+
+    admin_client.post(f"{LIST}{trigger.pk}/requeue/")
+    trigger.refresh_from_db()
+    assert trigger.status == "enqueued" and trigger.leased_by == ""
+
+
+def test_actions_need_the_change_permission(admin_client):
+    viewer = User.objects.create_user("viewer", password="pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_triggerinstance"))
+    client = Client()
+    client.force_login(viewer)
+    trigger = failed(new_trigger())
+
+    assert client.get(f"{LIST}{trigger.pk}/change/").status_code == 200
+    assert client.post(f"{LIST}{trigger.pk}/retry/").status_code == 403
+    trigger.refresh_from_db()
+    assert trigger.status == "failed"
+
+
+def test_send_test_triggers_the_workflow_with_a_generated_key_and_shows_the_run(admin_client):
+    workflow = WorkflowFactory()
+    payload = {"email": "ok-admin@example.com", "name": "Ann", "phone": "+1555"}
+    response = admin_client.post(
+        f"{LIST}send-test/{workflow.pk}/", {"payload": json.dumps(payload)}
+    )
+
+    trigger = TriggerInstance.objects.get(workflow=workflow)
+    assert trigger.idempotency_key.startswith("admin-test-")
+    assert trigger.payload == payload
+    assert response.status_code == 302
+    assert response["Location"] == f"{LIST}{trigger.pk}/change/?watch=1"
+    assert trigger.events.get().actor == "admin:operator"
+
+
+def test_send_test_with_a_payload_that_is_not_an_object_sends_nothing(admin_client):
+    workflow = WorkflowFactory()
+    admin_client.post(f"{LIST}send-test/{workflow.pk}/", {"payload": "[1, 2]"})
+
+    assert not TriggerInstance.objects.filter(workflow=workflow).exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/admin/workers/stepexecutionlog/",
+        "/admin/triggers/triggerevent/",
+        "/admin/workers/sendledger/",
+    ],
+)
+def test_logs_and_events_are_read_only_everywhere(admin_client, url):
+    trigger = new_trigger()
+    log = step_log(trigger, success=True)
+    ledger = SendLedger.objects.create(
+        trigger=trigger,
+        node_id="n",
+        idempotency_key=f"{trigger.pk}:n",
+        channel="email",
+        status="sent",
+    )
+    row = {
+        "/admin/workers/stepexecutionlog/": log.pk,
+        "/admin/triggers/triggerevent/": TriggerEvent.objects.filter(trigger=trigger)[0].pk,
+        "/admin/workers/sendledger/": ledger.pk,
+    }[url]
+
+    assert admin_client.get(f"{url}add/").status_code == 403
+    assert admin_client.post(f"{url}{row}/change/", {}).status_code == 403
+    assert admin_client.post(f"{url}{row}/delete/", {"post": "yes"}).status_code == 403
+    page = admin_client.get(f"{url}{row}/change/").content.decode()
+    assert 'name="_save"' not in page

@@ -1,0 +1,288 @@
+"""The trigger list and page: filters, a timeline of events and step logs, and the operator's
+actions (cancel, retry now, requeue stuck, send test), each through triggers.state or services."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_POST
+
+from triggers.admin.readonly import ReadOnlyAdminMixin
+from triggers.models import TriggerInstance, TriggerStatus
+from triggers.selectors import trigger_stuck_list, trigger_timeline
+from triggers.services import TriggerRejected, trigger_create
+from triggers.state import (
+    TriggerNotFound,
+    TriggerStateConflict,
+    trigger_cancel,
+    trigger_requeue,
+    trigger_retry_now,
+)
+from workflows.admin.forms import SamplePayloadForm
+from workflows.admin.views import remember_payload
+from workflows.selectors import workflow_list
+
+# An enqueued trigger due this long ago and still unclaimed counts as stuck (the sweeper re-nudges
+# after NOTIFLOW_RENUDGE_AFTER_SECONDS, 30 s by default; this leaves it a chance first).
+OVERDUE_AFTER = timedelta(minutes=1)
+
+_STATUS_COLOURS: dict[str, str] = {
+    TriggerStatus.ENQUEUED: "#6b7280",
+    TriggerStatus.PROCESSING: "#2f6fb5",
+    TriggerStatus.COMPLETED: "#2e8b47",
+    TriggerStatus.FAILED: "#ba2121",
+    TriggerStatus.CANCELLED: "#8a6d3b",
+}
+
+
+def _actor(request: HttpRequest) -> str:
+    return f"admin:{request.user.get_username()}"
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
+
+
+class StuckFilter(admin.SimpleListFilter):
+    title = "stuck"
+    parameter_name = "stuck"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Expired lease, or due > 1 min ago")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "yes":
+            stuck = trigger_stuck_list(overdue_after=OVERDUE_AFTER).values("pk")
+            return queryset.filter(pk__in=stuck)
+        return queryset
+
+
+@admin.register(TriggerInstance)
+class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = [
+        "short_id",
+        "workflow",
+        "status_badge",
+        "current_node_id",
+        "attempts",
+        "next_attempt",
+        "error_excerpt",
+        "created_at",
+    ]
+    list_filter = ["status", StuckFilter, "workflow", "created_at"]
+    search_fields = ["=idempotency_key", "=id"]
+    search_help_text = "An exact idempotency key or trigger id."
+    list_select_related = ["workflow"]
+    show_full_result_count = False  # no COUNT(*) over the whole table on every page
+    actions = ["cancel_selected", "retry_selected", "requeue_selected"]
+    change_form_template = "admin/triggers/triggerinstance/change_form.html"
+
+    # --- list columns ----------------------------------------------------------------------
+    @admin.display(description="Trigger", ordering="id")
+    def short_id(self, trigger: TriggerInstance) -> str:
+        return str(trigger.pk)[:8]
+
+    @admin.display(description="Status", ordering="status")
+    def status_badge(self, trigger: TriggerInstance) -> str:
+        return format_html(
+            '<strong style="color: {}">{}</strong>',
+            _STATUS_COLOURS.get(trigger.status, "#333"),
+            trigger.status,
+        )
+
+    @admin.display(description="Next attempt", ordering="available_at")
+    def next_attempt(self, trigger: TriggerInstance) -> Any:
+        return trigger.available_at if trigger.status == TriggerStatus.ENQUEUED else "—"
+
+    @admin.display(description="Last error")
+    def error_excerpt(self, trigger: TriggerInstance) -> str:
+        error = trigger.last_error
+        return error if len(error) <= 80 else error[:79] + "…"
+
+    # --- permissions -----------------------------------------------------------------------
+    def has_operate_permission(self, request: HttpRequest) -> bool:
+        """Cancel, retry, requeue and send test change runs: they need the change permission."""
+        return request.user.has_perm("triggers.change_triggerinstance")
+
+    # --- the trigger page ------------------------------------------------------------------
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        try:
+            trigger_id = uuid.UUID(object_id)
+        except ValueError:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)  # type: ignore[attr-defined]
+        trigger = get_object_or_404(
+            TriggerInstance.objects.select_related("workflow", "workflow_version"), pk=trigger_id
+        )
+        if not self.has_view_permission(request, trigger):
+            raise PermissionDenied
+        operate = self.has_operate_permission(request)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": trigger,
+            "title": f"Trigger {trigger.pk}",
+            "subtitle": None,
+            "timeline": [self._timeline_row(entry) for entry in trigger_timeline(trigger=trigger)],
+            "payload_json": _pretty(trigger.payload),
+            "vars_json": _pretty(trigger.vars),
+            "can_cancel": operate and not trigger.is_terminal,
+            "can_retry": operate and trigger.status == TriggerStatus.FAILED,
+            "can_requeue": operate
+            and trigger_stuck_list(overdue_after=OVERDUE_AFTER).filter(pk=trigger.pk).exists(),
+            "watch": request.GET.get("watch") == "1" and not trigger.is_terminal,
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, self.change_form_template, context)
+
+    @staticmethod
+    def _timeline_row(entry: Any) -> dict[str, Any]:
+        row = {"at": entry.at, "kind": entry.kind, "item": entry.item}
+        if entry.kind == "step":
+            step = entry.item
+            row["duration_ms"] = round((step.finished_at - step.started_at).total_seconds() * 1000)
+            row["input_json"] = _pretty(step.input)
+            row["output_json"] = _pretty(step.output)
+        return row
+
+    # --- actions: per trigger (buttons on its page) and in bulk (the list) -----------------
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        info = "triggers_triggerinstance"
+        return [
+            path(
+                "<uuid:trigger_id>/cancel/",
+                wrap(self._one(self._cancel)),
+                name=f"{info}_cancel",
+            ),
+            path("<uuid:trigger_id>/retry/", wrap(self._one(self._retry)), name=f"{info}_retry"),
+            path(
+                "<uuid:trigger_id>/requeue/",
+                wrap(self._one(self._requeue)),
+                name=f"{info}_requeue",
+            ),
+            path(
+                "send-test/<int:workflow_id>/",
+                wrap(require_POST(self.send_test_view)),
+                name=f"{info}_send_test",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _cancel(self, trigger_id: Any, request: HttpRequest) -> TriggerInstance:
+        return trigger_cancel(
+            trigger_id=trigger_id, actor=_actor(request), reason="cancelled in the admin"
+        )
+
+    def _retry(self, trigger_id: Any, request: HttpRequest) -> TriggerInstance:
+        return trigger_retry_now(trigger_id=trigger_id, actor=_actor(request))
+
+    def _requeue(self, trigger_id: Any, request: HttpRequest) -> TriggerInstance:
+        return trigger_requeue(
+            trigger_id=trigger_id, actor=_actor(request), overdue_after=OVERDUE_AFTER
+        )
+
+    def _one(self, change: Callable[[Any, HttpRequest], TriggerInstance]) -> Callable[..., Any]:
+        @require_POST
+        def view(request: HttpRequest, trigger_id: uuid.UUID) -> HttpResponse:
+            if not self.has_operate_permission(request):
+                raise PermissionDenied
+            try:
+                trigger = change(trigger_id, request)
+                messages.success(request, f"Trigger is now {trigger.status}.")
+            except TriggerStateConflict as exc:
+                messages.warning(request, f"Nothing done: {exc}.")
+            except TriggerNotFound:
+                messages.error(request, "No such trigger.")
+            return HttpResponseRedirect(
+                reverse("admin:triggers_triggerinstance_change", args=[trigger_id])
+            )
+
+        return view
+
+    def _bulk(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[TriggerInstance],
+        change: Callable[[Any, HttpRequest], TriggerInstance],
+        done: str,
+    ) -> None:
+        changed, skipped = 0, []
+        for trigger_id in queryset.values_list("pk", flat=True):
+            try:
+                change(trigger_id, request)
+                changed += 1
+            except (TriggerStateConflict, TriggerNotFound) as exc:
+                skipped.append(f"{str(trigger_id)[:8]}: {exc}")
+        if changed:
+            messages.success(request, f"{changed} trigger(s) {done}.")
+        if skipped:
+            messages.warning(request, f"{len(skipped)} skipped — " + "; ".join(skipped[:10]))
+
+    @admin.action(description="Cancel selected triggers", permissions=["operate"])
+    def cancel_selected(self, request: HttpRequest, queryset: QuerySet[TriggerInstance]) -> None:
+        self._bulk(request, queryset, self._cancel, "cancelled")
+
+    @admin.action(description="Retry selected failed triggers now", permissions=["operate"])
+    def retry_selected(self, request: HttpRequest, queryset: QuerySet[TriggerInstance]) -> None:
+        self._bulk(request, queryset, self._retry, "put back to enqueued")
+
+    @admin.action(description="Requeue selected stuck triggers", permissions=["operate"])
+    def requeue_selected(self, request: HttpRequest, queryset: QuerySet[TriggerInstance]) -> None:
+        self._bulk(request, queryset, self._requeue, "requeued")
+
+    # --- send test (from the workflow page) ------------------------------------------------
+    def send_test_view(self, request: HttpRequest, workflow_id: int) -> HttpResponse:
+        """Trigger the workflow with the sample payload and a fresh `admin-test-<uuid>` key, then
+        show the run."""
+        if not self.has_operate_permission(request):
+            raise PermissionDenied
+        workflow = get_object_or_404(workflow_list(), pk=workflow_id)
+        back = reverse("admin:workflows_workflow_preview", args=[workflow.pk])
+        form = SamplePayloadForm(request.POST)
+        if not form.is_valid():
+            messages.error(
+                request, f"Not sent: {' '.join(str(e) for e in form.errors.get('payload', []))}"
+            )
+            return HttpResponseRedirect(back)
+        remember_payload(request, workflow, form.data["payload"])
+        try:
+            trigger, _ = trigger_create(
+                workflow=workflow,
+                idempotency_key=f"admin-test-{uuid.uuid4()}",
+                payload=form.cleaned_data["payload"],
+                actor=_actor(request),
+            )
+        except TriggerRejected as exc:
+            messages.error(request, f"Not sent: {exc.message}")
+            return HttpResponseRedirect(back)
+        url = reverse("admin:triggers_triggerinstance_change", args=[trigger.pk])
+        messages.success(
+            request,
+            format_html(
+                'Test run <a href="{}">{}</a> of {} v{} started (key {}).',
+                url,
+                trigger.pk,
+                workflow.key,
+                workflow.version,
+                trigger.idempotency_key,
+            ),
+        )
+        return HttpResponseRedirect(url + "?watch=1")

@@ -1,0 +1,63 @@
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from notiflow.cli import read_json
+from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
+from triggers.services import TriggerRejected, trigger_create
+from workflows.models import Workflow
+
+
+class Command(BaseCommand):
+    help = (
+        "Trigger a workflow, as the API does: the same key twice is one run. Prints the trigger "
+        "id alone on the last line. --wait follows the run and exits 1 unless it completes."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("workflow", help="the workflow's key")
+        parser.add_argument("--idempotency-key", required=True, help="the run's unique key")
+        parser.add_argument(
+            "--payload", default="{}", help="a JSON object, @file.json, or @- for stdin"
+        )
+        parser.add_argument(
+            "--wait", type=float, metavar="SECONDS", help="wait up to this long for the end"
+        )
+
+    def handle(self, *args, workflow, idempotency_key, payload, wait, **options):
+        found = Workflow.objects.select_related("current_version").filter(key=workflow).first()
+        if found is None:
+            raise CommandError(f"no workflow {workflow!r}")
+        try:
+            trigger, created = trigger_create(
+                workflow=found,
+                idempotency_key=idempotency_key,
+                payload=read_json(payload, what="--payload"),
+                actor="manage.py trigger_workflow",
+            )
+        except TriggerRejected as exc:
+            raise CommandError(exc.message) from exc
+        verb = "Created" if created else "Already existed:"
+        self.stderr.write(
+            f"{verb} trigger of {found.key} v{trigger.workflow_version.number}, "
+            f"status {trigger.status}."
+        )
+        if wait:
+            trigger = self._wait(trigger, wait)
+        self.stdout.write(str(trigger.pk))
+        if wait and trigger.status != TriggerStatus.COMPLETED:
+            raise CommandError(f"the run ended {trigger.status}: {trigger.last_error or '-'}")
+
+    def _wait(self, trigger: TriggerInstance, timeout: float) -> TriggerInstance:
+        deadline = time.monotonic() + timeout
+        last = None
+        while True:
+            trigger.refresh_from_db()
+            if (trigger.status, trigger.current_node_id) != last:
+                last = (trigger.status, trigger.current_node_id)
+                self.stderr.write(f"  {trigger.status} at {trigger.current_node_id or '-'}")
+            if trigger.status in TERMINAL_STATUSES:
+                return trigger
+            if time.monotonic() > deadline:
+                raise CommandError(f"still {trigger.status} after {timeout:g}s: {trigger.pk}")
+            time.sleep(0.2)
