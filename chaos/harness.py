@@ -44,8 +44,10 @@ ENGINE_TIMINGS = {
     # [30, 45] A step is interrupted, then its process killed, well inside its lease.
     "CELERY_TASK_SOFT_TIME_LIMIT": "4",
     "CELERY_TASK_TIME_LIMIT": "5",
-    # [10] An SMTP call gives up (transient error, retried) before the soft limit.
-    "EMAIL_TIMEOUT": "3",
+    # [10] An SMTP call gives up (transient error, retried) before the soft limit; the send and
+    # the QUIT Django sends while closing may each wait this long (settings refuse 2x >= soft).
+    "EMAIL_TIMEOUT": "1",
+    "NOTIFLOW_SMS_TIMEOUT_SECONDS": "1",
     # [5] The sweeper runs every second: expired leases and lost nudges are found quickly.
     "NOTIFLOW_SWEEP_INTERVAL_SECONDS": "1",
     # [30] A nudge not followed by a claim for this long is presumed lost (flush, kill) and

@@ -27,6 +27,20 @@ def unique(prefix: str = "t") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}"
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_blocker) -> Iterator[None]:
+    """Always create the test database. pytest-django creates only the databases that the
+    selected tests' `django_db` markers ask for, so a run of end-to-end tests alone (which use
+    committed data, not the marker) would otherwise send the stack to the development database."""
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        config = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(config, verbosity=0)
+
+
 @pytest.fixture
 def api_client(db) -> APIClient:
     _, key = api_key_create(name=unique("client"))
@@ -66,6 +80,7 @@ def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> 
     workdir = tmp_path_factory.mktemp("stack")
     redis.Redis.from_url(TEST_BROKER_URL).flushdb()
     db = settings.DATABASES["default"]
+    assert db["NAME"].startswith("test_"), f"refusing to run the stack on {db['NAME']!r}"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "notiflow.settings",

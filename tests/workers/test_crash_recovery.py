@@ -54,7 +54,8 @@ def test_worker_killed_mid_send_is_finished_by_another_after_lease_expiry(api, e
     assert worker_pid_of_reclaim(trigger) != victim
     assert len([m for m in sms_outbox(e2e) if m["idempotency_key"] == f"{trigger_id}:text"]) == 1
     for process in e2e.processes:  # the pool replaced its child; no process died for good
-        assert process.popen.poll() is None, f"{process.name} exited"
+        if process.name in ("web", "w1", "w2", "beat"):  # other tests add (and stop) their own
+            assert process.popen.poll() is None, f"{process.name} exited"
 
 
 def worker_pid_of_reclaim(trigger: TriggerInstance) -> int:

@@ -87,7 +87,7 @@ def test_web_and_worker_roles_run_a_trigger_end_to_end(roles, api_client, settin
     TriggerInstance.objects.filter(pk=trigger_id).update(available_at=F("created_at"))
     with as_role(roles["worker"]):
         assert step_execute(trigger_id=trigger_id, worker_id="w") == "completed"
-        assert sweep() == 0
+        assert sweep() == []
 
     assert TriggerInstance.objects.get(pk=trigger_id).status == "completed"
     assert SendLedger.objects.get(trigger_id=trigger_id).status == "sent"
