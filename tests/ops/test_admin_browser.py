@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
+from django.db import connections
 
 from tests.conftest import unique
 from tests.support.stack import ROOT
@@ -51,6 +52,9 @@ def browser_page(monkeypatch):
         try:
             yield page
         finally:
+            # ORM calls made while Playwright's loop runs get a connection of their own context;
+            # close it here, or it outlives the test and blocks dropping the test database.
+            connections.close_all()
             browser.close()
 
 
