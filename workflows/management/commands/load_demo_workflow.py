@@ -25,7 +25,7 @@ DEMO_DEFINITION = {
     ],
     "edges": [
         {"from": "welcome_email", "to": "wait"},
-        {"from": "wait", "to": "welcome_sms", "when": "payload.phone != blank"},
+        {"from": "wait", "to": "welcome_sms", "when": 'payload.phone and payload.phone != ""'},
     ],
 }
 
