@@ -199,11 +199,14 @@ class Bench:
 
     def run_intake(self) -> None:
         from bench.intake import http_run, sql_run
+        from bench.profile import Profiler, summarise
 
         n = self.args.intake_requests
         say(f"intake: {n} POST /api/triggers/ from 16 clients (gunicorn as in the Procfile)")
         # On the `sql` copy, where no worker runs: the engine figures never see these triggers.
         web = self.procs.web(DATABASE_URL=self.config.db_url("sql"))
+        profile = self.config.workdir / "profile-intake.txt" if self.args.profile else None
+        profiler = Profiler(web, profile) if profile else None
         try:
             http = http_run(
                 port=self.config.port,
@@ -212,8 +215,14 @@ class Bench:
                 requests=n,
             )
         finally:
+            if profiler:
+                profiler.stop()
             self.procs.stop(web)
         say(f"  {http}")
+        if profile is not None and profile.exists():
+            summary = profile.with_suffix(".summary.txt")
+            summary.write_text(summarise(profile, inside=r"handle_request"))
+            say(f"  profile: {summary}")
         say(f"intake: {n} insert-or-return from 16 plain psycopg connections")
         sql = sql_run(
             url=self.config.db_url("sql"),

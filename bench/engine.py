@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import signal
-import subprocess
-import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +22,8 @@ from bench.fixtures import (
     wait_finished,
     workflow_new,
 )
-from bench.infra import BIN, Proc, Processes, redis_flush
+from bench.infra import Processes, redis_flush
+from bench.profile import Profiler
 
 _TASK_DONE = re.compile(r"Task workers\.execute_node\[[^\]]+\] succeeded in [\d.e-]+s: (.*)$", re.M)
 
@@ -65,42 +63,6 @@ def db_counters() -> dict[str, int]:
 def _task_results(log: str) -> tuple[int, int]:
     results = _TASK_DONE.findall(log)
     return len(results), sum(1 for r in results if r.strip() == "None")
-
-
-class Profiler:
-    """py-spy recording the worker and its pool processes (wall clock, idle included)."""
-
-    def __init__(self, worker: Proc, output: Path):
-        self.output = output
-        self.popen: subprocess.Popen | None = None
-        py_spy = shutil.which("py-spy", path=str(BIN)) or shutil.which("py-spy")
-        if py_spy is None:
-            print("  (py-spy not installed: `.venv/bin/pip install py-spy`; not profiling)")
-            return
-        self.popen = subprocess.Popen(
-            [
-                py_spy,
-                "record",
-                "--pid",
-                str(worker.pid),
-                "--subprocesses",
-                "--idle",
-                "--rate",
-                "250",
-                "--format",
-                "raw",
-                "--output",
-                str(output),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        time.sleep(1.5)  # attach before the work starts
-
-    def stop(self) -> None:
-        if self.popen is not None and self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGINT)
-            self.popen.wait(timeout=60)
 
 
 def engine_run(

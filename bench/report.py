@@ -32,8 +32,14 @@ def spread(values: list[float], unit: str = "", digits: int = 1) -> str:
 
 
 def ratio(numerator: list[float], denominator: list[float]) -> tuple[float | None, str]:
-    if not numerator or not denominator or statistics.median(denominator) == 0:
+    """Median of the per-round ratios when both sides ran in the same rounds (the machine's load
+    drifts between rounds, less within one), else the ratio of the medians."""
+    if not numerator or not denominator or 0 in denominator:
         return None, ""
+    if len(numerator) == len(denominator) > 1:
+        each = [n / d for n, d in zip(numerator, denominator, strict=True)]
+        value = statistics.median(each)
+        return value, f"{value:.2f} ({min(each):.2f}-{max(each):.2f})"
     value = statistics.median(numerator) / statistics.median(denominator)
     return value, f"{value:.2f}"
 
