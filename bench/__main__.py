@@ -46,7 +46,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--repeat", type=int, default=1, help="rounds of engine/baseline/dblimit/intake"
     )
-    parser.add_argument("--profile", action="store_true", help="py-spy the worker in engine runs")
+    parser.add_argument(
+        "--profile",
+        choices=("wall", "cpu"),
+        help="py-spy the worker (engine) and gunicorn (intake): wall clock or CPU only",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the bench databases afterwards")
     parser.add_argument("--no-write", action="store_true", help="do not update BENCHMARKS.md")
     parser.add_argument("--db-prefix", default="notiflow_bench")
@@ -76,7 +80,6 @@ class Bench:
         self.config = config
         self.procs = infra.Processes(config)
         self.r: dict[str, Any] = {}
-        self.extra: list[str] = []
 
     def cmd(self, only: str, **sizes: Any) -> str:
         flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in sizes.items())
@@ -206,7 +209,7 @@ class Bench:
         # On the `sql` copy, where no worker runs: the engine figures never see these triggers.
         web = self.procs.web(DATABASE_URL=self.config.db_url("sql"))
         profile = self.config.workdir / "profile-intake.txt" if self.args.profile else None
-        profiler = Profiler(web, profile) if profile else None
+        profiler = Profiler(web, profile, idle=self.args.profile == "wall") if profile else None
         try:
             http = http_run(
                 port=self.config.port,
@@ -302,9 +305,9 @@ def main(argv: list[str]) -> int:
         bench.run()
     finally:
         bench.teardown()
-    body = table(bench.rows())
-    if bench.extra:
-        body += "\n\n" + "\n".join(bench.extra)
+    from bench.rows import notes
+
+    body = table(bench.rows()) + "\n" + "\n".join(notes(bench))
     print()
     print("\n".join(f"{k}: {v}" for k, v in machine.items()))
     print()

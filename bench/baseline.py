@@ -9,6 +9,7 @@ import redis
 
 from bench.chain import DONE_KEY, HOP_TASK, LAST_KEY
 from bench.chain import app as chain_app
+from bench.cpu import CpuMeter, children, redis_group
 from bench.infra import Processes, redis_flush
 
 
@@ -18,6 +19,7 @@ class BaselineRun:
     hops: int
     seconds: float
     enqueue_seconds: float
+    cpu: dict[str, float]
 
     @property
     def hops_per_second(self) -> float:
@@ -29,6 +31,14 @@ def baseline_run(procs: Processes, *, chains: int, hops: int = 3) -> BaselineRun
     redis_flush(procs.config)
     client = redis.Redis.from_url(procs.config.redis_url)
     worker = procs.worker(name="worker-chain", app="bench.chain")
+    meter = CpuMeter(
+        {
+            "worker pool processes": lambda: children(worker.pid),
+            "worker main process": lambda: [worker.pid],
+            **redis_group(procs.config.redis_url),
+        }
+    )
+    meter.start()
     try:
         started = time.time()
         with chain_app.producer_or_acquire() as producer:
@@ -41,7 +51,10 @@ def baseline_run(procs: Processes, *, chains: int, hops: int = 3) -> BaselineRun
                 raise RuntimeError(f"chains: only {client.get(DONE_KEY)!r}/{chains} finished")
             time.sleep(0.2)
         last = float(client.get(LAST_KEY) or 0)
+        cpu = meter.stop()
     finally:
         procs.stop(worker)
         chain_app.close()
-    return BaselineRun(chains=chains, hops=hops, seconds=last - started, enqueue_seconds=enqueued)
+    return BaselineRun(
+        chains=chains, hops=hops, seconds=last - started, enqueue_seconds=enqueued, cpu=cpu
+    )

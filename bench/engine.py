@@ -13,6 +13,7 @@ from pathlib import Path
 
 from django.db import connection
 
+from bench.cpu import CpuMeter, backends, children, redis_group
 from bench.fixtures import (
     ENGINE_DEFINITION,
     ENGINE_STEPS_PER_TRIGGER,
@@ -22,7 +23,7 @@ from bench.fixtures import (
     wait_finished,
     workflow_new,
 )
-from bench.infra import Processes, redis_flush
+from bench.infra import Proc, Processes, redis_flush
 from bench.profile import Profiler
 
 _TASK_DONE = re.compile(r"Task workers\.execute_node\[[^\]]+\] succeeded in [\d.e-]+s: (.*)$", re.M)
@@ -37,6 +38,7 @@ class EngineRun:
     tasks: int  # execute_node tasks the worker ran
     idle_tasks: int  # of which found nothing to claim (duplicate or early nudges)
     db: dict[str, int]  # pg_stat_database deltas over the run
+    cpu: dict[str, float]  # CPU seconds per component over the run
 
     @property
     def steps_per_second(self) -> float:
@@ -65,6 +67,24 @@ def _task_results(log: str) -> tuple[int, int]:
     return len(results), sum(1 for r in results if r.strip() == "None")
 
 
+def engine_meter(procs: Processes, worker: Proc, beat: Proc, database: str) -> CpuMeter:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        row = cursor.fetchone()
+    own = row[0] if row else 0
+    name, server = procs.config.db_name(database), procs.config.server_url
+    return CpuMeter(
+        {
+            "worker pool processes": lambda: children(worker.pid),
+            "worker main process": lambda: [worker.pid],
+            "beat": lambda: [beat.pid],
+            "postgres: worker backends": lambda: [p for p in backends(server, name) if p != own],
+            "postgres: producer backend": lambda: [own],
+            **redis_group(procs.config.redis_url),
+        }
+    )
+
+
 def engine_run(
     procs: Processes,
     *,
@@ -72,6 +92,7 @@ def engine_run(
     tag: str,
     database: str = "engine",
     profile_to: Path | None = None,
+    profile_idle: bool = True,
 ) -> EngineRun:
     """K triggers of email -> sms -> email through `celery worker` (and beat, as deployed)."""
     redis_flush(procs.config)
@@ -80,12 +101,15 @@ def engine_run(
     url = procs.config.db_url(database)
     worker = procs.worker(DATABASE_URL=url)
     beat = procs.beat(DATABASE_URL=url)
-    profiler = Profiler(worker, profile_to) if profile_to else None
+    profiler = Profiler(worker, profile_to, idle=profile_idle) if profile_to else None
     before = db_counters()
+    meter = engine_meter(procs, worker, beat, database)
+    meter.start()
     try:
         enqueue = triggers_fire(workflow, triggers, prefix=tag)
         timeout = 120 + triggers * ENGINE_STEPS_PER_TRIGGER / 10
         done = wait_finished(workflow.pk, triggers, timeout=timeout)
+        cpu = meter.stop()
         after = db_counters()
     finally:
         if profiler:
@@ -103,6 +127,7 @@ def engine_run(
         tasks=tasks,
         idle_tasks=idle,
         db={k: after[k] - before[k] for k in after},
+        cpu=cpu,
     )
 
 

@@ -41,9 +41,9 @@ def _frames(stack: str) -> list[str]:
 
 
 class Profiler:
-    """py-spy recording the worker and its pool processes (wall clock, idle included)."""
+    """py-spy recording a process and its children: wall clock (idle included) or CPU only."""
 
-    def __init__(self, worker: Proc, output: Path):
+    def __init__(self, worker: Proc, output: Path, *, idle: bool = True):
         self.output = output
         self.popen: subprocess.Popen | None = None
         py_spy = shutil.which("py-spy", path=str(BIN)) or shutil.which("py-spy")
@@ -57,7 +57,7 @@ class Profiler:
                 "--pid",
                 str(worker.pid),
                 "--subprocesses",
-                "--idle",
+                *(["--idle"] if idle else []),
                 "--rate",
                 "250",
                 "--format",
@@ -116,7 +116,7 @@ def summarise(raw: Path, *, inside: str = r"execute_node|trace_task", top: int =
     def pct(n: int) -> str:
         return f"{100 * n / total:5.1f}%"
 
-    out = [f"{total} samples inside {inside} (wall clock, idle included)", "", "by broad cost:"]
+    out = [f"{total} samples inside {inside}", "", "by broad cost:"]
     out += [f"  {pct(n)}  {label}" for label, n in buckets.most_common()]
     out += ["", "heaviest functions, inclusive (project code and drivers):"]
     interesting = re.compile(

@@ -166,3 +166,42 @@ def rows(bench: Any) -> list[Row]:
         *_scale_memory_rows(bench, r, a),
         *_explain_rows(bench, r),
     ]
+
+
+def _cpu_table(title: str, runs: list[Any], units: str, count: Any) -> list[str]:
+    names: list[str] = []
+    for run in runs:
+        names += [n for n in run.cpu if n not in names]
+    lines = [
+        f"{title} (CPU ms per {units}, one column per round)",
+        "",
+        "| component | " + " | ".join(f"round {i + 1}" for i in range(len(runs))) + " |",
+        "|---|" + "---|" * len(runs),
+    ]
+    for name in names:
+        lines.append(
+            f"| {name} | "
+            + " | ".join(f"{1000 * run.cpu.get(name, 0) / count(run):.2f}" for run in runs)
+            + " |"
+        )
+    lines.append(
+        "| **total** | "
+        + " | ".join(f"**{1000 * sum(run.cpu.values()) / count(run):.2f}**" for run in runs)
+        + " |"
+    )
+    return lines
+
+
+def notes(bench: Any) -> list[str]:
+    """The CPU each component spent per step (engine) and per task (baseline)."""
+    r = bench.r
+    out: list[str] = []
+    for key, title, units, count in (
+        ("engine", "Engine, empty tables", "step", lambda run: run.steps),
+        ("baseline", "Celery chain baseline", "task", lambda run: run.chains * run.hops),
+        ("scale", "Engine with history", "step", lambda run: run.steps),
+    ):
+        runs = [run for run in r.get(key, []) if getattr(run, "cpu", None)]
+        if runs:
+            out += ["", *_cpu_table(title, runs, units, count)]
+    return out
