@@ -185,13 +185,12 @@ class Bench:
             self.run_explain()
 
     def run_dblimit(self) -> None:
-        from bench.dblimit import dblimit_run
-        from triggers.state import _CLAIM_SQL
+        from bench.dblimit import dblimit_run, engine_statements
 
         say(f"database limit: {self.args.triggers} x 3 steps of engine SQL from plain psycopg")
         run = dblimit_run(
             self.config.db_url("sql"),
-            claim_sql=_CLAIM_SQL,
+            sql=engine_statements(),
             workflow=self.sql_workflow.pk,
             version=self.sql_version,
             triggers=self.args.triggers,

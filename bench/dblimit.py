@@ -1,9 +1,9 @@
 """Figure 3: the engine's per-step SQL driven from plain psycopg, as fast as PostgreSQL allows.
 
-The statements are the engine's own, in the engine's order and transaction shape (the claim
-text is imported from triggers.state; the others mirror workers.services and triggers.state;
-`make bench ARGS="--only queries"` prints what the engine really sends, to compare). What is left
-out is everything that is not the database: Celery, the broker, Django, templates, providers.
+The statements are the engine's own texts (imported from triggers.state and workers.services),
+in the engine's order: claim, send ledger, outcome (`make bench ARGS="--only queries"` counts what
+the engine really sends, to compare). What is left out is everything that is not the database:
+Celery, the broker, Django, templates, providers, and the engine's per-task health check.
 Same concurrency as the worker (one process per core), same FIFO order (all first steps, then
 all second steps, ...), on its own copy of the schema.
 """
@@ -22,45 +22,19 @@ import psycopg
 
 NODES = [("welcome", "email"), ("text", "sms"), ("follow_up", "email")]
 
-SEND_BEGIN_SQL = """
-WITH owner AS (
-    SELECT id FROM trigger_instance
-    WHERE id = %(trigger)s AND status = 'processing' AND leased_by = %(token)s
-)
-INSERT INTO send_ledger (trigger_id, node_id, idempotency_key, channel, status,
-                         send_count, created_at)
-SELECT id, %(node)s, %(key)s, %(channel)s, 'sending', 1, now() FROM owner
-ON CONFLICT (trigger_id, node_id) DO UPDATE
-    SET send_count = send_ledger.send_count + 1
-    WHERE send_ledger.status = 'sending'
-RETURNING send_count
-"""
 
-SEND_COMPLETE_SQL = """
-UPDATE send_ledger SET status = 'sent', result = %s::jsonb, sent_at = now()
-WHERE trigger_id = %s AND node_id = %s AND status = 'sending'
-"""
+def engine_statements() -> dict[str, str]:
+    """The engine's own SQL texts (call where Django is set up; the children get the strings)."""
+    from triggers.state import _CLAIM_SQL, release_statement
+    from workers.services.engine import STEP_LOG_SQL
+    from workers.services.ledger import SEND_BEGIN_SQL, SEND_COMPLETE_SQL
 
-RELEASE_SQL = """
-UPDATE trigger_instance
-SET status = %(status)s, current_node_id = %(node)s,
-    vars = vars || %(patch)s::jsonb, attempts = %(attempts)s,
-    available_at = %(available_at)s, lease_until = NULL, leased_by = '',
-    nudged_at = CASE WHEN %(nudged)s THEN now() END, last_error = %(error)s,
-    completed_at = CASE WHEN %(finished)s THEN now() END, updated_at = now()
-WHERE id = %(id)s AND status = 'processing' AND leased_by = %(token)s
-"""
+    return {
+        "claim": _CLAIM_SQL,
+        "send_begin": SEND_BEGIN_SQL,
+        "outcome": release_statement([SEND_COMPLETE_SQL, STEP_LOG_SQL]),
+    }
 
-EVENT_SQL = """
-INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id, created_at)
-VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id
-"""
-
-STEP_LOG_SQL = """
-INSERT INTO step_log (trigger_id, workflow_id, node_id, node_type, attempt, started_at,
-                      finished_at, input, output, success, error)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s) RETURNING id
-"""
 
 CREATE_SQL = """
 INSERT INTO trigger_instance
@@ -74,11 +48,12 @@ RETURNING id
 """
 
 
-def _step(cur: psycopg.Cursor, claim_sql: str, trigger_id: str, index: int, workflow: int) -> None:
+def _step(
+    cur: psycopg.Cursor, sql: dict[str, str], trigger_id: str, index: int, workflow: int
+) -> None:
     token = f"dblimit:{uuid.uuid4().hex[:12]}"
-    cur.execute(claim_sql, {"id": trigger_id, "worker": token, "lease": 60})
-    row = cur.fetchone()
-    if row is None:
+    cur.execute(sql["claim"], {"id": trigger_id, "worker": token, "lease": 60})
+    if cur.fetchone() is None:
         raise RuntimeError(f"claim of {trigger_id} failed")
     started = datetime.now(UTC)
     node_id, channel = NODES[index]
@@ -91,7 +66,7 @@ def _step(cur: psycopg.Cursor, claim_sql: str, trigger_id: str, index: int, work
     }
     key = f"{trigger_id}:{node_id}"
     cur.execute(
-        SEND_BEGIN_SQL,
+        sql["send_begin"],
         {"trigger": trigger_id, "token": token, "node": node_id, "key": key, "channel": channel},
     )
     if cur.fetchone() is None:
@@ -99,56 +74,44 @@ def _step(cur: psycopg.Cursor, claim_sql: str, trigger_id: str, index: int, work
     result = {"message_id": f"<{key}@bench>", "to": "ann@example.com", "sent_at": "now"}
     last = index == len(NODES) - 1
     finished = datetime.now(UTC)
-    with cur.connection.transaction():
-        cur.execute(SEND_COMPLETE_SQL, [json.dumps(result), trigger_id, node_id])
-        cur.execute(
-            RELEASE_SQL,
-            {
-                "id": trigger_id,
-                "status": "completed" if last else "enqueued",
-                "node": None if last else NODES[index + 1][0],
-                "patch": json.dumps({f"{channel}_{node_id}": result}),
-                "attempts": 0,
-                "available_at": finished,
-                "nudged": not last,
-                "error": "",
-                "finished": last,
-                "token": token,
-            },
-        )
-        if cur.rowcount != 1:
-            raise RuntimeError(f"release of {trigger_id} failed")
-        cur.execute(
-            EVENT_SQL,
-            [
-                trigger_id,
-                "processing",
-                "completed" if last else "enqueued",
-                f"{node_id} done",
-                token,
-                node_id,
-                finished,
-            ],
-        )
-        cur.execute(
-            STEP_LOG_SQL,
-            [
-                trigger_id,
-                workflow,
-                node_id,
-                channel,
-                1,
-                started,
-                finished,
-                json.dumps(context),
-                json.dumps(result),
-                True,
-                "",
-            ],
-        )
+    cur.execute(
+        sql["outcome"],
+        {
+            "id": trigger_id,
+            "status": "completed" if last else "enqueued",
+            "node": None if last else NODES[index + 1][0],
+            "patch": json.dumps({f"{channel}_{node_id}": result}),
+            "attempts": 0,
+            "available_at": finished,
+            "nudged": not last,
+            "error": "",
+            "finished": last,
+            "token": token,
+            "reason": f"{node_id} done",
+            "event_node": node_id,
+            "ledger_result": json.dumps(result),
+            "ledger_trigger": trigger_id,
+            "ledger_node": node_id,
+            "log_workflow": workflow,
+            "log_node": node_id,
+            "log_type": channel,
+            "log_attempt": 1,
+            "log_started": started,
+            "log_finished": finished,
+            "log_input": json.dumps(context),
+            "log_output": json.dumps(result),
+            "log_success": True,
+            "log_error": "",
+        },
+    )
+    row = cur.fetchone()
+    if row is None or row[0] != 1:
+        raise RuntimeError(f"release of {trigger_id} failed")
 
 
-def _worker(url: str, claim_sql: str, ids: list[str], workflow: int, go: Any, out: Any) -> None:
+def _worker(
+    url: str, sql: dict[str, str], ids: list[str], workflow: int, go: Any, out: Any
+) -> None:
     with psycopg.connect(url, autocommit=True, cursor_factory=psycopg.ClientCursor) as conn:
         conn.execute("SELECT 1")
         out.put("ready")
@@ -156,7 +119,7 @@ def _worker(url: str, claim_sql: str, ids: list[str], workflow: int, go: Any, ou
         with conn.cursor() as cur:
             for index in range(len(NODES)):
                 for trigger_id in ids:
-                    _step(cur, claim_sql, trigger_id, index, workflow)
+                    _step(cur, sql, trigger_id, index, workflow)
     out.put(len(ids) * len(NODES))
 
 
@@ -172,7 +135,7 @@ class DbLimitRun:
 
 
 def dblimit_run(
-    url: str, *, claim_sql: str, workflow: int, version: int, triggers: int, processes: int
+    url: str, *, sql: dict[str, str], workflow: int, version: int, triggers: int, processes: int
 ) -> DbLimitRun:
     """`triggers` x 3 steps of engine SQL from `processes` plain psycopg processes."""
     with psycopg.connect(url, autocommit=True) as conn:
@@ -193,7 +156,7 @@ def dblimit_run(
     go, out = context.Event(), context.Queue()
     shares = [ids[i::processes] for i in range(processes)]
     children = [
-        context.Process(target=_worker, args=(url, claim_sql, share, workflow, go, out))
+        context.Process(target=_worker, args=(url, sql, share, workflow, go, out))
         for share in shares
     ]
     for child in children:

@@ -14,11 +14,12 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from bench.dblimit import RELEASE_SQL, SEND_BEGIN_SQL
+from bench.dblimit import engine_statements
 from bench.fixtures import PAYLOAD
 from triggers.services import trigger_create
 from triggers.state import _CLAIM_SQL
 from workers.selectors import step_log_list
+from workers.services.ledger import SEND_BEGIN_SQL
 from workers.services.sweeper import _DUE_SQL, _EXPIRED_SQL
 from workflows.models import Workflow
 
@@ -71,17 +72,33 @@ def plans(workflow: Workflow) -> list[Plan]:
     some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True).first()
     by_trigger = step_log_list(trigger_id=str(some_log))[:50].query.sql_with_params()
     by_node = step_log_list(node_id="welcome")[:50].query.sql_with_params()
+    now = timezone.now()
     release = {
         "id": str(trigger.pk),
         "status": "enqueued",
         "node": "text",
         "patch": "{}",
         "attempts": 0,
-        "available_at": timezone.now(),
+        "available_at": now,
         "nudged": True,
         "error": "",
         "finished": False,
         "token": token,
+        "reason": "explain",
+        "event_node": "welcome",
+        "ledger_result": "{}",
+        "ledger_trigger": str(trigger.pk),
+        "ledger_node": "welcome",
+        "log_workflow": workflow.pk,
+        "log_node": "welcome",
+        "log_type": "email",
+        "log_attempt": 1,
+        "log_started": now,
+        "log_finished": now,
+        "log_input": "{}",
+        "log_output": "{}",
+        "log_success": True,
+        "log_error": "",
     }
     ledger = {
         "trigger": str(trigger.pk),
@@ -93,7 +110,9 @@ def plans(workflow: Workflow) -> list[Plan]:
     return [
         claim,
         _explain("send_begin (ledger insert)", SEND_BEGIN_SQL, ledger),
-        _explain("release (fenced update)", RELEASE_SQL, release),
+        _explain(
+            "outcome (ledger, release, event, step log)", engine_statements()["outcome"], release
+        ),
         _explain("sweep: due", _DUE_SQL, sweep),
         _explain("sweep: expired leases", _EXPIRED_SQL, sweep),
         _explain("logs of a trigger (API)", *by_trigger),

@@ -15,11 +15,8 @@ import statistics
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 import psycopg
-
-from bench.dblimit import EVENT_SQL
 
 CLIENTS = 16
 DUPLICATE_SHARE = 0.10
@@ -175,6 +172,11 @@ ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
 RETURNING *
 """
 
+EVENT_SQL = """
+INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
+VALUES (%s, %s, %s, %s, %s, %s) RETURNING id, created_at
+"""
+
 EXISTING_SQL = "SELECT * FROM trigger_instance WHERE workflow_id = %s AND idempotency_key = %s"
 
 
@@ -193,8 +195,7 @@ def _sql_one(url: str, workflow: int, version: int, entry: str):  # type: ignore
             row = await cur.fetchone()
             if row is not None:
                 await conn.execute(
-                    EVENT_SQL,
-                    [row[0], "", "enqueued", "created", "api:bench", entry, datetime.now(UTC)],
+                    EVENT_SQL, [row[0], "", "enqueued", "created", "api:bench", entry]
                 )
                 return 201
             cur = await conn.execute(EXISTING_SQL, [workflow, key])
