@@ -9,6 +9,7 @@ import os
 import shlex
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 from bench import infra
@@ -200,6 +201,7 @@ class Bench:
         say(f"  {run}")
 
     def run_intake(self) -> None:
+        from bench.cpu import CpuMeter, backends, children, redis_group
         from bench.intake import http_run, sql_run
         from bench.profile import Profiler, summarise
 
@@ -209,6 +211,16 @@ class Bench:
         web = self.procs.web(DATABASE_URL=self.config.db_url("sql"))
         profile = self.config.workdir / "profile-intake.txt" if self.args.profile else None
         profiler = Profiler(web, profile, idle=self.args.profile == "wall") if profile else None
+        sql_db = self.config.db_name("sql")
+        server = self.config.server_url
+        meter = CpuMeter(
+            {
+                "gunicorn (master and workers)": lambda: [web.pid, *children(web.pid)],
+                "postgres backends": lambda: backends(server, sql_db),
+                **redis_group(self.config.redis_url),
+            }
+        )
+        meter.start()
         try:
             http = http_run(
                 port=self.config.port,
@@ -216,6 +228,7 @@ class Bench:
                 workflow_key=self.intake_workflow.key,
                 requests=n,
             )
+            http = replace(http, cpu=meter.stop())
         finally:
             if profiler:
                 profiler.stop()
@@ -226,13 +239,17 @@ class Bench:
             summary.write_text(summarise(profile, inside=r"handle_request"))
             say(f"  profile: {summary}")
         say(f"intake: {n} insert-or-return from 16 plain psycopg connections")
+        meter = CpuMeter({"postgres backends": lambda: backends(server, sql_db)})
+        meter.start()
         sql = sql_run(
             url=self.config.db_url("sql"),
             workflow=self.sql_workflow.pk,
             version=self.sql_version,
             entry="welcome",
             requests=n,
+            on_done=meter.stop,
         )
+        sql = replace(sql, cpu=meter.spent)
         say(f"  {sql}")
         self.r.setdefault("intake_http", []).append(http)
         self.r.setdefault("intake_sql", []).append(sql)

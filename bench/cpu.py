@@ -8,6 +8,7 @@ machine's budget: at most `cores / cpu_seconds_per_step` steps per second.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,17 @@ import psycopg
 import redis
 
 _TICK = os.sysconf("SC_CLK_TCK")
+MACHINE = "machine"
+# Not ours: other users of this shared machine (and processes the bench does not attribute).
+OTHERS = "others on the machine (not ours)"
+WALL = "wall clock seconds"  # of the measurement, not CPU
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds all cores spent not idle since boot (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq + steal) / _TICK
 
 
 def cpu_seconds(pid: int) -> float:
@@ -62,19 +74,24 @@ class CpuMeter:
         }
         own = os.times()
         sample["bench process (producer, polling)"] = {0: own.user + own.system}
+        sample[MACHINE] = {0: machine_busy_seconds()}
+        sample[WALL] = {0: time.monotonic()}
         return sample
 
     def start(self) -> None:
         self.before = self._sample()
 
     def stop(self) -> dict[str, float]:
+        """CPU seconds per group, OTHERS (what the rest of the machine used meanwhile) and WALL."""
         after = self._sample()
-        self.spent = {
+        spent = {
             name: sum(
                 seconds - self.before.get(name, {}).get(pid, 0.0) for pid, seconds in pids.items()
             )
             for name, pids in after.items()
         }
+        machine, wall = spent.pop(MACHINE), spent.pop(WALL)
+        self.spent = {**spent, OTHERS: max(0.0, machine - sum(spent.values())), WALL: wall}
         return self.spent
 
 

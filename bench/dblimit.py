@@ -17,8 +17,11 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+
+from bench.cpu import CpuMeter, backends
 
 NODES = [("welcome", "email"), ("text", "sms"), ("follow_up", "email")]
 
@@ -110,7 +113,7 @@ def _step(
 
 
 def _worker(
-    url: str, sql: dict[str, str], ids: list[str], workflow: int, go: Any, out: Any
+    url: str, sql: dict[str, str], ids: list[str], workflow: int, go: Any, done: Any, out: Any
 ) -> None:
     with psycopg.connect(url, autocommit=True, cursor_factory=psycopg.ClientCursor) as conn:
         conn.execute("SELECT 1")
@@ -120,7 +123,8 @@ def _worker(
             for index in range(len(NODES)):
                 for trigger_id in ids:
                     _step(cur, sql, trigger_id, index, workflow)
-    out.put(len(ids) * len(NODES))
+        out.put(len(ids) * len(NODES))
+        done.wait(timeout=60)  # keep the connection until the CPU meter has read its backend
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,7 @@ class DbLimitRun:
     steps: int
     seconds: float
     processes: int
+    cpu: dict[str, float]
 
     @property
     def steps_per_second(self) -> float:
@@ -153,10 +158,10 @@ def dblimit_run(
         ]
         conn.execute("VACUUM ANALYZE trigger_instance")
     context = multiprocessing.get_context("spawn")
-    go, out = context.Event(), context.Queue()
+    go, done, out = context.Event(), context.Event(), context.Queue()
     shares = [ids[i::processes] for i in range(processes)]
     children = [
-        context.Process(target=_worker, args=(url, sql, share, workflow, go, out))
+        context.Process(target=_worker, args=(url, sql, share, workflow, go, done, out))
         for share in shares
     ]
     for child in children:
@@ -164,12 +169,23 @@ def dblimit_run(
     for _ in children:  # connected and waiting
         if out.get(timeout=60) != "ready":
             raise RuntimeError("a dblimit process did not start")
+    parts = urlsplit(url)
+    server, database = urlunsplit(parts._replace(path="")), parts.path.lstrip("/")
+    meter = CpuMeter(
+        {
+            "psycopg processes": lambda: [c.pid for c in children if c.pid],
+            "postgres backends": lambda: backends(server, database),
+        }
+    )
+    meter.start()
     started = time.monotonic()
     go.set()
     steps = sum(out.get(timeout=600 + triggers) for _ in children)
     seconds = time.monotonic() - started
+    cpu = meter.stop()
+    done.set()
     for child in children:
         child.join(timeout=30)
         if child.exitcode != 0:
             raise RuntimeError(f"a dblimit process failed (exit {child.exitcode})")
-    return DbLimitRun(steps=steps, seconds=seconds, processes=processes)
+    return DbLimitRun(steps=steps, seconds=seconds, processes=processes, cpu=cpu)

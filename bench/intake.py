@@ -14,11 +14,12 @@ import random
 import statistics
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import psycopg
 
 CLIENTS = 16
+WARM_UP = 200
 DUPLICATE_SHARE = 0.10
 PAYLOAD = {"email": "ann@example.com", "name": "Ann", "phone": "+15550100", "plan": "pro"}
 
@@ -44,6 +45,8 @@ class IntakeRun:
     created: int
     existing: int
     errors: int
+    sent: int = 0  # warm-up included
+    cpu: dict[str, float] = field(default_factory=dict)
 
     @property
     def per_second(self) -> float:
@@ -88,27 +91,31 @@ async def _clients(
     return latencies, time.perf_counter() - started, codes
 
 
-def _measure(one, requests: int, prefix: str) -> IntakeRun:  # type: ignore[no-untyped-def]
+def _measure(one, requests: int, prefix: str, on_done=None) -> IntakeRun:  # type: ignore[no-untyped-def]
     """200 warm-up requests (connections opened, code paths warm), then the measured plan."""
 
     async def phases() -> tuple[list[float], float, list[int]]:
         states: list[dict] = [{} for _ in range(CLIENTS)]
         try:
-            await _clients(request_plan(200, prefix=f"warm-{prefix}"), one, states)
-            return await _clients(request_plan(requests, prefix=prefix), one, states)
+            await _clients(request_plan(WARM_UP, prefix=f"warm-{prefix}"), one, states)
+            result = await _clients(request_plan(requests, prefix=prefix), one, states)
+            if on_done is not None:
+                on_done()  # while the connections are still open
+            return result
         finally:
             for state in states:
                 if "close" in state:
                     await state["close"]()
 
     latencies, seconds, codes = asyncio.run(phases())
-    return _summary(
+    run = _summary(
         latencies,
         seconds,
         created=codes.count(201),
         existing=codes.count(200),
         errors=sum(1 for c in codes if c not in (200, 201)),
     )
+    return replace(run, sent=WARM_UP + requests)
 
 
 # --- HTTP ---------------------------------------------------------------------------------------
@@ -204,7 +211,9 @@ def _sql_one(url: str, workflow: int, version: int, entry: str):  # type: ignore
     return one
 
 
-def sql_run(*, url: str, workflow: int, version: int, entry: str, requests: int) -> IntakeRun:
+def sql_run(
+    *, url: str, workflow: int, version: int, entry: str, requests: int, on_done=None
+) -> IntakeRun:  # type: ignore[no-untyped-def]
     """The same insert-or-return (trigger INSERT ... ON CONFLICT, event INSERT or SELECT)."""
     one = _sql_one(url, workflow, version, entry)
-    return _measure(one, requests, prefix=f"sql-{uuid.uuid4().hex[:6]}")
+    return _measure(one, requests, prefix=f"sql-{uuid.uuid4().hex[:6]}", on_done=on_done)
