@@ -33,7 +33,7 @@ class TriggerStateConflict(Exception):
         self.trigger = trigger
 
 
-_TRIGGER_COLUMNS: list[str] = [str(f.column) for f in TriggerInstance._meta.concrete_fields]
+TRIGGER_COLUMNS: list[str] = [str(f.column) for f in TriggerInstance._meta.concrete_fields]
 
 # One round trip: lock the row if it is claimable, take the lease, record the event.
 _CLAIM_SQL = f"""
@@ -56,7 +56,7 @@ WITH prior AS (
            %(worker)s, current_node_id
     FROM claimed
 )
-SELECT {", ".join(_TRIGGER_COLUMNS)} FROM claimed
+SELECT {", ".join(TRIGGER_COLUMNS)} FROM claimed
 """  # noqa: S608 (the interpolated column names come from the model, not from input)
 
 
@@ -74,11 +74,16 @@ def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: floa
         row = cursor.fetchone()
     if row is None:
         return None
-    values = dict(zip(_TRIGGER_COLUMNS, row, strict=True))
+    return trigger_from_row(row)
+
+
+def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:
+    """A TriggerInstance from a row of TRIGGER_COLUMNS (as RETURNING gives it), without a query."""
+    values = dict(zip(TRIGGER_COLUMNS, row, strict=True))
     for name in ("payload", "vars"):
         if isinstance(values[name], str):
             values[name] = json.loads(values[name])
-    return TriggerInstance.from_db(connection.alias, _TRIGGER_COLUMNS, list(values.values()))
+    return TriggerInstance.from_db(connection.alias, TRIGGER_COLUMNS, list(values.values()))
 
 
 # The end of a step in one statement: the fenced update, its event, and whatever the caller
