@@ -19,8 +19,11 @@ from bench.infra import Processes, redis_flush
 from triggers.services import trigger_create
 
 BELOW_CAP_DELAYS_MS = (1000, 2000, 3000, 4000, 5000)  # default cap: 300 s
+# The sweeper path with a small cap, so that it runs in seconds. The sweep interval stays at its
+# default (5 s); the delays are longer than cap + interval, as a delay above the default cap
+# (300 s) is: every due time is seen by a sweep ahead of it, as in production.
 ABOVE_CAP_SECONDS = 2  # NOTIFLOW_MAX_COUNTDOWN_SECONDS for the sweeper path
-ABOVE_CAP_DELAYS_MS = (3000, 4000, 5000, 6000)
+ABOVE_CAP_DELAYS_MS = (8000, 9000, 10000, 11000, 12000)
 
 
 @dataclass(frozen=True)
