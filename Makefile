@@ -39,6 +39,12 @@ test: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+## Benchmarks (not part of `make test`): prints a table and updates BENCHMARKS.md. Several
+## minutes at the default sizes; `make bench ARGS="--quick"` for a small run, `--help` for options.
+bench: install
+	$(PY) scripts/services.py check
+	$(PY) -m bench $(ARGS)
+
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -5,7 +5,8 @@ from typing import Any
 
 from celery import Celery, beat
 from celery.apps.beat import Beat
-from celery.signals import worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_process_init
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
 
@@ -56,3 +57,14 @@ def _pool_process_leaves_sigterm_to_the_main_process(**_kwargs: object) -> None:
     steps. A hard time limit still stops a stuck step (billiard follows its SIGTERM with SIGKILL).
     """
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+@task_prerun.connect
+@task_postrun.connect
+def close_old_connections_between_tasks(sender: Any = None, **kwargs: Any) -> None:
+    """What Django does between requests, between tasks: drop a connection that failed or outlived
+    CONN_MAX_AGE, and health-check a kept one before its next use (CELERY_DB_REUSE_MAX keeps it).
+    Not for eager tasks, which run inside their caller's transaction."""
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    close_old_connections()

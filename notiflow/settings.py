@@ -152,6 +152,12 @@ if CELERY_TASK_TIME_LIMIT >= NOTIFLOW_LEASE_SECONDS:
 # the message and again on the QUIT that Django's backend sends while closing.
 if 2 * EMAIL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ValueError("EMAIL_TIMEOUT must be under half of CELERY_TASK_SOFT_TIME_LIMIT")
+# Celery's Django fixup closes the database connection before and after every task unless this
+# is set, so each step paid for a new PostgreSQL connection (a backend fork, authentication,
+# cold catalog caches): as much time as the step's own queries. With it a pool process keeps its
+# connection (Celery still recycles it every this many tasks), and notiflow.celery checks it
+# between tasks as Django does between requests (errors, CONN_MAX_AGE, CONN_HEALTH_CHECKS).
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 # Keep our own logging configuration instead of Celery replacing the root logger.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Publishing a nudge must not hold a request hostage when Redis is down: one quick retry, then

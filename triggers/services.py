@@ -8,11 +8,12 @@ import secrets
 import uuid
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 from triggers.dispatch import trigger_enqueue_on_commit
-from triggers.models import ApiKey, TriggerEvent, TriggerInstance, TriggerStatus
+from triggers.models import ApiKey, TriggerInstance
+from triggers.state import TRIGGER_COLUMNS, trigger_from_row
 from workflows.models import Workflow
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
@@ -28,6 +29,26 @@ class TriggerRejected(Exception):
         self.status_code = status_code
 
 
+# The inbox in one statement (one round trip, atomic on its own): the trigger, if the key is new,
+# and its `created` event; the new row comes back whole.
+_CREATE_SQL = f"""
+WITH inserted AS (
+    INSERT INTO trigger_instance
+        (id, workflow_id, workflow_version_id, idempotency_key, payload, status,
+         current_node_id, vars, attempts, available_at, leased_by, nudged_at,
+         last_error, created_at, updated_at)
+    VALUES (%(id)s, %(workflow)s, %(version)s, %(key)s, %(payload)s::jsonb, 'enqueued',
+            %(node)s, '{{}}'::jsonb, 0, now(), '', now(), '', now(), now())
+    ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
+    RETURNING *
+), event AS (
+    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
+    SELECT id, '', 'enqueued', 'created', %(actor)s, current_node_id FROM inserted
+)
+SELECT {", ".join(TRIGGER_COLUMNS)} FROM inserted
+"""  # noqa: S608 (the interpolated column names come from the model, not from input)
+
+
 def trigger_create(
     *, workflow: Workflow, idempotency_key: str, payload: Any, actor: str = ""
 ) -> tuple[TriggerInstance, bool]:
@@ -35,8 +56,9 @@ def trigger_create(
 
     The inbox: a single INSERT ... ON CONFLICT DO NOTHING decides, so any number of concurrent
     requests with the same key create exactly one row (there is no read-then-act window). A new
-    trigger is `enqueued` at the entry node of the workflow's current version, due now, and its
-    first nudge is published after commit. Returns (trigger, created).
+    trigger is `enqueued` at the entry node of the workflow's current version, due now; it and
+    its event are written by one statement, and its first nudge is published after commit (at
+    once in autocommit, or when the caller's transaction commits). Returns (trigger, created).
     """
     if not isinstance(idempotency_key, str) or not idempotency_key.strip():
         raise TriggerRejected("idempotency_key", "idempotency_key must be a non-empty string")
@@ -53,47 +75,33 @@ def trigger_create(
         )
 
     version = workflow.current_version
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(
-                """
-                INSERT INTO trigger_instance
-                    (id, workflow_id, workflow_version_id, idempotency_key, payload, status,
-                     current_node_id, vars, attempts, available_at, leased_by, nudged_at,
-                     last_error, created_at, updated_at)
-                VALUES (%s, %s, %s, %s, %s::jsonb, 'enqueued', %s, '{}'::jsonb, 0, now(), '',
-                        now(), '', now(), now())
-                ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
-                RETURNING id
-                """,
-                [
-                    str(uuid.uuid4()),
-                    workflow.pk,
-                    version.pk,
-                    idempotency_key,
-                    json.dumps(payload),
-                    version.definition["entry_node_id"],
-                ],
-            )
-            inserted = cursor.fetchone()
-        if inserted is None:
-            # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
-            existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(
-                workflow=workflow, idempotency_key=idempotency_key
-            )
-            return existing, False
-        TriggerEvent.objects.create(
-            trigger_id=inserted[0],
-            from_status="",
-            to_status=TriggerStatus.ENQUEUED,
-            reason="created",
-            actor=actor,
-            node_id=version.definition["entry_node_id"],
+    entry_node_id = version.definition["entry_node_id"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _CREATE_SQL,
+            {
+                "id": str(uuid.uuid4()),
+                "workflow": workflow.pk,
+                "version": version.pk,
+                "key": idempotency_key,
+                "payload": json.dumps(payload),
+                "node": entry_node_id,
+                "actor": actor,
+            },
         )
-        trigger_enqueue_on_commit(inserted[0])
-    return TriggerInstance.objects.select_related("workflow", "workflow_version").get(
-        pk=inserted[0]
-    ), True
+        inserted = cursor.fetchone()
+    if inserted is None:
+        # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
+        existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(
+            workflow=workflow, idempotency_key=idempotency_key
+        )
+        return existing, False
+    trigger = trigger_from_row(inserted)
+    # The row comes from RETURNING: no second query, and its workflow and version are known.
+    trigger.workflow = workflow
+    trigger.workflow_version = version
+    trigger_enqueue_on_commit(trigger.pk)
+    return trigger, True
 
 
 def _hash(key: str) -> str:

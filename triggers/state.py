@@ -10,6 +10,8 @@ writes its TriggerEvent in the same statement or transaction as the change itsel
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -32,7 +34,7 @@ class TriggerStateConflict(Exception):
         self.trigger = trigger
 
 
-_TRIGGER_COLUMNS: list[str] = [str(f.column) for f in TriggerInstance._meta.concrete_fields]
+TRIGGER_COLUMNS: list[str] = [str(f.column) for f in TriggerInstance._meta.concrete_fields]
 
 # One round trip: lock the row if it is claimable, take the lease, record the event.
 _CLAIM_SQL = f"""
@@ -55,7 +57,7 @@ WITH prior AS (
            %(worker)s, current_node_id
     FROM claimed
 )
-SELECT {", ".join(_TRIGGER_COLUMNS)} FROM claimed
+SELECT {", ".join(TRIGGER_COLUMNS)} FROM claimed
 """  # noqa: S608 (the interpolated column names come from the model, not from input)
 
 
@@ -73,11 +75,57 @@ def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: floa
         row = cursor.fetchone()
     if row is None:
         return None
-    values = dict(zip(_TRIGGER_COLUMNS, row, strict=True))
+    return trigger_from_row(row)
+
+
+def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:
+    """A TriggerInstance from a row of TRIGGER_COLUMNS (as RETURNING gives it), without a query."""
+    values = dict(zip(TRIGGER_COLUMNS, row, strict=True))
     for name in ("payload", "vars"):
         if isinstance(values[name], str):
             values[name] = json.loads(values[name])
-    return TriggerInstance.from_db(connection.alias, _TRIGGER_COLUMNS, list(values.values()))
+    return TriggerInstance.from_db(connection.alias, TRIGGER_COLUMNS, list(values.values()))
+
+
+# The end of a step in one statement: the fenced update, its event, and whatever the caller
+# writes along with it (`also`), so that the step outcome costs one round trip and is atomic
+# without an explicit transaction.
+_RELEASE_SQL = """
+WITH released AS (
+    UPDATE trigger_instance
+    SET status = %(status)s, current_node_id = %(node)s,
+        vars = vars || %(patch)s::jsonb, attempts = %(attempts)s,
+        available_at = %(available_at)s, lease_until = NULL, leased_by = '',
+        nudged_at = CASE WHEN %(nudged)s THEN now() END, last_error = %(error)s,
+        completed_at = CASE WHEN %(finished)s THEN now() END, updated_at = now()
+    WHERE id = %(id)s AND status = 'processing' AND leased_by = %(token)s
+    RETURNING id
+), event AS (
+    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
+    SELECT id, 'processing', %(status)s, %(reason)s, %(token)s, %(event_node)s FROM released
+){also}
+SELECT count(*) FROM released
+"""
+
+
+@dataclass(frozen=True)
+class ReleaseWrite:
+    """A write that commits in the very statement of a release (DESIGN rule 4, one round trip).
+
+    `sql` is one data-modifying statement. It may read `released` (one row, the trigger's `id`,
+    only when the fenced update applied), as in `INSERT ... SELECT ... FROM released`, to apply
+    only along with the release; one that does not read it applies in any case. Its parameters
+    are named and must not clash with the release's own (prefix them).
+    """
+
+    sql: str
+    params: dict[str, Any]
+
+
+def release_statement(also: Sequence[str] = ()) -> str:
+    """The SQL of a release carrying the statements `also` (see ReleaseWrite)."""
+    parts = "".join(f", also_{i} AS (\n{sql.strip()}\n)" for i, sql in enumerate(also))
+    return _RELEASE_SQL.format(also=parts)
 
 
 def trigger_release(
@@ -92,49 +140,38 @@ def trigger_release(
     nudged: bool,
     last_error: str,
     reason: str,
+    also: Sequence[ReleaseWrite] = (),
 ) -> bool:
     """End a step under the lease `lease_token`: the next status, cursor, vars and due time.
 
     Fenced: it only applies while the trigger is still `processing` under this very lease, so a
     worker whose lease expired (and was reclaimed) or whose trigger was cancelled changes nothing.
-    Returns whether it applied. Call inside the step's transaction.
+    The status event and the writes in `also` commit in the same statement (atomic on its own,
+    or part of the caller's transaction). Returns whether the release applied.
     """
-    finished = status in TERMINAL_STATUSES
+    params: dict[str, Any] = {
+        "id": str(trigger.pk),
+        "status": status,
+        "node": current_node_id,
+        "patch": json.dumps(vars_patch or {}),
+        "attempts": attempts,
+        "available_at": available_at,
+        "nudged": nudged,
+        "error": last_error,
+        "finished": status in TERMINAL_STATUSES,
+        "token": lease_token,
+        "reason": reason,
+        "event_node": trigger.current_node_id,
+    }
+    for write in also:
+        clash = params.keys() & write.params.keys()
+        if clash:
+            raise ValueError(f"release parameters clash: {sorted(clash)}")
+        params.update(write.params)
     with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            UPDATE trigger_instance
-            SET status = %(status)s, current_node_id = %(node)s,
-                vars = vars || %(patch)s::jsonb, attempts = %(attempts)s,
-                available_at = %(available_at)s, lease_until = NULL, leased_by = '',
-                nudged_at = CASE WHEN %(nudged)s THEN now() END, last_error = %(error)s,
-                completed_at = CASE WHEN %(finished)s THEN now() END, updated_at = now()
-            WHERE id = %(id)s AND status = 'processing' AND leased_by = %(token)s
-            """,
-            {
-                "id": str(trigger.pk),
-                "status": status,
-                "node": current_node_id,
-                "patch": json.dumps(vars_patch or {}),
-                "attempts": attempts,
-                "available_at": available_at,
-                "nudged": nudged,
-                "error": last_error,
-                "finished": finished,
-                "token": lease_token,
-            },
-        )
-        if cursor.rowcount != 1:
-            return False
-    TriggerEvent.objects.create(
-        trigger_id=trigger.pk,
-        from_status=TriggerStatus.PROCESSING,
-        to_status=status,
-        reason=reason,
-        actor=lease_token,
-        node_id=trigger.current_node_id,
-    )
-    return True
+        cursor.execute(release_statement([write.sql for write in also]), params)
+        row = cursor.fetchone()
+    return bool(row and row[0] == 1)
 
 
 def _locked(trigger_id: UUID | str) -> TriggerInstance:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import uuid
@@ -10,16 +11,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from triggers.dispatch import trigger_enqueue_on_commit
 from triggers.models import TriggerInstance, TriggerStatus
-from triggers.state import trigger_claim, trigger_release
+from triggers.state import ReleaseWrite, trigger_claim, trigger_release
 from workers.errors import PermanentError, TransientError
-from workers.models import StepExecutionLog
 from workers.nodes import CHANNELS
-from workers.services.ledger import LeaseLost, send_begin, send_complete
+from workers.services.ledger import LeaseLost, send_begin, send_complete_write
 from workflows.definition import delay_of
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.templating import TemplateError, condition_holds
@@ -206,9 +205,37 @@ def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
     return False, None
 
 
+# The step log, written by the release statement only when the release applies (ReleaseWrite).
+STEP_LOG_SQL = """
+INSERT INTO step_log (trigger_id, workflow_id, node_id, node_type, attempt, started_at,
+                      finished_at, input, output, success, error)
+SELECT id, %(log_workflow)s, %(log_node)s, %(log_type)s, %(log_attempt)s, %(log_started)s,
+       %(log_finished)s, %(log_input)s::jsonb, %(log_output)s::jsonb, %(log_success)s, %(log_error)s
+FROM released
+"""
+
+
+def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> ReleaseWrite:
+    return ReleaseWrite(
+        STEP_LOG_SQL,
+        {
+            "log_workflow": step.trigger.workflow_id,
+            "log_node": step.node["id"],
+            "log_type": step.node["type"],
+            "log_attempt": step.trigger.attempts + 1,
+            "log_started": step.started_at,
+            "log_finished": finished_at,
+            "log_input": json.dumps(step.context),
+            "log_output": None if outcome.output is None else json.dumps(outcome.output),
+            "log_success": not outcome.error,
+            "log_error": outcome.error,
+        },
+    )
+
+
 def _record(step: StepAttempt, outcome: Outcome, run: NodeRun | None) -> str | None:
-    """One transaction per step outcome (DESIGN rule 4): ledger completion, the fenced trigger
-    update with its event, the step log, and the next nudge on commit.
+    """One transaction per step outcome (DESIGN rule 4), and one statement: ledger completion,
+    the fenced trigger update with its event, the step log; then the next nudge, after commit.
 
     A provider call that happened is marked `sent` in the ledger whatever else happens, so no
     later attempt repeats it. If the lease was lost or the trigger cancelled meanwhile, the rest
@@ -216,43 +243,34 @@ def _record(step: StepAttempt, outcome: Outcome, run: NodeRun | None) -> str | N
     """
     now = timezone.now()
     nudge, countdown = _schedule(outcome, now)
-    with transaction.atomic():
-        if run is not None and run.sent:
-            send_complete(trigger=step.trigger, node_id=step.node["id"], result=run.output)
-        applied = trigger_release(
-            trigger=step.trigger,
-            lease_token=step.lease_token,
-            status=outcome.status,
-            current_node_id=outcome.next_node_id,
-            vars_patch=outcome.vars_patch,
-            attempts=outcome.attempts,
-            available_at=outcome.available_at,
-            nudged=nudge,
-            last_error=outcome.error,
-            reason=outcome.reason,
+    writes = [_step_log_write(step, outcome, now)]
+    if run is not None and run.sent:
+        writes.insert(
+            0, send_complete_write(trigger=step.trigger, node_id=step.node["id"], result=run.output)
         )
-        if not applied:
-            logger.info(
-                "trigger %s: outcome of node %s not recorded: cancelled or lease lost meanwhile",
-                step.trigger.pk,
-                step.node["id"],
-            )
-            return None
-        StepExecutionLog.objects.create(
-            trigger_id=step.trigger.pk,
-            workflow_id=step.trigger.workflow_id,
-            node_id=step.node["id"],
-            node_type=step.node["type"],
-            attempt=step.trigger.attempts + 1,
-            started_at=step.started_at,
-            finished_at=now,
-            input=step.context,
-            output=outcome.output,
-            success=not outcome.error,
-            error=outcome.error,
+    applied = trigger_release(
+        trigger=step.trigger,
+        lease_token=step.lease_token,
+        status=outcome.status,
+        current_node_id=outcome.next_node_id,
+        vars_patch=outcome.vars_patch,
+        attempts=outcome.attempts,
+        available_at=outcome.available_at,
+        nudged=nudge,
+        last_error=outcome.error,
+        reason=outcome.reason,
+        also=writes,
+    )
+    if not applied:
+        logger.info(
+            "trigger %s: outcome of node %s not recorded: cancelled or lease lost meanwhile",
+            step.trigger.pk,
+            step.node["id"],
         )
-        if nudge:
-            trigger_enqueue_on_commit(step.trigger.pk, countdown=countdown)
+        return None
+    if nudge:
+        # After the statement's commit (or the caller's, when called inside a transaction).
+        trigger_enqueue_on_commit(step.trigger.pk, countdown=countdown)
     if outcome.error:
         logger.info("trigger %s: %s", step.trigger.pk, outcome.reason)
     return outcome.status

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import connection
 
 from triggers.models import TriggerInstance
+from triggers.state import ReleaseWrite
 
 
 class LeaseLost(Exception):
@@ -25,6 +26,21 @@ class SendSlot:
     send_count: int
 
 
+SEND_BEGIN_SQL = """
+WITH owner AS (
+    SELECT id FROM trigger_instance
+    WHERE id = %(trigger)s AND status = 'processing' AND leased_by = %(token)s
+)
+INSERT INTO send_ledger (trigger_id, node_id, idempotency_key, channel, status,
+                         send_count, created_at)
+SELECT id, %(node)s, %(key)s, %(channel)s, 'sending', 1, now() FROM owner
+ON CONFLICT (trigger_id, node_id) DO UPDATE
+    SET send_count = send_ledger.send_count + 1
+    WHERE send_ledger.status = 'sending'
+RETURNING send_count
+"""
+
+
 def send_begin(
     *, trigger: TriggerInstance, node_id: str, channel: str, lease_token: str
 ) -> SendSlot:
@@ -37,19 +53,7 @@ def send_begin(
     key = f"{trigger.pk}:{node_id}"
     with connection.cursor() as cursor:
         cursor.execute(
-            """
-            WITH owner AS (
-                SELECT id FROM trigger_instance
-                WHERE id = %(trigger)s AND status = 'processing' AND leased_by = %(token)s
-            )
-            INSERT INTO send_ledger (trigger_id, node_id, idempotency_key, channel, status,
-                                     send_count, created_at)
-            SELECT id, %(node)s, %(key)s, %(channel)s, 'sending', 1, now() FROM owner
-            ON CONFLICT (trigger_id, node_id) DO UPDATE
-                SET send_count = send_ledger.send_count + 1
-                WHERE send_ledger.status = 'sending'
-            RETURNING send_count
-            """,
+            SEND_BEGIN_SQL,
             {
                 "trigger": str(trigger.pk),
                 "token": lease_token,
@@ -72,13 +76,32 @@ def send_begin(
     return SendSlot(recorded_result=result, send_count=0)
 
 
+SEND_COMPLETE_SQL = """
+UPDATE send_ledger SET status = 'sent', result = %(ledger_result)s::jsonb, sent_at = now()
+WHERE trigger_id = %(ledger_trigger)s AND node_id = %(ledger_node)s AND status = 'sending'
+"""
+
+
+def send_complete_write(
+    *, trigger: TriggerInstance, node_id: str, result: dict[str, Any]
+) -> ReleaseWrite:
+    """Marking the send `sent` with the provider's answer, to commit with the step's release.
+
+    It does not read `released`: a send that happened is recorded even when the release no longer
+    applies (lease lost, cancelled), so that no later attempt repeats it.
+    """
+    return ReleaseWrite(
+        SEND_COMPLETE_SQL,
+        {
+            "ledger_result": json.dumps(result),
+            "ledger_trigger": str(trigger.pk),
+            "ledger_node": node_id,
+        },
+    )
+
+
 def send_complete(*, trigger: TriggerInstance, node_id: str, result: dict[str, Any]) -> None:
-    """Mark the send `sent` with the provider's answer. Call inside the step's transaction."""
+    """Mark the send `sent` on its own (the engine does it inside the release: send_complete_write)."""
+    write = send_complete_write(trigger=trigger, node_id=node_id, result=result)
     with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            UPDATE send_ledger SET status = 'sent', result = %s::jsonb, sent_at = now()
-            WHERE trigger_id = %s AND node_id = %s AND status = 'sending'
-            """,
-            [json.dumps(result), str(trigger.pk), node_id],
-        )
+        cursor.execute(write.sql, write.params)

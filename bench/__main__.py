@@ -1,0 +1,341 @@
+"""`make bench [ARGS="..."]` = `python -m bench [...]`: run the figures, print the table, write
+BENCHMARKS.md. See `python -m bench --help` and BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import time
+from dataclasses import replace
+from typing import Any
+
+from bench import infra
+from bench.report import Row, table, write_benchmarks
+
+PARTS = (
+    "queries",
+    "engine",
+    "baseline",
+    "dblimit",
+    "intake",
+    "delays",
+    "memory",
+    "scale",
+    "explain",
+)
+QUICK = {
+    "triggers": 300,
+    "intake_requests": 1000,
+    "delays": 100,
+    "scale_triggers": 50_000,
+    "memory_steps": 3000,
+}
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="make bench ARGS=", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help=f"small sizes: {QUICK}")
+    parser.add_argument("--triggers", type=int, default=5000, help="K for engine/baseline/dblimit")
+    parser.add_argument("--intake-requests", type=int, default=5000)
+    parser.add_argument("--delays", type=int, default=500, help="per path (below/above the cap)")
+    parser.add_argument("--scale-triggers", type=int, default=1_000_000, help="x3 step logs")
+    parser.add_argument("--memory-steps", type=int, default=100_000)
+    parser.add_argument("--only", default=",".join(PARTS), help=f"comma list of {','.join(PARTS)}")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rounds of engine/baseline/dblimit/intake"
+    )
+    parser.add_argument(
+        "--profile",
+        choices=("wall", "cpu"),
+        help="py-spy the worker (engine) and gunicorn (intake): wall clock or CPU only",
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the bench databases afterwards")
+    parser.add_argument("--no-write", action="store_true", help="do not update BENCHMARKS.md")
+    parser.add_argument("--db-prefix", default="notiflow_bench")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14", help="flushed!")
+    parser.add_argument("--port", type=int, default=None, help="gunicorn [NOTIFLOW_PORT or 8013]")
+    args = parser.parse_args(argv)
+    if args.quick:
+        for name, value in QUICK.items():
+            if getattr(args, name) == parser.get_default(name):
+                setattr(args, name, value)
+    args.parts = [p.strip() for p in args.only.split(",") if p.strip()]
+    unknown = set(args.parts) - set(PARTS)
+    if unknown:
+        parser.error(
+            f"unknown part(s) {', '.join(sorted(unknown))}; choose from {', '.join(PARTS)}"
+        )
+    return args
+
+
+def say(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, config: infra.Config):
+        self.args = args
+        self.config = config
+        self.procs = infra.Processes(config)
+        self.r: dict[str, Any] = {}
+
+    def cmd(self, only: str, **sizes: Any) -> str:
+        flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in sizes.items())
+        return f'make bench ARGS="--only {only} {flags}"'.replace(' "', '"').strip()
+
+    # --- set-up ---------------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        say(
+            f"databases {self.config.db_prefix}_* on {self.config.server_url}, Redis {self.config.redis_url}"
+        )
+        infra.database_template(self.config)
+        infra.database_clone(self.config, source="template", target="engine")
+        os.environ.update(infra.base_env(self.config, "engine"))
+        os.environ.pop("EMAIL_URL", None)
+        import django
+
+        django.setup()
+        from bench.fixtures import ENGINE_DEFINITION, workflow_new
+        from triggers.services import api_key_create
+
+        self.api_key = api_key_create(name="bench")[1]
+        self.intake_workflow = workflow_new("intake", ENGINE_DEFINITION)
+        self.sql_workflow = workflow_new("sql", ENGINE_DEFINITION)
+        self.sql_version = self.sql_workflow.current_version_id or 0
+        from django.db import connections
+
+        connections.close_all()
+        infra.database_clone(self.config, source="engine", target="sql")
+        if "scale" in self.args.parts:
+            infra.database_clone(self.config, source="engine", target="scale")
+        infra.redis_flush(self.config)
+
+    def teardown(self) -> None:
+        self.procs.stop_all()
+        from django.db import connections
+
+        connections.close_all()
+        infra.redis_flush(self.config)
+        if not self.args.keep:
+            for part in ("engine", "sql", "scale", "template"):
+                infra.database_drop(self.config, part)
+
+    # --- the figures ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        parts, a = self.args.parts, self.args
+        if "queries" in parts:
+            from bench.engine import queries_per_step
+
+            say("queries per step (traced worker, 50 triggers)")
+            self.r["queries"] = queries_per_step(self.procs, triggers=50)
+        for round_ in range(a.repeat):
+            if "engine" in parts:
+                from bench.engine import engine_run
+
+                say(f"engine: {a.triggers} triggers x 3 steps (round {round_ + 1})")
+                profile = (
+                    self.config.workdir / f"profile-engine-{round_}.txt" if a.profile else None
+                )
+                self.r.setdefault("engine", []).append(
+                    engine_run(
+                        self.procs, triggers=a.triggers, tag=f"engine{round_}", profile_to=profile
+                    )
+                )
+                say(f"  {self.r['engine'][-1]}")
+                if profile is not None and profile.exists():
+                    from bench.profile import summarise
+
+                    summary = profile.with_suffix(".summary.txt")
+                    summary.write_text(summarise(profile))
+                    say(f"  profile: {summary}")
+            if "baseline" in parts:
+                from bench.baseline import baseline_run
+
+                say(f"baseline: {a.triggers} Celery chains x 3 hops (round {round_ + 1})")
+                self.r.setdefault("baseline", []).append(
+                    baseline_run(self.procs, chains=a.triggers)
+                )
+                say(f"  {self.r['baseline'][-1]}")
+            if "dblimit" in parts:
+                self.run_dblimit()
+            if "intake" in parts:
+                self.run_intake()
+        if "delays" in parts:
+            from bench.delays import delays_run
+
+            for above in (False, True):
+                say(f"delays: {a.delays} {'above' if above else 'below'} the countdown cap")
+                self.r.setdefault("delays", []).append(
+                    delays_run(self.procs, count=a.delays, above_cap=above)
+                )
+                say(f"  {self.r['delays'][-1]}")
+        if "memory" in parts:
+            from bench.engine import memory_run
+
+            say(f"memory: {a.memory_steps} steps")
+            self.r["memory"] = memory_run(self.procs, steps=a.memory_steps)
+            say(f"  {self.r['memory']}")
+        if "scale" in parts:
+            self.run_scale()
+        if "explain" in parts:
+            self.run_explain()
+
+    def run_dblimit(self) -> None:
+        from bench.dblimit import dblimit_run, engine_statements
+
+        say(f"database limit: {self.args.triggers} x 3 steps of engine SQL from plain psycopg")
+        run = dblimit_run(
+            self.config.db_url("sql"),
+            sql=engine_statements(),
+            workflow=self.sql_workflow.pk,
+            version=self.sql_version,
+            triggers=self.args.triggers,
+            processes=os.cpu_count() or 1,
+        )
+        self.r.setdefault("dblimit", []).append(run)
+        say(f"  {run}")
+
+    def run_intake(self) -> None:
+        from bench.cpu import CpuMeter, backends, children, redis_group
+        from bench.intake import http_run, sql_run
+        from bench.profile import Profiler, summarise
+
+        n = self.args.intake_requests
+        say(f"intake: {n} POST /api/triggers/ from 16 clients (gunicorn as in the Procfile)")
+        # On the `sql` copy, where no worker runs: the engine figures never see these triggers.
+        web = self.procs.web(DATABASE_URL=self.config.db_url("sql"))
+        profile = self.config.workdir / "profile-intake.txt" if self.args.profile else None
+        profiler = Profiler(web, profile, idle=self.args.profile == "wall") if profile else None
+        sql_db = self.config.db_name("sql")
+        server = self.config.server_url
+        meter = CpuMeter(
+            {
+                "gunicorn (master and workers)": lambda: [web.pid, *children(web.pid)],
+                "postgres backends": lambda: backends(server, sql_db),
+                **redis_group(self.config.redis_url),
+            }
+        )
+        meter.start()
+        try:
+            http = http_run(
+                port=self.config.port,
+                api_key=self.api_key,
+                workflow_key=self.intake_workflow.key,
+                requests=n,
+            )
+            http = replace(http, cpu=meter.stop())
+        finally:
+            if profiler:
+                profiler.stop()
+            self.procs.stop(web)
+        say(f"  {http}")
+        if profile is not None and profile.exists():
+            summary = profile.with_suffix(".summary.txt")
+            summary.write_text(summarise(profile, inside=r"handle_request"))
+            say(f"  profile: {summary}")
+        say(f"intake: {n} insert-or-return from 16 plain psycopg connections")
+        meter = CpuMeter({"postgres backends": lambda: backends(server, sql_db)})
+        meter.start()
+        sql = sql_run(
+            url=self.config.db_url("sql"),
+            workflow=self.sql_workflow.pk,
+            version=self.sql_version,
+            entry="welcome",
+            requests=n,
+            on_done=meter.stop,
+        )
+        sql = replace(sql, cpu=meter.spent)
+        say(f"  {sql}")
+        self.r.setdefault("intake_http", []).append(http)
+        self.r.setdefault("intake_sql", []).append(sql)
+        infra.redis_flush(self.config)  # the nudges of the intake triggers: no worker ran them
+
+    def run_scale(self) -> None:
+        """History in the `scale` copy; engine runs alternate between it and the empty `engine`
+        database, so that a change in the machine's load hits both sides of the ratio alike."""
+        from bench.engine import engine_run
+        from bench.fixtures import ENGINE_DEFINITION, use_database, workflow_new
+        from bench.scale import history_load, table_sizes
+
+        n, url = self.args.scale_triggers, self.config.db_url("scale")
+        use_database(self.config.db_name("scale"))
+        history = workflow_new("history", ENGINE_DEFINITION)
+        say(f"scale: loading {n:,} completed triggers and {3 * n:,} step logs")
+        seconds = history_load(
+            url, workflow=history.pk, version=history.current_version_id or 0, triggers=n
+        )
+        self.r["scale_sizes"] = table_sizes(url)
+        say(f"  loaded in {seconds:.0f}s: {self.r['scale_sizes']}")
+        self.r["scale_workflow"] = history
+        for round_ in range(self.args.repeat):
+            for database, key in (("engine", "scale_empty"), ("scale", "scale")):
+                say(
+                    f"scale: engine on `{database}`, {self.args.triggers} triggers (round {round_ + 1})"
+                )
+                self.r.setdefault(key, []).append(
+                    engine_run(
+                        self.procs,
+                        triggers=self.args.triggers,
+                        tag=f"{key}{round_}",
+                        database=database,
+                    )
+                )
+                say(f"  {self.r[key][-1]}")
+
+    def run_explain(self) -> None:
+        from bench.explain import plans
+
+        say("EXPLAIN (ANALYZE, BUFFERS) of the hot queries")
+        from bench.fixtures import use_database
+
+        use_database(self.config.db_name("scale" if "scale_workflow" in self.r else "engine"))
+        found = plans(self.r.get("scale_workflow") or self.intake_workflow)
+        out = self.config.workdir / "explain.txt"
+        out.write_text("\n\n".join(f"== {p.name}\n{p.text}" for p in found))
+        self.r["explain"] = found
+        say(f"  plans written to {out}")
+
+    # --- the table ------------------------------------------------------------------------------
+
+    def rows(self) -> list[Row]:
+        from bench.rows import rows
+
+        return rows(self)
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    config = infra.Config.from_env(
+        db_prefix=args.db_prefix, redis_url=args.redis_url, port=args.port
+    )
+    machine = infra.machine_description(config)
+    bench = Bench(args, config)
+    started = time.monotonic()
+    try:
+        bench.setup()
+        bench.run()
+    finally:
+        bench.teardown()
+    from bench.rows import notes
+
+    body = table(bench.rows()) + "\n" + "\n".join(notes(bench))
+    print()
+    print("\n".join(f"{k}: {v}" for k, v in machine.items()))
+    print()
+    print(body)
+    say(f"done in {time.monotonic() - started:.0f}s")
+    if not args.no_write:
+        write_benchmarks(
+            infra.ROOT / "BENCHMARKS.md", machine=machine, body=body, args=shlex.join(argv)
+        )
+        say("BENCHMARKS.md updated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,120 @@
+"""EXPLAIN (ANALYZE, BUFFERS) of the hot queries: claim, release, send ledger, sweeps, log reads.
+
+Writing statements are explained inside a transaction that is rolled back, so they change nothing.
+Imported only after django.setup() (see bench.__main__).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from bench.dblimit import engine_statements
+from bench.fixtures import PAYLOAD
+from triggers.services import trigger_create
+from triggers.state import _CLAIM_SQL
+from workers.selectors import step_log_list
+from workers.services.ledger import SEND_BEGIN_SQL
+from workers.services.sweeper import _DUE_SQL, _EXPIRED_SQL
+from workflows.models import Workflow
+
+
+@dataclass(frozen=True)
+class Plan:
+    name: str
+    milliseconds: float
+    seq_scans: list[str]  # tables read by a sequential scan
+    text: str
+
+
+class _Rollback(Exception):
+    pass
+
+
+def _explain(name: str, sql: str, params: Any) -> Plan:
+    lines: list[str] = []
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+            lines = [row[0] for row in cursor.fetchall()]
+            raise _Rollback
+    except _Rollback:
+        pass
+    text = "\n".join(lines)
+    timing = re.search(r"Execution Time: ([\d.]+) ms", text)
+    return Plan(
+        name=name,
+        milliseconds=float(timing.group(1)) if timing else 0.0,
+        seq_scans=sorted(set(re.findall(r"Seq Scan on (\w+)", text))),
+        text=text,
+    )
+
+
+def plans(workflow: Workflow) -> list[Plan]:
+    """The plans on the database as it is now (run it after the history load)."""
+    trigger, _ = trigger_create(
+        workflow=workflow, idempotency_key=f"explain-{uuid.uuid4().hex[:8]}", payload=PAYLOAD
+    )
+    token = "explain:1"  # noqa: S105 (a lease token, not a secret)
+    claim = _explain(
+        "claim (CTE: lock, update, event)",
+        _CLAIM_SQL,
+        {"id": str(trigger.pk), "worker": token, "lease": 60},
+    )
+    with connection.cursor() as cursor:  # now claim it for real, so the release and ledger apply
+        cursor.execute(_CLAIM_SQL, {"id": str(trigger.pk), "worker": token, "lease": 60})
+    sweep = {"lookahead": 5, "renudge": 30, "batch": 1000}
+    some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True).first()
+    by_trigger = step_log_list(trigger_id=str(some_log))[:50].query.sql_with_params()
+    by_node = step_log_list(node_id="welcome")[:50].query.sql_with_params()
+    now = timezone.now()
+    release = {
+        "id": str(trigger.pk),
+        "status": "enqueued",
+        "node": "text",
+        "patch": "{}",
+        "attempts": 0,
+        "available_at": now,
+        "nudged": True,
+        "error": "",
+        "finished": False,
+        "token": token,
+        "reason": "explain",
+        "event_node": "welcome",
+        "ledger_result": "{}",
+        "ledger_trigger": str(trigger.pk),
+        "ledger_node": "welcome",
+        "log_workflow": workflow.pk,
+        "log_node": "welcome",
+        "log_type": "email",
+        "log_attempt": 1,
+        "log_started": now,
+        "log_finished": now,
+        "log_input": "{}",
+        "log_output": "{}",
+        "log_success": True,
+        "log_error": "",
+    }
+    ledger = {
+        "trigger": str(trigger.pk),
+        "token": token,
+        "node": "welcome",
+        "key": f"{trigger.pk}:welcome",
+        "channel": "email",
+    }
+    return [
+        claim,
+        _explain("send_begin (ledger insert)", SEND_BEGIN_SQL, ledger),
+        _explain(
+            "outcome (ledger, release, event, step log)", engine_statements()["outcome"], release
+        ),
+        _explain("sweep: due", _DUE_SQL, sweep),
+        _explain("sweep: expired leases", _EXPIRED_SQL, sweep),
+        _explain("logs of a trigger (API)", *by_trigger),
+        _explain("logs of a node, first page (API)", *by_node),
+    ]

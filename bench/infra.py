@@ -1,0 +1,275 @@
+"""The bench's own databases, Redis database and processes (worker, beat, gunicorn).
+
+Nothing here touches a database or a Redis database that the bench did not name itself: the
+databases are `<prefix>_template`, `<prefix>_engine` and `<prefix>_sql` on the server of
+DATABASE_URL, and Redis is the one database of --redis-url (flushed before each measurement).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import redis
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+@dataclass(frozen=True)
+class Config:
+    """Where the bench runs: server URLs, its database names, its port, its scratch folder."""
+
+    server_url: str  # postgres://user@host:port (no database)
+    db_prefix: str
+    redis_url: str
+    port: int
+    workdir: Path
+
+    def db_url(self, part: str) -> str:
+        return f"{self.server_url}/{self.db_name(part)}"
+
+    def db_name(self, part: str) -> str:
+        return f"{self.db_prefix}_{part}"
+
+    @classmethod
+    def from_env(cls, *, db_prefix: str, redis_url: str, port: int | None) -> Config:
+        url = urlsplit(
+            os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/notiflow")
+        )
+        server = urlunsplit(url._replace(path="", query="", fragment=""))
+        workdir = ROOT / ".run" / "bench"
+        workdir.mkdir(parents=True, exist_ok=True)
+        return cls(
+            server_url=server,
+            db_prefix=db_prefix,
+            redis_url=redis_url,
+            port=port or int(os.environ.get("NOTIFLOW_PORT", "8013")),
+            workdir=workdir,
+        )
+
+
+# --- databases ----------------------------------------------------------------------------------
+
+
+def _admin(config: Config) -> psycopg.Connection:
+    return psycopg.connect(f"{config.server_url}/postgres", autocommit=True)
+
+
+def database_drop(config: Config, part: str) -> None:
+    with _admin(config) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(config.db_name(part))
+            )
+        )
+
+
+def database_clone(config: Config, *, source: str, target: str) -> None:
+    """CREATE DATABASE target TEMPLATE source (the source must have no open connections)."""
+    database_drop(config, target)
+    with _admin(config) as conn:
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(config.db_name(target)), sql.Identifier(config.db_name(source))
+            )
+        )
+
+
+def database_template(config: Config) -> None:
+    """A freshly migrated database to clone the others from."""
+    database_drop(config, "template")
+    with _admin(config) as conn:
+        conn.execute(
+            sql.SQL("CREATE DATABASE {}").format(sql.Identifier(config.db_name("template")))
+        )
+    subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env={**base_env(config, "template")},
+        check=True,
+    )
+
+
+def redis_flush(config: Config) -> None:
+    redis.Redis.from_url(config.redis_url).flushdb()
+
+
+# --- processes ----------------------------------------------------------------------------------
+
+
+def base_env(config: Config, db_part: str = "engine", **extra: str) -> dict[str, str]:
+    """The environment of every process the bench starts: production settings, no-I/O providers."""
+    env = {k: v for k, v in os.environ.items() if k not in ("EMAIL_URL", "PYTHONPATH")}
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+            "DATABASE_URL": config.db_url(db_part),
+            "CELERY_BROKER_URL": config.redis_url,
+            # Sends nothing and keeps nothing (locmem would keep every message in memory).
+            "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+            "NOTIFLOW_SMS_BACKEND": "null",
+            "PYTHONUNBUFFERED": "1",
+            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        }
+    )
+    env.update(extra)
+    return env
+
+
+@dataclass
+class Proc:
+    name: str
+    argv: list[str]
+    popen: subprocess.Popen
+    log_path: Path
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def wait_for_log(self, pattern: str, *, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.log()):
+            if self.popen.poll() is not None:
+                raise RuntimeError(f"{self.name} exited early:\n{self.log()[-3000:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{self.name} not ready after {timeout}s:\n{self.log()[-3000:]}")
+            time.sleep(0.2)
+
+    def stop(self, timeout: float = 30) -> None:
+        if self.popen.poll() is not None:
+            return
+        os.killpg(self.popen.pid, signal.SIGTERM)
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait(timeout=timeout)
+
+    def children(self) -> list[int]:
+        path = Path(f"/proc/{self.pid}/task/{self.pid}/children")
+        return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+    def rss_kib(self) -> dict[int, int]:
+        """Resident set size (KiB) of the process and of each of its direct children."""
+        return {pid: rss_kib(pid) for pid in [self.pid, *self.children()]}
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+@dataclass
+class Processes:
+    """Every process the bench started, stopped in reverse order at the end, whatever happens."""
+
+    config: Config
+    running: list[Proc] = field(default_factory=list)
+
+    def spawn(self, name: str, argv: list[str], env: dict[str, str]) -> Proc:
+        log_path = self.config.workdir / f"{name}.log"
+        log_path.unlink(missing_ok=True)
+        log = log_path.open("ab")
+        popen = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: a stop takes its children too
+        )
+        proc = Proc(name, argv, popen, log_path)
+        self.running.append(proc)
+        return proc
+
+    def stop(self, proc: Proc) -> None:
+        proc.stop()
+        if proc in self.running:
+            self.running.remove(proc)
+
+    def stop_all(self) -> None:
+        for proc in reversed(list(self.running)):
+            self.stop(proc)
+
+    def worker(self, name: str = "worker", app: str = "notiflow", **env: str) -> Proc:
+        """The standard worker command (Procfile `worker`): default concurrency = nproc."""
+        argv = [str(BIN / "celery"), "-A", app, "worker", "--loglevel=INFO"]
+        proc = self.spawn(name, argv, base_env(self.config, **env))
+        proc.wait_for_log(r"celery@\S+ ready\.")
+        return proc
+
+    def beat(self, **env: str) -> Proc:
+        """The Procfile `beat` command: runs the sweeper every NOTIFLOW_SWEEP_INTERVAL_SECONDS."""
+        argv = [str(BIN / "celery"), "-A", "notiflow", "beat", "--loglevel=INFO"]
+        proc = self.spawn("beat", argv, base_env(self.config, **env))
+        proc.wait_for_log(r"beat: Starting")
+        return proc
+
+    def web(self, **env: str) -> Proc:
+        """The Procfile `web` command on the bench's port."""
+        argv = [
+            str(BIN / "gunicorn"),
+            "notiflow.wsgi",
+            "--bind",
+            f"127.0.0.1:{self.config.port}",
+            "--workers",
+            "2",
+            "--threads",
+            "4",
+            "--worker-class",
+            "gthread",
+            "--access-logfile",
+            "-",
+        ]
+        proc = self.spawn("web", argv, base_env(self.config, **env))
+        proc.wait_for_log(r"Booting worker with pid")
+        return proc
+
+
+# --- the machine --------------------------------------------------------------------------------
+
+
+def machine_description(config: Config) -> dict[str, str]:
+    def first(pattern: str, text: str) -> str:
+        match = re.search(pattern, text, re.MULTILINE)
+        return match.group(1).strip() if match else "?"
+
+    cpuinfo = Path("/proc/cpuinfo").read_text(errors="replace")
+    meminfo = Path("/proc/meminfo").read_text(errors="replace")
+    mem_gib = int(first(r"^MemTotal:\s+(\d+)", meminfo) or 0) / 1024 / 1024
+    with _admin(config) as conn:
+        pg = conn.execute("SHOW server_version").fetchone()
+        settings: dict[str, str] = dict(
+            conn.execute(
+                "SELECT name, current_setting(name) FROM pg_settings WHERE name IN "
+                "('shared_buffers', 'synchronous_commit', 'autovacuum', 'max_connections')"
+            ).fetchall()
+        )
+    info = redis.Redis.from_url(config.redis_url).info("server")
+    return {
+        "cpus (nproc)": str(os.cpu_count()),
+        "cpu model": first(r"^model name\s*:\s*(.+)$", cpuinfo),
+        "memory": f"{mem_gib:.1f} GiB",
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "postgresql": f"{pg[0] if pg else '?'} ({', '.join(f'{k}={v}' for k, v in settings.items())})",
+        "redis": str(info.get("redis_version", "?")),
+        "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+    }

@@ -1,0 +1,219 @@
+"""Figure 4: trigger intake over HTTP (gunicorn as in the Procfile) against plain psycopg.
+
+Both sides get the same request plan: N requests from 16 concurrent clients, 10% of them with a
+key used before (the insert-or-return path). The HTTP client is a small asyncio HTTP/1.1
+keep-alive client, so that the load generator costs little CPU next to the server; the psycopg
+side uses 16 async connections in the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+
+import psycopg
+
+CLIENTS = 16
+WARM_UP = 200
+DUPLICATE_SHARE = 0.10
+PAYLOAD = {"email": "ann@example.com", "name": "Ann", "phone": "+15550100", "plan": "pro"}
+
+
+def request_plan(count: int, *, prefix: str, seed: int = 7) -> list[str]:
+    """Idempotency keys: 90% new, 10% a key from earlier in the plan."""
+    rng = random.Random(seed)
+    keys: list[str] = []
+    for i in range(count):
+        if keys and rng.random() < DUPLICATE_SHARE:
+            keys.append(rng.choice(keys))
+        else:
+            keys.append(f"{prefix}-{i}")
+    return keys
+
+
+@dataclass(frozen=True)
+class IntakeRun:
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    created: int
+    existing: int
+    errors: int
+    sent: int = 0  # warm-up included
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / self.seconds if self.seconds > 0 else 0.0
+
+
+def _summary(
+    latencies: list[float], seconds: float, created: int, existing: int, errors: int
+) -> IntakeRun:
+    ordered = sorted(latencies)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
+    return IntakeRun(
+        requests=len(latencies),
+        seconds=seconds,
+        p50_ms=statistics.median(ordered) * 1000 if ordered else 0.0,
+        p99_ms=p99 * 1000,
+        created=created,
+        existing=existing,
+        errors=errors,
+    )
+
+
+async def _clients(
+    keys: list[str], one, states: list[dict]
+) -> tuple[list[float], float, list[int]]:  # type: ignore[no-untyped-def]
+    """Send `keys` through CLIENTS concurrent clients; their states (connections) persist."""
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    for key in keys:
+        queue.put_nowait(key)
+    latencies: list[float] = []
+    codes: list[int] = []
+
+    async def client(state: dict) -> None:
+        while not queue.empty():
+            key = queue.get_nowait()
+            started = time.perf_counter()
+            codes.append(await one(state, key))
+            latencies.append(time.perf_counter() - started)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client(state) for state in states))
+    return latencies, time.perf_counter() - started, codes
+
+
+def _measure(one, requests: int, prefix: str, on_done=None) -> IntakeRun:  # type: ignore[no-untyped-def]
+    """200 warm-up requests (connections opened, code paths warm), then the measured plan."""
+
+    async def phases() -> tuple[list[float], float, list[int]]:
+        states: list[dict] = [{} for _ in range(CLIENTS)]
+        try:
+            await _clients(request_plan(WARM_UP, prefix=f"warm-{prefix}"), one, states)
+            result = await _clients(request_plan(requests, prefix=prefix), one, states)
+            if on_done is not None:
+                on_done()  # while the connections are still open
+            return result
+        finally:
+            for state in states:
+                if "close" in state:
+                    await state["close"]()
+
+    latencies, seconds, codes = asyncio.run(phases())
+    run = _summary(
+        latencies,
+        seconds,
+        created=codes.count(201),
+        existing=codes.count(200),
+        errors=sum(1 for c in codes if c not in (200, 201)),
+    )
+    return replace(run, sent=WARM_UP + requests)
+
+
+# --- HTTP ---------------------------------------------------------------------------------------
+
+
+def _http_one(port: int, api_key: str, workflow_key: str):  # type: ignore[no-untyped-def]
+    async def one(state: dict, key: str) -> int:
+        body = json.dumps(
+            {"workflow": workflow_key, "idempotency_key": key, "payload": PAYLOAD}
+        ).encode()
+        head = (
+            f"POST /api/triggers/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Authorization: Bearer {api_key}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        for attempt in (1, 2):
+            if "writer" not in state:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                state.update(reader=reader, writer=writer)
+
+                async def close(writer: asyncio.StreamWriter = writer) -> None:
+                    writer.close()
+
+                state["close"] = close
+            try:
+                state["writer"].write(head + body)
+                status_line = await state["reader"].readline()
+                if not status_line:
+                    raise ConnectionError("closed by the server")
+                headers = (await state["reader"].readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+                length = int(headers.split("content-length:")[1].split("\r\n")[0])
+                await state["reader"].readexactly(length)
+                if "connection: close" in headers:
+                    state.pop("writer").close()
+                return int(status_line.split()[1])
+            except (ConnectionError, asyncio.IncompleteReadError):
+                state.pop("writer", None)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    return one
+
+
+def http_run(*, port: int, api_key: str, workflow_key: str, requests: int) -> IntakeRun:
+    """POST /api/triggers/ under gunicorn (started by the caller)."""
+    one = _http_one(port, api_key, workflow_key)
+    return _measure(one, requests, prefix=f"http-{uuid.uuid4().hex[:6]}")
+
+
+# --- plain psycopg ------------------------------------------------------------------------------
+
+INSERT_SQL = """
+INSERT INTO trigger_instance
+    (id, workflow_id, workflow_version_id, idempotency_key, payload, status,
+     current_node_id, vars, attempts, available_at, leased_by, nudged_at,
+     last_error, created_at, updated_at)
+VALUES (%s, %s, %s, %s, %s::jsonb, 'enqueued', %s, '{}'::jsonb, 0, now(), '',
+        now(), '', now(), now())
+ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
+RETURNING *
+"""
+
+EVENT_SQL = """
+INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
+VALUES (%s, %s, %s, %s, %s, %s) RETURNING id, created_at
+"""
+
+EXISTING_SQL = "SELECT * FROM trigger_instance WHERE workflow_id = %s AND idempotency_key = %s"
+
+
+def _sql_one(url: str, workflow: int, version: int, entry: str):  # type: ignore[no-untyped-def]
+    async def one(state: dict, key: str) -> int:
+        if "conn" not in state:
+            state["conn"] = await psycopg.AsyncConnection.connect(
+                url, autocommit=True, cursor_factory=psycopg.AsyncClientCursor
+            )
+            state["close"] = state["conn"].close
+        conn = state["conn"]
+        async with conn.transaction():
+            cur = await conn.execute(
+                INSERT_SQL, [str(uuid.uuid4()), workflow, version, key, json.dumps(PAYLOAD), entry]
+            )
+            row = await cur.fetchone()
+            if row is not None:
+                await conn.execute(
+                    EVENT_SQL, [row[0], "", "enqueued", "created", "api:bench", entry]
+                )
+                return 201
+            cur = await conn.execute(EXISTING_SQL, [workflow, key])
+            return 200 if await cur.fetchone() is not None else 500
+
+    return one
+
+
+def sql_run(
+    *, url: str, workflow: int, version: int, entry: str, requests: int, on_done=None
+) -> IntakeRun:  # type: ignore[no-untyped-def]
+    """The same insert-or-return (trigger INSERT ... ON CONFLICT, event INSERT or SELECT)."""
+    one = _sql_one(url, workflow, version, entry)
+    return _measure(one, requests, prefix=f"sql-{uuid.uuid4().hex[:6]}", on_done=on_done)

@@ -1,0 +1,233 @@
+"""Turn the measurements of one run into the rows of the table (with targets from the issue)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from bench.cpu import OTHERS, WALL
+from bench.report import Row, ratio, spread
+
+
+def _engine_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    rows: list[Row] = []
+    engine = [e.steps_per_second for e in r.get("engine", [])]
+    base = [b.hops_per_second for b in r.get("baseline", [])]
+    dbl = [d.steps_per_second for d in r.get("dblimit", [])]
+    if engine:
+        e0 = r["engine"][-1]
+        rows.append(
+            Row(
+                "1. engine throughput (steps/s)",
+                spread(engine) + f"; {a.triggers} triggers, producer {e0.enqueue_seconds:.1f}s,"
+                f" idle tasks {sum(x.idle_tasks for x in r['engine'])}",
+                command=bench.cmd("engine", triggers=a.triggers),
+            )
+        )
+    if base:
+        value, text = ratio(engine, base)
+        by_cpu = ""
+        if r.get("engine") and all(run.cpu for run in r["engine"] + r["baseline"]):
+            _, cpu_text = ratio(
+                [1 / cpu_per_unit(e, e.steps) for e in r["engine"]],
+                [1 / cpu_per_unit(b, b.chains * b.hops) for b in r["baseline"]],
+            )
+            by_cpu = f"; by CPU per unit {cpu_text}"
+        rows.append(
+            Row(
+                "2. Celery chain baseline (tasks/s)",
+                spread(base) + f"; {a.triggers} chains x 3 hops",
+                ratio=(f"engine/baseline {text}" + by_cpu) if text else "",
+                target=">= 0.70",
+                met=None if value is None else value >= 0.7,
+                command=bench.cmd("engine,baseline", triggers=a.triggers),
+            )
+        )
+    if dbl:
+        value, text = ratio(engine, dbl)
+        rows.append(
+            Row(
+                "3. database limit: engine SQL from plain psycopg (steps/s)",
+                spread(dbl) + f"; {r['dblimit'][-1].processes} processes",
+                ratio=f"engine/db {text}" if text else "",
+                command=bench.cmd("engine,dblimit", triggers=a.triggers),
+            )
+        )
+    return rows
+
+
+def _query_row(bench: Any, r: dict[str, Any]) -> list[Row]:
+    q = r.get("queries")
+    if q is None:
+        return []
+    return [
+        Row(
+            "queries per step (real worker, libpq trace)",
+            f"{q.round_trips:.1f} round trips, {q.statements:.1f} statements"
+            f" ({q.transactions:.1f} transactions), {q.connections:.2f} new connections;"
+            f" {q.steps} steps, {q.tasks} tasks",
+            command=bench.cmd("queries"),
+        )
+    ]
+
+
+def _intake_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    http, sql = r.get("intake_http", []), r.get("intake_sql", [])
+    if not http:
+        return []
+    value, text = ratio([h.per_second for h in http], [s.per_second for s in sql])
+    p99 = max(h.p99_ms for h in http)
+    errors = sum(h.errors for h in http)
+    return [
+        Row(
+            "4. intake POST /api/triggers/ (req/s; 16 clients, 10% duplicates)",
+            spread([h.per_second for h in http])
+            + f"; p50 {spread([h.p50_ms for h in http], ' ms')}, p99 {spread([h.p99_ms for h in http], ' ms')}"
+            + (f"; {errors} errors" if errors else ""),
+            ratio=f"http/psycopg {text}" if text else "",
+            target=">= 0.50, p99 < 25 ms",
+            met=None if value is None else (value >= 0.5 and p99 < 25 and not errors),
+            command=bench.cmd("intake", intake_requests=a.intake_requests),
+        ),
+        Row(
+            "4. intake insert-or-return, plain psycopg (req/s)",
+            spread([s.per_second for s in sql])
+            + f"; p50 {spread([s.p50_ms for s in sql], ' ms')}, p99 {spread([s.p99_ms for s in sql], ' ms')}",
+            command=bench.cmd("intake", intake_requests=a.intake_requests),
+        ),
+    ]
+
+
+def _delay_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    rows = []
+    for d in r.get("delays", []):
+        limit = 2000 if d.env else 1000
+        how = (
+            ", ".join(f"{k}={v}" for k, v in d.env.items()) or "NOTIFLOW_MAX_COUNTDOWN_SECONDS=300"
+        )
+        rows.append(
+            Row(
+                f"5. delay lateness, {d.path}",
+                f"p50 {d.p50_ms:.0f} ms, p99 {d.p99_ms:.0f} ms, max {d.max_ms:.0f} ms;"
+                f" {d.count} delays, {how}, sweep every 5 s",
+                target=f"p99 < {limit / 1000:.0f} s",
+                met=d.p99_ms < limit,
+                command=bench.cmd("delays", delays=a.delays),
+            )
+        )
+    return rows
+
+
+def _scale_memory_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    rows = []
+    if r.get("scale"):
+        empty = [e.steps_per_second for e in r["scale_empty"]]
+        value, text = ratio([s.steps_per_second for s in r["scale"]], empty)
+        sizes = "; ".join(f"{k}: {v}" for k, v in r.get("scale_sizes", {}).items())
+        rows.append(
+            Row(
+                "6. engine throughput with history (steps/s)",
+                spread([s.steps_per_second for s in r["scale"]])
+                + f" vs {spread(empty)} on near-empty tables, alternated;"
+                f" {a.scale_triggers:,} completed triggers + {3 * a.scale_triggers:,} step logs ({sizes})",
+                ratio=f"history/empty {text}" if text else "",
+                target=">= 0.90",
+                met=None if value is None else value >= 0.9,
+                command=bench.cmd("scale", scale_triggers=a.scale_triggers, triggers=a.triggers),
+            )
+        )
+    m = r.get("memory")
+    if m is not None:
+        rows.append(
+            Row(
+                "7. worker RSS (main + pool), MiB",
+                f"start {m.rss_start_kib / 1024:.1f}, after {m.warmup_steps} warm-up steps"
+                f" {m.rss_warm_kib / 1024:.1f}, after {m.steps:,} more steps {m.rss_end_kib / 1024:.1f};"
+                f" growth {m.growth_kib / 1024:+.1f} (largest pool process {m.child_growth_kib / 1024:+.1f});"
+                f" {m.steps_per_second:.0f} steps/s",
+                target="growth < 20 MiB",
+                met=m.growth_kib < 20 * 1024,
+                command=bench.cmd("memory", memory_steps=a.memory_steps),
+            )
+        )
+    return rows
+
+
+def _explain_rows(bench: Any, r: dict[str, Any]) -> list[Row]:
+    plans = r.get("explain")
+    if not plans:
+        return []
+    text = "; ".join(
+        f"{p.name} {p.milliseconds:.2f} ms"
+        + (f" **seq scan {','.join(p.seq_scans)}**" if p.seq_scans else "")
+        for p in plans
+    )
+    return [Row("EXPLAIN (ANALYZE) on the loaded tables", text, command=bench.cmd("scale,explain"))]
+
+
+def rows(bench: Any) -> list[Row]:
+    r, a = bench.r, bench.args
+    return [
+        *_engine_rows(bench, r, a),
+        *_query_row(bench, r),
+        *_intake_rows(bench, r, a),
+        *_delay_rows(bench, r, a),
+        *_scale_memory_rows(bench, r, a),
+        *_explain_rows(bench, r),
+    ]
+
+
+def cpu_per_unit(run: Any, count: int) -> float:
+    """Our CPU milliseconds per unit of work (others on the machine excluded)."""
+    return 1000 * sum(v for k, v in run.cpu.items() if k not in (OTHERS, WALL)) / max(1, count)
+
+
+def _cpu_table(title: str, runs: list[Any], units: str, count: Any) -> list[str]:
+    names: list[str] = []
+    for run in runs:
+        names += [n for n in run.cpu if n not in names and n not in (OTHERS, WALL)]
+    cores = os.cpu_count() or 1
+    lines = [
+        f"{title}: CPU ms per {units}, one column per round",
+        "",
+        "| component | " + " | ".join(f"round {i + 1}" for i in range(len(runs))) + " |",
+        "|---|" + "---|" * len(runs),
+    ]
+    for name in names:
+        lines.append(
+            f"| {name} | "
+            + " | ".join(f"{1000 * run.cpu.get(name, 0) / count(run):.2f}" for run in runs)
+            + " |"
+        )
+    lines.append(
+        "| **total (ours)** | "
+        + " | ".join(f"**{cpu_per_unit(run, count(run)):.2f}**" for run in runs)
+        + " |"
+    )
+    lines.append(
+        "| others on the machine, share of its CPU | "
+        + " | ".join(
+            f"{100 * run.cpu.get(OTHERS, 0) / (run.cpu.get(WALL, 1) * cores):.0f}%" for run in runs
+        )
+        + " |"
+    )
+    return lines
+
+
+def notes(bench: Any) -> list[str]:
+    """The CPU each component spent per unit of work, per round."""
+    r = bench.r
+    out: list[str] = []
+    for key, title, units, count in (
+        ("engine", "Engine, empty tables", "step", lambda run: run.steps),
+        ("baseline", "Celery chain baseline", "task", lambda run: run.chains * run.hops),
+        ("dblimit", "Database limit (plain psycopg)", "step", lambda run: run.steps),
+        ("intake_http", "Intake over HTTP (warm-up included)", "request", lambda run: run.sent),
+        ("intake_sql", "Intake, plain psycopg (warm-up included)", "request", lambda run: run.sent),
+        ("scale_empty", "Engine on near-empty tables (scale pairs)", "step", lambda run: run.steps),
+        ("scale", "Engine with history", "step", lambda run: run.steps),
+    ):
+        runs = [run for run in r.get(key, []) if getattr(run, "cpu", None)]
+        if runs:
+            out += ["", *_cpu_table(title, runs, units, count)]
+    return out
