@@ -77,7 +77,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Filled by `manage.py collectstatic` (make run, the Dockerfile, the test stack); WhiteNoise serves it.
+STATIC_ROOT = env.path("DJANGO_STATIC_ROOT", default=BASE_DIR / "staticfiles")
 
 # --- Email: EMAIL_URL (smtp://host:port, consolemail://, ...) or Django's own settings ---------
 if "EMAIL_URL" in env:

@@ -92,7 +92,9 @@ def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> 
         "PYTHONUNBUFFERED": "1",
         **STACK_SETTINGS,
     }
+    env["DJANGO_STATIC_ROOT"] = str(workdir / "static")
     stack = Stack(env=env, workdir=workdir)
+    stack.collectstatic()
     stack.web(free_port())
     stack.worker("w1")
     stack.worker("w2")

@@ -8,3 +8,7 @@ os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
 from notiflow.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
+
+# The test process serves no static files (the stack's gunicorn does, from its own collected
+# DJANGO_STATIC_ROOT); without a root WhiteNoise does not warn that the directory is missing.
+STATIC_ROOT = None

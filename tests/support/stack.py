@@ -99,6 +99,16 @@ class Stack:
             "beat", [str(BIN / "celery"), "-A", "notiflow", "beat", "--loglevel=INFO"]
         )
 
+    def collectstatic(self) -> None:
+        """What a deployment does before starting gunicorn (WhiteNoise serves STATIC_ROOT)."""
+        subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            timeout=120,
+        )
+
     def web(self, port: int) -> Process:
         self.base_url = f"http://127.0.0.1:{port}"
         return self.spawn(
