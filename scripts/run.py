@@ -71,6 +71,8 @@ def main() -> int:
     os.environ.setdefault("FLOWER_BASIC_AUTH", f"admin:{password}")
 
     base = f"http://127.0.0.1:{PORT}"
+    # A new key each session: the first curl creates (201), repeating it returns the same (200).
+    signup = f"signup-{secrets.token_hex(3)}"
     print(
         f"""
 Notiflow is starting.
@@ -83,7 +85,7 @@ Fire the demo workflow (run it twice: 201, then 200 with the same id):
 
   curl -s -X POST {base}/api/triggers/ \\
     -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' \\
-    -d '{{"workflow": "welcome", "idempotency_key": "signup-42", "payload": {{"email": "ann@example.com", "name": "Ann", "phone": "+15550100"}}}}' \\
+    -d '{{"workflow": "welcome", "idempotency_key": "{signup}", "payload": {{"email": "ann@example.com", "name": "Ann", "phone": "+15550100"}}}}' \\
     -w '\\nHTTP %{{http_code}}\\n'
 """,
         flush=True,
