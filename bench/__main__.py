@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import signal
 import sys
 import time
 from dataclasses import replace
@@ -308,7 +309,13 @@ class Bench:
         return rows(self)
 
 
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")  # so that teardown stops what the bench started
+
+
 def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)  # also when started in the background, which ignores it
     args = parse_args(argv)
     config = infra.Config.from_env(
         db_prefix=args.db_prefix, redis_url=args.redis_url, port=args.port

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from bench.cpu import CpuMeter, backends, children, redis_group
 from bench.fixtures import (
     ENGINE_DEFINITION,
     ENGINE_STEPS_PER_TRIGGER,
+    completion_of,
     steps_logged,
     triggers_fire,
     use_database,
@@ -25,6 +27,7 @@ from bench.fixtures import (
 )
 from bench.infra import Proc, Processes, redis_flush
 from bench.profile import Profiler
+from workflows.models import Workflow
 
 _TASK_DONE = re.compile(r"Task workers\.execute_node\[[^\]]+\] succeeded in [\d.e-]+s: (.*)$", re.M)
 
@@ -146,6 +149,28 @@ class MemoryRun:
         return self.rss_end_kib - self.rss_warm_kib
 
 
+# Triggers kept in flight by the memory run's producer: enough to keep the worker busy, few enough
+# that no nudge waits in the queue for NOTIFLOW_RENUDGE_AFTER_SECONDS (whose re-nudges would
+# otherwise multiply the queue, see BENCHMARKS.md).
+IN_FLIGHT = 300
+
+
+def triggers_feed(
+    workflow: Workflow, count: int, *, prefix: str, in_flight: int, before: int = 0
+) -> None:
+    """Create `count` triggers, keeping at most `in_flight` of them unfinished at any time."""
+    created = 0
+    while created < count:
+        done = completion_of(workflow.pk)
+        room = in_flight - (before + created - done.completed - done.failed)
+        if room < in_flight // 3:
+            time.sleep(0.2)
+            continue
+        batch = min(room, count - created)
+        triggers_fire(workflow, batch, prefix=f"{prefix}-{created}")
+        created += batch
+
+
 def memory_run(procs: Processes, *, steps: int, warmup_steps: int = 600) -> MemoryRun:
     """Worker RSS before and after `steps` engine steps (after a warm-up that loads the code)."""
     redis_flush(procs.config)
@@ -159,7 +184,7 @@ def memory_run(procs: Processes, *, steps: int, warmup_steps: int = 600) -> Memo
         wait_finished(workflow.pk, warm_triggers, timeout=300)
         warm = worker.rss_kib()
         count = max(1, steps // ENGINE_STEPS_PER_TRIGGER)
-        triggers_fire(workflow, count, prefix="mem")
+        triggers_feed(workflow, count, prefix="mem", in_flight=IN_FLIGHT, before=warm_triggers)
         done = wait_finished(workflow.pk, warm_triggers + count, timeout=600 + count)
         end = worker.rss_kib()
     finally:

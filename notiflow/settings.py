@@ -190,6 +190,9 @@ NOTIFLOW_MAX_RETRIES = env.int("NOTIFLOW_MAX_RETRIES", default=3)
 # A nudge that has not led to a claim after this long is presumed lost and is sent again.
 NOTIFLOW_RENUDGE_AFTER_SECONDS = env.float("NOTIFLOW_RENUDGE_AFTER_SECONDS", default=30)
 NOTIFLOW_SWEEP_BATCH_SIZE = env.int("NOTIFLOW_SWEEP_BATCH_SIZE", default=1000)
+# How long a process trusts an API key it found active: a revocation takes effect within this
+# (at once in the process that revoked it); 0 checks the database on every request.
+NOTIFLOW_API_KEY_CACHE_SECONDS = env.float("NOTIFLOW_API_KEY_CACHE_SECONDS", default=10)
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))

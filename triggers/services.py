@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import time
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -120,11 +122,30 @@ def api_key_create(*, name: str) -> tuple[ApiKey, str]:
     return api_key, key
 
 
+# Keys found active, per process, for NOTIFLOW_API_KEY_CACHE_SECONDS: most requests then check
+# their key without a query. Only hits are kept (a wrong key always queries, a new key works at
+# once); a revoked key stops working at once in the revoking process, within the TTL elsewhere.
+_api_keys_seen: dict[str, tuple[float, ApiKey]] = {}
+_API_KEYS_SEEN_MAX = 1000
+
+
 def api_key_authenticate(*, key: str) -> ApiKey | None:
-    """The active ApiKey for `key`, or None."""
-    return ApiKey.objects.filter(key_hash=_hash(key), revoked_at__isnull=True).first()
+    """The active ApiKey for `key`, or None (see _api_keys_seen for how long a revocation takes)."""
+    digest = _hash(key)
+    now = time.monotonic()
+    seen = _api_keys_seen.get(digest)
+    if seen is not None and seen[0] > now:
+        return seen[1]
+    api_key = ApiKey.objects.filter(key_hash=digest, revoked_at__isnull=True).first()
+    ttl = settings.NOTIFLOW_API_KEY_CACHE_SECONDS
+    if api_key is not None and ttl > 0:
+        if len(_api_keys_seen) >= _API_KEYS_SEEN_MAX:
+            _api_keys_seen.clear()
+        _api_keys_seen[digest] = (now + ttl, api_key)
+    return api_key
 
 
 def api_key_revoke(*, api_key: ApiKey) -> None:
     api_key.revoked_at = timezone.now()
     api_key.save(update_fields=["revoked_at"])
+    _api_keys_seen.pop(api_key.key_hash, None)
