@@ -8,6 +8,7 @@ machine's budget: at most `cores / cpu_seconds_per_step` steps per second.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -59,14 +60,20 @@ def backends(server_url: str, database: str) -> list[int]:
 class CpuMeter:
     """CPU seconds per named group of processes between start() and stop().
 
-    `groups` maps a name to a function returning the group's pids at that moment; a process that
-    appears during the measurement counts from zero, one that ends before stop() is lost.
+    `groups` maps a name to a function returning the group's pids at that moment. A process that
+    appears during the measurement counts from zero; one that ends before stop() (a worker pool
+    process recycling its PostgreSQL connection, say) counts up to its last sample: a thread
+    samples every `every` seconds.
     """
 
-    def __init__(self, groups: dict[str, Callable[[], list[int]]]):
+    def __init__(self, groups: dict[str, Callable[[], list[int]]], every: float = 0.5):
         self.groups = groups
+        self.every = every
         self.before: dict[str, dict[int, float]] = {}
+        self.last: dict[str, dict[int, float]] = {}
         self.spent: dict[str, float] = {}
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def _sample(self) -> dict[str, dict[int, float]]:
         sample = {
@@ -78,17 +85,35 @@ class CpuMeter:
         sample[WALL] = {0: time.monotonic()}
         return sample
 
+    def _remember(self, sample: dict[str, dict[int, float]]) -> None:
+        for name, pids in sample.items():
+            seen = self.last.setdefault(name, {})
+            for pid, seconds in pids.items():
+                if seconds > 0:  # 0: the process is gone (or never ran)
+                    seen[pid] = max(seen.get(pid, 0.0), seconds)
+
+    def _loop(self) -> None:
+        while not self._done.wait(self.every):
+            self._remember(self._sample())
+
     def start(self) -> None:
         self.before = self._sample()
+        self.last = {}
+        self._remember(self.before)
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
 
     def stop(self) -> dict[str, float]:
         """CPU seconds per group, OTHERS (what the rest of the machine used meanwhile) and WALL."""
-        after = self._sample()
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        self._remember(self._sample())
         spent = {
             name: sum(
                 seconds - self.before.get(name, {}).get(pid, 0.0) for pid, seconds in pids.items()
             )
-            for name, pids in after.items()
+            for name, pids in self.last.items()
         }
         machine, wall = spent.pop(MACHINE), spent.pop(WALL)
         self.spent = {**spent, OTHERS: max(0.0, machine - sum(spent.values())), WALL: wall}
