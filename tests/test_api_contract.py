@@ -34,3 +34,24 @@ def test_schema_declares_bearer_auth_and_paginated_lists():
     assert ref.endswith("PaginatedTriggerOutputList")
     operation_ids = [op["operationId"] for path in schema["paths"].values() for op in path.values()]
     assert len(operation_ids) == len(set(operation_ids))
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/logs/?node_id=a%00b", "/api/triggers/?workflow=%00", "/api/logs/?%00=x"]
+)
+def test_nul_in_a_query_parameter_is_400_not_500(api_client, path):
+    response = api_client.get(path)
+    assert response.status_code == 400 and "NUL" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"workflow": "w", "idempotency_key": "k", "payload": {"name": "a\\u0000b"}}',
+        '{"workflow": "w", "idempotency_key": "k", "payload": {"a\\u0000": 1}}',
+        '{"workflow": "w", "idempotency_key": "k", "payload": {"list": ["x", "\\u0000"]}}',
+    ],
+)
+def test_nul_in_a_json_body_is_400_not_500(api_client, body):
+    response = api_client.generic("POST", "/api/triggers/", body, content_type="application/json")
+    assert response.status_code == 400 and "NUL" in response.json()["detail"]
