@@ -1,8 +1,8 @@
 """Figure 3: the engine's per-step SQL driven from plain psycopg, as fast as PostgreSQL allows.
 
 The statements are the engine's own texts (imported from triggers.state and workers.services),
-in the engine's order: claim, send ledger, outcome (`make bench ARGS="--only queries"` counts what
-the engine really sends, to compare). What is left out is everything that is not the database:
+prepared as the engine prepares them (notiflow/db.py), in the engine's order: claim, send ledger,
+outcome (`make bench ARGS="--only queries"` counts what the engine really sends, to compare). What is left out is everything that is not the database:
 Celery, the broker, Django, templates, providers, and the engine's per-task health check.
 Same concurrency as the worker (one process per core), same FIFO order (all first steps, then
 all second steps, ...), on its own copy of the schema.
@@ -115,7 +115,7 @@ def _step(
 def _worker(
     url: str, sql: dict[str, str], ids: list[str], workflow: int, go: Any, done: Any, out: Any
 ) -> None:
-    with psycopg.connect(url, autocommit=True, cursor_factory=psycopg.ClientCursor) as conn:
+    with psycopg.connect(url, autocommit=True, prepare_threshold=0) as conn:
         conn.execute("SELECT 1")
         out.put("ready")
         go.wait()

@@ -70,6 +70,11 @@ DATABASES = {
 # reconnects by itself after a PostgreSQL restart.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=300))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The hot statements are prepared (notiflow/db.py); false behind a pooler that cannot keep them.
+# psycopg prepares nothing while prepare_threshold is None (Django's default); Django's own cursors
+# bind on the client and never prepare, so this reaches only notiflow/db.py.
+if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"

@@ -10,9 +10,9 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
+from notiflow.db import fetchone_prepared
 from triggers.dispatch import trigger_enqueue_on_commit
 from triggers.models import ApiKey, TriggerInstance
 from triggers.state import TRIGGER_COLUMNS, trigger_from_row
@@ -78,20 +78,18 @@ def trigger_create(
 
     version = workflow.current_version
     entry_node_id = version.definition["entry_node_id"]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _CREATE_SQL,
-            {
-                "id": str(uuid.uuid4()),
-                "workflow": workflow.pk,
-                "version": version.pk,
-                "key": idempotency_key,
-                "payload": json.dumps(payload),
-                "node": entry_node_id,
-                "actor": actor,
-            },
-        )
-        inserted = cursor.fetchone()
+    inserted = fetchone_prepared(
+        _CREATE_SQL,
+        {
+            "id": str(uuid.uuid4()),
+            "workflow": workflow.pk,
+            "version": version.pk,
+            "key": idempotency_key,
+            "payload": json.dumps(payload),
+            "node": entry_node_id,
+            "actor": actor,
+        },
+    )
     if inserted is None:
         # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
         existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(

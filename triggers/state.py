@@ -19,6 +19,7 @@ from uuid import UUID
 from django.db import connection, transaction
 from django.utils import timezone
 
+from notiflow.db import fetchone_prepared
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 
 
@@ -68,11 +69,9 @@ def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: floa
     caller gets the row; the others get None, as they do for a trigger that is not due, is
     terminal, or does not exist. `worker_id` must be unique per claim (it fences later writes).
     """
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _CLAIM_SQL, {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
-        )
-        row = cursor.fetchone()
+    row = fetchone_prepared(
+        _CLAIM_SQL, {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
+    )
     if row is None:
         return None
     return trigger_from_row(row)
@@ -168,9 +167,7 @@ def trigger_release(
         if clash:
             raise ValueError(f"release parameters clash: {sorted(clash)}")
         params.update(write.params)
-    with connection.cursor() as cursor:
-        cursor.execute(release_statement([write.sql for write in also]), params)
-        row = cursor.fetchone()
+    row = fetchone_prepared(release_statement([write.sql for write in also]), params)
     return bool(row and row[0] == 1)
 
 

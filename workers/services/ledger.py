@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import connection
 
+from notiflow.db import fetchone_prepared
 from triggers.models import TriggerInstance
 from triggers.state import ReleaseWrite
 
@@ -51,20 +52,19 @@ def send_begin(
     Runs in autocommit: the row is durable before the side effect.
     """
     key = f"{trigger.pk}:{node_id}"
+    row = fetchone_prepared(
+        SEND_BEGIN_SQL,
+        {
+            "trigger": str(trigger.pk),
+            "token": lease_token,
+            "node": node_id,
+            "key": key,
+            "channel": channel,
+        },
+    )
+    if row is not None:
+        return SendSlot(recorded_result=None, send_count=row[0])
     with connection.cursor() as cursor:
-        cursor.execute(
-            SEND_BEGIN_SQL,
-            {
-                "trigger": str(trigger.pk),
-                "token": lease_token,
-                "node": node_id,
-                "key": key,
-                "channel": channel,
-            },
-        )
-        row = cursor.fetchone()
-        if row is not None:
-            return SendSlot(recorded_result=None, send_count=row[0])
         cursor.execute(
             "SELECT result FROM send_ledger WHERE trigger_id = %s AND node_id = %s AND status = 'sent'",
             [str(trigger.pk), node_id],
