@@ -26,4 +26,4 @@ RUN pip install --no-deps . \
 USER notiflow
 EXPOSE 8000 5555
 
-CMD ["gunicorn", "notiflow.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--threads", "4", "--worker-class", "gthread", "--access-logfile", "-"]
+CMD ["gunicorn", "--config", "python:notiflow.gunicorn_conf", "--bind", "0.0.0.0:8000", "notiflow.wsgi"]

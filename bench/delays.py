@@ -78,7 +78,7 @@ def delays_run(
             if wait > 0:
                 time.sleep(wait)
             workflow = workflows[i % len(workflows)]
-            trigger_create(workflow=workflow, idempotency_key=f"delay-{i}", payload=PAYLOAD)
+            trigger_create(workflow_key=workflow.key, idempotency_key=f"delay-{i}", payload=PAYLOAD)
         for workflow, share in zip(workflows, shares, strict=True):
             wait_finished(workflow.pk, share, timeout=120 + max(delays) / 1000)
     finally:

@@ -83,7 +83,7 @@ def triggers_fire(
             wait = started + i / per_second - time.monotonic()
             if wait > 0:
                 time.sleep(wait)
-        trigger_create(workflow=workflow, idempotency_key=f"{prefix}-{i}", payload=PAYLOAD)
+        trigger_create(workflow_key=workflow.key, idempotency_key=f"{prefix}-{i}", payload=PAYLOAD)
     return time.monotonic() - started
 
 

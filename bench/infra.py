@@ -226,17 +226,11 @@ class Processes:
         """The Procfile `web` command on the bench's port."""
         argv = [
             str(BIN / "gunicorn"),
+            "--config",
+            "python:notiflow.gunicorn_conf",
             "notiflow.wsgi",
             "--bind",
             f"127.0.0.1:{self.config.port}",
-            "--workers",
-            "2",
-            "--threads",
-            "4",
-            "--worker-class",
-            "gthread",
-            "--access-logfile",
-            "-",
         ]
         proc = self.spawn("web", argv, base_env(self.config, **env))
         proc.wait_for_log(r"Booting worker with pid")

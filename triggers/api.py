@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -15,7 +19,6 @@ from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_list
 from triggers.services import TriggerRejected, trigger_create
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_cancel
-from workflows.models import Workflow
 
 
 class TriggerOutputSerializer(serializers.ModelSerializer):
@@ -43,6 +46,37 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
             "updated_at",
             "completed_at",
         ]
+
+    def to_representation(self, instance: TriggerInstance) -> dict[str, Any]:
+        """What DRF's field-by-field rendering of the fields above gives (a test holds the two
+        equal), written out: DRF built sixteen fields afresh for every response, the largest
+        single cost of an intake request after the database and the broker."""
+        return {
+            "id": str(instance.pk),
+            "workflow": instance.workflow.key,
+            "workflow_version": instance.workflow_version.number,
+            "idempotency_key": instance.idempotency_key,
+            "payload": instance.payload,
+            "status": instance.status,
+            "cursor": instance.cursor,
+            "vars": instance.vars,
+            "attempts": instance.attempts,
+            "available_at": _datetime(instance.available_at),
+            "lease_until": _datetime(instance.lease_until),
+            "leased_by": instance.leased_by,
+            "last_error": instance.last_error,
+            "created_at": _datetime(instance.created_at),
+            "updated_at": _datetime(instance.updated_at),
+            "completed_at": _datetime(instance.completed_at),
+        }
+
+
+def _datetime(value: datetime | None) -> str | None:
+    """As DRF's DateTimeField renders it: ISO 8601 in the current time zone, UTC as `Z`."""
+    if value is None:
+        return None
+    text = timezone.localtime(value).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class TriggerInputSerializer(serializers.Serializer):
@@ -95,16 +129,9 @@ class TriggerListApi(ListAPIView):
             )
         if key is None:
             return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
-        workflow = (
-            Workflow.objects.select_related("current_version")
-            .filter(key=fields["workflow"])
-            .first()
-        )
-        if workflow is None:
-            return _error("workflow", f"workflow {fields['workflow']!r} does not exist", 400)
         try:
             trigger, created = trigger_create(
-                workflow=workflow,
+                workflow_key=fields["workflow"],
                 idempotency_key=key,
                 payload=fields.get("payload"),
                 actor=str(request.user),

@@ -10,13 +10,14 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from notiflow.db import fetchone_prepared
 from triggers.dispatch import trigger_enqueue_on_commit
 from triggers.models import ApiKey, TriggerInstance
 from triggers.state import TRIGGER_COLUMNS, trigger_from_row
-from workflows.models import Workflow
+from workflows.models import Workflow, WorkflowVersion
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
@@ -31,36 +32,48 @@ class TriggerRejected(Exception):
         self.status_code = status_code
 
 
-# The inbox in one statement (one round trip, atomic on its own): the trigger, if the key is new,
-# and its `created` event; the new row comes back whole.
+# The inbox in one statement (one round trip, atomic on its own): the workflow's current version
+# looked up by key, the trigger inserted if the key is new, and its `created` event; the new row
+# comes back whole, after the workflow's and version's columns (WORKFLOW_COLUMNS).
 _CREATE_SQL = f"""
-WITH inserted AS (
+WITH target AS (
+    SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number,
+           v.definition ->> 'entry_node_id' AS entry_node_id
+    FROM workflows_workflow w
+    LEFT JOIN workflows_workflowversion v ON v.id = w.current_version_id
+    WHERE w.key = %(workflow)s
+), inserted AS (
     INSERT INTO trigger_instance
         (id, workflow_id, workflow_version_id, idempotency_key, payload, status,
          current_node_id, vars, attempts, available_at, leased_by, nudged_at,
          last_error, created_at, updated_at)
-    VALUES (%(id)s, %(workflow)s, %(version)s, %(key)s, %(payload)s::jsonb, 'enqueued',
-            %(node)s, '{{}}'::jsonb, 0, now(), '', now(), '', now(), now())
+    SELECT %(id)s::uuid, workflow_id, version_id, %(key)s, %(payload)s::jsonb, 'enqueued',
+           entry_node_id, '{{}}'::jsonb, 0, now(), '', now(), '', now(), now()
+    FROM target WHERE active AND version_id IS NOT NULL
     ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
     RETURNING *
 ), event AS (
     INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
     SELECT id, '', 'enqueued', 'created', %(actor)s, current_node_id FROM inserted
 )
-SELECT {", ".join(TRIGGER_COLUMNS)} FROM inserted
+SELECT target.workflow_id, target.key, target.active, target.version_id, target.number,
+       {", ".join(f"inserted.{column}" for column in TRIGGER_COLUMNS)}
+FROM target LEFT JOIN inserted ON true
 """  # noqa: S608 (the interpolated column names come from the model, not from input)
+WORKFLOW_COLUMNS = 5
 
 
 def trigger_create(
-    *, workflow: Workflow, idempotency_key: str, payload: Any, actor: str = ""
+    *, workflow_key: str, idempotency_key: str, payload: Any, actor: str = ""
 ) -> tuple[TriggerInstance, bool]:
     """Insert the trigger for (workflow, idempotency_key), or return the one that already exists.
 
     The inbox: a single INSERT ... ON CONFLICT DO NOTHING decides, so any number of concurrent
     requests with the same key create exactly one row (there is no read-then-act window). A new
-    trigger is `enqueued` at the entry node of the workflow's current version, due now; it and
-    its event are written by one statement, and its first nudge is published after commit (at
-    once in autocommit, or when the caller's transaction commits). Returns (trigger, created).
+    trigger is `enqueued` at the entry node of the workflow's current version (read by the same
+    statement), due now; it and its event are written by that statement, and its first nudge is
+    published after commit (at once in autocommit, or when the caller's transaction commits).
+    Returns (trigger, created), with the trigger's workflow and version attached.
     """
     if not isinstance(idempotency_key, str) or not idempotency_key.strip():
         raise TriggerRejected("idempotency_key", "idempotency_key must be a non-empty string")
@@ -71,35 +84,38 @@ def trigger_create(
         )
     if not isinstance(payload, dict):
         raise TriggerRejected("payload", "payload must be a JSON object")
-    if not workflow.active or workflow.current_version is None:
-        raise TriggerRejected(
-            "workflow", f"workflow {workflow.key!r} is not active", status_code=409
-        )
 
-    version = workflow.current_version
-    entry_node_id = version.definition["entry_node_id"]
-    inserted = fetchone_prepared(
+    row = fetchone_prepared(
         _CREATE_SQL,
         {
+            "workflow": workflow_key,
             "id": str(uuid.uuid4()),
-            "workflow": workflow.pk,
-            "version": version.pk,
             "key": idempotency_key,
             "payload": json.dumps(payload),
-            "node": entry_node_id,
             "actor": actor,
         },
     )
-    if inserted is None:
+    if row is None:
+        raise TriggerRejected("workflow", f"workflow {workflow_key!r} does not exist")
+    workflow_id, key, active, version_id, number = row[:WORKFLOW_COLUMNS]
+    if not active or version_id is None:
+        raise TriggerRejected(
+            "workflow", f"workflow {workflow_key!r} is not active", status_code=409
+        )
+    inserted = row[WORKFLOW_COLUMNS:]
+    if inserted[0] is None:
         # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
         existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(
-            workflow=workflow, idempotency_key=idempotency_key
+            workflow_id=workflow_id, idempotency_key=idempotency_key
         )
         return existing, False
     trigger = trigger_from_row(inserted)
-    # The row comes from RETURNING: no second query, and its workflow and version are known.
-    trigger.workflow = workflow
-    trigger.workflow_version = version
+    # What the answer shows of the workflow and version, without another query (the other
+    # fields are deferred: Django loads them if something asks).
+    trigger.workflow = Workflow.from_db(connection.alias, ["id", "key"], [workflow_id, key])
+    trigger.workflow_version = WorkflowVersion.from_db(
+        connection.alias, ["id", "workflow_id", "number"], [version_id, workflow_id, number]
+    )
     trigger_enqueue_on_commit(trigger.pk)
     return trigger, True
 

@@ -42,7 +42,7 @@ def test_trigger_workflow_creates_once_per_key_and_prints_the_id(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["nope", "--idempotency-key", "k"], "no workflow 'nope'"),
+        (["nope", "--idempotency-key", "k"], "workflow 'nope' does not exist"),
         (["{key}", "--idempotency-key", "k", "--payload", "[1]"], "payload must be a JSON object"),
         (["{key}", "--idempotency-key", "k", "--payload", "{"], "--payload is not valid JSON"),
         (["{key}", "--idempotency-key", "k", "--payload", "@/missing.json"], "cannot read"),

@@ -61,7 +61,7 @@ def test_worker_sigterm_mid_step_finishes_the_step_then_exits(e2e, smtp_server):
     # The trigger's nudge goes only to this worker's queue, so no other worker can claim it.
     with mock.patch("triggers.dispatch.triggers_publish"):
         trigger, _ = trigger_create(
-            workflow=workflow,
+            workflow_key=workflow.key,
             idempotency_key=unique("key"),
             payload={"email": address, "name": "Ann"},
         )

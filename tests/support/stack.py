@@ -115,15 +115,13 @@ class Stack:
             "web",
             [
                 str(BIN / "gunicorn"),
+                "--config",
+                "python:notiflow.gunicorn_conf",
                 "notiflow.wsgi",
                 "--bind",
                 f"127.0.0.1:{port}",
-                "--workers",
-                "2",
                 "--threads",
                 "8",
-                "--worker-class",
-                "gthread",
             ],
         )
 

@@ -15,7 +15,7 @@ TOKEN = "test-host:1/abc"
 
 def new_trigger(workflow=None, **payload) -> TriggerInstance:
     trigger, _ = trigger_create(
-        workflow=workflow or WorkflowFactory(),
+        workflow_key=(workflow or WorkflowFactory()).key,
         idempotency_key=unique("key"),
         payload=payload or {"email": "ok@example.com", "name": "Ann", "phone": "+1555"},
     )

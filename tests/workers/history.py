@@ -22,7 +22,7 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
     log and a `sent` ledger row."""
     workflow = workflow or WorkflowFactory(definition=chain(sms_node("text")))
     trigger, _ = trigger_create(
-        workflow=workflow, idempotency_key=f"k-{uuid.uuid4().hex}", payload={"phone": "+1"}
+        workflow_key=workflow.key, idempotency_key=f"k-{uuid.uuid4().hex}", payload={"phone": "+1"}
     )
     if status == "enqueued":
         return trigger

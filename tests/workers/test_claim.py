@@ -18,7 +18,7 @@ from triggers.state import trigger_claim, trigger_release
 def make_trigger(**changes) -> TriggerInstance:
     # Far in the future, so the running stack's sweeper and workers leave it alone until we move it.
     workflow = WorkflowFactory(definition=chain(delay_node("wait", delay_ms=0)))
-    trigger, _ = trigger_create(workflow=workflow, idempotency_key="k", payload={})
+    trigger, _ = trigger_create(workflow_key=workflow.key, idempotency_key="k", payload={})
     TriggerInstance.objects.filter(pk=trigger.pk).update(**changes)
     return trigger
 

@@ -265,7 +265,7 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         remember_payload(request, workflow, form.data["payload"])
         try:
             trigger, _ = trigger_create(
-                workflow=workflow,
+                workflow_key=workflow.key,
                 idempotency_key=f"admin-test-{uuid.uuid4()}",
                 payload=form.cleaned_data["payload"],
                 actor=_actor(request),

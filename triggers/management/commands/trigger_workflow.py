@@ -5,7 +5,6 @@ from django.core.management.base import BaseCommand, CommandError
 from notiflow.cli import read_json
 from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
 from triggers.services import TriggerRejected, trigger_create
-from workflows.models import Workflow
 
 
 class Command(BaseCommand):
@@ -25,12 +24,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, workflow, idempotency_key, payload, wait, **options):
-        found = Workflow.objects.select_related("current_version").filter(key=workflow).first()
-        if found is None:
-            raise CommandError(f"no workflow {workflow!r}")
         try:
             trigger, created = trigger_create(
-                workflow=found,
+                workflow_key=workflow,
                 idempotency_key=idempotency_key,
                 payload=read_json(payload, what="--payload"),
                 actor="manage.py trigger_workflow",
@@ -39,7 +35,7 @@ class Command(BaseCommand):
             raise CommandError(exc.message) from exc
         verb = "Created" if created else "Already existed:"
         self.stderr.write(
-            f"{verb} trigger of {found.key} v{trigger.workflow_version.number}, "
+            f"{verb} trigger of {workflow} v{trigger.workflow_version.number}, "
             f"status {trigger.status}."
         )
         if wait:
