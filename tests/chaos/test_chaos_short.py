@@ -32,7 +32,11 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
         flushes=1,
         redis_restarts=0,
         pg_restarts=0,
-        fault_interval=2,
+        # Faults 1, 2 and 3 s into the run; every trigger waits 2 s at its delay node, so each
+        # fault finds work in flight however fast the engine gets (at 2 s intervals the third
+        # fault came after the last trigger once the engine did the run in 6 s).
+        fault_interval=1,
+        delay_ms=2000,
         deadline=240,
         logs=tmp_path,
         seed=1,
