@@ -58,7 +58,9 @@ def _explain(name: str, sql: str, params: Any) -> Plan:
 def plans(workflow: Workflow) -> list[Plan]:
     """The plans on the database as it is now (run it after the history load)."""
     trigger, _ = trigger_create(
-        workflow_key=workflow.key, idempotency_key=f"explain-{uuid.uuid4().hex[:8]}", payload=PAYLOAD
+        workflow_key=workflow.key,
+        idempotency_key=f"explain-{uuid.uuid4().hex[:8]}",
+        payload=PAYLOAD,
     )
     token = "explain:1"  # noqa: S105 (a lease token, not a secret)
     claim = _explain(

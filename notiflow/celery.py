@@ -79,7 +79,7 @@ def before_task(sender: Any = None, **kwargs: Any) -> None:
         connection.connection is not None
         and time.monotonic() - _connection_last_ok < HEALTH_CHECK_IDLE_SECONDS
     ):
-        connection.health_check_done = True
+        connection.health_check_done = True  # type: ignore[attr-defined]  # (Django 4.1+, not in the stubs)
 
 
 @task_postrun.connect
