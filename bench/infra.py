@@ -22,6 +22,8 @@ import psycopg
 import redis
 from psycopg import sql
 
+from notiflow import gunicorn_conf
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
@@ -233,7 +235,8 @@ class Processes:
             f"127.0.0.1:{self.config.port}",
         ]
         proc = self.spawn("web", argv, base_env(self.config, **env))
-        proc.wait_for_log(r"Booting worker with pid")
+        # Every worker, each ready at once (the app is preloaded).
+        proc.wait_for_log(rf"(?s)(Booting worker with pid.*){{{gunicorn_conf.workers}}}")
         return proc
 
 

@@ -1,13 +1,14 @@
 import os
 import signal
-import time
 from functools import cached_property
 from typing import Any
 
 from celery import Celery, beat
 from celery.apps.beat import Beat
 from celery.signals import task_postrun, task_prerun, worker_process_init
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
+
+from notiflow.db import connection_reuse_begin, connection_reuse_end
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
 
@@ -60,37 +61,25 @@ def _pool_process_leaves_sigterm_to_the_main_process(**_kwargs: object) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
-# A connection that finished a task this recently is not pinged before the next one: under load
-# the ping was a round trip per task for nothing. One that died meanwhile fails that one task
-# (Django then drops it), and the sweeper nudges its trigger again.
-HEALTH_CHECK_IDLE_SECONDS = 1.0
-_connection_last_ok = 0.0
-
-
 @task_prerun.connect
 def before_task(sender: Any = None, **kwargs: Any) -> None:
     """What Django does before a request, before a task: drop a connection that failed or outlived
     CONN_MAX_AGE, and health-check a kept one (CELERY_DB_REUSE_MAX keeps it) unless it was fine
-    moments ago. Not for eager tasks, which run inside their caller's transaction."""
+    moments ago (notiflow/db.py). Not for eager tasks, which run inside their caller's
+    transaction."""
     if _is_eager(sender):
         return
     close_old_connections()
-    if (
-        connection.connection is not None
-        and time.monotonic() - _connection_last_ok < HEALTH_CHECK_IDLE_SECONDS
-    ):
-        connection.health_check_done = True  # type: ignore[attr-defined]  # (Django 4.1+, not in the stubs)
+    connection_reuse_begin()
 
 
 @task_postrun.connect
 def after_task(sender: Any = None, **kwargs: Any) -> None:
     """What Django does after a request: drop a connection that failed or is too old."""
-    global _connection_last_ok
     if _is_eager(sender):
         return
     close_old_connections()
-    if connection.connection is not None and not connection.errors_occurred:
-        _connection_last_ok = time.monotonic()
+    connection_reuse_end()
 
 
 def _is_eager(task: Any) -> bool:

@@ -2,9 +2,11 @@
 notiflow.wsgi` (Procfile, Dockerfile, the bench). Command-line options and GUNICORN_CMD_ARGS
 override these; WEB_CONCURRENCY sets the number of worker processes.
 
-Threaded workers keep client connections alive between requests. On the bench's 2 cores, 2 to 6
-processes of 1 to 8 threads all gave about the same intake rate (BENCHMARKS.md): the CPU per
-request decides it.
+Threaded workers keep client connections alive between requests, and a kept connection stays
+with the worker process that accepted it. The app is loaded before the workers fork
+(`preload_app`), so every worker accepts from the moment it is started: loaded after the fork,
+the first worker ready took every connection of a burst of new clients while the other was still
+importing Django, and served them alone on one core (half the intake rate in BENCHMARKS.md).
 """
 
 import os
@@ -14,3 +16,4 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = 4
 accesslog = "-"
+preload_app = True
