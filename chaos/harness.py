@@ -69,7 +69,7 @@ class ChaosConfig:
     pg_restarts: int = 1
     workers: int = 3
     concurrency: int = 2
-    fault_interval: float = 4.0
+    fault_interval: float = 1.5
     delay_ms: int = 1000
     fire_threads: int = 8
     # Seconds from the first trigger fired to the last one terminal; default 120 + 0.15 s per trigger.

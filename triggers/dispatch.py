@@ -13,6 +13,7 @@ from uuid import UUID
 
 from celery import current_app
 from django.db import transaction
+from kombu.exceptions import ChannelError
 
 logger = logging.getLogger(__name__)
 
@@ -43,3 +44,23 @@ def triggers_publish(nudges: Iterable[tuple[UUID | str, float | None]]) -> None:
                 )
     except Exception:
         logger.warning("broker unavailable; the sweeper will nudge these triggers", exc_info=True)
+
+
+def nudges_waiting(queue: str | None = None) -> int | None:
+    """How many messages wait in the workers' queue (`task_default_queue` unless `queue` is
+    given), or None when the broker cannot say.
+
+    One round trip (LLEN per priority level on Redis). A queue that does not exist is empty: Redis
+    drops a list when its last message is taken.
+    """
+    queue = queue or current_app.conf.task_default_queue
+    try:
+        with current_app.connection_for_read() as conn:
+            channel = conn.default_channel
+            declared = channel.queue_declare(queue=queue, passive=True)  # type: ignore[attr-defined]
+            return int(declared.message_count)
+    except ChannelError:
+        return 0
+    except Exception:
+        logger.warning("broker unavailable; cannot tell how many nudges wait", exc_info=True)
+        return None

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from tests.factories import WorkflowFactory, chain, delay_node
 from triggers.models import TriggerInstance
+from workers.services import sweeper
 from workers.services.sweeper import sweep
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +34,14 @@ def make():
         )
 
     return make_trigger
+
+
+@pytest.fixture(autouse=True)
+def waiting(monkeypatch):
+    """The broker queue's length as the sweeper sees it (nothing waits unless a test says so)."""
+    queue = {"length": 0}
+    monkeypatch.setattr(sweeper, "nudges_waiting", lambda: queue["length"])
+    return queue
 
 
 def swept(django_capture_on_commit_callbacks) -> dict[str, float]:
@@ -63,6 +72,39 @@ def test_lost_nudge_is_replaced_after_renudge_interval(make, django_capture_on_c
     trigger = make(
         available_at=NOW() - timedelta(seconds=60), nudged_at=NOW() - timedelta(seconds=60)
     )
+    assert str(trigger.pk) in swept(django_capture_on_commit_callbacks)
+
+
+@override_settings(NOTIFLOW_RENUDGE_AFTER_SECONDS=30, NOTIFLOW_SWEEP_BATCH_SIZE=100)
+def test_no_renudge_while_a_backlog_waits_in_the_broker(
+    make, waiting, django_capture_on_commit_callbacks
+):
+    """A nudge that is old because the queue is long is not lost: sending it again would only
+    make the line longer. First nudges and expired leases go out regardless."""
+    long_waiting = make(
+        available_at=NOW() - timedelta(seconds=60), nudged_at=NOW() - timedelta(seconds=60)
+    )
+    never_nudged = make(available_at=NOW() - timedelta(seconds=1))
+    dead_worker = make(
+        status="processing", lease_until=NOW() - timedelta(seconds=1), leased_by="w/1"
+    )
+    waiting["length"] = 101
+    nudged = swept(django_capture_on_commit_callbacks)
+    assert str(long_waiting.pk) not in nudged
+    assert {str(never_nudged.pk), str(dead_worker.pk)} <= nudged.keys()
+
+    waiting["length"] = 100  # the line is short again: the nudge really was lost
+    assert str(long_waiting.pk) in swept(django_capture_on_commit_callbacks)
+
+
+@override_settings(NOTIFLOW_RENUDGE_AFTER_SECONDS=30)
+def test_renudges_when_the_broker_cannot_say_how_long_the_queue_is(
+    make, waiting, django_capture_on_commit_callbacks
+):
+    trigger = make(
+        available_at=NOW() - timedelta(seconds=60), nudged_at=NOW() - timedelta(seconds=60)
+    )
+    waiting["length"] = None
     assert str(trigger.pk) in swept(django_capture_on_commit_callbacks)
 
 

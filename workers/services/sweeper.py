@@ -8,17 +8,19 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from triggers.dispatch import triggers_enqueue_on_commit
+from triggers.dispatch import nudges_waiting, triggers_enqueue_on_commit
 
 # Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
-# claimed: that nudge was lost. SKIP LOCKED lets two sweepers share the work without doubling.
+# claimed: that nudge was lost (the second kind only when `renudge_lost`, see sweep()). SKIP
+# LOCKED lets two sweepers share the work without doubling.
 _DUE_SQL = """
 UPDATE trigger_instance SET nudged_at = now()
 WHERE id IN (
     SELECT id FROM trigger_instance
     WHERE status = 'enqueued' AND available_at <= now() + %(lookahead)s * interval '1 second'
       AND (nudged_at IS NULL
-           OR (available_at < now() - %(renudge)s * interval '1 second'
+           OR (%(renudge_lost)s
+               AND available_at < now() - %(renudge)s * interval '1 second'
                AND nudged_at < now() - %(renudge)s * interval '1 second'))
     ORDER BY available_at
     LIMIT %(batch)s
@@ -55,11 +57,20 @@ def sweep() -> list[list[Nudge]]:
     Works in batches of NOTIFLOW_SWEEP_BATCH_SIZE, oldest first, each batch in its own
     transaction with its nudges published after commit. Looks ahead one sweep interval and sets
     a countdown, so a long delay fires on time rather than up to one interval late.
+
+    A nudge older than NOTIFLOW_RENUDGE_AFTER_SECONDS whose trigger is still unclaimed is presumed
+    lost and sent again, except while more than a batch of messages waits in the broker queue:
+    then it is most likely waiting in that line, and sending it again would only lengthen the
+    line for everyone (under a backlog longer than the re-nudge interval, every sweep re-sent
+    every queued trigger). Lost nudges are re-sent once the line is short. Expired leases and
+    first nudges are sent whatever the queue.
     """
+    waiting = nudges_waiting()
     params = {
         "lookahead": settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS,
         "renudge": settings.NOTIFLOW_RENUDGE_AFTER_SECONDS,
         "batch": settings.NOTIFLOW_SWEEP_BATCH_SIZE,
+        "renudge_lost": waiting is None or waiting <= settings.NOTIFLOW_SWEEP_BATCH_SIZE,
     }
     batches: list[list[Nudge]] = []
     for sql in (_EXPIRED_SQL, _DUE_SQL):

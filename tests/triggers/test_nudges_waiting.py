@@ -1,0 +1,42 @@
+"""nudges_waiting(): the length of the workers' queue on the real broker, as the sweeper reads it."""
+
+from __future__ import annotations
+
+import pytest
+from celery import current_app
+
+from tests.conftest import unique
+from triggers.dispatch import nudges_waiting
+
+
+@pytest.fixture
+def queue():
+    """A queue of its own on the test broker, standing in for the workers' queue."""
+    name = unique("nudges-waiting")
+    yield name
+    with current_app.connection_for_write() as conn:
+        conn.default_channel.queue_delete(name)
+
+
+def test_counts_the_messages_waiting(queue):
+    assert nudges_waiting(queue) == 0  # no such list in Redis yet: empty
+    with current_app.connection_for_write() as conn:
+        simple = conn.SimpleQueue(queue)
+        for i in range(3):
+            simple.put({"n": i})
+        assert nudges_waiting(queue) == 3
+        simple.get(timeout=5).ack()
+        assert nudges_waiting(queue) == 2
+        simple.close()
+
+
+def test_reads_the_workers_queue_by_default():
+    assert isinstance(nudges_waiting(), int)
+
+
+def test_says_none_when_the_broker_is_down(monkeypatch):
+    def unreachable():
+        raise ConnectionRefusedError("broker down")
+
+    monkeypatch.setattr(current_app, "connection_for_read", unreachable)
+    assert nudges_waiting() is None
