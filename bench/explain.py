@@ -20,7 +20,7 @@ from triggers.services import trigger_create
 from triggers.state import _CLAIM_SQL
 from workers.selectors import step_log_list
 from workers.services.ledger import SEND_BEGIN_SQL
-from workers.services.sweeper import _DUE_SQL, _EXPIRED_SQL
+from workers.services.sweeper import _DUE_SQL, _EXPIRED_SQL, sweep_params
 from workflows.models import Workflow
 
 
@@ -70,7 +70,7 @@ def plans(workflow: Workflow) -> list[Plan]:
     )
     with connection.cursor() as cursor:  # now claim it for real, so the release and ledger apply
         cursor.execute(_CLAIM_SQL, {"id": str(trigger.pk), "worker": token, "lease": 60})
-    sweep = {"lookahead": 5, "renudge": 30, "batch": 1000}
+    sweep = sweep_params(renudge_lost=True)
     some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True).first()
     by_trigger = step_log_list(trigger_id=str(some_log))[:50].query.sql_with_params()
     by_node = step_log_list(node_id="welcome")[:50].query.sql_with_params()

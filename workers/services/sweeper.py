@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from django.conf import settings
@@ -50,6 +51,16 @@ MAX_BATCHES_PER_SWEEP = 20
 Nudge = tuple[UUID, float]
 
 
+def sweep_params(*, renudge_lost: bool) -> dict[str, Any]:
+    """The parameters of the sweeper's statements under the current settings."""
+    return {
+        "lookahead": settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS,
+        "renudge": settings.NOTIFLOW_RENUDGE_AFTER_SECONDS,
+        "batch": settings.NOTIFLOW_SWEEP_BATCH_SIZE,
+        "renudge_lost": renudge_lost,
+    }
+
+
 def sweep() -> list[list[Nudge]]:
     """Nudge every trigger that is due or whose lease expired; return the batches of nudges
     (trigger id, countdown in seconds) it published.
@@ -66,12 +77,9 @@ def sweep() -> list[list[Nudge]]:
     first nudges are sent whatever the queue.
     """
     waiting = nudges_waiting()
-    params = {
-        "lookahead": settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS,
-        "renudge": settings.NOTIFLOW_RENUDGE_AFTER_SECONDS,
-        "batch": settings.NOTIFLOW_SWEEP_BATCH_SIZE,
-        "renudge_lost": waiting is None or waiting <= settings.NOTIFLOW_SWEEP_BATCH_SIZE,
-    }
+    params = sweep_params(
+        renudge_lost=waiting is None or waiting <= settings.NOTIFLOW_SWEEP_BATCH_SIZE
+    )
     batches: list[list[Nudge]] = []
     for sql in (_EXPIRED_SQL, _DUE_SQL):
         for _ in range(MAX_BATCHES_PER_SWEEP):
