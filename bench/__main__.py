@@ -187,6 +187,8 @@ class Bench:
             self.run_explain()
 
     def run_dblimit(self) -> None:
+        from django.conf import settings
+
         from bench.dblimit import dblimit_run, engine_statements
 
         say(f"database limit: {self.args.triggers} x 3 steps of engine SQL from plain psycopg")
@@ -196,7 +198,7 @@ class Bench:
             workflow=self.sql_workflow.pk,
             version=self.sql_version,
             triggers=self.args.triggers,
-            processes=os.cpu_count() or 1,
+            processes=settings.CELERY_WORKER_CONCURRENCY,
         )
         self.r.setdefault("dblimit", []).append(run)
         say(f"  {run}")
@@ -320,11 +322,11 @@ def main(argv: list[str]) -> int:
     config = infra.Config.from_env(
         db_prefix=args.db_prefix, redis_url=args.redis_url, port=args.port
     )
-    machine = infra.machine_description(config)
     bench = Bench(args, config)
     started = time.monotonic()
     try:
         bench.setup()
+        machine = infra.machine_description(config)
         bench.run()
     finally:
         bench.teardown()

@@ -211,7 +211,8 @@ class Processes:
             self.stop(proc)
 
     def worker(self, name: str = "worker", app: str = "notiflow", **env: str) -> Proc:
-        """The standard worker command (Procfile `worker`): default concurrency = nproc."""
+        """The standard worker command (Procfile `worker`): concurrency from the settings
+        (CELERY_WORKER_CONCURRENCY), as deployed."""
         argv = [str(BIN / "celery"), "-A", app, "worker", "--loglevel=INFO"]
         proc = self.spawn(name, argv, base_env(self.config, **env))
         proc.wait_for_log(r"celery@\S+ ready\.")
@@ -243,6 +244,12 @@ class Processes:
 # --- the machine --------------------------------------------------------------------------------
 
 
+def _worker_concurrency() -> str:
+    from django.conf import settings
+
+    return str(settings.CELERY_WORKER_CONCURRENCY)
+
+
 def machine_description(config: Config) -> dict[str, str]:
     def first(pattern: str, text: str) -> str:
         match = re.search(pattern, text, re.MULTILINE)
@@ -268,5 +275,6 @@ def machine_description(config: Config) -> dict[str, str]:
         "python": platform.python_version(),
         "postgresql": f"{pg[0] if pg else '?'} ({', '.join(f'{k}={v}' for k, v in settings.items())})",
         "redis": str(info.get("redis_version", "?")),
+        "worker pool processes (CELERY_WORKER_CONCURRENCY)": _worker_concurrency(),
         "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
     }
