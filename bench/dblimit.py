@@ -1,10 +1,10 @@
 """Figure 3: the engine's per-step SQL driven from plain psycopg, as fast as PostgreSQL allows.
 
 The statements are the engine's own texts (imported from triggers.state and workers.services),
-prepared as the engine prepares them (notiflow/db.py), in the engine's order: claim, send ledger,
-outcome (`make bench ARGS="--only queries"` counts what the engine really sends, to compare). What is left out is everything that is not the database:
+prepared as the engine prepares them (notiflow/db.py), in the engine's order: claim (which opens
+the send ledger), outcome (`make bench ARGS="--only queries"` counts what the engine really sends, to compare). What is left out is everything that is not the database:
 Celery, the broker, Django, templates, providers, and the engine's per-task health check.
-Same concurrency as the worker (one process per core), same FIFO order (all first steps, then
+Same concurrency as the worker (CELERY_WORKER_CONCURRENCY processes), same FIFO order (all first steps, then
 all second steps, ...), on its own copy of the schema.
 """
 
@@ -28,13 +28,12 @@ NODES = [("welcome", "email"), ("text", "sms"), ("follow_up", "email")]
 
 def engine_statements() -> dict[str, str]:
     """The engine's own SQL texts (call where Django is set up; the children get the strings)."""
-    from triggers.state import _CLAIM_SQL, release_statement
-    from workers.services.engine import STEP_LOG_SQL
-    from workers.services.ledger import SEND_BEGIN_SQL, SEND_COMPLETE_SQL
+    from triggers.state import claim_statement, release_statement
+    from workers.services.engine import SEND_OPEN, STEP_LOG_SQL
+    from workers.services.ledger import SEND_COMPLETE_SQL
 
     return {
-        "claim": _CLAIM_SQL,
-        "send_begin": SEND_BEGIN_SQL,
+        "claim": claim_statement(SEND_OPEN),
         "outcome": release_statement([SEND_COMPLETE_SQL, STEP_LOG_SQL]),
     }
 
@@ -55,9 +54,13 @@ def _step(
     cur: psycopg.Cursor, sql: dict[str, str], trigger_id: str, index: int, workflow: int
 ) -> None:
     token = f"dblimit:{uuid.uuid4().hex[:12]}"
-    cur.execute(sql["claim"], {"id": trigger_id, "worker": token, "lease": 60})
-    if cur.fetchone() is None:
-        raise RuntimeError(f"claim of {trigger_id} failed")
+    cur.execute(
+        sql["claim"],
+        {"id": trigger_id, "worker": token, "lease": 60, "ledger_channels": ["email", "sms"]},
+    )
+    claimed = cur.fetchone()
+    if claimed is None or claimed[-2] is None:
+        raise RuntimeError(f"claim of {trigger_id} (with its ledger row) failed")
     started = datetime.now(UTC)
     node_id, channel = NODES[index]
     context = {
@@ -68,12 +71,6 @@ def _step(
         "now": started.isoformat(),
     }
     key = f"{trigger_id}:{node_id}"
-    cur.execute(
-        sql["send_begin"],
-        {"trigger": trigger_id, "token": token, "node": node_id, "key": key, "channel": channel},
-    )
-    if cur.fetchone() is None:
-        raise RuntimeError(f"send_begin of {key} failed")
     result = {"message_id": f"<{key}@bench>", "to": "ann@example.com", "sent_at": "now"}
     last = index == len(NODES) - 1
     finished = datetime.now(UTC)

@@ -17,9 +17,9 @@ from django.utils import timezone
 from bench.dblimit import engine_statements
 from bench.fixtures import PAYLOAD
 from triggers.services import trigger_create
-from triggers.state import _CLAIM_SQL
+from triggers.state import claim_statement
 from workers.selectors import step_log_list
-from workers.services.ledger import SEND_BEGIN_SQL
+from workers.services.engine import SEND_OPEN
 from workers.services.sweeper import _DUE_SQL, _EXPIRED_SQL, sweep_params
 from workflows.models import Workflow
 
@@ -63,13 +63,16 @@ def plans(workflow: Workflow) -> list[Plan]:
         payload=PAYLOAD,
     )
     token = "explain:1"  # noqa: S105 (a lease token, not a secret)
-    claim = _explain(
-        "claim (CTE: lock, update, event)",
-        _CLAIM_SQL,
-        {"id": str(trigger.pk), "worker": token, "lease": 60},
-    )
+    claim_params = {
+        "id": str(trigger.pk),
+        "worker": token,
+        "lease": 60,
+        **SEND_OPEN.params,
+    }
+    claim_sql = claim_statement(SEND_OPEN)
+    claim = _explain("claim (CTE: lock, update, event, ledger row)", claim_sql, claim_params)
     with connection.cursor() as cursor:  # now claim it for real, so the release and ledger apply
-        cursor.execute(_CLAIM_SQL, {"id": str(trigger.pk), "worker": token, "lease": 60})
+        cursor.execute(claim_sql, claim_params)
     sweep = sweep_params(renudge_lost=True)
     some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True).first()
     by_trigger = step_log_list(trigger_id=str(some_log))[:50].query.sql_with_params()
@@ -102,16 +105,8 @@ def plans(workflow: Workflow) -> list[Plan]:
         "log_success": True,
         "log_error": "",
     }
-    ledger = {
-        "trigger": str(trigger.pk),
-        "token": token,
-        "node": "welcome",
-        "key": f"{trigger.pk}:welcome",
-        "channel": "email",
-    }
     return [
         claim,
-        _explain("send_begin (ledger insert)", SEND_BEGIN_SQL, ledger),
         _explain(
             "outcome (ledger, release, event, step log)", engine_statements()["outcome"], release
         ),

@@ -37,8 +37,9 @@ class TriggerStateConflict(Exception):
 
 TRIGGER_COLUMNS: list[str] = [str(f.column) for f in TriggerInstance._meta.concrete_fields]
 
-# One round trip: lock the row if it is claimable, take the lease, record the event.
-_CLAIM_SQL = f"""
+# One round trip: lock the row if it is claimable, take the lease, record the event, and run
+# what the caller adds ({also}, see ClaimWrite) in the same statement.
+_CLAIM_TEMPLATE = """
 WITH prior AS (
     SELECT id, status FROM trigger_instance
     WHERE id = %(id)s
@@ -57,9 +58,36 @@ WITH prior AS (
            CASE WHEN prior_status = 'processing' THEN 'lease expired; reclaimed' ELSE 'claimed' END,
            %(worker)s, current_node_id
     FROM claimed
-)
-SELECT {", ".join(TRIGGER_COLUMNS)} FROM claimed
-"""  # noqa: S608 (the interpolated column names come from the model, not from input)
+){also}
+SELECT {columns}{returns} FROM claimed
+"""
+
+
+@dataclass(frozen=True)
+class ClaimWrite:
+    """A write that commits in the very statement of a claim, and only along with it.
+
+    `sql` is one data-modifying statement that reads `claimed` (the claimed trigger row, as
+    `trigger_instance` columns); it runs as the CTE `also`. `returns` are SQL expressions added to
+    the claim's row (they may read `claimed` and `also`); `params` are named and must not clash
+    with the claim's own (prefix them).
+    """
+
+    sql: str
+    returns: tuple[str, ...]
+    params: dict[str, Any]
+
+
+def claim_statement(also: ClaimWrite | None = None) -> str:
+    """The SQL of a claim, carrying the write `also` (see ClaimWrite)."""
+    return _CLAIM_TEMPLATE.format(
+        also=f", also AS (\n{also.sql.strip()}\n)" if also else "",
+        columns=", ".join(TRIGGER_COLUMNS),
+        returns="".join(f", {expression}" for expression in also.returns) if also else "",
+    )
+
+
+_CLAIM_SQL = claim_statement()
 
 
 def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
@@ -69,12 +97,32 @@ def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: floa
     caller gets the row; the others get None, as they do for a trigger that is not due, is
     terminal, or does not exist. `worker_id` must be unique per claim (it fences later writes).
     """
-    row = fetchone_prepared(
-        _CLAIM_SQL, {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
+    claim = trigger_claim_with(
+        trigger_id=trigger_id, worker_id=worker_id, lease_seconds=lease_seconds
     )
+    return claim[0] if claim else None
+
+
+def trigger_claim_with(
+    *,
+    trigger_id: UUID | str,
+    worker_id: str,
+    lease_seconds: float,
+    also: ClaimWrite | None = None,
+) -> tuple[TriggerInstance, tuple[Any, ...]] | None:
+    """trigger_claim, and the write `also` in the same statement: the claimed trigger and the
+    values of `also.returns`, or None (and `also` wrote nothing) when the claim did not apply."""
+    params: dict[str, Any] = {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
+    if also is not None:
+        clash = params.keys() & also.params.keys()
+        if clash:
+            raise ValueError(f"claim parameters clash: {sorted(clash)}")
+        params.update(also.params)
+    row = fetchone_prepared(claim_statement(also), params)
     if row is None:
         return None
-    return trigger_from_row(row)
+    width = len(TRIGGER_COLUMNS)
+    return trigger_from_row(row[:width]), tuple(row[width:])
 
 
 def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:

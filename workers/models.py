@@ -53,7 +53,7 @@ class SendLedger(models.Model):
 
     Written `sending` and committed before the provider is called, completed to `sent` with the
     provider's answer after it. The only update PostgreSQL allows is sending -> sent (or a
-    repeated `sending` with a higher send_count); nothing is deleted but by retention.
+    repeated `sending` with another send_count); nothing is deleted but by retention.
     """
 
     trigger = models.ForeignKey(TriggerInstance, on_delete=models.CASCADE, related_name="sends")
@@ -62,7 +62,8 @@ class SendLedger(models.Model):
     channel = models.CharField(max_length=16)
     status = models.CharField(max_length=16, choices=SendStatus.choices)
     # How many times the provider was called: more than 1 only after a crash or timeout between
-    # the provider call and the ledger commit (the documented duplicate window).
+    # the provider call and the ledger commit (the documented duplicate window); 0 when the claim
+    # opened the row but the templates failed before any call.
     send_count = models.PositiveIntegerField(default=1)
     result = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -11,9 +11,10 @@ from django.utils import timezone
 from tests.factories import WorkflowFactory, chain, sms_node
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import trigger_claim, trigger_release
+from triggers.state import trigger_claim_with, trigger_release
 from workers.models import StepExecutionLog
-from workers.services.ledger import send_begin, send_complete
+from workers.services.engine import SEND_OPEN
+from workers.services.ledger import send_complete
 
 
 def trigger_with_history(*, status: str = "completed", workflow=None) -> TriggerInstance:
@@ -27,9 +28,11 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
     if status == "enqueued":
         return trigger
     token = f"tests/{uuid.uuid4().hex[:8]}"
-    claimed = trigger_claim(trigger_id=trigger.pk, worker_id=token, lease_seconds=60)
-    assert claimed is not None
-    send_begin(trigger=claimed, node_id="text", channel="sms", lease_token=token)
+    claim = trigger_claim_with(
+        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, also=SEND_OPEN
+    )
+    assert claim is not None
+    claimed = claim[0]
     if status == "processing":
         return claimed
     now = timezone.now()

@@ -164,7 +164,9 @@ def test_undefined_variable_fails_permanently_naming_it(api, e2e):
     assert trigger.status == "failed" and "payload.first_name" in trigger.last_error
     (step,) = logs(trigger.pk)
     assert not step.success and "payload.first_name" in step.error
-    assert not SendLedger.objects.filter(trigger_id=trigger.pk).exists()
+    # The claim opened the send slot; the failed render gave it back: nothing reached the provider.
+    ledger = SendLedger.objects.filter(trigger_id=trigger.pk).values_list("status", "send_count")
+    assert list(ledger) == [("sending", 0)]
 
 
 def test_empty_recipient_fails_permanently(api, e2e):

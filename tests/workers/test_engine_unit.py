@@ -9,11 +9,13 @@ from django.core import mail
 from django.test import override_settings
 from django.utils import timezone
 
-from tests.factories import WorkflowFactory, chain, email_node, sms_node
+from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from triggers.models import TriggerInstance
+from triggers.state import trigger_cancel, trigger_claim_with
 from workers.models import SendLedger, StepExecutionLog
 from workers.nodes import CHANNELS
-from workers.services.engine import step_execute
+from workers.services.engine import SEND_OPEN, step_execute
+from workers.services.ledger import SendSlot, send_slot
 
 pytestmark = [
     pytest.mark.django_db,
@@ -86,6 +88,68 @@ def test_first_send_writes_ledger_once():
     ledger = SendLedger.objects.get(trigger=trigger)
     assert (ledger.status, ledger.send_count, ledger.channel) == ("sent", 1, "email")
     assert ledger.result["message_id"] == mail.outbox[0].extra_headers["Message-ID"]
+
+
+def claim_with_ledger(trigger: TriggerInstance):
+    return trigger_claim_with(
+        trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30, also=SEND_OPEN
+    )
+
+
+def test_claim_of_a_send_node_opens_the_ledger_in_the_same_statement():
+    trigger = due_trigger(definition=chain(sms_node("text"), email_node("mail")))
+    claim = claim_with_ledger(trigger)
+    assert claim is not None
+    assert claim[0].status == "processing"
+    assert send_slot(claim[1]) == SendSlot(recorded_result=None, send_count=1)
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert (ledger.node_id, ledger.channel, ledger.status, ledger.send_count) == (
+        "text",
+        "sms",
+        "sending",
+        1,
+    )
+    assert ledger.idempotency_key == f"{trigger.pk}:text"
+
+
+def test_claim_of_a_delay_node_opens_no_ledger_row():
+    trigger = due_trigger(definition=chain(delay_node("wait", delay_ms=1), sms_node("text")))
+    claim = claim_with_ledger(trigger)
+    assert claim is not None and send_slot(claim[1]) is None
+    assert not SendLedger.objects.filter(trigger=trigger).exists()
+
+
+def test_cancelled_trigger_is_not_claimed_and_gets_no_ledger_row():
+    trigger = due_trigger()
+    trigger_cancel(trigger_id=trigger.pk, actor="tests")
+    assert claim_with_ledger(trigger) is None
+    assert not SendLedger.objects.filter(trigger=trigger).exists()
+
+
+def test_claim_of_a_node_already_sent_returns_its_result_and_leaves_the_row():
+    trigger = due_trigger()
+    recorded = {"message_id": "<m@x>", "to": "a@example.com", "sent_at": "2026-01-01T00:00:00Z"}
+    SendLedger.objects.create(
+        trigger=trigger,
+        node_id="mail",
+        idempotency_key=f"{trigger.pk}:mail",
+        channel="email",
+        status="sent",
+        result=recorded,
+    )
+    claim = claim_with_ledger(trigger)
+    assert claim is not None
+    assert send_slot(claim[1]) == SendSlot(recorded_result=recorded, send_count=0)
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert (ledger.status, ledger.send_count) == ("sent", 1)
+
+
+def test_a_render_failure_gives_the_send_slot_back():
+    trigger = due_trigger(definition=chain(email_node("mail", subject="{{ payload.nope }}")))
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
+    assert mail.outbox == []
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert (ledger.status, ledger.send_count) == ("sending", 0)
 
 
 @override_settings(NOTIFLOW_RETRY_BASE_SECONDS=60, NOTIFLOW_RETRY_JITTER=0)

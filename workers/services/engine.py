@@ -15,10 +15,16 @@ from django.utils import timezone
 
 from triggers.dispatch import trigger_enqueue_on_commit
 from triggers.models import TriggerInstance, TriggerStatus
-from triggers.state import ReleaseWrite, trigger_claim, trigger_release
+from triggers.state import ReleaseWrite, trigger_claim_with, trigger_release
 from workers.errors import PermanentError, TransientError
-from workers.nodes import CHANNELS
-from workers.services.ledger import LeaseLost, send_begin, send_complete_write
+from workers.nodes import CHANNELS, Rendered
+from workers.services.ledger import (
+    SendSlot,
+    send_complete_write,
+    send_open_write,
+    send_slot,
+    send_unused_write,
+)
 from workflows.definition import delay_of
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.templating import TemplateError, condition_holds
@@ -67,6 +73,7 @@ class StepAttempt:
     context: dict[str, Any]
     lease_token: str
     started_at: datetime
+    send_slot: SendSlot | None  # opened by the claim for a send node
 
 
 @dataclass(frozen=True)
@@ -83,12 +90,17 @@ class Outcome:
     error: str = ""
 
 
+# The claim opens the send ledger for the node it lands on, when that is a send node.
+SEND_OPEN = send_open_write(channels=list(CHANNELS))
+
+
 def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     """Run the current node of `trigger_id` if it can be claimed; return the new status or None.
 
     Safe under duplicated and redelivered messages (the claim admits one), under crashes (the
-    lease expires and the sweeper re-nudges), and under cancellation (checked in the same
-    statement that opens the send ledger, before any side effect).
+    lease expires and the sweeper re-nudges), and under cancellation (a cancelled trigger cannot
+    be claimed, and the claim's statement is the one that opens the send ledger, before any side
+    effect).
     """
     try:
         uuid.UUID(str(trigger_id))
@@ -96,11 +108,15 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         logger.warning("execute_node: %r is not a trigger id; dropped", trigger_id)
         return None
     lease_token = f"{worker_id}/{uuid.uuid4().hex[:12]}"
-    trigger = trigger_claim(
-        trigger_id=trigger_id, worker_id=lease_token, lease_seconds=settings.NOTIFLOW_LEASE_SECONDS
+    claim = trigger_claim_with(
+        trigger_id=trigger_id,
+        worker_id=lease_token,
+        lease_seconds=settings.NOTIFLOW_LEASE_SECONDS,
+        also=SEND_OPEN,
     )
-    if trigger is None:
+    if claim is None:
         return None
+    trigger, ledger_returned = claim
     started_at = timezone.now()
     workflow = workflow_version_compiled(trigger.workflow_version_id)
     node_id = trigger.current_node_id or ""
@@ -111,38 +127,37 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         context=execution_context(trigger, workflow, now=started_at),
         lease_token=lease_token,
         started_at=started_at,
+        send_slot=send_slot(ledger_returned),
     )
     run: NodeRun | None = None
+    rendered: Rendered | None = None  # set once the node's templates rendered: the provider is next
     try:
         if node_id not in workflow.nodes:
             raise PermanentError(f"node {node_id!r} is not in version {workflow.number}")
-        run = _run_node(step)
-        next_node_id = _next_node(step, run)
-    except LeaseLost:
-        logger.info("trigger %s: lease lost before sending; leaving it", trigger.pk)
-        return None
+        if step.node["type"] in CHANNELS:
+            rendered = CHANNELS[step.node["type"]].render(step.node, step.context)
+        run = _run_node(step, rendered)
+        outcome = _success(step, run, _next_node(step, run))
     except (PermanentError, TemplateError) as exc:
-        return _record(step, _failure(step, str(exc), permanent=True), run)
+        outcome = _failure(step, str(exc), permanent=True)
     except TransientError as exc:
-        return _record(step, _failure(step, str(exc), permanent=False), run)
+        outcome = _failure(step, str(exc), permanent=False)
     except Exception as exc:
         # A bug or an outage inside the engine is retried like any transient error, never stuck.
         logger.exception("trigger %s: unexpected error in node %s", trigger.pk, node_id)
-        error = f"{type(exc).__name__}: {exc}"
-        return _record(step, _failure(step, error, permanent=False), run)
-    return _record(step, _success(step, run, next_node_id), run)
+        outcome = _failure(step, f"{type(exc).__name__}: {exc}", permanent=False)
+    return _record(step, outcome, run, provider_reached=rendered is not None)
 
 
-def _run_node(step: StepAttempt) -> NodeRun:
+def _run_node(step: StepAttempt, rendered: Rendered | None) -> NodeRun:
     node = step.node
     if node["type"] == "delay":
         wait = delay_of(node)
         return NodeRun(output={"delay_ms": int(wait.total_seconds() * 1000)}, wait=wait)
     channel = CHANNELS[node["type"]]
-    rendered = channel.render(node, step.context)
-    slot = send_begin(
-        trigger=step.trigger, node_id=node["id"], channel=channel.name, lease_token=step.lease_token
-    )
+    slot = step.send_slot
+    if slot is None or rendered is None:  # the claim found no send node: versions cannot change
+        raise RuntimeError(f"no send ledger row for node {node['id']!r}")
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
@@ -233,21 +248,27 @@ def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) 
     )
 
 
-def _record(step: StepAttempt, outcome: Outcome, run: NodeRun | None) -> str | None:
+def _record(
+    step: StepAttempt, outcome: Outcome, run: NodeRun | None, *, provider_reached: bool
+) -> str | None:
     """One transaction per step outcome (DESIGN rule 4), and one statement: ledger completion,
     the fenced trigger update with its event, the step log; then the next nudge, after commit.
 
     A provider call that happened is marked `sent` in the ledger whatever else happens, so no
-    later attempt repeats it. If the lease was lost or the trigger cancelled meanwhile, the rest
-    is dropped: the new owner (or nobody) records the step.
+    later attempt repeats it; a send slot the claim opened but that never reached the provider
+    (the templates failed) gives its count back. If the lease was lost or the trigger cancelled
+    meanwhile, the rest is dropped: the new owner (or nobody) records the step.
     """
     now = timezone.now()
     nudge, countdown = _schedule(outcome, now)
     writes = [_step_log_write(step, outcome, now)]
+    slot = step.send_slot
     if run is not None and run.sent:
         writes.insert(
             0, send_complete_write(trigger=step.trigger, node_id=step.node["id"], result=run.output)
         )
+    elif slot is not None and slot.recorded_result is None and not provider_reached:
+        writes.insert(0, send_unused_write(trigger=step.trigger, node_id=step.node["id"]))
     applied = trigger_release(
         trigger=step.trigger,
         lease_token=step.lease_token,

@@ -10,13 +10,9 @@ from typing import Any
 
 from django.db import connection
 
-from notiflow.db import fetchone_prepared
 from triggers.models import TriggerInstance
-from triggers.state import ReleaseWrite
-
-
-class LeaseLost(Exception):
-    """The trigger is no longer ours to work on: cancelled, or reclaimed after our lease expired."""
+from triggers.state import ClaimWrite, ReleaseWrite
+from workflows.models import WorkflowVersion
 
 
 @dataclass(frozen=True)
@@ -27,53 +23,53 @@ class SendSlot:
     send_count: int
 
 
-SEND_BEGIN_SQL = """
-WITH owner AS (
-    SELECT id FROM trigger_instance
-    WHERE id = %(trigger)s AND status = 'processing' AND leased_by = %(token)s
-)
+# Opens the ledger in the claim's own statement (one round trip and one commit per send step): when
+# the node the claim lands on is a send node of the trigger's version, the `sending` row is written,
+# or its send_count raised for another attempt at a send that never completed. A completed send is
+# left alone, and its result comes back to be reused instead.
+SEND_OPEN_SQL = f"""
 INSERT INTO send_ledger (trigger_id, node_id, idempotency_key, channel, status,
                          send_count, created_at)
-SELECT id, %(node)s, %(key)s, %(channel)s, 'sending', 1, now() FROM owner
+SELECT claimed.id, claimed.current_node_id, claimed.id::text || ':' || claimed.current_node_id,
+       node.type, 'sending', 1, now()
+FROM claimed
+JOIN {WorkflowVersion._meta.db_table} version ON version.id = claimed.workflow_version_id
+CROSS JOIN LATERAL jsonb_to_recordset(version.definition -> 'nodes') AS node(id text, type text)
+WHERE node.id = claimed.current_node_id AND node.type = ANY(%(ledger_channels)s)
 ON CONFLICT (trigger_id, node_id) DO UPDATE
     SET send_count = send_ledger.send_count + 1
     WHERE send_ledger.status = 'sending'
 RETURNING send_count
-"""
+"""  # noqa: S608 (the interpolated table name comes from the model, not from input)
+SEND_OPEN_RETURNS = (
+    "(SELECT send_count FROM also)",
+    """(SELECT result FROM send_ledger
+        WHERE trigger_id = claimed.id AND node_id = claimed.current_node_id AND status = 'sent')""",
+)
 
 
-def send_begin(
-    *, trigger: TriggerInstance, node_id: str, channel: str, lease_token: str
-) -> SendSlot:
-    """Write the `sending` row, committed, before the provider is called.
+def send_open_write(*, channels: list[str]) -> ClaimWrite:
+    """The ledger's part of a claim (trigger_claim_with): the `sending` row for a node whose type
+    is one of `channels`, committed with the lease, so before any provider call.
 
-    In the same statement it checks that the trigger is still `processing` under our lease, so a
-    trigger cancelled before this point is never sent for. Raises LeaseLost when it is not ours.
-    Runs in autocommit: the row is durable before the side effect.
+    Because it is the claim's statement, a trigger cancelled (or claimed by another worker)
+    before this point gets no row and is never sent for. send_count counts the attempts that
+    reached the provider (send_unused_write gives back a slot whose templates failed): more than
+    1 only after a crash, a timeout or a transient provider error.
     """
-    key = f"{trigger.pk}:{node_id}"
-    row = fetchone_prepared(
-        SEND_BEGIN_SQL,
-        {
-            "trigger": str(trigger.pk),
-            "token": lease_token,
-            "node": node_id,
-            "key": key,
-            "channel": channel,
-        },
-    )
-    if row is not None:
-        return SendSlot(recorded_result=None, send_count=row[0])
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT result FROM send_ledger WHERE trigger_id = %s AND node_id = %s AND status = 'sent'",
-            [str(trigger.pk), node_id],
-        )
-        sent = cursor.fetchone()
-    if sent is None:
-        raise LeaseLost(f"trigger {trigger.pk} is no longer processing under {lease_token}")
-    result = json.loads(sent[0]) if isinstance(sent[0], str) else sent[0]
-    return SendSlot(recorded_result=result, send_count=0)
+    return ClaimWrite(SEND_OPEN_SQL, SEND_OPEN_RETURNS, {"ledger_channels": channels})
+
+
+def send_slot(returned: tuple[Any, ...]) -> SendSlot | None:
+    """What the claim's `send_open_write` found: a slot, or None when it wrote and found nothing
+    (the node is not a send node)."""
+    send_count, recorded = returned
+    if recorded is not None:
+        result = json.loads(recorded) if isinstance(recorded, str) else recorded
+        return SendSlot(recorded_result=result, send_count=0)
+    if send_count is not None:
+        return SendSlot(recorded_result=None, send_count=send_count)
+    return None
 
 
 SEND_COMPLETE_SQL = """
@@ -97,6 +93,23 @@ def send_complete_write(
             "ledger_trigger": str(trigger.pk),
             "ledger_node": node_id,
         },
+    )
+
+
+SEND_UNUSED_SQL = """
+UPDATE send_ledger SET send_count = send_count - 1
+WHERE trigger_id = %(unused_trigger)s AND node_id = %(unused_node)s AND status = 'sending'
+  AND send_count > 0
+"""
+
+
+def send_unused_write(*, trigger: TriggerInstance, node_id: str) -> ReleaseWrite:
+    """Giving back the send slot the claim opened, when the step ended before the provider call
+    (its templates failed), to commit with the step's release: send_count keeps counting only
+    the attempts that reached the provider. A row left at 0 says: opened, never sent.
+    """
+    return ReleaseWrite(
+        SEND_UNUSED_SQL, {"unused_trigger": str(trigger.pk), "unused_node": node_id}
     )
 
 
