@@ -130,6 +130,9 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery -------------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
+# kombu's Redis transport, minus a redis-py client built for every publish (notiflow/broker.py).
+if CELERY_BROKER_URL.startswith("redis://"):
+    CELERY_BROKER_TRANSPORT = "notiflow.broker:Transport"
 NOTIFLOW_MAX_COUNTDOWN_SECONDS = env.int("NOTIFLOW_MAX_COUNTDOWN_SECONDS", default=300)
 NOTIFLOW_SWEEP_INTERVAL_SECONDS = env.float("NOTIFLOW_SWEEP_INTERVAL_SECONDS", default=5)
 # Messages carry ids only, so JSON is enough and pickle (remote code execution) is never accepted.
