@@ -49,20 +49,21 @@ class EngineRun:
 
 
 def db_counters() -> dict[str, int]:
-    """This database's cumulative counters (sessions opened, transactions, rows written)."""
+    """This database's cumulative counters (sessions opened, transactions, rows written), and
+    the server's WAL position in bytes (WAL is server-wide: the bench runs nothing else)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_stat_force_next_flush()")
         cursor.execute(
             """
-            SELECT sessions, xact_commit + xact_rollback, tup_inserted, tup_updated, blks_read
+            SELECT sessions, xact_commit + xact_rollback, tup_inserted, tup_updated, blks_read,
+                   pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint
             FROM pg_stat_database WHERE datname = current_database()
             """
         )
         row = cursor.fetchone()
     assert row is not None
-    return dict(
-        zip(("sessions", "transactions", "inserted", "updated", "blks_read"), row, strict=True)
-    )
+    names = ("sessions", "transactions", "inserted", "updated", "blks_read", "wal_bytes")
+    return dict(zip(names, row, strict=True))
 
 
 def _task_results(log: str) -> tuple[int, int]:

@@ -20,7 +20,9 @@ def _engine_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             Row(
                 "1. engine throughput (steps/s)",
                 spread(engine) + f"; {a.triggers} triggers, producer {e0.enqueue_seconds:.1f}s,"
-                f" idle tasks {sum(x.idle_tasks for x in r['engine'])}",
+                f" idle tasks {sum(x.idle_tasks for x in r['engine'])},"
+                f" WAL {e0.db.get('wal_bytes', 0) / max(1, e0.steps):,.0f} bytes per step"
+                " (trigger creation included)",
                 command=bench.cmd("engine", triggers=a.triggers),
             )
         )
