@@ -23,7 +23,12 @@ class TriggerInstance(models.Model):
     """One run of one workflow version. Status changes only through triggers.state."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    workflow = models.ForeignKey(Workflow, on_delete=models.PROTECT, related_name="triggers")
+    # No index of its own: the unique (workflow, idempotency_key) and trigger_workflow_created_idx
+    # lead with it. Every claim and release rewrites every index entry of the row (status is
+    # indexed, so no update is HOT): an index that serves no query is paid for twice per step.
+    workflow = models.ForeignKey(
+        Workflow, on_delete=models.PROTECT, related_name="triggers", db_index=False
+    )
     workflow_version = models.ForeignKey(
         WorkflowVersion, on_delete=models.PROTECT, related_name="triggers"
     )
@@ -90,7 +95,10 @@ class TriggerInstance(models.Model):
 class TriggerEvent(models.Model):
     """Append-only audit of every status change (PostgreSQL refuses UPDATE and DELETE)."""
 
-    trigger = models.ForeignKey(TriggerInstance, on_delete=models.CASCADE, related_name="events")
+    # Indexed by trigger_event_trigger_idx (trigger, created_at), which leads with it.
+    trigger = models.ForeignKey(
+        TriggerInstance, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     from_status = models.CharField(max_length=16, blank=True)
     to_status = models.CharField(max_length=16)
     reason = models.TextField(blank=True)

@@ -13,7 +13,10 @@ class StepExecutionLog(models.Model):
     redeliveries or zombie workers do.
     """
 
-    trigger = models.ForeignKey(TriggerInstance, on_delete=models.CASCADE, related_name="steps")
+    # Indexed by step_log_once_per_attempt and step_log_trigger_idx, which lead with it.
+    trigger = models.ForeignKey(
+        TriggerInstance, on_delete=models.CASCADE, related_name="steps", db_index=False
+    )
     workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="+")
     node_id = models.CharField(max_length=100)
     node_type = models.CharField(max_length=16)
@@ -56,9 +59,14 @@ class SendLedger(models.Model):
     repeated `sending` with another send_count); nothing is deleted but by retention.
     """
 
-    trigger = models.ForeignKey(TriggerInstance, on_delete=models.CASCADE, related_name="sends")
+    # Indexed by send_ledger_once (trigger, node_id), which leads with it.
+    trigger = models.ForeignKey(
+        TriggerInstance, on_delete=models.CASCADE, related_name="sends", db_index=False
+    )
     node_id = models.CharField(max_length=100)
-    idempotency_key = models.CharField(max_length=200, unique=True)
+    # Unique through a constraint (send_ledger_key_unique), not unique=True, which would add a
+    # second, LIKE-only index (varchar_pattern_ops) that no query uses.
+    idempotency_key = models.CharField(max_length=200)
     channel = models.CharField(max_length=16)
     status = models.CharField(max_length=16, choices=SendStatus.choices)
     # How many times the provider was called: more than 1 only after a crash or timeout between
@@ -73,6 +81,7 @@ class SendLedger(models.Model):
         db_table = "send_ledger"
         constraints = [
             models.UniqueConstraint(fields=["trigger", "node_id"], name="send_ledger_once"),
+            models.UniqueConstraint(fields=["idempotency_key"], name="send_ledger_key_unique"),
         ]
 
     def __str__(self) -> str:
