@@ -22,6 +22,7 @@ PARTS = (
     "baseline",
     "dblimit",
     "intake",
+    "publish",
     "delays",
     "memory",
     "scale",
@@ -30,6 +31,7 @@ PARTS = (
 QUICK = {
     "triggers": 300,
     "intake_requests": 1000,
+    "publish_messages": 1000,
     "delays": 100,
     "scale_triggers": 50_000,
     "memory_steps": 3000,
@@ -41,6 +43,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help=f"small sizes: {QUICK}")
     parser.add_argument("--triggers", type=int, default=5000, help="K for engine/baseline/dblimit")
     parser.add_argument("--intake-requests", type=int, default=5000)
+    parser.add_argument("--publish-messages", type=int, default=5000)
     parser.add_argument("--delays", type=int, default=500, help="per path (below/above the cap)")
     parser.add_argument("--scale-triggers", type=int, default=1_000_000, help="x3 step logs")
     parser.add_argument("--memory-steps", type=int, default=100_000)
@@ -166,6 +169,12 @@ class Bench:
                 self.run_dblimit()
             if "intake" in parts:
                 self.run_intake()
+        if "publish" in parts:
+            from bench.publish import publish_run
+
+            say(f"publish: {a.publish_messages} nudges, project transport vs kombu's")
+            self.r["publish"] = publish_run(self.config.redis_url, messages=a.publish_messages)
+            say(f"  {self.r['publish']}")
         if "delays" in parts:
             from bench.delays import delays_run
 

@@ -100,6 +100,20 @@ def _intake_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     ]
 
 
+def _publish_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    p = r.get("publish")
+    if p is None:
+        return []
+    return [
+        Row(
+            "nudge publish, CPU ms per message (notiflow/broker.py vs kombu's Redis transport)",
+            f"{p.ours_ms:.3f} vs {p.stock_ms:.3f}; {p.messages:,} messages each, alternated",
+            ratio=f"kombu/ours {p.ratio:.2f}",
+            command=bench.cmd("publish", publish_messages=a.publish_messages),
+        )
+    ]
+
+
 def _delay_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     rows = []
     for d in r.get("delays", []):
@@ -173,6 +187,7 @@ def rows(bench: Any) -> list[Row]:
         *_engine_rows(bench, r, a),
         *_query_row(bench, r),
         *_intake_rows(bench, r, a),
+        *_publish_rows(bench, r, a),
         *_delay_rows(bench, r, a),
         *_scale_memory_rows(bench, r, a),
         *_explain_rows(bench, r),
