@@ -44,21 +44,24 @@ def due_trigger(definition=None, **fields) -> TriggerInstance:
     )
 
 
-def test_completed_send_in_ledger_is_reused_without_calling_provider():
-    trigger = due_trigger()
-    recorded = {
-        "message_id": "<earlier@x>",
-        "to": "a@example.com",
-        "sent_at": "2026-01-01T00:00:00+00:00",
-    }
-    SendLedger.objects.create(
+RECORDED = {"message_id": "<earlier@x>", "to": "a@example.com", "sent_at": "2026-01-01T00:00:00Z"}
+
+
+def ledger_sent(trigger: TriggerInstance, node_id: str = "mail") -> SendLedger:
+    """The ledger row of an email an earlier attempt sent, with its result RECORDED."""
+    return SendLedger.objects.create(
         trigger=trigger,
-        node_id="mail",
-        idempotency_key=f"{trigger.pk}:mail",
+        node_id=node_id,
+        idempotency_key=f"{trigger.pk}:{node_id}",
         channel="email",
         status="sent",
-        result=recorded,
+        result=RECORDED,
     )
+
+
+def test_completed_send_in_ledger_is_reused_without_calling_provider():
+    trigger = due_trigger()
+    recorded = ledger_sent(trigger).result
     assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "enqueued"
     assert mail.outbox == []
     trigger.refresh_from_db()
@@ -128,18 +131,10 @@ def test_cancelled_trigger_is_not_claimed_and_gets_no_ledger_row():
 
 def test_claim_of_a_node_already_sent_returns_its_result_and_leaves_the_row():
     trigger = due_trigger()
-    recorded = {"message_id": "<m@x>", "to": "a@example.com", "sent_at": "2026-01-01T00:00:00Z"}
-    SendLedger.objects.create(
-        trigger=trigger,
-        node_id="mail",
-        idempotency_key=f"{trigger.pk}:mail",
-        channel="email",
-        status="sent",
-        result=recorded,
-    )
+    ledger_sent(trigger)
     claim = claim_with_ledger(trigger)
     assert claim is not None
-    assert send_slot(claim[1]) == SendSlot(recorded_result=recorded, send_count=0)
+    assert send_slot(claim[1]) == SendSlot(recorded_result=RECORDED, send_count=0)
     ledger = SendLedger.objects.get(trigger=trigger)
     assert (ledger.status, ledger.send_count) == ("sent", 1)
 
