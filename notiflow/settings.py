@@ -148,8 +148,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Pool processes per worker. Celery's default (one per CPU) suits CPU-bound tasks; a step mostly
 # waits (on PostgreSQL, the broker, and above all the SMTP or SMS provider), so with one process
-# per core the cores sat idle while every process waited: 4 per CPU is the default here.
-CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * (os.cpu_count() or 1))
+# per core the cores sat idle while every process waited: 4 per CPU is the default here. CPUs
+# are those this process may run on (a cpuset); under a CPU quota, set the variable.
+_CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * _CPUS)
 # Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
 # or every countdown task would be delivered twice (DESIGN rule 5).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
