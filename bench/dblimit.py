@@ -26,14 +26,16 @@ from bench.cpu import CpuMeter, backends
 NODES = [("welcome", "email"), ("text", "sms"), ("follow_up", "email")]
 
 
-def engine_statements() -> dict[str, str]:
-    """The engine's own SQL texts (call where Django is set up; the children get the strings)."""
+def engine_statements() -> dict[str, Any]:
+    """The engine's own SQL texts and the claim's ledger parameters (call where Django is set up;
+    the children get plain strings and lists)."""
     from triggers.state import claim_statement, release_statement
     from workers.services.engine import SEND_OPEN, STEP_LOG_SQL
     from workers.services.ledger import SEND_COMPLETE_SQL
 
     return {
         "claim": claim_statement(SEND_OPEN),
+        "claim_params": SEND_OPEN.params,
         "outcome": release_statement([SEND_COMPLETE_SQL, STEP_LOG_SQL]),
     }
 
@@ -51,14 +53,14 @@ RETURNING id
 
 
 def _step(
-    cur: psycopg.Cursor, sql: dict[str, str], trigger_id: str, index: int, workflow: int
+    cur: psycopg.Cursor, sql: dict[str, Any], trigger_id: str, index: int, workflow: int
 ) -> None:
     token = f"dblimit:{uuid.uuid4().hex[:12]}"
     cur.execute(
-        sql["claim"],
-        {"id": trigger_id, "worker": token, "lease": 60, "ledger_channels": ["email", "sms"]},
+        sql["claim"], {**sql["claim_params"], "id": trigger_id, "worker": token, "lease": 60}
     )
     claimed = cur.fetchone()
+    # The row ends with SEND_OPEN's returns: the ledger row's send_count, an earlier result.
     if claimed is None or claimed[-2] is None:
         raise RuntimeError(f"claim of {trigger_id} (with its ledger row) failed")
     started = datetime.now(UTC)
@@ -110,7 +112,7 @@ def _step(
 
 
 def _worker(
-    url: str, sql: dict[str, str], ids: list[str], workflow: int, go: Any, done: Any, out: Any
+    url: str, sql: dict[str, Any], ids: list[str], workflow: int, go: Any, done: Any, out: Any
 ) -> None:
     with psycopg.connect(url, autocommit=True, prepare_threshold=0) as conn:
         conn.execute("SELECT 1")
@@ -137,7 +139,7 @@ class DbLimitRun:
 
 
 def dblimit_run(
-    url: str, *, sql: dict[str, str], workflow: int, version: int, triggers: int, processes: int
+    url: str, *, sql: dict[str, Any], workflow: int, version: int, triggers: int, processes: int
 ) -> DbLimitRun:
     """`triggers` x 3 steps of engine SQL from `processes` plain psycopg processes."""
     with psycopg.connect(url, autocommit=True) as conn:

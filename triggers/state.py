@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -77,13 +78,27 @@ class ClaimWrite:
     returns: tuple[str, ...]
     params: dict[str, Any]
 
+    def __post_init__(self) -> None:
+        clash = _CLAIM_PARAMS & self.params.keys()
+        if clash:
+            raise ValueError(f"claim parameters clash: {sorted(clash)}")
+
+
+_CLAIM_PARAMS = frozenset({"id", "worker", "lease"})
+
 
 def claim_statement(also: ClaimWrite | None = None) -> str:
     """The SQL of a claim, carrying the write `also` (see ClaimWrite)."""
+    return _claim_sql(also.sql, also.returns) if also else _claim_sql("", ())
+
+
+@lru_cache(maxsize=16)
+def _claim_sql(also_sql: str, returns: tuple[str, ...]) -> str:
+    # Built once per kind of claim, not once per step.
     return _CLAIM_TEMPLATE.format(
-        also=f", also AS (\n{also.sql.strip()}\n)" if also else "",
+        also=f", also AS (\n{also_sql.strip()}\n)" if also_sql else "",
         columns=", ".join(TRIGGER_COLUMNS),
-        returns="".join(f", {expression}" for expression in also.returns) if also else "",
+        returns="".join(f", {expression}" for expression in returns),
     )
 
 
@@ -114,10 +129,7 @@ def trigger_claim_with(
     values of `also.returns`, or None (and `also` wrote nothing) when the claim did not apply."""
     params: dict[str, Any] = {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
     if also is not None:
-        clash = params.keys() & also.params.keys()
-        if clash:
-            raise ValueError(f"claim parameters clash: {sorted(clash)}")
-        params.update(also.params)
+        params.update(also.params)  # no clash: ClaimWrite checked its names when it was made
     row = fetchone_prepared(claim_statement(also), params)
     if row is None:
         return None
@@ -171,6 +183,12 @@ class ReleaseWrite:
 
 def release_statement(also: Sequence[str] = ()) -> str:
     """The SQL of a release carrying the statements `also` (see ReleaseWrite)."""
+    return _release_sql(tuple(also))
+
+
+@lru_cache(maxsize=16)
+def _release_sql(also: tuple[str, ...]) -> str:
+    # Built once per combination of writes, not once per step.
     parts = "".join(f", also_{i} AS (\n{sql.strip()}\n)" for i, sql in enumerate(also))
     return _RELEASE_SQL.format(also=parts)
 
