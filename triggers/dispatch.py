@@ -15,6 +15,8 @@ from celery import current_app
 from django.db import transaction
 from kombu.exceptions import ChannelError
 
+from notiflow.broker import TaskMessageWriter
+
 logger = logging.getLogger(__name__)
 
 EXECUTE_NODE_TASK = "workers.execute_node"
@@ -33,17 +35,32 @@ def triggers_enqueue_on_commit(nudges: list[tuple[UUID | str, float | None]]) ->
 
 def triggers_publish(nudges: Iterable[tuple[UUID | str, float | None]]) -> None:
     """Publish now. A broker failure is logged, not raised: PostgreSQL holds the truth."""
+    calls = [
+        ([str(trigger_id)], countdown if countdown and countdown > 0 else None)
+        for trigger_id, countdown in nudges
+    ]
     try:
+        writer = _writer()
+        if writer is not None and writer.publish(EXECUTE_NODE_TASK, calls):
+            return
         with current_app.producer_or_acquire() as producer:
-            for trigger_id, countdown in nudges:
+            for args, countdown in calls:
                 current_app.send_task(
-                    EXECUTE_NODE_TASK,
-                    args=[str(trigger_id)],
-                    countdown=countdown if countdown and countdown > 0 else None,
-                    producer=producer,
+                    EXECUTE_NODE_TASK, args=args, countdown=countdown, producer=producer
                 )
     except Exception:
         logger.warning("broker unavailable; the sweeper will nudge these triggers", exc_info=True)
+
+
+_writers: dict[str, TaskMessageWriter | None] = {}
+
+
+def _writer() -> TaskMessageWriter | None:
+    """The direct message writer for the current app's broker (notiflow/broker.py), if exact."""
+    key = f"{id(current_app)}:{current_app.conf.broker_url}"
+    if key not in _writers:
+        _writers[key] = TaskMessageWriter.for_app(current_app)
+    return _writers[key]
 
 
 def nudges_waiting(queue: str | None = None) -> int | None:
