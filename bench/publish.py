@@ -1,10 +1,10 @@
-"""The cost of publishing one nudge: CPU per message through the project's broker transport
-(notiflow/broker.py) and through kombu's stock Redis transport, the baseline, in the same run.
+"""The cost of publishing one nudge: CPU per message as the services publish it (the direct
+writer of notiflow/broker.py, through `triggers_publish`'s own call) and through Celery's
+`send_task`, with the project's transport (what the Celery baseline's hops do) and with kombu's
+stock Redis transport, in the same run.
 
-Each message is published as the intake and the engine publish a nudge (`triggers_publish`: a
-producer from the pool, one `send_task` by name, JSON), to a queue of its own that no worker
-reads and that is deleted afterwards. The two sides alternate in batches, so that a change in
-the machine's load hits both.
+Every message goes to a queue of its own that no worker reads and that is deleted afterwards. The
+three sides alternate in batches, so that a change in the machine's load hits all of them.
 
 Imported only after django.setup() (see bench.__main__).
 """
@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import redis
 from celery import Celery
 
+from notiflow.broker import TaskMessageWriter
 from triggers.dispatch import EXECUTE_NODE_TASK
 
 QUEUE = "bench-publish"
@@ -27,12 +29,14 @@ BATCHES = 10
 @dataclass(frozen=True)
 class PublishRun:
     messages: int  # per side
-    ours_ms: float  # CPU per message, the configured transport
-    stock_ms: float  # CPU per message, kombu's Redis transport
+    direct_ms: float  # CPU per message, the direct writer (what intake and engine use)
+    send_task_ms: float  # CPU per message, send_task through the project's transport
+    stock_ms: float  # CPU per message, send_task through kombu's stock Redis transport
 
     @property
     def ratio(self) -> float:
-        return self.stock_ms / self.ours_ms if self.ours_ms else 0.0
+        """How many times the CPU of a direct write Celery's send_task takes."""
+        return self.send_task_ms / self.direct_ms if self.direct_ms else 0.0
 
 
 def _app(broker_url: str, transport: str | None) -> Celery:
@@ -50,13 +54,32 @@ def _app(broker_url: str, transport: str | None) -> Celery:
     return app
 
 
-def _publish(app: Celery, count: int) -> float:
-    """CPU seconds of this process for `count` publishes, one producer acquired per message."""
+def _send_task(app: Celery) -> Callable[[str], None]:
+    def publish(trigger_id: str) -> None:
+        with app.producer_or_acquire() as producer:
+            app.send_task(EXECUTE_NODE_TASK, args=[trigger_id], queue=QUEUE, producer=producer)
+
+    return publish
+
+
+def _direct(app: Celery) -> Callable[[str], None]:
+    writer = TaskMessageWriter.for_app(app)
+    if writer is None:
+        raise RuntimeError("the direct writer does not apply to this broker (a redis:// URL)")
+    writer.queue = QUEUE
+
+    def publish(trigger_id: str) -> None:
+        writer.publish(EXECUTE_NODE_TASK, [([trigger_id], None)])
+
+    return publish
+
+
+def _cpu(publish: Callable[[str], None], count: int) -> float:
+    """CPU seconds of this process for `count` publishes of one message each."""
     ids = [str(uuid.uuid4()) for _ in range(count)]
     started = time.process_time()
     for trigger_id in ids:
-        with app.producer_or_acquire() as producer:
-            app.send_task(EXECUTE_NODE_TASK, args=[trigger_id], queue=QUEUE, producer=producer)
+        publish(trigger_id)
     return time.process_time() - started
 
 
@@ -65,19 +88,21 @@ def publish_run(broker_url: str, *, messages: int) -> PublishRun:
 
     ours = _app(broker_url, getattr(settings, "CELERY_BROKER_TRANSPORT", None))
     stock = _app(broker_url, "redis")
+    sides = {"direct": _direct(ours), "send_task": _send_task(ours), "stock": _send_task(stock)}
     per_batch = max(1, messages // BATCHES)
-    spent = {"ours": 0.0, "stock": 0.0}
+    spent = dict.fromkeys(sides, 0.0)
     try:
-        for app in (ours, stock):  # warm-up: connections, declarations, code paths
-            _publish(app, 50)
+        for publish in sides.values():  # warm-up: connections, declarations, code paths
+            _cpu(publish, 50)
         for _ in range(BATCHES):
-            spent["ours"] += _publish(ours, per_batch)
-            spent["stock"] += _publish(stock, per_batch)
+            for side, publish in sides.items():
+                spent[side] += _cpu(publish, per_batch)
     finally:
         ours.close()
         stock.close()
         redis.Redis.from_url(broker_url).delete(QUEUE)
     total = per_batch * BATCHES
+    ms = {side: 1000 * seconds / total for side, seconds in spent.items()}
     return PublishRun(
-        messages=total, ours_ms=1000 * spent["ours"] / total, stock_ms=1000 * spent["stock"] / total
+        messages=total, direct_ms=ms["direct"], send_task_ms=ms["send_task"], stock_ms=ms["stock"]
     )
