@@ -172,7 +172,9 @@ class Bench:
         if "publish" in parts:
             from bench.publish import publish_run
 
-            say(f"publish: {a.publish_messages} nudges, direct writer vs send_task (two transports)")
+            say(
+                f"publish: {a.publish_messages} nudges, direct writer vs send_task (two transports)"
+            )
             self.r["publish"] = publish_run(self.config.redis_url, messages=a.publish_messages)
             say(f"  {self.r['publish']}")
         if "delays" in parts:
