@@ -17,7 +17,7 @@ from django.utils import timezone
 from bench.dblimit import engine_statements
 from bench.fixtures import PAYLOAD
 from triggers.services import trigger_create
-from triggers.state import claim_statement
+from triggers.state import claim_params, claim_statement
 from workers.selectors import step_log_list
 from workers.services.engine import SEND_OPEN
 from workers.services.sweeper import _DUE_SQL, _EXPIRED_SQL, sweep_params
@@ -63,16 +63,11 @@ def plans(workflow: Workflow) -> list[Plan]:
         payload=PAYLOAD,
     )
     token = "explain:1"  # noqa: S105 (a lease token, not a secret)
-    claim_params = {
-        "id": str(trigger.pk),
-        "worker": token,
-        "lease": 60,
-        **SEND_OPEN.params,
-    }
+    params = claim_params(trigger_id=trigger.pk, worker_id=token, lease_seconds=60, also=SEND_OPEN)
     claim_sql = claim_statement(SEND_OPEN)
-    claim = _explain("claim (CTE: lock, update, event, ledger row)", claim_sql, claim_params)
+    claim = _explain("claim (CTE: lock, update, event, ledger row)", claim_sql, params)
     with connection.cursor() as cursor:  # now claim it for real, so the release and ledger apply
-        cursor.execute(claim_sql, claim_params)
+        cursor.execute(claim_sql, params)
     sweep = sweep_params(renudge_lost=True)
     some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True).first()
     by_trigger = step_log_list(trigger_id=str(some_log))[:50].query.sql_with_params()

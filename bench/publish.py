@@ -40,7 +40,12 @@ class PublishRun:
 
 
 def _app(broker_url: str, transport: str | None) -> Celery:
-    """A Celery app with Notiflow's CELERY_ settings, but the given broker transport."""
+    """A Celery app with Notiflow's CELERY_ settings, but the given broker URL and transport.
+
+    The settings are copied rather than loaded with config_from_object (as bench/chain.py does):
+    with the namespaced Django settings loaded that way, a later conf.update of broker_url and
+    broker_transport does not take effect, and both sides would measure the project's transport.
+    """
     from django.conf import settings
 
     config = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from functools import lru_cache
 from uuid import UUID
 
 from celery import current_app
@@ -40,7 +41,7 @@ def triggers_publish(nudges: Iterable[tuple[UUID | str, float | None]]) -> None:
         for trigger_id, countdown in nudges
     ]
     try:
-        writer = _writer()
+        writer = _writer(current_app.conf.broker_url)
         if writer is not None and writer.publish(EXECUTE_NODE_TASK, calls):
             return
         with current_app.producer_or_acquire() as producer:
@@ -52,15 +53,11 @@ def triggers_publish(nudges: Iterable[tuple[UUID | str, float | None]]) -> None:
         logger.warning("broker unavailable; the sweeper will nudge these triggers", exc_info=True)
 
 
-_writers: dict[str, TaskMessageWriter | None] = {}
-
-
-def _writer() -> TaskMessageWriter | None:
-    """The direct message writer for the current app's broker (notiflow/broker.py), if exact."""
-    key = f"{id(current_app)}:{current_app.conf.broker_url}"
-    if key not in _writers:
-        _writers[key] = TaskMessageWriter.for_app(current_app)
-    return _writers[key]
+@lru_cache(maxsize=4)
+def _writer(broker_url: str) -> TaskMessageWriter | None:
+    """The direct message writer for the app's broker (notiflow/broker.py), if exact; made once
+    per broker URL."""
+    return TaskMessageWriter.for_app(current_app)
 
 
 def nudges_waiting(queue: str | None = None) -> int | None:

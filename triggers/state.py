@@ -92,6 +92,16 @@ def claim_statement(also: ClaimWrite | None = None) -> str:
     return _claim_sql(also.sql, also.returns) if also else _claim_sql("", ())
 
 
+def claim_params(
+    *, trigger_id: UUID | str, worker_id: str, lease_seconds: float, also: ClaimWrite | None = None
+) -> dict[str, Any]:
+    """The parameters of claim_statement(also)."""
+    params: dict[str, Any] = {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
+    if also is not None:
+        params.update(also.params)  # no clash: ClaimWrite checked its names when it was made
+    return params
+
+
 @lru_cache(maxsize=16)
 def _claim_sql(also_sql: str, returns: tuple[str, ...]) -> str:
     # Built once per kind of claim, not once per step.
@@ -100,9 +110,6 @@ def _claim_sql(also_sql: str, returns: tuple[str, ...]) -> str:
         columns=", ".join(TRIGGER_COLUMNS),
         returns="".join(f", {expression}" for expression in returns),
     )
-
-
-_CLAIM_SQL = claim_statement()
 
 
 def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
@@ -127,9 +134,9 @@ def trigger_claim_with(
 ) -> tuple[TriggerInstance, tuple[Any, ...]] | None:
     """trigger_claim, and the write `also` in the same statement: the claimed trigger and the
     values of `also.returns`, or None (and `also` wrote nothing) when the claim did not apply."""
-    params: dict[str, Any] = {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
-    if also is not None:
-        params.update(also.params)  # no clash: ClaimWrite checked its names when it was made
+    params = claim_params(
+        trigger_id=trigger_id, worker_id=worker_id, lease_seconds=lease_seconds, also=also
+    )
     row = fetchone_prepared(claim_statement(also), params)
     if row is None:
         return None
