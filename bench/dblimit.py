@@ -97,7 +97,6 @@ def _step(
             "log_workflow": workflow,
             "log_node": node_id,
             "log_type": channel,
-            "log_attempt": 1,
             "log_started": started,
             "log_finished": finished,
             "log_input": json.dumps(context),

@@ -92,7 +92,6 @@ def plans(workflow: Workflow) -> list[Plan]:
         "log_workflow": workflow.pk,
         "log_node": "welcome",
         "log_type": "email",
-        "log_attempt": 1,
         "log_started": now,
         "log_finished": now,
         "log_input": "{}",

@@ -1,7 +1,13 @@
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.utils import timezone
+
+from tests.factories import WorkflowFactory, chain, email_node, sms_node
 from tests.support.stack import wait_for
 from triggers.models import TERMINAL_STATUSES, TriggerInstance
+from workers.models import StepExecutionLog
 
 
 def fire(api, workflow, payload, key=None) -> str:
@@ -22,4 +28,35 @@ def wait_terminal(trigger_id: str, timeout: float = 30) -> TriggerInstance:
 
     return wait_for(
         terminal, timeout=timeout, interval=0.05, message=f"trigger {trigger_id} terminal"
+    )
+
+
+def due_trigger(definition=None, **fields) -> TriggerInstance:
+    workflow = WorkflowFactory(definition=definition or chain(email_node("mail"), sms_node("text")))
+    version = workflow.current_version
+    return TriggerInstance.objects.create(
+        workflow=workflow,
+        workflow_version=version,
+        idempotency_key="k",
+        payload={"email": "a@example.com", "name": "Al", "phone": "+1"},
+        status="enqueued",
+        current_node_id=version.definition["entry_node_id"],
+        available_at=timezone.now() - timedelta(seconds=1),
+        **fields,
+    )
+
+
+def logged_failure(trigger: TriggerInstance, attempt: int, node_id: str = "mail") -> None:
+    now = timezone.now()
+    StepExecutionLog.objects.create(
+        trigger=trigger,
+        workflow_id=trigger.workflow_id,
+        node_id=node_id,
+        node_type="email",
+        attempt=attempt,
+        started_at=now,
+        finished_at=now,
+        input={},
+        success=False,
+        error="SMTP 451",
     )

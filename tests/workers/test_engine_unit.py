@@ -9,7 +9,8 @@ from django.core import mail
 from django.test import override_settings
 from django.utils import timezone
 
-from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from tests.factories import chain, delay_node, email_node, sms_node
+from tests.workers.helpers import due_trigger, logged_failure
 from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel, trigger_claim_with
 from workers.models import SendLedger, StepExecutionLog
@@ -27,21 +28,6 @@ pytestmark = [
 def locmem_email():
     with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
         yield
-
-
-def due_trigger(definition=None, **fields) -> TriggerInstance:
-    workflow = WorkflowFactory(definition=definition or chain(email_node("mail"), sms_node("text")))
-    version = workflow.current_version
-    return TriggerInstance.objects.create(
-        workflow=workflow,
-        workflow_version=version,
-        idempotency_key="k",
-        payload={"email": "a@example.com", "name": "Al", "phone": "+1"},
-        status="enqueued",
-        current_node_id=version.definition["entry_node_id"],
-        available_at=timezone.now() - timedelta(seconds=1),
-        **fields,
-    )
 
 
 RECORDED = {"message_id": "<earlier@x>", "to": "a@example.com", "sent_at": "2026-01-01T00:00:00Z"}
@@ -166,10 +152,23 @@ def test_unexpected_exception_is_retried_like_a_transient_error(monkeypatch):
 
 def test_attempts_reset_when_cursor_advances():
     trigger = due_trigger(attempts=2)
+    logged_failure(trigger, 1)
+    logged_failure(trigger, 2)
     step_execute(trigger_id=str(trigger.pk), worker_id="w")
     trigger.refresh_from_db()
     assert trigger.attempts == 0 and trigger.current_node_id == "text"
-    assert StepExecutionLog.objects.get(trigger=trigger).attempt == 3
+    assert StepExecutionLog.objects.filter(trigger=trigger).latest("attempt").attempt == 3
+
+
+def test_step_log_numbers_continue_after_the_nodes_last_attempt_whatever_attempts_says():
+    # An operator's retry resets `attempts` (the retry budget) to 0; the log must not reuse 1.
+    trigger = due_trigger(attempts=0)
+    logged_failure(trigger, 1)
+    logged_failure(trigger, 2)
+    logged_failure(trigger, 1, node_id="other")
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "enqueued"
+    attempts = StepExecutionLog.objects.filter(trigger=trigger, node_id="mail")
+    assert sorted(attempts.values_list("attempt", "success")) == [(1, False), (2, False), (3, True)]
 
 
 @override_settings(NOTIFLOW_MAX_RETRIES=3)
@@ -213,3 +212,23 @@ def test_send_is_marked_sent_even_when_the_step_then_fails(monkeypatch):
     # A later retry must find the send done, not send again.
     assert SendLedger.objects.get(trigger=trigger).status == "sent"
     assert "boom" in TriggerInstance.objects.get(pk=trigger.pk).last_error
+
+
+@pytest.mark.django_db(transaction=True)  # the refused statement must not abort a test transaction
+def test_an_outcome_the_database_refuses_fails_the_trigger_instead_of_looping(monkeypatch):
+    # jsonb refuses NUL: a provider answer carrying one cannot be merged into vars.
+    answer = {"message_id": "<a\x00b@x>", "to": "a@example.com", "sent_at": "2026-01-01T00:00:00Z"}
+    monkeypatch.setattr(CHANNELS["email"], "send", lambda *args, **kwargs: answer)
+    trigger = due_trigger()
+
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
+
+    trigger.refresh_from_db()
+    assert trigger.status == "failed" and trigger.lease_until is None
+    assert trigger.last_error.startswith("could not record the outcome of node mail")
+    assert "unsupported Unicode escape sequence" in trigger.last_error
+    # The send happened: the ledger says so (NUL dropped), and a retry reuses it, not resends.
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert (ledger.status, ledger.send_count) == ("sent", 1)
+    assert ledger.result["message_id"] == "<ab@x>"
+    assert list(trigger.events.values_list("to_status", flat=True)) == ["processing", "failed"]

@@ -6,11 +6,12 @@ import json
 import logging
 import random
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from triggers.dispatch import trigger_enqueue_on_commit
@@ -146,7 +147,25 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         # A bug or an outage inside the engine is retried like any transient error, never stuck.
         logger.exception("trigger %s: unexpected error in node %s", trigger.pk, node_id)
         outcome = _failure(step, f"{type(exc).__name__}: {exc}", permanent=False)
-    return _record(step, outcome, run, provider_reached=rendered is not None)
+    provider_reached = rendered is not None
+    try:
+        return _record(step, outcome, run, provider_reached=provider_reached)
+    except (OperationalError, InterfaceError):
+        raise  # the database is unreachable: the lease expires and the sweeper re-nudges
+    except Exception as exc:
+        # Recording failed for a reason a retry would meet again (a constraint, a value the
+        # database refuses, a bug): fail the trigger saying so, instead of leaving it
+        # `processing` for every lease expiry to reclaim, run and crash again.
+        logger.exception("trigger %s: could not record the outcome of node %s", trigger.pk, node_id)
+        if run is not None and run.sent:  # the send happened: the ledger must still say so
+            run = replace(run, output=_storable(run.output))
+        return _record(
+            step,
+            _unrecordable(step, outcome, exc),
+            run,
+            provider_reached=provider_reached,
+            log_step=False,
+        )
 
 
 def _run_node(step: StepAttempt, rendered: Rendered | None) -> NodeRun:
@@ -208,6 +227,38 @@ def _failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
     )
 
 
+def _unrecordable(step: StepAttempt, outcome: Outcome, exc: Exception) -> Outcome:
+    """The outcome that replaces one the database refused: failed at this node, saying why."""
+    error = (
+        f"could not record the outcome of node {step.node['id']} "
+        f"({outcome.reason}): {type(exc).__name__}: {exc}"
+    )[:1000]
+    return Outcome(
+        status=TriggerStatus.FAILED,
+        next_node_id=step.node["id"],
+        attempts=step.trigger.attempts + 1,
+        available_at=timezone.now(),
+        reason=error,
+        error=error,
+    )
+
+
+def _storable(value: Any) -> Any:
+    """`value` as JSON that PostgreSQL accepts: other types as their text, NUL characters
+    (which jsonb refuses) dropped."""
+
+    def clean(item: Any) -> Any:
+        if isinstance(item, str):
+            return item.replace("\x00", "")
+        if isinstance(item, list):
+            return [clean(element) for element in item]
+        if isinstance(item, dict):
+            return {clean(key): clean(element) for key, element in item.items()}
+        return item
+
+    return clean(json.loads(json.dumps(value, default=str)))
+
+
 def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
     """Whether to nudge on commit (and with which countdown), or leave it to the sweeper."""
     if outcome.status != TriggerStatus.ENQUEUED:
@@ -221,11 +272,19 @@ def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
 
 
 # The step log, written by the release statement only when the release applies (ReleaseWrite).
+# Its attempt number continues after the node's last logged attempt rather than following the
+# trigger's `attempts`, which counts the retry budget and which an operator's retry resets: the
+# log stays unique per (trigger, node, attempt) however often a node is retried. The look-up is
+# one probe of the unique index's last entry, made only by the lease holder (the release is
+# fenced), so two writers can never pick the same number.
 STEP_LOG_SQL = """
 INSERT INTO step_log (trigger_id, workflow_id, node_id, node_type, attempt, started_at,
                       finished_at, input, output, success, error)
-SELECT id, %(log_workflow)s, %(log_node)s, %(log_type)s, %(log_attempt)s, %(log_started)s,
-       %(log_finished)s, %(log_input)s::jsonb, %(log_output)s::jsonb, %(log_success)s, %(log_error)s
+SELECT id, %(log_workflow)s, %(log_node)s::text, %(log_type)s,
+       1 + COALESCE((SELECT max(attempt) FROM step_log
+                     WHERE trigger_id = released.id AND node_id = %(log_node)s::text), 0),
+       %(log_started)s, %(log_finished)s, %(log_input)s::jsonb, %(log_output)s::jsonb,
+       %(log_success)s, %(log_error)s
 FROM released
 """
 
@@ -237,7 +296,6 @@ def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) 
             "log_workflow": step.trigger.workflow_id,
             "log_node": step.node["id"],
             "log_type": step.node["type"],
-            "log_attempt": step.trigger.attempts + 1,
             "log_started": step.started_at,
             "log_finished": finished_at,
             "log_input": json.dumps(step.context),
@@ -249,7 +307,12 @@ def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) 
 
 
 def _record(
-    step: StepAttempt, outcome: Outcome, run: NodeRun | None, *, provider_reached: bool
+    step: StepAttempt,
+    outcome: Outcome,
+    run: NodeRun | None,
+    *,
+    provider_reached: bool,
+    log_step: bool = True,
 ) -> str | None:
     """One transaction per step outcome (DESIGN rule 4), and one statement: ledger completion,
     the fenced trigger update with its event, the step log; then the next nudge, after commit.
@@ -257,11 +320,12 @@ def _record(
     A provider call that happened is marked `sent` in the ledger whatever else happens, so no
     later attempt repeats it; a send slot the claim opened but that never reached the provider
     (the templates failed) gives its count back. If the lease was lost or the trigger cancelled
-    meanwhile, the rest is dropped: the new owner (or nobody) records the step.
+    meanwhile, the rest is dropped: the new owner (or nobody) records the step. `log_step=False`
+    leaves the step log out (when writing it is what failed: the event carries the reason).
     """
     now = timezone.now()
     nudge, countdown = _schedule(outcome, now)
-    writes = [_step_log_write(step, outcome, now)]
+    writes = [_step_log_write(step, outcome, now)] if log_step else []
     slot = step.send_slot
     if run is not None and run.sent:
         writes.insert(
