@@ -14,6 +14,8 @@ import pytest
 import redis
 import requests
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.support.smtp import SmtpServer, free_port
@@ -116,6 +118,15 @@ def e2e(stack, django_db_blocker) -> Iterator[Stack]:
     """The stack, with this test's ORM queries committed (so the processes see them)."""
     with django_db_blocker.unblock():
         yield stack
+
+
+@pytest.fixture
+def operator(e2e) -> Client:
+    """An operator logged in to the admin (in-process Django, on the stack's database): what it
+    changes commits, and its nudges reach the stack's workers."""
+    client = Client()
+    client.force_login(User.objects.create_superuser(unique("operator"), "op@example.com", "pw"))
+    return client
 
 
 class Api:

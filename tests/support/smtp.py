@@ -4,6 +4,8 @@ ok-*@...        accepted (any address not matching a rule below is accepted too)
 defer2-*@...    451 for the first two deliveries of a Message-ID, then accepted
 defer-*@...     451 always
 reject-*@...    550 always
+reject1-*@...   550 for the first delivery of a Message-ID, then accepted (a failed run that an
+                operator's retry can then complete)
 hang-*@...      the first delivery of a Message-ID hangs (up to 20 s) and is then deferred
 slow-*@...      accepted after 1.5 s (a step that is still running when its worker is stopped)
 """
@@ -50,7 +52,7 @@ class RuleHandler:
         with self.lock:  # counted on arrival, before any answer: tests wait on this
             self.deliveries[message_id] += 1
             attempt = self.deliveries[message_id]
-        if local.startswith("reject-"):
+        if local.startswith("reject-") or (local.startswith("reject1-") and attempt == 1):
             return "550 5.1.1 mailbox unavailable"
         if local.startswith("defer2-") and attempt <= 2:
             return "451 4.3.0 try again later"

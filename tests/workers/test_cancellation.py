@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 
 from tests.conftest import sms_outbox, unique
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
@@ -15,7 +18,34 @@ from workers.models import SendLedger, StepExecutionLog
 pytestmark = pytest.mark.e2e
 
 
-def test_cancel_during_pending_delay_never_sends(api, e2e):
+LIST = "/admin/triggers/triggerinstance/"
+
+
+# The four ways to cancel a run: the API, the admin's button and bulk action, manage.py.
+def cancel_api(api, operator, trigger_id: str) -> None:
+    response = api.post(f"/api/triggers/{trigger_id}/cancel/", {})
+    assert response.status_code == 200 and response.json()["status"] == "cancelled"
+
+
+def cancel_button(api, operator, trigger_id: str) -> None:
+    assert operator.post(f"{LIST}{trigger_id}/cancel/").status_code == 302
+
+
+def cancel_action(api, operator, trigger_id: str) -> None:
+    response = operator.post(LIST, {"action": "cancel_selected", "_selected_action": [trigger_id]})
+    assert response.status_code == 302
+
+
+def cancel_command(api, operator, trigger_id: str) -> None:
+    call_command("cancel_trigger", trigger_id, stdout=StringIO(), stderr=StringIO())
+
+
+@pytest.mark.parametrize(
+    "cancel",
+    [cancel_api, cancel_button, cancel_action, cancel_command],
+    ids=lambda f: f.__name__,
+)
+def test_cancel_during_pending_delay_never_sends(api, e2e, operator, cancel):
     workflow = WorkflowFactory(
         definition=chain(delay_node("wait", delay_ms=1500), sms_node("text"))
     )
@@ -25,8 +55,8 @@ def test_cancel_during_pending_delay_never_sends(api, e2e):
         timeout=10,
         message="delay step done",
     )
-    response = api.post(f"/api/triggers/{trigger_id}/cancel/", {})
-    assert response.status_code == 200 and response.json()["status"] == "cancelled"
+    cancel(api, operator, trigger_id)
+    assert TriggerInstance.objects.get(pk=trigger_id).status == "cancelled"
 
     # The countdown nudge still arrives when the delay is over; its claim must find nothing.
     # A later trigger behind the same delay proves that nudge time has passed.
