@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
+from uuid import UUID
 
 from django.core.management.base import CommandError
 from django.utils import timezone
@@ -16,6 +17,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from tqdm import tqdm
 
 from workflows.definition import duration_parse
+from workflows.models import Workflow
 
 T = TypeVar("T")
 
@@ -27,9 +29,12 @@ def progress(items: Iterable[T], *, total: int, description: str) -> Iterator[T]
 
 def parse_since(value: str) -> datetime:
     """A moment: an ISO date or datetime (UTC unless it says otherwise), or an age like 2h/3d."""
-    moment = parse_datetime(value)
-    if moment is None and (day := parse_date(value)) is not None:
-        moment = datetime(day.year, day.month, day.day)
+    try:
+        moment = parse_datetime(value)
+        if moment is None and (day := parse_date(value)) is not None:
+            moment = datetime(day.year, day.month, day.day)
+    except ValueError as exc:  # well formed but impossible, e.g. 2026-13-01
+        raise CommandError(f"{value!r} is not a valid date: {exc}") from exc
     if moment is not None:
         return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
     return timezone.now() - parse_age(value)
@@ -58,3 +63,29 @@ def read_json(value: str, *, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CommandError(f"{what} is not valid JSON: {exc}") from exc
+
+
+def parse_trigger_ids(values: Iterable[str]) -> list[UUID]:
+    """Trigger ids as given on the command line; one CommandError naming every malformed one."""
+    ids, bad = [], []
+    for value in values:
+        try:
+            ids.append(UUID(value.strip()))
+        except ValueError:
+            bad.append(repr(value))
+    if bad:
+        raise CommandError(f"not a trigger id (a UUID): {', '.join(bad)}; nothing was changed")
+    return ids
+
+
+def existing_workflow_key(value: str | None, *, option: str = "--workflow") -> str | None:
+    """An optional workflow key from an option, checked: None when absent, CommandError when it
+    is empty or names no workflow (a typo must not read as "0 of 0, all fine")."""
+    if value is None:
+        return None
+    key = value.strip()
+    if not key:
+        raise CommandError(f"{option}: give a workflow key (it was empty)")
+    if not Workflow.objects.filter(key=key).exists():
+        raise CommandError(f"{option}: no workflow {key!r}")
+    return key

@@ -246,7 +246,7 @@ def trigger_release(
 
 def _locked(trigger_id: UUID | str) -> TriggerInstance:
     try:
-        return TriggerInstance.objects.select_for_update().get(pk=trigger_id)
+        return TriggerInstance.objects.select_for_update().get(pk=UUID(str(trigger_id)))
     except (TriggerInstance.DoesNotExist, ValueError) as exc:
         raise TriggerNotFound(str(trigger_id)) from exc
 

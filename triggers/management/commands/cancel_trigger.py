@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from notiflow.cli import parse_trigger_ids
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_cancel
 
 
@@ -12,7 +13,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, trigger_ids, reason, **options):
         failures = 0
-        for trigger_id in trigger_ids:
+        for trigger_id in parse_trigger_ids(trigger_ids):
             try:
                 trigger_cancel(
                     trigger_id=trigger_id, actor="manage.py cancel_trigger", reason=reason

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from notiflow.cli import parse_since, progress
+from notiflow.cli import existing_workflow_key, parse_since, progress
 from triggers.selectors import trigger_failed_list
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_retry_now
 
@@ -20,7 +20,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, workflow, since, dry_run, **options):
         failed = trigger_failed_list(
-            workflow_key=workflow, since=parse_since(since) if since else None
+            workflow_key=existing_workflow_key(workflow),
+            since=parse_since(since) if since is not None else None,
         )
         ids = list(failed.values_list("pk", flat=True))
         if dry_run:

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from notiflow.cli import progress
+from notiflow.cli import existing_workflow_key, progress
 from workflows.models import Workflow, WorkflowVersion
 from workflows.validation import workflow_validate
 
@@ -15,6 +15,7 @@ class Command(BaseCommand):
         parser.add_argument("--workflow", help="only this workflow (its key)")
 
     def handle(self, *args, workflow, **options):
+        workflow = existing_workflow_key(workflow)
         versions = WorkflowVersion.objects.select_related("workflow").order_by(
             "workflow__key", "number"
         )
