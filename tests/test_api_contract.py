@@ -4,6 +4,8 @@ import pytest
 import yaml
 from rest_framework.test import APIClient
 
+from tests.workers.helpers import due_trigger, logged_failure
+
 pytestmark = pytest.mark.django_db
 
 
@@ -55,3 +57,15 @@ def test_nul_in_a_query_parameter_is_400_not_500(api_client, path):
 def test_nul_in_a_json_body_is_400_not_500(api_client, body):
     response = api_client.generic("POST", "/api/triggers/", body, content_type="application/json")
     assert response.status_code == 400 and "NUL" in response.json()["detail"]
+
+
+def test_step_logs_name_their_workflow_by_key_as_triggers_do(api_client):
+    trigger = due_trigger()
+    logged_failure(trigger, 1)
+    shown = api_client.get(f"/api/triggers/{trigger.pk}/").json()["workflow"]
+    for path in (f"/api/triggers/{trigger.pk}/logs/", f"/api/logs/?trigger={trigger.pk}"):
+        body = api_client.get(path).json()
+        (log,) = body["results"] if isinstance(body, dict) else body
+        assert log["workflow"] == shown == trigger.workflow.key
+    schema = yaml.safe_load(APIClient().get("/api/schema/").content)
+    assert schema["components"]["schemas"]["StepLog"]["properties"]["workflow"]["type"] == "string"

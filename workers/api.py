@@ -23,7 +23,7 @@ from workers.selectors import step_log_list
 
 class StepLogSerializer(serializers.ModelSerializer):
     trigger = serializers.UUIDField(source="trigger_id")
-    workflow = serializers.IntegerField(source="workflow_id")
+    workflow = serializers.CharField(source="workflow.key", help_text="the workflow's key")
 
     class Meta:
         model = StepExecutionLog

@@ -12,8 +12,8 @@ from workers.models import StepExecutionLog
 def step_log_list(
     *, trigger_id: UUID | str | None = None, node_id: str | None = None
 ) -> QuerySet[StepExecutionLog]:
-    """Step logs, oldest first, by trigger and/or node."""
-    logs = StepExecutionLog.objects.all()
+    """Step logs, oldest first, by trigger and/or node, with their workflow (shown by key)."""
+    logs = StepExecutionLog.objects.select_related("workflow")
     if trigger_id:
         logs = logs.filter(trigger_id=UUID(str(trigger_id)))
     if node_id:
