@@ -27,7 +27,7 @@ def trigger_body(index: int) -> dict[str, Any]:
 class Firing:
     """`fired` maps idempotency key -> trigger id for every trigger the API acknowledged (201, or
     200 when an earlier attempt had created it); `retries` counts 5xx, 429 and connection errors.
-    A retry re-sends the same key: the inbox makes it harmless (DESIGN: idempotency key)."""
+    A retry re-sends the same key: the inbox makes it harmless (docs/design.md: idempotency key)."""
 
     def __init__(self, *, base_url: str, headers: dict[str, str], threads: int):
         self.url = base_url + "/api/triggers/"

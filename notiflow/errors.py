@@ -1,4 +1,4 @@
-"""JSON 404 and 500 for API paths (DESIGN: errors are JSON); HTML elsewhere (admin)."""
+"""JSON 404 and 500 for API paths (docs/design.md: errors are JSON); HTML elsewhere (admin)."""
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults

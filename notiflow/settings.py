@@ -153,7 +153,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * _CPUS)
 # Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
-# or every countdown task would be delivered twice (DESIGN rule 5).
+# or every countdown task would be delivered twice (docs/design.md, rule 5).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
 }

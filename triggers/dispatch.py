@@ -1,6 +1,6 @@
 """The one way to hand a trigger to the workers: a nudge published after the transaction commits.
 
-A nudge carries the trigger id and nothing else (DESIGN rule 1); losing one loses nothing, because
+A nudge carries the trigger id and nothing else (docs/design.md, rule 1); losing one loses nothing, because
 the sweeper finds every due trigger in PostgreSQL. Publishing by task name keeps `triggers`
 independent of `workers`.
 """

@@ -46,7 +46,7 @@ class TriggerInstance(models.Model):
     lease_until = models.DateTimeField(null=True, blank=True)
     leased_by = models.CharField(max_length=255, blank=True)
     # When a broker message for the current due time was last published; the sweeper sends
-    # another only when that one is presumed lost (DESIGN rule 1).
+    # another only when that one is presumed lost (docs/design.md, rule 1).
     nudged_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -176,7 +176,7 @@ SELECT count(*) FROM released
 
 @dataclass(frozen=True)
 class ReleaseWrite:
-    """A write that commits in the very statement of a release (DESIGN rule 4, one round trip).
+    """A write that commits in the very statement of a release (docs/design.md, rule 4, one round trip).
 
     `sql` is one data-modifying statement. It may read `released` (one row, the trigger's `id`,
     only when the fenced update applied), as in `INSERT ... SELECT ... FROM released`, to apply

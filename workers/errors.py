@@ -1,4 +1,4 @@
-"""How a step fails decides what happens next (DESIGN rule 7)."""
+"""How a step fails decides what happens next (docs/design.md, rule 7)."""
 
 
 class StepError(Exception):

@@ -52,7 +52,7 @@ class SendStatus(models.TextChoices):
 
 
 class SendLedger(models.Model):
-    """The record of a provider send for (trigger, node) (DESIGN rule 6).
+    """The record of a provider send for (trigger, node) (docs/design.md, rule 6).
 
     Written `sending` and committed before the provider is called, completed to `sent` with the
     provider's answer after it. The only update PostgreSQL allows is sending -> sent (or a

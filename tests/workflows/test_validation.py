@@ -1,4 +1,4 @@
-"""The one validator: every rule of DESIGN.md's Workflow section, each error located."""
+"""The one validator: every rule of docs/design.md's Workflow section, each error located."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Email through Django's email framework, with a deterministic Message-ID (DESIGN rule 6)."""
+"""Email through Django's email framework, with a deterministic Message-ID (docs/design.md, rule 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Executing one node of one trigger: claim, run, record (DESIGN rules 3, 4, 6 and 7)."""
+"""Executing one node of one trigger: claim, run, record (docs/design.md, rules 3, 4, 6 and 7)."""
 
 from __future__ import annotations
 
@@ -314,7 +314,7 @@ def _record(
     provider_reached: bool,
     log_step: bool = True,
 ) -> str | None:
-    """One transaction per step outcome (DESIGN rule 4), and one statement: ledger completion,
+    """One transaction per step outcome (docs/design.md, rule 4), and one statement: ledger completion,
     the fenced trigger update with its event, the step log; then the next nudge, after commit.
 
     A provider call that happened is marked `sent` in the ledger whatever else happens, so no

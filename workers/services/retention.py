@@ -1,4 +1,4 @@
-"""Retention: the one path that deletes audit rows (DESIGN rule 8; `manage.py purge_logs`).
+"""Retention: the one path that deletes audit rows (docs/design.md, rule 8; `manage.py purge_logs`).
 
 Step logs, trigger events and the send ledger are append-only: the `notiflow_append_only()`
 PostgreSQL trigger refuses UPDATE and DELETE on them, except a DELETE made in a transaction that

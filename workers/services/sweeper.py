@@ -1,4 +1,4 @@
-"""The sweeper (DESIGN rules 1 and 5): PostgreSQL decides what is due; the broker only nudges."""
+"""The sweeper (docs/design.md, rules 1 and 5): PostgreSQL decides what is due; the broker only nudges."""
 
 from __future__ import annotations
 
