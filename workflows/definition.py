@@ -17,6 +17,9 @@ class NodeType:
     optional: tuple[str, ...] = ()
     # Fields rendered with Liquid at run time (and parsed at save time).
     templates: tuple[str, ...] = ()
+    # Whether running it calls a provider: a send ledger row, an output in vars (`<type>_<id>`).
+    # Each such type has a channel in workers.nodes.CHANNELS.
+    sends: bool = False
 
 
 NODE_TYPES: dict[str, NodeType] = {
@@ -25,8 +28,9 @@ NODE_TYPES: dict[str, NodeType] = {
         required=("to", "subject", "body"),
         optional=("html",),
         templates=("to", "subject", "body", "html"),
+        sends=True,
     ),
-    "sms": NodeType("sms", required=("to", "body"), templates=("to", "body")),
+    "sms": NodeType("sms", required=("to", "body"), templates=("to", "body"), sends=True),
     "delay": NodeType("delay", required=(), optional=("delay_ms", "duration")),
 }
 

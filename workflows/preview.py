@@ -1,9 +1,10 @@
 """Preview: render every template of a definition against a sample payload, without sending.
 
-The context has the engine's shape (payload, vars, trigger, workflow, now). `vars` holds a
-placeholder output for every email and SMS node that can run before the node being rendered, so
-`{{ vars.email_welcome.message_id }}` previews as it will run. Rendering is as strict as at run
-time: a variable that does not exist is an error naming it.
+It runs the engine's own semantics (workflows.semantics): the same context, the same rendering
+with the same recipient checks, the same edge choice, so a preview that says OK is a run that
+would not fail on its templates. `vars` holds a placeholder output for every sending node that
+can run before the node being rendered, so `{{ vars.email_welcome.message_id }}` previews as it
+will run. A variable that does not exist is an error naming it, as at run time.
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from workflows.definition import NODE_TYPES, delay_of
-from workflows.templating import (
-    TemplateError,
-    condition_holds,
-    condition_variable_paths,
-    template_render,
-    template_variable_paths,
+from workflows.semantics import (
+    RenderError,
+    execution_context,
+    field_render,
+    next_node_id,
+    output_key,
+    recipient_check,
+    rendered_fields,
+    sends,
 )
-
-OUTPUT_CHANNELS = ("email", "sms")
+from workflows.templating import TemplateError, condition_variable_paths, template_variable_paths
 
 
 @dataclass(frozen=True)
@@ -37,10 +40,13 @@ class NodePreview:
     node_type: str
     fields: list[RenderedField] = field(default_factory=list)
     note: str = ""
+    # Why a run would fail at this node, in the words of its last_error: the first field that
+    # does not render, or a recipient that cannot be sent to. Empty when it would not fail.
+    error: str = ""
 
     @property
     def ok(self) -> bool:
-        return all(f.error is None for f in self.fields)
+        return not self.error
 
     def value(self, name: str) -> str | None:
         return next((f.value for f in self.fields if f.name == name), None)
@@ -99,83 +105,81 @@ def workflow_preview(
     now = now or datetime.now(UTC)
     nodes = [n for n in definition.get("nodes", []) if isinstance(n, dict) and "id" in n]
     edges = [e for e in definition.get("edges", []) if isinstance(e, dict)]
-    base = {
-        "payload": payload,
-        "trigger": {"id": "preview", "idempotency_key": "preview", "created_at": now.isoformat()},
-        "workflow": workflow,
-        "now": now.isoformat(),
-    }
-    ancestors = _ancestors([n["id"] for n in nodes], edges)
-    outputs: dict[str, dict[str, Any]] = {}
+    by_id = {n["id"]: n for n in nodes}
+
+    def context(vars: dict[str, Any]) -> dict[str, Any]:
+        trigger = {"id": "preview", "idempotency_key": "preview", "created_at": now.isoformat()}
+        return execution_context(
+            payload=payload, vars=vars, trigger=trigger, workflow=workflow, now=now
+        )
+
+    ancestors = _ancestors(list(by_id), edges)
+    outputs: dict[str, dict[str, Any]] = {}  # by output key, for the sending nodes
     previews: dict[str, NodePreview] = {}
     # Upstream first, so each node's `vars` hold the (placeholder) outputs of its ancestors.
     for node in sorted(nodes, key=lambda n: len(ancestors[n["id"]])):
         upstream = {
-            f"{kind}_{node_id}": outputs[node_id]
-            for node_id, kind in ((a, _kind(nodes, a)) for a in ancestors[node["id"]])
-            if node_id in outputs
+            key: outputs[key]
+            for key in (output_key(by_id[a]) for a in ancestors[node["id"]])
+            if key in outputs
         }
-        previews[node["id"]] = _node_preview(node, {**base, "vars": upstream})
-        if previews[node["id"]].node_type in OUTPUT_CHANNELS:
-            outputs[node["id"]] = _placeholder_output(node, previews[node["id"]].value("to"), now)
+        preview = _node_preview(node, context(upstream))
+        previews[node["id"]] = preview
+        if sends(node):
+            outputs[output_key(node)] = _placeholder_output(node, preview.value("to"), now)
 
-    channel_outputs = {f"{_kind(nodes, k)}_{k}": v for k, v in outputs.items()}
-    route, route_error = _route(definition, edges, {**base, "vars": {}}, channel_outputs)
+    route, route_error = _route(definition.get("entry_node_id"), by_id, edges, context, outputs)
     return WorkflowPreview([previews[n["id"]] for n in nodes], route, route_error)
-
-
-def _kind(nodes: list[dict[str, Any]], node_id: str) -> str:
-    return str(next(n.get("type") for n in nodes if n["id"] == node_id))
 
 
 def _node_preview(node: dict[str, Any], context: dict[str, Any]) -> NodePreview:
     kind = str(node.get("type"))
-    if kind == "delay":
+    if not sends(node):
+        if kind != "delay" or kind not in NODE_TYPES:
+            return NodePreview(node["id"], kind)
         try:
             wait = delay_of(node)
             spelled = node.get("duration") or f"{node.get('delay_ms')} ms"
             return NodePreview(node["id"], kind, note=f"waits {spelled} ({wait})")
         except (ValueError, TypeError, KeyError) as exc:
             return NodePreview(node["id"], kind, note=f"invalid delay: {exc}")
-    node_type = NODE_TYPES.get(kind)
-    fields = []
-    for name in node_type.templates if node_type else ():
-        source = node.get(name)
-        optional = node_type is not None and name not in node_type.required
-        if not isinstance(source, str) or (optional and not source):
-            continue
+    fields, values, first_error = [], {}, ""
+    for name in rendered_fields(node):
         try:
-            fields.append(RenderedField(name, template_render(source, context)))
-        except TemplateError as exc:
-            fields.append(RenderedField(name, None, str(exc)))
-    return NodePreview(node["id"], kind, fields)
+            values[name] = field_render(node, name, context)
+            fields.append(RenderedField(name, values[name]))
+        except RenderError as exc:
+            fields.append(RenderedField(name, None, exc.detail))
+            first_error = first_error or str(exc)
+    if not first_error:
+        try:
+            recipient_check(node, values)
+        except RenderError as exc:
+            first_error = str(exc)
+    return NodePreview(node["id"], kind, fields, error=first_error)
 
 
 def _route(
-    definition: dict[str, Any],
+    entry: Any,
+    by_id: dict[str, dict[str, Any]],
     edges: list[dict[str, Any]],
-    context: dict[str, Any],
+    context: Any,
     outputs: dict[str, dict[str, Any]],
 ) -> tuple[list[str], str]:
-    kinds = {
-        str(n.get("id")): n.get("type") for n in definition.get("nodes", []) if isinstance(n, dict)
-    }
-    current = definition.get("entry_node_id")
+    """The nodes a run visits, each edge chosen as the engine chooses it, seeing the outputs of
+    the sending nodes visited so far."""
+    current = entry
     route: list[str] = []
-    while isinstance(current, str) and current in kinds and current not in route:
+    vars: dict[str, Any] = {}
+    while isinstance(current, str) and current in by_id and current not in route:
         route.append(current)
-        key = f"{kinds[current]}_{current}"
+        key = output_key(by_id[current])
         if key in outputs:
-            context = {**context, "vars": {**context["vars"], key: outputs[key]}}
-        following = None
-        for edge in (e for e in edges if e.get("from") == current):
-            try:
-                if condition_holds(edge.get("when"), context):
-                    following = edge.get("to")
-                    break
-            except TemplateError as exc:
-                return route, str(exc)
-        current = following
+            vars = {**vars, key: outputs[key]}
+        try:
+            current = next_node_id((e for e in edges if e.get("from") == current), context(vars))
+        except TemplateError as exc:
+            return route, str(exc)
     return route, ""
 
 

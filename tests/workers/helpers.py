@@ -31,14 +31,14 @@ def wait_terminal(trigger_id: str, timeout: float = 30) -> TriggerInstance:
     )
 
 
-def due_trigger(definition=None, **fields) -> TriggerInstance:
+def due_trigger(definition=None, payload=None, **fields) -> TriggerInstance:
     workflow = WorkflowFactory(definition=definition or chain(email_node("mail"), sms_node("text")))
     version = workflow.current_version
     return TriggerInstance.objects.create(
         workflow=workflow,
         workflow_version=version,
         idempotency_key="k",
-        payload={"email": "a@example.com", "name": "Al", "phone": "+1"},
+        payload=payload or {"email": "a@example.com", "name": "Al", "phone": "+1"},
         status="enqueued",
         current_node_id=version.definition["entry_node_id"],
         available_at=timezone.now() - timedelta(seconds=1),

@@ -205,7 +205,7 @@ def test_send_is_marked_sent_even_when_the_step_then_fails(monkeypatch):
     def broken(*args, **kwargs):
         raise TemplateError("condition 'x': boom")
 
-    monkeypatch.setattr(engine, "condition_holds", broken)
+    monkeypatch.setattr(engine, "next_node_id", broken)
     trigger = due_trigger()
     assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
     assert len(mail.outbox) == 1

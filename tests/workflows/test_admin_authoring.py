@@ -249,6 +249,15 @@ def test_preview_renders_every_template_and_names_a_missing_variable(admin_clien
     assert broken.context["preview"].nodes[0].fields[1].error == "payload.name is undefined"
     assert "Render error: payload.name is undefined" in broken.content.decode()
 
+    # The engine's recipient checks too: this run would fail, so the preview says so.
+    nobody = {**payload, "email": "nobody"}
+    page = admin_client.post(url, {"payload": json.dumps(nobody)})
+    assert not page.context["preview"].ok
+    assert (
+        "A run fails here: node &#x27;hello&#x27;: &#x27;nobody&#x27; is not an email address"
+        in (page.content.decode())
+    )
+
 
 def test_version_diff_names_what_changed(admin_client):
     workflow = WorkflowFactory(definition=chain(email_node("hello"), sms_node("text")))

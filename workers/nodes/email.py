@@ -10,7 +10,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.utils import timezone
 
 from workers.errors import PermanentError, TransientError
-from workers.nodes.base import Rendered, render_fields
+from workflows.semantics import Rendered
 
 
 def message_id_for(idempotency_key: str) -> str:
@@ -42,12 +42,6 @@ def _classify_smtp(exc: Exception) -> Exception:
 
 class EmailChannel:
     name = "email"
-
-    def render(self, node: dict[str, Any], context: dict[str, Any]) -> Rendered:
-        rendered = render_fields(node, context, ("to", "subject", "body", "html"))
-        if "@" not in rendered["to"]:
-            raise PermanentError(f"node {node['id']!r}: {rendered['to']!r} is not an email address")
-        return rendered
 
     def send(self, rendered: Rendered, *, idempotency_key: str) -> dict[str, Any]:
         message_id = message_id_for(idempotency_key)

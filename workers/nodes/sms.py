@@ -6,15 +6,12 @@ from typing import Any
 
 from django.utils import timezone
 
-from workers.nodes.base import Rendered, render_fields
 from workers.providers.sms import sms_backend
+from workflows.semantics import Rendered
 
 
 class SmsChannel:
     name = "sms"
-
-    def render(self, node: dict[str, Any], context: dict[str, Any]) -> Rendered:
-        return render_fields(node, context, ("to", "body"))
 
     def send(self, rendered: Rendered, *, idempotency_key: str) -> dict[str, Any]:
         message_id = sms_backend().send(

@@ -18,7 +18,7 @@ from triggers.dispatch import trigger_enqueue_on_commit
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.state import ReleaseWrite, trigger_claim_with, trigger_release
 from workers.errors import PermanentError, TransientError
-from workers.nodes import CHANNELS, Rendered
+from workers.nodes import CHANNELS
 from workers.services.ledger import (
     SendSlot,
     send_complete_write,
@@ -26,9 +26,19 @@ from workers.services.ledger import (
     send_slot,
     send_unused_write,
 )
-from workflows.definition import delay_of
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
-from workflows.templating import TemplateError, condition_holds
+from workflows.semantics import (
+    Rendered,
+    RenderError,
+    execution_context,
+    next_node_id,
+    node_render,
+    node_wait,
+    output_key,
+    sending_types,
+    sends,
+)
+from workflows.templating import TemplateError
 
 logger = logging.getLogger(__name__)
 
@@ -43,25 +53,25 @@ class NodeRun:
     sent: bool = False
 
 
-def execution_context(
+def trigger_context(
     trigger: TriggerInstance, workflow: CompiledWorkflow, *, now: datetime
 ) -> dict[str, Any]:
-    """What templates see: payload, vars, trigger, workflow, now (all JSON-serialisable)."""
-    return {
-        "payload": trigger.payload,
-        "vars": trigger.vars,
-        "trigger": {
+    """The execution context (workflows.semantics) of a step of `trigger`."""
+    return execution_context(
+        payload=trigger.payload,
+        vars=trigger.vars,
+        trigger={
             "id": str(trigger.pk),
             "idempotency_key": trigger.idempotency_key,
             "created_at": trigger.created_at.isoformat(),
         },
-        "workflow": {
+        workflow={
             "key": workflow.workflow_key,
             "name": workflow.workflow_name,
             "version": workflow.number,
         },
-        "now": now.isoformat(),
-    }
+        now=now,
+    )
 
 
 @dataclass(frozen=True)
@@ -92,7 +102,7 @@ class Outcome:
 
 
 # The claim opens the send ledger for the node it lands on, when that is a send node.
-SEND_OPEN = send_open_write(channels=list(CHANNELS))
+SEND_OPEN = send_open_write(channels=sending_types())
 
 
 def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
@@ -125,7 +135,7 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         trigger=trigger,
         workflow=workflow,
         node=workflow.nodes.get(node_id, {"id": node_id, "type": "unknown"}),
-        context=execution_context(trigger, workflow, now=started_at),
+        context=trigger_context(trigger, workflow, now=started_at),
         lease_token=lease_token,
         started_at=started_at,
         send_slot=send_slot(ledger_returned),
@@ -135,11 +145,11 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     try:
         if node_id not in workflow.nodes:
             raise PermanentError(f"node {node_id!r} is not in version {workflow.number}")
-        if step.node["type"] in CHANNELS:
-            rendered = CHANNELS[step.node["type"]].render(step.node, step.context)
+        if sends(step.node):
+            rendered = node_render(step.node, step.context)
         run = _run_node(step, rendered)
         outcome = _success(step, run, _next_node(step, run))
-    except (PermanentError, TemplateError) as exc:
+    except (PermanentError, RenderError, TemplateError) as exc:
         outcome = _failure(step, str(exc), permanent=True)
     except TransientError as exc:
         outcome = _failure(step, str(exc), permanent=False)
@@ -170,8 +180,8 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
 
 def _run_node(step: StepAttempt, rendered: Rendered | None) -> NodeRun:
     node = step.node
-    if node["type"] == "delay":
-        wait = delay_of(node)
+    if not sends(node):
+        wait = node_wait(node)
         return NodeRun(output={"delay_ms": int(wait.total_seconds() * 1000)}, wait=wait)
     channel = CHANNELS[node["type"]]
     slot = step.send_slot
@@ -183,7 +193,7 @@ def _run_node(step: StepAttempt, rendered: Rendered | None) -> NodeRun:
         result = channel.send(rendered, idempotency_key=f"{step.trigger.pk}:{node['id']}")
     return NodeRun(
         output=result,
-        vars_patch={f"{channel.name}_{node['id']}": result},
+        vars_patch={output_key(node): result},
         sent=slot.recorded_result is None,
     )
 
@@ -191,10 +201,7 @@ def _run_node(step: StepAttempt, rendered: Rendered | None) -> NodeRun:
 def _next_node(step: StepAttempt, run: NodeRun) -> str | None:
     """The target of the first outgoing edge whose `when` holds, seeing this node's output."""
     context = {**step.context, "vars": {**step.trigger.vars, **run.vars_patch}}
-    for edge in step.workflow.outgoing.get(step.node["id"], []):
-        if condition_holds(edge.get("when"), context):
-            return str(edge["to"])
-    return None
+    return next_node_id(step.workflow.outgoing.get(step.node["id"], []), context)
 
 
 def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outcome:
