@@ -257,9 +257,8 @@ class Bench:
         meter.start()
         sql = sql_run(
             url=self.config.db_url("sql"),
+            workflow_key=self.sql_workflow.key,
             workflow=self.sql_workflow.pk,
-            version=self.sql_version,
-            entry="welcome",
             requests=n,
             on_done=meter.stop,
         )

@@ -29,14 +29,49 @@ NODES = [("welcome", "email"), ("text", "sms"), ("follow_up", "email")]
 def engine_statements() -> dict[str, Any]:
     """The engine's own SQL texts and the claim's ledger parameters (call where Django is set up;
     the children get plain strings and lists)."""
-    from triggers.state import claim_statement, release_statement
-    from workers.services.engine import SEND_OPEN, STEP_LOG_SQL
-    from workers.services.ledger import SEND_COMPLETE_SQL
+    from triggers.state import claim_params, claim_statement, release_params, release_statement
+    from workers.services.engine import SEND_OPEN
+    from workers.sql import (
+        SEND_COMPLETE_SQL,
+        STEP_LOG_SQL,
+        send_complete_params,
+        step_log_params,
+    )
 
+    now = datetime.now(UTC)
+    # Every parameter the statements take, from the engine's own builders; each step then sets
+    # the ones that vary (_step).
+    outcome_params = {
+        **release_params(
+            trigger_id="",
+            lease_token="",
+            status="",
+            current_node_id=None,
+            vars_patch=None,
+            attempts=0,
+            available_at=now,
+            nudged=False,
+            last_error="",
+            reason="",
+            event_node_id=None,
+        ),
+        **send_complete_params(trigger_id="", node_id="", result={}),
+        **step_log_params(
+            workflow_id=0,
+            node_id="",
+            node_type="",
+            started_at=now,
+            finished_at=now,
+            input={},
+            output=None,
+            error="",
+        ),
+    }
     return {
         "claim": claim_statement(SEND_OPEN),
-        "claim_params": SEND_OPEN.params,
+        "claim_params": claim_params(trigger_id="", worker_id="", lease_seconds=60, also=SEND_OPEN),
         "outcome": release_statement([SEND_COMPLETE_SQL, STEP_LOG_SQL]),
+        "outcome_params": outcome_params,
     }
 
 
@@ -56,9 +91,7 @@ def _step(
     cur: psycopg.Cursor, sql: dict[str, Any], trigger_id: str, index: int, workflow: int
 ) -> None:
     token = f"dblimit:{uuid.uuid4().hex[:12]}"
-    cur.execute(
-        sql["claim"], {**sql["claim_params"], "id": trigger_id, "worker": token, "lease": 60}
-    )
+    cur.execute(sql["claim"], {**sql["claim_params"], "id": trigger_id, "worker": token})
     claimed = cur.fetchone()
     # The row ends with SEND_OPEN's returns: the ledger row's send_count, an earlier result.
     if claimed is None or claimed[-2] is None:
@@ -79,6 +112,7 @@ def _step(
     cur.execute(
         sql["outcome"],
         {
+            **sql["outcome_params"],
             "id": trigger_id,
             "status": "completed" if last else "enqueued",
             "node": None if last else NODES[index + 1][0],

@@ -17,10 +17,12 @@ from django.utils import timezone
 from bench.dblimit import engine_statements
 from bench.fixtures import PAYLOAD
 from triggers.services import trigger_create
-from triggers.state import claim_params, claim_statement
+from triggers.sql import SWEEP_DUE_SQL, SWEEP_EXPIRED_SQL
+from triggers.state import claim_params, claim_statement, release_params
 from workers.selectors import step_log_list
 from workers.services.engine import SEND_OPEN
-from workers.services.sweeper import _DUE_SQL, _EXPIRED_SQL, sweep_params
+from workers.services.sweeper import sweep_params
+from workers.sql import send_complete_params, step_log_params
 from workflows.models import Workflow
 
 
@@ -74,38 +76,38 @@ def plans(workflow: Workflow) -> list[Plan]:
     by_node = step_log_list(node_id="welcome")[:50].query.sql_with_params()
     now = timezone.now()
     release = {
-        "id": str(trigger.pk),
-        "status": "enqueued",
-        "node": "text",
-        "patch": "{}",
-        "attempts": 0,
-        "available_at": now,
-        "nudged": True,
-        "error": "",
-        "finished": False,
-        "token": token,
-        "reason": "explain",
-        "event_node": "welcome",
-        "ledger_result": "{}",
-        "ledger_trigger": str(trigger.pk),
-        "ledger_node": "welcome",
-        "log_workflow": workflow.pk,
-        "log_node": "welcome",
-        "log_type": "email",
-        "log_started": now,
-        "log_finished": now,
-        "log_input": "{}",
-        "log_output": "{}",
-        "log_success": True,
-        "log_error": "",
+        **release_params(
+            trigger_id=trigger.pk,
+            lease_token=token,
+            status="enqueued",
+            current_node_id="text",
+            vars_patch=None,
+            attempts=0,
+            available_at=now,
+            nudged=True,
+            last_error="",
+            reason="explain",
+            event_node_id="welcome",
+        ),
+        **send_complete_params(trigger_id=trigger.pk, node_id="welcome", result={}),
+        **step_log_params(
+            workflow_id=workflow.pk,
+            node_id="welcome",
+            node_type="email",
+            started_at=now,
+            finished_at=now,
+            input={},
+            output={},
+            error="",
+        ),
     }
     return [
         claim,
         _explain(
             "outcome (ledger, release, event, step log)", engine_statements()["outcome"], release
         ),
-        _explain("sweep: due", _DUE_SQL, sweep),
-        _explain("sweep: expired leases", _EXPIRED_SQL, sweep),
+        _explain("sweep: due", SWEEP_DUE_SQL, sweep),
+        _explain("sweep: expired leases", SWEEP_EXPIRED_SQL, sweep),
         _explain("logs of a trigger (API)", *by_trigger),
         _explain("logs of a node, first page (API)", *by_node),
     ]

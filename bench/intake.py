@@ -168,52 +168,40 @@ def http_run(*, port: int, api_key: str, workflow_key: str, requests: int) -> In
 
 # --- plain psycopg ------------------------------------------------------------------------------
 
-INSERT_SQL = """
-INSERT INTO trigger_instance
-    (id, workflow_id, workflow_version_id, idempotency_key, payload, status,
-     current_node_id, vars, attempts, available_at, leased_by, nudged_at,
-     last_error, created_at, updated_at)
-VALUES (%s, %s, %s, %s, %s::jsonb, 'enqueued', %s, '{}'::jsonb, 0, now(), '',
-        now(), '', now(), now())
-ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
-RETURNING *
-"""
-
-EVENT_SQL = """
-INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-VALUES (%s, %s, %s, %s, %s, %s) RETURNING id, created_at
-"""
-
 EXISTING_SQL = "SELECT * FROM trigger_instance WHERE workflow_id = %s AND idempotency_key = %s"
 
 
-def _sql_one(url: str, workflow: int, version: int, entry: str):  # type: ignore[no-untyped-def]
+def _sql_one(url: str, workflow_key: str, workflow: int):  # type: ignore[no-untyped-def]
+    from triggers.sql import INTAKE_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
+
     async def one(state: dict, key: str) -> int:
         if "conn" not in state:
-            state["conn"] = await psycopg.AsyncConnection.connect(
-                url, autocommit=True, cursor_factory=psycopg.AsyncClientCursor
-            )
+            state["conn"] = await psycopg.AsyncConnection.connect(url, autocommit=True)
             state["close"] = state["conn"].close
         conn = state["conn"]
-        async with conn.transaction():
-            cur = await conn.execute(
-                INSERT_SQL, [str(uuid.uuid4()), workflow, version, key, json.dumps(PAYLOAD), entry]
-            )
-            row = await cur.fetchone()
-            if row is not None:
-                await conn.execute(
-                    EVENT_SQL, [row[0], "", "enqueued", "created", "api:bench", entry]
-                )
-                return 201
-            cur = await conn.execute(EXISTING_SQL, [workflow, key])
-            return 200 if await cur.fetchone() is not None else 500
+        # The service's own statement, prepared as the service prepares it (notiflow/db.py).
+        params = {
+            **STATUS_PARAMS,
+            "workflow": workflow_key,
+            "id": str(uuid.uuid4()),
+            "key": key,
+            "payload": json.dumps(PAYLOAD),
+            "actor": "api:bench",
+        }
+        cur = await conn.execute(INTAKE_SQL, params, prepare=True)
+        row = await cur.fetchone()
+        if row is not None and row[INTAKE_WORKFLOW_COLUMNS] is not None:
+            return 201
+        cur = await conn.execute(EXISTING_SQL, [workflow, key])
+        return 200 if await cur.fetchone() is not None else 500
 
     return one
 
 
 def sql_run(
-    *, url: str, workflow: int, version: int, entry: str, requests: int, on_done=None
+    *, url: str, workflow_key: str, workflow: int, requests: int, on_done=None
 ) -> IntakeRun:  # type: ignore[no-untyped-def]
-    """The same insert-or-return (trigger INSERT ... ON CONFLICT, event INSERT or SELECT)."""
-    one = _sql_one(url, workflow, version, entry)
+    """The same insert-or-return: the service's intake statement (triggers/sql.py), and the
+    SELECT of the existing trigger for a key used before."""
+    one = _sql_one(url, workflow_key, workflow)
     return _measure(one, requests, prefix=f"sql-{uuid.uuid4().hex[:6]}", on_done=on_done)

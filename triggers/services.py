@@ -16,7 +16,8 @@ from django.utils import timezone
 from notiflow.db import fetchone_prepared
 from triggers.dispatch import trigger_enqueue_on_commit
 from triggers.models import ApiKey, TriggerInstance
-from triggers.state import TRIGGER_COLUMNS, trigger_from_row
+from triggers.sql import INTAKE_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
+from triggers.state import trigger_from_row
 from workflows.models import Workflow, WorkflowVersion
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
@@ -30,37 +31,6 @@ class TriggerRejected(Exception):
         self.field = field
         self.message = message
         self.status_code = status_code
-
-
-# The inbox in one statement (one round trip, atomic on its own): the workflow's current version
-# looked up by key, the trigger inserted if the key is new, and its `created` event; the new row
-# comes back whole, after the workflow's and version's columns (WORKFLOW_COLUMNS).
-_CREATE_SQL = f"""
-WITH target AS (
-    SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number,
-           v.definition ->> 'entry_node_id' AS entry_node_id
-    FROM workflows_workflow w
-    LEFT JOIN workflows_workflowversion v ON v.id = w.current_version_id
-    WHERE w.key = %(workflow)s
-), inserted AS (
-    INSERT INTO trigger_instance
-        (id, workflow_id, workflow_version_id, idempotency_key, payload, status,
-         current_node_id, vars, attempts, available_at, leased_by, nudged_at,
-         last_error, created_at, updated_at)
-    SELECT %(id)s::uuid, workflow_id, version_id, %(key)s, %(payload)s::jsonb, 'enqueued',
-           entry_node_id, '{{}}'::jsonb, 0, now(), '', now(), '', now(), now()
-    FROM target WHERE active AND version_id IS NOT NULL
-    ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
-    RETURNING *
-), event AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-    SELECT id, '', 'enqueued', 'created', %(actor)s, current_node_id FROM inserted
-)
-SELECT target.workflow_id, target.key, target.active, target.version_id, target.number,
-       {", ".join(f"inserted.{column}" for column in TRIGGER_COLUMNS)}
-FROM target LEFT JOIN inserted ON true
-"""  # noqa: S608 (the interpolated column names come from the model, not from input)
-WORKFLOW_COLUMNS = 5
 
 
 def trigger_create(
@@ -86,8 +56,9 @@ def trigger_create(
         raise TriggerRejected("payload", "payload must be a JSON object")
 
     row = fetchone_prepared(
-        _CREATE_SQL,
+        INTAKE_SQL,
         {
+            **STATUS_PARAMS,
             "workflow": workflow_key,
             "id": str(uuid.uuid4()),
             "key": idempotency_key,
@@ -97,12 +68,12 @@ def trigger_create(
     )
     if row is None:
         raise TriggerRejected("workflow", f"workflow {workflow_key!r} does not exist")
-    workflow_id, key, active, version_id, number = row[:WORKFLOW_COLUMNS]
+    workflow_id, key, active, version_id, number = row[:INTAKE_WORKFLOW_COLUMNS]
     if not active or version_id is None:
         raise TriggerRejected(
             "workflow", f"workflow {workflow_key!r} is not active", status_code=409
         )
-    inserted = row[WORKFLOW_COLUMNS:]
+    inserted = row[INTAKE_WORKFLOW_COLUMNS:]
     if inserted[0] is None:
         # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
         existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(

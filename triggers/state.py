@@ -13,7 +13,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -22,6 +21,13 @@ from django.utils import timezone
 
 from notiflow.db import fetchone_prepared
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
+from triggers.sql import (
+    CLAIM_PARAMS,
+    STATUS_PARAMS,
+    TRIGGER_COLUMNS,
+    claim_sql,
+    release_sql,
+)
 
 
 class TriggerNotFound(Exception):
@@ -34,34 +40,6 @@ class TriggerStateConflict(Exception):
     def __init__(self, trigger: TriggerInstance, message: str):
         super().__init__(message)
         self.trigger = trigger
-
-
-TRIGGER_COLUMNS: list[str] = [str(f.column) for f in TriggerInstance._meta.concrete_fields]
-
-# One round trip: lock the row if it is claimable, take the lease, record the event, and run
-# what the caller adds ({also}, see ClaimWrite) in the same statement.
-_CLAIM_TEMPLATE = """
-WITH prior AS (
-    SELECT id, status FROM trigger_instance
-    WHERE id = %(id)s
-      AND ((status = 'enqueued' AND available_at <= now())
-           OR (status = 'processing' AND lease_until < now()))
-    FOR UPDATE
-), claimed AS (
-    UPDATE trigger_instance t
-    SET status = 'processing', lease_until = now() + %(lease)s * interval '1 second',
-        leased_by = %(worker)s, nudged_at = NULL, updated_at = now()
-    FROM prior WHERE t.id = prior.id
-    RETURNING t.*, prior.status AS prior_status
-), event AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-    SELECT id, prior_status, 'processing',
-           CASE WHEN prior_status = 'processing' THEN 'lease expired; reclaimed' ELSE 'claimed' END,
-           %(worker)s, current_node_id
-    FROM claimed
-){also}
-SELECT {columns}{returns} FROM claimed
-"""
 
 
 @dataclass(frozen=True)
@@ -79,37 +57,29 @@ class ClaimWrite:
     params: dict[str, Any]
 
     def __post_init__(self) -> None:
-        clash = _CLAIM_PARAMS & self.params.keys()
+        clash = (CLAIM_PARAMS | STATUS_PARAMS.keys()) & self.params.keys()
         if clash:
             raise ValueError(f"claim parameters clash: {sorted(clash)}")
 
 
-_CLAIM_PARAMS = frozenset({"id", "worker", "lease"})
-
-
 def claim_statement(also: ClaimWrite | None = None) -> str:
     """The SQL of a claim, carrying the write `also` (see ClaimWrite)."""
-    return _claim_sql(also.sql, also.returns) if also else _claim_sql("", ())
+    return claim_sql(also.sql, also.returns) if also else claim_sql()
 
 
 def claim_params(
     *, trigger_id: UUID | str, worker_id: str, lease_seconds: float, also: ClaimWrite | None = None
 ) -> dict[str, Any]:
     """The parameters of claim_statement(also)."""
-    params: dict[str, Any] = {"id": str(trigger_id), "worker": worker_id, "lease": lease_seconds}
+    params: dict[str, Any] = {
+        **STATUS_PARAMS,
+        "id": str(trigger_id),
+        "worker": worker_id,
+        "lease": lease_seconds,
+    }
     if also is not None:
         params.update(also.params)  # no clash: ClaimWrite checked its names when it was made
     return params
-
-
-@lru_cache(maxsize=16)
-def _claim_sql(also_sql: str, returns: tuple[str, ...]) -> str:
-    # Built once per kind of claim, not once per step.
-    return _CLAIM_TEMPLATE.format(
-        also=f", also AS (\n{also_sql.strip()}\n)" if also_sql else "",
-        columns=", ".join(TRIGGER_COLUMNS),
-        returns="".join(f", {expression}" for expression in returns),
-    )
 
 
 def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
@@ -153,27 +123,6 @@ def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:
     return TriggerInstance.from_db(connection.alias, TRIGGER_COLUMNS, list(values.values()))
 
 
-# The end of a step in one statement: the fenced update, its event, and whatever the caller
-# writes along with it (`also`), so that the step outcome costs one round trip and is atomic
-# without an explicit transaction.
-_RELEASE_SQL = """
-WITH released AS (
-    UPDATE trigger_instance
-    SET status = %(status)s, current_node_id = %(node)s,
-        vars = vars || %(patch)s::jsonb, attempts = %(attempts)s,
-        available_at = %(available_at)s, lease_until = NULL, leased_by = '',
-        nudged_at = CASE WHEN %(nudged)s THEN now() END, last_error = %(error)s,
-        completed_at = CASE WHEN %(finished)s THEN now() END, updated_at = now()
-    WHERE id = %(id)s AND status = 'processing' AND leased_by = %(token)s
-    RETURNING id
-), event AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-    SELECT id, 'processing', %(status)s, %(reason)s, %(token)s, %(event_node)s FROM released
-){also}
-SELECT count(*) FROM released
-"""
-
-
 @dataclass(frozen=True)
 class ReleaseWrite:
     """A write that commits in the very statement of a release (docs/design.md, rule 4, one round trip).
@@ -190,14 +139,39 @@ class ReleaseWrite:
 
 def release_statement(also: Sequence[str] = ()) -> str:
     """The SQL of a release carrying the statements `also` (see ReleaseWrite)."""
-    return _release_sql(tuple(also))
+    return release_sql(tuple(also))
 
 
-@lru_cache(maxsize=16)
-def _release_sql(also: tuple[str, ...]) -> str:
-    # Built once per combination of writes, not once per step.
-    parts = "".join(f", also_{i} AS (\n{sql.strip()}\n)" for i, sql in enumerate(also))
-    return _RELEASE_SQL.format(also=parts)
+def release_params(
+    *,
+    trigger_id: UUID | str,
+    lease_token: str,
+    status: str,
+    current_node_id: str | None,
+    vars_patch: dict[str, Any] | None,
+    attempts: int,
+    available_at: datetime,
+    nudged: bool,
+    last_error: str,
+    reason: str,
+    event_node_id: str | None,
+) -> dict[str, Any]:
+    """The parameters of release_statement() (see trigger_release), without its writes'."""
+    return {
+        **STATUS_PARAMS,
+        "id": str(trigger_id),
+        "status": status,
+        "node": current_node_id,
+        "patch": json.dumps(vars_patch or {}),
+        "attempts": attempts,
+        "available_at": available_at,
+        "nudged": nudged,
+        "error": last_error,
+        "finished": status in TERMINAL_STATUSES,
+        "token": lease_token,
+        "reason": reason,
+        "event_node": event_node_id,
+    }
 
 
 def trigger_release(
@@ -221,20 +195,19 @@ def trigger_release(
     The status event and the writes in `also` commit in the same statement (atomic on its own,
     or part of the caller's transaction). Returns whether the release applied.
     """
-    params: dict[str, Any] = {
-        "id": str(trigger.pk),
-        "status": status,
-        "node": current_node_id,
-        "patch": json.dumps(vars_patch or {}),
-        "attempts": attempts,
-        "available_at": available_at,
-        "nudged": nudged,
-        "error": last_error,
-        "finished": status in TERMINAL_STATUSES,
-        "token": lease_token,
-        "reason": reason,
-        "event_node": trigger.current_node_id,
-    }
+    params = release_params(
+        trigger_id=trigger.pk,
+        lease_token=lease_token,
+        status=status,
+        current_node_id=current_node_id,
+        vars_patch=vars_patch,
+        attempts=attempts,
+        available_at=available_at,
+        nudged=nudged,
+        last_error=last_error,
+        reason=reason,
+        event_node_id=trigger.current_node_id,
+    )
     for write in also:
         clash = params.keys() & write.params.keys()
         if clash:

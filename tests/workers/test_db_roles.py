@@ -20,7 +20,7 @@ from notiflow.celery import app as celery_app
 from tests.factories import chain, delay_node, sms_node
 from tests.support.stack import ROOT
 from triggers.models import TriggerInstance
-from triggers.state import claim_statement
+from triggers.state import claim_params, claim_statement
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute
 from workers.services.roles import db_role_setup
@@ -174,7 +174,7 @@ def test_worker_role_logs_in_works_and_is_refused_delete_and_truncate(committed_
     with psycopg.connect(worker_url, autocommit=True) as worker:
         assert worker.execute("SELECT current_user").fetchone() == (name,)
         # The worker's own statements pass the privilege checks (no row matches the random id).
-        claim = {"id": str(uuid.uuid4()), "worker": "w", "lease": 5}
+        claim = claim_params(trigger_id=uuid.uuid4(), worker_id="w", lease_seconds=5)
         assert worker.execute(claim_statement(), claim).fetchall() == []
         assert worker.execute("SELECT count(*) FROM workflows_workflowversion").fetchone()
         for statement in (

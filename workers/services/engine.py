@@ -26,6 +26,7 @@ from workers.services.ledger import (
     send_slot,
     send_unused_write,
 )
+from workers.sql import STEP_LOG_SQL, step_log_params
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
     Rendered,
@@ -278,39 +279,18 @@ def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
     return False, None
 
 
-# The step log, written by the release statement only when the release applies (ReleaseWrite).
-# Its attempt number continues after the node's last logged attempt rather than following the
-# trigger's `attempts`, which counts the retry budget and which an operator's retry resets: the
-# log stays unique per (trigger, node, attempt) however often a node is retried. The look-up is
-# one probe of the unique index's last entry, made only by the lease holder (the release is
-# fenced), so two writers can never pick the same number.
-STEP_LOG_SQL = """
-INSERT INTO step_log (trigger_id, workflow_id, node_id, node_type, attempt, started_at,
-                      finished_at, input, output, success, error)
-SELECT id, %(log_workflow)s, %(log_node)s::text, %(log_type)s,
-       1 + COALESCE((SELECT max(attempt) FROM step_log
-                     WHERE trigger_id = released.id AND node_id = %(log_node)s::text), 0),
-       %(log_started)s, %(log_finished)s, %(log_input)s::jsonb, %(log_output)s::jsonb,
-       %(log_success)s, %(log_error)s
-FROM released
-"""
-
-
 def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> ReleaseWrite:
-    return ReleaseWrite(
-        STEP_LOG_SQL,
-        {
-            "log_workflow": step.trigger.workflow_id,
-            "log_node": step.node["id"],
-            "log_type": step.node["type"],
-            "log_started": step.started_at,
-            "log_finished": finished_at,
-            "log_input": json.dumps(step.context),
-            "log_output": None if outcome.output is None else json.dumps(outcome.output),
-            "log_success": not outcome.error,
-            "log_error": outcome.error,
-        },
+    params = step_log_params(
+        workflow_id=step.trigger.workflow_id,
+        node_id=step.node["id"],
+        node_type=step.node["type"],
+        started_at=step.started_at,
+        finished_at=finished_at,
+        input=step.context,
+        output=outcome.output,
+        error=outcome.error,
     )
+    return ReleaseWrite(STEP_LOG_SQL, params)
 
 
 def _record(

@@ -12,7 +12,15 @@ from django.db import connection
 
 from triggers.models import TriggerInstance
 from triggers.state import ClaimWrite, ReleaseWrite
-from workflows.models import WorkflowVersion
+from workers.sql import (
+    SEND_COMPLETE_SQL,
+    SEND_OPEN_RETURNS,
+    SEND_OPEN_SQL,
+    SEND_UNUSED_SQL,
+    send_complete_params,
+    send_open_params,
+    send_unused_params,
+)
 
 
 @dataclass(frozen=True)
@@ -21,31 +29,6 @@ class SendSlot:
 
     recorded_result: dict[str, Any] | None
     send_count: int
-
-
-# Opens the ledger in the claim's own statement (one round trip and one commit per send step): when
-# the node the claim lands on is a send node of the trigger's version, the `sending` row is written,
-# or its send_count raised for another attempt at a send that never completed. A completed send is
-# left alone, and its result comes back to be reused instead.
-SEND_OPEN_SQL = f"""
-INSERT INTO send_ledger (trigger_id, node_id, idempotency_key, channel, status,
-                         send_count, created_at)
-SELECT claimed.id, claimed.current_node_id, claimed.id::text || ':' || claimed.current_node_id,
-       node.type, 'sending', 1, now()
-FROM claimed
-JOIN {WorkflowVersion._meta.db_table} version ON version.id = claimed.workflow_version_id
-CROSS JOIN LATERAL jsonb_to_recordset(version.definition -> 'nodes') AS node(id text, type text)
-WHERE node.id = claimed.current_node_id AND node.type = ANY(%(ledger_channels)s)
-ON CONFLICT (trigger_id, node_id) DO UPDATE
-    SET send_count = send_ledger.send_count + 1
-    WHERE send_ledger.status = 'sending'
-RETURNING send_count
-"""  # noqa: S608 (the interpolated table name comes from the model, not from input)
-SEND_OPEN_RETURNS = (
-    "(SELECT send_count FROM also)",
-    """(SELECT result FROM send_ledger
-        WHERE trigger_id = claimed.id AND node_id = claimed.current_node_id AND status = 'sent')""",
-)
 
 
 def send_open_write(*, channels: list[str]) -> ClaimWrite:
@@ -57,7 +40,7 @@ def send_open_write(*, channels: list[str]) -> ClaimWrite:
     reached the provider (send_unused_write gives back a slot whose templates failed): more than
     1 only after a crash, a timeout or a transient provider error.
     """
-    return ClaimWrite(SEND_OPEN_SQL, SEND_OPEN_RETURNS, {"ledger_channels": channels})
+    return ClaimWrite(SEND_OPEN_SQL, SEND_OPEN_RETURNS, send_open_params(channels=channels))
 
 
 def send_slot(returned: tuple[Any, ...]) -> SendSlot | None:
@@ -72,12 +55,6 @@ def send_slot(returned: tuple[Any, ...]) -> SendSlot | None:
     return None
 
 
-SEND_COMPLETE_SQL = """
-UPDATE send_ledger SET status = 'sent', result = %(ledger_result)s::jsonb, sent_at = now()
-WHERE trigger_id = %(ledger_trigger)s AND node_id = %(ledger_node)s AND status = 'sending'
-"""
-
-
 def send_complete_write(
     *, trigger: TriggerInstance, node_id: str, result: dict[str, Any]
 ) -> ReleaseWrite:
@@ -88,19 +65,8 @@ def send_complete_write(
     """
     return ReleaseWrite(
         SEND_COMPLETE_SQL,
-        {
-            "ledger_result": json.dumps(result),
-            "ledger_trigger": str(trigger.pk),
-            "ledger_node": node_id,
-        },
+        send_complete_params(trigger_id=trigger.pk, node_id=node_id, result=result),
     )
-
-
-SEND_UNUSED_SQL = """
-UPDATE send_ledger SET send_count = send_count - 1
-WHERE trigger_id = %(unused_trigger)s AND node_id = %(unused_node)s AND status = 'sending'
-  AND send_count > 0
-"""
 
 
 def send_unused_write(*, trigger: TriggerInstance, node_id: str) -> ReleaseWrite:
@@ -108,9 +74,7 @@ def send_unused_write(*, trigger: TriggerInstance, node_id: str) -> ReleaseWrite
     (its templates failed), to commit with the step's release: send_count keeps counting only
     the attempts that reached the provider. A row left at 0 says: opened, never sent.
     """
-    return ReleaseWrite(
-        SEND_UNUSED_SQL, {"unused_trigger": str(trigger.pk), "unused_node": node_id}
-    )
+    return ReleaseWrite(SEND_UNUSED_SQL, send_unused_params(trigger_id=trigger.pk, node_id=node_id))
 
 
 def send_complete(*, trigger: TriggerInstance, node_id: str, result: dict[str, Any]) -> None:

@@ -17,9 +17,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from triggers.models import TERMINAL_STATUSES
+from triggers.sql import EVENT_TABLE, TRIGGER_TABLE
+from workers.sql import LEDGER_TABLE, STEP_LOG_TABLE
 
 # Children first: they reference trigger_instance. The names are the tables' own.
-PURGED_TABLES = ("step_log", "send_ledger", "trigger_event", "trigger_instance")
+PURGED_TABLES = (STEP_LOG_TABLE, LEDGER_TABLE, EVENT_TABLE, TRIGGER_TABLE)
 
 # Terminal triggers finished before the cutoff. A trigger finishes after it is created, so the
 # redundant `created_at` bound lets PostgreSQL use the (status, created_at) index instead of
@@ -30,15 +32,15 @@ _DOOMED_WHERE = (
     "t.status = ANY(%(terminal)s) AND t.created_at < %(cutoff)s AND t.completed_at < %(cutoff)s"
 )
 _DOOMED_SQL = f"""
-SELECT t.id FROM trigger_instance t WHERE {_DOOMED_WHERE} LIMIT %(batch)s FOR UPDATE SKIP LOCKED
+SELECT t.id FROM {TRIGGER_TABLE} t WHERE {_DOOMED_WHERE} LIMIT %(batch)s FOR UPDATE SKIP LOCKED
 """  # noqa: S608 (constant SQL)
 
 
 def _count_sql(table: str) -> str:
-    if table == "trigger_instance":
-        return f"SELECT count(*) FROM trigger_instance t WHERE {_DOOMED_WHERE}"  # noqa: S608
+    if table == TRIGGER_TABLE:
+        return f"SELECT count(*) FROM {TRIGGER_TABLE} t WHERE {_DOOMED_WHERE}"  # noqa: S608
     return (
-        f"SELECT count(*) FROM {table} c JOIN trigger_instance t ON t.id = c.trigger_id "  # noqa: S608 (table names are constants)
+        f"SELECT count(*) FROM {table} c JOIN {TRIGGER_TABLE} t ON t.id = c.trigger_id "  # noqa: S608 (table names are constants)
         f"WHERE {_DOOMED_WHERE}"
     )
 
@@ -95,13 +97,13 @@ def retention_purge(
         return report
     while True:  # every full batch deletes rows, so this ends; a short batch is the last
         counts = _purge_batch(params)
-        if not counts["trigger_instance"]:
+        if not counts[TRIGGER_TABLE]:
             break
         report.batches += 1
         report.add(counts)
         if on_batch:
             on_batch(report.batches, counts)
-        if counts["trigger_instance"] < batch_size:
+        if counts[TRIGGER_TABLE] < batch_size:
             break
     return report
 
@@ -115,7 +117,7 @@ def _purge_batch(params: dict[str, Any]) -> dict[str, int]:
             return counts
         cursor.execute("SET LOCAL notiflow.retention = 'on'")
         for table in PURGED_TABLES:
-            column = "id" if table == "trigger_instance" else "trigger_id"
+            column = "id" if table == TRIGGER_TABLE else "trigger_id"
             cursor.execute(f"DELETE FROM {table} WHERE {column} = ANY(%s)", [ids])  # noqa: S608 (table names are constants)
             counts[table] = cursor.rowcount
         # Within an outer transaction SET LOCAL would outlive this batch: end the permission here.

@@ -10,40 +10,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from triggers.dispatch import nudges_waiting, triggers_enqueue_on_commit
-
-# Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
-# claimed: that nudge was lost (the second kind only when `renudge_lost`, see sweep()). SKIP
-# LOCKED lets two sweepers share the work without doubling.
-_DUE_SQL = """
-UPDATE trigger_instance SET nudged_at = now()
-WHERE id IN (
-    SELECT id FROM trigger_instance
-    WHERE status = 'enqueued' AND available_at <= now() + %(lookahead)s * interval '1 second'
-      AND (nudged_at IS NULL
-           OR (%(renudge_lost)s
-               AND available_at < now() - %(renudge)s * interval '1 second'
-               AND nudged_at < now() - %(renudge)s * interval '1 second'))
-    ORDER BY available_at
-    LIMIT %(batch)s
-    FOR UPDATE SKIP LOCKED
-)
-RETURNING id, available_at
-"""
-
-# Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
-# after expiry nudges at once.
-_EXPIRED_SQL = """
-UPDATE trigger_instance SET nudged_at = now()
-WHERE id IN (
-    SELECT id FROM trigger_instance
-    WHERE status = 'processing' AND lease_until < now()
-      AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
-    ORDER BY lease_until
-    LIMIT %(batch)s
-    FOR UPDATE SKIP LOCKED
-)
-RETURNING id, now()
-"""
+from triggers.sql import STATUS_PARAMS, SWEEP_DUE_SQL, SWEEP_EXPIRED_SQL
 
 MAX_BATCHES_PER_SWEEP = 20
 
@@ -54,6 +21,7 @@ Nudge = tuple[UUID, float]
 def sweep_params(*, renudge_lost: bool) -> dict[str, Any]:
     """The parameters of the sweeper's statements under the current settings."""
     return {
+        **STATUS_PARAMS,
         "lookahead": settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS,
         "renudge": settings.NOTIFLOW_RENUDGE_AFTER_SECONDS,
         "batch": settings.NOTIFLOW_SWEEP_BATCH_SIZE,
@@ -81,7 +49,7 @@ def sweep() -> list[list[Nudge]]:
         renudge_lost=waiting is None or waiting <= settings.NOTIFLOW_SWEEP_BATCH_SIZE
     )
     batches: list[list[Nudge]] = []
-    for sql in (_EXPIRED_SQL, _DUE_SQL):
+    for sql in (SWEEP_EXPIRED_SQL, SWEEP_DUE_SQL):
         for _ in range(MAX_BATCHES_PER_SWEEP):
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(sql, params)

@@ -1,0 +1,83 @@
+"""The raw SQL lives in one home per table family (triggers/sql.py, workers/sql.py) and keeps to
+the composition contract in triggers/sql.py's header: names from the models, statuses as
+parameters, and every INSERT naming each column that has no database default."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.db import models
+
+import triggers.sql
+import workers.sql
+from tests.support.stack import ROOT
+from triggers.models import TriggerStatus
+from triggers.state import claim_statement, release_statement
+from workers.models import SendStatus
+from workers.services.engine import SEND_OPEN
+from workers.sql import SEND_COMPLETE_SQL, SEND_UNUSED_SQL, STEP_LOG_SQL
+
+STATEMENTS = {
+    "intake": triggers.sql.INTAKE_SQL,
+    "claim with the ledger": claim_statement(SEND_OPEN),
+    "release with ledger and log": release_statement([SEND_COMPLETE_SQL, STEP_LOG_SQL]),
+    "release giving the slot back": release_statement([SEND_UNUSED_SQL, STEP_LOG_SQL]),
+    "sweep due": triggers.sql.SWEEP_DUE_SQL,
+    "sweep expired": triggers.sql.SWEEP_EXPIRED_SQL,
+}
+INSERT = re.compile(r"INSERT INTO (\w+)\s*\(([^)]*)\)")
+
+
+def needs_a_value(field: models.Field) -> bool:
+    """NOT NULL and nothing in the database fills it in (a Python-side default does not)."""
+    generated = field.primary_key and isinstance(field, models.AutoField | models.BigAutoField)
+    return not field.null and not field.has_db_default() and not generated
+
+
+def model_of(table: str) -> type[models.Model]:
+    return next(m for m in apps.get_models() if m._meta.db_table == table)
+
+
+def test_each_statement_has_an_insert_to_check():
+    inserts = [m for sql in STATEMENTS.values() for m in INSERT.finditer(sql)]
+    tables = {m.group(1) for m in inserts}
+    assert tables == {"trigger_instance", "trigger_event", "send_ledger", "step_log"}
+
+
+@pytest.mark.parametrize("name", list(STATEMENTS))
+def test_every_insert_names_each_column_without_a_database_default(name):
+    for insert in INSERT.finditer(STATEMENTS[name]):
+        model = model_of(insert.group(1))
+        named = {column.strip() for column in insert.group(2).split(",")}
+        required = {str(f.column) for f in model._meta.concrete_fields if needs_a_value(f)}
+        assert required <= named, f"{name}: {model.__name__} misses {sorted(required - named)}"
+
+
+def test_a_new_column_without_a_default_would_be_caught():
+    # The check above is only as good as needs_a_value: it must flag such a column.
+    column = models.CharField(max_length=5)
+    assert needs_a_value(column)
+    assert not needs_a_value(models.CharField(max_length=5, null=True))
+    assert not needs_a_value(models.DateTimeField(db_default=models.functions.Now()))
+
+
+def test_no_status_is_written_as_a_literal():
+    statuses = "|".join([*TriggerStatus.values, *SendStatus.values])
+    literal = re.compile(rf"'({statuses})'")
+    for module in (triggers.sql, workers.sql):
+        source = Path(module.__file__ or "").read_text()
+        assert not literal.findall(source), f"{module.__name__} spells a status"
+
+
+def test_bench_imports_only_public_names_of_the_project():
+    project = ("notiflow", "triggers", "workers", "workflows")
+    private = []
+    for path in (ROOT / "bench").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(project):
+                private += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_")]
+    assert private == []

@@ -1,0 +1,254 @@
+"""The raw SQL on `trigger_instance` and `trigger_event`, in one place.
+
+Raw because these statements are the hot path: each does in one round trip what the ORM does in
+three to five (BENCHMARKS.md, figure 3). Everything else about triggers goes through the ORM.
+
+How the statements and their fragments compose:
+
+- **Names** come from the models' `_meta` (TRIGGER_TABLE, EVENT_TABLE, TRIGGER_COLUMNS, ...);
+  statuses are parameters `%(st_<status>)s`, filled from TriggerStatus by STATUS_PARAMS, never
+  literals. (The sweeper's statements run through Django's cursor, which binds on the client, so
+  the planner still sees the status and uses the partial indexes on it.)
+- **Events**: every trigger_event row is written by one INSERT, `event_insert()`, whichever
+  statement carries it.
+- **The claim** (claim_sql) defines the CTEs `prior` (the row as it was, locked), `claimed` (the
+  claimed row: every trigger_instance column, plus `prior_status`) and `claim_event`. One more
+  data-modifying statement may ride along as the CTE `also`: it may read `claimed`, and the
+  claim's row gets the extra expressions `returns`, which may read `claimed` and `also`.
+- **The release** (release_sql) defines `released` (one row, the trigger's `id`, present only
+  when the fenced update applied) and `release_event`. Further statements ride along as the CTEs
+  `also_0`, `also_1`, ... in order; one that must apply only with the release reads `released`.
+- **Parameters** are named. The claim's own are CLAIM_PARAMS, the release's RELEASE_PARAMS, and
+  both take STATUS_PARAMS. A fragment prefixes its own parameters (`ledger_`, `unused_`, `log_`);
+  triggers.state refuses a fragment whose names clash.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
+from workflows.models import Workflow, WorkflowVersion
+
+TRIGGER_TABLE = TriggerInstance._meta.db_table
+EVENT_TABLE = TriggerEvent._meta.db_table
+TRIGGER_COLUMNS: list[str] = [str(f.column) for f in TriggerInstance._meta.concrete_fields]
+
+STATUS_PARAMS: dict[str, str] = {f"st_{status}": str(status) for status in TriggerStatus.values}
+
+
+def _st(status: TriggerStatus) -> str:
+    # Cast: a parameter used both in a comparison (varchar) and in a select list (text) must
+    # have one type in a prepared statement.
+    return f"%(st_{status.value})s::text"
+
+
+ENQUEUED, PROCESSING = _st(TriggerStatus.ENQUEUED), _st(TriggerStatus.PROCESSING)
+
+_EVENT_COLUMNS = ("trigger_id", "from_status", "to_status", "reason", "actor", "node_id")
+
+
+def event_insert(
+    *,
+    source: str,
+    trigger_id: str,
+    from_status: str,
+    to_status: str,
+    reason: str,
+    actor: str,
+    node_id: str,
+) -> str:
+    """The INSERT of one trigger_event row per row of `source`; the other arguments are SQL
+    expressions over it."""
+    values = (trigger_id, from_status, to_status, reason, actor, node_id)
+    return (
+        f"INSERT INTO {EVENT_TABLE} ({', '.join(_EVENT_COLUMNS)})\n"  # noqa: S608
+        f"    SELECT {', '.join(values)} FROM {source}"
+    )
+
+
+# --- the claim ----------------------------------------------------------------------------------
+
+CLAIM_PARAMS = frozenset({"id", "worker", "lease"})
+
+_CLAIM_RETURNED_COLUMNS = ", ".join(TRIGGER_COLUMNS)
+_CLAIM_EVENT = event_insert(
+    source="claimed",
+    trigger_id="id",
+    from_status="prior_status",
+    to_status=PROCESSING,
+    reason=f"CASE WHEN prior_status = {PROCESSING} THEN 'lease expired; reclaimed' ELSE 'claimed' END",
+    actor="%(worker)s",
+    node_id="current_node_id",
+)
+_CLAIM_TEMPLATE = f"""
+WITH prior AS (
+    SELECT id, status FROM {TRIGGER_TABLE}
+    WHERE id = %(id)s
+      AND ((status = {ENQUEUED} AND available_at <= now())
+           OR (status = {PROCESSING} AND lease_until < now()))
+    FOR UPDATE
+), claimed AS (
+    UPDATE {TRIGGER_TABLE} t
+    SET status = {PROCESSING}, lease_until = now() + %(lease)s * interval '1 second',
+        leased_by = %(worker)s, nudged_at = NULL, updated_at = now()
+    FROM prior WHERE t.id = prior.id
+    RETURNING t.*, prior.status AS prior_status
+), claim_event AS (
+    {_CLAIM_EVENT}
+){{also}}
+SELECT {_CLAIM_RETURNED_COLUMNS}{{returns}} FROM claimed
+"""  # noqa: S608 (names from the models, values as parameters)
+
+
+@lru_cache(maxsize=16)
+def claim_sql(also_sql: str = "", returns: tuple[str, ...] = ()) -> str:
+    """The claim, carrying `also_sql` as the CTE `also` and the extra columns `returns`.
+    Built once per kind of claim, not once per step."""
+    return _CLAIM_TEMPLATE.format(
+        also=f", also AS (\n{also_sql.strip()}\n)" if also_sql else "",
+        returns="".join(f", {expression}" for expression in returns),
+    )
+
+
+# --- the release --------------------------------------------------------------------------------
+
+RELEASE_PARAMS = frozenset(
+    {"id", "status", "node", "patch", "attempts", "available_at", "nudged", "error", "finished"}
+    | {"token", "reason", "event_node"}
+)
+
+_RELEASE_EVENT = event_insert(
+    source="released",
+    trigger_id="id",
+    from_status=PROCESSING,
+    to_status="%(status)s",
+    reason="%(reason)s",
+    actor="%(token)s",
+    node_id="%(event_node)s",
+)
+_RELEASE_TEMPLATE = f"""
+WITH released AS (
+    UPDATE {TRIGGER_TABLE}
+    SET status = %(status)s, current_node_id = %(node)s,
+        vars = vars || %(patch)s::jsonb, attempts = %(attempts)s,
+        available_at = %(available_at)s, lease_until = NULL, leased_by = '',
+        nudged_at = CASE WHEN %(nudged)s THEN now() END, last_error = %(error)s,
+        completed_at = CASE WHEN %(finished)s THEN now() END, updated_at = now()
+    WHERE id = %(id)s AND status = {PROCESSING} AND leased_by = %(token)s
+    RETURNING id
+), release_event AS (
+    {_RELEASE_EVENT}
+){{also}}
+SELECT count(*) FROM released
+"""  # noqa: S608 (names from the models, values as parameters)
+
+
+@lru_cache(maxsize=16)
+def release_sql(also: tuple[str, ...] = ()) -> str:
+    """The release, carrying the statements `also` as the CTEs also_0, also_1, ...
+    Built once per combination of writes, not once per step."""
+    parts = "".join(f", also_{i} AS (\n{sql.strip()}\n)" for i, sql in enumerate(also))
+    return _RELEASE_TEMPLATE.format(also=parts)
+
+
+# --- intake -------------------------------------------------------------------------------------
+
+# Every column of a new trigger and its value, as SQL over `target` (below). Built from this
+# mapping, so a new column without a database default fails here, at import, not at run time.
+_INTAKE_VALUES = {
+    "id": "%(id)s::uuid",
+    "workflow_id": "workflow_id",
+    "workflow_version_id": "version_id",
+    "idempotency_key": "%(key)s",
+    "payload": "%(payload)s::jsonb",
+    "status": ENQUEUED,
+    "current_node_id": "entry_node_id",
+    "vars": "'{}'::jsonb",
+    "attempts": "0",
+    "available_at": "now()",
+    "lease_until": "NULL",
+    "leased_by": "''",
+    "nudged_at": "now()",
+    "last_error": "''",
+    "created_at": "now()",
+    "updated_at": "now()",
+    "completed_at": "NULL",
+}
+_missing = set(TRIGGER_COLUMNS) ^ set(_INTAKE_VALUES)
+if _missing:
+    raise RuntimeError(f"intake: no value (or no column) for {sorted(_missing)}")
+
+# The inbox in one statement (one round trip, atomic on its own): the workflow's current version
+# looked up by key, the trigger inserted if the key is new, and its `created` event; the new row
+# comes back whole, after the workflow's and version's INTAKE_WORKFLOW_COLUMNS columns.
+_CREATED_EVENT = event_insert(
+    source="inserted",
+    trigger_id="id",
+    from_status="''",
+    to_status=ENQUEUED,
+    reason="'created'",
+    actor="%(actor)s",
+    node_id="current_node_id",
+)
+_INTAKE_COLUMNS = ", ".join(TRIGGER_COLUMNS)
+_INTAKE_SELECT = ", ".join(_INTAKE_VALUES[column] for column in TRIGGER_COLUMNS)
+_INTAKE_RETURNED = ", ".join(f"inserted.{column}" for column in TRIGGER_COLUMNS)
+INTAKE_SQL = f"""
+WITH target AS (
+    SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number,
+           v.definition ->> 'entry_node_id' AS entry_node_id
+    FROM {Workflow._meta.db_table} w
+    LEFT JOIN {WorkflowVersion._meta.db_table} v ON v.id = w.current_version_id
+    WHERE w.key = %(workflow)s
+), inserted AS (
+    INSERT INTO {TRIGGER_TABLE} ({_INTAKE_COLUMNS})
+    SELECT {_INTAKE_SELECT}
+    FROM target WHERE active AND version_id IS NOT NULL
+    ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
+    RETURNING *
+), created_event AS (
+    {_CREATED_EVENT}
+)
+SELECT target.workflow_id, target.key, target.active, target.version_id, target.number,
+       {_INTAKE_RETURNED}
+FROM target LEFT JOIN inserted ON true
+"""  # noqa: S608 (names from the models, values as parameters)
+INTAKE_WORKFLOW_COLUMNS = 5
+
+
+# --- the sweeper --------------------------------------------------------------------------------
+
+# Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
+# claimed: that nudge was lost (the second kind only when `renudge_lost`). SKIP LOCKED lets two
+# sweepers share the work without doubling.
+SWEEP_DUE_SQL = f"""
+UPDATE {TRIGGER_TABLE} SET nudged_at = now()
+WHERE id IN (
+    SELECT id FROM {TRIGGER_TABLE}
+    WHERE status = {ENQUEUED} AND available_at <= now() + %(lookahead)s * interval '1 second'
+      AND (nudged_at IS NULL
+           OR (%(renudge_lost)s
+               AND available_at < now() - %(renudge)s * interval '1 second'
+               AND nudged_at < now() - %(renudge)s * interval '1 second'))
+    ORDER BY available_at
+    LIMIT %(batch)s
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING id, available_at
+"""  # noqa: S608 (names from the models, values as parameters)
+
+# Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
+# after expiry nudges at once.
+SWEEP_EXPIRED_SQL = f"""
+UPDATE {TRIGGER_TABLE} SET nudged_at = now()
+WHERE id IN (
+    SELECT id FROM {TRIGGER_TABLE}
+    WHERE status = {PROCESSING} AND lease_until < now()
+      AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
+    ORDER BY lease_until
+    LIMIT %(batch)s
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING id, now()
+"""  # noqa: S608 (names from the models, values as parameters)
