@@ -308,3 +308,79 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
     # Ctrl-C stopped every process: nothing answers any more.
     for port in ports.values():
         assert run.port_free("127.0.0.1", port), port
+
+
+# --- the README and the design doc -------------------------------------------------------------
+
+
+def readme() -> str:
+    return (ROOT / "README.md").read_text()
+
+
+def design() -> str:
+    return (ROOT / "docs" / "design.md").read_text()
+
+
+def section(text: str, heading: str) -> str:
+    """The body of the markdown section `heading` (up to the next heading of its level)."""
+    level = heading.split(" ", 1)[0]
+    start = text.index(heading + "\n") + len(heading) + 1
+    following = re.search(rf"^{level} ", text[start:], re.M)
+    return text[start : start + following.start()] if following else text[start:]
+
+
+def test_readme_says_make_test_installs_system_packages_with_apt_get_as_root():
+    makefile = (ROOT / "Makefile").read_text()
+    test_target = re.search(r"^test: (.*)$", makefile, re.M)
+    assert test_target and "test-tools" in test_target[1].split()
+    test_tools = re.search(r"^test-tools:\n((?:\t.*\n)+)", makefile, re.M)
+    assert test_tools and "apt-get install" in test_tools[1] and 'id -u)" = 0' in test_tools[1]
+
+    quick_start = section(readme(), "## Quick start")
+    assert "make test-tools" in quick_start
+    assert "apt-get" in quick_start and "root" in quick_start
+    assert "chromium" in quick_start and "docker-compose" in quick_start
+
+
+def test_readme_points_at_the_projects_own_design_doc_and_nothing_outside_the_repository():
+    assert "(docs/design.md)" in readme() and "(docs/design.md#glossary)" in readme()
+    outside = ".." + "/shared"
+    offenders = [
+        str(path.relative_to(ROOT))
+        for suffix in ("*.md", "*.py", "*.yml", "*.toml", "Makefile", "Procfile", "Dockerfile")
+        for path in ROOT.rglob(suffix)
+        if not any(
+            part.startswith(".") or part in ("staticfiles", "artifacts")
+            for part in path.parts[len(ROOT.parts) :]
+        )
+        and outside in path.read_text(errors="replace")
+    ]
+    assert offenders == []
+
+
+GLOSSARY = (
+    "nudge",
+    "sweeper",
+    "lease",
+    "lease token",
+    "cursor",
+    "fencing",
+    "send ledger",
+    "step log",
+    "outbox",
+)
+
+
+@pytest.mark.parametrize("term", GLOSSARY)
+def test_the_glossary_explains_each_word_the_docs_use(term):
+    glossary = section(design(), "## Glossary")
+    entry = re.search(
+        rf"^- \*\*{re.escape(term)}\*\*[^:]*: (.+?)(?=^- \*\*|\Z)", glossary, re.M | re.S
+    )
+    assert entry, f"no glossary entry for {term!r}"
+    assert len(entry[1].split()) >= 8, f"the entry for {term!r} explains nothing"
+
+
+def test_design_doc_keeps_the_numbers_of_the_architecture_rules():
+    rules = section(design(), "## Architecture rules")
+    assert [int(n) for n in re.findall(r"^(\d+)\. \*\*", rules, re.M)] == list(range(1, 14))
