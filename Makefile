@@ -15,19 +15,22 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## Set everything up (database, demo workflow, admin user, API key) and run all processes.
+## Set everything up (database, demo workflow, admin user, API key) and run web, worker, beat,
+## flower and a mail catcher; prints their URLs once they answer (scripts/run.py).
 run: install
 	$(PY) scripts/run.py
 
 ## System tools the tests drive: Debian's chromium (the admin browser test, no browser download)
-## and docker-compose (validates docker-compose.yml; no Docker engine needed).
+## and docker-compose (validates docker-compose.yml; no Docker engine needed). `make test` runs
+## this first: as root it installs the missing ones with apt-get; otherwise it prints the
+## apt-get line to run and fails.
 test-tools:
 	@missing=""; \
 	test -x /usr/bin/chromium || missing="$$missing chromium"; \
 	command -v docker-compose >/dev/null 2>&1 || missing="$$missing docker-compose"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing$$missing (apt-get)"; \
+	    echo "make test-tools: running as root, installing$$missing with apt-get"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
 	    echo "The tests need$$missing: run  sudo apt-get install -y$$missing  (Debian/Ubuntu)"; exit 1; \

@@ -2,6 +2,14 @@
 notiflow.wsgi` (Procfile, Dockerfile, the bench). Command-line options and GUNICORN_CMD_ARGS
 override these; WEB_CONCURRENCY sets the number of worker processes.
 
+Where it listens (`web_bind`): NOTIFLOW_BIND (`host:port`, gunicorn's own syntax) when set;
+otherwise port PORT [8000] on NOTIFLOW_HOST [127.0.0.1]. PORT is the Procfile convention: honcho
+and foreman set it for every process, and so do platforms that run a Procfile. The host stays
+loopback unless NOTIFLOW_HOST says otherwise, because a shell or a process manager setting PORT
+on a developer's machine must not put the admin on the network; on a platform that routes
+traffic to the container's interface, set NOTIFLOW_HOST=0.0.0.0 (gunicorn alone would bind
+0.0.0.0:$PORT whenever PORT is set).
+
 Threaded workers keep client connections alive between requests, and a kept connection stays
 with the worker process that accepted it. The app is loaded before the workers fork
 (`preload_app`), so every worker accepts from the moment it is started: loaded after the fork,
@@ -10,8 +18,26 @@ importing Django, and served them alone on one core (half the intake rate in BEN
 """
 
 import os
+from collections.abc import Mapping
 
-bind = os.environ.get("NOTIFLOW_BIND", "127.0.0.1:8000")
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def web_bind(env: Mapping[str, str]) -> str:
+    """The address the web process listens on, from NOTIFLOW_BIND, or NOTIFLOW_HOST and PORT."""
+    bind = env.get("NOTIFLOW_BIND", "").strip()
+    if bind:
+        return bind
+    host = env.get("NOTIFLOW_HOST", "").strip() or DEFAULT_HOST
+    port = env.get("PORT", "").strip() or str(DEFAULT_PORT)
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"PORT must be a TCP port number (1-65535), not {port!r}")
+    # An IPv6 address needs brackets before the port.
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+bind = web_bind(os.environ)
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = 4

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -71,7 +74,8 @@ def test_flower_serves_only_with_the_password_and_keeps_no_state(tmp_path):
 COMPOSE_SERVICES = {"db", "redis", "web", "worker", "beat", "flower", "mailpit"}
 
 
-def test_compose_file_validates_and_runs_every_process_from_one_image():
+def compose_services() -> dict[str, Any]:
+    """docker-compose.yml as `docker-compose config` resolves it, after validating it."""
     if shutil.which("docker-compose") is None:
         pytest.fail(
             "docker-compose is missing: `make test` installs it (apt-get install docker-compose)"
@@ -93,7 +97,24 @@ def test_compose_file_validates_and_runs_every_process_from_one_image():
         timeout=60,
         check=True,
     ).stdout
-    services = yaml.safe_load(resolved)["services"]
+    return dict(yaml.safe_load(resolved)["services"])
+
+
+def published(service: dict[str, Any]) -> dict[int, tuple[str, int]]:
+    """Container port -> (host address, host port), from either syntax docker-compose prints
+    (v1: "127.0.0.1:55432:5432/tcp"; v2: {host_ip, published, target})."""
+    ports = {}
+    for port in service.get("ports", []):
+        if isinstance(port, dict):
+            ports[int(port["target"])] = (port.get("host_ip", ""), int(port["published"]))
+        else:
+            *host_ip, host_port, target = str(port).split("/")[0].rsplit(":", 2)
+            ports[int(target)] = ("".join(host_ip), int(host_port))
+    return ports
+
+
+def test_compose_file_validates_and_runs_every_process_from_one_image():
+    services = compose_services()
     assert set(services) >= COMPOSE_SERVICES
     for name in COMPOSE_SERVICES:
         assert "healthcheck" in services[name], name
@@ -106,3 +127,30 @@ def test_compose_file_validates_and_runs_every_process_from_one_image():
         services["worker"]["environment"]["CELERY_BROKER_URL"]
         == (services["flower"]["environment"]["CELERY_BROKER_URL"])
     )
+
+
+def test_compose_db_and_redis_leave_the_local_ports_free_and_match_the_readme_fallback():
+    services = compose_services()
+    db_host, db_port = published(services["db"])[5432]
+    redis_host, redis_port = published(services["redis"])[6379]
+    # Published on loopback only, and not on the ports a local PostgreSQL and Redis use.
+    assert (db_host, redis_host) == ("127.0.0.1", "127.0.0.1")
+    assert db_port != 5432 and redis_port != 6379
+    for name, service in services.items():
+        assert all(host == "127.0.0.1" for host, _ in published(service).values()), name
+
+    # The README's fallback for `make run` reaches compose's database as compose creates it.
+    readme = (ROOT / "README.md").read_text()
+    fallback = readme[readme.index("docker compose up -d db redis") :]
+    database_url = re.search(r"DATABASE_URL=(\S+)", fallback)
+    broker_url = re.search(r"CELERY_BROKER_URL=(\S+)", fallback)
+    assert database_url and broker_url
+    database, db = urlsplit(database_url[1]), services["db"]["environment"]
+    assert (database.username, database.password) == (db["POSTGRES_USER"], db["POSTGRES_PASSWORD"])
+    assert (database.hostname, database.port) == (db_host, db_port)
+    assert database.path == f"/{db['POSTGRES_DB']}"
+    broker = urlsplit(broker_url[1])
+    assert (broker.hostname, broker.port) == (redis_host, redis_port)
+    # make run says the same when it cannot reach PostgreSQL or Redis.
+    hint = (ROOT / "scripts" / "run.py").read_text()
+    assert database_url[1] in hint and broker_url[1] in hint

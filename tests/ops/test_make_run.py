@@ -1,0 +1,386 @@
+"""`make run` (scripts/run.py), the web process's address (notiflow/gunicorn_conf.py), and the
+README and design doc that describe them."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pytest
+import requests
+from django.conf import settings
+from psycopg import sql
+
+from notiflow.gunicorn_conf import web_bind
+from tests.conftest import TEST_BROKER_URL
+from tests.support.smtp import free_port
+from tests.support.stack import ROOT, wait_for
+
+RUN_SCRIPT = ROOT / "scripts" / "run.py"
+# What make run reads; a test sets what it needs and inherits none of the developer's values.
+RUN_VARIABLES = (
+    "PORT",
+    "NOTIFLOW_BIND",
+    "NOTIFLOW_HOST",
+    "FLOWER_PORT",
+    "FLOWER_ADDRESS",
+    "FLOWER_BASIC_AUTH",
+    "NOTIFLOW_FLOWER_URL",
+    "EMAIL_URL",
+    "NOTIFLOW_MAIL_SMTP_PORT",
+    "NOTIFLOW_MAIL_WEB_PORT",
+    "NOTIFLOW_RUN_DIR",
+    "NOTIFLOW_SMS_BACKEND",
+    "NOTIFLOW_SMS_FILE",
+)
+
+
+def load_run_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("make_run_script", RUN_SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+run = load_run_script()
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in RUN_VARIABLES}
+    return {**env, "DJANGO_SETTINGS_MODULE": "notiflow.settings", **extra}
+
+
+@pytest.fixture
+def occupied() -> Iterator[int]:
+    """A loopback port something already listens on."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        yield listener.getsockname()[1]
+
+
+# --- where the web process listens -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env", "bind"),
+    [
+        ({}, "127.0.0.1:8000"),
+        ({"PORT": "5000"}, "127.0.0.1:5000"),  # honcho's PORT stays on loopback
+        ({"PORT": "5000", "NOTIFLOW_HOST": "0.0.0.0"}, "0.0.0.0:5000"),  # noqa: S104 (a platform's)
+        ({"PORT": "5000", "NOTIFLOW_HOST": "::"}, "[::]:5000"),
+        ({"PORT": "5000", "NOTIFLOW_BIND": "127.0.0.1:9000"}, "127.0.0.1:9000"),
+        ({"NOTIFLOW_BIND": "unix:/run/notiflow.sock"}, "unix:/run/notiflow.sock"),
+    ],
+)
+def test_web_binds_notiflow_bind_else_port_on_loopback_unless_notiflow_host_says(env, bind):
+    assert web_bind(env) == bind
+
+
+@pytest.mark.parametrize("port", ["http", "0", "70000", "-1"])
+def test_a_port_that_is_not_a_port_is_refused(port):
+    with pytest.raises(ValueError, match="PORT must be a TCP port number"):
+        web_bind({"PORT": port})
+
+
+def test_gunicorn_reads_its_address_from_the_environment(tmp_path):
+    port = free_port()
+    env = clean_env(PORT=str(port), DJANGO_STATIC_ROOT=str(tmp_path))
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    printed = subprocess.run(
+        [gunicorn, "-c", "python:notiflow.gunicorn_conf", "--print-config", "notiflow.wsgi"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert printed.returncode == 0, printed.stderr
+    assert re.search(rf"^bind\s+= \['127\.0\.0\.1:{port}'\]$", printed.stdout, re.M)
+
+
+# --- make run's ports and processes ------------------------------------------------------------
+
+
+def test_a_taken_default_port_gives_way_to_the_next_free_one(occupied):
+    port, note = run.choose_port(
+        "flower", "127.0.0.1", occupied, variable="FLOWER_PORT", explicit=False
+    )
+
+    assert port > occupied and run.port_free("127.0.0.1", port)
+    assert note == f"{occupied} was taken; set FLOWER_PORT to choose"
+
+
+def test_a_taken_port_that_was_asked_for_stops_make_run_naming_it(occupied):
+    with pytest.raises(SystemExit, match=rf"127\.0\.0\.1:{occupied} for web \(PORT\) is already"):
+        run.choose_port("web", "127.0.0.1", occupied, variable="PORT", explicit=True)
+
+
+def test_make_run_stops_on_a_taken_port_before_touching_the_database(occupied, tmp_path):
+    env = clean_env(
+        PORT=str(occupied),
+        NOTIFLOW_RUN_DIR=str(tmp_path),
+        DATABASE_URL="postgres://postgres@127.0.0.1:1/nowhere",
+    )
+    result = subprocess.run(
+        [sys.executable, str(RUN_SCRIPT)], env=env, capture_output=True, text=True, timeout=60
+    )
+
+    assert result.returncode != 0
+    assert f"127.0.0.1:{occupied} for web (PORT) is already in use" in result.stderr
+    assert "PostgreSQL" not in result.stderr + result.stdout
+
+
+def test_make_run_starts_the_procfile_and_a_mail_catcher_that_email_url_points_at(tmp_path):
+    ports = {name: free_port() for name in ("web", "flower", "smtp", "mail")}
+    env = clean_env(
+        PORT=str(ports["web"]),
+        FLOWER_PORT=str(ports["flower"]),
+        NOTIFLOW_MAIL_SMTP_PORT=str(ports["smtp"]),
+        NOTIFLOW_MAIL_WEB_PORT=str(ports["mail"]),
+    )
+    plan = run.plan(env, tmp_path)
+
+    names = [name for name, _ in run.procfile_processes(plan.procfile)]
+    assert names == ["web", "worker", "beat", "flower", "mail"]
+    assert plan.env["EMAIL_URL"] == f"smtp://127.0.0.1:{ports['smtp']}"
+    assert plan.env["NOTIFLOW_BIND"] == f"127.0.0.1:{ports['web']}"
+    assert plan.env["NOTIFLOW_FLOWER_URL"] == f"http://127.0.0.1:{ports['flower']}/"
+    assert {listener.name: listener.port for listener in plan.listeners} == ports
+
+
+def test_with_email_url_set_no_catcher_starts_and_the_banner_says_where_mail_goes(tmp_path):
+    env = clean_env(
+        PORT=str(free_port()), FLOWER_PORT=str(free_port()), EMAIL_URL="smtp://mail.example:25"
+    )
+    plan = run.plan(env, tmp_path)
+
+    assert "mail" not in dict(run.procfile_processes(plan.procfile))
+    text = run.banner(plan, password="pw", key="nf_key", sms_file="sms.jsonl", silent=[])
+    assert "Mail      sent through EMAIL_URL=smtp://mail.example:25 (no catcher started)" in text
+
+
+# --- make run, for real ------------------------------------------------------------------------
+
+
+def _server_url(url: str, database: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(path=f"/{database}"))
+
+
+def _sibling_broker_url() -> str:
+    """A Redis database next to the tests' own: make run's worker must not eat the nudges of the
+    end-to-end stack, which may be running in this same session."""
+    parts = urlsplit(TEST_BROKER_URL)
+    number = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{number - 1 if number > 0 else 1}"))
+
+
+def descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, frontier = [], [pid]
+    while frontier:
+        for child in children.get(frontier.pop(), []):
+            found.append(child)
+            frontier.append(child)
+    return found
+
+
+def process_environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(item.decode().split("=", 1) for item in raw if b"=" in item)
+
+
+@pytest.fixture
+def run_database() -> Iterator[str]:
+    db = settings.DATABASES["default"]
+    base = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}"
+    name = "test_notiflow_make_run"
+    yield f"{base}/{name}"
+    with psycopg.connect(_server_url(base, "postgres"), autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(400)
+def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_email(
+    tmp_path, run_database
+):
+    ports = {name: free_port() for name in ("web", "flower", "smtp", "mail")}
+    run_dir = tmp_path / "run"
+    env = clean_env(
+        DATABASE_URL=run_database,
+        CELERY_BROKER_URL=_sibling_broker_url(),
+        PORT=str(ports["web"]),
+        FLOWER_PORT=str(ports["flower"]),
+        NOTIFLOW_MAIL_SMTP_PORT=str(ports["smtp"]),
+        NOTIFLOW_MAIL_WEB_PORT=str(ports["mail"]),
+        NOTIFLOW_RUN_DIR=str(run_dir),
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        PYTHONUNBUFFERED="1",
+    )
+    log_path = tmp_path / "make-run.log"
+    process = subprocess.Popen(
+        [sys.executable, str(RUN_SCRIPT)],
+        cwd=ROOT,
+        env=env,
+        stdout=log_path.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches it
+    )
+    web = f"http://127.0.0.1:{ports['web']}"
+    try:
+
+        def banner() -> str:
+            log = log_path.read_text(errors="replace")
+            assert process.poll() is None, log[-5000:]
+            return log if "Fire the demo workflow" in log else ""
+
+        log = wait_for(banner, timeout=240, interval=0.5, message="make run's banner")
+        password = (run_dir / "admin-password").read_text().strip()
+        key = (run_dir / "api-key").read_text().strip()
+        mail = f"http://127.0.0.1:{ports['mail']}/"
+        assert f"Admin     {web}/admin/   user admin, password {password}" in log
+        assert f"Flower    http://127.0.0.1:{ports['flower']}/" in log
+        assert f"Mail      {mail}   every email the workers send" in log
+        assert f"(SMTP 127.0.0.1:{ports['smtp']}, " in log
+        assert "NOT ANSWERING" not in log
+
+        # Every URL answers from the moment the banner is shown.
+        assert requests.get(f"{web}/api/health/", timeout=10).json()["database"]["ok"] is True
+        flower = f"http://127.0.0.1:{ports['flower']}/"
+        assert requests.get(flower, timeout=10).status_code == 401
+        assert requests.get(flower, auth=("admin", password), timeout=10).status_code == 200
+        assert requests.get(mail, timeout=10).status_code == 200
+        gunicorn = [
+            pid
+            for pid in descendants(process.pid)
+            if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        ]
+        assert gunicorn, "no gunicorn among make run's processes"
+        assert process_environ(gunicorn[0])["NOTIFLOW_FLOWER_URL"] == flower
+
+        # The README's first step: fire the demo workflow, then find its email on the mail page.
+        body = {
+            "workflow": "welcome",
+            "idempotency_key": "make-run-test",
+            "payload": {"email": "ann@example.com", "name": "Ann", "phone": "+15550100"},
+        }
+        headers = {"Authorization": f"Bearer {key}"}
+        created = requests.post(f"{web}/api/triggers/", json=body, headers=headers, timeout=10)
+        assert created.status_code == 201, created.text
+
+        def listed() -> bool:
+            return "Welcome to Acme, Ann!" in requests.get(mail, timeout=10).text
+
+        wait_for(listed, timeout=60, interval=0.5, message="the demo email on the mail page")
+        [eml] = list((run_dir / "mail").glob("*.eml"))
+        assert b"<" + created.json()["id"].encode() + b".welcome_email@" in eml.read_bytes()
+    except BaseException:
+        print(log_path.read_text(errors="replace")[-8000:])
+        raise
+    finally:
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    # Ctrl-C stopped every process: nothing answers any more.
+    for port in ports.values():
+        assert run.port_free("127.0.0.1", port), port
+
+
+# --- the README and the design doc -------------------------------------------------------------
+
+
+def readme() -> str:
+    return (ROOT / "README.md").read_text()
+
+
+def design() -> str:
+    return (ROOT / "docs" / "design.md").read_text()
+
+
+def section(text: str, heading: str) -> str:
+    """The body of the markdown section `heading` (up to the next heading of its level)."""
+    level = heading.split(" ", 1)[0]
+    start = text.index(heading + "\n") + len(heading) + 1
+    following = re.search(rf"^{level} ", text[start:], re.M)
+    return text[start : start + following.start()] if following else text[start:]
+
+
+def test_readme_says_make_test_installs_system_packages_with_apt_get_as_root():
+    makefile = (ROOT / "Makefile").read_text()
+    test_target = re.search(r"^test: (.*)$", makefile, re.M)
+    assert test_target and "test-tools" in test_target[1].split()
+    test_tools = re.search(r"^test-tools:\n((?:\t.*\n)+)", makefile, re.M)
+    assert test_tools and "apt-get install" in test_tools[1] and 'id -u)" = 0' in test_tools[1]
+
+    quick_start = section(readme(), "## Quick start")
+    assert "make test-tools" in quick_start
+    assert "apt-get" in quick_start and "root" in quick_start
+    assert "chromium" in quick_start and "docker-compose" in quick_start
+
+
+def test_readme_points_at_the_projects_own_design_doc_and_nothing_outside_the_repository():
+    assert "(docs/design.md)" in readme() and "(docs/design.md#glossary)" in readme()
+    outside = ".." + "/shared"
+    offenders = [
+        str(path.relative_to(ROOT))
+        for suffix in ("*.md", "*.py", "*.yml", "*.toml", "Makefile", "Procfile", "Dockerfile")
+        for path in ROOT.rglob(suffix)
+        if not any(
+            part.startswith(".") or part in ("staticfiles", "artifacts")
+            for part in path.parts[len(ROOT.parts) :]
+        )
+        and outside in path.read_text(errors="replace")
+    ]
+    assert offenders == []
+
+
+GLOSSARY = (
+    "nudge",
+    "sweeper",
+    "lease",
+    "lease token",
+    "cursor",
+    "fencing",
+    "send ledger",
+    "step log",
+    "outbox",
+)
+
+
+@pytest.mark.parametrize("term", GLOSSARY)
+def test_the_glossary_explains_each_word_the_docs_use(term):
+    glossary = section(design(), "## Glossary")
+    entry = re.search(
+        rf"^- \*\*{re.escape(term)}\*\*[^:]*: (.+?)(?=^- \*\*|\Z)", glossary, re.M | re.S
+    )
+    assert entry, f"no glossary entry for {term!r}"
+    assert len(entry[1].split()) >= 8, f"the entry for {term!r} explains nothing"
+
+
+def test_design_doc_keeps_the_numbers_of_the_architecture_rules():
+    rules = section(design(), "## Architecture rules")
+    assert [int(n) for n in re.findall(r"^(\d+)\. \*\*", rules, re.M)] == list(range(1, 14))
