@@ -6,7 +6,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    DJANGO_SETTINGS_MODULE=notiflow.settings
+    DJANGO_SETTINGS_MODULE=notiflow.settings \
+    NOTIFLOW_HOST=0.0.0.0
 
 WORKDIR /app
 
@@ -26,4 +27,5 @@ RUN pip install --no-deps . \
 USER notiflow
 EXPOSE 8000 5555
 
-CMD ["gunicorn", "--config", "python:notiflow.gunicorn_conf", "--bind", "0.0.0.0:8000", "notiflow.wsgi"]
+# Binds NOTIFLOW_BIND, else NOTIFLOW_HOST:PORT (a platform's PORT; 8000 when unset).
+CMD ["gunicorn", "--config", "python:notiflow.gunicorn_conf", "notiflow.wsgi"]

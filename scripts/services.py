@@ -18,7 +18,8 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:543
 BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 
 HOW_TO_START = """  Start it with one of:
-    docker compose up -d db redis
+    docker compose up -d db redis   (then DATABASE_URL=postgres://notiflow:notiflow@127.0.0.1:55432/notiflow
+                                      CELERY_BROKER_URL=redis://127.0.0.1:56379/0)
     pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start   (Debian, PostgreSQL)
     redis-server --daemonize yes --bind 127.0.0.1 --port 6379                    (Redis)
   or point {var} at a running server."""
