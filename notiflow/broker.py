@@ -18,10 +18,12 @@ same JSON that kombu's Redis transport would push (Celery's task protocol 2, JSO
 kombu's Redis channel encodes it) and pushes it onto the queue's Redis list (LPUSH, many messages
 in one command), which is all the transport does with it in the end. It is used only where it is
 exactly equivalent (`TaskMessageWriter.for_app`): a single `redis://` broker with this project's
-transport, protocol 2, JSON, no compression, no task routes, no key prefix, no priorities, and no
+transport, protocol 2, JSON, no compression, no task routes, no key prefix, no priorities, a
+queue without arguments (kombu renews a queue's x-expires on every publish, for one), and no
 receiver of Celery's publish signals (tracing integrations hook those; with one connected, Celery
-publishes). Elsewhere `send_task` does. tests/test_broker.py holds its messages equal to
-Celery's own.
+publishes). Elsewhere, and everywhere when NOTIFLOW_DIRECT_PUBLISH is off, `send_task` does.
+tests/test_broker.py holds its messages equal to Celery's own; docs/upgrading.md lists what it
+leans on.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from typing import Any
 import redis
 from celery import Celery, signals
 from kombu.transport import redis as kombu_redis
+from kombu.transport.base import to_rabbitmq_queue_arguments  # type: ignore[attr-defined]  # (not in the stubs)
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -97,7 +100,8 @@ class TaskMessageWriter:
             and not options.get("global_keyprefix")
             and not options.get("sep")
             and queue.exchange.type == "direct"
-            and not getattr(queue, "max_priority", None)
+            and queue.routing_key == queue.name
+            and not queue_arguments(queue)
         ):
             return None
         timeout = conf.broker_connection_timeout
@@ -173,6 +177,24 @@ class TaskMessageWriter:
                 },
             }
         )
+
+
+def queue_arguments(queue: Any) -> dict[str, Any]:
+    """Every argument kombu applies to `queue` when it declares it (x-expires, x-message-ttl,
+    x-max-length, x-max-priority, and whatever `queue_arguments` adds), computed by kombu's own
+    conversion: the writer takes over only from a queue that has none. kombu's Redis transport
+    acts on some of them at publish time (it renews x-expires with every message), which a
+    plain LPUSH would not."""
+    return dict(
+        to_rabbitmq_queue_arguments(
+            queue.queue_arguments or {},
+            expires=queue.expires,
+            message_ttl=queue.message_ttl,
+            max_length=queue.max_length,
+            max_length_bytes=queue.max_length_bytes,
+            max_priority=queue.max_priority,
+        )
+    )
 
 
 def _publish_signals_connected() -> bool:

@@ -7,10 +7,12 @@ import base64
 import json
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
+from unittest.mock import patch
 
 import pytest
 import redis
 from celery import Celery, signals
+from kombu import Queue
 
 from notiflow.broker import TaskMessageWriter, Transport
 from notiflow.celery import app
@@ -124,3 +126,46 @@ def test_celery_publishes_while_a_publish_signal_has_a_receiver():
 def test_no_direct_writer_for_a_broker_it_does_not_know():
     other = Celery("other", broker="memory://")
     assert TaskMessageWriter.for_app(other) is None
+
+
+@pytest.mark.parametrize(
+    "argument",
+    [
+        {"expires": 60},
+        {"message_ttl": 30},
+        {"max_length": 1000},
+        {"max_length_bytes": 10**6},
+        {"max_priority": 9},
+        {"queue_arguments": {"x-expires": 60_000}},
+    ],
+    ids=lambda argument: next(iter(argument)),
+)
+def test_no_direct_writer_for_a_queue_with_arguments(argument):
+    # kombu's Redis transport acts on some (it renews x-expires on every publish); a bare LPUSH
+    # would not, so Celery publishes to such a queue.
+    def app_with(**queue_options):
+        other = Celery("other", broker=TEST_BROKER_URL)
+        other.conf.broker_transport = app.conf.broker_transport
+        other.conf.task_queues = [Queue("celery", routing_key="celery", **queue_options)]
+        return other
+
+    assert TaskMessageWriter.for_app(app_with()) is not None  # the same queue, no argument
+    assert TaskMessageWriter.for_app(app_with(**argument)) is None
+
+
+def test_switched_off_celery_publishes_every_nudge(settings):
+    settings.NOTIFLOW_DIRECT_PUBLISH = False
+    seen = []
+
+    def receiver(sender=None, **kwargs):  # only Celery's own publish sends this signal
+        seen.append(sender)
+
+    # Were the writer asked, its publish would fail (and the nudge be dropped, logged): the
+    # signal below fires only when Celery published.
+    signals.after_task_publish.connect(receiver)
+    try:
+        with patch.object(TaskMessageWriter, "publish", side_effect=AssertionError("direct")):
+            triggers_publish([("t-4", None)])
+    finally:
+        signals.after_task_publish.disconnect(receiver)
+    assert seen == ["workers.execute_node"]

@@ -13,6 +13,7 @@ from functools import lru_cache
 from uuid import UUID
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import ChannelError
 
@@ -41,7 +42,7 @@ def triggers_publish(nudges: Iterable[tuple[UUID | str, float | None]]) -> None:
         for trigger_id, countdown in nudges
     ]
     try:
-        writer = _writer(current_app.conf.broker_url)
+        writer = _writer(current_app.conf.broker_url, settings.NOTIFLOW_DIRECT_PUBLISH)
         if writer is not None and writer.publish(EXECUTE_NODE_TASK, calls):
             return
         with current_app.producer_or_acquire() as producer:
@@ -54,10 +55,10 @@ def triggers_publish(nudges: Iterable[tuple[UUID | str, float | None]]) -> None:
 
 
 @lru_cache(maxsize=4)
-def _writer(broker_url: str) -> TaskMessageWriter | None:
-    """The direct message writer for the app's broker (notiflow/broker.py), if exact; made once
-    per broker URL."""
-    return TaskMessageWriter.for_app(current_app)
+def _writer(broker_url: str, enabled: bool) -> TaskMessageWriter | None:
+    """The direct message writer for the app's broker (notiflow/broker.py), if switched on and
+    exact; made once per broker URL."""
+    return TaskMessageWriter.for_app(current_app) if enabled else None
 
 
 def nudges_waiting(queue: str | None = None) -> int | None:

@@ -349,6 +349,8 @@ def _record(
 
 
 def retry_backoff(attempts: int) -> timedelta:
-    """base * 2^(attempts-1), stretched by up to NOTIFLOW_RETRY_JITTER (a fraction) at random."""
+    """base * 2^(attempts-1), stretched by up to NOTIFLOW_RETRY_JITTER (a fraction) at random,
+    and never longer than NOTIFLOW_RETRY_MAX_SECONDS (many retries would otherwise wait days)."""
     base = settings.NOTIFLOW_RETRY_BASE_SECONDS * 2 ** (attempts - 1)
-    return timedelta(seconds=base * (1 + random.random() * settings.NOTIFLOW_RETRY_JITTER))
+    stretched = base * (1 + random.random() * settings.NOTIFLOW_RETRY_JITTER)
+    return timedelta(seconds=min(stretched, settings.NOTIFLOW_RETRY_MAX_SECONDS))
