@@ -26,10 +26,11 @@ class FakeTwilio(BaseHTTPRequestHandler):
             time.sleep(1.5)
         status = {"+1503": 503, "+1429": 429, "+1400": 400, "+1401": 401}.get(to, 201)
         body = {"sid": "SM123"} if status == 201 else {"message": f"status {status}"}
+        raw = {"+1garbled": b"<html>ok</html>", "+1nosid": b'{"status": "queued"}'}
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.end_headers()
-        self.wfile.write(json.dumps(body).encode())
+        self.wfile.write(raw.get(to) or json.dumps(body).encode())
 
     def log_message(self, *args):
         pass
@@ -90,3 +91,10 @@ def test_connection_refused_is_transient():
 def test_missing_credentials_are_permanent():
     with pytest.raises(PermanentError, match="TWILIO"):
         TwilioBackend(base_url="http://x", account_sid="", auth_token="", from_number="")
+
+
+@pytest.mark.parametrize("to", ["+1garbled", "+1nosid"])
+def test_an_accepted_message_with_an_unreadable_answer_is_sent_not_retried(backend, to):
+    # 2xx: Twilio took the message. Retrying (a TransientError) would send it a second time.
+    assert backend.send(to=to, body="hi", idempotency_key="t9:sms") is None
+    assert len(FakeTwilio.requests) == 1

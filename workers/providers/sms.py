@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 
 class SmsBackend(Protocol):
-    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str | None:
         """Deliver one SMS; return the provider's message id."""
         ...
 
@@ -31,7 +31,7 @@ def _local_message_id(idempotency_key: str) -> str:
 
 
 class ConsoleBackend:
-    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str | None:
         logger.info("SMS to %s [%s]: %s", to, idempotency_key, body)
         return _local_message_id(idempotency_key)
 
@@ -39,7 +39,7 @@ class ConsoleBackend:
 class NullBackend:
     """Accepts and drops every message (benchmarks)."""
 
-    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str | None:
         return _local_message_id(idempotency_key)
 
 
@@ -49,7 +49,7 @@ class FileBackend:
     def __init__(self, path: str):
         self.path = path
 
-    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str | None:
         message_id = _local_message_id(idempotency_key)
         line = json.dumps(
             {
@@ -72,7 +72,14 @@ class FileBackend:
 
 
 class TwilioBackend:
-    """Twilio's Messages API; the idempotency key travels as a header so retries can be dropped."""
+    """Twilio's Messages API.
+
+    The idempotency key travels as an `Idempotency-Key` header, as on every HTTP provider
+    (docs/design.md, rule 6), but Twilio does not document de-duplicating Messages requests by
+    it: a resend from the crash window (the ledger's send_count > 1) may reach the phone twice.
+    An answer that is 2xx but unreadable is a message Twilio accepted: it is recorded as sent,
+    with no message id, never retried (a retry would send it again).
+    """
 
     def __init__(self, *, base_url: str, account_sid: str, auth_token: str, from_number: str):
         if not (account_sid and auth_token and from_number):
@@ -84,16 +91,13 @@ class TwilioBackend:
         self.from_number = from_number
         self.session = requests.Session()
 
-    def send(self, *, to: str, body: str, idempotency_key: str) -> str:
+    def send(self, *, to: str, body: str, idempotency_key: str) -> str | None:
         try:
             response = self.session.post(
                 self.url,
                 data={"To": to, "From": self.from_number, "Body": body},
                 auth=self.auth,
-                headers={
-                    "Idempotency-Key": idempotency_key,
-                    "I-Twilio-Idempotency-Token": idempotency_key,
-                },
+                headers={"Idempotency-Key": idempotency_key},
                 timeout=settings.NOTIFLOW_SMS_TIMEOUT_SECONDS,
             )
         except requests.RequestException as exc:
@@ -104,8 +108,14 @@ class TwilioBackend:
             raise PermanentError(f"twilio: HTTP {response.status_code}: {response.text[:200]}")
         try:
             return str(response.json()["sid"])
-        except (ValueError, KeyError) as exc:
-            raise TransientError(f"twilio: unexpected answer {response.text[:200]!r}") from exc
+        except (ValueError, KeyError, TypeError):
+            logger.warning(
+                "twilio accepted %s (HTTP %s) with an unreadable answer %r: sent, id unknown",
+                idempotency_key,
+                response.status_code,
+                response.text[:200],
+            )
+            return None
 
 
 @lru_cache(maxsize=1)
