@@ -10,8 +10,8 @@ server-binding psycopg cursor on Django's own connection: same transaction and a
 same type adapters, Django's exception classes, prepared: PostgreSQL plans each statement once
 per connection and runs it from the plan afterwards.
 
-What it skips of Django's cursor wrapper: `connection.execute_wrappers` and the DEBUG query log.
-Behind a pooler that cannot keep prepared statements (PgBouncer before 1.21 in transaction
+It keeps what matters of Django's cursor wrapper: `connection.execute_wrappers` (tracing, query
+counting) and the DEBUG query log. Behind a pooler that cannot keep prepared statements (PgBouncer before 1.21 in transaction
 mode), set DATABASE_PREPARED_STATEMENTS=false (settings.py): the statements then bind on the
 server unprepared.
 
@@ -27,6 +27,7 @@ reconnects (a task's trigger is nudged again by the sweeper).
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -43,13 +44,37 @@ _last_ok = threading.local()
 
 
 def fetchone_prepared(sql: str, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """Run one statement (prepared, see the module) on the default connection; its first row."""
+    """Run one statement (prepared, see the module) on the default connection; its first row.
+
+    Like Django's own cursor, it runs through `connection.execute_wrappers` (what
+    `connection.execute_wrapper()` installs: tracing, query counting, timeouts) and, when
+    queries are logged (DEBUG, assertNumQueries), into `connection.queries_log`.
+    """
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     connection.validate_no_broken_transaction()
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params, prepare=True)
-        return cursor.fetchone()
+
+        def execute(sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+            cursor.execute(sql, params, prepare=True)
+            return cursor.fetchone()
+
+        # As django.db.backends.utils.CursorWrapper._execute_with_wrappers: the last wrapper
+        # installed is the outermost.
+        run = functools.reduce(
+            lambda inner, wrapper: functools.partial(wrapper, inner),
+            connection.execute_wrappers,
+            execute,
+        )
+        context = {"connection": connection, "cursor": cursor}
+        if not connection.queries_logged:
+            return run(sql, params, False, context)
+        started = time.monotonic()
+        try:
+            return run(sql, params, False, context)
+        finally:
+            spent = time.monotonic() - started
+            connection.queries_log.append({"sql": sql, "time": f"{spent:.3f}"})
 
 
 def connection_reuse_begin() -> None:

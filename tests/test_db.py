@@ -63,3 +63,17 @@ def test_hot_statements_are_prepared_on_the_connection():
             [sql.replace("%(a)s", "$1")],
         )
         assert cursor.fetchone()[0] == 1
+
+
+def test_hot_statements_run_through_execute_wrappers_and_are_counted(
+    django_assert_num_queries,
+):
+    seen = []
+
+    def wrapper(execute, sql, params, many, context):
+        seen.append((sql, dict(params), context["connection"] is connection))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper), django_assert_num_queries(1):
+        assert db.fetchone_prepared("SELECT %(n)s::int + 1", {"n": 4}) == (5,)
+    assert seen == [("SELECT %(n)s::int + 1", {"n": 4}, True)]
