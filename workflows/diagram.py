@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from workflows.semantics import sends
+
 NODE_WIDTH, NODE_HEIGHT = 200, 56
 BEND_WIDTH = 24  # the room a bend point of a long edge takes in its layer
 GAP_X, GAP_Y = 36, 78  # GAP_Y leaves room for edge conditions between layers
@@ -48,7 +50,7 @@ def _summary(node: dict[str, Any]) -> str:
             f"{node['delay_ms']} ms" if node.get("delay_ms") is not None else "?"
         )
         return f"delay · wait {wait}"
-    if kind in ("email", "sms"):
+    if sends(node):
         return f"{kind} → {node.get('to', '')}"
     return str(kind)
 

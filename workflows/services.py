@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
 
@@ -13,7 +13,6 @@ from workflows.models import Workflow, WorkflowVersion
 from workflows.validation import ValidationError, workflow_validate
 
 DEFINITION_KEYS = ("entry_node_id", "nodes", "edges")
-_SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,100}$")
 
 
 class WorkflowInvalid(Exception):
@@ -131,8 +130,12 @@ def _import_problems(document: Any) -> list[str]:
     if not isinstance(document, dict):
         return ["must be a JSON object"]
     problems = [f"{k} is required" for k in ("key", "name") if not document.get(k)]
-    if document.get("key") and not _SLUG.match(str(document["key"])):
-        problems.append("key must be letters, digits, '_' or '-'")
+    if document.get("key"):
+        # The model field's own validators (a slug of at most 100), as the API and admin apply.
+        try:
+            Workflow._meta.get_field("key").clean(str(document["key"]), None)
+        except DjangoValidationError as exc:
+            problems += [f"key: {message}" for message in exc.messages]
     problems += [
         f"{e.field}: {e.message}" for e in workflow_validate(definition_normalize(document))
     ]

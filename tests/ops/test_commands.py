@@ -145,3 +145,11 @@ def test_export_then_import_moves_a_workflow(tmp_path):
         call_command("import_workflow", str(target), stdout=StringIO(), stderr=err)
     assert "edges[0].to: node 'nowhere' does not exist" in err.getvalue()
     assert Workflow.objects.get(key=workflow.key).version == 1
+
+    # The key is checked by the model field's own validators, as the API and the admin do.
+    for key, problem in (("no spaces!", "valid “slug”"), ("k" * 101, "at most 100 characters")):
+        target.write_text(json.dumps({**broken, "key": key, "edges": []}))
+        err = StringIO()
+        with pytest.raises(CommandError, match="nothing imported"):
+            call_command("import_workflow", str(target), stdout=StringIO(), stderr=err)
+        assert "key: " in err.getvalue() and problem in err.getvalue()
