@@ -215,10 +215,31 @@ NOTIFLOW_SWEEP_BATCH_SIZE = env.int("NOTIFLOW_SWEEP_BATCH_SIZE", default=1000)
 # How long a process trusts an API key it found active: a revocation takes effect within this
 # (at once in the process that revoked it); 0 checks the database on every request.
 NOTIFLOW_API_KEY_CACHE_SECONDS = env.float("NOTIFLOW_API_KEY_CACHE_SECONDS", default=10)
+# What a workflow may be (checked at validation, before any template is parsed) and what one
+# render may cost (docs/security.md). Exceeding a render budget fails the step permanently.
+NOTIFLOW_WORKFLOW_MAX_BYTES = env.int("NOTIFLOW_WORKFLOW_MAX_BYTES", default=1_000_000)
+NOTIFLOW_WORKFLOW_MAX_NODES = env.int("NOTIFLOW_WORKFLOW_MAX_NODES", default=200)
+NOTIFLOW_WORKFLOW_MAX_EDGES = env.int("NOTIFLOW_WORKFLOW_MAX_EDGES", default=1000)
+NOTIFLOW_TEMPLATE_MAX_BYTES = env.int("NOTIFLOW_TEMPLATE_MAX_BYTES", default=64_000)
+NOTIFLOW_TEMPLATE_MAX_ITERATIONS = env.int("NOTIFLOW_TEMPLATE_MAX_ITERATIONS", default=10_000)
+NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES = env.int(
+    "NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES", default=1_000_000
+)
+NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS = env.int(
+    "NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS", default=1_000_000
+)
+NOTIFLOW_TEMPLATE_DEADLINE_SECONDS = env.float("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS", default=2)
+# Parsed templates kept per process, bounded by the bytes of their source.
+NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=4_000_000)
+# How many addresses an email node may send to at most (its own `max_recipients`, 1 unless set).
+NOTIFLOW_MAX_RECIPIENTS = 50
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))
 NOTIFLOW_SMS_TIMEOUT_SECONDS = env.float("NOTIFLOW_SMS_TIMEOUT_SECONDS", default=10)
+# A node's templates render within this, then the provider call has the rest of the soft limit.
+if NOTIFLOW_TEMPLATE_DEADLINE_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
+    raise ValueError("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS must be under half the soft time limit")
 if NOTIFLOW_SMS_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ValueError("NOTIFLOW_SMS_TIMEOUT_SECONDS must be under CELERY_TASK_SOFT_TIME_LIMIT")
 TWILIO_ACCOUNT_SID = env.str("TWILIO_ACCOUNT_SID", default="")

@@ -15,8 +15,10 @@ class NodeType:
     name: str
     required: tuple[str, ...]
     optional: tuple[str, ...] = ()
-    # Fields rendered with Liquid at run time (and parsed at save time).
+    # Fields rendered with Liquid at run time (and parsed at save time); those in `html` render
+    # with autoescape.
     templates: tuple[str, ...] = ()
+    html: tuple[str, ...] = ()
     # Whether running it calls a provider: a send ledger row, an output in vars (`<type>_<id>`).
     # Each such type has a channel in workers.nodes.CHANNELS.
     sends: bool = False
@@ -26,8 +28,10 @@ NODE_TYPES: dict[str, NodeType] = {
     "email": NodeType(
         "email",
         required=("to", "subject", "body"),
-        optional=("html",),
+        # max_recipients: how many addresses `to` may render to (1 unless set; docs/security.md).
+        optional=("html", "max_recipients"),
         templates=("to", "subject", "body", "html"),
+        html=("html",),
         sends=True,
     ),
     "sms": NodeType("sms", required=("to", "body"), templates=("to", "body"), sends=True),
@@ -43,14 +47,19 @@ _UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def duration_parse(value: str) -> timedelta:
-    """Parse "90s", "15m", "2h", "3d" or ISO-8601 "PT15M"; raise ValueError otherwise."""
-    short = _SHORT_DURATION.match(value)
-    if short:
-        return timedelta(seconds=int(short.group(1)) * _UNITS[short.group(2)])
-    iso = _ISO_DURATION.match(value.strip().upper())
-    if iso and value.strip().upper() not in ("P", "PT") and not value.strip().upper().endswith("T"):
-        parts = {k: float(v) for k, v in iso.groupdict().items() if v}
-        return timedelta(**parts)
+    """Parse "90s", "15m", "2h", "3d" or ISO-8601 "PT15M"; raise ValueError otherwise (also for
+    a duration too long to represent)."""
+    try:
+        short = _SHORT_DURATION.match(value)
+        if short:
+            return timedelta(seconds=int(short.group(1)) * _UNITS[short.group(2)])
+        iso = _ISO_DURATION.match(value.strip().upper())
+        spelled = value.strip().upper()
+        if iso and spelled not in ("P", "PT") and not spelled.endswith("T"):
+            parts = {k: float(v) for k, v in iso.groupdict().items() if v}
+            return timedelta(**parts)
+    except (OverflowError, ValueError) as exc:  # past timedelta's ~2.7 million years
+        raise ValueError(f"{value!r} is far longer than any delay can be") from exc
     raise ValueError(f"{value!r} is not a duration such as 90s, 15m, 2h, 3d or PT15M")
 
 

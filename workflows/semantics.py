@@ -8,12 +8,17 @@ the `now` passed in.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from email.utils import formataddr, getaddresses
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+
 from workflows.definition import NODE_TYPES, delay_of
-from workflows.templating import TemplateError, condition_holds, template_render
+from workflows.templating import TemplateError, condition_holds, render_budget, template_render
 
 Rendered = dict[str, str]
 
@@ -82,27 +87,70 @@ def rendered_fields(node: dict[str, Any]) -> Iterable[str]:
 
 
 def field_render(node: dict[str, Any], name: str, context: dict[str, Any]) -> str:
-    """One template field of `node`, rendered; RenderError naming the node and field."""
+    """One template field of `node`, rendered (HTML fields with autoescape); RenderError naming
+    the node and field."""
+    node_type = NODE_TYPES[str(node["type"])]
     try:
-        return template_render(str(node.get(name, "")), context)
+        return template_render(str(node.get(name, "")), context, html=name in node_type.html)
     except TemplateError as exc:
         message = f"node {node['id']!r} field {name!r}: {exc}"
         raise RenderError(message, field=name, detail=str(exc)) from exc
 
 
+# E.164: a plus, a country code that does not start with 0, at most 15 digits in all. Spaces,
+# dashes, dots and parentheses between the digits are dropped first.
+_E164 = re.compile(r"^\+[1-9]\d{1,14}$")
+_PHONE_PUNCTUATION = re.compile(r"[\s().-]")
+
+
 def recipient_check(node: dict[str, Any], rendered: Rendered) -> Rendered:
-    """The rendered fields with `to` stripped, or RenderError when it cannot be sent to."""
+    """The rendered fields as they will be sent (`to` normalised), or RenderError when they
+    cannot be: an empty or malformed recipient, more email recipients than the node allows
+    (`max_recipients`, 1 unless set), a header field with a line break (header injection)."""
+    where = f"node {node['id']!r}"
+    for name in ("to", "subject"):
+        if "\r" in rendered.get(name, "") or "\n" in rendered.get(name, ""):
+            raise RenderError(
+                f"{where}: {name!r} rendered a line break (one line only)", field=name
+            )
     recipient = rendered.get("to", "").strip()
     if not recipient:
-        raise RenderError(f"node {node['id']!r}: recipient 'to' rendered empty")
-    if node["type"] == "email" and "@" not in recipient:
-        raise RenderError(f"node {node['id']!r}: {recipient!r} is not an email address")
-    return {**rendered, "to": recipient}
+        raise RenderError(f"{where}: recipient 'to' rendered empty", field="to")
+    if node["type"] == "sms":
+        number = _PHONE_PUNCTUATION.sub("", recipient)
+        if not _E164.match(number):
+            raise RenderError(
+                f"{where}: {recipient!r} is not a phone number in E.164 form (+15550100)",
+                field="to",
+            )
+        return {**rendered, "to": number}
+    return {**rendered, "to": _email_recipients(node, recipient, where)}
+
+
+def _email_recipients(node: dict[str, Any], recipient: str, where: str) -> str:
+    allowed = int(node.get("max_recipients") or 1)
+    addresses = [(name, address) for name, address in getaddresses([recipient]) if address]
+    if not addresses:
+        raise RenderError(f"{where}: {recipient!r} is not an email address", field="to")
+    if len(addresses) > allowed:
+        raise RenderError(
+            f"{where}: 'to' rendered {len(addresses)} recipients, more than max_recipients "
+            f"({allowed})",
+            field="to",
+        )
+    for _, address in addresses:
+        try:
+            validate_email(address)
+        except ValidationError as exc:
+            raise RenderError(f"{where}: {address!r} is not an email address", field="to") from exc
+    return ", ".join(formataddr(pair) for pair in addresses)
 
 
 def node_render(node: dict[str, Any], context: dict[str, Any]) -> Rendered:
-    """Every field a sending node sends, rendered and checked; RenderError at the first problem."""
-    rendered = {name: field_render(node, name, context) for name in rendered_fields(node)}
+    """Every field a sending node sends, rendered within one render budget and checked;
+    RenderError at the first problem."""
+    with render_budget():
+        rendered = {name: field_render(node, name, context) for name in rendered_fields(node)}
     return recipient_check(node, rendered)
 
 

@@ -2,39 +2,183 @@
 
 Templates render with strict undefined variables: a missing variable is an error naming it, never
 an empty string in a customer's inbox. Edge conditions use lenient undefined, so that
-`payload.vip == true` is simply false when the payload has no `vip`.
+`payload.vip == true` is simply false when the payload has no `vip`. HTML fields render with
+autoescape: what comes from the payload or vars is escaped unless the template says `| raw`.
+
+Every render has a budget (docs/security.md), whatever the template does: loop iterations in all
+(not only nested ones), the size of what it assigns, the size of its output, and a wall-clock
+deadline. Exceeding any is a TemplateError naming the limit and its setting, which fails the step
+permanently: the same template on the same data would exceed it again.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from io import StringIO
 from typing import Any
 
-from liquid import Environment, StrictUndefined, Undefined
-from liquid.exceptions import LiquidError
+from django.conf import settings
+from liquid import Environment, RenderContext, StrictUndefined, Undefined
+from liquid.exceptions import LiquidError, LoopIterationLimitError, ResourceLimitError
 
 
 class TemplateError(Exception):
     """A template or condition that does not parse or does not render."""
 
 
+class _RenderBudgetError(ResourceLimitError):
+    """A render went over one of its budgets (the message names which)."""
+
+
+@dataclass
+class _Budget:
+    deadline: float
+    iterations_left: int
+
+
+_budget: ContextVar[_Budget | None] = ContextVar("notiflow_render_budget", default=None)
+
+
+def _too_many_iterations() -> _RenderBudgetError:
+    return _RenderBudgetError(
+        f"over {settings.NOTIFLOW_TEMPLATE_MAX_ITERATIONS} loop iterations "
+        "(NOTIFLOW_TEMPLATE_MAX_ITERATIONS)",
+        token=None,
+    )
+
+
+def _spend(iterations: int = 0) -> None:
+    budget = _budget.get()
+    if budget is None:
+        return
+    budget.iterations_left -= iterations
+    if budget.iterations_left < 0:
+        raise _too_many_iterations()
+    if time.monotonic() > budget.deadline:
+        raise _RenderBudgetError(
+            f"took over {settings.NOTIFLOW_TEMPLATE_DEADLINE_SECONDS:g}s to render "
+            "(NOTIFLOW_TEMPLATE_DEADLINE_SECONDS)",
+            token=None,
+        )
+
+
+class _BudgetedContext(RenderContext):
+    """Counts every loop iteration of the render (liquid's own limit counts nested loops only)
+    and looks at the clock at every loop and every assignment."""
+
+    def raise_for_loop_limit(self, length: int = 1) -> None:
+        _spend(length)
+        try:
+            super().raise_for_loop_limit(length)  # nested loops, counted up front
+        except LoopIterationLimitError as exc:
+            raise _too_many_iterations() from exc
+
+    def assign(self, key: str, val: Any) -> None:
+        _spend()
+        try:
+            super().assign(key, val)
+        except ResourceLimitError as exc:
+            raise _RenderBudgetError(
+                f"assigned over {settings.NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES} bytes "
+                "(NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES)",
+                token=None,
+            ) from exc
+
+
+class _BudgetedOutput(StringIO):
+    """The render's output, bounded in size, with a look at the clock at every write."""
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+        self.size = 0
+
+    def write(self, text: str) -> int:
+        if text:
+            self.size += len(text)
+            if self.size > self.limit:
+                raise _RenderBudgetError(
+                    f"output over {self.limit} characters (NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS)",
+                    token=None,
+                )
+            _spend()
+        return super().write(text)
+
+
 class _SandboxedEnvironment(Environment):
-    # Liquid cannot call Python, but a loop or an output can still be made huge: bound both.
-    loop_iteration_limit = 10_000
-    output_stream_limit = 1_000_000
+    # Liquid cannot call Python; the budgets above bound what a template can make it do.
     context_depth_limit = 30
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        # `raw`: the explicit opt-out of autoescape in HTML fields (a no-op elsewhere).
+        self.filters["raw"] = self.filters["safe"]
+
+    @property
+    def local_namespace_limit(self) -> int:  # type: ignore[override]
+        return int(settings.NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES)
+
+    @property
+    def loop_iteration_limit(self) -> int:  # type: ignore[override]
+        return int(settings.NOTIFLOW_TEMPLATE_MAX_ITERATIONS)
 
 
 _templates = _SandboxedEnvironment(undefined=StrictUndefined)
+_html_templates = _SandboxedEnvironment(undefined=StrictUndefined, autoescape=True)
 _conditions = _SandboxedEnvironment(undefined=Undefined)
 
 _CONDITION_FORBIDDEN = ("{%", "%}", "{{", "}}")
 
 
-@lru_cache(maxsize=4096)
-def _parse_template(source: str) -> Any:
+class _ParsedCache:
+    """Parsed templates by source, least recently used first out, bounded by the bytes of
+    source it holds (parsed forms are roughly proportional): a few huge templates cannot fill
+    the memory the way an entry-count bound lets them."""
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[tuple[int, str], Any] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get_or_parse(self, environment: Environment, source: str) -> Any:
+        key = (id(environment), source)
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        parsed = _parse(environment, source)
+        limit = settings.NOTIFLOW_TEMPLATE_CACHE_BYTES
+        with self._lock:
+            if key not in self._entries and len(source) <= limit:
+                self._entries[key] = parsed
+                self._bytes += len(source)
+                while self._bytes > limit:
+                    (_, evicted), _ = self._entries.popitem(last=False)
+                    self._bytes -= len(evicted)
+        return parsed
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+    @property
+    def size_bytes(self) -> int:
+        return self._bytes
+
+
+PARSED = _ParsedCache()
+
+
+def _parse(environment: Environment, source: str) -> Any:
     try:
-        return _templates.from_string(source)
+        return environment.from_string(source)
     except LiquidError as exc:
         raise TemplateError(_first_line(exc)) from exc
 
@@ -45,31 +189,54 @@ def _condition_source(expression: str) -> str:
     return "{% if " + expression + " %}1{% endif %}"
 
 
-@lru_cache(maxsize=4096)
-def _parse_condition(expression: str) -> Any:
-    try:
-        return _conditions.from_string(_condition_source(expression))
-    except LiquidError as exc:
-        raise TemplateError(_first_line(exc)) from exc
-
-
 def template_check(source: str) -> None:
-    """Raise TemplateError when `source` is not a valid Liquid template."""
-    _parse_template(source)
+    """Raise TemplateError when `source` is not a valid Liquid template. Parses without caching:
+    a definition that fails validation leaves nothing behind."""
+    _parse(_templates, source)
 
 
 def condition_check(expression: str) -> None:
     """Raise TemplateError when `expression` is not a valid Liquid boolean expression."""
     if not expression.strip():
         raise TemplateError("the condition is empty")
-    _parse_condition(expression)
+    _parse(_conditions, _condition_source(expression))
 
 
-def template_render(source: str, context: dict[str, Any]) -> str:
-    """Render `source` against `context`; an undefined variable raises TemplateError naming it."""
-    template = _parse_template(source)
+@contextmanager
+def render_budget() -> Iterator[None]:
+    """One budget (iterations, deadline) for every render inside: a node's fields share one.
+    Renders outside any get a budget each."""
+    if _budget.get() is not None:
+        yield
+        return
+    token = _budget.set(
+        _Budget(
+            deadline=time.monotonic() + settings.NOTIFLOW_TEMPLATE_DEADLINE_SECONDS,
+            iterations_left=settings.NOTIFLOW_TEMPLATE_MAX_ITERATIONS,
+        )
+    )
     try:
-        return str(template.render(**context))
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def _render(template: Any, context: dict[str, Any]) -> str:
+    with render_budget():
+        render_context = _BudgetedContext(template, globals=template.make_globals(context))
+        output = _BudgetedOutput(settings.NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS)
+        template.render_with_context(render_context, output)
+        return output.getvalue()
+
+
+def template_render(source: str, context: dict[str, Any], *, html: bool = False) -> str:
+    """Render `source` against `context` within the render budget; an undefined variable or an
+    exceeded budget raises TemplateError naming it. `html` escapes what the context inserts."""
+    template = PARSED.get_or_parse(_html_templates if html else _templates, source)
+    try:
+        return str(_render(template, context))
+    except ResourceLimitError as exc:
+        raise TemplateError(f"template budget: {_first_line(exc)}") from exc
     except LiquidError as exc:
         raise TemplateError(_first_line(exc)) from exc
 
@@ -78,9 +245,9 @@ def condition_holds(expression: str | None, context: dict[str, Any]) -> bool:
     """True when the edge condition holds; an edge without a condition always holds."""
     if expression is None or not expression.strip():
         return True
-    template = _parse_condition(expression)
+    template = PARSED.get_or_parse(_conditions, _condition_source(expression))
     try:
-        return bool(template.render(**context) == "1")
+        return bool(_render(template, context) == "1")
     except LiquidError as exc:
         raise TemplateError(f"condition {expression!r}: {_first_line(exc)}") from exc
 
@@ -91,7 +258,7 @@ def template_variable_paths(source: str) -> list[tuple[str, ...]]:
     For building sample payloads; a template that does not parse reads nothing.
     """
     try:
-        segments = _parse_template(source).global_variable_segments()
+        segments = PARSED.get_or_parse(_templates, source).global_variable_segments()
     except (TemplateError, LiquidError):
         return []
     return [tuple(s) for s in segments if all(isinstance(part, str) for part in s)]
@@ -100,7 +267,8 @@ def template_variable_paths(source: str) -> list[tuple[str, ...]]:
 def condition_variable_paths(expression: str) -> list[tuple[str, ...]]:
     """The global variable paths an edge condition reads."""
     try:
-        segments = _parse_condition(expression).global_variable_segments()
+        parsed = PARSED.get_or_parse(_conditions, _condition_source(expression))
+        segments = parsed.global_variable_segments()
     except (TemplateError, LiquidError):
         return []
     return [tuple(s) for s in segments if all(isinstance(part, str) for part in s)]

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
+
+from django.conf import settings
 
 from workflows.definition import MAX_DELAY, NODE_TYPES, duration_parse
 from workflows.templating import TemplateError, condition_check, template_check
 
 # Node ids appear in Message-IDs, idempotency keys and vars keys: keep them plain.
 _NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
+_EDGE_FIELDS = frozenset({"from", "to", "when"})
 
 
 @dataclass(frozen=True)
@@ -30,12 +34,18 @@ class ValidationError:
 def workflow_validate(definition: Any) -> list[ValidationError]:
     """Every problem with `definition`, or an empty list when it is a valid DAG.
 
-    Checks: shape; node ids unique; node type known; required fields present; Liquid templates
-    and edge conditions parse; delays valid; entry node exists; edges reference existing nodes;
-    no cycle; every node reachable from the entry.
+    Checks: sizes (the whole definition, nodes, edges, each template: docs/security.md), before
+    anything is parsed; shape; node ids unique; node type known; no unknown field; required
+    fields present; Liquid templates and edge conditions parse; delays valid; max_recipients in
+    range; entry node exists; edges reference existing nodes; no cycle; every node reachable
+    from the entry.
     """
     if not isinstance(definition, dict):
         return [ValidationError("definition", "must be an object")]
+    # Sizes first, before any template is parsed: a huge definition costs nothing to refuse.
+    size_errors = _check_sizes(definition)
+    if size_errors:
+        return size_errors
     errors: list[ValidationError] = []
     nodes = definition.get("nodes")
     edges = definition.get("edges", [])
@@ -56,6 +66,46 @@ def workflow_validate(definition: Any) -> list[ValidationError]:
         errors.append(ValidationError("entry_node_id", f"node {entry!r} does not exist"))
     elif not errors:
         _check_graph(entry, node_ids, adjacency, errors)
+    return errors
+
+
+def _check_sizes(definition: dict[str, Any]) -> list[ValidationError]:
+    """The limits of docs/security.md: the whole definition, the number of nodes and edges, and
+    each template's source."""
+    limits = settings
+    size = len(json.dumps(definition, default=str))
+    if size > limits.NOTIFLOW_WORKFLOW_MAX_BYTES:
+        return [
+            ValidationError(
+                "definition",
+                f"is {size} bytes of JSON, more than {limits.NOTIFLOW_WORKFLOW_MAX_BYTES} "
+                "(NOTIFLOW_WORKFLOW_MAX_BYTES)",
+            )
+        ]
+    errors = []
+    for name, limit, setting in (
+        ("nodes", limits.NOTIFLOW_WORKFLOW_MAX_NODES, "NOTIFLOW_WORKFLOW_MAX_NODES"),
+        ("edges", limits.NOTIFLOW_WORKFLOW_MAX_EDGES, "NOTIFLOW_WORKFLOW_MAX_EDGES"),
+    ):
+        items = definition.get(name)
+        if isinstance(items, list) and len(items) > limit:
+            errors.append(
+                ValidationError(name, f"has {len(items)} {name}, more than {limit} ({setting})")
+            )
+    nodes = definition.get("nodes")
+    for index, node in enumerate(nodes if isinstance(nodes, list) else []):
+        if not isinstance(node, dict):
+            continue
+        for field, value in node.items():
+            if isinstance(value, str) and len(value) > limits.NOTIFLOW_TEMPLATE_MAX_BYTES:
+                errors.append(
+                    ValidationError(
+                        f"nodes[{index}].{field}",
+                        f"is {len(value)} characters, more than "
+                        f"{limits.NOTIFLOW_TEMPLATE_MAX_BYTES} (NOTIFLOW_TEMPLATE_MAX_BYTES)",
+                        node.get("id") if isinstance(node.get("id"), str) else None,
+                    )
+                )
     return errors
 
 
@@ -88,10 +138,21 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
                 )
             )
             continue
+        fields = (*node_type.required, *node_type.optional)
+        for field in sorted(set(node) - {"id", "type", *fields}):
+            errors.append(
+                ValidationError(
+                    f"{where}.{field}",
+                    f"is not a field of {node_type.name} nodes ({', '.join(sorted(fields))})",
+                    node_id,
+                )
+            )
         for field in node_type.required:
             value = node.get(field)
             if not isinstance(value, str) or not value.strip():
                 errors.append(ValidationError(f"{where}.{field}", "is required", node_id))
+        if "max_recipients" in node:
+            _check_max_recipients(node["max_recipients"], where, node_id, errors)
         for field in node_type.templates:
             value = node.get(field)
             if value is None or (field not in node_type.required and value == ""):
@@ -106,6 +167,16 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
         if node_type.name == "delay":
             _check_delay(node, where, node_id, errors)
     return seen
+
+
+def _check_max_recipients(value: Any, where: str, node_id: str, errors: list[ValidationError]):
+    ceiling = settings.NOTIFLOW_MAX_RECIPIENTS
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= ceiling:
+        errors.append(
+            ValidationError(
+                f"{where}.max_recipients", f"must be a whole number from 1 to {ceiling}", node_id
+            )
+        )
 
 
 def _check_delay(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
@@ -125,6 +196,9 @@ def _check_delay(node: dict[str, Any], where: str, node_id: str, errors: list[Va
             errors.append(
                 ValidationError(f"{where}.delay_ms", "must be a non-negative integer", node_id)
             )
+            return
+        if delay_ms > MAX_DELAY / timedelta(milliseconds=1):  # before timedelta can overflow
+            errors.append(ValidationError(f"{where}.delay_ms", "must be at most 365 days", node_id))
             return
         delay = timedelta(milliseconds=delay_ms)
     else:
@@ -146,6 +220,12 @@ def _check_edges(
         if not isinstance(edge, dict):
             errors.append(ValidationError(where, "must be an object", edge=index))
             continue
+        for field in sorted(set(edge) - _EDGE_FIELDS):
+            errors.append(
+                ValidationError(
+                    f"{where}.{field}", "is not a field of an edge (from, to, when)", edge=index
+                )
+            )
         ends = []
         for end in ("from", "to"):
             value = edge.get(end)

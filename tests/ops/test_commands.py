@@ -26,7 +26,7 @@ def run(*args: str) -> tuple[str, str]:
 def test_trigger_workflow_creates_once_per_key_and_prints_the_id(tmp_path):
     workflow = WorkflowFactory()
     payload = tmp_path / "payload.json"
-    payload.write_text(json.dumps({"email": "ok@example.com", "name": "Ann", "phone": "+1"}))
+    payload.write_text(json.dumps({"email": "ok@example.com", "name": "Ann", "phone": "+15550199"}))
 
     out, err = run(
         "trigger_workflow", workflow.key, "--idempotency-key", "k1", "--payload", f"@{payload}"

@@ -38,7 +38,7 @@ def due_trigger(definition=None, payload=None, **fields) -> TriggerInstance:
         workflow=workflow,
         workflow_version=version,
         idempotency_key="k",
-        payload=payload or {"email": "a@example.com", "name": "Al", "phone": "+1"},
+        payload=payload or {"email": "a@example.com", "name": "Al", "phone": "+15550199"},
         status="enqueued",
         current_node_id=version.definition["entry_node_id"],
         available_at=timezone.now() - timedelta(seconds=1),

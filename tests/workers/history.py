@@ -23,7 +23,9 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
     log and a `sent` ledger row."""
     workflow = workflow or WorkflowFactory(definition=chain(sms_node("text")))
     trigger, _ = trigger_create(
-        workflow_key=workflow.key, idempotency_key=f"k-{uuid.uuid4().hex}", payload={"phone": "+1"}
+        workflow_key=workflow.key,
+        idempotency_key=f"k-{uuid.uuid4().hex}",
+        payload={"phone": "+15550199"},
     )
     if status == "enqueued":
         return trigger

@@ -75,7 +75,11 @@ def test_web_and_worker_roles_run_a_trigger_end_to_end(roles, api_client, settin
         assert created.status_code == 201, created.content
         fired = api_client.post(
             "/api/triggers/",
-            {"workflow": "roles", "idempotency_key": "k", "payload": {"phone": "+1", "name": "N"}},
+            {
+                "workflow": "roles",
+                "idempotency_key": "k",
+                "payload": {"phone": "+15550199", "name": "N"},
+            },
             format="json",
         )
         assert fired.status_code == 201, fired.content

@@ -88,7 +88,7 @@ def test_conditional_edges_take_the_first_branch_that_holds(api, e2e):
     workflow = WorkflowFactory(definition=definition)
     cases = {"pro": {"plan": "pro", "vip": True}, "vip": {"plan": "free", "vip": True}, "basic": {}}
     ids = {
-        branch: fire(api, workflow, {"phone": "+1", "name": "N", **payload})
+        branch: fire(api, workflow, {"phone": "+15550199", "name": "N", **payload})
         for branch, payload in cases.items()
     }
     for branch, trigger_id in ids.items():
@@ -99,7 +99,9 @@ def test_conditional_edges_take_the_first_branch_that_holds(api, e2e):
 def test_no_edge_holding_ends_the_run(api, e2e):
     definition = chain(delay_node("start", delay_ms=0), sms_node("only_pro"))
     definition["edges"][0]["when"] = 'payload.plan == "pro"'
-    trigger_id = fire(api, WorkflowFactory(definition=definition), {"phone": "+1", "name": "N"})
+    trigger_id = fire(
+        api, WorkflowFactory(definition=definition), {"phone": "+15550199", "name": "N"}
+    )
     assert wait_terminal(trigger_id).status == "completed"
     assert [s.node_id for s in logs(trigger_id)] == ["start"]
 
@@ -109,7 +111,7 @@ def test_delay_beyond_countdown_cap_fires_through_sweeper_on_time(api, e2e):
     workflow = WorkflowFactory(
         definition=chain(delay_node("long", delay_ms=4000), sms_node("after"))
     )
-    trigger_id = fire(api, workflow, {"phone": "+1", "name": "N"})
+    trigger_id = fire(api, workflow, {"phone": "+15550199", "name": "N"})
     trigger = wait_terminal(trigger_id, timeout=20)
     assert trigger.status == "completed"
     delay_step, sms_step = logs(trigger_id)
@@ -181,7 +183,7 @@ def test_in_flight_trigger_keeps_its_workflow_version(api, e2e):
     workflow = WorkflowFactory(
         definition=chain(delay_node("wait", delay_ms=1500), sms_node("v1", body="one"))
     )
-    trigger_id = fire(api, workflow, {"phone": "+1", "name": "N"})
+    trigger_id = fire(api, workflow, {"phone": "+15550199", "name": "N"})
     workflow_update(
         workflow=workflow,
         definition=chain(delay_node("wait", delay_ms=0), sms_node("v2", body="two")),

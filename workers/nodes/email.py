@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import smtplib
+from email.utils import formataddr, getaddresses
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail import BadHeaderError, EmailMultiAlternatives, get_connection
 from django.utils import timezone
 
 from workers.errors import PermanentError, TransientError
@@ -45,7 +46,8 @@ class EmailChannel:
 
     def send(self, rendered: Rendered, *, idempotency_key: str) -> dict[str, Any]:
         message_id = message_id_for(idempotency_key)
-        recipients = [address.strip() for address in rendered["to"].split(",") if address.strip()]
+        # `to` is checked and normalised by the run semantics (workflows.semantics).
+        recipients = [formataddr(pair) for pair in getaddresses([rendered["to"]])]
         message = EmailMultiAlternatives(
             subject=rendered.get("subject", ""),
             body=rendered.get("body", ""),
@@ -57,6 +59,10 @@ class EmailChannel:
             message.attach_alternative(rendered["html"], "text/html")
         try:
             message.send()
+        except (BadHeaderError, ValueError) as exc:
+            # Refused by Django before any connection (the semantics' checks should have
+            # caught it first): the same message would be refused again.
+            raise PermanentError(f"email not sendable: {exc}") from exc
         except (smtplib.SMTPException, OSError) as exc:
             raise _classify_smtp(exc) from exc
         return {

@@ -1,0 +1,68 @@
+"""The engine refuses what docs/security.md says it refuses, permanently and before any provider
+call: the ledger counts no send, nothing reaches the outbox, nothing is retried."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.test import override_settings
+
+from tests.factories import chain, email_node, sms_node
+from tests.workers.helpers import due_trigger
+from workers.models import SendLedger
+from workers.services.engine import step_execute
+
+pytestmark = pytest.mark.django_db
+
+PHISHING = "<h1>Your account is locked</h1>"
+CASES = {
+    "open relay": (
+        chain(email_node("mail", to="{{ payload.to }}", html="{{ payload.html | raw }}")),
+        {"to": ",".join(f"victim{i}@example.com" for i in range(1000)), "html": PHISHING},
+        "1000 recipients, more than max_recipients (1)",
+    ),
+    "header injection": (
+        chain(email_node("mail", to="a@example.com", subject="{{ payload.s }}")),
+        {"s": "Hello\r\nBcc: everyone@example.com"},
+        "'subject' rendered a line break",
+    ),
+    "not an address": (
+        chain(email_node("mail", to="{{ payload.to }}")),
+        {"to": "@@@"},
+        "'@@@' is not an email address",
+    ),
+    "not a phone number": (
+        chain(sms_node("text", to="{{ payload.phone }}")),
+        {"phone": "0800 FLOWERS"},
+        "E.164",
+    ),
+    "squaring": (
+        chain(
+            email_node(
+                "mail",
+                to="a@example.com",
+                body="{% assign n = payload.n %}{% for i in (1..40) %}"
+                "{% assign n = n | times: n %}{% endfor %}{{ n }}",
+            )
+        ),
+        {},
+        "NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES",
+    ),
+}
+
+
+@override_settings(
+    EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend", NOTIFLOW_SMS_BACKEND="null"
+)
+@pytest.mark.parametrize("case", list(CASES))
+def test_refused_permanently_before_any_provider_call(case):
+    definition, payload, problem = CASES[case]
+    trigger = due_trigger(definition, payload={"name": "Ann", "n": 2, **payload})
+
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
+
+    trigger.refresh_from_db()
+    assert problem in trigger.last_error and trigger.attempts == 1  # no retry
+    assert mail.outbox == []
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert (ledger.status, ledger.send_count) == ("sending", 0)  # opened, never sent
