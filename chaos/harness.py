@@ -48,6 +48,8 @@ ENGINE_TIMINGS = {
     # the QUIT Django sends while closing may each wait this long (settings refuse 2x >= soft).
     "EMAIL_TIMEOUT": "1",
     "NOTIFLOW_SMS_TIMEOUT_SECONDS": "1",
+    # [2] A node's templates render within this (settings refuse 2x >= soft).
+    "NOTIFLOW_TEMPLATE_DEADLINE_SECONDS": "1",
     # [5] The sweeper runs every second: expired leases and lost nudges are found quickly.
     "NOTIFLOW_SWEEP_INTERVAL_SECONDS": "1",
     # [30] A nudge not followed by a claim for this long is presumed lost (flush, kill) and
