@@ -1,11 +1,21 @@
-"""The admin site as a whole: its name and the order of its apps."""
+"""The admin site as a whole: its name, the order of its apps, and the display helpers every app's
+admin uses (JSON), so that each looks the same on every page.
+
+The styles for these helpers are in templates/admin/base_site.html.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+# JSON this long or shorter is shown open; longer JSON is folded and opens on a click.
+JSON_OPEN_MAX_LINES = 40
 
 # The operator's apps, in the order of a run's life, each with its models in the order of use.
 OPERATOR_APPS: dict[str, list[str]] = {
@@ -45,3 +55,17 @@ class NotiflowAdminSite(admin.AdminSite):
             apps,
             key=lambda app: (app["app_label"] in INTERNAL_APPS, _rank(operator, app["app_label"])),
         )
+
+
+def json_block(value: Any) -> SafeString:
+    """`value` as indented JSON (keys in their stored order), escaped, in a <pre> that wraps long
+    strings instead of cutting them, inside a <details>: open when short, folded when long."""
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    lines = text.count("\n") + 1
+    return format_html(
+        '<details class="json-block"{}><summary>JSON, {} line{}</summary><pre>{}</pre></details>',
+        " open" if lines <= JSON_OPEN_MAX_LINES else "",
+        lines,
+        "" if lines == 1 else "s",
+        text,
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
@@ -91,3 +92,23 @@ def test_a_staff_user_sees_only_the_sections_they_may_use(client):
 
     app_list = client.get("/admin/").context["app_list"]
     assert [app["app_label"] for app in app_list] == ["triggers"]
+
+
+def test_json_block_is_indented_escaped_and_keeps_the_key_order():
+    from notiflow.admin import json_block
+
+    html = json_block({"subject": "<b>Hi</b> Zoë", "body": "x"})
+
+    (shown,) = re.findall(r"<pre>(.*)</pre>", html, re.DOTALL)
+    assert unescape(shown) == '{\n  "subject": "<b>Hi</b> Zoë",\n  "body": "x"\n}'
+    assert "<b>" not in html
+
+
+def test_json_block_is_open_when_short_and_folded_when_long():
+    from notiflow.admin import JSON_OPEN_MAX_LINES, json_block
+
+    short = json_block(list(range(JSON_OPEN_MAX_LINES - 2)))  # [, the items, ]
+    long = json_block(list(range(JSON_OPEN_MAX_LINES - 1)))
+
+    assert short.startswith('<details class="json-block" open><summary>JSON, 40 lines')
+    assert long.startswith('<details class="json-block"><summary>JSON, 41 lines')

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.contrib.auth.models import Permission, User
@@ -11,8 +13,9 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.factories import WorkflowFactory
-from tests.triggers.support import claimed, failed, new_trigger
+from tests.triggers.support import TOKEN, claimed, failed, new_trigger
 from triggers.models import TriggerEvent, TriggerInstance
+from triggers.state import trigger_release
 from workers.models import SendLedger, StepExecutionLog
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +74,84 @@ def test_trigger_page_shows_payload_vars_and_one_ordered_timeline(admin_client):
     html = page.content.decode()
     assert "Zoë" in html and "SMTP 451 try later" in html and "42 ms" in html
     assert 'name="_save"' not in html  # nothing to edit
+
+
+def json_blocks(html: str) -> list[tuple[bool, str]]:
+    """Every json_block on a page: (shown open, the JSON text)."""
+    found = re.findall(
+        r'<details class="json-block"( open)?><summary>[^<]*</summary><pre>(.*?)</pre>',
+        html,
+        re.DOTALL,
+    )
+    return [(bool(is_open), unescape(text)) for is_open, text in found]
+
+
+def test_trigger_page_shows_payload_vars_and_step_json_indented(admin_client):
+    trigger = claimed(new_trigger(), lease_seconds=60)
+    step_log(trigger, success=True)
+    html = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+
+    payload = TriggerInstance.objects.get(pk=trigger.pk).payload  # keys in the stored order
+    assert json_blocks(html) == [
+        (True, json.dumps(payload, indent=2)),
+        (True, "{}"),  # vars: none yet
+        (True, json.dumps({"message_id": "<m@x>"}, indent=2)),  # the step's output
+        (True, json.dumps({"payload": payload}, indent=2)),  # and its input
+    ]
+
+
+def test_trigger_page_wraps_a_long_message_id_in_vars_instead_of_cutting_it(admin_client):
+    trigger = claimed(new_trigger(), lease_seconds=60)
+    long_id = "<" + "x" * 120 + "@notiflow.local>"
+    assert trigger_release(
+        trigger=trigger,
+        lease_token=TOKEN,
+        status="enqueued",
+        current_node_id=trigger.current_node_id,
+        vars_patch={"email_hello": {"message_id": long_id}},
+        attempts=0,
+        available_at=timezone.now(),
+        nudged=False,
+        last_error="",
+        reason="sent",
+    )
+    html = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+
+    vars_html = html[html.index('id="run-vars"') :]
+    assert json_blocks(vars_html)[0] == (
+        True,
+        json.dumps({"email_hello": {"message_id": long_id}}, indent=2),
+    )
+
+
+def test_step_log_page_shows_input_and_output_json_indented(admin_client):
+    trigger = new_trigger(name="Ann")
+    log = step_log(trigger, success=True)
+    html = admin_client.get(f"/admin/workers/stepexecutionlog/{log.pk}/change/").content.decode()
+
+    assert json_blocks(html) == [
+        (True, json.dumps({"message_id": "<m@x>"}, indent=2)),
+        (True, json.dumps({"payload": trigger.payload}, indent=2, ensure_ascii=False)),
+    ]
+    assert f'href="{LIST}{trigger.pk}/change/"' in html  # its run, one click away
+
+
+def test_send_ledger_page_shows_the_provider_answer_indented(admin_client):
+    trigger = new_trigger()
+    answer = {"provider": "twilio", "sid": "SM" + "0" * 32, "status": "queued"}
+    ledger = SendLedger.objects.create(
+        trigger=trigger,
+        node_id="n",
+        idempotency_key=f"{trigger.pk}:n",
+        channel="sms",
+        status="sent",
+        result=answer,
+    )
+    html = admin_client.get(f"/admin/workers/sendledger/{ledger.pk}/change/").content.decode()
+
+    stored = SendLedger.objects.get(pk=ledger.pk).result  # jsonb's own key order
+    assert stored == answer
+    assert json_blocks(html) == [(True, json.dumps(stored, indent=2))]
 
 
 def test_retry_now_puts_a_failed_trigger_back_with_attempts_reset(

@@ -3,7 +3,6 @@ actions (cancel, retry now, requeue stuck, send test), each through triggers.sta
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
@@ -19,6 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from notiflow.admin import json_block
 from triggers.admin.readonly import ReadOnlyAdminMixin
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
@@ -49,10 +49,6 @@ _STATUS_COLOURS: dict[str, str] = {
 
 def _actor(request: HttpRequest) -> str:
     return f"admin:{request.user.get_username()}"
-
-
-def _pretty(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
 
 
 class StuckFilter(admin.SimpleListFilter):
@@ -141,8 +137,8 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "title": f"Trigger {trigger.pk}",
             "subtitle": None,
             "timeline": [self._timeline_row(entry) for entry in trigger_timeline(trigger=trigger)],
-            "payload_json": _pretty(trigger.payload),
-            "vars_json": _pretty(trigger.vars),
+            "payload_json": json_block(trigger.payload),
+            "vars_json": json_block(trigger.vars),
             "can_cancel": operate and not trigger.is_terminal,
             "can_retry": operate and trigger.status == TriggerStatus.FAILED,
             "can_requeue": operate
@@ -158,8 +154,8 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if entry.kind == "step":
             step = entry.item
             row["duration_ms"] = round((step.finished_at - step.started_at).total_seconds() * 1000)
-            row["input_json"] = _pretty(step.input)
-            row["output_json"] = _pretty(step.output)
+            row["input_json"] = json_block(step.input)
+            row["output_json"] = json_block(step.output)
         return row
 
     # --- actions: per trigger (buttons on its page) and in bulk (the list) -----------------

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.urls import path
 from django.utils.safestring import mark_safe
 
+from notiflow.admin import json_block
 from workflows.admin import views
 from workflows.admin.forms import WorkflowForm
 from workflows.diagram import workflow_diagram_svg
@@ -128,11 +129,22 @@ class WorkflowVersionAdmin(admin.ModelAdmin):
 
     list_display = ["workflow", "number", "created_at", "created_by"]
     list_filter = ["workflow"]
-    readonly_fields = ["workflow", "number", "created_at", "created_by", "picture", "definition"]
+    fields = readonly_fields = (
+        "workflow",
+        "number",
+        "created_at",
+        "created_by",
+        "picture",
+        "definition_json",
+    )
 
     @admin.display(description="Picture")
     def picture(self, obj: WorkflowVersion) -> str:
         return mark_safe(workflow_diagram_svg(obj.definition, title=f"{obj}"))  # noqa: S308 (escaped in workflow_diagram_svg)
+
+    @admin.display(description="Definition")
+    def definition_json(self, obj: WorkflowVersion) -> str:
+        return json_block(obj.definition)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
