@@ -1,5 +1,5 @@
 """The admin site as a whole: its name, the order of its apps, and the display helpers every app's
-admin uses (JSON), so that each looks the same on every page.
+admin uses (JSON, times), so that each looks the same on every page.
 
 The styles for these helpers are in templates/admin/base_site.html.
 """
@@ -7,10 +7,12 @@ The styles for these helpers are in templates/admin/base_site.html.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -69,3 +71,10 @@ def json_block(value: Any) -> SafeString:
         "" if lines == 1 else "s",
         text,
     )
+
+
+def admin_time(value: datetime | None) -> str:
+    """A time as the admin shows it in lists and run pages: to the second, in TIME_ZONE."""
+    if value is None:
+        return "—"
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")

@@ -3,9 +3,10 @@ API keys. Logs and events are read-only everywhere."""
 
 from django.contrib import admin
 
+from triggers.admin.api_keys import ApiKeyAdmin
 from triggers.admin.readonly import ReadOnlyAdminMixin
 from triggers.admin.runs import TriggerInstanceAdmin
-from triggers.models import ApiKey, TriggerEvent
+from triggers.models import TriggerEvent
 
 __all__ = ["ApiKeyAdmin", "ReadOnlyAdminMixin", "TriggerEventAdmin", "TriggerInstanceAdmin"]
 
@@ -24,13 +25,3 @@ class TriggerEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ["to_status"]
     search_fields = ["=trigger__id"]
     show_full_result_count = False
-
-
-@admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
-    list_display = ["name", "prefix", "created_at", "revoked_at"]
-    readonly_fields = ["name", "prefix", "key_hash", "created_at"]
-
-    def has_add_permission(self, request) -> bool:
-        # Keys are created with `manage.py create_api_key`, which shows the key once.
-        return False
