@@ -154,6 +154,61 @@ def test_send_ledger_page_shows_the_provider_answer_indented(admin_client):
     assert json_blocks(html) == [(True, json.dumps(stored, indent=2))]
 
 
+def enqueued_later(*, attempts: int, seconds: float, error: str = "") -> TriggerInstance:
+    """A run released back to `enqueued`, due in `seconds`: a delay (attempts 0) or a retry."""
+    trigger = claimed(new_trigger(), lease_seconds=60)
+    assert trigger_release(
+        trigger=trigger,
+        lease_token=TOKEN,
+        status="enqueued",
+        current_node_id=trigger.current_node_id,
+        vars_patch=None,
+        attempts=attempts,
+        available_at=timezone.now() + timedelta(seconds=seconds),
+        nudged=False,
+        last_error=error,
+        reason="released",
+    )
+    return TriggerInstance.objects.get(pk=trigger.pk)
+
+
+def list_row(client: Client, trigger: TriggerInstance) -> str:
+    html = client.get(LIST, {"q": str(trigger.pk)}).content.decode()
+    start = html.index("<tbody>", html.index('id="result_list"'))
+    return html[start : html.index("</tbody>", start)]
+
+
+def test_a_run_in_a_delay_shows_waiting_until_its_time_in_the_list_and_on_its_page(admin_client):
+    trigger = enqueued_later(attempts=0, seconds=15 * 60)
+    due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
+
+    assert f"waiting until {due}" in list_row(admin_client, trigger)
+    page = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+    assert f'<span id="run-waiting">waiting until {due}</span>' in page
+    assert f'<td id="run-next-attempt">{due}</td>' in page
+
+
+def test_a_run_waiting_to_retry_shows_which_retry_and_when(admin_client):
+    trigger = enqueued_later(attempts=2, seconds=95, error="SMTP 451 try later")
+    due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
+
+    assert f"retry 2 at {due}" in list_row(admin_client, trigger)
+    page = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+    assert f'<span id="run-waiting">retry 2 at {due}</span>' in page
+
+
+def test_waiting_text_says_due_once_the_time_has_come_and_nothing_when_not_enqueued():
+    from triggers.admin.runs import run_waiting
+
+    trigger = enqueued_later(attempts=0, seconds=60)
+    due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
+    later = trigger.available_at + timedelta(seconds=1)
+
+    assert run_waiting(trigger, now=later) == f"due since {due}"
+    assert run_waiting(failed(new_trigger())) == ""
+    assert run_waiting(claimed(new_trigger(), lease_seconds=60)) == ""
+
+
 def test_retry_now_puts_a_failed_trigger_back_with_attempts_reset(
     admin_client, django_capture_on_commit_callbacks
 ):

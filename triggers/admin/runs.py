@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import admin, messages
@@ -15,10 +15,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from notiflow.admin import json_block
+from notiflow.admin import admin_time, json_block
 from triggers.admin.readonly import ReadOnlyAdminMixin
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
@@ -51,6 +52,20 @@ def _actor(request: HttpRequest) -> str:
     return f"admin:{request.user.get_username()}"
 
 
+def run_waiting(trigger: TriggerInstance, *, now: datetime | None = None) -> str:
+    """What an enqueued run waits for, in words, for the list and the run page alike: "waiting
+    until <time>" in a delay, "retry N at <time>" after N failures at its node, "due since
+    <time>" once it is a worker's to take. "" for a run that is not enqueued."""
+    if trigger.status != TriggerStatus.ENQUEUED:
+        return ""
+    at = admin_time(trigger.available_at)
+    if trigger.available_at <= (now or timezone.now()):
+        return f"due since {at}"
+    if trigger.attempts:
+        return f"retry {trigger.attempts} at {at}"
+    return f"waiting until {at}"
+
+
 class StuckFilter(admin.SimpleListFilter):
     title = "stuck"
     parameter_name = "stuck"
@@ -73,7 +88,6 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "status_badge",
         "current_node_id",
         "attempts",
-        "next_attempt",
         "error_excerpt",
         "created_at",
     ]
@@ -92,15 +106,13 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="Status", ordering="status")
     def status_badge(self, trigger: TriggerInstance) -> str:
+        waiting = run_waiting(trigger)
         return format_html(
-            '<strong style="color: {}">{}</strong>',
+            '<strong style="color: {}">{}</strong>{}',
             _STATUS_COLOURS.get(trigger.status, "#333"),
             trigger.status,
+            format_html('<span class="nf-detail">{}</span>', waiting) if waiting else "",
         )
-
-    @admin.display(description="Next attempt", ordering="available_at")
-    def next_attempt(self, trigger: TriggerInstance) -> Any:
-        return trigger.available_at if trigger.status == TriggerStatus.ENQUEUED else "—"
 
     @admin.display(description="Last error")
     def error_excerpt(self, trigger: TriggerInstance) -> str:
@@ -139,6 +151,12 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "timeline": [self._timeline_row(entry) for entry in trigger_timeline(trigger=trigger)],
             "payload_json": json_block(trigger.payload),
             "vars_json": json_block(trigger.vars),
+            "waiting": run_waiting(trigger),
+            "next_attempt": (
+                admin_time(trigger.available_at)
+                if trigger.status == TriggerStatus.ENQUEUED
+                else "—"
+            ),
             "can_cancel": operate and not trigger.is_terminal,
             "can_retry": operate and trigger.status == TriggerStatus.FAILED,
             "can_requeue": operate
