@@ -1,5 +1,5 @@
-"""The admin site as a whole: its name, the order of its apps, and the display helpers every app's
-admin uses (JSON, times), so that each looks the same on every page.
+"""The admin site as a whole: its name, the order of its apps, and the few display helpers every
+app's admin uses (JSON, times, long texts), so that each looks the same on every page.
 
 The styles for these helpers are in templates/admin/base_site.html.
 """
@@ -78,3 +78,23 @@ def admin_time(value: datetime | None) -> str:
     if value is None:
         return "—"
     return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def list_time(value: datetime | None) -> SafeString:
+    """admin_time for a list column: on one line (a narrow column would break it at its hyphens)."""
+    return format_html('<span class="nf-nowrap">{}</span>', admin_time(value))
+
+
+def text_cut(text: str, *, fill: bool = True) -> SafeString:
+    """A long text for a list column, on one line and cut with an ellipsis; the whole text is in
+    its tooltip. With `fill` the column takes the width the others leave (one such column per
+    list: it is what keeps the list inside the page); otherwise it stops at 14em."""
+    return format_html(
+        '<span class="nf-cut {}" title="{}">{}</span>', "nf-fill" if fill else "nf-clip", text, text
+    )
+
+
+def id_short(value: Any) -> SafeString:
+    """An id shown by its first 8 characters; the whole id is in the tooltip."""
+    full = str(value)
+    return format_html('<span class="nf-id" title="{}">{}</span>', full, full[:8])

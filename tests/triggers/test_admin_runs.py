@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 
 from tests.factories import WorkflowFactory
 from tests.triggers.support import TOKEN, claimed, failed, new_trigger
@@ -182,7 +183,7 @@ def test_a_run_in_a_delay_shows_waiting_until_its_time_in_the_list_and_on_its_pa
     trigger = enqueued_later(attempts=0, seconds=15 * 60)
     due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
 
-    assert f"waiting until {due}" in list_row(admin_client, trigger)
+    assert f'waiting until <span class="nf-nowrap">{due}</span>' in list_row(admin_client, trigger)
     page = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
     assert f'<span id="run-waiting">waiting until {due}</span>' in page
     assert f'<td id="run-next-attempt">{due}</td>' in page
@@ -192,7 +193,7 @@ def test_a_run_waiting_to_retry_shows_which_retry_and_when(admin_client):
     trigger = enqueued_later(attempts=2, seconds=95, error="SMTP 451 try later")
     due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
 
-    assert f"retry 2 at {due}" in list_row(admin_client, trigger)
+    assert f'retry 2 at <span class="nf-nowrap">{due}</span>' in list_row(admin_client, trigger)
     page = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
     assert f'<span id="run-waiting">retry 2 at {due}</span>' in page
 
@@ -204,9 +205,66 @@ def test_waiting_text_says_due_once_the_time_has_come_and_nothing_when_not_enque
     due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
     later = trigger.available_at + timedelta(seconds=1)
 
-    assert run_waiting(trigger, now=later) == f"due since {due}"
-    assert run_waiting(failed(new_trigger())) == ""
-    assert run_waiting(claimed(new_trigger(), lease_seconds=60)) == ""
+    assert str(run_waiting(trigger, now=later)) == f"due since {due}"
+    assert run_waiting(failed(new_trigger())) is None
+    assert run_waiting(claimed(new_trigger(), lease_seconds=60)) is None
+
+
+LONG_ERROR = "SMTPRecipientsRefused: " + "550 5.1.1 <a&b@example.com> mailbox unavailable; " * 8
+
+
+def test_trigger_list_is_five_columns_with_long_errors_cut_and_whole_in_a_tooltip(admin_client):
+    trigger = failed(new_trigger(), error=LONG_ERROR)
+    page = admin_client.get(LIST, {"q": str(trigger.pk)})
+
+    columns = list(page.context["cl"].list_display)
+    assert columns == [
+        "action_checkbox",
+        "short_id",
+        "workflow_node",
+        "status_badge",
+        "error_excerpt",
+        "created",
+    ]
+    row = list_row(admin_client, trigger)
+    (error_cell,) = re.findall(r'<td class="field-error_excerpt">(.*?)</td>', row, re.S)
+    assert error_cell == (
+        f'<span class="nf-cut nf-fill" title="{escape(LONG_ERROR)}">{escape(LONG_ERROR)}</span>'
+    )
+    assert f'<span class="nf-id" title="{trigger.pk}">{str(trigger.pk)[:8]}</span>' in row
+    assert f"at {trigger.current_node_id}" in row  # the node, under the workflow
+
+
+def test_step_log_list_is_five_columns_newest_first_with_long_errors_cut(admin_client):
+    trigger = new_trigger()
+    older = step_log(trigger, success=True)
+    newer = StepExecutionLog.objects.create(
+        trigger=trigger,
+        workflow_id=trigger.workflow_id,
+        node_id="sms",
+        node_type="sms",
+        attempt=1,
+        started_at=older.started_at + timedelta(seconds=1),
+        finished_at=older.started_at + timedelta(seconds=2),
+        input={},
+        output=None,
+        success=False,
+        error=LONG_ERROR,
+    )
+    page = admin_client.get("/admin/workers/stepexecutionlog/")
+
+    assert list(page.context["cl"].list_display) == [
+        "started",
+        "run_short",
+        "step",
+        "result",
+        "error_excerpt",
+    ]
+    assert [log.pk for log in page.context["cl"].result_list][:2] == [newer.pk, older.pk]
+    html = page.content.decode()
+    assert f'<span class="nf-cut nf-fill" title="{escape(LONG_ERROR)}">' in html
+    assert f'href="{LIST}{trigger.pk}/change/"><span class="nf-id"' in html  # to the run
+    assert "✗ failed" in html and "1000 ms" in html
 
 
 def test_retry_now_puts_a_failed_trigger_back_with_attempts_reset(
