@@ -81,14 +81,20 @@ def admin_time(value: datetime | None) -> str:
 
 
 def list_time(value: datetime | None) -> SafeString:
-    """admin_time for a list column: on one line (a narrow column would break it at its hyphens)."""
-    return format_html('<span class="nf-nowrap">{}</span>', admin_time(value))
+    """admin_time for a list column: a narrow column may put the time under the date, but never
+    breaks either (it would at the date's hyphens)."""
+    if value is None:
+        return format_html("{}", admin_time(value))
+    date, time = admin_time(value).split(" ")
+    return format_html(
+        '<span class="nf-nowrap">{}</span> <span class="nf-nowrap">{}</span>', date, time
+    )
 
 
 def text_cut(text: str, *, fill: bool = True) -> SafeString:
     """A long text for a list column, on one line and cut with an ellipsis; the whole text is in
     its tooltip. With `fill` the column takes the width the others leave (one such column per
-    list: it is what keeps the list inside the page); otherwise it stops at 14em."""
+    list: it is what keeps the list inside the page); otherwise it stops at 12em."""
     return format_html(
         '<span class="nf-cut {}" title="{}">{}</span>', "nf-fill" if fill else "nf-clip", text, text
     )

@@ -182,8 +182,12 @@ def list_row(client: Client, trigger: TriggerInstance) -> str:
 def test_a_run_in_a_delay_shows_waiting_until_its_time_in_the_list_and_on_its_page(admin_client):
     trigger = enqueued_later(attempts=0, seconds=15 * 60)
     due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
+    day, time = due.split()
 
-    assert f'waiting until <span class="nf-nowrap">{due}</span>' in list_row(admin_client, trigger)
+    assert (
+        f'<span class="nf-nowrap">waiting until</span> <span class="nf-nowrap">{day}</span> <span class="nf-nowrap">{time}</span>'
+        in list_row(admin_client, trigger)
+    )
     page = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
     assert f'<span id="run-waiting">waiting until {due}</span>' in page
     assert f'<td id="run-next-attempt">{due}</td>' in page
@@ -192,8 +196,12 @@ def test_a_run_in_a_delay_shows_waiting_until_its_time_in_the_list_and_on_its_pa
 def test_a_run_waiting_to_retry_shows_which_retry_and_when(admin_client):
     trigger = enqueued_later(attempts=2, seconds=95, error="SMTP 451 try later")
     due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
+    day, time = due.split()
 
-    assert f'retry 2 at <span class="nf-nowrap">{due}</span>' in list_row(admin_client, trigger)
+    assert (
+        f'<span class="nf-nowrap">retry 2 at</span> <span class="nf-nowrap">{day}</span> <span class="nf-nowrap">{time}</span>'
+        in list_row(admin_client, trigger)
+    )
     page = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
     assert f'<span id="run-waiting">retry 2 at {due}</span>' in page
 
@@ -232,7 +240,7 @@ def test_trigger_list_is_five_columns_with_long_errors_cut_and_whole_in_a_toolti
         f'<span class="nf-cut nf-fill" title="{escape(LONG_ERROR)}">{escape(LONG_ERROR)}</span>'
     )
     assert f'<span class="nf-id" title="{trigger.pk}">{str(trigger.pk)[:8]}</span>' in row
-    assert f"at {trigger.current_node_id}" in row  # the node, under the workflow
+    assert f'title="at {trigger.current_node_id}"' in row  # the node, under the workflow
 
 
 def test_step_log_list_is_five_columns_newest_first_with_long_errors_cut(admin_client):

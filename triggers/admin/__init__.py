@@ -37,7 +37,7 @@ class TriggerEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             '{} → <strong>{}</strong><span class="nf-detail">{}</span>',
             event.from_status or "·",
             event.to_status,
-            f"at {event.node_id}" if event.node_id else "",
+            text_cut(f"at {event.node_id}" if event.node_id else "", fill=False),
         )
 
     @admin.display(description="Reason")

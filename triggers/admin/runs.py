@@ -112,10 +112,11 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="Workflow, node")
     def workflow_node(self, trigger: TriggerInstance) -> str:
+        node = f"at {trigger.current_node_id}" if trigger.current_node_id else "finished"
         return format_html(
             '{}<span class="nf-detail">{}</span>',
             text_cut(trigger.workflow.key, fill=False),
-            f"at {trigger.current_node_id}" if trigger.current_node_id else "finished",
+            text_cut(node, fill=False),
         )
 
     @admin.display(description="Status", ordering="status")
@@ -125,7 +126,11 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             '<strong style="color: {}">{}</strong>{}',
             _STATUS_COLOURS.get(trigger.status, "#333"),
             trigger.status,
-            format_html('<span class="nf-detail">{} {}</span>', waiting.what, list_time(waiting.at))
+            format_html(
+                '<span class="nf-detail"><span class="nf-nowrap">{}</span> {}</span>',
+                waiting.what,
+                list_time(waiting.at),
+            )
             if waiting
             else "",
         )
