@@ -19,7 +19,8 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhos
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # django.contrib.admin with Notiflow's admin site (name, order of apps): notiflow/admin.py.
+    "notiflow.apps.NotiflowAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -233,6 +234,8 @@ NOTIFLOW_TEMPLATE_DEADLINE_SECONDS = env.float("NOTIFLOW_TEMPLATE_DEADLINE_SECON
 NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=4_000_000)
 # How many addresses an email node may send to at most (its own `max_recipients`, 1 unless set).
 NOTIFLOW_MAX_RECIPIENTS = 50
+# Where operators find Flower; the landing page at / links it when set (empty: no link).
+NOTIFLOW_FLOWER_URL = env.str("NOTIFLOW_FLOWER_URL", default="")
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))

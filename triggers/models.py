@@ -119,6 +119,7 @@ class TriggerEvent(models.Model):
 class ApiKey(models.Model):
     """A client's API key. Only its SHA-256 is stored; the key itself is shown once."""
 
+    # Unique, so that a name says which client a request came from (ApiClient, audit actors).
     name = models.CharField(max_length=100)
     prefix = models.CharField(max_length=12)
     key_hash = models.CharField(max_length=64, unique=True)
@@ -128,6 +129,9 @@ class ApiKey(models.Model):
     class Meta:
         db_table = "api_key"
         ordering = ["name"]
+        verbose_name = "API key"
+        # A constraint, not unique=True, which would add a LIKE-only index no query uses.
+        constraints = [models.UniqueConstraint(fields=["name"], name="api_key_name_unique")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"

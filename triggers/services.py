@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from notiflow.db import fetchone_prepared
@@ -95,15 +95,30 @@ def _hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+class ApiKeyNameTaken(ValueError):
+    """Another API key has this name (names are unique)."""
+
+
 def api_key_create(*, name: str) -> tuple[ApiKey, str]:
-    """Create an API key; returns (row, the key). The key is shown once and stored hashed.
+    """Create an API key named `name` (stripped); returns (row, the key). The key is shown once
+    and stored hashed. Raises ValueError for an empty name, ApiKeyNameTaken for a name in use
+    (decided by the unique constraint, so two concurrent creations cannot both get it).
 
     Keys carry 256 bits of randomness, so a plain SHA-256 is enough (no slow KDF needed).
     """
-    if not name.strip():
-        raise ValueError("the key needs a name")
+    name = name.strip()
+    if not name:
+        raise ValueError("an API key needs a name")
     key = "nf_" + secrets.token_urlsafe(32)
-    api_key = ApiKey.objects.create(name=name, prefix=key[:10], key_hash=_hash(key))
+    try:
+        with transaction.atomic():
+            api_key = ApiKey.objects.create(name=name, prefix=key[:10], key_hash=_hash(key))
+    except IntegrityError:
+        if ApiKey.objects.filter(name=name).exists():
+            raise ApiKeyNameTaken(
+                f"an API key named {name!r} already exists: choose another name"
+            ) from None
+        raise
     return api_key, key
 
 
@@ -130,7 +145,15 @@ def api_key_authenticate(*, key: str) -> ApiKey | None:
     return api_key
 
 
-def api_key_revoke(*, api_key: ApiKey) -> None:
-    api_key.revoked_at = timezone.now()
-    api_key.save(update_fields=["revoked_at"])
+def api_key_revoke(*, api_key: ApiKey) -> bool:
+    """Revoke the key now: refused at once by this process, within NOTIFLOW_API_KEY_CACHE_SECONDS
+    by the others. One conditional UPDATE, so a key already revoked keeps its revocation time;
+    returns whether this call revoked it (and then sets `api_key.revoked_at`).
+    """
+    now = timezone.now()
+    active = ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True)
+    revoked = active.update(revoked_at=now) == 1
+    if revoked:
+        api_key.revoked_at = now
     _api_keys_seen.pop(api_key.key_hash, None)
+    return revoked

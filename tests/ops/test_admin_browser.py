@@ -1,22 +1,32 @@
 """The operator's path through the admin in a real browser (Debian's chromium, headless):
 log in, author a three-node workflow in the inline rows, see its picture, preview, send a test,
-and follow the run to completion with its step logs. Screenshots land in artifacts/screenshots/.
+and follow the run to completion with its step logs; the lists and pages fit the window at 1280
+and 1920 px; the way in (landing page, branded admin) and an API key's life. Screenshots land
+in artifacts/screenshots/.
 """
 
 from __future__ import annotations
 
 import re
+import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import requests
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
-from django.db import connections
+from django.db import connections, transaction
+from django.utils import timezone
 
 from tests.conftest import unique
-from tests.support.stack import ROOT
-from triggers.models import TriggerInstance
+from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from tests.support.stack import ROOT, wait_for
+from tests.triggers.support import TOKEN, claimed, failed, new_trigger
+from triggers.models import ApiKey, TriggerInstance
+from triggers.state import trigger_release
 from workers.models import StepExecutionLog
+from workflows.services import workflow_update
 
 pytestmark = pytest.mark.e2e
 
@@ -62,10 +72,10 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, browser_page):
+def log_in(page, base: str) -> str:
+    """A new superuser, logged in on the login page; returns the user name."""
     from playwright.sync_api import expect
 
-    page, base = browser_page, e2e.base_url
     username, password = unique("operator"), unique("pw")
     # Hashed with the production hasher: gunicorn runs notiflow.settings, not the tests' MD5.
     User.objects.create(
@@ -74,13 +84,20 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
         is_staff=True,
         is_superuser=True,
     )
-    key, address = unique("wf-browser"), f"ok-{unique()}@example.com"
-
     page.goto(f"{base}/admin/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("input[type=submit]")
     expect(page.locator("#user-tools")).to_contain_text(username)
+    return username
+
+
+def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, browser_page):
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    key, address = unique("wf-browser"), f"ok-{unique()}@example.com"
     # Whitenoise serves the admin's CSS under gunicorn: the header is styled.
     assert page.request.get(f"{base}/static/admin/css/base.css").status == 200
     header = page.eval_on_selector("#header", "e => getComputedStyle(e).backgroundColor")
@@ -161,3 +178,206 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     ]
     (mail,) = smtp_server.handler.to(address)
     assert mail.subject == "Welcome Ada"
+
+
+# --- lists and pages fit the window ---------------------------------------------------------
+
+WIDTHS = (1280, 1920)
+LONG_ERROR = (
+    "SMTPRecipientsRefused: {'someone.with.a.rather.long.address@example.com': (550, b'5.1.1 The"
+    " email account that you tried to reach does not exist. Please try double-checking the"
+    " recipient email address for typos or unnecessary spaces.')}"
+)
+# How far the page, the list (hidden behind its own scroll bar, or running under the filters)
+# and any <pre> (JSON) stick out to the right, in px: all must be <= 0.
+OVERFLOW = """() => {
+  const out = {page: document.documentElement.scrollWidth - window.innerWidth};
+  const results = document.querySelector('#changelist .results');
+  const table = document.querySelector('#result_list');
+  const filter = document.querySelector('#changelist-filter');
+  if (results) out.list_scroll = results.scrollWidth - results.clientWidth;
+  if (table && filter) {
+    out.under_filter = Math.ceil(table.getBoundingClientRect().right - filter.getBoundingClientRect().left);
+  }
+  out.pre = Math.max(0, ...[...document.querySelectorAll('pre')].map(p => p.scrollWidth - p.clientWidth));
+  return out;
+}"""
+
+
+def release(trigger, *, attempts: int, due_in: timedelta, error: str = "", vars_patch=None):
+    """A claimed run put back to `enqueued`, due later: in a delay, or waiting to retry."""
+    assert trigger_release(
+        trigger=trigger,
+        lease_token=TOKEN,
+        status="enqueued",
+        current_node_id=trigger.current_node_id,
+        vars_patch=vars_patch,
+        attempts=attempts,
+        available_at=timezone.now() + due_in,
+        nudged=False,
+        last_error=error,
+        reason="released by the test",
+    )
+
+
+def seed_runs(workflow, long_id: str) -> dict[str, TriggerInstance]:
+    """Runs whose texts are as long as real ones get: a message id in vars, SMTP errors. In one
+    transaction, so that none is due when the stack's workers hear of it."""
+    payload = {"email": f"ok-{unique()}@example.com", "name": "Ann", "phone": "+15550100"}
+    with transaction.atomic():
+        waiting = claimed(new_trigger(workflow, **payload), lease_seconds=60)
+        release(
+            waiting,
+            attempts=0,
+            due_in=timedelta(minutes=15),
+            vars_patch={"email_welcome_email_for_new_customers": {"message_id": long_id}},
+        )
+        retrying = claimed(new_trigger(workflow, **payload), lease_seconds=60)
+        release(retrying, attempts=2, due_in=timedelta(hours=1), error=LONG_ERROR)
+        done = failed(new_trigger(workflow, **payload), error=LONG_ERROR)
+        started = timezone.now()
+        for attempt, trigger in enumerate((waiting, retrying, done), start=1):
+            StepExecutionLog.objects.create(
+                trigger=trigger,
+                workflow=workflow,
+                node_id=trigger.current_node_id,
+                node_type="email",
+                attempt=attempt,
+                started_at=started,
+                finished_at=started + timedelta(milliseconds=31),
+                input={"payload": payload},
+                output=None if trigger is not waiting else {"message_id": long_id},
+                success=trigger is waiting,
+                error="" if trigger is waiting else LONG_ERROR,
+            )
+    return {"waiting": waiting, "retrying": retrying, "failed": done}
+
+
+def assert_fits(page, name: str, *, is_list: bool) -> None:
+    overflow = page.evaluate(OVERFLOW)
+    if is_list:  # the measure must exist, or a renamed element would make this pass silently
+        assert {"list_scroll", "under_filter"} <= overflow.keys(), (name, overflow)
+    assert all(value <= 0 for value in overflow.values()), (name, overflow)
+
+
+def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    first = WorkflowFactory(
+        key=unique("wf-welcome-new-customers-with-a-long-key"),
+        definition=chain(
+            email_node("welcome_email_for_new_customers"),
+            delay_node("pause_before_the_text_message", duration="15m"),
+            sms_node("text_message_after_the_pause"),
+        ),
+    )
+    definition = {**first.definition, "nodes": [dict(n) for n in first.definition["nodes"]]}
+    definition["nodes"][0]["subject"] = "Welcome aboard, {{ payload.name }}"
+    workflow = workflow_update(workflow=first, definition=definition, actor="browser-test")
+    long_id = f"<{uuid.uuid4()}.{uuid.uuid4()}.welcome_email_for_new_customers@notiflow.local>"
+    runs = seed_runs(workflow, long_id)
+    version = workflow.versions.get(number=2)
+    pages = [
+        ("trigger-list", f"/admin/triggers/triggerinstance/?workflow__id__exact={workflow.pk}"),
+        ("step-logs", f"/admin/workers/stepexecutionlog/?workflow__id__exact={workflow.pk}"),
+        ("run", f"/admin/triggers/triggerinstance/{runs['waiting'].pk}/change/"),
+        ("version", f"/admin/workflows/workflowversion/{version.pk}/change/"),
+        ("diff", f"/admin/workflows/workflow/{workflow.pk}/versions/diff/?a=1&b=2"),
+    ]
+
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        for number, (name, path) in enumerate(pages, start=1):
+            page.goto(base + path)
+            shot(page, f"fit-{width}-{number}-{name}")
+            assert_fits(page, f"{name} at {width}px", is_list=name.endswith(("list", "logs")))
+
+        page.goto(base + pages[0][1])
+        rows = page.locator("#result_list tbody tr")
+        expect(rows).to_have_count(3)
+        expect(page.locator("#result_list")).to_contain_text("waiting until")
+        expect(page.locator("#result_list")).to_contain_text("retry 2 at")
+        error = page.locator("#result_list .field-error_excerpt .nf-cut").first
+        expect(error).to_have_attribute("title", LONG_ERROR)  # whole in the tooltip
+        # ... and cut on the page: the cell is narrower than its text.
+        assert error.evaluate("e => e.scrollWidth > e.clientWidth")
+
+        page.goto(base + pages[2][1])
+        expect(page.locator("#run-waiting")).to_contain_text("waiting until")
+        expect(page.locator("#run-next-attempt")).to_have_text(re.compile(r"\d\d:\d\d:\d\d$"))
+        expect(page.locator("#run-vars .json-block[open] pre")).to_contain_text(long_id)
+
+        page.goto(base + pages[3][1])
+        expect(page.locator("h1")).to_have_text(f"{workflow.key} — version 2")
+        expect(page.locator(".json-block pre")).to_contain_text('"entry_node_id"')
+
+
+# --- the way in, and an API key's life ------------------------------------------------------
+
+
+def test_landing_page_branded_admin_and_an_api_key_shown_once(e2e, browser_page):
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{base}/")
+        expect(page).to_have_title("Notiflow")
+        shot(page, f"site-{width}-1-landing")
+    names = page.eval_on_selector_all("#links a", "links => links.map(a => a.textContent)")
+    assert names == ["Admin", "API docs", "OpenAPI schema", "Health"]  # no Flower URL set
+    for url in page.eval_on_selector_all("#links a", "links => links.map(a => a.href)"):
+        assert requests.get(url, timeout=10).status_code == 200, url
+
+    log_in(page, base)
+    expect(page.locator("#site-name")).to_have_text("Notiflow")
+    sections = page.eval_on_selector_all(
+        "#content-main caption", "captions => captions.map(c => c.textContent.trim())"
+    )
+    assert sections[:3] == ["Workflows", "Triggers", "Workers"]
+    assert sections[-1] == "Scheduler (internal)"
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{base}/admin/")
+        shot(page, f"site-{width}-2-admin-index")
+        assert_fits(page, f"admin index at {width}px", is_list=False)
+    page.click("#user-tools a:text('View site')")
+    expect(page).to_have_url(f"{base}/")
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    name = unique("billing")
+    page.goto(f"{base}/admin/triggers/apikey/add/")
+    page.fill("#id_name", name)
+    page.click("input[name=_save]")
+    key = page.input_value("#api-key")
+    shot(page, "keys-1280-1-created")
+    api = {"Authorization": f"Bearer {key}"}
+    assert requests.get(f"{base}/api/workflows/", headers=api, timeout=10).status_code == 200
+
+    page.goto(f"{base}/admin/triggers/apikey/?q={name}")
+    row = page.locator("#result_list tbody tr")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("active")
+    shot(page, "keys-1280-2-list")
+    stored = ApiKey.objects.get(name=name)
+    for path in ("", f"{stored.pk}/change/", f"{stored.pk}/history/"):
+        page.goto(f"{base}/admin/triggers/apikey/{path}?q={name}")
+        html = page.content()
+        assert key not in html and stored.key_hash not in html, path
+
+    page.goto(f"{base}/admin/triggers/apikey/?q={name}")
+    page.check("#result_list tbody tr input.action-select")
+    page.select_option("select[name=action]", "revoke_selected")
+    page.click("button[name=index]")
+    expect(page.locator(".messagelist .success")).to_have_text(f"Revoked: {name}.")
+    expect(page.locator("#result_list tbody tr")).to_contain_text("revoked ")
+    shot(page, "keys-1280-3-revoked")
+    # Refused at once by the process that revoked it, within the key cache's TTL by the other.
+    wait_for(
+        lambda: requests.get(f"{base}/api/workflows/", headers=api, timeout=10).status_code == 401,
+        timeout=15,
+        interval=0.5,
+        message="the revoked key to be refused",
+    )

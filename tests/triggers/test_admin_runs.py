@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 
 from tests.factories import WorkflowFactory
-from tests.triggers.support import claimed, failed, new_trigger
+from tests.triggers.support import TOKEN, claimed, failed, new_trigger
 from triggers.models import TriggerEvent, TriggerInstance
+from triggers.state import trigger_release
 from workers.models import SendLedger, StepExecutionLog
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +75,204 @@ def test_trigger_page_shows_payload_vars_and_one_ordered_timeline(admin_client):
     html = page.content.decode()
     assert "Zoë" in html and "SMTP 451 try later" in html and "42 ms" in html
     assert 'name="_save"' not in html  # nothing to edit
+
+
+def json_blocks(html: str) -> list[tuple[bool, str]]:
+    """Every json_block on a page: (shown open, the JSON text)."""
+    found = re.findall(
+        r'<details class="json-block"( open)?><summary>[^<]*</summary><pre>(.*?)</pre>',
+        html,
+        re.DOTALL,
+    )
+    return [(bool(is_open), unescape(text)) for is_open, text in found]
+
+
+def test_trigger_page_shows_payload_vars_and_step_json_indented(admin_client):
+    trigger = claimed(new_trigger(), lease_seconds=60)
+    step_log(trigger, success=True)
+    html = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+
+    payload = TriggerInstance.objects.get(pk=trigger.pk).payload  # keys in the stored order
+    assert json_blocks(html) == [
+        (True, json.dumps(payload, indent=2)),
+        (True, "{}"),  # vars: none yet
+        (True, json.dumps({"message_id": "<m@x>"}, indent=2)),  # the step's output
+        (True, json.dumps({"payload": payload}, indent=2)),  # and its input
+    ]
+
+
+def test_trigger_page_wraps_a_long_message_id_in_vars_instead_of_cutting_it(admin_client):
+    trigger = claimed(new_trigger(), lease_seconds=60)
+    long_id = "<" + "x" * 120 + "@notiflow.local>"
+    assert trigger_release(
+        trigger=trigger,
+        lease_token=TOKEN,
+        status="enqueued",
+        current_node_id=trigger.current_node_id,
+        vars_patch={"email_hello": {"message_id": long_id}},
+        attempts=0,
+        available_at=timezone.now(),
+        nudged=False,
+        last_error="",
+        reason="sent",
+    )
+    html = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+
+    vars_html = html[html.index('id="run-vars"') :]
+    assert json_blocks(vars_html)[0] == (
+        True,
+        json.dumps({"email_hello": {"message_id": long_id}}, indent=2),
+    )
+
+
+def test_step_log_page_shows_input_and_output_json_indented(admin_client):
+    trigger = new_trigger(name="Ann")
+    log = step_log(trigger, success=True)
+    html = admin_client.get(f"/admin/workers/stepexecutionlog/{log.pk}/change/").content.decode()
+
+    assert json_blocks(html) == [
+        (True, json.dumps({"message_id": "<m@x>"}, indent=2)),
+        (True, json.dumps({"payload": trigger.payload}, indent=2, ensure_ascii=False)),
+    ]
+    assert f'href="{LIST}{trigger.pk}/change/"' in html  # its run, one click away
+
+
+def test_send_ledger_page_shows_the_provider_answer_indented(admin_client):
+    trigger = new_trigger()
+    answer = {"provider": "twilio", "sid": "SM" + "0" * 32, "status": "queued"}
+    ledger = SendLedger.objects.create(
+        trigger=trigger,
+        node_id="n",
+        idempotency_key=f"{trigger.pk}:n",
+        channel="sms",
+        status="sent",
+        result=answer,
+    )
+    html = admin_client.get(f"/admin/workers/sendledger/{ledger.pk}/change/").content.decode()
+
+    stored = SendLedger.objects.get(pk=ledger.pk).result  # jsonb's own key order
+    assert stored == answer
+    assert json_blocks(html) == [(True, json.dumps(stored, indent=2))]
+
+
+def enqueued_later(*, attempts: int, seconds: float, error: str = "") -> TriggerInstance:
+    """A run released back to `enqueued`, due in `seconds`: a delay (attempts 0) or a retry."""
+    trigger = claimed(new_trigger(), lease_seconds=60)
+    assert trigger_release(
+        trigger=trigger,
+        lease_token=TOKEN,
+        status="enqueued",
+        current_node_id=trigger.current_node_id,
+        vars_patch=None,
+        attempts=attempts,
+        available_at=timezone.now() + timedelta(seconds=seconds),
+        nudged=False,
+        last_error=error,
+        reason="released",
+    )
+    return TriggerInstance.objects.get(pk=trigger.pk)
+
+
+def list_row(client: Client, trigger: TriggerInstance) -> str:
+    html = client.get(LIST, {"q": str(trigger.pk)}).content.decode()
+    start = html.index("<tbody>", html.index('id="result_list"'))
+    return html[start : html.index("</tbody>", start)]
+
+
+def test_a_run_in_a_delay_shows_waiting_until_its_time_in_the_list_and_on_its_page(admin_client):
+    trigger = enqueued_later(attempts=0, seconds=15 * 60)
+    due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
+    day, time = due.split()
+
+    assert (
+        f'<span class="nf-nowrap">waiting until</span> <span class="nf-nowrap">{day}</span> <span class="nf-nowrap">{time}</span>'
+        in list_row(admin_client, trigger)
+    )
+    page = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+    assert f'<span id="run-waiting">waiting until {due}</span>' in page
+    assert f'<td id="run-next-attempt">{due}</td>' in page
+
+
+def test_a_run_waiting_to_retry_shows_which_retry_and_when(admin_client):
+    trigger = enqueued_later(attempts=2, seconds=95, error="SMTP 451 try later")
+    due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
+    day, time = due.split()
+
+    assert (
+        f'<span class="nf-nowrap">retry 2 at</span> <span class="nf-nowrap">{day}</span> <span class="nf-nowrap">{time}</span>'
+        in list_row(admin_client, trigger)
+    )
+    page = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+    assert f'<span id="run-waiting">retry 2 at {due}</span>' in page
+
+
+def test_waiting_text_says_due_once_the_time_has_come_and_nothing_when_not_enqueued():
+    from triggers.admin.runs import run_waiting
+
+    trigger = enqueued_later(attempts=0, seconds=60)
+    due = timezone.localtime(trigger.available_at).strftime("%Y-%m-%d %H:%M:%S")
+    later = trigger.available_at + timedelta(seconds=1)
+
+    assert str(run_waiting(trigger, now=later)) == f"due since {due}"
+    assert run_waiting(failed(new_trigger())) is None
+    assert run_waiting(claimed(new_trigger(), lease_seconds=60)) is None
+
+
+LONG_ERROR = "SMTPRecipientsRefused: " + "550 5.1.1 <a&b@example.com> mailbox unavailable; " * 8
+
+
+def test_trigger_list_is_five_columns_with_long_errors_cut_and_whole_in_a_tooltip(admin_client):
+    trigger = failed(new_trigger(), error=LONG_ERROR)
+    page = admin_client.get(LIST, {"q": str(trigger.pk)})
+
+    columns = list(page.context["cl"].list_display)
+    assert columns == [
+        "action_checkbox",
+        "short_id",
+        "workflow_node",
+        "status_badge",
+        "error_excerpt",
+        "created",
+    ]
+    row = list_row(admin_client, trigger)
+    (error_cell,) = re.findall(r'<td class="field-error_excerpt">(.*?)</td>', row, re.S)
+    assert error_cell == (
+        f'<span class="nf-cut nf-fill" title="{escape(LONG_ERROR)}">{escape(LONG_ERROR)}</span>'
+    )
+    assert f'<span class="nf-id" title="{trigger.pk}">{str(trigger.pk)[:8]}</span>' in row
+    assert f'title="at {trigger.current_node_id}"' in row  # the node, under the workflow
+
+
+def test_step_log_list_is_five_columns_newest_first_with_long_errors_cut(admin_client):
+    trigger = new_trigger()
+    older = step_log(trigger, success=True)
+    newer = StepExecutionLog.objects.create(
+        trigger=trigger,
+        workflow_id=trigger.workflow_id,
+        node_id="sms",
+        node_type="sms",
+        attempt=1,
+        started_at=older.started_at + timedelta(seconds=1),
+        finished_at=older.started_at + timedelta(seconds=2),
+        input={},
+        output=None,
+        success=False,
+        error=LONG_ERROR,
+    )
+    page = admin_client.get("/admin/workers/stepexecutionlog/")
+
+    assert list(page.context["cl"].list_display) == [
+        "started",
+        "run_short",
+        "step",
+        "result",
+        "error_excerpt",
+    ]
+    assert [log.pk for log in page.context["cl"].result_list][:2] == [newer.pk, older.pk]
+    html = page.content.decode()
+    assert f'<span class="nf-cut nf-fill" title="{escape(LONG_ERROR)}">' in html
+    assert f'href="{LIST}{trigger.pk}/change/"><span class="nf-id"' in html  # to the run
+    assert "✗ failed" in html and "1000 ms" in html
 
 
 def test_retry_now_puts_a_failed_trigger_back_with_attempts_reset(

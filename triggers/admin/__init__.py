@@ -2,35 +2,48 @@
 API keys. Logs and events are read-only everywhere."""
 
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 
+from notiflow.admin import id_short, list_time, text_cut
+from triggers.admin.api_keys import ApiKeyAdmin
 from triggers.admin.readonly import ReadOnlyAdminMixin
 from triggers.admin.runs import TriggerInstanceAdmin
-from triggers.models import ApiKey, TriggerEvent
+from triggers.models import TriggerEvent
 
 __all__ = ["ApiKeyAdmin", "ReadOnlyAdminMixin", "TriggerEventAdmin", "TriggerInstanceAdmin"]
 
 
 @admin.register(TriggerEvent)
 class TriggerEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = [
-        "trigger",
-        "from_status",
-        "to_status",
-        "node_id",
-        "reason",
-        "actor",
-        "created_at",
-    ]
+    list_display = ["at", "run", "transition", "reason_cut", "actor_cut"]
+    list_display_links = ["at"]
     list_filter = ["to_status"]
     search_fields = ["=trigger__id"]
     show_full_result_count = False
 
+    @admin.display(description="At", ordering="created_at")
+    def at(self, event: TriggerEvent) -> str:
+        return list_time(event.created_at)
 
-@admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
-    list_display = ["name", "prefix", "created_at", "revoked_at"]
-    readonly_fields = ["name", "prefix", "key_hash", "created_at"]
+    @admin.display(description="Run")
+    def run(self, event: TriggerEvent) -> str:
+        url = reverse("admin:triggers_triggerinstance_change", args=[event.trigger_id])
+        return format_html('<a href="{}">{}</a>', url, id_short(event.trigger_id))
 
-    def has_add_permission(self, request) -> bool:
-        # Keys are created with `manage.py create_api_key`, which shows the key once.
-        return False
+    @admin.display(description="Status, node")
+    def transition(self, event: TriggerEvent) -> str:
+        return format_html(
+            '{} → <strong>{}</strong><span class="nf-detail">{}</span>',
+            event.from_status or "·",
+            event.to_status,
+            text_cut(f"at {event.node_id}" if event.node_id else "", fill=False),
+        )
+
+    @admin.display(description="Reason")
+    def reason_cut(self, event: TriggerEvent) -> str:
+        return text_cut(event.reason, fill=False)
+
+    @admin.display(description="By")
+    def actor_cut(self, event: TriggerEvent) -> str:
+        return text_cut(event.actor, fill=False)

@@ -3,10 +3,10 @@ actions (cancel, retry now, requeue stuck, send test), each through triggers.sta
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import admin, messages
@@ -16,9 +16,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from notiflow.admin import admin_time, id_short, json_block, list_time, text_cut
 from triggers.admin.readonly import ReadOnlyAdminMixin
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
@@ -51,8 +53,29 @@ def _actor(request: HttpRequest) -> str:
     return f"admin:{request.user.get_username()}"
 
 
-def _pretty(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
+@dataclass(frozen=True)
+class Waiting:
+    """What an enqueued run waits for: `what` ("waiting until", "retry 2 at", "due since") and
+    the time; str() gives both, e.g. "waiting until 2026-11-23 14:00:34"."""
+
+    what: str
+    at: datetime
+
+    def __str__(self) -> str:
+        return f"{self.what} {admin_time(self.at)}"
+
+
+def run_waiting(trigger: TriggerInstance, *, now: datetime | None = None) -> Waiting | None:
+    """What an enqueued run waits for, for the list and the run page alike: "waiting until"
+    its time in a delay, "retry N at" after N failures at its node, "due since" once it is a
+    worker's to take. None for a run that is not enqueued."""
+    if trigger.status != TriggerStatus.ENQUEUED:
+        return None
+    if trigger.available_at <= (now or timezone.now()):
+        return Waiting("due since", trigger.available_at)
+    if trigger.attempts:
+        return Waiting(f"retry {trigger.attempts} at", trigger.available_at)
+    return Waiting("waiting until", trigger.available_at)
 
 
 class StuckFilter(admin.SimpleListFilter):
@@ -71,16 +94,9 @@ class StuckFilter(admin.SimpleListFilter):
 
 @admin.register(TriggerInstance)
 class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = [
-        "short_id",
-        "workflow",
-        "status_badge",
-        "current_node_id",
-        "attempts",
-        "next_attempt",
-        "error_excerpt",
-        "created_at",
-    ]
+    # Five columns, so that the list fits beside the filters at 1280 px: the node goes under the
+    # workflow, attempts into the status ("retry N at"), long errors are cut (whole in a tooltip).
+    list_display = ["short_id", "workflow_node", "status_badge", "error_excerpt", "created"]
     list_filter = ["status", StuckFilter, "workflow", "created_at"]
     search_fields = ["=idempotency_key", "=id"]
     search_help_text = "An exact idempotency key or trigger id."
@@ -90,26 +106,42 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     change_form_template = "admin/triggers/triggerinstance/change_form.html"
 
     # --- list columns ----------------------------------------------------------------------
-    @admin.display(description="Trigger", ordering="id")
+    @admin.display(description="Run")
     def short_id(self, trigger: TriggerInstance) -> str:
-        return str(trigger.pk)[:8]
+        return id_short(trigger.pk)
+
+    @admin.display(description="Workflow, node")
+    def workflow_node(self, trigger: TriggerInstance) -> str:
+        node = f"at {trigger.current_node_id}" if trigger.current_node_id else "finished"
+        return format_html(
+            '{}<span class="nf-detail">{}</span>',
+            text_cut(trigger.workflow.key, fill=False),
+            text_cut(node, fill=False),
+        )
 
     @admin.display(description="Status", ordering="status")
     def status_badge(self, trigger: TriggerInstance) -> str:
+        waiting = run_waiting(trigger)
         return format_html(
-            '<strong style="color: {}">{}</strong>',
+            '<strong style="color: {}">{}</strong>{}',
             _STATUS_COLOURS.get(trigger.status, "#333"),
             trigger.status,
+            format_html(
+                '<span class="nf-detail"><span class="nf-nowrap">{}</span> {}</span>',
+                waiting.what,
+                list_time(waiting.at),
+            )
+            if waiting
+            else "",
         )
-
-    @admin.display(description="Next attempt", ordering="available_at")
-    def next_attempt(self, trigger: TriggerInstance) -> Any:
-        return trigger.available_at if trigger.status == TriggerStatus.ENQUEUED else "—"
 
     @admin.display(description="Last error")
     def error_excerpt(self, trigger: TriggerInstance) -> str:
-        error = trigger.last_error
-        return error if len(error) <= 80 else error[:79] + "…"
+        return text_cut(trigger.last_error)
+
+    @admin.display(description="Created", ordering="created_at")
+    def created(self, trigger: TriggerInstance) -> str:
+        return list_time(trigger.created_at)
 
     # --- permissions -----------------------------------------------------------------------
     def has_operate_permission(self, request: HttpRequest) -> bool:
@@ -141,8 +173,14 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "title": f"Trigger {trigger.pk}",
             "subtitle": None,
             "timeline": [self._timeline_row(entry) for entry in trigger_timeline(trigger=trigger)],
-            "payload_json": _pretty(trigger.payload),
-            "vars_json": _pretty(trigger.vars),
+            "payload_json": json_block(trigger.payload),
+            "vars_json": json_block(trigger.vars),
+            "waiting": run_waiting(trigger),
+            "next_attempt": (
+                admin_time(trigger.available_at)
+                if trigger.status == TriggerStatus.ENQUEUED
+                else "—"
+            ),
             "can_cancel": operate and not trigger.is_terminal,
             "can_retry": operate and trigger.status == TriggerStatus.FAILED,
             "can_requeue": operate
@@ -158,8 +196,8 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if entry.kind == "step":
             step = entry.item
             row["duration_ms"] = round((step.finished_at - step.started_at).total_seconds() * 1000)
-            row["input_json"] = _pretty(step.input)
-            row["output_json"] = _pretty(step.output)
+            row["input_json"] = json_block(step.input)
+            row["output_json"] = json_block(step.output)
         return row
 
     # --- actions: per trigger (buttons on its page) and in bulk (the list) -----------------

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.urls import path
 from django.utils.safestring import mark_safe
 
+from notiflow.admin import json_block
 from workflows.admin import views
 from workflows.admin.forms import WorkflowForm
 from workflows.diagram import workflow_diagram_svg
@@ -21,6 +22,11 @@ from workflows.services import workflow_create, workflow_delete, workflow_update
 
 def _actor(request: HttpRequest) -> str:
     return request.user.get_username() if request.user.is_authenticated else "admin"
+
+
+def version_label(version: WorkflowVersion) -> str:
+    """How a version is named in the admin: by its workflow's key, e.g. "welcome — version 2"."""
+    return f"{version.workflow.key} — version {version.number}"
 
 
 @admin.register(Workflow)
@@ -128,11 +134,52 @@ class WorkflowVersionAdmin(admin.ModelAdmin):
 
     list_display = ["workflow", "number", "created_at", "created_by"]
     list_filter = ["workflow"]
-    readonly_fields = ["workflow", "number", "created_at", "created_by", "picture", "definition"]
+    list_select_related = ["workflow"]
+    change_form_template = "admin/workflows/workflowversion/change_form.html"
+    fields = readonly_fields = (
+        "workflow",
+        "number",
+        "created_at",
+        "created_by",
+        "picture",
+        "definition_json",
+    )
 
     @admin.display(description="Picture")
     def picture(self, obj: WorkflowVersion) -> str:
-        return mark_safe(workflow_diagram_svg(obj.definition, title=f"{obj}"))  # noqa: S308 (escaped in workflow_diagram_svg)
+        return mark_safe(workflow_diagram_svg(obj.definition, title=version_label(obj)))  # noqa: S308 (escaped in workflow_diagram_svg)
+
+    @admin.display(description="Definition")
+    def definition_json(self, obj: WorkflowVersion) -> str:
+        return json_block(obj.definition)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[WorkflowVersion]:
+        return super().get_queryset(request).select_related("workflow")
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: WorkflowVersion | None = None,
+    ) -> Any:
+        # Named by the workflow's key, not by the model's str() (which shows its database id).
+        if obj is not None:
+            context.update(title=version_label(obj), subtitle=None, label=version_label(obj))
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> Any:
+        version = self.get_object(request, object_id)
+        if version is not None:
+            extra_context = {
+                "title": f"Change history: {version_label(version)}",
+                **(extra_context or {}),
+            }
+        return super().history_view(request, object_id, extra_context)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

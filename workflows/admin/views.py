@@ -221,8 +221,7 @@ class VersionDiffView(_WorkflowPage):
             title=f"{workflow.key}: version {old} → version {new}",
             workflow=workflow,
             original=workflow,
-            old=versions[old],
-            new=versions[new],
+            sides=[("From", versions[old]), ("To", versions[new])],
             diff=diff,
         )
         return render(request, self.template_name, context)

@@ -1,0 +1,106 @@
+"""The admin site as a whole: its name, the order of its apps, and the few display helpers every
+app's admin uses (JSON, times, long texts), so that each looks the same on every page.
+
+The styles for these helpers are in templates/admin/base_site.html.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+# JSON this long or shorter is shown open; longer JSON is folded and opens on a click.
+JSON_OPEN_MAX_LINES = 40
+
+# The operator's apps, in the order of a run's life, each with its models in the order of use.
+OPERATOR_APPS: dict[str, list[str]] = {
+    "workflows": ["Workflow", "WorkflowVersion"],
+    "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
+    "workers": ["StepExecutionLog", "SendLedger"],
+}
+# celery-beat's tables hold the sweeper's schedule, which beat installs at start
+# (CELERY_BEAT_SCHEDULE). Operators have no use for them day to day and editing them changes how
+# lost nudges are recovered, but a superuser looking into beat must still find them: so they
+# come last, in one section whose name says what they are, rather than hidden.
+INTERNAL_APPS: dict[str, str] = {"django_celery_beat": "Scheduler (internal)"}
+
+
+def _rank(order: list[str], name: str) -> int:
+    """Where `name` goes in `order`; names not in it go after those that are."""
+    return order.index(name) if name in order else len(order)
+
+
+class NotiflowAdminSite(admin.AdminSite):
+    site_header = "Notiflow"
+    site_title = "Notiflow admin"
+    index_title = "Notiflow operations"
+    site_url = "/"  # the landing page (notiflow.views.landing)
+
+    def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list[Any]:
+        """Django's list of what this user may see, reordered: the operator's apps first, then
+        the others (accounts) in Django's order, then the internal ones under their new name.
+        The index and the sidebar of every page both come from here."""
+        apps = super().get_app_list(request, app_label)
+        for app in apps:
+            order = OPERATOR_APPS.get(app["app_label"], [])
+            app["models"].sort(key=lambda model, order=order: _rank(order, model["object_name"]))
+            app["name"] = INTERNAL_APPS.get(app["app_label"], app["name"])
+        operator = list(OPERATOR_APPS)
+        return sorted(  # stable: apps of equal rank keep Django's order
+            apps,
+            key=lambda app: (app["app_label"] in INTERNAL_APPS, _rank(operator, app["app_label"])),
+        )
+
+
+def json_block(value: Any) -> SafeString:
+    """`value` as indented JSON (keys in their stored order), escaped, in a <pre> that wraps long
+    strings instead of cutting them, inside a <details>: open when short, folded when long."""
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    lines = text.count("\n") + 1
+    return format_html(
+        '<details class="json-block"{}><summary>JSON, {} line{}</summary><pre>{}</pre></details>',
+        " open" if lines <= JSON_OPEN_MAX_LINES else "",
+        lines,
+        "" if lines == 1 else "s",
+        text,
+    )
+
+
+def admin_time(value: datetime | None) -> str:
+    """A time as the admin shows it in lists and run pages: to the second, in TIME_ZONE."""
+    if value is None:
+        return "—"
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def list_time(value: datetime | None) -> SafeString:
+    """admin_time for a list column: a narrow column may put the time under the date, but never
+    breaks either (it would at the date's hyphens)."""
+    if value is None:
+        return format_html("{}", admin_time(value))
+    date, time = admin_time(value).split(" ")
+    return format_html(
+        '<span class="nf-nowrap">{}</span> <span class="nf-nowrap">{}</span>', date, time
+    )
+
+
+def text_cut(text: str, *, fill: bool = True) -> SafeString:
+    """A long text for a list column, on one line and cut with an ellipsis; the whole text is in
+    its tooltip. With `fill` the column takes the width the others leave (one such column per
+    list: it is what keeps the list inside the page); otherwise it stops at 12em."""
+    return format_html(
+        '<span class="nf-cut {}" title="{}">{}</span>', "nf-fill" if fill else "nf-clip", text, text
+    )
+
+
+def id_short(value: Any) -> SafeString:
+    """An id shown by its first 8 characters; the whole id is in the tooltip."""
+    full = str(value)
+    return format_html('<span class="nf-id" title="{}">{}</span>', full, full[:8])

@@ -1,0 +1,203 @@
+"""API keys in the admin and on the command line: unique names, the key shown once, revoking,
+and the hash never on a page."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Permission, User
+from django.core.management import CommandError, call_command
+from django.db import IntegrityError
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from triggers.models import ApiKey
+from triggers.services import ApiKeyNameTaken, api_key_create, api_key_revoke
+
+pytestmark = pytest.mark.django_db
+KEYS = "/admin/triggers/apikey/"
+
+
+@pytest.fixture
+def admin_client() -> Client:
+    client = Client()
+    client.force_login(User.objects.create_superuser("operator", "op@example.com", "pw"))
+    return client
+
+
+def api_status(key: str) -> int:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    return client.get("/api/workflows/").status_code
+
+
+def shown_key(html: str) -> str:
+    (key,) = re.findall(r'id="api-key"[^>]*value="([^"]+)"', html)
+    return key
+
+
+# --- add: the name in, the key out, once ----------------------------------------------------
+
+
+def test_add_form_asks_only_for_the_name(admin_client):
+    html = admin_client.get(f"{KEYS}add/").content.decode()
+
+    fields = set(re.findall(r'<(?:input|textarea|select)[^>]* name="([^"]+)"', html))
+    assert fields == {"csrfmiddlewaretoken", "name", "_save"}
+
+
+def test_adding_a_key_shows_it_once_and_the_key_works(admin_client):
+    response = admin_client.post(f"{KEYS}add/", {"name": "billing"})
+
+    assert response.status_code == 200  # the page itself: no redirect that could carry the key
+    key = shown_key(response.content.decode())
+    stored = ApiKey.objects.get(name="billing")
+    assert stored.key_hash == hashlib.sha256(key.encode()).hexdigest()
+    assert "no-store" in response["Cache-Control"]
+    assert api_status(key) == 200
+    assert LogEntry.objects.get(object_id=str(stored.pk)).is_addition()
+
+    for url in (KEYS, f"{KEYS}{stored.pk}/change/", f"{KEYS}{stored.pk}/history/"):
+        assert key not in admin_client.get(url).content.decode(), url
+
+
+def test_the_hash_is_on_no_page(admin_client):
+    created = admin_client.post(f"{KEYS}add/", {"name": "billing"}).content.decode()
+    stored = ApiKey.objects.get(name="billing")
+    pages = {
+        "created": created,
+        "list": admin_client.get(KEYS).content.decode(),
+        "key": admin_client.get(f"{KEYS}{stored.pk}/change/").content.decode(),
+        "history": admin_client.get(f"{KEYS}{stored.pk}/history/").content.decode(),
+    }
+
+    for page, html in pages.items():
+        assert stored.key_hash not in html, page
+        assert stored.key_hash[:12] not in html, page
+        assert "hash" not in html.lower().replace("keeps only its hash", ""), page
+    assert f"{stored.prefix}…" in pages["key"]  # what identifies a key instead
+
+
+def test_a_name_in_use_is_refused_in_the_admin_form(admin_client):
+    api_key_create(name="billing")
+    response = admin_client.post(f"{KEYS}add/", {"name": " billing "})
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "an API key named &#x27;billing&#x27; already exists" in html
+    assert 'id="api-key"' not in html
+    assert ApiKey.objects.filter(name="billing").count() == 1
+
+
+def test_a_key_is_read_only_and_cannot_be_deleted_in_the_admin(admin_client):
+    api_key, _ = api_key_create(name="billing")
+
+    html = admin_client.get(f"{KEYS}{api_key.pk}/change/").content.decode()
+    assert 'name="_save"' not in html and 'name="name"' not in html
+    assert admin_client.post(f"{KEYS}{api_key.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert ApiKey.objects.filter(pk=api_key.pk).exists()
+
+
+# --- revoke ---------------------------------------------------------------------------------
+
+
+def test_revoke_button_revokes_now_and_the_key_stops_working(admin_client):
+    api_key, key = api_key_create(name="billing")
+    assert 'id="revoke-key"' in admin_client.get(f"{KEYS}{api_key.pk}/change/").content.decode()
+    before = timezone.now()
+
+    response = admin_client.post(f"{KEYS}{api_key.pk}/revoke/")
+
+    assert response.status_code == 302
+    api_key.refresh_from_db()
+    assert api_key.revoked_at is not None and api_key.revoked_at >= before
+    assert api_status(key) == 401
+    page = admin_client.get(f"{KEYS}{api_key.pk}/change/").content.decode()
+    assert 'id="revoke-key"' not in page and "revoked " in page
+    assert LogEntry.objects.filter(object_id=str(api_key.pk), change_message="Revoked.").exists()
+
+
+def test_revoke_action_revokes_the_selected_and_keeps_an_earlier_revocation(admin_client):
+    active, key = api_key_create(name="active")
+    old, _ = api_key_create(name="old")
+    earlier = timezone.now() - timedelta(days=3)
+    ApiKey.objects.filter(pk=old.pk).update(revoked_at=earlier)
+    _, other_key = api_key_create(name="untouched")
+
+    response = admin_client.post(
+        KEYS,
+        {"action": "revoke_selected", "_selected_action": [active.pk, old.pk], "index": 0},
+        follow=True,
+    )
+
+    texts = [str(m) for m in response.context["messages"]]
+    assert texts == ["Revoked: active.", "Already revoked: old."]
+    assert ApiKey.objects.get(pk=old.pk).revoked_at == earlier
+    assert ApiKey.objects.get(pk=active.pk).revoked_at is not None
+    assert (api_status(key), api_status(other_key)) == (401, 200)
+
+
+def test_revoking_and_adding_need_their_permissions():
+    api_key, key = api_key_create(name="billing")
+    viewer = User.objects.create_user("viewer", password="pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_apikey"))
+    client = Client()
+    client.force_login(viewer)
+
+    assert client.get(f"{KEYS}{api_key.pk}/change/").status_code == 200
+    assert 'id="revoke-key"' not in client.get(f"{KEYS}{api_key.pk}/change/").content.decode()
+    assert client.post(f"{KEYS}{api_key.pk}/revoke/").status_code == 403
+    assert client.post(f"{KEYS}add/", {"name": "sneaky"}).status_code == 403
+    assert "revoke_selected" not in client.get(KEYS).content.decode()
+    assert api_status(key) == 200 and not ApiKey.objects.filter(name="sneaky").exists()
+
+
+def test_revoke_service_revokes_once():
+    api_key, _ = api_key_create(name="billing")
+
+    assert api_key_revoke(api_key=api_key) is True
+    first = ApiKey.objects.get(pk=api_key.pk).revoked_at
+    assert api_key_revoke(api_key=api_key) is False
+    assert ApiKey.objects.get(pk=api_key.pk).revoked_at == first
+
+
+# --- unique names, everywhere ---------------------------------------------------------------
+
+
+def test_names_are_unique_in_the_database():
+    ApiKey.objects.create(name="billing", prefix="nf_a", key_hash="a" * 64)
+    with pytest.raises(IntegrityError):
+        ApiKey.objects.create(name="billing", prefix="nf_b", key_hash="b" * 64)
+
+
+def test_create_service_refuses_a_name_in_use_and_strips_names():
+    api_key, _ = api_key_create(name="  billing ")
+    assert api_key.name == "billing"
+
+    with pytest.raises(ApiKeyNameTaken, match="an API key named 'billing' already exists"):
+        api_key_create(name="billing ")
+    assert ApiKey.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("billing", "an API key named 'billing' already exists: choose another name"),
+        ("   ", "an API key needs a name"),
+    ],
+)
+def test_create_api_key_command_fails_in_one_line_with_exit_status_1(name, message):
+    api_key_create(name="billing")
+
+    with pytest.raises(CommandError) as failure:
+        call_command("create_api_key", name)
+
+    # manage.py prints "CommandError: <message>" to stderr and exits with the returncode.
+    assert str(failure.value) == message and "\n" not in message
+    assert failure.value.returncode == 1
+    assert ApiKey.objects.count() == 1
