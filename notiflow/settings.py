@@ -236,6 +236,17 @@ NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default
 NOTIFLOW_MAX_RECIPIENTS = 50
 # Where operators find Flower; the landing page at / links it when set (empty: no link).
 NOTIFLOW_FLOWER_URL = env.str("NOTIFLOW_FLOWER_URL", default="")
+# Send caps per hour, shared by every worker (workers/services/caps.py); 0 = no cap. Per
+# recipient (address or number, per channel) and per creator (the API key, admin user or
+# command that created the trigger). Counted in Redis at NOTIFLOW_REDIS_URL.
+NOTIFLOW_SEND_CAP_PER_RECIPIENT = env.int("NOTIFLOW_SEND_CAP_PER_RECIPIENT", default=0)
+NOTIFLOW_SEND_CAP_PER_CREATOR = env.int("NOTIFLOW_SEND_CAP_PER_CREATOR", default=0)
+NOTIFLOW_REDIS_URL = env.str(
+    "NOTIFLOW_REDIS_URL",
+    default=CELERY_BROKER_URL
+    if CELERY_BROKER_URL.startswith("redis")
+    else "redis://127.0.0.1:6379/0",
+)
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))

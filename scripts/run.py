@@ -288,7 +288,8 @@ def prepare(run_dir: Path) -> tuple[str, str] | None:
 
     key_path = run_dir / "api-key"
     if not key_path.exists() or api_key_authenticate(key=key_path.read_text().strip()) is None:
-        key_path.write_text(api_key_create(name="make-run")[1])
+        # Names are unique: a key lost with .run/ (make clean) leaves its name behind.
+        key_path.write_text(api_key_create(name=f"make-run {secrets.token_hex(3)}")[1])
         key_path.chmod(0o600)
     return password, key_path.read_text().strip()
 

@@ -49,6 +49,9 @@ class TriggerInstance(models.Model):
     # another only when that one is presumed lost (docs/design.md, rule 1).
     nudged_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    # Who created it ("api:<key name>", "admin:<user>", "manage.py ..."): the audit trail's
+    # creator, and whose send cap its messages count against (workers/services/caps.py).
+    created_by = models.CharField(max_length=255, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     completed_at = models.DateTimeField(null=True, blank=True)

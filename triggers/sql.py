@@ -171,6 +171,7 @@ _INTAKE_VALUES = {
     "leased_by": "''",
     "nudged_at": "now()",
     "last_error": "''",
+    "created_by": "%(actor)s",
     "created_at": "now()",
     "updated_at": "now()",
     "completed_at": "NULL",

@@ -146,6 +146,13 @@ def _email_recipients(node: dict[str, Any], recipient: str, where: str) -> str:
     return ", ".join(formataddr(pair) for pair in addresses)
 
 
+def recipients_of(node: dict[str, Any], rendered: Rendered) -> list[str]:
+    """The addresses or numbers a checked render (node_render) sends to."""
+    if node["type"] == "email":
+        return [address for _, address in getaddresses([rendered["to"]])]
+    return [rendered["to"]]
+
+
 def node_render(node: dict[str, Any], context: dict[str, Any]) -> Rendered:
     """Every field a sending node sends, rendered within one render budget and checked;
     RenderError at the first problem."""

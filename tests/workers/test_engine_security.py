@@ -3,12 +3,15 @@ call: the ledger counts no send, nothing reaches the outbox, nothing is retried.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.core import mail
 from django.test import override_settings
 
 from tests.factories import chain, email_node, sms_node
 from tests.workers.helpers import due_trigger
+from triggers.models import TriggerInstance
 from workers.models import SendLedger
 from workers.services.engine import step_execute
 
@@ -66,3 +69,38 @@ def test_refused_permanently_before_any_provider_call(case):
     assert mail.outbox == []
     ledger = SendLedger.objects.get(trigger=trigger)
     assert (ledger.status, ledger.send_count) == ("sending", 0)  # opened, never sent
+
+
+@override_settings(
+    EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+    NOTIFLOW_SEND_CAP_PER_RECIPIENT=2,
+)
+def test_a_recipient_gets_at_most_the_cap_per_hour_whatever_the_triggers():
+    address = f"cap-{uuid.uuid4().hex[:8]}@example.com"
+    definition = chain(email_node("mail", to="{{ payload.to }}"))
+    results = [
+        step_execute(
+            trigger_id=str(due_trigger(definition, payload={"to": address, "name": "A"}).pk),
+            worker_id="w",
+        )
+        for _ in range(3)
+    ]
+    assert results == ["completed", "completed", "failed"]
+    assert len(mail.outbox) == 2
+    refused = TriggerInstance.objects.get(status="failed")
+    assert f"send cap: recipient {address} reached 2 email messages" in refused.last_error
+    assert SendLedger.objects.get(trigger=refused).send_count == 0  # no provider call
+
+
+@override_settings(NOTIFLOW_SMS_BACKEND="null", NOTIFLOW_SEND_CAP_PER_CREATOR=1)
+def test_what_one_creator_has_sent_is_capped_across_recipients():
+    creator = f"api:{uuid.uuid4().hex[:8]}"
+    definition = chain(sms_node("text", to="{{ payload.phone }}"))
+    first, second = (
+        due_trigger(definition, payload={"phone": phone, "name": "A"}, created_by=creator)
+        for phone in ("+15550101", "+15550102")
+    )
+    assert step_execute(trigger_id=str(first.pk), worker_id="w") == "completed"
+    assert step_execute(trigger_id=str(second.pk), worker_id="w") == "failed"
+    second.refresh_from_db()
+    assert f"send cap: {creator} reached 1 sms messages" in second.last_error

@@ -19,6 +19,7 @@ from triggers.models import TriggerInstance, TriggerStatus
 from triggers.state import ReleaseWrite, trigger_claim_with, trigger_release
 from workers.errors import PermanentError, TransientError
 from workers.nodes import CHANNELS
+from workers.services.caps import send_caps_take
 from workers.services.ledger import (
     SendSlot,
     send_complete_write,
@@ -36,6 +37,7 @@ from workflows.semantics import (
     node_render,
     node_wait,
     output_key,
+    recipients_of,
     sending_types,
     sends,
 )
@@ -142,13 +144,12 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         send_slot=send_slot(ledger_returned),
     )
     run: NodeRun | None = None
-    rendered: Rendered | None = None  # set once the node's templates rendered: the provider is next
+    call = ProviderCall()
     try:
         if node_id not in workflow.nodes:
             raise PermanentError(f"node {node_id!r} is not in version {workflow.number}")
-        if sends(step.node):
-            rendered = node_render(step.node, step.context)
-        run = _run_node(step, rendered)
+        rendered = node_render(step.node, step.context) if sends(step.node) else None
+        run = _run_node(step, rendered, call)
         outcome = _success(step, run, _next_node(step, run))
     except (PermanentError, RenderError, TemplateError) as exc:
         outcome = _failure(step, str(exc), permanent=True)
@@ -158,7 +159,7 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         # A bug or an outage inside the engine is retried like any transient error, never stuck.
         logger.exception("trigger %s: unexpected error in node %s", trigger.pk, node_id)
         outcome = _failure(step, f"{type(exc).__name__}: {exc}", permanent=False)
-    provider_reached = rendered is not None
+    provider_reached = call.attempted
     try:
         return _record(step, outcome, run, provider_reached=provider_reached)
     except (OperationalError, InterfaceError):
@@ -179,7 +180,14 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         )
 
 
-def _run_node(step: StepAttempt, rendered: Rendered | None) -> NodeRun:
+@dataclass
+class ProviderCall:
+    """Whether this step called the provider: only such a call counts in the send ledger."""
+
+    attempted: bool = False
+
+
+def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -> NodeRun:
     node = step.node
     if not sends(node):
         wait = node_wait(node)
@@ -191,6 +199,14 @@ def _run_node(step: StepAttempt, rendered: Rendered | None) -> NodeRun:
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
+        refused = send_caps_take(
+            channel=channel.name,
+            recipients=recipients_of(node, rendered),
+            created_by=step.trigger.created_by,
+        )
+        if refused:
+            raise PermanentError(refused)
+        call.attempted = True
         result = channel.send(rendered, idempotency_key=f"{step.trigger.pk}:{node['id']}")
     return NodeRun(
         output=result,

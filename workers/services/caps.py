@@ -1,0 +1,60 @@
+"""Send caps (docs/security.md): how many messages one recipient may receive, and one API key
+(or other creator) may have sent, per hour, across every worker. Off unless configured.
+
+Counted in Redis, one INCR per counter in the hour's window (a pipeline: one round trip per
+send, and none at all while no cap is set). A send over a cap is refused before the provider
+is called, and the step fails permanently saying which cap: a cap is a policy, not a fault
+that waiting would cure. The refused attempt still counts, so hammering a cap does not reopen
+it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from functools import lru_cache
+
+import redis
+from django.conf import settings
+
+WINDOW_SECONDS = 3600
+
+
+@lru_cache(maxsize=2)
+def _client(url: str) -> redis.Redis:
+    timeout = settings.CELERY_BROKER_CONNECTION_TIMEOUT
+    return redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+
+
+def _key(kind: str, value: str, window: int) -> str:
+    digest = hashlib.sha256(value.strip().lower().encode()).hexdigest()[:32]
+    return f"notiflow:cap:{kind}:{digest}:{window}"
+
+
+def send_caps_take(*, channel: str, recipients: list[str], created_by: str) -> str | None:
+    """Count this send against the caps; the reason it is refused, or None when it may go.
+
+    Raises redis's errors when the counters cannot be reached (the step is then retried like
+    any transient failure: a cap that cannot be checked is not silently skipped).
+    """
+    per_recipient = settings.NOTIFLOW_SEND_CAP_PER_RECIPIENT
+    per_creator = settings.NOTIFLOW_SEND_CAP_PER_CREATOR
+    if not per_recipient and not per_creator:
+        return None
+    window = int(time.time()) // WINDOW_SECONDS
+    counters: list[tuple[str, str, int]] = []
+    if per_recipient:
+        counters += [
+            (_key(f"{channel}-to", r, window), f"recipient {r}", per_recipient) for r in recipients
+        ]
+    if per_creator and created_by:
+        counters.append((_key("by", created_by, window), created_by, per_creator))
+    pipe = _client(settings.NOTIFLOW_REDIS_URL).pipeline(transaction=False)
+    for key, _, _ in counters:
+        pipe.incr(key)
+        pipe.expire(key, WINDOW_SECONDS * 2)
+    counts = pipe.execute()[::2]
+    for (_, who, cap), count in zip(counters, counts, strict=True):
+        if int(count) > cap:
+            return f"send cap: {who} reached {cap} {channel} messages this hour"
+    return None
