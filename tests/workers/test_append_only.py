@@ -128,19 +128,35 @@ def test_a_sending_ledger_row_cannot_change_its_key_or_trigger():
 
 
 @pytest.mark.parametrize("table", APPEND_ONLY)
-def test_delete_is_allowed_only_under_the_retention_setting(finished, table):
-    kept = trigger_with_history(status="completed")
+def test_only_the_retention_role_may_delete_and_a_setting_opens_nothing(finished, table):
+    # The old escape hatch, a setting any session could turn on, is gone.
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL notiflow.retention = 'on'")
-        cursor.execute(f"DELETE FROM {table} WHERE trigger_id = %s", [str(finished.pk)])  # noqa: S608
-        assert cursor.rowcount >= 1
-        # The setting is a permission to delete, never to rewrite.
-        with refused(table), transaction.atomic():
-            cursor.execute(f"UPDATE {table} SET id = id WHERE trigger_id = %s", [str(kept.pk)])  # noqa: S608
-        transaction.set_rollback(True)
-    # Any other value of the setting, or none, refuses.
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL notiflow.retention = 'yes'")
         with refused(table), transaction.atomic():
             cursor.execute(f"DELETE FROM {table} WHERE trigger_id = %s", [str(finished.pk)])  # noqa: S608
     assert APPEND_ONLY[table].objects.filter(trigger_id=finished.pk).exists()
+    # The retention role deletes (nobody logs in as it; the test's superuser can become it) ...
+    kept = trigger_with_history(status="completed")
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL ROLE notiflow_retention")
+        cursor.execute(f"DELETE FROM {table} WHERE trigger_id = %s", [str(finished.pk)])  # noqa: S608
+        assert cursor.rowcount >= 1
+        # ... and never rewrites (it has no UPDATE grant on history, and the guard would refuse).
+        denied = f"permission denied for table {table}|{table} is append-only"
+        with pytest.raises(ProgrammingError, match=denied), transaction.atomic():
+            cursor.execute(f"UPDATE {table} SET id = id WHERE trigger_id = %s", [str(kept.pk)])  # noqa: S608
+        transaction.set_rollback(True)
+
+
+@pytest.mark.parametrize("table", [*APPEND_ONLY, "trigger_instance"])
+def test_truncate_is_refused(finished, table):
+    # CASCADE reaches the history tables too; whichever guard fires first refuses it all.
+    with (
+        pytest.raises(ProgrammingError, match="is append-only: TRUNCATE refused"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        # The test's deferred foreign-key checks would block TRUNCATE for their own reason.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute(f"TRUNCATE {table} CASCADE")
+    assert TriggerInstance.objects.filter(pk=finished.pk).exists()

@@ -1,9 +1,10 @@
 """Retention: the one path that deletes audit rows (docs/design.md, rule 8; `manage.py purge_logs`).
 
 Step logs, trigger events and the send ledger are append-only: the `notiflow_append_only()`
-PostgreSQL trigger refuses UPDATE and DELETE on them, except a DELETE made in a transaction that
-set `notiflow.retention = 'on'`. Only this module sets it, with SET LOCAL, so the permission
-ends with the transaction that needed it.
+PostgreSQL trigger refuses UPDATE, DELETE and TRUNCATE on them, except a DELETE by the role
+`notiflow_retention`, which nobody logs in as. It owns `notiflow_purge_batch()` (workers
+migration 0005), the SECURITY DEFINER function this module calls: finished triggers' rows are
+all it can delete. The dry run counts the same rows with plain SELECTs.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 from triggers.models import TERMINAL_STATUSES
@@ -23,17 +24,12 @@ from workers.sql import LEDGER_TABLE, STEP_LOG_TABLE
 # Children first: they reference trigger_instance. The names are the tables' own.
 PURGED_TABLES = (STEP_LOG_TABLE, LEDGER_TABLE, EVENT_TABLE, TRIGGER_TABLE)
 
-# Terminal triggers finished before the cutoff. A trigger finishes after it is created, so the
-# redundant `created_at` bound lets PostgreSQL use the (status, created_at) index instead of
-# scanning the table once per batch. FOR UPDATE serialises with anything that could still change
-# a row (`trigger_retry_now` takes the same lock, then re-checks the status); SKIP LOCKED lets a
-# purge run next to the live system.
+# What the purge function deletes (the dry run counts it): terminal triggers finished before
+# the cutoff. A trigger finishes after it is created, so the redundant `created_at` bound lets
+# PostgreSQL use the (status, created_at) index.
 _DOOMED_WHERE = (
     "t.status = ANY(%(terminal)s) AND t.created_at < %(cutoff)s AND t.completed_at < %(cutoff)s"
 )
-_DOOMED_SQL = f"""
-SELECT t.id FROM {TRIGGER_TABLE} t WHERE {_DOOMED_WHERE} LIMIT %(batch)s FOR UPDATE SKIP LOCKED
-"""  # noqa: S608 (constant SQL)
 
 
 def _count_sql(table: str) -> str:
@@ -71,10 +67,10 @@ def retention_purge(
     step logs, send-ledger rows and events; return what was deleted, per table.
 
     Only `completed`, `failed` and `cancelled` triggers qualify, so the history of a trigger that
-    can still run is never touched. Each batch of `batch_size` triggers is one transaction that
-    deletes a trigger together with all its rows (nothing is ever half purged) and is the only
-    place `notiflow.retention` is on (SET LOCAL). Batches keep locks and WAL bursts short next to
-    a live system; a purge interrupted between batches has deleted whole triggers only and can
+    can still run is never touched. Each batch of `batch_size` triggers is one call of the
+    database's `notiflow_purge_batch`, which deletes a trigger together with all its rows
+    (nothing is ever half purged) as the one role allowed to. Batches keep locks and WAL bursts
+    short next to a live system; a purge interrupted between batches has deleted whole triggers only and can
     simply be run again. Rows locked by someone else are skipped and left for the next run.
     `dry_run` counts what would go and deletes nothing. `on_batch(n, counts)` reports progress.
     """
@@ -109,18 +105,13 @@ def retention_purge(
 
 
 def _purge_batch(params: dict[str, Any]) -> dict[str, int]:
-    counts = dict.fromkeys(PURGED_TABLES, 0)
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(_DOOMED_SQL, params)
-        ids = [row[0] for row in cursor.fetchall()]
-        if not ids:
-            return counts
-        cursor.execute("SET LOCAL notiflow.retention = 'on'")
-        for table in PURGED_TABLES:
-            column = "id" if table == TRIGGER_TABLE else "trigger_id"
-            cursor.execute(f"DELETE FROM {table} WHERE {column} = ANY(%s)", [ids])  # noqa: S608 (table names are constants)
-            counts[table] = cursor.rowcount
-        # Within an outer transaction SET LOCAL would outlive this batch: end the permission here.
-        # (On an error the savepoint's rollback undoes the SET LOCAL too.)
-        cursor.execute("SET LOCAL notiflow.retention = 'off'")
-    return counts
+    # The database function (workers migration 0005) picks and deletes the batch as the role
+    # notiflow_retention, the only one the append-only guard lets delete; its columns are the
+    # tables, in PURGED_TABLES' order.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT * FROM notiflow_purge_batch(%(cutoff)s, %(batch)s)",
+            {"cutoff": params["cutoff"], "batch": params["batch"]},
+        )
+        row = cursor.fetchone()
+    return dict(zip(PURGED_TABLES, (int(count) for count in row), strict=True))
