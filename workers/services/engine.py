@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from triggers.dispatch import trigger_enqueue_on_commit
@@ -161,6 +161,9 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         outcome = _failure(step, f"{type(exc).__name__}: {exc}", permanent=False)
     provider_reached = call.attempted
     try:
+        if connection.in_atomic_block:  # inside a caller's transaction: keep it usable
+            with transaction.atomic():
+                return _record(step, outcome, run, provider_reached=provider_reached)
         return _record(step, outcome, run, provider_reached=provider_reached)
     except (OperationalError, InterfaceError):
         raise  # the database is unreachable: the lease expires and the sweeper re-nudges
