@@ -184,11 +184,14 @@ class WorkflowForm(forms.ModelForm):
         )
         if not self.is_bound:
             self.initial.setdefault("entry_node_id", stored.get("entry_node_id", ""))
-        node_ids = self._node_ids()
-        _set_choices(self.fields["entry_node_id"], node_ids, "(first node)")
+        _set_choices(self.fields["entry_node_id"], self._node_ids(), "(first node)")
+        # An edge's ends offer only their current node here: every id in every edge row made the
+        # page quadratic in the nodes (200 nodes: 80,000 options, 9 s). The page's script offers
+        # the other ids when a choice is opened (_authoring_js.html).
         for edge_form in [*self.edges.forms, self.edges.empty_form]:
-            _set_choices(edge_form.fields["source"], node_ids, "—")
-            _set_choices(edge_form.fields["target"], node_ids, "—")
+            for end in ("source", "target"):
+                current = edge_form[end].value()
+                _set_choices(edge_form.fields[end], [str(current)] if current else [], "—")
         self.definition: dict[str, Any] = {}
         self.node_errors: list[str] = []
         self.edge_errors: list[str] = []
