@@ -104,3 +104,16 @@ def id_short(value: Any) -> SafeString:
     """An id shown by its first 8 characters; the whole id is in the tooltip."""
     full = str(value)
     return format_html('<span class="nf-id" title="{}">{}</span>', full, full[:8])
+
+
+class ReadOnlyAdminMixin:
+    """Audit rows are append-only: the admin shows them and nothing more."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

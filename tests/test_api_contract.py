@@ -69,3 +69,17 @@ def test_step_logs_name_their_workflow_by_key_as_triggers_do(api_client):
         assert log["workflow"] == shown == trigger.workflow.key
     schema = yaml.safe_load(APIClient().get("/api/schema/").content)
     assert schema["components"]["schemas"]["StepLog"]["properties"]["workflow"]["type"] == "string"
+
+
+def test_every_door_spells_its_actor_the_same_way(admin_client):
+    from rest_framework.test import APIClient
+
+    from notiflow.actors import actor_of, command_actor
+    from triggers.services import api_key_create
+
+    _, key = api_key_create(name="door-test")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert actor_of(client.get("/api/workflows/").wsgi_request) == "api:door-test"
+    assert actor_of(admin_client.get("/admin/").wsgi_request) == "admin:admin"
+    assert command_actor("retry_failed") == "manage.py retry_failed"

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from notiflow.actors import actor_of
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_list
 from triggers.services import TriggerRejected, trigger_create
@@ -134,7 +135,7 @@ class TriggerListApi(ListAPIView):
                 workflow_key=fields["workflow"],
                 idempotency_key=key,
                 payload=fields.get("payload"),
-                actor=str(request.user),
+                actor=actor_of(request),
             )
         except TriggerRejected as exc:
             return _error(exc.field, exc.message, exc.status_code)
@@ -156,7 +157,7 @@ class TriggerCancelApi(APIView):
     def post(self, request: Request, trigger_id: str) -> Response:
         try:
             trigger_cancel(
-                trigger_id=trigger_id, actor=str(request.user), reason="cancelled via API"
+                trigger_id=trigger_id, actor=actor_of(request), reason="cancelled via API"
             )
         except TriggerNotFound:
             return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)

@@ -17,6 +17,10 @@ class ApiClient:
     name: str
     is_authenticated: bool = True
 
+    @property
+    def api_key_name(self) -> str:  # what notiflow.actors reads
+        return self.name
+
     def __str__(self) -> str:
         return f"api:{self.name}"
 

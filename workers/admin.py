@@ -6,8 +6,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from notiflow.admin import id_short, json_block, list_time, text_cut
-from triggers.admin import ReadOnlyAdminMixin
+from notiflow.admin import ReadOnlyAdminMixin, id_short, json_block, list_time, text_cut
 from workers.models import SendLedger, StepExecutionLog
 
 

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from notiflow.actors import actor_of
 from workflows.models import Workflow
 from workflows.selectors import workflow_list
 from workflows.services import (
@@ -76,10 +77,6 @@ def _invalid(exc: WorkflowInvalid) -> Response:
     )
 
 
-def _actor(request: Request) -> str:
-    return str(request.user)
-
-
 class WorkflowListApi(ListAPIView):
     serializer_class = WorkflowOutputSerializer
 
@@ -106,7 +103,7 @@ class WorkflowListApi(ListAPIView):
                 description=fields["description"],
                 active=fields["active"],
                 definition={k: fields.get(k) for k in DEFINITION_KEYS},
-                actor=_actor(request),
+                actor=actor_of(request),
             )
         except WorkflowInvalid as exc:
             return _invalid(exc)
@@ -160,7 +157,7 @@ class WorkflowDetailApi(APIView):
                 name=fields.get("name"),
                 description=fields.get("description"),
                 active=fields.get("active"),
-                actor=_actor(request),
+                actor=actor_of(request),
             )
         except WorkflowInvalid as exc:
             return _invalid(exc)

@@ -75,7 +75,7 @@ def test_inline_rows_create_version_one_with_the_assembled_definition(admin_clie
     assert response.status_code == 302, response.content.decode()[:2000]
     workflow = Workflow.objects.get(key="wf-inline")
     assert workflow.version == 1
-    assert workflow.versions.get(number=1).created_by == "operator"
+    assert workflow.versions.get(number=1).created_by == "admin:operator"
     assert workflow.definition == {
         "entry_node_id": "hello",
         "nodes": [
@@ -192,7 +192,7 @@ def test_changing_a_row_makes_a_new_version_and_keeps_the_old(admin_client):
     assert workflow.version == 2
     assert workflow.definition["nodes"][1]["body"] == "Changed {{ payload.name }}"
     assert workflow.versions.get(number=1).definition["nodes"][1]["body"] == "Hi {{ payload.name }}"
-    assert workflow.versions.get(number=2).created_by == "operator"
+    assert workflow.versions.get(number=2).created_by == "admin:operator"
 
 
 def test_workflow_page_shows_the_dag_picture_of_the_current_version(admin_client):

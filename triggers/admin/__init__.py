@@ -5,13 +5,12 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from notiflow.admin import id_short, list_time, text_cut
+from notiflow.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut
 from triggers.admin.api_keys import ApiKeyAdmin
-from triggers.admin.readonly import ReadOnlyAdminMixin
 from triggers.admin.runs import TriggerInstanceAdmin
 from triggers.models import TriggerEvent
 
-__all__ = ["ApiKeyAdmin", "ReadOnlyAdminMixin", "TriggerEventAdmin", "TriggerInstanceAdmin"]
+__all__ = ["ApiKeyAdmin", "TriggerEventAdmin", "TriggerInstanceAdmin"]
 
 
 @admin.register(TriggerEvent)

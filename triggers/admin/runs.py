@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from notiflow.admin import admin_time, id_short, json_block, list_time, text_cut
-from triggers.admin.readonly import ReadOnlyAdminMixin
+from notiflow.actors import actor_of
+from notiflow.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
 from triggers.services import TriggerRejected, trigger_create
@@ -47,10 +47,6 @@ _STATUS_COLOURS: dict[str, str] = {
     TriggerStatus.FAILED: "#ba2121",
     TriggerStatus.CANCELLED: "#8a6d3b",
 }
-
-
-def _actor(request: HttpRequest) -> str:
-    return f"admin:{request.user.get_username()}"
 
 
 @dataclass(frozen=True)
@@ -226,15 +222,15 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     def _cancel(self, trigger_id: Any, request: HttpRequest) -> TriggerInstance:
         return trigger_cancel(
-            trigger_id=trigger_id, actor=_actor(request), reason="cancelled in the admin"
+            trigger_id=trigger_id, actor=actor_of(request), reason="cancelled in the admin"
         )
 
     def _retry(self, trigger_id: Any, request: HttpRequest) -> TriggerInstance:
-        return trigger_retry_now(trigger_id=trigger_id, actor=_actor(request))
+        return trigger_retry_now(trigger_id=trigger_id, actor=actor_of(request))
 
     def _requeue(self, trigger_id: Any, request: HttpRequest) -> TriggerInstance:
         return trigger_requeue(
-            trigger_id=trigger_id, actor=_actor(request), overdue_after=OVERDUE_AFTER
+            trigger_id=trigger_id, actor=actor_of(request), overdue_after=OVERDUE_AFTER
         )
 
     def _one(self, change: Callable[[Any, HttpRequest], TriggerInstance]) -> Callable[..., Any]:
@@ -306,7 +302,7 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                 workflow_key=workflow.key,
                 idempotency_key=f"admin-test-{uuid.uuid4()}",
                 payload=form.cleaned_data["payload"],
-                actor=_actor(request),
+                actor=actor_of(request),
             )
         except TriggerRejected as exc:
             messages.error(request, f"Not sent: {exc.message}")

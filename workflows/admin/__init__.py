@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.urls import path
 from django.utils.safestring import mark_safe
 
+from notiflow.actors import actor_of
 from notiflow.admin import json_block
 from workflows.admin import views
 from workflows.admin.forms import WorkflowForm
@@ -18,10 +19,6 @@ from workflows.diagram import workflow_diagram_svg
 from workflows.models import Workflow, WorkflowVersion
 from workflows.selectors import workflow_version_list
 from workflows.services import workflow_create, workflow_delete, workflow_update
-
-
-def _actor(request: HttpRequest) -> str:
-    return request.user.get_username() if request.user.is_authenticated else "admin"
 
 
 def version_label(version: WorkflowVersion) -> str:
@@ -99,7 +96,7 @@ class WorkflowAdmin(admin.ModelAdmin):
                 name=data["name"],
                 description=data.get("description", ""),
                 active=data.get("active", False),
-                actor=_actor(request),
+                actor=actor_of(request),
             )
         else:
             saved = workflow_create(
@@ -108,7 +105,7 @@ class WorkflowAdmin(admin.ModelAdmin):
                 description=data.get("description", ""),
                 active=data.get("active", False),
                 definition=form.definition,
-                actor=_actor(request),
+                actor=actor_of(request),
             )
         obj.pk, obj.current_version = saved.pk, saved.current_version
         obj._state.adding = False

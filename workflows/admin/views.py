@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views import View
 
+from notiflow.actors import actor_of
 from workflows.admin.forms import RawDefinitionForm, SamplePayloadForm
 from workflows.diagram import workflow_diagram_svg
 from workflows.history import definition_diff
@@ -125,7 +126,7 @@ class RawDefinitionView(_WorkflowPage):
             return self.page(request, workflow, form)
         before = workflow.version
         workflow = workflow_update(
-            workflow=workflow, definition=form.cleaned_data["definition"], actor=_actor(request)
+            workflow=workflow, definition=form.cleaned_data["definition"], actor=actor_of(request)
         )
         if workflow.version == before:
             messages.info(request, "The definition did not change; no new version.")
@@ -176,7 +177,7 @@ class ImportView(_WorkflowPage):
             return self.page(request, text, [f"Not valid JSON: {exc}"])
         documents = document if isinstance(document, list) else [document]
         try:
-            results = workflow_import(documents=documents, actor=_actor(request))
+            results = workflow_import(documents=documents, actor=actor_of(request))
         except WorkflowImportInvalid as exc:
             problems = [f"{key}: {p}" for key, found in exc.problems.items() for p in found]
             return self.page(request, text, problems)

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from notiflow.actors import command_actor
 from notiflow.cli import parse_trigger_ids
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_cancel
 
@@ -16,7 +17,7 @@ class Command(BaseCommand):
         for trigger_id in parse_trigger_ids(trigger_ids):
             try:
                 trigger_cancel(
-                    trigger_id=trigger_id, actor="manage.py cancel_trigger", reason=reason
+                    trigger_id=trigger_id, actor=command_actor("cancel_trigger"), reason=reason
                 )
                 self.stdout.write(f"{trigger_id}: cancelled")
             except TriggerNotFound:

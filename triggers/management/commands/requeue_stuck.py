@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand
 
+from notiflow.actors import command_actor
 from notiflow.cli import parse_age, progress
 from triggers.selectors import trigger_stuck_list
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_requeue
@@ -34,7 +35,7 @@ class Command(BaseCommand):
             try:
                 trigger_requeue(
                     trigger_id=trigger_id,
-                    actor="manage.py requeue_stuck",
+                    actor=command_actor("requeue_stuck"),
                     overdue_after=overdue_after,
                 )
                 requeued += 1

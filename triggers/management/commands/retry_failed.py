@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from notiflow.actors import command_actor
 from notiflow.cli import existing_workflow_key, parse_since, progress
 from triggers.selectors import trigger_failed_list
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_retry_now
@@ -32,7 +33,7 @@ class Command(BaseCommand):
         retried, problems = 0, []
         for trigger_id in progress(ids, total=len(ids), description="retrying"):
             try:
-                trigger_retry_now(trigger_id=trigger_id, actor="manage.py retry_failed")
+                trigger_retry_now(trigger_id=trigger_id, actor=command_actor("retry_failed"))
                 retried += 1
             except (TriggerNotFound, TriggerStateConflict) as exc:
                 # Someone else retried or cancelled it meanwhile: report, carry on.

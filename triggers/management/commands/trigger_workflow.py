@@ -2,6 +2,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from notiflow.actors import command_actor
 from notiflow.cli import read_json
 from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
 from triggers.services import TriggerRejected, trigger_create
@@ -29,7 +30,7 @@ class Command(BaseCommand):
                 workflow_key=workflow,
                 idempotency_key=idempotency_key,
                 payload=read_json(payload, what="--payload"),
-                actor="manage.py trigger_workflow",
+                actor=command_actor("trigger_workflow"),
             )
         except TriggerRejected as exc:
             raise CommandError(exc.message) from exc

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from notiflow.actors import command_actor
 from notiflow.cli import read_json
 from workflows.services import WorkflowImportInvalid, workflow_import
 
@@ -18,7 +19,7 @@ class Command(BaseCommand):
         document = read_json("@" + file, what=file)
         documents = document if isinstance(document, list) else [document]
         try:
-            results = workflow_import(documents=documents, actor="manage.py import_workflow")
+            results = workflow_import(documents=documents, actor=command_actor("import_workflow"))
         except WorkflowImportInvalid as exc:
             for key, problems in exc.problems.items():
                 self.stderr.write(f"{key}:")
