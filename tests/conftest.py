@@ -121,6 +121,14 @@ def e2e(stack, django_db_blocker) -> Iterator[Stack]:
 
 
 @pytest.fixture
+def admin_client(db) -> Client:
+    """An operator logged in to the admin (a superuser named "operator"), in-process."""
+    client = Client()
+    client.force_login(User.objects.create_superuser("operator", "op@example.com", "pw"))
+    return client
+
+
+@pytest.fixture
 def operator(e2e) -> Client:
     """An operator logged in to the admin (in-process Django, on the stack's database): what it
     changes commits, and its nudges reach the stack's workers."""

@@ -81,5 +81,5 @@ def test_every_door_spells_its_actor_the_same_way(admin_client):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     assert actor_of(client.get("/api/workflows/").wsgi_request) == "api:door-test"
-    assert actor_of(admin_client.get("/admin/").wsgi_request) == "admin:admin"
+    assert actor_of(admin_client.get("/admin/").wsgi_request) == "admin:operator"
     assert command_actor("retry_failed") == "manage.py retry_failed"

@@ -7,16 +7,8 @@ from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client() -> Client:
-    client = Client()
-    client.force_login(User.objects.create_superuser("operator", "op@example.com", "pw"))
-    return client
 
 
 def links(html: str) -> dict[str, str]:

@@ -23,13 +23,6 @@ pytestmark = pytest.mark.django_db
 KEYS = "/admin/triggers/apikey/"
 
 
-@pytest.fixture
-def admin_client() -> Client:
-    client = Client()
-    client.force_login(User.objects.create_superuser("operator", "op@example.com", "pw"))
-    return client
-
-
 def api_status(key: str) -> int:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")

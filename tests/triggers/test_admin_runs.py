@@ -23,13 +23,6 @@ pytestmark = pytest.mark.django_db
 LIST = "/admin/triggers/triggerinstance/"
 
 
-@pytest.fixture
-def admin_client() -> Client:
-    client = Client()
-    client.force_login(User.objects.create_superuser("operator", "op@example.com", "pw"))
-    return client
-
-
 def step_log(trigger: TriggerInstance, *, success: bool, error: str = "") -> StepExecutionLog:
     started = timezone.now()
     return StepExecutionLog.objects.create(

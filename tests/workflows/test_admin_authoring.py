@@ -6,7 +6,6 @@ import json
 import re
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
@@ -15,14 +14,6 @@ from workflows.models import Workflow
 pytestmark = pytest.mark.django_db
 
 ADD_URL = "/admin/workflows/workflow/add/"
-
-
-@pytest.fixture
-def admin_client() -> Client:
-    user = User.objects.create_superuser("operator", "op@example.com", "pw")
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def management(prefix: str, total: int, initial: int = 0) -> dict[str, str]:

@@ -7,19 +7,11 @@ import re
 from html import unescape
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.factories import WorkflowFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client() -> Client:
-    client = Client()
-    client.force_login(User.objects.create_superuser("operator", "op@example.com", "pw"))
-    return client
 
 
 def version_page(client: Client, workflow, number: int = 1) -> str:
