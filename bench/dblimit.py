@@ -29,7 +29,13 @@ NODES = [("welcome", "email"), ("text", "sms"), ("follow_up", "email")]
 def engine_statements() -> dict[str, Any]:
     """The engine's own SQL texts and the claim's ledger parameters (call where Django is set up;
     the children get plain strings and lists)."""
-    from triggers.state import claim_params, claim_statement, release_params, release_statement
+    from triggers.state import (
+        Release,
+        claim_params,
+        claim_statement,
+        release_params,
+        release_statement,
+    )
     from workers.services.engine import SEND_OPEN
     from workers.sql import (
         SEND_COMPLETE_SQL,
@@ -45,15 +51,8 @@ def engine_statements() -> dict[str, Any]:
         **release_params(
             trigger_id="",
             lease_token="",
-            status="",
-            current_node_id=None,
-            vars_patch=None,
-            attempts=0,
-            available_at=now,
-            nudged=False,
-            last_error="",
-            reason="",
             event_node_id=None,
+            release=Release(status="", current_node_id=None, available_at=now, reason=""),
         ),
         **send_complete_params(trigger_id="", node_id="", result={}),
         **step_log_params(

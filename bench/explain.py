@@ -18,7 +18,7 @@ from bench.dblimit import engine_statements
 from bench.fixtures import PAYLOAD
 from triggers.services import trigger_create
 from triggers.sql import SWEEP_DUE_SQL, SWEEP_EXPIRED_SQL
-from triggers.state import claim_params, claim_statement, release_params
+from triggers.state import Release, claim_params, claim_statement, release_params
 from workers.selectors import step_log_list
 from workers.services.engine import SEND_OPEN
 from workers.services.sweeper import sweep_params
@@ -79,15 +79,14 @@ def plans(workflow: Workflow) -> list[Plan]:
         **release_params(
             trigger_id=trigger.pk,
             lease_token=token,
-            status="enqueued",
-            current_node_id="text",
-            vars_patch=None,
-            attempts=0,
-            available_at=now,
-            nudged=True,
-            last_error="",
-            reason="explain",
             event_node_id="welcome",
+            release=Release(
+                status="enqueued",
+                current_node_id="text",
+                available_at=now,
+                reason="explain",
+                nudged=True,
+            ),
         ),
         **send_complete_params(trigger_id=trigger.pk, node_id="welcome", result={}),
         **step_log_params(

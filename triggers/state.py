@@ -142,34 +142,38 @@ def release_statement(also: Sequence[str] = ()) -> str:
     return release_sql(tuple(also))
 
 
+@dataclass(frozen=True)
+class Release:
+    """How a step leaves the trigger: its next status, cursor and due time, what it adds to
+    `vars`, its failure count and error, and the reason its status event gives."""
+
+    status: str
+    current_node_id: str | None
+    available_at: datetime
+    reason: str
+    vars_patch: dict[str, Any] | None = None
+    attempts: int = 0
+    nudged: bool = False  # a nudge is published on commit (the sweeper need not)
+    last_error: str = ""
+
+
 def release_params(
-    *,
-    trigger_id: UUID | str,
-    lease_token: str,
-    status: str,
-    current_node_id: str | None,
-    vars_patch: dict[str, Any] | None,
-    attempts: int,
-    available_at: datetime,
-    nudged: bool,
-    last_error: str,
-    reason: str,
-    event_node_id: str | None,
+    *, trigger_id: UUID | str, lease_token: str, event_node_id: str | None, release: Release
 ) -> dict[str, Any]:
     """The parameters of release_statement() (see trigger_release), without its writes'."""
     return {
         **STATUS_PARAMS,
         "id": str(trigger_id),
-        "status": status,
-        "node": current_node_id,
-        "patch": json.dumps(vars_patch or {}),
-        "attempts": attempts,
-        "available_at": available_at,
-        "nudged": nudged,
-        "error": last_error,
-        "finished": status in TERMINAL_STATUSES,
+        "status": release.status,
+        "node": release.current_node_id,
+        "patch": json.dumps(release.vars_patch or {}),
+        "attempts": release.attempts,
+        "available_at": release.available_at,
+        "nudged": release.nudged,
+        "error": release.last_error,
+        "finished": release.status in TERMINAL_STATUSES,
         "token": lease_token,
-        "reason": reason,
+        "reason": release.reason,
         "event_node": event_node_id,
     }
 
@@ -178,17 +182,10 @@ def trigger_release(
     *,
     trigger: TriggerInstance,
     lease_token: str,
-    status: str,
-    current_node_id: str | None,
-    vars_patch: dict[str, Any] | None,
-    attempts: int,
-    available_at: datetime,
-    nudged: bool,
-    last_error: str,
-    reason: str,
+    release: Release,
     also: Sequence[ReleaseWrite] = (),
 ) -> bool:
-    """End a step under the lease `lease_token`: the next status, cursor, vars and due time.
+    """End a step under the lease `lease_token` as `release` says.
 
     Fenced: it only applies while the trigger is still `processing` under this very lease, so a
     worker whose lease expired (and was reclaimed) or whose trigger was cancelled changes nothing.
@@ -198,15 +195,8 @@ def trigger_release(
     params = release_params(
         trigger_id=trigger.pk,
         lease_token=lease_token,
-        status=status,
-        current_node_id=current_node_id,
-        vars_patch=vars_patch,
-        attempts=attempts,
-        available_at=available_at,
-        nudged=nudged,
-        last_error=last_error,
-        reason=reason,
         event_node_id=trigger.current_node_id,
+        release=release,
     )
     for write in also:
         clash = params.keys() & write.params.keys()

@@ -24,7 +24,7 @@ from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_
 from tests.support.stack import ROOT, wait_for
 from tests.triggers.support import TOKEN, claimed, failed, new_trigger
 from triggers.models import ApiKey, TriggerInstance
-from triggers.state import trigger_release
+from triggers.state import Release, trigger_release
 from workers.models import StepExecutionLog
 from workflows.services import workflow_update
 
@@ -209,14 +209,16 @@ def release(trigger, *, attempts: int, due_in: timedelta, error: str = "", vars_
     assert trigger_release(
         trigger=trigger,
         lease_token=TOKEN,
-        status="enqueued",
-        current_node_id=trigger.current_node_id,
-        vars_patch=vars_patch,
-        attempts=attempts,
-        available_at=timezone.now() + due_in,
-        nudged=False,
-        last_error=error,
-        reason="released by the test",
+        release=Release(
+            status="enqueued",
+            current_node_id=trigger.current_node_id,
+            vars_patch=vars_patch,
+            attempts=attempts,
+            available_at=timezone.now() + due_in,
+            nudged=False,
+            last_error=error,
+            reason="released by the test",
+        ),
     )
 
 

@@ -8,7 +8,7 @@ from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import trigger_claim, trigger_release
+from triggers.state import Release, trigger_claim, trigger_release
 
 TOKEN = "test-host:1/abc"
 
@@ -36,14 +36,16 @@ def failed(
     applied = trigger_release(
         trigger=running,
         lease_token=TOKEN,
-        status="failed",
-        current_node_id=running.current_node_id,
-        vars_patch=None,
-        attempts=1,
-        available_at=timezone.now(),
-        nudged=False,
-        last_error=error,
-        reason="failed (permanent)",
+        release=Release(
+            status="failed",
+            current_node_id=running.current_node_id,
+            vars_patch=None,
+            attempts=1,
+            available_at=timezone.now(),
+            nudged=False,
+            last_error=error,
+            reason="failed (permanent)",
+        ),
     )
     assert applied
     return TriggerInstance.objects.get(pk=trigger.pk)

@@ -16,7 +16,7 @@ from django.utils.html import escape
 from tests.factories import WorkflowFactory
 from tests.triggers.support import TOKEN, claimed, failed, new_trigger
 from triggers.models import TriggerEvent, TriggerInstance
-from triggers.state import trigger_release
+from triggers.state import Release, trigger_release
 from workers.models import SendLedger, StepExecutionLog
 
 pytestmark = pytest.mark.django_db
@@ -100,14 +100,16 @@ def test_trigger_page_wraps_a_long_message_id_in_vars_instead_of_cutting_it(admi
     assert trigger_release(
         trigger=trigger,
         lease_token=TOKEN,
-        status="enqueued",
-        current_node_id=trigger.current_node_id,
-        vars_patch={"email_hello": {"message_id": long_id}},
-        attempts=0,
-        available_at=timezone.now(),
-        nudged=False,
-        last_error="",
-        reason="sent",
+        release=Release(
+            status="enqueued",
+            current_node_id=trigger.current_node_id,
+            vars_patch={"email_hello": {"message_id": long_id}},
+            attempts=0,
+            available_at=timezone.now(),
+            nudged=False,
+            last_error="",
+            reason="sent",
+        ),
     )
     html = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
 
@@ -154,14 +156,16 @@ def enqueued_later(*, attempts: int, seconds: float, error: str = "") -> Trigger
     assert trigger_release(
         trigger=trigger,
         lease_token=TOKEN,
-        status="enqueued",
-        current_node_id=trigger.current_node_id,
-        vars_patch=None,
-        attempts=attempts,
-        available_at=timezone.now() + timedelta(seconds=seconds),
-        nudged=False,
-        last_error=error,
-        reason="released",
+        release=Release(
+            status="enqueued",
+            current_node_id=trigger.current_node_id,
+            vars_patch=None,
+            attempts=attempts,
+            available_at=timezone.now() + timedelta(seconds=seconds),
+            nudged=False,
+            last_error=error,
+            reason="released",
+        ),
     )
     return TriggerInstance.objects.get(pk=trigger.pk)
 

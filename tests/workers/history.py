@@ -11,7 +11,7 @@ from django.utils import timezone
 from tests.factories import WorkflowFactory, chain, sms_node
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import trigger_claim_with, trigger_release
+from triggers.state import Release, trigger_claim_with, trigger_release
 from workers.models import StepExecutionLog
 from workers.services.engine import SEND_OPEN
 from workers.services.ledger import send_complete
@@ -55,14 +55,16 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
     released = trigger_release(
         trigger=claimed,
         lease_token=token,
-        status=status,
-        current_node_id=None,
-        vars_patch=None,
-        attempts=0,
-        available_at=now,
-        nudged=False,
-        last_error="",
-        reason="tests",
+        release=Release(
+            status=status,
+            current_node_id=None,
+            vars_patch=None,
+            attempts=0,
+            available_at=now,
+            nudged=False,
+            last_error="",
+            reason="tests",
+        ),
     )
     assert released
     return TriggerInstance.objects.get(pk=claimed.pk)

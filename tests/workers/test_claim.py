@@ -12,7 +12,7 @@ from django.utils import timezone
 from tests.factories import WorkflowFactory, chain, delay_node
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import trigger_claim, trigger_release
+from triggers.state import Release, trigger_claim, trigger_release
 
 
 def make_trigger(**changes) -> TriggerInstance:
@@ -59,14 +59,16 @@ class TestClaimRules:
         released = trigger_release(
             trigger=first,
             lease_token="old",
-            status="completed",
-            current_node_id=None,
-            vars_patch={"x": 1},
-            attempts=0,
-            available_at=timezone.now(),
-            nudged=False,
-            last_error="",
-            reason="zombie",
+            release=Release(
+                status="completed",
+                current_node_id=None,
+                vars_patch={"x": 1},
+                attempts=0,
+                available_at=timezone.now(),
+                nudged=False,
+                last_error="",
+                reason="zombie",
+            ),
         )
         assert released is False
         assert TriggerInstance.objects.get(pk=trigger.pk).status == "processing"

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from triggers.dispatch import trigger_enqueue_on_commit
 from triggers.models import TriggerInstance, TriggerStatus
-from triggers.state import ReleaseWrite, trigger_claim_with, trigger_release
+from triggers.state import Release, ReleaseWrite, trigger_claim_with, trigger_release
 from workers.errors import PermanentError, TransientError
 from workers.nodes import CHANNELS
 from workers.services.caps import send_caps_take
@@ -339,18 +339,18 @@ def _record(
         )
     elif slot is not None and slot.recorded_result is None and not provider_reached:
         writes.insert(0, send_unused_write(trigger=step.trigger, node_id=step.node["id"]))
-    applied = trigger_release(
-        trigger=step.trigger,
-        lease_token=step.lease_token,
+    release = Release(
         status=outcome.status,
         current_node_id=outcome.next_node_id,
+        available_at=outcome.available_at,
+        reason=outcome.reason,
         vars_patch=outcome.vars_patch,
         attempts=outcome.attempts,
-        available_at=outcome.available_at,
         nudged=nudge,
         last_error=outcome.error,
-        reason=outcome.reason,
-        also=writes,
+    )
+    applied = trigger_release(
+        trigger=step.trigger, lease_token=step.lease_token, release=release, also=writes
     )
     if not applied:
         logger.info(
