@@ -11,11 +11,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first, so that a code change does not reinstall them.
-COPY pyproject.toml ./
+# Dependencies first, so that a code change does not reinstall them; at the versions
+# constraints.txt pins, as `make install` and CI install them.
+COPY pyproject.toml constraints.txt ./
 RUN mkdir -p notiflow workflows triggers workers \
     && touch notiflow/__init__.py workflows/__init__.py triggers/__init__.py workers/__init__.py \
-    && pip install . \
+    && pip install -c constraints.txt . \
     && pip uninstall -y notiflow
 
 COPY . .

@@ -2,15 +2,18 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+# Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-tools lint format bench chaos clean
+.PHONY: install run test test-fast test-tools lint format bench chaos clean
 
-$(STAMP): pyproject.toml
+## Every package at the version constraints.txt pins (the one the suite last passed with; how to
+## upgrade is in its header and in docs/upgrading.md).
+$(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)
@@ -41,6 +44,12 @@ test-tools:
 test: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+## The quick loop (under a minute): everything but the end-to-end, browser and chaos tests
+## (pytest markers, set in tests/conftest.py). test-tools too: the compose file's tests are fast.
+test-fast: install test-tools
+	$(PY) scripts/services.py check
+	$(PY) -m pytest -m "not e2e and not browser and not chaos" $(PYTEST_ARGS)
 
 ## Benchmarks (not part of `make test`): prints a table and updates BENCHMARKS.md. Several
 ## minutes at the default sizes; `make bench ARGS="--quick"` for a small run, `--help` for options.

@@ -29,6 +29,25 @@ def unique(prefix: str = "t") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}"
 
 
+# Markers by what a test uses rather than by memory, so `make test-fast` (-m "not e2e and not
+# browser and not chaos") can never pick up a slow test that forgot its marker: `stack` is the
+# real process stack behind `e2e`, `api` and `operator`; `browser_page` drives chromium.
+E2E_FIXTURES = {"stack"}
+BROWSER_FIXTURES = {"browser_page"}
+CHAOS_DIR = Path(__file__).resolve().parent / "chaos"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & E2E_FIXTURES:
+            item.add_marker(pytest.mark.e2e)
+        if used & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if CHAOS_DIR in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.chaos)
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_blocker) -> Iterator[None]:
     """Always create the test database. pytest-django creates only the databases that the

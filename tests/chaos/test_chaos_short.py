@@ -57,10 +57,14 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
 
 
 def test_workers_survive_redis_restarts_and_lose_nothing(tmp_path):
-    # Celery 5.7.0 workers exited on about one Redis restart in five (AttributeError in kombu's
-    # channel close after the consumer's connection-loss cleanup); six restarts catch that most
-    # of the time. A restarted Redis without persistence has lost every nudge: the sweeper
-    # re-nudges from PostgreSQL.
+    """Six Redis restarts under load: no worker exits and every trigger completes. A restarted
+    Redis without persistence has lost every nudge: the sweeper re-nudges from PostgreSQL.
+
+    Every assertion here holds on every run of a correct build. This run does not promise to
+    catch the Celery 5.7.0 exit (a worker dies only when a restart finds it holding an
+    unacknowledged message, about one restart in five under this load: how often the random
+    runs caught it is the chaos report's finding, docs/reliability.md). The deterministic guard
+    of that bug is tests/chaos/test_redis_restart.py, which makes the condition certain."""
     config = ChaosConfig(
         triggers=300,
         kills=0,

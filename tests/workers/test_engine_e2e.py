@@ -8,7 +8,9 @@ import pytest
 
 from tests.conftest import sms_outbox, unique
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from tests.support.stack import wait_for
 from tests.workers.helpers import fire, wait_terminal
+from triggers.models import TriggerInstance
 from workers.models import SendLedger, StepExecutionLog
 
 pytestmark = pytest.mark.e2e
@@ -42,7 +44,9 @@ def test_email_delay_sms_runs_to_completed(api, e2e, smtp_server):
         ("pause", True),
         ("text", True),
     ]
-    assert steps[2].started_at - steps[1].finished_at >= timedelta(milliseconds=300)
+    # The delay counts from inside the delay step, so from its start; never early, whatever the
+    # machine's load (how late is bench's delay figure, not an assertion).
+    assert steps[2].started_at - steps[1].started_at >= timedelta(milliseconds=300)
 
     (mail,) = smtp_server.handler.to(address)
     assert mail.subject == f"Welcome Ann to {workflow.key}"
@@ -106,20 +110,49 @@ def test_no_edge_holding_ends_the_run(api, e2e):
     assert [s.node_id for s in logs(trigger_id)] == ["start"]
 
 
-def test_delay_beyond_countdown_cap_fires_through_sweeper_on_time(api, e2e):
-    # The stack's countdown cap is 2 s and the sweep interval 1 s: a 4 s wait is the sweeper's.
+def test_delay_beyond_countdown_cap_is_left_to_the_sweeper_and_never_runs_early(api, e2e):
+    """A 4 s wait with the stack's countdown cap at 2 s and sweep interval 1 s (docs/design.md,
+    rule 5): the engine leaves it in `available_at` for the sweeper instead of nudging, and the
+    next step runs once, not before it is due.
+
+    Deterministic: every bound below compares instants the system itself recorded (on one
+    clock), none against the wall clock. How late the step runs is not asserted: that depends on
+    the machine and is what `make bench` reports (figure 5, bench/delays.py, both paths). The
+    sweeper's look-ahead countdown is checked exactly in tests/workers/test_sweeper.py
+    (test_looks_ahead_one_interval_with_a_countdown), and the engine's choice between a
+    countdown and the sweeper in tests/workers/test_step_schedule.py."""
+    wait, lookahead = timedelta(seconds=4), timedelta(seconds=1)
     workflow = WorkflowFactory(
         definition=chain(delay_node("long", delay_ms=4000), sms_node("after"))
     )
     trigger_id = fire(api, workflow, {"phone": "+15550199", "name": "N"})
+
+    def waiting_at_after() -> TriggerInstance | None:
+        trigger = TriggerInstance.objects.get(pk=trigger_id)
+        if trigger.current_node_id == "after" and trigger.status == "enqueued":
+            return trigger
+        assert trigger.current_node_id == "long", "the 4 s wait at 'after' was never seen"
+        return None
+
+    # The trigger waits at 'after' for about 4 s: plenty for a 20 ms poll to see it.
+    waiting = wait_for(waiting_at_after, timeout=10, interval=0.02, message="waiting at 'after'")
+    (delay_step,) = logs(trigger_id)
+    due = waiting.available_at
+    # Due = the delay step's own instant + 4 s; the engine takes that instant between the step's
+    # start and finish (workers/services/engine.py, _success then _record).
+    assert delay_step.started_at + wait <= due <= delay_step.finished_at + wait
+    # Not nudged at release (that would be 4 s ahead of due); only the sweeper's look-ahead may
+    # have nudged it since, which the sweep statement does no earlier than one interval ahead.
+    assert waiting.nudged_at is None or waiting.nudged_at >= due - lookahead
+
     trigger = wait_terminal(trigger_id, timeout=20)
-    assert trigger.status == "completed"
+    assert trigger.status == "completed" and trigger.attempts == 0
     delay_step, sms_step = logs(trigger_id)
-    due = delay_step.finished_at + timedelta(milliseconds=4000)
-    lateness = (sms_step.started_at - due).total_seconds()
-    assert -0.05 <= lateness <= 1 + 1, f"fired {lateness:.3f}s after due"
     claims = trigger.events.filter(to_status="processing", node_id="after")
     assert claims.count() == 1
+    # The claim only takes a trigger whose available_at has passed (triggers/sql.py); the step
+    # starts after its claim.
+    assert claims.get().created_at >= due and sms_step.started_at >= due
 
 
 def test_smtp_451_twice_then_accepted_backs_off_exponentially(api, e2e, smtp_server):
@@ -131,10 +164,13 @@ def test_smtp_451_twice_then_accepted_backs_off_exponentially(api, e2e, smtp_ser
     steps = logs(trigger_id)
     assert [(s.attempt, s.success) for s in steps] == [(1, False), (2, False), (3, True)]
     assert "451" in steps[0].error
-    base = 0.5  # NOTIFLOW_RETRY_BASE_SECONDS in the stack, jitter off
+    # Never early: a failed attempt sets available_at = (an instant inside that attempt) +
+    # base * 2^(n-1). How much later is load, not backoff; the exact delays and the countdown
+    # each retry is nudged with are tests/workers/test_step_schedule.py's.
+    base = timedelta(seconds=0.5)  # NOTIFLOW_RETRY_BASE_SECONDS in the stack, jitter off
     for before, after, expected in ((steps[0], steps[1], base), (steps[1], steps[2], 2 * base)):
-        gap = (after.started_at - before.finished_at).total_seconds()
-        assert expected - 0.01 <= gap <= expected + 0.75, f"gap {gap:.3f}s, expected {expected}s"
+        gap = after.started_at - before.started_at
+        assert gap >= expected, f"attempt {after.attempt} came {gap} after the previous one"
     assert len(smtp_server.handler.to(address)) == 1
     assert SendLedger.objects.get(trigger_id=trigger_id).status == "sent"
 

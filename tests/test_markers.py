@@ -1,0 +1,56 @@
+"""The markers `make test-fast` leaves out (e2e, browser, chaos) follow what a test uses, not what
+its author remembered (tests/conftest.py, pytest_collection_modifyitems)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tests import conftest
+
+TESTS = Path(conftest.__file__).resolve().parent
+
+
+def marked(fixturenames: list[str], path: Path) -> set[str]:
+    """The markers the hook gives a test that uses `fixturenames` (its whole fixture closure, as
+    pytest computes it) and lives at `path`."""
+    added: list[pytest.MarkDecorator] = []
+    item = SimpleNamespace(fixturenames=fixturenames, path=path, add_marker=added.append)
+    conftest.pytest_collection_modifyitems(None, [item])  # type: ignore[list-item]
+    return {marker.name for marker in added}
+
+
+@pytest.mark.parametrize(
+    ("closure", "expected"),
+    [
+        (["api", "e2e", "stack", "django_db_setup"], {"e2e"}),
+        (["operator", "e2e", "stack"], {"e2e"}),
+        (["e2e", "stack", "smtp_server", "browser_page"], {"e2e", "browser"}),
+        (["db", "api_client", "smtp_server"], set()),
+    ],
+)
+def test_tests_on_the_stack_or_in_a_browser_are_marked(closure, expected):
+    assert marked(closure, TESTS / "workers" / "test_new.py") == expected
+
+
+def test_tests_under_tests_chaos_are_marked_chaos():
+    assert marked([], TESTS / "chaos" / "test_new.py") == {"chaos"}
+    assert marked([], TESTS / "test_chaos_named_but_elsewhere.py") == set()
+
+
+@pytest.fixture
+def leaf() -> str:
+    return "leaf"
+
+
+@pytest.fixture
+def middle(leaf: str) -> str:
+    return leaf
+
+
+def test_an_items_fixturenames_hold_the_fixtures_it_uses_indirectly(request, middle):
+    """What the hook relies on: `api` and `operator` reach `stack` through `e2e`, as `middle`
+    reaches `leaf` here."""
+    assert "leaf" in request.node.fixturenames
