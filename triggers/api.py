@@ -94,14 +94,22 @@ class TriggerListApi(ListAPIView):
     serializer_class = TriggerOutputSerializer
 
     def get_queryset(self):
-        wanted = self.request.query_params.get("status")
-        if wanted and wanted not in TriggerStatus.values:
+        # A filter given empty is a mistake (a form field left blank), not "no filter": listing
+        # every trigger instead would hide it.
+        params = self.request.query_params
+        wanted = params.get("status")
+        if wanted is not None and wanted not in TriggerStatus.values:
             raise ValidationError({"status": [f"must be one of {', '.join(TriggerStatus.values)}"]})
-        return trigger_list(workflow_key=self.request.query_params.get("workflow"), status=wanted)
+        workflow_key = params.get("workflow")
+        if workflow_key is not None and not workflow_key:
+            raise ValidationError({"workflow": ["must be a workflow key (it was empty)"]})
+        return trigger_list(workflow_key=workflow_key, status=wanted)
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("workflow", str, description="workflow key"),
+            OpenApiParameter(
+                "workflow", {"type": "string", "minLength": 1}, description="workflow key"
+            ),
             OpenApiParameter("status", str, enum=TriggerStatus.values),
         ]
     )
