@@ -3,7 +3,9 @@ default.
 
 PostgreSQL text and jsonb values cannot contain NUL (U+0000). DRF's CharFields refuse it; these
 cover what they do not see: JSON bodies (payloads and definitions go into jsonb as they are) and
-query-string filters. A page number that is not one is a 400 too (DRF took an empty `page=` for
+query-string filters. A JSON body nested more than MAX_JSON_DEPTH containers deep is refused too:
+json.loads ends such a body in a RecursionError (a 500) somewhere past a few hundred levels, and
+every later walk over a payload (templates, jsonb, rendering) would pay for the depth again. A page number that is not one is a 400 too (DRF took an empty `page=` for
 page 1 and anything else for a missing page).
 """
 
@@ -19,23 +21,40 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
 
 NUL = "\x00"
+MAX_JSON_DEPTH = 64
 
 
-def _contains_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return NUL in value
-    if isinstance(value, dict):
-        return any(_contains_nul(k) or _contains_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_contains_nul(item) for item in value)
-    return False
+def _refuse_unstorable(data: Any) -> None:
+    """ParseError when a parsed JSON value nests containers more than MAX_JSON_DEPTH deep or has
+    a NUL in a string or a key. Iterative: the walk itself cannot run out of stack."""
+    pending: list[tuple[Any, int]] = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            if NUL in value:
+                raise ParseError(_NUL_MESSAGE)
+        elif isinstance(value, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                raise ParseError(_DEPTH_MESSAGE)
+            if isinstance(value, dict):
+                if any(NUL in key for key in value):
+                    raise ParseError(_NUL_MESSAGE)
+                value = value.values()
+            pending.extend((item, depth + 1) for item in value)
+
+
+_NUL_MESSAGE = "JSON strings may not contain \\u0000 (NUL): it cannot be stored"
+_DEPTH_MESSAGE = f"JSON may not nest objects and arrays more than {MAX_JSON_DEPTH} levels deep"
 
 
 class NulSafeJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
-        data = super().parse(stream, media_type, parser_context)
-        if _contains_nul(data):
-            raise ParseError("JSON strings may not contain \\u0000 (NUL): it cannot be stored")
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            # The C decoder gives up near the interpreter's recursion limit, long past ours.
+            raise ParseError(_DEPTH_MESSAGE) from None
+        _refuse_unstorable(data)
         return data
 
 
