@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import requests
 from django.conf import settings
 from rest_framework.test import APIClient
 
@@ -94,8 +95,10 @@ def test_gunicorn_answers_a_body_over_the_limit_with_a_json_413(api):
     assert response.status_code == 413, response.text[:300]
     assert response.headers["Content-Type"] == "application/json"
     assert response.json()["detail"]
-    # The connection is still good for the next request.
-    assert api.get("/api/triggers/?page=1").status_code == 200
+    # gunicorn closes a connection that leaves more than 64 KB of body unread (it cannot find the
+    # next request behind it); the server itself goes on.
+    fresh = requests.get(f"{api.base}/api/triggers/", headers=api.session.headers, timeout=10)
+    assert fresh.status_code == 200
 
 
 @pytest.mark.e2e
