@@ -226,7 +226,8 @@ class ChaosRun:
                 if process.popen.poll() is not None:
                     raise RuntimeError(f"{process.name} exited early:\n{process.log()[-3000:]}")
         try:
-            health = requests.get(self.base_url + "/api/health/", timeout=2).json()
+            # The details (with the API key) count the workers; the public answer names none.
+            health = self.api.get(self.base_url + "/api/health/", timeout=2).json()
         except (requests.RequestException, ValueError):
             return False
         return bool(health.get("workers", {}).get("count", 0) >= self.config.workers)

@@ -215,6 +215,11 @@ NOTIFLOW_SWEEP_BATCH_SIZE = env.int("NOTIFLOW_SWEEP_BATCH_SIZE", default=1000)
 # How long a process trusts an API key it found active: a revocation takes effect within this
 # (at once in the process that revoked it); 0 checks the database on every request.
 NOTIFLOW_API_KEY_CACHE_SECONDS = env.float("NOTIFLOW_API_KEY_CACHE_SECONDS", default=10)
+# The public face of /api/health/ is computed at most this often per process (workers/api.py).
+NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", default=5)
+# Health is `degraded` once due work (a trigger, an expired lease) has waited this long: past one
+# re-nudge (NOTIFLOW_RENUDGE_AFTER_SECONDS [30]) and a sweep, a healthy system has taken it.
+NOTIFLOW_HEALTH_MAX_LAG_SECONDS = env.float("NOTIFLOW_HEALTH_MAX_LAG_SECONDS", default=60)
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))

@@ -266,7 +266,10 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         assert "NOT ANSWERING" not in log
 
         # Every URL answers from the moment the banner is shown.
-        assert requests.get(f"{web}/api/health/", timeout=10).json()["database"]["ok"] is True
+        health = requests.get(
+            f"{web}/api/health/", headers={"Authorization": f"Bearer {key}"}, timeout=10
+        ).json()
+        assert health["database"]["ok"] is True
         flower = f"http://127.0.0.1:{ports['flower']}/"
         assert requests.get(flower, timeout=10).status_code == 401
         assert requests.get(flower, auth=("admin", password), timeout=10).status_code == 200
