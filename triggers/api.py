@@ -7,7 +7,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_list
-from triggers.services import TriggerRejected, trigger_create
+from triggers.services import MAX_IDEMPOTENCY_KEY_LENGTH, TriggerRejected, trigger_create
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_cancel
 
 
@@ -79,11 +79,32 @@ def _datetime(value: datetime | None) -> str | None:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
+# The key's rules live in trigger_create (one home for the body, the header and the command);
+# the schema states them.
+IDEMPOTENCY_KEY_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_IDEMPOTENCY_KEY_LENGTH,
+    "pattern": r"\S",
+    "description": "not empty or only spaces",
+}
+
+
+@extend_schema_field(IDEMPOTENCY_KEY_SCHEMA)
+class IdempotencyKeyField(serializers.CharField):
+    pass
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {}})
+class PayloadField(serializers.JSONField):
+    """Any JSON to the serializer; trigger_create refuses anything but an object."""
+
+
 class TriggerInputSerializer(serializers.Serializer):
-    workflow = serializers.CharField(max_length=100)
+    workflow = serializers.CharField(min_length=1, max_length=100)
     # May come in the Idempotency-Key header instead.
-    idempotency_key = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
-    payload = serializers.JSONField(required=False, default=dict)
+    idempotency_key = IdempotencyKeyField(required=False, trim_whitespace=False)
+    payload = PayloadField(required=False, default=dict)
 
 
 def _error(field: str, message: str, code: int) -> Response:
@@ -119,7 +140,9 @@ class TriggerListApi(ListAPIView):
     @extend_schema(
         request=TriggerInputSerializer,
         responses={201: TriggerOutputSerializer, 200: TriggerOutputSerializer},
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
+        parameters=[
+            OpenApiParameter("Idempotency-Key", IDEMPOTENCY_KEY_SCHEMA, OpenApiParameter.HEADER)
+        ],
     )
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
