@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install run test test-tools lint format bench chaos clean
+.PHONY: install run test test-tools lint format bench chaos schemathesis clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -41,6 +41,15 @@ test-tools:
 test: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+## Schemathesis against the live test stack for longer than `make test` does
+## (tests/test_schemathesis.py): EXAMPLES generated cases per operation, SEED to vary or replay.
+EXAMPLES ?= 500
+SEED ?= 20261123
+schemathesis: install
+	$(PY) scripts/services.py check
+	SCHEMATHESIS_MAX_EXAMPLES=$(EXAMPLES) SCHEMATHESIS_SEED=$(SEED) \
+		$(PY) -m pytest tests/test_schemathesis.py -rP $(PYTEST_ARGS)
 
 ## Benchmarks (not part of `make test`): prints a table and updates BENCHMARKS.md. Several
 ## minutes at the default sizes; `make bench ARGS="--quick"` for a small run, `--help` for options.

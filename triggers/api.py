@@ -141,7 +141,12 @@ class TriggerListApi(ListAPIView):
         request=TriggerInputSerializer,
         responses={201: TriggerOutputSerializer, 200: TriggerOutputSerializer},
         parameters=[
-            OpenApiParameter("Idempotency-Key", IDEMPOTENCY_KEY_SCHEMA, OpenApiParameter.HEADER)
+            OpenApiParameter(
+                "Idempotency-Key",
+                IDEMPOTENCY_KEY_SCHEMA,
+                OpenApiParameter.HEADER,
+                description="instead of the body's idempotency_key; both and different is a 400",
+            )
         ],
     )
     def post(self, request: Request) -> Response:
