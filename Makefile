@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-fast test-tools lint format bench chaos clean
+.PHONY: install run test test-fast test-tools lint format bench chaos schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
@@ -50,6 +50,15 @@ test: install test-tools
 test-fast: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest -m "not e2e and not browser and not chaos" $(PYTEST_ARGS)
+
+## Schemathesis against the live test stack for longer than `make test` does
+## (tests/test_schemathesis.py): EXAMPLES generated cases per operation, SEED to vary or replay.
+EXAMPLES ?= 500
+SEED ?= 20261123
+schemathesis: install
+	$(PY) scripts/services.py check
+	SCHEMATHESIS_MAX_EXAMPLES=$(EXAMPLES) SCHEMATHESIS_SEED=$(SEED) \
+		$(PY) -m pytest tests/test_schemathesis.py -rP $(PYTEST_ARGS)
 
 ## Benchmarks (not part of `make test`): prints a table and updates BENCHMARKS.md. Several
 ## minutes at the default sizes; `make bench ARGS="--quick"` for a small run, `--help` for options.

@@ -110,12 +110,18 @@ def redis_flush(config: Config) -> None:
 # --- processes ----------------------------------------------------------------------------------
 
 
+BENCH_SECRET_KEY = "bench-only-key-for-throwaway-databases-" + "b" * 24
+
+
 def base_env(config: Config, db_part: str = "engine", **extra: str) -> dict[str, str]:
     """The environment of every process the bench starts: production settings, no-I/O providers."""
     env = {k: v for k, v in os.environ.items() if k not in ("EMAIL_URL", "PYTHONPATH")}
     env.update(
         {
             "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+            # The settings refuse to start without one outside debug; the bench's databases are
+            # throwaway, so a fixed key signs nothing worth forging (yours wins if set).
+            "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or BENCH_SECRET_KEY,
             "DATABASE_URL": config.db_url(db_part),
             "CELERY_BROKER_URL": config.redis_url,
             # Sends nothing and keeps nothing (locmem would keep every message in memory).

@@ -36,6 +36,15 @@ from chaos.tally import tally
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import ROOT, Stack, wait_for
 
+
+def chaos_secret_key() -> str:
+    """The settings refuse to start without a key outside debug. The harness's PostgreSQL and
+    Redis are its own and thrown away, so a fixed key signs nothing worth forging."""
+    return (
+        os.environ.get("DJANGO_SECRET_KEY") or "chaos-only-key-for-a-throwaway-cluster-" + "c" * 24
+    )
+
+
 # Engine timings shrunk so that crash recovery happens many times within one run. The ratios
 # keep production's shape (defaults in brackets):
 ENGINE_TIMINGS = {
@@ -169,6 +178,7 @@ class ChaosRun:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+            "DJANGO_SECRET_KEY": chaos_secret_key(),
             "CELERY_BROKER_URL": self.redis.url,
             "EMAIL_URL": f"smtp://127.0.0.1:{self.smtp.port}",
             "NOTIFLOW_SMS_BACKEND": "file",
@@ -203,6 +213,7 @@ class ChaosRun:
 
     def _manage(self, database_url: str, *args: str) -> str:
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "notiflow.settings"}
+        env["DJANGO_SECRET_KEY"] = chaos_secret_key()
         env["DATABASE_URL"] = database_url
         env["CELERY_BROKER_URL"] = self.redis.url
         done = subprocess.run(
@@ -228,7 +239,8 @@ class ChaosRun:
                 if process.popen.poll() is not None:
                     raise RuntimeError(f"{process.name} exited early:\n{process.log()[-3000:]}")
         try:
-            health = requests.get(self.base_url + "/api/health/", timeout=2).json()
+            # The details (with the API key) count the workers; the public answer names none.
+            health = self.api.get(self.base_url + "/api/health/", timeout=2).json()
         except (requests.RequestException, ValueError):
             return False
         return bool(health.get("workers", {}).get("count", 0) >= self.config.workers)

@@ -1,10 +1,13 @@
 """Notiflow settings: everything comes from the environment (see README, Configuration)."""
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
+from types import TracebackType
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -12,11 +15,73 @@ env = environ.Env()
 if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
+
+# --- Security (docs/security.md, "Production environment") -------------------------------------
+class SettingsRefused(ImproperlyConfigured):
+    """A setting the processes must not start without; said in one line, without a traceback."""
+
+
+_default_excepthook = sys.excepthook
+
+
+def _one_line(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+    if isinstance(error, SettingsRefused):
+        print(f"notiflow: {error}", file=sys.stderr)
+    else:
+        _default_excepthook(kind, error, tb)
+
+
+def _refuse(message: str) -> None:
+    # Every entry point (manage.py, gunicorn, celery) leaves this exception uncaught; its
+    # traceback would bury the one line that says what to do.
+    sys.excepthook = _one_line
+    raise SettingsRefused(message)
+
+
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-# The fallback key only exists so that a fresh checkout runs; production sets DJANGO_SECRET_KEY.
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="insecure-dev-only-key-set-DJANGO_SECRET_KEY")
+# Signs sessions, password-reset links and messages: anyone who knows it can forge them, so there
+# is no shared fallback outside debug (make run keeps a generated one in .run/secret-key).
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        _refuse(
+            "refusing to start without DJANGO_SECRET_KEY. Set it to a long random value, e.g. "
+            'python -c "from django.core.management.utils import get_random_secret_key; '
+            'print(get_random_secret_key())", or set DJANGO_DEBUG=1 on a development machine.'
+        )
+    SECRET_KEY = "django-insecure-debug-only-key-set-DJANGO_SECRET_KEY"  # noqa: S105 (debug only)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+# HTTPS: off by default, because make run, compose and the tests serve plain HTTP on loopback;
+# a deployment behind TLS turns each on (the documented environment passes `check --deploy`).
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SESSION_COOKIE_SECURE", default=False)
+CSRF_COOKIE_SECURE = env.bool("DJANGO_CSRF_COOKIE_SECURE", default=False)
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
+# A load balancer's probe of the public health answer may come over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^api/health/$"]
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+# Behind a TLS-terminating proxy: which request header says the client used HTTPS, as
+# META_KEY,value (HTTP_X_FORWARDED_PROTO,https). Only if the proxy always sets or strips it.
+_proxy_ssl_header = env.list("DJANGO_SECURE_PROXY_SSL_HEADER", default=[])
+SECURE_PROXY_SSL_HEADER: tuple[str, str] | None = None
+if _proxy_ssl_header:
+    if len(_proxy_ssl_header) != 2 or not _proxy_ssl_header[0].startswith("HTTP_"):
+        _refuse(
+            "DJANGO_SECURE_PROXY_SSL_HEADER must be a request.META key and its value, "
+            f"e.g. HTTP_X_FORWARDED_PROTO,https (got {','.join(_proxy_ssl_header)!r})"
+        )
+    SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header[0], _proxy_ssl_header[1])
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
+]
 
 INSTALLED_APPS = [
     # django.contrib.admin with Notiflow's admin site (name, order of apps): notiflow/admin.py.
@@ -109,7 +174,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["notiflow.http.NulSafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "notiflow.http.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "notiflow.api_errors.exception_handler",
@@ -247,6 +312,11 @@ NOTIFLOW_REDIS_URL = env.str(
     if CELERY_BROKER_URL.startswith("redis")
     else "redis://127.0.0.1:6379/0",
 )
+# The public face of /api/health/ is computed at most this often per process (workers/api.py).
+NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", default=5)
+# Health is `degraded` once due work (a trigger, an expired lease) has waited this long: past one
+# re-nudge (NOTIFLOW_RENUDGE_AFTER_SECONDS [30]) and a sweep, a healthy system has taken it.
+NOTIFLOW_HEALTH_MAX_LAG_SECONDS = env.float("NOTIFLOW_HEALTH_MAX_LAG_SECONDS", default=60)
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))

@@ -36,5 +36,6 @@ urlpatterns = [
     path("api/", include(api)),
 ]
 
+handler400 = "notiflow.errors.bad_request"
 handler404 = "notiflow.errors.not_found"
 handler500 = "notiflow.errors.server_error"

@@ -1,8 +1,9 @@
 """`make run`: set up a development instance, start web, worker, beat, flower and a mail catcher
 with honcho, and print where each one listens once it does.
 
-Idempotent: run it again and it reuses the database, the admin password and the API key kept in
-.run/ (git-ignored; NOTIFLOW_RUN_DIR moves it). Everything listens on 127.0.0.1:
+Idempotent: run it again and it reuses the database, the admin password, the API key and the
+DJANGO_SECRET_KEY kept in .run/ (git-ignored; NOTIFLOW_RUN_DIR moves it). Everything listens on
+127.0.0.1:
 
 - web: NOTIFLOW_BIND, or NOTIFLOW_HOST and PORT, as in notiflow/gunicorn_conf.py [127.0.0.1:8000];
 - flower: FLOWER_ADDRESS and FLOWER_PORT [127.0.0.1:5555]; its URL reaches every process as
@@ -354,12 +355,20 @@ def run_honcho(plan: Plan, run_dir: Path, on_listening: Callable[[list[Listener]
     return honcho.wait()
 
 
+def secret_key(run_dir: Path) -> str:
+    """The development instance's DJANGO_SECRET_KEY, made on the first run and kept in
+    .run/secret-key (the settings refuse to start without one unless DJANGO_DEBUG is on)."""
+    return secret_file(run_dir / "secret-key", lambda: secrets.token_urlsafe(50))
+
+
 def main() -> int:
     run_dir = Path(os.environ.get("NOTIFLOW_RUN_DIR") or ROOT / ".run").resolve()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
     os.environ.setdefault("NOTIFLOW_SMS_BACKEND", "file")
     os.environ.setdefault("NOTIFLOW_SMS_FILE", str(run_dir / "sms.jsonl"))
     run_dir.mkdir(parents=True, exist_ok=True)
+    if not os.environ.get("DJANGO_SECRET_KEY", "").strip():
+        os.environ["DJANGO_SECRET_KEY"] = secret_key(run_dir)
     # Ports first: a port that cannot be had stops make run before it changes anything.
     processes = plan(dict(os.environ), run_dir)
     os.environ.update(processes.env)

@@ -121,9 +121,9 @@ def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> 
     stack.worker("w2")
     stack.beat()
     try:
-        wait_until_up(stack, workers=2)
         with django_db_blocker.unblock():
             _, stack.env["API_KEY"] = api_key_create(name=unique("e2e"))
+        wait_until_up(stack, workers=2, api_key=stack.env["API_KEY"])
         yield stack
     except BaseException:
         print(stack.logs())

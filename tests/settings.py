@@ -3,6 +3,9 @@
 import os
 
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+# The settings refuse to load without a key outside debug. This one signs nothing that outlives
+# the tests; set here, every process the tests start (the stack, commands, Flower) inherits it.
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-never-used-outside-tests-" + "x" * 20)
 os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
 
 from notiflow.settings import *  # noqa: F403

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from notiflow.actors import actor_of
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_list
-from triggers.services import TriggerRejected, trigger_create
+from triggers.services import MAX_IDEMPOTENCY_KEY_LENGTH, TriggerRejected, trigger_create
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_cancel
 
 
@@ -80,11 +80,32 @@ def _datetime(value: datetime | None) -> str | None:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
+# The key's rules live in trigger_create (one home for the body, the header and the command);
+# the schema states them.
+IDEMPOTENCY_KEY_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_IDEMPOTENCY_KEY_LENGTH,
+    "pattern": r"\S",
+    "description": "not empty or only spaces",
+}
+
+
+@extend_schema_field(IDEMPOTENCY_KEY_SCHEMA)
+class IdempotencyKeyField(serializers.CharField):
+    pass
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {}})
+class PayloadField(serializers.JSONField):
+    """Any JSON to the serializer; trigger_create refuses anything but an object."""
+
+
 class TriggerInputSerializer(serializers.Serializer):
-    workflow = serializers.CharField(max_length=100)
+    workflow = serializers.CharField(min_length=1, max_length=100)
     # May come in the Idempotency-Key header instead.
-    idempotency_key = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
-    payload = serializers.JSONField(required=False, default=dict)
+    idempotency_key = IdempotencyKeyField(required=False, trim_whitespace=False)
+    payload = PayloadField(required=False, default=dict)
 
 
 def _error(field: str, message: str, code: int) -> Response:
@@ -95,14 +116,22 @@ class TriggerListApi(ListAPIView):
     serializer_class = TriggerOutputSerializer
 
     def get_queryset(self):
-        wanted = self.request.query_params.get("status")
-        if wanted and wanted not in TriggerStatus.values:
+        # A filter given empty is a mistake (a form field left blank), not "no filter": listing
+        # every trigger instead would hide it.
+        params = self.request.query_params
+        wanted = params.get("status")
+        if wanted is not None and wanted not in TriggerStatus.values:
             raise ValidationError({"status": [f"must be one of {', '.join(TriggerStatus.values)}"]})
-        return trigger_list(workflow_key=self.request.query_params.get("workflow"), status=wanted)
+        workflow_key = params.get("workflow")
+        if workflow_key is not None and not workflow_key:
+            raise ValidationError({"workflow": ["must be a workflow key (it was empty)"]})
+        return trigger_list(workflow_key=workflow_key, status=wanted)
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("workflow", str, description="workflow key"),
+            OpenApiParameter(
+                "workflow", {"type": "string", "minLength": 1}, description="workflow key"
+            ),
             OpenApiParameter("status", str, enum=TriggerStatus.values),
         ]
     )
@@ -112,7 +141,14 @@ class TriggerListApi(ListAPIView):
     @extend_schema(
         request=TriggerInputSerializer,
         responses={201: TriggerOutputSerializer, 200: TriggerOutputSerializer},
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                IDEMPOTENCY_KEY_SCHEMA,
+                OpenApiParameter.HEADER,
+                description="instead of the body's idempotency_key; both and different is a 400",
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):

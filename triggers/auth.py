@@ -33,7 +33,8 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
         if not header:
             return None
         scheme, _, key = header.partition(" ")
-        if scheme != self.keyword or not key.strip():
+        # Authentication schemes are case-insensitive (RFC 9110, 11.1); the key is not.
+        if scheme.lower() != self.keyword.lower() or not key.strip():
             raise exceptions.AuthenticationFailed("Authorization must be 'Bearer <api key>'")
         api_key = api_key_authenticate(key=key.strip())
         if api_key is None:

@@ -88,6 +88,23 @@ def trigger_stats(*, now: datetime | None = None) -> TriggerStats:
     return TriggerStats(now, by_status, dict(sorted(by_workflow.items())), oldest_due, expired)
 
 
+def trigger_oldest_waiting(*, now: datetime) -> datetime | None:
+    """Since when the longest-waiting work has waited for a worker: the earliest of the oldest
+    due trigger's `available_at` and the oldest expired lease's `lease_until`; None when nothing
+    is due and no lease has expired. One round trip, each half an index's first entry."""
+    due = (
+        TriggerInstance.objects.filter(status=TriggerStatus.ENQUEUED, available_at__lte=now)
+        .order_by("available_at")
+        .values_list("available_at", flat=True)[:1]
+    )
+    expired = (
+        TriggerInstance.objects.filter(status=TriggerStatus.PROCESSING, lease_until__lt=now)
+        .order_by("lease_until")
+        .values_list("lease_until", flat=True)[:1]
+    )
+    return min(due.union(expired, all=True), default=None)
+
+
 @dataclass(frozen=True)
 class TimelineEntry:
     """One line of a trigger's history: a status event or a step log, in time order."""

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 from celery import current_app
-from django.db import connection
+from django.conf import settings
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
@@ -17,8 +23,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from triggers.models import TriggerInstance
+from triggers.selectors import trigger_oldest_waiting
 from workers.models import StepExecutionLog
 from workers.selectors import step_log_list
+
+logger = logging.getLogger(__name__)
 
 
 class StepLogSerializer(serializers.ModelSerializer):
@@ -76,43 +85,183 @@ class StepLogListApi(ListAPIView):
         return super().get(request, *args, **kwargs)
 
 
-class HealthApi(APIView):
-    """Liveness of the database, the broker and the workers. 503 when database or broker is down."""
+# --- health ---------------------------------------------------------------------------------------
+# Two faces (docs/security.md, "The health endpoint"). Without a key, for load balancers and
+# anyone: {"status"} alone, computed at most once per NOTIFLOW_HEALTH_CACHE_SECONDS per process
+# from the database, a broker connection and the backlog, never a broadcast ping (a 0.5 s wait
+# that every worker must answer; unauthenticated clients used to trigger one each). With an API
+# key, for operators: each check, fresh, with the workers that answer a ping; a failure is a short
+# category, its full text only in the log (it named hosts, ports and database roles).
+#
+# ok: the database and the broker answer, and no work has waited past
+#     NOTIFLOW_HEALTH_MAX_LAG_SECONDS [60] (a due trigger unclaimed, or an expired lease not yet
+#     taken over): whatever workers there are keep up. The details also want a worker to answer.
+# degraded: both answer but work waits (no worker, too few, or stuck), or no worker answers.
+# down (503): the database or the broker does not answer.
 
-    authentication_classes: list = []
+
+class HealthCheckSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    error = serializers.ChoiceField(
+        choices=["timeout", "connection refused", "authentication failed", "unavailable"],
+        required=False,
+        help_text="why not ok; the full error is in the web process's log",
+    )
+
+
+class WorkersHealthSerializer(HealthCheckSerializer):
+    count = serializers.IntegerField(required=False, help_text="workers that answered a ping")
+    names = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class BacklogHealthSerializer(HealthCheckSerializer):
+    # Absent when the database did not answer.
+    oldest_waiting_seconds = serializers.FloatField(
+        allow_null=True,
+        required=False,
+        help_text="how long the longest-waiting due work has waited; null when none waits",
+    )
+    limit_seconds = serializers.FloatField(
+        required=False, help_text="NOTIFLOW_HEALTH_MAX_LAG_SECONDS"
+    )
+
+
+class HealthSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "degraded", "down"])
+    database = HealthCheckSerializer(required=False, help_text="with an API key only")
+    broker = HealthCheckSerializer(required=False, help_text="with an API key only")
+    workers = WorkersHealthSerializer(required=False, help_text="with an API key only")
+    backlog = BacklogHealthSerializer(required=False, help_text="with an API key only")
+
+
+class HealthApi(APIView):
+    """Public liveness (`status` only, cached); the details of each check with an API key."""
+
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: dict, 503: dict})
+    @extend_schema(
+        responses={
+            200: HealthSerializer,
+            503: OpenApiResponse(HealthSerializer, description="down: the database or broker"),
+            401: OpenApiResponse(
+                {"$ref": "#/components/schemas/Error"},
+                description="a wrong or revoked API key (no key at all is fine)",
+            ),
+        },
+        description="Without a key: `status` only (cached a few seconds). With an API key: "
+        "every check, fresh, including a ping of the workers.",
+    )
     def get(self, request: Request) -> Response:
-        checks = {"database": _check_database(), "broker": _check_broker()}
-        checks["workers"] = _check_workers() if checks["broker"]["ok"] else {"ok": False}
-        healthy = checks["database"]["ok"] and checks["broker"]["ok"]
-        body = {"status": ("ok" if checks["workers"]["ok"] else "degraded") if healthy else "down"}
-        return Response({**body, **checks}, status=200 if healthy else 503)
+        public = request.auth is None
+        body = {"status": PUBLIC_HEALTH.status()} if public else health_details()
+        return Response(body, status=503 if body["status"] == "down" else 200)
 
 
-def _check_database() -> dict:
+class PublicHealth:
+    """The public status, computed at most once per NOTIFLOW_HEALTH_CACHE_SECONDS in a process.
+    A request that finds it stale computes it while the others of this process wait for that
+    answer, so a burst of callers costs one check."""
+
+    def __init__(self) -> None:
+        self.clock: Callable[[], float] = time.monotonic
+        self._lock = threading.Lock()
+        self._value = ""
+        self._expires = 0.0
+
+    def status(self) -> str:
+        with self._lock:
+            now = self.clock()
+            if not self._value or now >= self._expires:
+                database, backlog = _check_database()
+                self._value = _status(database, _check_broker(), backlog)
+                self._expires = now + settings.NOTIFLOW_HEALTH_CACHE_SECONDS
+            return self._value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._value = ""
+
+
+PUBLIC_HEALTH = PublicHealth()
+
+
+def health_details() -> dict[str, Any]:
+    """Every check, now, for an operator; the workers are those that answer a ping."""
+    (database, backlog), broker = _check_database(), _check_broker()
+    workers = _check_workers() if broker["ok"] else {"ok": False}
+    return {
+        "status": _status(database, broker, backlog, workers),
+        "database": database,
+        "broker": broker,
+        "workers": workers,
+        "backlog": backlog,
+    }
+
+
+Check = dict[str, Any]
+
+
+def _status(database: Check, broker: Check, backlog: Check, workers: Check | None = None) -> str:
+    if not (database["ok"] and broker["ok"]):
+        return "down"
+    if not backlog["ok"] or (workers is not None and not workers["ok"]):
+        return "degraded"
+    return "ok"
+
+
+def _check_database() -> tuple[Check, Check]:
+    """The database and the backlog: the backlog's query is the database check, one round trip
+    for both."""
+    limit = settings.NOTIFLOW_HEALTH_MAX_LAG_SECONDS
+    now = timezone.now()
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-        return {"ok": True}
+        oldest = trigger_oldest_waiting(now=now)
     except Exception as exc:
-        return {"ok": False, "error": str(exc).splitlines()[0]}
+        return _failed("database", exc), {"ok": False}
+    waited = (now - oldest).total_seconds() if oldest else None
+    backlog = {
+        "ok": waited is None or waited <= limit,
+        "oldest_waiting_seconds": waited,
+        "limit_seconds": limit,
+    }
+    return {"ok": True}, backlog
 
 
-def _check_broker() -> dict:
+def _check_broker() -> Check:
     try:
         with current_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
-        return {"ok": True}
     except Exception as exc:
-        return {"ok": False, "error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
+        return _failed("broker", exc)
+    return {"ok": True}
 
 
-def _check_workers() -> dict:
+def _check_workers() -> Check:
     try:
         replies = current_app.control.ping(timeout=0.5) or []
     except Exception as exc:
-        return {"ok": False, "error": str(exc)}
+        return _failed("workers", exc)
     names = sorted(name for reply in replies for name in reply)
     return {"ok": bool(names), "count": len(names), "names": names}
+
+
+def _failed(check: str, exc: BaseException) -> Check:
+    logger.warning("health: the %s check failed: %s: %s", check, type(exc).__name__, exc)
+    return {"ok": False, "error": failure_category(exc)}
+
+
+def failure_category(exc: BaseException) -> str:
+    """A few words for an API answer, from an error whose text names hosts, ports and roles."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    text = " ".join(f"{type(e).__name__} {e}" for e in chain).lower()
+    if any(isinstance(e, TimeoutError) for e in chain) or "timeout" in text or "timed out" in text:
+        return "timeout"
+    if any(isinstance(e, ConnectionRefusedError) for e in chain) or "refused" in text:
+        return "connection refused"
+    if any(word in text for word in ("authentication", "password", "noauth", "wrongpass")):
+        return "authentication failed"
+    return "unavailable"

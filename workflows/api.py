@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
@@ -57,14 +57,28 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
 
 
 class WorkflowInputSerializer(serializers.Serializer):
-    key = serializers.SlugField(max_length=100)
-    name = serializers.CharField(max_length=200)
+    # min_length=1 changes no answer (blank and empty are refused first); it puts minLength and
+    # minItems in the schema.
+    key = serializers.SlugField(min_length=1, max_length=100)
+    name = serializers.CharField(min_length=1, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     active = serializers.BooleanField(required=False, default=True)
     # The definition is checked by the one validator (workflows.validation), not here.
-    entry_node_id = serializers.CharField(max_length=100)
-    nodes = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    entry_node_id = serializers.CharField(min_length=1, max_length=100)
+    nodes = serializers.ListField(child=serializers.DictField(), allow_empty=False, min_length=1)
     edges = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+class WorkflowReplaceSerializer(WorkflowInputSerializer):
+    """PUT's body as the schema shows it: the key comes from the path (another one is a 400)."""
+
+    key = serializers.SlugField(min_length=1, max_length=100, required=False)
+
+
+# The URL's `slug` converter: any other key is a 404.
+KEY_PARAMETER = OpenApiParameter(
+    "key", {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"}, OpenApiParameter.PATH
+)
 
 
 def _invalid(exc: WorkflowInvalid) -> Response:
@@ -119,15 +133,23 @@ class WorkflowDetailApi(APIView):
     def _get(self, key: str) -> Workflow:
         return get_object_or_404(workflow_list(), key=key)
 
-    @extend_schema(responses=WorkflowOutputSerializer)
+    @extend_schema(responses=WorkflowOutputSerializer, parameters=[KEY_PARAMETER])
     def get(self, request: Request, key: str) -> Response:
         return Response(WorkflowOutputSerializer(self._get(key)).data)
 
-    @extend_schema(request=WorkflowInputSerializer, responses=WorkflowOutputSerializer)
+    @extend_schema(
+        request=WorkflowReplaceSerializer,
+        responses=WorkflowOutputSerializer,
+        parameters=[KEY_PARAMETER],
+    )
     def put(self, request: Request, key: str) -> Response:
         return self._update(request, key, partial=False)
 
-    @extend_schema(request=WorkflowInputSerializer, responses=WorkflowOutputSerializer)
+    @extend_schema(
+        request=WorkflowInputSerializer,
+        responses=WorkflowOutputSerializer,
+        parameters=[KEY_PARAMETER],
+    )
     def patch(self, request: Request, key: str) -> Response:
         return self._update(request, key, partial=True)
 
@@ -163,7 +185,7 @@ class WorkflowDetailApi(APIView):
             return _invalid(exc)
         return Response(WorkflowOutputSerializer(workflow).data)
 
-    @extend_schema(responses={204: None, 200: WorkflowOutputSerializer})
+    @extend_schema(responses={204: None, 200: WorkflowOutputSerializer}, parameters=[KEY_PARAMETER])
     def delete(self, request: Request, key: str) -> Response:
         workflow = self._get(key)
         if workflow_delete(workflow=workflow):

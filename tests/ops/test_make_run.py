@@ -238,6 +238,7 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         DJANGO_STATIC_ROOT=str(tmp_path / "static"),
         PYTHONUNBUFFERED="1",
     )
+    env.pop("DJANGO_SECRET_KEY", None)  # make run makes its own
     log_path = tmp_path / "make-run.log"
     process = subprocess.Popen(
         [sys.executable, str(RUN_SCRIPT)],
@@ -266,7 +267,10 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         assert "NOT ANSWERING" not in log
 
         # Every URL answers from the moment the banner is shown.
-        assert requests.get(f"{web}/api/health/", timeout=10).json()["database"]["ok"] is True
+        health = requests.get(
+            f"{web}/api/health/", headers={"Authorization": f"Bearer {key}"}, timeout=10
+        ).json()
+        assert health["database"]["ok"] is True
         flower = f"http://127.0.0.1:{ports['flower']}/"
         assert requests.get(flower, timeout=10).status_code == 401
         assert requests.get(flower, auth=("admin", password), timeout=10).status_code == 200
@@ -278,6 +282,8 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         ]
         assert gunicorn, "no gunicorn among make run's processes"
         assert process_environ(gunicorn[0])["NOTIFLOW_FLOWER_URL"] == flower
+        secret_key = (run_dir / "secret-key").read_text().strip()
+        assert process_environ(gunicorn[0])["DJANGO_SECRET_KEY"] == secret_key
 
         # The README's first step: fire the demo workflow, then find its email on the mail page.
         body = {

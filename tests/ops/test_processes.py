@@ -74,30 +74,47 @@ def test_flower_serves_only_with_the_password_and_keeps_no_state(tmp_path):
 COMPOSE_SERVICES = {"db", "redis", "web", "worker", "beat", "flower", "mailpit"}
 
 
-def compose_services() -> dict[str, Any]:
-    """docker-compose.yml as `docker-compose config` resolves it, after validating it."""
+# The variables compose refuses to start without; .env.example lists them (docs/security.md).
+COMPOSE_SECRETS = {"DJANGO_SECRET_KEY": "k" * 50, "FLOWER_BASIC_AUTH": "ops:s3cret"}
+
+
+def compose(*args: str, env_file: Path) -> subprocess.CompletedProcess:
+    """`docker-compose config …` with `env_file` as its .env and none of the secrets inherited."""
     if shutil.which("docker-compose") is None:
         pytest.fail(
             "docker-compose is missing: `make test` installs it (apt-get install docker-compose)"
         )
-    compose = ROOT / "docker-compose.yml"
-    check = subprocess.run(
-        ["docker-compose", "-f", str(compose), "config", "-q"],
+    env = {k: v for k, v in os.environ.items() if k not in COMPOSE_SECRETS}
+    compose_file = str(ROOT / "docker-compose.yml")
+    return subprocess.run(
+        ["docker-compose", "--env-file", str(env_file), "-f", compose_file, *args],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "FLOWER_BASIC_AUTH": "a:b"},
+        env=env,
     )
-    assert check.returncode == 0, check.stderr
 
-    resolved = subprocess.run(
-        ["docker-compose", "-f", str(compose), "config"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
-    return dict(yaml.safe_load(resolved)["services"])
+
+def filled_env_file(directory: Path, **values: str) -> Path:
+    """.env.example with `values` filled in, as a developer's .env."""
+    lines = []
+    for line in (ROOT / ".env.example").read_text().splitlines():
+        name = line.partition("=")[0]
+        lines.append(f"{name}={values[name]}" if name in values else line)
+    path = directory / "env"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def compose_services(tmp_path: Path) -> dict[str, Any]:
+    """docker-compose.yml as `docker-compose config` resolves it with a filled-in .env, after
+    validating it."""
+    env_file = filled_env_file(tmp_path, **COMPOSE_SECRETS)
+    check = compose("config", "-q", env_file=env_file)
+    assert check.returncode == 0, check.stderr
+    resolved = compose("config", env_file=env_file)
+    assert resolved.returncode == 0, resolved.stderr
+    return dict(yaml.safe_load(resolved.stdout)["services"])
 
 
 def published(service: dict[str, Any]) -> dict[int, tuple[str, int]]:
@@ -113,8 +130,8 @@ def published(service: dict[str, Any]) -> dict[int, tuple[str, int]]:
     return ports
 
 
-def test_compose_file_validates_and_runs_every_process_from_one_image():
-    services = compose_services()
+def test_compose_file_validates_and_runs_every_process_from_one_image(tmp_path):
+    services = compose_services(tmp_path)
     assert set(services) >= COMPOSE_SERVICES
     for name in COMPOSE_SERVICES:
         assert "healthcheck" in services[name], name
@@ -129,8 +146,8 @@ def test_compose_file_validates_and_runs_every_process_from_one_image():
     )
 
 
-def test_compose_db_and_redis_leave_the_local_ports_free_and_match_the_readme_fallback():
-    services = compose_services()
+def test_compose_db_and_redis_leave_the_local_ports_free_and_match_the_readme_fallback(tmp_path):
+    services = compose_services(tmp_path)
     db_host, db_port = published(services["db"])[5432]
     redis_host, redis_port = published(services["redis"])[6379]
     # Published on loopback only, and not on the ports a local PostgreSQL and Redis use.
@@ -154,3 +171,37 @@ def test_compose_db_and_redis_leave_the_local_ports_free_and_match_the_readme_fa
     # make run says the same when it cannot reach PostgreSQL or Redis.
     hint = (ROOT / "scripts" / "run.py").read_text()
     assert database_url[1] in hint and broker_url[1] in hint
+
+
+def test_compose_takes_its_secrets_from_the_env_file_and_ships_none(tmp_path):
+    services = compose_services(tmp_path)
+    for name in ("web", "worker", "beat", "flower", "migrate"):
+        assert services[name]["environment"]["DJANGO_SECRET_KEY"] == "k" * 50, name
+    assert services["flower"]["environment"]["FLOWER_BASIC_AUTH"] == "ops:s3cret"
+    # Flower's healthcheck logs in: /healthcheck needs the login too (scripts/flower.py).
+    assert "FLOWER_BASIC_AUTH" in " ".join(services["flower"]["healthcheck"]["test"])
+
+
+@pytest.mark.parametrize(
+    "missing", [("DJANGO_SECRET_KEY",), ("FLOWER_BASIC_AUTH",), tuple(COMPOSE_SECRETS)]
+)
+def test_compose_refuses_to_start_without_its_secrets_and_says_where_they_go(tmp_path, missing):
+    given = {name: value for name, value in COMPOSE_SECRETS.items() if name not in missing}
+    result = compose("config", "-q", env_file=filled_env_file(tmp_path, **given))
+    assert result.returncode != 0
+    assert any(name in result.stderr for name in missing), result.stderr
+    assert "set it in .env (see .env.example)" in result.stderr
+
+
+def test_an_unedited_copy_of_env_example_is_refused(tmp_path):
+    (tmp_path / "env").write_text((ROOT / ".env.example").read_text())
+    result = compose("config", "-q", env_file=tmp_path / "env")
+    assert result.returncode != 0 and ".env.example" in result.stderr
+
+
+def test_env_example_names_every_variable_compose_requires():
+    required = set(re.findall(r"\$\{(\w+):\?", (ROOT / "docker-compose.yml").read_text()))
+    example = (ROOT / ".env.example").read_text()
+    assert required == set(COMPOSE_SECRETS)
+    for name in required:
+        assert re.search(rf"^{name}=$", example, re.M), name

@@ -133,13 +133,18 @@ class Stack:
         return "\n".join(f"===== {p.name} =====\n{p.log()[-5000:]}" for p in self.processes)
 
 
-def wait_until_up(stack: Stack, *, workers: int, timeout: float = 60) -> None:
+def wait_until_up(stack: Stack, *, workers: int, api_key: str, timeout: float = 60) -> None:
+    """Until `workers` workers answer: health's details, which need an API key (the public answer
+    names no worker)."""
+    headers = {"Authorization": f"Bearer {api_key}"}
+
     def healthy() -> bool:
         for process in stack.processes:
             if process.popen.poll() is not None:
                 raise AssertionError(f"{process.name} exited early:\n{process.log()[-3000:]}")
         try:
-            health = requests.get(f"{stack.base_url}/api/health/", timeout=2).json()
+            response = requests.get(f"{stack.base_url}/api/health/", headers=headers, timeout=2)
+            health = response.json()
         except (requests.RequestException, ValueError):
             return False
         return bool(health.get("workers", {}).get("count", 0) >= workers)

@@ -48,7 +48,11 @@ def test_trigger_accepted_while_broker_down_runs_after_sweeper_nudge(e2e, web_wi
     assert elapsed < 1, f"intake blocked {elapsed:.1f}s on the dead broker"
 
     health = requests.get(f"{web_without_broker.base_url}/api/health/", timeout=30)
-    assert health.status_code == 503 and health.json()["broker"]["ok"] is False
+    assert (health.status_code, health.json()) == (503, {"status": "down"})
+    details = requests.get(
+        f"{web_without_broker.base_url}/api/health/", headers=headers, timeout=30
+    ).json()
+    assert details["broker"] == {"ok": False, "error": "connection refused"}
 
     # The nudge was lost; the (live) stack's sweeper re-nudges it after NOTIFLOW_RENUDGE_AFTER_SECONDS.
     assert wait_terminal(response.json()["id"], timeout=30).status == "completed"

@@ -1,0 +1,181 @@
+"""Settings a deployment relies on (docs/security.md, "Production environment"): no public
+fallback for the secret key outside debug, the HTTPS settings from the environment, and
+`check --deploy` clean with the documented environment."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.management.utils import get_random_secret_key
+
+from tests.support.stack import BIN, ROOT
+
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
+SECURITY_DOC = ROOT / "docs" / "security.md"
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    """This environment without any Django or security setting, plus `extra`."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("DJANGO_") and k not in ("FLOWER_BASIC_AUTH",)
+    }
+    return {**env, "DJANGO_SETTINGS_MODULE": "notiflow.settings", **extra}
+
+
+def run(argv: list[str], env: dict[str, str], timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+REFUSING = [
+    pytest.param([*MANAGE, "check"], id="manage.py check"),
+    pytest.param([*MANAGE, "create_api_key", "x"], id="a project command"),
+    pytest.param([str(BIN / "celery"), "-A", "notiflow", "report"], id="celery"),
+    pytest.param(
+        [
+            str(BIN / "gunicorn"),
+            "-c",
+            "python:notiflow.gunicorn_conf",
+            "notiflow.wsgi",
+            "-b",
+            "127.0.0.1:0",
+        ],
+        id="gunicorn",
+    ),
+]
+
+
+@pytest.mark.parametrize("argv", REFUSING)
+def test_without_a_secret_key_outside_debug_every_process_refuses_in_one_line(argv):
+    result = run(argv, base_env())
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr[-3000:]
+    assert "DJANGO_SECRET_KEY" in lines[0] and "get_random_secret_key" in lines[0]
+    assert "DJANGO_DEBUG" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_an_empty_secret_key_is_no_key(empty):
+    result = run([*MANAGE, "check"], base_env(DJANGO_SECRET_KEY=empty))
+    assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_with_debug_on_a_fresh_checkout_starts_without_a_key():
+    result = run([*MANAGE, "check"], base_env(DJANGO_DEBUG="1"))
+    assert result.returncode == 0, result.stderr
+
+
+def documented_production_environment() -> dict[str, str]:
+    """The variables of docs/security.md's "Production environment" block, with the secrets it
+    says to generate generated."""
+    text = SECURITY_DOC.read_text()
+    section = text[text.index("## Production environment") :]
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert block, "no ```sh block in the Production environment section"
+    env = {}
+    for line in block[1].splitlines():
+        line = line.split("  #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        name, _, value = line.partition("=")
+        env[name] = get_random_secret_key() if value.startswith("<") else value
+    return env
+
+
+def test_the_documented_environment_names_only_variables_the_code_reads():
+    env = documented_production_environment()
+    sources = "".join(
+        (ROOT / path).read_text()
+        for path in ("notiflow/settings.py", "scripts/flower.py", "notiflow/gunicorn_conf.py")
+    )
+    unknown = [name for name in env if f'"{name}"' not in sources]
+    assert unknown == []
+    assert {"DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "FLOWER_BASIC_AUTH"} <= set(env)
+
+
+def test_check_deploy_is_clean_with_the_documented_production_environment():
+    result = run(
+        [*MANAGE, "check", "--deploy", "--fail-level", "WARNING"],
+        base_env(**documented_production_environment()),
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_fails_without_them():
+    # The check above is only worth something if the defaults alone do not pass it.
+    result = run(
+        [*MANAGE, "check", "--deploy", "--fail-level", "WARNING"],
+        base_env(DJANGO_SECRET_KEY=get_random_secret_key()),
+        timeout=120,
+    )
+    assert result.returncode != 0
+    for warning in ("W004", "W008", "W012", "W016"):  # HSTS, SSL redirect, the two cookies
+        assert f"security.{warning}" in result.stderr + result.stdout, warning
+
+
+SHOW = (
+    "import django, json; django.setup(); from django.conf import settings as s; print(json.dumps("
+    "[s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS,"
+    " s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD, s.SECURE_PROXY_SSL_HEADER,"
+    " s.CSRF_TRUSTED_ORIGINS]))"
+)
+
+
+def shown(**env: str) -> list:
+    result = run([sys.executable, "-c", SHOW], base_env(DJANGO_SECRET_KEY="k" * 50, **env))
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_the_https_settings_come_from_the_environment():
+    assert shown() == [False, False, False, 0, False, False, None, []]
+    assert shown(
+        DJANGO_SESSION_COOKIE_SECURE="1",
+        DJANGO_CSRF_COOKIE_SECURE="true",
+        DJANGO_SECURE_SSL_REDIRECT="yes",
+        DJANGO_SECURE_HSTS_SECONDS="31536000",
+        DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS="1",
+        DJANGO_SECURE_HSTS_PRELOAD="1",
+        DJANGO_SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https",
+        DJANGO_CSRF_TRUSTED_ORIGINS="https://a.example.com,https://b.example.com",
+    ) == [
+        True,
+        True,
+        True,
+        31536000,
+        True,
+        True,
+        ["HTTP_X_FORWARDED_PROTO", "https"],
+        ["https://a.example.com", "https://b.example.com"],
+    ]
+
+
+@pytest.mark.parametrize("header", ["X-Forwarded-Proto,https", "HTTP_X_FORWARDED_PROTO", "a,b,c"])
+def test_a_proxy_header_that_is_not_a_meta_key_and_value_is_refused(header):
+    result = run(
+        [*MANAGE, "check"], base_env(DJANGO_DEBUG="1", DJANGO_SECURE_PROXY_SSL_HEADER=header)
+    )
+    assert result.returncode != 0 and "DJANGO_SECURE_PROXY_SSL_HEADER" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("password", ["password", "12345678901", "short"])
+def test_weak_passwords_are_refused(password):
+    with pytest.raises(ValidationError):
+        validate_password(password)
+
+
+def test_a_strong_password_is_taken():
+    validate_password("correct horse battery staple 93")
