@@ -8,6 +8,7 @@ from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -183,6 +184,8 @@ class WorkflowDetailApi(APIView):
             )
         except WorkflowInvalid as exc:
             return _invalid(exc)
+        except Workflow.DoesNotExist as exc:  # deleted between the read above and the lock
+            raise NotFound(f"workflow {key!r} was deleted meanwhile") from exc
         return Response(WorkflowOutputSerializer(workflow).data)
 
     @extend_schema(responses={204: None, 200: WorkflowOutputSerializer}, parameters=[KEY_PARAMETER])

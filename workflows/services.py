@@ -74,6 +74,7 @@ def workflow_update(
     """Change attributes; a changed definition becomes version N+1 (in-flight triggers keep theirs).
 
     The workflow row is locked so that two concurrent edits get consecutive version numbers.
+    Raises Workflow.DoesNotExist when it was deleted meanwhile.
     """
     locked = (
         Workflow.objects.select_for_update(of=("self",))

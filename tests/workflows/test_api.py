@@ -3,8 +3,9 @@
 import pytest
 
 from tests.conftest import unique
-from tests.factories import chain, delay_node, email_node, sms_node
+from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from workflows.models import Workflow, WorkflowVersion
+from workflows.services import workflow_update
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +99,21 @@ def test_missing_fields_are_named(api_client):
     response = api_client.post("/api/workflows/", {"name": "x"}, format="json")
     assert response.status_code == 400
     assert {"key", "entry_node_id", "nodes"} <= set(response.json()["errors"])
+
+
+def test_an_edit_that_loses_a_race_with_a_delete_is_a_404(api_client, monkeypatch):
+    # Seen by schemathesis with two workers: PATCH read the workflow, DELETE removed it, and the
+    # PATCH's locked re-read raised DoesNotExist (a 500).
+    from workflows import api as workflows_api
+
+    workflow = WorkflowFactory()
+
+    def deleted_meanwhile(**kwargs):
+        Workflow.objects.filter(pk=workflow.pk).delete()
+        return workflow_update(**kwargs)
+
+    monkeypatch.setattr(workflows_api, "workflow_update", deleted_meanwhile)
+    response = api_client.patch(
+        f"/api/workflows/{workflow.key}/", {"name": "Renamed"}, format="json"
+    )
+    assert response.status_code == 404 and "deleted meanwhile" in response.json()["detail"]
