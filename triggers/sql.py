@@ -91,7 +91,10 @@ WITH prior AS (
 ), claimed AS (
     UPDATE {TRIGGER_TABLE} t
     SET status = {PROCESSING}, lease_until = now() + %(lease)s * interval '1 second',
-        leased_by = %(worker)s, nudged_at = NULL, updated_at = now()
+        leased_by = %(worker)s, nudged_at = NULL, updated_at = now(),
+        -- A lease that expired is an attempt that died with its worker: it counts, so a node
+        -- that kills every worker running it ends failed instead of being reclaimed forever.
+        attempts = t.attempts + CASE WHEN prior.status = {PROCESSING} THEN 1 ELSE 0 END
     FROM prior WHERE t.id = prior.id
     RETURNING t.*, prior.status AS prior_status
 ), claim_event AS (

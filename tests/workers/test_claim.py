@@ -56,6 +56,7 @@ class TestClaimRules:
         second = trigger_claim(trigger_id=trigger.pk, worker_id="new", lease_seconds=30)
         assert second is not None and second.leased_by == "new"
         assert second.events.last().reason == "lease expired; reclaimed"
+        assert (first.attempts, second.attempts) == (0, 1)  # the dead holder's try counts
         released = trigger_release(
             trigger=first,
             lease_token="old",

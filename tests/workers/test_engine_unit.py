@@ -242,3 +242,25 @@ def test_retry_backoff_doubles_then_stops_at_the_cap():
     assert timedelta(seconds=60) <= retry_backoff(1) <= timedelta(seconds=66)
     assert timedelta(seconds=240) <= retry_backoff(3) <= timedelta(seconds=264)
     assert retry_backoff(5) == retry_backoff(40) == timedelta(seconds=600)
+
+
+@override_settings(NOTIFLOW_MAX_RETRIES=3)
+def test_a_node_whose_worker_keeps_dying_ends_failed_instead_of_looping():
+    # Each reclaim after an expired lease counts an attempt; past the budget the node is not
+    # run again (no provider call), and the trigger fails saying why.
+    trigger = due_trigger()
+    for dead in range(4):
+        claimed = trigger_claim_with(
+            trigger_id=trigger.pk, worker_id=f"dead-{dead}", lease_seconds=60, also=SEND_OPEN
+        )
+        assert claimed is not None and claimed[0].attempts == dead
+        TriggerInstance.objects.filter(pk=trigger.pk).update(
+            lease_until=timezone.now() - timedelta(hours=1)
+        )
+
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
+
+    trigger.refresh_from_db()
+    assert "lost its worker 4 times" in trigger.last_error and mail.outbox == []
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert ledger.status == "sending" and ledger.send_count == 4  # the dead tries, not this one

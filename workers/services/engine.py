@@ -146,6 +146,11 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     run: NodeRun | None = None
     call = ProviderCall()
     try:
+        if trigger.attempts > settings.NOTIFLOW_MAX_RETRIES:  # raised by reclaims (triggers/sql.py)
+            raise PermanentError(
+                f"node {node_id!r} failed or lost its worker {trigger.attempts} times (the last "
+                "time its lease expired: the worker died or hung); not run again"
+            )
         if node_id not in workflow.nodes:
             raise PermanentError(f"node {node_id!r} is not in version {workflow.number}")
         rendered = node_render(step.node, step.context) if sends(step.node) else None
