@@ -22,9 +22,8 @@ from django.utils import timezone
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from tests.support.stack import ROOT, wait_for
-from tests.triggers.support import TOKEN, claimed, failed, new_trigger
+from tests.triggers.support import claimed, failed, new_trigger, released
 from triggers.models import ApiKey, TriggerInstance
-from triggers.state import Release, trigger_release
 from workers.models import StepExecutionLog
 from workflows.services import workflow_update
 
@@ -204,38 +203,20 @@ OVERFLOW = """() => {
 }"""
 
 
-def release(trigger, *, attempts: int, due_in: timedelta, error: str = "", vars_patch=None):
-    """A claimed run put back to `enqueued`, due later: in a delay, or waiting to retry."""
-    assert trigger_release(
-        trigger=trigger,
-        lease_token=TOKEN,
-        release=Release(
-            status="enqueued",
-            current_node_id=trigger.current_node_id,
-            vars_patch=vars_patch,
-            attempts=attempts,
-            available_at=timezone.now() + due_in,
-            nudged=False,
-            last_error=error,
-            reason="released by the test",
-        ),
-    )
-
-
 def seed_runs(workflow, long_id: str) -> dict[str, TriggerInstance]:
     """Runs whose texts are as long as real ones get: a message id in vars, SMTP errors. In one
     transaction, so that none is due when the stack's workers hear of it."""
     payload = {"email": f"ok-{unique()}@example.com", "name": "Ann", "phone": "+15550100"}
     with transaction.atomic():
         waiting = claimed(new_trigger(workflow, **payload), lease_seconds=60)
-        release(
+        released(
             waiting,
             attempts=0,
             due_in=timedelta(minutes=15),
             vars_patch={"email_welcome_email_for_new_customers": {"message_id": long_id}},
         )
         retrying = claimed(new_trigger(workflow, **payload), lease_seconds=60)
-        release(retrying, attempts=2, due_in=timedelta(hours=1), error=LONG_ERROR)
+        released(retrying, attempts=2, due_in=timedelta(hours=1), error=LONG_ERROR)
         done = failed(new_trigger(workflow, **payload), error=LONG_ERROR)
         started = timezone.now()
         for attempt, trigger in enumerate((waiting, retrying, done), start=1):

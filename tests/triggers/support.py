@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.utils import timezone
 
 from tests.conftest import unique
@@ -29,23 +31,35 @@ def claimed(trigger: TriggerInstance, *, lease_seconds: float) -> TriggerInstanc
     return result
 
 
-def failed(
-    trigger: TriggerInstance, error: str = "SMTP 550 mailbox unavailable"
+def released(
+    running: TriggerInstance,
+    *,
+    status: str = "enqueued",
+    attempts: int = 0,
+    due_in: timedelta = timedelta(0),
+    error: str = "",
+    vars_patch: dict | None = None,
 ) -> TriggerInstance:
-    running = claimed(trigger, lease_seconds=60)
+    """A run claimed under TOKEN, ended by the test as a worker would: back to `enqueued` at
+    its node (due after `due_in`: a delay, or a retry when `attempts` > 0) or `failed`."""
     applied = trigger_release(
         trigger=running,
         lease_token=TOKEN,
         release=Release(
-            status="failed",
+            status=status,
             current_node_id=running.current_node_id,
-            vars_patch=None,
-            attempts=1,
-            available_at=timezone.now(),
-            nudged=False,
+            available_at=timezone.now() + due_in,
+            reason=f"{status} by the test",
+            vars_patch=vars_patch,
+            attempts=attempts,
             last_error=error,
-            reason="failed (permanent)",
         ),
     )
     assert applied
-    return TriggerInstance.objects.get(pk=trigger.pk)
+    return TriggerInstance.objects.get(pk=running.pk)
+
+
+def failed(
+    trigger: TriggerInstance, error: str = "SMTP 550 mailbox unavailable"
+) -> TriggerInstance:
+    return released(claimed(trigger, lease_seconds=60), status="failed", attempts=1, error=error)

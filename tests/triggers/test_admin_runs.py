@@ -14,9 +14,8 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from tests.factories import WorkflowFactory
-from tests.triggers.support import TOKEN, claimed, failed, new_trigger
+from tests.triggers.support import claimed, failed, new_trigger, released
 from triggers.models import TriggerEvent, TriggerInstance
-from triggers.state import Release, trigger_release
 from workers.models import SendLedger, StepExecutionLog
 
 pytestmark = pytest.mark.django_db
@@ -97,20 +96,7 @@ def test_trigger_page_shows_payload_vars_and_step_json_indented(admin_client):
 def test_trigger_page_wraps_a_long_message_id_in_vars_instead_of_cutting_it(admin_client):
     trigger = claimed(new_trigger(), lease_seconds=60)
     long_id = "<" + "x" * 120 + "@notiflow.local>"
-    assert trigger_release(
-        trigger=trigger,
-        lease_token=TOKEN,
-        release=Release(
-            status="enqueued",
-            current_node_id=trigger.current_node_id,
-            vars_patch={"email_hello": {"message_id": long_id}},
-            attempts=0,
-            available_at=timezone.now(),
-            nudged=False,
-            last_error="",
-            reason="sent",
-        ),
-    )
+    released(trigger, vars_patch={"email_hello": {"message_id": long_id}})
     html = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
 
     vars_html = html[html.index('id="run-vars"') :]
@@ -153,21 +139,7 @@ def test_send_ledger_page_shows_the_provider_answer_indented(admin_client):
 def enqueued_later(*, attempts: int, seconds: float, error: str = "") -> TriggerInstance:
     """A run released back to `enqueued`, due in `seconds`: a delay (attempts 0) or a retry."""
     trigger = claimed(new_trigger(), lease_seconds=60)
-    assert trigger_release(
-        trigger=trigger,
-        lease_token=TOKEN,
-        release=Release(
-            status="enqueued",
-            current_node_id=trigger.current_node_id,
-            vars_patch=None,
-            attempts=attempts,
-            available_at=timezone.now() + timedelta(seconds=seconds),
-            nudged=False,
-            last_error=error,
-            reason="released",
-        ),
-    )
-    return TriggerInstance.objects.get(pk=trigger.pk)
+    return released(trigger, attempts=attempts, due_in=timedelta(seconds=seconds), error=error)
 
 
 def list_row(client: Client, trigger: TriggerInstance) -> str:
