@@ -143,28 +143,41 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         started_at=started_at,
         send_slot=send_slot(ledger_returned),
     )
-    run: NodeRun | None = None
     call = ProviderCall()
+    outcome, run = _attempt(step, call)
+    return _record_or_fail(step, outcome, run, provider_reached=call.attempted)
+
+
+def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | None]:
+    """Run the claimed node; how the step ends, and what running it produced (if it got so far).
+    Every error becomes an outcome: permanent, transient, or (a bug, an outage) transient."""
+    trigger, node_id = step.trigger, step.node["id"]
+    run: NodeRun | None = None
     try:
         if trigger.attempts > settings.NOTIFLOW_MAX_RETRIES:  # raised by reclaims (triggers/sql.py)
             raise PermanentError(
                 f"node {node_id!r} failed or lost its worker {trigger.attempts} times (the last "
                 "time its lease expired: the worker died or hung); not run again"
             )
-        if node_id not in workflow.nodes:
-            raise PermanentError(f"node {node_id!r} is not in version {workflow.number}")
+        if node_id not in step.workflow.nodes:
+            raise PermanentError(f"node {node_id!r} is not in version {step.workflow.number}")
         rendered = node_render(step.node, step.context) if sends(step.node) else None
         run = _run_node(step, rendered, call)
-        outcome = _success(step, run, _next_node(step, run))
+        return _success(step, run, _next_node(step, run)), run
     except (PermanentError, RenderError, TemplateError) as exc:
-        outcome = _failure(step, str(exc), permanent=True)
+        return _failure(step, str(exc), permanent=True), run
     except TransientError as exc:
-        outcome = _failure(step, str(exc), permanent=False)
+        return _failure(step, str(exc), permanent=False), run
     except Exception as exc:
         # A bug or an outage inside the engine is retried like any transient error, never stuck.
         logger.exception("trigger %s: unexpected error in node %s", trigger.pk, node_id)
-        outcome = _failure(step, f"{type(exc).__name__}: {exc}", permanent=False)
-    provider_reached = call.attempted
+        return _failure(step, f"{type(exc).__name__}: {exc}", permanent=False), run
+
+
+def _record_or_fail(
+    step: StepAttempt, outcome: Outcome, run: NodeRun | None, *, provider_reached: bool
+) -> str | None:
+    """_record, and when the database refuses that outcome, a failure saying so instead."""
     try:
         if connection.in_atomic_block:  # inside a caller's transaction: keep it usable
             with transaction.atomic():
@@ -176,7 +189,9 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         # Recording failed for a reason a retry would meet again (a constraint, a value the
         # database refuses, a bug): fail the trigger saying so, instead of leaving it
         # `processing` for every lease expiry to reclaim, run and crash again.
-        logger.exception("trigger %s: could not record the outcome of node %s", trigger.pk, node_id)
+        logger.exception(
+            "trigger %s: could not record the outcome of node %s", step.trigger.pk, step.node["id"]
+        )
         if run is not None and run.sent:  # the send happened: the ledger must still say so
             run = replace(run, output=_storable(run.output))
         return _record(
