@@ -95,7 +95,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "django.contrib.postgres",
     "workflows",
+    "registry",
     "triggers",
     "workers",
 ]
@@ -204,6 +206,9 @@ if CELERY_BROKER_URL.startswith("redis://"):
 NOTIFLOW_DIRECT_PUBLISH = env.bool("NOTIFLOW_DIRECT_PUBLISH", default=True)
 NOTIFLOW_MAX_COUNTDOWN_SECONDS = env.int("NOTIFLOW_MAX_COUNTDOWN_SECONDS", default=300)
 NOTIFLOW_SWEEP_INTERVAL_SECONDS = env.float("NOTIFLOW_SWEEP_INTERVAL_SECONDS", default=5)
+# Every workflow has a queue (docs/design.md, rule 11): `celery -A notiflow worker` with no -Q
+# serves this one, which is also the queue of workflows with an undotted key.
+CELERY_TASK_DEFAULT_QUEUE = "default"
 # Messages carry ids only, so JSON is enough and pickle (remote code execution) is never accepted.
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -225,7 +230,14 @@ CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * _CP
 # or every countdown task would be delivered twice (docs/design.md, rule 5).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    # Redis has no message priority: kombu keeps one list per step and a worker pops the lists
+    # in step order. Ten steps give each of the ten priorities (0-9) its own list, where kombu's
+    # default of four would merge them in pairs (notiflow/broker.py maps them; rule 11).
+    "priority_steps": list(range(10)),
 }
+# RabbitMQ orders a queue by priority only when it was declared with x-max-priority.
+if CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
+    CELERY_TASK_QUEUE_MAX_PRIORITY = 9
 if CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] < 4 * NOTIFLOW_MAX_COUNTDOWN_SECONDS:
     raise ValueError("CELERY_VISIBILITY_TIMEOUT must be at least 4x NOTIFLOW_MAX_COUNTDOWN_SECONDS")
 # A step must finish (or be killed) well inside its lease, so a lease never expires under a live
@@ -278,6 +290,11 @@ NOTIFLOW_RETRY_MAX_SECONDS = env.float("NOTIFLOW_RETRY_MAX_SECONDS", default=360
 # A nudge that has not led to a claim after this long is presumed lost and is sent again.
 NOTIFLOW_RENUDGE_AFTER_SECONDS = env.float("NOTIFLOW_RENUDGE_AFTER_SECONDS", default=30)
 NOTIFLOW_SWEEP_BATCH_SIZE = env.int("NOTIFLOW_SWEEP_BATCH_SIZE", default=1000)
+# A worker refreshes its row in the registry this often; it is live while seen within three.
+NOTIFLOW_WORKER_HEARTBEAT_SECONDS = env.float("NOTIFLOW_WORKER_HEARTBEAT_SECONDS", default=10)
+# Refuse a trigger (503, nothing stored) when no live worker serves its workflow's queue. Off:
+# accept it and let it wait in PostgreSQL until a worker comes.
+NOTIFLOW_TRIGGER_REQUIRES_WORKER = env.bool("NOTIFLOW_TRIGGER_REQUIRES_WORKER", default=True)
 # How long a process trusts an API key it found active: a revocation takes effect within this
 # (at once in the process that revoked it); 0 checks the database on every request.
 NOTIFLOW_API_KEY_CACHE_SECONDS = env.float("NOTIFLOW_API_KEY_CACHE_SECONDS", default=10)

@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models.functions import Now
 
 from workflows.models import Workflow, WorkflowVersion
+from workflows.routing import PRIORITY_DEFAULT, PRIORITY_MAX, PRIORITY_MIN
 
 
 class TriggerStatus(models.TextChoices):
@@ -40,6 +41,11 @@ class TriggerInstance(models.Model):
     # The cursor: the node to run next; null once the run is finished.
     current_node_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (null = finished)
     vars = models.JSONField(default=dict, blank=True)
+    # 0-9, higher is more urgent: the workflow's unless the trigger request set one
+    # (docs/design.md, rule 11). Every nudge of this run carries it.
+    priority = models.PositiveSmallIntegerField(
+        default=PRIORITY_DEFAULT, db_default=PRIORITY_DEFAULT
+    )
     # Failures of the current node; reset when the cursor advances.
     attempts = models.PositiveIntegerField(default=0)
     available_at = models.DateTimeField()
@@ -55,26 +61,38 @@ class TriggerInstance(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+    # Soft delete, orthogonal to status (docs/design.md, rule 12): a deleted trigger is never
+    # claimed again and its history stays; only the retention command removes the row.
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    delete_reason = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         db_table = "trigger_instance"
         ordering = ["-created_at"]
         constraints = [
+            # Unique among the triggers that are not deleted: after a delete the key is free.
             models.UniqueConstraint(
-                fields=["workflow", "idempotency_key"], name="trigger_workflow_idempotency_key"
+                fields=["workflow", "idempotency_key"],
+                condition=models.Q(deleted_at__isnull=True),
+                name="trigger_workflow_idempotency_key",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(priority__gte=PRIORITY_MIN, priority__lte=PRIORITY_MAX),
+                name="trigger_priority_range",
             ),
         ]
         indexes = [
-            # The sweeper's two questions: what is due, and whose lease expired.
+            # The sweeper's two questions: what is due, and whose lease expired. Deleted
+            # triggers are out of both (never claimed again).
             models.Index(
                 fields=["available_at"],
                 name="trigger_due_idx",
-                condition=models.Q(status="enqueued"),
+                condition=models.Q(status="enqueued", deleted_at__isnull=True),
             ),
             models.Index(
                 fields=["lease_until"],
                 name="trigger_lease_idx",
-                condition=models.Q(status="processing"),
+                condition=models.Q(status="processing", deleted_at__isnull=True),
             ),
             models.Index(fields=["status", "-created_at"], name="trigger_status_created_idx"),
             models.Index(fields=["workflow", "-created_at"], name="trigger_workflow_created_idx"),

@@ -14,11 +14,13 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from notiflow.db import fetchone_prepared
+from registry.sql import live_within_seconds
 from triggers.dispatch import trigger_enqueue_on_commit
 from triggers.models import ApiKey, TriggerInstance
 from triggers.sql import INTAKE_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
 from triggers.state import trigger_from_row
 from workflows.models import Workflow, WorkflowVersion
+from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
@@ -34,7 +36,12 @@ class TriggerRejected(Exception):
 
 
 def trigger_create(
-    *, workflow_key: str, idempotency_key: str, payload: Any, actor: str = ""
+    *,
+    workflow_key: str,
+    idempotency_key: str,
+    payload: Any,
+    actor: str = "",
+    priority: int | None = None,
 ) -> tuple[TriggerInstance, bool]:
     """Insert the trigger for (workflow, idempotency_key), or return the one that already exists.
 
@@ -43,6 +50,9 @@ def trigger_create(
     trigger is `enqueued` at the entry node of the workflow's current version (read by the same
     statement), due now; it and its event are written by that statement, and its first nudge is
     published after commit (at once in autocommit, or when the caller's transaction commits).
+    Its priority is `priority`, else the workflow's. When no live worker serves the workflow's
+    queue (and NOTIFLOW_TRIGGER_REQUIRES_WORKER is on), the same statement stores nothing and
+    this raises TriggerRejected with status 503.
     Returns (trigger, created), with the trigger's workflow and version attached.
     """
     if not isinstance(idempotency_key, str) or not idempotency_key.strip():
@@ -54,6 +64,16 @@ def trigger_create(
         )
     if not isinstance(payload, dict):
         raise TriggerRejected("payload", "payload must be a JSON object")
+    if priority is not None and (
+        isinstance(priority, bool)
+        or not isinstance(priority, int)
+        or not PRIORITY_MIN <= priority <= PRIORITY_MAX
+    ):
+        raise TriggerRejected(
+            "priority",
+            f"priority must be an integer from {PRIORITY_MIN} to {PRIORITY_MAX} "
+            "(higher is more urgent)",
+        )
 
     row = fetchone_prepared(
         INTAKE_SQL,
@@ -64,20 +84,30 @@ def trigger_create(
             "key": idempotency_key,
             "payload": json.dumps(payload),
             "actor": actor,
+            "priority": priority,
+            "require_worker": settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER,
+            "live_within": live_within_seconds(),
         },
     )
     if row is None:
         raise TriggerRejected("workflow", f"workflow {workflow_key!r} does not exist")
-    workflow_id, key, active, version_id, number = row[:INTAKE_WORKFLOW_COLUMNS]
+    workflow_id, key, active, version_id, number, queue, served = row[:INTAKE_WORKFLOW_COLUMNS]
     if not active or version_id is None:
         raise TriggerRejected(
             "workflow", f"workflow {workflow_key!r} is not active", status_code=409
+        )
+    if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
+        raise TriggerRejected(
+            "workflow",
+            f"no live worker serves queue {queue!r}; start one with: "
+            f"celery -A notiflow worker -Q {queue}",
+            status_code=503,
         )
     inserted = row[INTAKE_WORKFLOW_COLUMNS:]
     if inserted[0] is None:
         # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
         existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(
-            workflow_id=workflow_id, idempotency_key=idempotency_key
+            workflow_id=workflow_id, idempotency_key=idempotency_key, deleted_at__isnull=True
         )
         return existing, False
     trigger = trigger_from_row(inserted)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from registry.sql import queue_served_sql
 from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
 from workflows.models import Workflow, WorkflowVersion
 
@@ -166,6 +167,7 @@ _INTAKE_VALUES = {
     "idempotency_key": "%(key)s",
     "payload": "%(payload)s::jsonb",
     "status": ENQUEUED,
+    "priority": "priority",
     "current_node_id": "entry_node_id",
     "vars": "'{}'::jsonb",
     "attempts": "0",
@@ -178,14 +180,18 @@ _INTAKE_VALUES = {
     "created_at": "now()",
     "updated_at": "now()",
     "completed_at": "NULL",
+    "deleted_at": "NULL",
+    "delete_reason": "''",
 }
 _missing = set(TRIGGER_COLUMNS) ^ set(_INTAKE_VALUES)
 if _missing:
     raise RuntimeError(f"intake: no value (or no column) for {sorted(_missing)}")
 
 # The inbox in one statement (one round trip, atomic on its own): the workflow's current version
-# looked up by key, the trigger inserted if the key is new, and its `created` event; the new row
-# comes back whole, after the workflow's and version's INTAKE_WORKFLOW_COLUMNS columns.
+# looked up by key, whether a live worker serves its queue, the trigger inserted if the key is
+# new among the triggers not deleted (and the queue is served, unless `require_worker` is off),
+# and its `created` event. The row comes back whole, after the INTAKE_WORKFLOW_COLUMNS columns of
+# the workflow, its version and queue; with no trigger columns when nothing was inserted.
 _CREATED_EVENT = event_insert(
     source="inserted",
     trigger_id="id",
@@ -200,7 +206,9 @@ _INTAKE_SELECT = ", ".join(_INTAKE_VALUES[column] for column in TRIGGER_COLUMNS)
 _INTAKE_RETURNED = ", ".join(f"inserted.{column}" for column in TRIGGER_COLUMNS)
 INTAKE_SQL = f"""
 WITH target AS (
-    SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number,
+    SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number, w.queue,
+           {queue_served_sql("w.queue")} AS served,
+           COALESCE(%(priority)s::int, w.priority) AS priority,
            v.definition ->> 'entry_node_id' AS entry_node_id
     FROM {Workflow._meta.db_table} w
     LEFT JOIN {WorkflowVersion._meta.db_table} v ON v.id = w.current_version_id
@@ -208,17 +216,18 @@ WITH target AS (
 ), inserted AS (
     INSERT INTO {TRIGGER_TABLE} ({_INTAKE_COLUMNS})
     SELECT {_INTAKE_SELECT}
-    FROM target WHERE active AND version_id IS NOT NULL
-    ON CONFLICT (workflow_id, idempotency_key) DO NOTHING
+    FROM target
+    WHERE active AND version_id IS NOT NULL AND (served OR NOT %(require_worker)s)
+    ON CONFLICT (workflow_id, idempotency_key) WHERE deleted_at IS NULL DO NOTHING
     RETURNING *
 ), created_event AS (
     {_CREATED_EVENT}
 )
 SELECT target.workflow_id, target.key, target.active, target.version_id, target.number,
-       {_INTAKE_RETURNED}
+       target.queue, target.served, {_INTAKE_RETURNED}
 FROM target LEFT JOIN inserted ON true
 """  # noqa: S608 (names from the models, values as parameters)
-INTAKE_WORKFLOW_COLUMNS = 5
+INTAKE_WORKFLOW_COLUMNS = 7
 
 
 # --- the sweeper --------------------------------------------------------------------------------

@@ -4,14 +4,32 @@ from typing import Any
 
 from django.db import models
 
+from workflows.routing import (
+    NAME_MAX_LENGTH,
+    PRIORITY_DEFAULT,
+    PRIORITY_MAX,
+    PRIORITY_MIN,
+    default_queue,
+    key_validator,
+    queue_validator,
+)
+
 
 class Workflow(models.Model):
     """A named, versioned DAG of notification nodes. The definition lives in WorkflowVersion."""
 
-    key = models.SlugField(max_length=100, unique=True)
+    # A dotted namespace (`billing.invoice_due.v1`) or a plain name; fixed once created.
+    key = models.CharField(max_length=NAME_MAX_LENGTH, unique=True, validators=[key_validator])
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     active = models.BooleanField(default=True)
+    # The Celery queue every nudge of its runs goes to (docs/design.md, rule 11). Left blank, it
+    # is the key's first segment (workflows.routing.default_queue), filled in on save.
+    queue = models.CharField(max_length=NAME_MAX_LENGTH, blank=True, validators=[queue_validator])
+    # Its runs' priority unless a trigger says otherwise: 0-9, higher is more urgent.
+    priority = models.PositiveSmallIntegerField(
+        default=PRIORITY_DEFAULT, db_default=PRIORITY_DEFAULT
+    )
     current_version = models.ForeignKey(
         "WorkflowVersion", null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -20,9 +38,22 @@ class Workflow(models.Model):
 
     class Meta:
         ordering = ["key"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(priority__gte=PRIORITY_MIN, priority__lte=PRIORITY_MAX),
+                name="workflow_priority_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.key
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.queue:
+            self.queue = default_queue(self.key)
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "queue"}
+        super().save(*args, **kwargs)
 
     @property
     def version(self) -> int:

@@ -147,7 +147,10 @@ def test_export_then_import_moves_a_workflow(tmp_path):
     assert Workflow.objects.get(key=workflow.key).version == 1
 
     # The key is checked by the model field's own validators, as the API and the admin do.
-    for key, problem in (("no spaces!", "valid “slug”"), ("k" * 101, "at most 100 characters")):
+    for key, problem in (
+        ("no spaces!", "separated by single dots"),
+        ("k" * 101, "at most 100 characters"),
+    ):
         target.write_text(json.dumps({**broken, "key": key, "edges": []}))
         err = StringIO()
         with pytest.raises(CommandError, match="nothing imported"):

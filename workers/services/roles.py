@@ -37,6 +37,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("triggers.TriggerInstance",), ("SELECT", "UPDATE")),
         (("triggers.TriggerEvent", "workers.StepExecutionLog"), APPEND),
         (("workers.SendLedger",), CHANGE),
+        # Each worker registers itself and refreshes its heartbeat (registry/).
+        (("registry.Worker",), CHANGE),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
@@ -45,7 +47,7 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("workflows.Workflow", "workflows.WorkflowVersion"), ALL_BUT_TRUNCATE),
         (("triggers.TriggerInstance",), CHANGE),
         (("triggers.TriggerEvent",), APPEND),
-        (("workers.StepExecutionLog", "workers.SendLedger"), READ),
+        (("workers.StepExecutionLog", "workers.SendLedger", "registry.Worker"), READ),
         (("triggers.ApiKey",), ("SELECT", "UPDATE", "DELETE")),
         (("auth.*", "sessions.*", "admin.*", "django_celery_beat.*"), ALL_BUT_TRUNCATE),
         (("contenttypes.*",), APPEND),
