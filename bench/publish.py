@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import redis
 from celery import Celery
 
-from notiflow.broker import TaskMessageWriter
+from notiflow.broker import TaskCall, TaskMessageWriter
 from triggers.dispatch import EXECUTE_NODE_TASK
 
 QUEUE = "bench-publish"
@@ -71,10 +71,9 @@ def _direct(app: Celery) -> Callable[[str], None]:
     writer = TaskMessageWriter.for_app(app)
     if writer is None:
         raise RuntimeError("the direct writer does not apply to this broker (a redis:// URL)")
-    writer.queue = QUEUE
 
     def publish(trigger_id: str) -> None:
-        writer.publish(EXECUTE_NODE_TASK, [([trigger_id], None)])
+        writer.publish(EXECUTE_NODE_TASK, [TaskCall([trigger_id], QUEUE, 0)])
 
     return publish
 

@@ -18,12 +18,18 @@ same JSON that kombu's Redis transport would push (Celery's task protocol 2, JSO
 kombu's Redis channel encodes it) and pushes it onto the queue's Redis list (LPUSH, many messages
 in one command), which is all the transport does with it in the end. It is used only where it is
 exactly equivalent (`TaskMessageWriter.for_app`): a single `redis://` broker with this project's
-transport, protocol 2, JSON, no compression, no task routes, no key prefix, no priorities, a
-queue without arguments (kombu renews a queue's x-expires on every publish, for one), and no
+transport, protocol 2, JSON, no compression, no task routes, no key prefix, no default priority,
+queues without arguments (kombu renews a queue's x-expires on every publish, for one), and no
 receiver of Celery's publish signals (tracing integrations hook those; with one connected, Celery
 publishes). Elsewhere, and everywhere when NOTIFLOW_DIRECT_PUBLISH is off, `send_task` does.
 tests/test_broker.py holds its messages equal to Celery's own; docs/upgrading.md lists what it
 leans on.
+
+Priorities (docs/design.md, rule 11). Notiflow's priority is 0-9, higher more urgent.
+`broker_priority` is the one place that turns it into the broker's own: RabbitMQ delivers the
+highest message priority first (queues declared with x-max-priority, settings.py), so it is the
+same number; kombu's Redis transport keeps a list per priority step and pops the lowest step
+first, so it is 9 minus it.
 """
 
 from __future__ import annotations
@@ -33,9 +39,10 @@ import json
 import os
 import socket
 import uuid
+from bisect import bisect
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -47,6 +54,16 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 TRANSPORT = "notiflow.broker:Transport"
+
+PRIORITY_MAX = 9  # Notiflow's scale is 0..PRIORITY_MAX (workflows.routing), higher more urgent
+
+
+def broker_priority(priority: int, *, broker_url: str) -> int:
+    """The message priority that makes the broker at `broker_url` deliver Notiflow's `priority`
+    (0-9, higher is more urgent) in the right order: the one mapping (docs/design.md, rule 11)."""
+    if broker_url.startswith(("redis://", "rediss://", "redis+socket://")):
+        return PRIORITY_MAX - priority  # kombu's Redis transport pops step 0 first
+    return priority  # AMQP: the highest priority first
 
 
 class Channel(kombu_redis.Channel):
@@ -72,13 +89,26 @@ class Transport(kombu_redis.Transport):
 _EMBED = {"callbacks": None, "errbacks": None, "chain": None, "chord": None}
 
 
+@dataclass(frozen=True)
+class TaskCall:
+    """One task message to publish: by task name, with positional `args`, to `queue`, at the
+    broker's own `priority` (from broker_priority), after `countdown` seconds if given."""
+
+    args: list[Any]
+    queue: str
+    priority: int
+    countdown: float | None = None
+
+
 @dataclass
 class TaskMessageWriter:
-    """Writes task messages by task name straight onto the Redis list the workers read."""
+    """Writes task messages by task name straight onto the Redis lists the workers read."""
 
     app: Celery
     client: redis.Redis
-    queue: str
+    priority_steps: Sequence[int]
+    sep: str
+    _plain_queues: dict[str, bool] = field(default_factory=dict)  # takes(), per queue name
 
     @classmethod
     def for_app(cls, app: Celery) -> TaskMessageWriter | None:
@@ -86,7 +116,6 @@ class TaskMessageWriter:
         conf = app.conf
         url = conf.broker_url or ""
         options = conf.broker_transport_options or {}
-        queue = app.amqp.default_queue
         if not (
             url.startswith("redis://")
             and ";" not in url
@@ -98,10 +127,6 @@ class TaskMessageWriter:
             and not conf.task_routes
             and conf.task_default_priority is None
             and not options.get("global_keyprefix")
-            and not options.get("sep")
-            and queue.exchange.type == "direct"
-            and queue.routing_key == queue.name
-            and not queue_arguments(queue)
         ):
             return None
         timeout = conf.broker_connection_timeout
@@ -112,34 +137,66 @@ class TaskMessageWriter:
             # The publish retry policy (settings.py) allows one quick retry: so does this client.
             retry=Retry(NoBackoff(), 1),
         )
-        return cls(app=app, client=client, queue=queue.name)
+        return cls(
+            app=app,
+            client=client,
+            priority_steps=sorted(options.get("priority_steps", kombu_redis.PRIORITY_STEPS)),
+            sep=options.get("sep", Channel.sep),
+        )
 
-    def publish(self, task_name: str, calls: Sequence[tuple[list[Any], float | None]]) -> bool:
-        """Push one message per (args, countdown) in one command; False (nothing pushed) when a
-        publish signal has receivers, and Celery must publish instead. Raises redis's errors."""
-        if _publish_signals_connected():
+    def publish(self, task_name: str, calls: Sequence[TaskCall]) -> bool:
+        """Push one message per call, in one round trip; False (nothing pushed) when a publish
+        signal has receivers or a queue is not a plain one, and Celery must publish instead.
+        Raises redis's errors."""
+        if _publish_signals_connected() or not all(self.takes(call.queue) for call in calls):
             return False
         parent = self.app.current_worker_task
         parent_request = parent.request if parent else None
-        messages = [
-            self.message(task_name, args, countdown, parent_request) for args, countdown in calls
-        ]
-        if messages:
-            self.client.lpush(self.queue, *messages)
+        lists: dict[str, list[str]] = {}
+        for call in calls:
+            message = self.message(task_name, call, parent_request)
+            lists.setdefault(self.list_of(call.queue, call.priority), []).append(message)
+        if len(lists) == 1:
+            (name, messages), *_ = lists.items()
+            self.client.lpush(name, *messages)
+        elif lists:
+            with self.client.pipeline(transaction=False) as pipe:
+                for name, messages in lists.items():
+                    pipe.lpush(name, *messages)
+                pipe.execute()
         return True
 
-    def message(
-        self, task_name: str, args: list[Any], countdown: float | None, parent: Any = None
-    ) -> str:
-        """The message kombu's Redis transport would push for `send_task(task_name, args,
-        countdown=countdown)` sent from within the task whose request is `parent` (if any)."""
+    def takes(self, queue: str) -> bool:
+        """Whether a plain LPUSH is all kombu would do to publish to `queue`: a direct exchange
+        routed by its name, without arguments (as Celery creates a queue it does not know).
+        Queues are configuration, fixed for the life of the process: asked once per name."""
+        plain = self._plain_queues.get(queue)
+        if plain is None:
+            declared = self.app.amqp.queues[queue]  # Celery creates a missing one, as send_task
+            plain = self._plain_queues[queue] = (
+                declared.exchange.type == "direct"
+                and declared.routing_key == declared.name
+                and not queue_arguments(declared)
+            )
+        return plain
+
+    def list_of(self, queue: str, priority: int) -> str:
+        """The Redis list kombu's Redis channel pushes a message of `priority` for `queue` onto
+        (its `_q_for_pri`): the queue's own list for step 0, `<queue><sep><step>` for the rest."""
+        step = self.priority_steps[bisect(self.priority_steps, priority) - 1]
+        return f"{queue}{self.sep}{step}" if step else queue
+
+    def message(self, task_name: str, call: TaskCall, parent: Any = None) -> str:
+        """The message kombu's Redis transport would push for `send_task(task_name, call.args,
+        queue=call.queue, priority=call.priority, countdown=call.countdown)` sent from within
+        the task whose request is `parent` (if any)."""
         task_id = str(uuid.uuid4())
         eta = None
-        if countdown:
-            eta = (datetime.now(UTC) + timedelta(seconds=countdown)).isoformat()
+        if call.countdown:
+            eta = (datetime.now(UTC) + timedelta(seconds=call.countdown)).isoformat()
         parent_id = parent.id if parent else None
         root_id = (parent.root_id or parent.id) if parent else task_id
-        body = json.dumps([args, {}, _EMBED])
+        body = json.dumps([call.args, {}, _EMBED])
         return json.dumps(
             {
                 "body": base64.b64encode(body.encode()).decode(),
@@ -158,7 +215,7 @@ class TaskMessageWriter:
                     "timelimit": [None, None],
                     "root_id": root_id,
                     "parent_id": parent_id,
-                    "argsrepr": repr(args),
+                    "argsrepr": repr(call.args),
                     "kwargsrepr": "{}",
                     "origin": _origin(),
                     "ignore_result": False,
@@ -170,8 +227,8 @@ class TaskMessageWriter:
                     "correlation_id": task_id,
                     "reply_to": self.app.thread_oid,
                     "delivery_mode": 2,
-                    "delivery_info": {"exchange": "", "routing_key": self.queue},
-                    "priority": 0,
+                    "delivery_info": {"exchange": "", "routing_key": call.queue},
+                    "priority": call.priority,
                     "body_encoding": "base64",
                     "delivery_tag": str(uuid.uuid4()),
                 },

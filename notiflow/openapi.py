@@ -18,11 +18,15 @@ CONFLICTS = {
     ("/api/workflows/", "post"),
     ("/api/triggers/{trigger_id}/cancel/", "post"),
 }
+# Refused while no live worker serves the workflow's queue (NOTIFLOW_TRIGGER_REQUIRES_WORKER).
+UNAVAILABLE = {("/api/triggers/", "post")}
 DESCRIPTIONS = {
     "400": "Invalid input; `errors` names the fields",
     "401": "No or wrong API key",
     "404": "No such resource (or page)",
     "409": "Conflict with the current state",
+    "503": "No live worker serves the workflow's queue; `detail` names it and the command that "
+    "would serve it. Nothing was stored",
 }
 
 
@@ -35,6 +39,8 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
             codes = ["400", "401", "404"]
             if (path, method) in CONFLICTS or method == "delete":
                 codes.append("409")
+            if (path, method) in UNAVAILABLE:
+                codes.append("503")
             for code in codes:
                 operation["responses"].setdefault(
                     code,

@@ -1,15 +1,18 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from notiflow.views import landing
 from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
+from workflows.routing import KeyConverter
+
+register_converter(KeyConverter, "workflow_key")
 
 api = [
     path("workflows/", WorkflowListApi.as_view(), name="workflow-list"),
-    path("workflows/<slug:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
+    path("workflows/<workflow_key:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
     path("triggers/", TriggerListApi.as_view(), name="trigger-list"),
     path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),

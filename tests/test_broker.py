@@ -14,10 +14,10 @@ import redis
 from celery import Celery, signals
 from kombu import Queue
 
-from notiflow.broker import TaskMessageWriter, Transport
+from notiflow.broker import TaskCall, TaskMessageWriter, Transport, broker_priority
 from notiflow.celery import app
 from tests.conftest import TEST_BROKER_URL
-from triggers.dispatch import triggers_publish
+from triggers.dispatch import Nudge, triggers_publish
 
 
 def test_the_celery_app_publishes_through_the_notiflow_transport():
@@ -49,15 +49,18 @@ def test_a_published_message_lands_in_the_queue_of_the_broker_url():
 DIRECT_QUEUE = "notiflow-test-direct"
 
 
-def _pushed(client: redis.Redis) -> dict:
-    return json.loads(client.rpop(DIRECT_QUEUE))
+def _pushed(client: redis.Redis, key: str = DIRECT_QUEUE) -> dict:
+    return json.loads(client.rpop(key))
 
 
 def _direct_writer() -> TaskMessageWriter:
     writer = TaskMessageWriter.for_app(app)
     assert writer is not None, "the test broker is a plain redis:// URL: the writer applies"
-    writer.queue = DIRECT_QUEUE
     return writer
+
+
+def _call(args: list, countdown: float | None = None, priority: int = 0) -> TaskCall:
+    return TaskCall(args=args, queue=DIRECT_QUEUE, priority=priority, countdown=countdown)
 
 
 def _ids_blanked(message: dict) -> dict:
@@ -73,14 +76,27 @@ def _ids_blanked(message: dict) -> dict:
     return message
 
 
-@pytest.mark.parametrize("countdown", [None, 2.5])
-def test_direct_message_is_the_message_celery_publishes(countdown):
+def _clear(client: redis.Redis) -> None:
+    client.delete(DIRECT_QUEUE, *(f"{DIRECT_QUEUE}\x06\x16{step}" for step in range(10)))
+
+
+@pytest.mark.parametrize(("countdown", "priority"), [(None, 0), (2.5, 0), (None, 4), (None, 9)])
+def test_direct_message_is_the_message_celery_publishes_on_the_same_list(countdown, priority):
     client = redis.Redis.from_url(TEST_BROKER_URL)
-    client.delete(DIRECT_QUEUE)
-    app.send_task("workers.execute_node", args=["t-1"], queue=DIRECT_QUEUE, countdown=countdown)
-    celerys = _pushed(client)
-    assert _direct_writer().publish("workers.execute_node", [(["t-1"], countdown)])
-    ours = _pushed(client)
+    _clear(client)
+    app.send_task(
+        "workers.execute_node",
+        args=["t-1"],
+        queue=DIRECT_QUEUE,
+        countdown=countdown,
+        priority=priority,
+    )
+    (celerys_list,) = client.keys(f"{DIRECT_QUEUE}*")  # the priority's own list
+    celerys = _pushed(client, celerys_list)
+    writer = _direct_writer()
+    assert writer.list_of(DIRECT_QUEUE, priority).encode() == celerys_list
+    assert writer.publish("workers.execute_node", [_call(["t-1"], countdown, priority)])
+    ours = _pushed(client, celerys_list)
     if countdown:
         eta = datetime.fromisoformat(ours["headers"]["eta"])
         expected = datetime.now(UTC) + timedelta(seconds=countdown)
@@ -88,11 +104,29 @@ def test_direct_message_is_the_message_celery_publishes(countdown):
     assert _ids_blanked(ours) == _ids_blanked(celerys)
 
 
-def test_direct_messages_published_from_a_task_name_it_as_their_parent():
+def test_the_most_urgent_nudge_is_the_one_a_worker_takes_first():
+    # kombu's Redis channel pops its priority lists in step order (its _brpop_start), one list
+    # per step here (settings: priority_steps): Notiflow's 9 must be on step 0, its 0 on step 9.
+    url = app.conf.broker_url
+    assert [broker_priority(p, broker_url=url) for p in (9, 5, 0)] == [0, 4, 9]
+    assert broker_priority(9, broker_url="amqp://guest@localhost//") == 9
     client = redis.Redis.from_url(TEST_BROKER_URL)
-    client.delete(DIRECT_QUEUE)
+    _clear(client)
+    triggers_publish(
+        [Nudge(f"p{priority}", queue=DIRECT_QUEUE, priority=priority) for priority in (0, 5, 9)]
+    )
+    taken = []
+    with app.connection_for_read() as connection, connection.SimpleQueue(DIRECT_QUEUE) as queue:
+        for _ in range(3):  # taken as a worker takes them
+            message = queue.get(timeout=5)
+            taken.append(message.headers["argsrepr"])
+            message.ack()
+    assert taken == ["['p9']", "['p5']", "['p0']"]
+
+
+def test_direct_messages_published_from_a_task_name_it_as_their_parent():
     parent = SimpleNamespace(id="parent-task", root_id="root-task")
-    message = json.loads(_direct_writer().message("workers.execute_node", ["t-2"], None, parent))
+    message = json.loads(_direct_writer().message("workers.execute_node", _call(["t-2"]), parent))
     assert (message["headers"]["parent_id"], message["headers"]["root_id"]) == (
         "parent-task",
         "root-task",
@@ -102,8 +136,8 @@ def test_direct_messages_published_from_a_task_name_it_as_their_parent():
 
 def test_many_direct_messages_go_in_one_command_in_order():
     client = redis.Redis.from_url(TEST_BROKER_URL)
-    client.delete(DIRECT_QUEUE)
-    assert _direct_writer().publish("workers.execute_node", [([f"t-{i}"], None) for i in range(3)])
+    _clear(client)
+    assert _direct_writer().publish("workers.execute_node", [_call([f"t-{i}"]) for i in range(3)])
     taken = [_pushed(client)["headers"]["argsrepr"] for _ in range(3)]  # as a worker takes them
     assert taken == ["['t-0']", "['t-1']", "['t-2']"]
 
@@ -116,15 +150,15 @@ def test_celery_publishes_while_a_publish_signal_has_a_receiver():
 
     signals.before_task_publish.connect(receiver)
     try:
-        assert _direct_writer().publish("workers.execute_node", [(["t-3"], None)]) is False
-        triggers_publish([("t-3", None)])
+        assert _direct_writer().publish("workers.execute_node", [_call(["t-3"])]) is False
+        triggers_publish([Nudge("t-3", queue=DIRECT_QUEUE, priority=5)])
     finally:
         signals.before_task_publish.disconnect(receiver)
     assert seen == ["workers.execute_node"]  # the integration saw the nudge
 
 
 def test_no_direct_writer_for_a_broker_it_does_not_know():
-    other = Celery("other", broker="memory://")
+    other = Celery("other", broker="memory://", set_as_current=False)
     assert TaskMessageWriter.for_app(other) is None
 
 
@@ -140,17 +174,22 @@ def test_no_direct_writer_for_a_broker_it_does_not_know():
     ],
     ids=lambda argument: next(iter(argument)),
 )
-def test_no_direct_writer_for_a_queue_with_arguments(argument):
+def test_no_direct_write_to_a_queue_with_arguments(argument):
     # kombu's Redis transport acts on some (it renews x-expires on every publish); a bare LPUSH
     # would not, so Celery publishes to such a queue.
     def app_with(**queue_options):
-        other = Celery("other", broker=TEST_BROKER_URL)
+        other = Celery("other", broker=TEST_BROKER_URL, set_as_current=False)
         other.conf.broker_transport = app.conf.broker_transport
         other.conf.task_queues = [Queue("celery", routing_key="celery", **queue_options)]
         return other
 
-    assert TaskMessageWriter.for_app(app_with()) is not None  # the same queue, no argument
-    assert TaskMessageWriter.for_app(app_with(**argument)) is None
+    plain, with_argument = (
+        TaskMessageWriter.for_app(other) for other in (app_with(), app_with(**argument))
+    )
+    assert plain is not None and with_argument is not None
+    assert plain.takes("celery")  # the same queue, no argument
+    assert not with_argument.takes("celery")
+    assert with_argument.publish("workers.execute_node", [TaskCall(["t"], "celery", 0)]) is False
 
 
 def test_switched_off_celery_publishes_every_nudge(settings):
@@ -165,7 +204,7 @@ def test_switched_off_celery_publishes_every_nudge(settings):
     signals.after_task_publish.connect(receiver)
     try:
         with patch.object(TaskMessageWriter, "publish", side_effect=AssertionError("direct")):
-            triggers_publish([("t-4", None)])
+            triggers_publish([Nudge("t-4", queue=DIRECT_QUEUE, priority=5)])
     finally:
         signals.after_task_publish.disconnect(receiver)
     assert seen == ["workers.execute_node"]

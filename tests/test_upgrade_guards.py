@@ -20,7 +20,7 @@ from django.template import Engine
 from django.template.loader_tags import BlockNode, ExtendsNode
 
 from notiflow import db
-from notiflow.broker import Channel, TaskMessageWriter
+from notiflow.broker import Channel, TaskCall, TaskMessageWriter
 from notiflow.celery import GracefulBeat, app
 from tests.conftest import TEST_BROKER_URL
 from tests.factories import WorkflowFactory
@@ -77,12 +77,11 @@ def test_a_direct_message_sent_from_a_task_names_the_parent_celery_names():
     client.delete(QUEUE)
     writer = TaskMessageWriter.for_app(app)
     assert writer is not None
-    writer.queue = QUEUE
 
     @app.task(name="tests.guards.publish_both", shared=False)
     def publish_both() -> None:
         app.send_task("workers.execute_node", args=["t-1"], queue=QUEUE)
-        assert writer.publish("workers.execute_node", [(["t-1"], None)])
+        assert writer.publish("workers.execute_node", [TaskCall(["t-1"], QUEUE, 0)])
 
     parent_id = str(uuid.uuid4())
     publish_both.apply(task_id=parent_id)

@@ -20,6 +20,7 @@ from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_list
 from triggers.services import MAX_IDEMPOTENCY_KEY_LENGTH, TriggerRejected, trigger_create
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_cancel
+from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 
 
 class TriggerOutputSerializer(serializers.ModelSerializer):
@@ -36,6 +37,7 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
             "idempotency_key",
             "payload",
             "status",
+            "priority",
             "cursor",
             "vars",
             "attempts",
@@ -59,6 +61,7 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
             "idempotency_key": instance.idempotency_key,
             "payload": instance.payload,
             "status": instance.status,
+            "priority": instance.priority,
             "cursor": instance.cursor,
             "vars": instance.vars,
             "attempts": instance.attempts,
@@ -106,6 +109,12 @@ class TriggerInputSerializer(serializers.Serializer):
     # May come in the Idempotency-Key header instead.
     idempotency_key = IdempotencyKeyField(required=False, trim_whitespace=False)
     payload = PayloadField(required=False, default=dict)
+    priority = serializers.IntegerField(
+        required=False,
+        min_value=PRIORITY_MIN,
+        max_value=PRIORITY_MAX,
+        help_text="0-9, higher is more urgent; the workflow's priority when left out.",
+    )
 
 
 def _error(field: str, message: str, code: int) -> Response:
@@ -172,6 +181,7 @@ class TriggerListApi(ListAPIView):
                 idempotency_key=key,
                 payload=fields.get("payload"),
                 actor=actor_of(request),
+                priority=fields.get("priority"),
             )
         except TriggerRejected as exc:
             return _error(exc.field, exc.message, exc.status_code)

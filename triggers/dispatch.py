@@ -1,14 +1,16 @@
 """The one way to hand a trigger to the workers: a nudge published after the transaction commits.
 
 A nudge carries the trigger id and nothing else (docs/design.md, rule 1); losing one loses nothing, because
-the sweeper finds every due trigger in PostgreSQL. Publishing by task name keeps `triggers`
-independent of `workers`.
+the sweeper finds every due trigger in PostgreSQL. It goes to the Celery queue of the trigger's
+workflow, at the trigger's priority (rule 11): both travel beside the message, never in it.
+Publishing by task name keeps `triggers` independent of `workers`.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from uuid import UUID
 
@@ -17,38 +19,60 @@ from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import ChannelError
 
-from notiflow.broker import TaskMessageWriter
+from notiflow.broker import TaskCall, TaskMessageWriter, broker_priority
 
 logger = logging.getLogger(__name__)
 
 EXECUTE_NODE_TASK = "workers.execute_node"
 
 
-def trigger_enqueue_on_commit(trigger_id: UUID | str, *, countdown: float | None = None) -> None:
-    """Publish an execute_node nudge for `trigger_id` once the current transaction commits."""
-    transaction.on_commit(lambda: triggers_publish([(trigger_id, countdown)]))
+@dataclass(frozen=True)
+class Nudge:
+    """A nudge for one trigger: its workflow's queue, its priority (0-9, higher is more urgent),
+    and how many seconds the worker should wait before running it (None: at once)."""
+
+    trigger_id: UUID | str
+    queue: str
+    priority: int
+    countdown: float | None = None
 
 
-def triggers_enqueue_on_commit(nudges: list[tuple[UUID | str, float | None]]) -> None:
-    """Publish many nudges (trigger id, countdown) over one producer once the transaction commits."""
+def trigger_enqueue_on_commit(nudge: Nudge) -> None:
+    """Publish `nudge` once the current transaction commits."""
+    transaction.on_commit(lambda: triggers_publish([nudge]))
+
+
+def triggers_enqueue_on_commit(nudges: list[Nudge]) -> None:
+    """Publish many nudges in one round trip once the current transaction commits."""
     if nudges:
         transaction.on_commit(lambda: triggers_publish(nudges))
 
 
-def triggers_publish(nudges: Iterable[tuple[UUID | str, float | None]]) -> None:
+def triggers_publish(nudges: Iterable[Nudge]) -> None:
     """Publish now. A broker failure is logged, not raised: PostgreSQL holds the truth."""
+    url = current_app.conf.broker_url
     calls = [
-        ([str(trigger_id)], countdown if countdown and countdown > 0 else None)
-        for trigger_id, countdown in nudges
+        TaskCall(
+            args=[str(nudge.trigger_id)],
+            queue=nudge.queue,
+            priority=broker_priority(nudge.priority, broker_url=url),
+            countdown=nudge.countdown if nudge.countdown and nudge.countdown > 0 else None,
+        )
+        for nudge in nudges
     ]
     try:
-        writer = _writer(current_app.conf.broker_url, settings.NOTIFLOW_DIRECT_PUBLISH)
+        writer = _writer(url, settings.NOTIFLOW_DIRECT_PUBLISH)
         if writer is not None and writer.publish(EXECUTE_NODE_TASK, calls):
             return
         with current_app.producer_or_acquire() as producer:
-            for args, countdown in calls:
+            for call in calls:
                 current_app.send_task(
-                    EXECUTE_NODE_TASK, args=args, countdown=countdown, producer=producer
+                    EXECUTE_NODE_TASK,
+                    args=call.args,
+                    queue=call.queue,
+                    priority=call.priority,
+                    countdown=call.countdown,
+                    producer=producer,
                 )
     except Exception:
         logger.warning("broker unavailable; the sweeper will nudge these triggers", exc_info=True)
@@ -61,21 +85,27 @@ def _writer(broker_url: str, enabled: bool) -> TaskMessageWriter | None:
     return TaskMessageWriter.for_app(current_app) if enabled else None
 
 
-def nudges_waiting(queue: str | None = None) -> int | None:
-    """How many messages wait in the workers' queue (`task_default_queue` unless `queue` is
-    given), or None when the broker cannot say.
+def nudges_waiting(queues: Iterable[str] = ()) -> int | None:
+    """How many messages wait in the given queues (`task_default_queue` if none), at every
+    priority, or None when the broker cannot say.
 
-    One round trip (LLEN per priority level on Redis). A queue that does not exist is empty: Redis
-    drops a list when its last message is taken.
+    One round trip per queue (on Redis, LLEN of each priority list in one pipeline). A queue that
+    does not exist is empty: Redis drops a list when its last message is taken.
     """
-    queue = queue or current_app.conf.task_default_queue
+    total = 0
     try:
         with current_app.connection_for_read() as conn:
             channel = conn.default_channel
-            declared = channel.queue_declare(queue=queue, passive=True)  # type: ignore[attr-defined]
-            return int(declared.message_count)
-    except ChannelError:
-        return 0
+            for queue in sorted(set(queues)) or [current_app.conf.task_default_queue]:
+                try:
+                    declared = channel.queue_declare(queue=queue, passive=True)  # type: ignore[attr-defined]
+                except ChannelError:
+                    # No such queue: nothing waits in it. (AMQP closes a channel whose passive
+                    # declare failed: the next queue is asked on a new one.)
+                    channel = conn.channel()
+                    continue
+                total += int(declared.message_count)
     except Exception:
         logger.warning("broker unavailable; cannot tell how many nudges wait", exc_info=True)
         return None
+    return total

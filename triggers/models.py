@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models.functions import Now
 
@@ -44,7 +45,9 @@ class TriggerInstance(models.Model):
     # 0-9, higher is more urgent: the workflow's unless the trigger request set one
     # (docs/design.md, rule 11). Every nudge of this run carries it.
     priority = models.PositiveSmallIntegerField(
-        default=PRIORITY_DEFAULT, db_default=PRIORITY_DEFAULT
+        default=PRIORITY_DEFAULT,
+        db_default=PRIORITY_DEFAULT,
+        validators=[MaxValueValidator(PRIORITY_MAX)],
     )
     # Failures of the current node; reset when the cursor advances.
     attempts = models.PositiveIntegerField(default=0)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from notiflow.db import fetchone_prepared
 from registry.sql import live_within_seconds
-from triggers.dispatch import trigger_enqueue_on_commit
+from triggers.dispatch import Nudge, trigger_enqueue_on_commit
 from triggers.models import ApiKey, TriggerInstance
 from triggers.sql import INTAKE_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
 from triggers.state import trigger_from_row
@@ -117,7 +117,7 @@ def trigger_create(
     trigger.workflow_version = WorkflowVersion.from_db(
         connection.alias, ["id", "workflow_id", "number"], [version_id, workflow_id, number]
     )
-    trigger_enqueue_on_commit(trigger.pk)
+    trigger_enqueue_on_commit(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
     return trigger, True
 
 

@@ -15,8 +15,10 @@ How the statements and their fragments compose:
   claimed row: every trigger_instance column, plus `prior_status`) and `claim_event`. One more
   data-modifying statement may ride along as the CTE `also`: it may read `claimed`, and the
   claim's row gets the extra expressions `returns`, which may read `claimed` and `also`.
-- **The release** (release_sql) defines `released` (one row, the trigger's `id`, present only
-  when the fenced update applied) and `release_event`. Further statements ride along as the CTEs
+- **The release** (release_sql) defines `released` (one row, the trigger's `id`, `workflow_id`
+  and `priority`, present only when the fenced update applied) and `release_event`, and returns
+  the route of the trigger's next nudge (its workflow's queue as it is now, its priority), or no
+  row. Further statements ride along as the CTEs
   `also_0`, `also_1`, ... in order; one that must apply only with the release reads `released`.
 - **Parameters** are named. The claim's own are CLAIM_PARAMS, the release's RELEASE_PARAMS, and
   both take STATUS_PARAMS. A fragment prefixes its own parameters (`ledger_`, `unused_`, `log_`);
@@ -140,11 +142,12 @@ WITH released AS (
         nudged_at = CASE WHEN %(nudged)s THEN now() END, last_error = %(error)s,
         completed_at = CASE WHEN %(finished)s THEN now() END, updated_at = now()
     WHERE id = %(id)s AND status = {PROCESSING} AND leased_by = %(token)s
-    RETURNING id
+    RETURNING id, workflow_id, priority
 ), release_event AS (
     {_RELEASE_EVENT}
 ){{also}}
-SELECT count(*) FROM released
+SELECT w.queue, released.priority
+FROM released JOIN {Workflow._meta.db_table} w ON w.id = released.workflow_id
 """  # noqa: S608 (names from the models, values as parameters)
 
 
@@ -232,36 +235,41 @@ INTAKE_WORKFLOW_COLUMNS = 7
 
 # --- the sweeper --------------------------------------------------------------------------------
 
+# Every nudge goes to the queue of the trigger's workflow as it is now, at the trigger's priority
+# (docs/design.md, rule 11): the sweeper's statements return both with each id.
+_ROUTE = f"(SELECT w.queue FROM {Workflow._meta.db_table} w WHERE w.id = t.workflow_id), t.priority"  # noqa: S608
+
 # Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
-# claimed: that nudge was lost (the second kind only when `renudge_lost`). SKIP LOCKED lets two
-# sweepers share the work without doubling.
+# claimed: that nudge was lost (the second kind only when `renudge_lost`). Most urgent first,
+# then the longest due. SKIP LOCKED lets two sweepers share the work without doubling.
 SWEEP_DUE_SQL = f"""
-UPDATE {TRIGGER_TABLE} SET nudged_at = now()
+UPDATE {TRIGGER_TABLE} t SET nudged_at = now()
 WHERE id IN (
     SELECT id FROM {TRIGGER_TABLE}
     WHERE status = {ENQUEUED} AND available_at <= now() + %(lookahead)s * interval '1 second'
+      AND deleted_at IS NULL
       AND (nudged_at IS NULL
            OR (%(renudge_lost)s
                AND available_at < now() - %(renudge)s * interval '1 second'
                AND nudged_at < now() - %(renudge)s * interval '1 second'))
-    ORDER BY available_at
+    ORDER BY priority DESC, available_at
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED
 )
-RETURNING id, available_at
+RETURNING t.id, t.available_at, {_ROUTE}
 """  # noqa: S608 (names from the models, values as parameters)
 
 # Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
 # after expiry nudges at once.
 SWEEP_EXPIRED_SQL = f"""
-UPDATE {TRIGGER_TABLE} SET nudged_at = now()
+UPDATE {TRIGGER_TABLE} t SET nudged_at = now()
 WHERE id IN (
     SELECT id FROM {TRIGGER_TABLE}
-    WHERE status = {PROCESSING} AND lease_until < now()
+    WHERE status = {PROCESSING} AND lease_until < now() AND deleted_at IS NULL
       AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
-    ORDER BY lease_until
+    ORDER BY priority DESC, lease_until
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED
 )
-RETURNING id, now()
+RETURNING t.id, now(), {_ROUTE}
 """  # noqa: S608 (names from the models, values as parameters)

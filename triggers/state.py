@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from django.db import connection, transaction
@@ -178,19 +178,28 @@ def release_params(
     }
 
 
+class Route(NamedTuple):
+    """Where a trigger's nudges go (docs/design.md, rule 11): its workflow's queue as it is now,
+    and the trigger's priority (0-9, higher is more urgent)."""
+
+    queue: str
+    priority: int
+
+
 def trigger_release(
     *,
     trigger: TriggerInstance,
     lease_token: str,
     release: Release,
     also: Sequence[ReleaseWrite] = (),
-) -> bool:
+) -> Route | None:
     """End a step under the lease `lease_token` as `release` says.
 
     Fenced: it only applies while the trigger is still `processing` under this very lease, so a
     worker whose lease expired (and was reclaimed) or whose trigger was cancelled changes nothing.
     The status event and the writes in `also` commit in the same statement (atomic on its own,
-    or part of the caller's transaction). Returns whether the release applied.
+    or part of the caller's transaction). Returns the route of the trigger's next nudge when the
+    release applied, None when it did not.
     """
     params = release_params(
         trigger_id=trigger.pk,
@@ -204,7 +213,7 @@ def trigger_release(
             raise ValueError(f"release parameters clash: {sorted(clash)}")
         params.update(write.params)
     row = fetchone_prepared(release_statement([write.sql for write in also]), params)
-    return bool(row and row[0] == 1)
+    return Route(*row) if row else None
 
 
 def _locked(trigger_id: UUID | str) -> TriggerInstance:
@@ -228,6 +237,14 @@ def _change(trigger: TriggerInstance, *, to_status: str, actor: str, reason: str
         actor=actor,
         node_id=trigger.current_node_id,
     )
+
+
+def _nudge_on_commit(trigger: TriggerInstance) -> None:
+    """Nudge `trigger` after commit, to its workflow's queue at its priority (rule 11)."""
+    from triggers.dispatch import Nudge, trigger_enqueue_on_commit
+
+    queue = trigger.workflow.queue
+    trigger_enqueue_on_commit(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
 
 
 @transaction.atomic
@@ -255,8 +272,6 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
 @transaction.atomic
 def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
     """Put a failed trigger back to `enqueued` at its current node, attempts reset, due now."""
-    from triggers.dispatch import trigger_enqueue_on_commit
-
     trigger = _locked(trigger_id)
     if trigger.status != TriggerStatus.FAILED or trigger.current_node_id is None:
         raise TriggerStateConflict(
@@ -274,7 +289,7 @@ def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
         completed_at=None,
         last_error="",
     )
-    trigger_enqueue_on_commit(trigger.pk)
+    _nudge_on_commit(trigger)
     return trigger
 
 
@@ -290,8 +305,6 @@ def trigger_requeue(
     lost: re-nudged, with an enqueued -> enqueued event for the audit). A live lease is never
     taken away. Raises TriggerStateConflict for a trigger that is not stuck.
     """
-    from triggers.dispatch import trigger_enqueue_on_commit
-
     trigger = _locked(trigger_id)
     now = timezone.now()
     if trigger.status == TriggerStatus.PROCESSING and (
@@ -312,5 +325,5 @@ def trigger_requeue(
         available_at=now,
         nudged_at=now,
     )
-    trigger_enqueue_on_commit(trigger.pk)
+    _nudge_on_commit(trigger)
     return trigger

@@ -16,6 +16,15 @@ from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
 from workflows.models import Workflow
+from workflows.routing import (
+    NAME_MAX_LENGTH,
+    NAME_PATTERN,
+    PRIORITY_DEFAULT,
+    PRIORITY_MAX,
+    PRIORITY_MIN,
+    key_validator,
+    queue_validator,
+)
 from workflows.selectors import workflow_list
 from workflows.services import (
     DEFINITION_KEYS,
@@ -39,6 +48,8 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
             "name",
             "description",
             "active",
+            "queue",
+            "priority",
             "version",
             "entry_node_id",
             "nodes",
@@ -57,13 +68,33 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
         return workflow.definition.get("edges", [])
 
 
+def _key_field(**options: Any) -> serializers.CharField:
+    # min_length=1 changes no answer (blank and empty are refused first); it puts minLength (and
+    # the validator's pattern) in the schema.
+    return serializers.CharField(
+        min_length=1, max_length=NAME_MAX_LENGTH, validators=[key_validator], **options
+    )
+
+
 class WorkflowInputSerializer(serializers.Serializer):
-    # min_length=1 changes no answer (blank and empty are refused first); it puts minLength and
-    # minItems in the schema.
-    key = serializers.SlugField(min_length=1, max_length=100)
+    key = _key_field()
     name = serializers.CharField(min_length=1, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     active = serializers.BooleanField(required=False, default=True)
+    queue = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=NAME_MAX_LENGTH,
+        validators=[queue_validator],
+        help_text="The Celery queue of its runs; empty: the key's first segment when it is "
+        "dotted, else `default`.",
+    )
+    priority = serializers.IntegerField(
+        required=False,
+        min_value=PRIORITY_MIN,
+        max_value=PRIORITY_MAX,
+        help_text="Its runs' priority unless a trigger sets one: 0-9, higher is more urgent.",
+    )
     # The definition is checked by the one validator (workflows.validation), not here.
     entry_node_id = serializers.CharField(min_length=1, max_length=100)
     nodes = serializers.ListField(child=serializers.DictField(), allow_empty=False, min_length=1)
@@ -73,12 +104,12 @@ class WorkflowInputSerializer(serializers.Serializer):
 class WorkflowReplaceSerializer(WorkflowInputSerializer):
     """PUT's body as the schema shows it: the key comes from the path (another one is a 400)."""
 
-    key = serializers.SlugField(min_length=1, max_length=100, required=False)
+    key = _key_field(required=False)
 
 
-# The URL's `slug` converter: any other key is a 404.
+# The URL's converter (workflows.routing.KeyConverter): any other key is a 404.
 KEY_PARAMETER = OpenApiParameter(
-    "key", {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"}, OpenApiParameter.PATH
+    "key", {"type": "string", "pattern": NAME_PATTERN}, OpenApiParameter.PATH
 )
 
 
@@ -117,6 +148,8 @@ class WorkflowListApi(ListAPIView):
                 name=fields["name"],
                 description=fields["description"],
                 active=fields["active"],
+                queue=fields.get("queue", ""),
+                priority=fields.get("priority", PRIORITY_DEFAULT),
                 definition={k: fields.get(k) for k in DEFINITION_KEYS},
                 actor=actor_of(request),
             )
@@ -180,6 +213,8 @@ class WorkflowDetailApi(APIView):
                 name=fields.get("name"),
                 description=fields.get("description"),
                 active=fields.get("active"),
+                queue=fields.get("queue"),
+                priority=fields.get("priority"),
                 actor=actor_of(request),
             )
         except WorkflowInvalid as exc:

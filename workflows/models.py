@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import MaxValueValidator
 from django.db import models
 
 from workflows.routing import (
@@ -28,7 +29,9 @@ class Workflow(models.Model):
     queue = models.CharField(max_length=NAME_MAX_LENGTH, blank=True, validators=[queue_validator])
     # Its runs' priority unless a trigger says otherwise: 0-9, higher is more urgent.
     priority = models.PositiveSmallIntegerField(
-        default=PRIORITY_DEFAULT, db_default=PRIORITY_DEFAULT
+        default=PRIORITY_DEFAULT,
+        db_default=PRIORITY_DEFAULT,
+        validators=[MaxValueValidator(PRIORITY_MAX)],
     )
     current_version = models.ForeignKey(
         "WorkflowVersion", null=True, on_delete=models.SET_NULL, related_name="+"

@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.core.validators import RegexValidator
 
 # Letters, digits, `_` and `-` in dot-separated segments: `billing.invoice_due.v1`, `welcome`.
-NAME_PATTERN = r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$"
+NAME_REGEX = r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*"
+NAME_PATTERN = f"^{NAME_REGEX}$"
 NAME_MAX_LENGTH = 100
 NAME_RULE = "letters, digits, '_' and '-', in segments separated by single dots"
 
@@ -17,6 +18,18 @@ DEFAULT_QUEUE = "default"
 
 # Higher is more urgent.
 PRIORITY_MIN, PRIORITY_MAX, PRIORITY_DEFAULT = 0, 9, 5
+
+
+class KeyConverter:
+    """The URL converter for a workflow key (notiflow/urls.py): any other path is a 404."""
+
+    regex = NAME_REGEX
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
 
 
 def default_queue(key: str) -> str:

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import ProtectedError
 
 from workflows.models import Workflow, WorkflowVersion
+from workflows.routing import PRIORITY_DEFAULT, default_queue
 from workflows.validation import ValidationError, workflow_validate
 
 DEFINITION_KEYS = ("entry_node_id", "nodes", "edges")
@@ -48,11 +49,16 @@ def workflow_create(
     definition: dict[str, Any],
     description: str = "",
     active: bool = True,
+    queue: str = "",
+    priority: int = PRIORITY_DEFAULT,
     actor: str = "",
 ) -> Workflow:
-    """Validate and create a workflow at version 1. Raises WorkflowInvalid, saving nothing."""
+    """Validate and create a workflow at version 1. Raises WorkflowInvalid, saving nothing.
+    An empty `queue` is the one its key implies (workflows.routing.default_queue)."""
     normalized = _validated(definition)
-    workflow = Workflow.objects.create(key=key, name=name, description=description, active=active)
+    workflow = Workflow.objects.create(
+        key=key, name=name, description=description, active=active, queue=queue, priority=priority
+    )
     version = WorkflowVersion.objects.create(
         workflow=workflow, number=1, definition=normalized, created_by=actor
     )
@@ -69,10 +75,14 @@ def workflow_update(
     name: str | None = None,
     description: str | None = None,
     active: bool | None = None,
+    queue: str | None = None,
+    priority: int | None = None,
     actor: str = "",
 ) -> Workflow:
     """Change attributes; a changed definition becomes version N+1 (in-flight triggers keep theirs).
 
+    A new `queue` ("" for the one the key implies) or `priority` is not part of a version: runs in
+    flight follow the queue from their next nudge on, and keep the priority they were given.
     The workflow row is locked so that two concurrent edits get consecutive version numbers.
     Raises Workflow.DoesNotExist when it was deleted meanwhile.
     """
@@ -82,7 +92,16 @@ def workflow_update(
         .get(pk=workflow.pk)
     )
     fields = ["updated_at"]
-    for attr, value in (("name", name), ("description", description), ("active", active)):
+    if queue is not None:
+        queue = queue or default_queue(locked.key)
+    changes = (
+        ("name", name),
+        ("description", description),
+        ("active", active),
+        ("queue", queue),
+        ("priority", priority),
+    )
+    for attr, value in changes:
         if value is not None and getattr(locked, attr) != value:
             setattr(locked, attr, value)
             fields.append(attr)

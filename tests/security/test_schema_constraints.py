@@ -5,6 +5,7 @@ a path)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node
+from workflows.routing import NAME_PATTERN, KeyConverter
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +52,10 @@ def test_put_does_not_demand_the_key_it_takes_from_the_path(schema):
         put["required"]
     )
     (key,) = [p for p in schema["paths"]["/api/workflows/{key}/"]["get"]["parameters"]]
-    assert key["in"] == "path" and key["schema"]["pattern"] == "^[-a-zA-Z0-9_]+$"
+    # The pattern of workflows.routing, as its URL converter matches it (dotted keys).
+    assert key["in"] == "path" and key["schema"]["pattern"] == NAME_PATTERN
+    assert re.fullmatch(KeyConverter.regex, "billing.invoice_due.v1")
+    assert not re.fullmatch(KeyConverter.regex, "billing..v1")
 
 
 def broken(properties: dict[str, Any]) -> Iterator[tuple[str, Any]]:

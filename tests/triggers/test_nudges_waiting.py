@@ -6,7 +6,7 @@ import pytest
 from celery import current_app
 
 from tests.conftest import unique
-from triggers.dispatch import nudges_waiting
+from triggers.dispatch import Nudge, nudges_waiting, triggers_publish
 
 
 @pytest.fixture
@@ -19,15 +19,32 @@ def queue():
 
 
 def test_counts_the_messages_waiting(queue):
-    assert nudges_waiting(queue) == 0  # no such list in Redis yet: empty
+    assert nudges_waiting([queue]) == 0  # no such list in Redis yet: empty
     with current_app.connection_for_write() as conn:
         simple = conn.SimpleQueue(queue)
         for i in range(3):
             simple.put({"n": i})
-        assert nudges_waiting(queue) == 3
+        assert nudges_waiting([queue]) == 3
         simple.get(timeout=5).ack()
-        assert nudges_waiting(queue) == 2
+        assert nudges_waiting([queue]) == 2
         simple.close()
+
+
+@pytest.fixture
+def other_queue():
+    name = unique("nudges-waiting-other")
+    yield name
+    with current_app.connection_for_write() as conn:
+        conn.default_channel.queue_delete(name)
+
+
+def test_counts_every_priority_of_every_queue_asked(queue, other_queue):
+    triggers_publish(
+        [Nudge(f"t{n}", queue=queue, priority=n) for n in (0, 5, 9)]
+        + [Nudge("t", queue=other_queue, priority=5)]
+    )
+    assert nudges_waiting([queue]) == 3
+    assert nudges_waiting([queue, other_queue, unique("never-used")]) == 4
 
 
 def test_reads_the_workers_queue_by_default():

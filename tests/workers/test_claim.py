@@ -71,7 +71,7 @@ class TestClaimRules:
                 reason="zombie",
             ),
         )
-        assert released is False
+        assert released is None
         assert TriggerInstance.objects.get(pk=trigger.pk).status == "processing"
 
     def test_unknown_trigger_is_not_claimed(self):

@@ -45,7 +45,9 @@ def published(monkeypatch) -> list[tuple[str, float | None]]:
     """The nudges the step publishes on commit: (trigger id, countdown)."""
     nudges: list[tuple[str, float | None]] = []
     monkeypatch.setattr(
-        dispatch, "triggers_publish", lambda batch: nudges.extend((str(t), c) for t, c in batch)
+        dispatch,
+        "triggers_publish",
+        lambda batch: nudges.extend((str(n.trigger_id), n.countdown) for n in batch),
     )
     return nudges
 

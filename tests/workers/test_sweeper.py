@@ -40,16 +40,16 @@ def make():
 def waiting(monkeypatch):
     """The broker queue's length as the sweeper sees it (nothing waits unless a test says so)."""
     queue = {"length": 0}
-    monkeypatch.setattr(sweeper, "nudges_waiting", lambda: queue["length"])
+    monkeypatch.setattr(sweeper, "nudges_waiting", lambda queues: queue["length"])
     return queue
 
 
-def swept(django_capture_on_commit_callbacks) -> dict[str, float]:
+def swept(django_capture_on_commit_callbacks) -> dict[str, float | None]:
     """{trigger id: countdown} of one sweep; asserts every batch is published on commit."""
     with django_capture_on_commit_callbacks() as callbacks:
         batches = sweep()
     assert len(callbacks) >= len(batches)
-    return {str(trigger_id): countdown for batch in batches for trigger_id, countdown in batch}
+    return {str(nudge.trigger_id): nudge.countdown for batch in batches for nudge in batch}
 
 
 def test_due_trigger_never_nudged_is_nudged_once(make, django_capture_on_commit_callbacks):
@@ -136,6 +136,6 @@ def test_works_in_batches_oldest_first(make, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks():
         batches = sweep()
     assert all(len(batch) <= 3 for batch in batches)
-    batch_of = {str(t): n for n, batch in enumerate(batches) for t, _ in batch}
+    batch_of = {str(nudge.trigger_id): n for n, batch in enumerate(batches) for nudge in batch}
     ours = [batch_of[str(t.pk)] for t in triggers]  # every one nudged, older never in a later batch
     assert ours == sorted(ours) and ours[-1] > ours[0]

@@ -31,6 +31,8 @@ def three_node_post(key: str, **overrides: str) -> dict[str, str]:
         "name": "Welcome",
         "description": "",
         "active": "on",
+        "queue": "",
+        "priority": "5",
         "entry_node_id": "hello",
         **management("nodes", 3),
         "nodes-0-id": "hello",
@@ -144,7 +146,13 @@ def test_missing_delay_is_reported_on_the_wait_field(admin_client):
 def change_post(client: Client, workflow: Workflow, **overrides: str) -> dict[str, str]:
     """The change form as the browser would submit it unchanged, with `overrides` applied."""
     form = client.get(f"/admin/workflows/workflow/{workflow.pk}/change/").context["adminform"].form
-    data: dict[str, str] = {"name": workflow.name, "description": "", "_save": "Save"}
+    data: dict[str, str] = {
+        "name": workflow.name,
+        "description": "",
+        "queue": workflow.queue,
+        "priority": str(workflow.priority),
+        "_save": "Save",
+    }
     if workflow.active:
         data["active"] = "on"
     data["entry_node_id"] = form.initial["entry_node_id"]

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from triggers.dispatch import trigger_enqueue_on_commit
+from triggers.dispatch import Nudge, trigger_enqueue_on_commit
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.state import Release, ReleaseWrite, trigger_claim_with, trigger_release
 from workers.errors import PermanentError, TransientError
@@ -369,10 +369,10 @@ def _record(
         nudged=nudge,
         last_error=outcome.error,
     )
-    applied = trigger_release(
+    route = trigger_release(
         trigger=step.trigger, lease_token=step.lease_token, release=release, also=writes
     )
-    if not applied:
+    if route is None:
         logger.info(
             "trigger %s: outcome of node %s not recorded: cancelled or lease lost meanwhile",
             step.trigger.pk,
@@ -381,7 +381,9 @@ def _record(
         return None
     if nudge:
         # After the statement's commit (or the caller's, when called inside a transaction).
-        trigger_enqueue_on_commit(step.trigger.pk, countdown=countdown)
+        trigger_enqueue_on_commit(
+            Nudge(step.trigger.pk, queue=route.queue, priority=route.priority, countdown=countdown)
+        )
     if outcome.error:
         logger.info("trigger %s: %s", step.trigger.pk, outcome.reason)
     return outcome.status

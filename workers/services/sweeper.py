@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from triggers.dispatch import nudges_waiting, triggers_enqueue_on_commit
+from triggers.dispatch import Nudge, nudges_waiting, triggers_enqueue_on_commit
 from triggers.sql import STATUS_PARAMS, SWEEP_DUE_SQL, SWEEP_EXPIRED_SQL
+from workflows.models import Workflow
 
 MAX_BATCHES_PER_SWEEP = 20
-
-
-Nudge = tuple[UUID, float]
 
 
 def sweep_params(*, renudge_lost: bool) -> dict[str, Any]:
@@ -30,10 +27,10 @@ def sweep_params(*, renudge_lost: bool) -> dict[str, Any]:
 
 
 def sweep() -> list[list[Nudge]]:
-    """Nudge every trigger that is due or whose lease expired; return the batches of nudges
-    (trigger id, countdown in seconds) it published.
+    """Nudge every trigger that is due or whose lease expired; return the batches of nudges it
+    published, each to its workflow's queue at its priority (docs/design.md, rule 11).
 
-    Works in batches of NOTIFLOW_SWEEP_BATCH_SIZE, oldest first, each batch in its own
+    Works in batches of NOTIFLOW_SWEEP_BATCH_SIZE, most urgent first and then oldest, each batch in its own
     transaction with its nudges published after commit. Looks ahead one sweep interval and sets
     a countdown, so a long delay fires on time rather than up to one interval late.
 
@@ -42,9 +39,9 @@ def sweep() -> list[list[Nudge]]:
     then it is most likely waiting in that line, and sending it again would only lengthen the
     line for everyone (under a backlog longer than the re-nudge interval, every sweep re-sent
     every queued trigger). Lost nudges are re-sent once the line is short. Expired leases and
-    first nudges are sent whatever the queue.
+    first nudges are sent whatever the queue. The line is all the workflows' queues together.
     """
-    waiting = nudges_waiting()
+    waiting = nudges_waiting(Workflow.objects.values_list("queue", flat=True).distinct())
     params = sweep_params(
         renudge_lost=waiting is None or waiting <= settings.NOTIFLOW_SWEEP_BATCH_SIZE
     )
@@ -54,7 +51,10 @@ def sweep() -> list[list[Nudge]]:
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(sql, params)
                 now = timezone.now()
-                batch = [(row[0], (row[1] - now).total_seconds()) for row in cursor.fetchall()]
+                batch = [
+                    Nudge(trigger_id, queue, priority, (due - now).total_seconds())
+                    for trigger_id, due, queue, priority in cursor.fetchall()
+                ]
                 triggers_enqueue_on_commit(batch)
             if batch:
                 batches.append(batch)

@@ -29,10 +29,13 @@ def version_label(version: WorkflowVersion) -> str:
 @admin.register(Workflow)
 class WorkflowAdmin(admin.ModelAdmin):
     form = WorkflowForm
-    list_display = ["key", "name", "active", "version", "updated_at"]
-    list_filter = ["active"]
+    list_display = ["key", "name", "active", "queue", "priority", "version", "updated_at"]
+    list_filter = ["active", "queue"]
     search_fields = ["key", "name"]
-    fieldsets = [(None, {"fields": ["key", "name", "description", "active"]})]
+    fieldsets = [
+        (None, {"fields": ["key", "name", "description", "active"]}),
+        ("Routing", {"fields": ["queue", "priority"]}),
+    ]
     change_form_template = "admin/workflows/workflow/change_form.html"
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
@@ -96,6 +99,8 @@ class WorkflowAdmin(admin.ModelAdmin):
                 name=data["name"],
                 description=data.get("description", ""),
                 active=data.get("active", False),
+                queue=data.get("queue", ""),
+                priority=data["priority"],
                 actor=actor_of(request),
             )
         else:
@@ -104,6 +109,8 @@ class WorkflowAdmin(admin.ModelAdmin):
                 name=data["name"],
                 description=data.get("description", ""),
                 active=data.get("active", False),
+                queue=data.get("queue", ""),
+                priority=data["priority"],
                 definition=form.definition,
                 actor=actor_of(request),
             )

@@ -161,7 +161,13 @@ class WorkflowForm(forms.ModelForm):
 
     class Meta:
         model = Workflow
-        fields = ["key", "name", "description", "active"]
+        fields = ["key", "name", "description", "active", "queue", "priority"]
+        help_texts = {
+            "queue": "The Celery queue its runs go to (workers started with -Q serve it). Empty: "
+            "the key's first segment when it is dotted (billing.invoice_due -> billing), else "
+            "default.",
+            "priority": "0-9, higher is more urgent; a trigger may set its own.",
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

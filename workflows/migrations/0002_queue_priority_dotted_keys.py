@@ -14,7 +14,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="workflow",
             name="priority",
-            field=models.PositiveSmallIntegerField(db_default=5, default=5),
+            field=models.PositiveSmallIntegerField(
+                db_default=5,
+                default=5,
+                validators=[django.core.validators.MaxValueValidator(9)],
+            ),
         ),
         migrations.AddField(
             model_name="workflow",
@@ -24,7 +28,7 @@ class Migration(migrations.Migration):
                 max_length=100,
                 validators=[
                     django.core.validators.RegexValidator(
-                        "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$",
+                        "^[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*$",
                         "a queue name has letters, digits, '_' and '-', in segments separated by single dots",
                     )
                 ],
@@ -38,7 +42,7 @@ class Migration(migrations.Migration):
                 unique=True,
                 validators=[
                     django.core.validators.RegexValidator(
-                        "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$",
+                        "^[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*$",
                         "a workflow key has letters, digits, '_' and '-', in segments separated by single dots",
                     )
                 ],
