@@ -78,7 +78,9 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def worker(self, name: str, concurrency: int = 2) -> Process:
+    def worker(self, name: str, concurrency: int = 2, queues: str | None = None) -> Process:
+        """A Celery worker named `name@<host>`, serving `queues` (comma-separated; Celery's
+        default queue, `default`, when None)."""
         return self.spawn(
             name,
             [
@@ -91,6 +93,7 @@ class Stack:
                 f"--hostname={name}@%h",
                 "--without-mingle",
                 "--without-gossip",
+                *([f"--queues={queues}"] if queues else []),
             ],
         )
 

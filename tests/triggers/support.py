@@ -15,11 +15,12 @@ from triggers.state import Release, trigger_claim, trigger_release
 TOKEN = "test-host:1/abc"
 
 
-def new_trigger(workflow=None, **payload) -> TriggerInstance:
+def new_trigger(workflow=None, *, priority: int | None = None, **payload) -> TriggerInstance:
     trigger, _ = trigger_create(
         workflow_key=(workflow or WorkflowFactory()).key,
         idempotency_key=unique("key"),
         payload=payload or {"email": "ok@example.com", "name": "Ann", "phone": "+1555"},
+        priority=priority,
     )
     return trigger
 

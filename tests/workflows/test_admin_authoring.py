@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from workflows.models import Workflow
 
@@ -302,3 +303,18 @@ def test_a_workflow_that_never_ran_can_be_deleted_with_its_versions(admin_client
 
     assert admin_client.post(url, {"post": "yes"}).status_code == 302
     assert not Workflow.objects.filter(pk=workflow.pk).exists()
+
+
+def test_the_operator_sets_queue_and_priority_on_the_form(admin_client):
+    key = f"billing-{unique()}.invoice"
+    response = admin_client.post(ADD_URL, three_node_post(key, queue="", priority="8"))
+    assert response.status_code == 302, response.content[:2000]
+    workflow = Workflow.objects.get(key=key)
+    assert (workflow.queue, workflow.priority) == (key.split(".")[0], 8)  # empty: the key's
+    response = admin_client.post(
+        f"/admin/workflows/workflow/{workflow.pk}/change/",
+        change_post(admin_client, workflow, queue="urgent", priority="9"),
+    )
+    assert response.status_code == 302
+    workflow.refresh_from_db()
+    assert (workflow.queue, workflow.priority, workflow.version) == ("urgent", 9, 1)

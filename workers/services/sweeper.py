@@ -55,6 +55,7 @@ def sweep() -> list[list[Nudge]]:
                     Nudge(trigger_id, queue, priority, (due - now).total_seconds())
                     for trigger_id, due, queue, priority in cursor.fetchall()
                 ]
+                batch.sort(key=lambda nudge: -nudge.priority)  # RETURNING keeps no order
                 triggers_enqueue_on_commit(batch)
             if batch:
                 batches.append(batch)
