@@ -62,9 +62,11 @@ def test_urgent_triggers_overtake_a_backlog_on_one_worker_process(e2e, smtp_serv
     finally:
         worker.stop()
 
-    finished = dict(
-        TriggerInstance.objects.filter(pk__in=backlog + urgent).values_list("id", "completed_at")
-    )
+    finished = {
+        trigger.pk: trigger.completed_at
+        for trigger in TriggerInstance.objects.filter(pk__in=backlog + urgent)
+        if trigger.completed_at is not None  # all are: they completed
+    }
     backlog_done = sorted(finished[t] for t in map(_uuid, backlog))
     ahead = [
         sum(1 for done in backlog_done if done < finished[trigger_id])
