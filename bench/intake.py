@@ -172,7 +172,10 @@ EXISTING_SQL = "SELECT * FROM trigger_instance WHERE workflow_id = %s AND idempo
 
 
 def _sql_one(url: str, workflow_key: str, workflow: int):  # type: ignore[no-untyped-def]
+    from registry.sql import live_within_seconds
     from triggers.sql import INTAKE_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
+
+    live_within = live_within_seconds()
 
     async def one(state: dict, key: str) -> int:
         if "conn" not in state:
@@ -187,6 +190,9 @@ def _sql_one(url: str, workflow_key: str, workflow: int):  # type: ignore[no-unt
             "key": key,
             "payload": json.dumps(PAYLOAD),
             "actor": "api:bench",
+            "priority": None,
+            "require_worker": True,
+            "live_within": live_within,
         }
         cur = await conn.execute(INTAKE_SQL, params, prepare=True)
         row = await cur.fetchone()

@@ -20,6 +20,7 @@ import shutil
 
 import pytest
 from celery import Celery
+from django.conf import settings
 
 from chaos.services import RedisServer
 from tests.chaos.held_task import HOLD_TASK
@@ -64,7 +65,13 @@ def test_worker_survives_a_redis_restart_with_a_message_in_flight(tmp_path, redi
         # An explicit connection: Celery prefers the environment's CELERY_BROKER_URL (the tests'
         # own Redis) to any broker an app is given.
         with publisher.connection_for_write(redis_server.url) as connection:
-            publisher.send_task(HOLD_TASK, args=list(args), connection=connection)
+            # To the queue a worker without -Q serves (settings: CELERY_TASK_DEFAULT_QUEUE).
+            publisher.send_task(
+                HOLD_TASK,
+                args=list(args),
+                connection=connection,
+                queue=settings.CELERY_TASK_DEFAULT_QUEUE,
+            )
 
     started, release, after = (tmp_path / name for name in ("started", "release", "after"))
     try:
