@@ -85,7 +85,7 @@ _CLAIM_EVENT = event_insert(
 _CLAIM_TEMPLATE = f"""
 WITH prior AS (
     SELECT id, status FROM {TRIGGER_TABLE}
-    WHERE id = %(id)s
+    WHERE id = %(id)s AND deleted_at IS NULL
       AND ((status = {ENQUEUED} AND available_at <= now())
            OR (status = {PROCESSING} AND lease_until < now()))
     FOR UPDATE
@@ -240,6 +240,7 @@ UPDATE {TRIGGER_TABLE} SET nudged_at = now()
 WHERE id IN (
     SELECT id FROM {TRIGGER_TABLE}
     WHERE status = {ENQUEUED} AND available_at <= now() + %(lookahead)s * interval '1 second'
+      AND deleted_at IS NULL
       AND (nudged_at IS NULL
            OR (%(renudge_lost)s
                AND available_at < now() - %(renudge)s * interval '1 second'
@@ -257,7 +258,7 @@ SWEEP_EXPIRED_SQL = f"""
 UPDATE {TRIGGER_TABLE} SET nudged_at = now()
 WHERE id IN (
     SELECT id FROM {TRIGGER_TABLE}
-    WHERE status = {PROCESSING} AND lease_until < now()
+    WHERE status = {PROCESSING} AND lease_until < now() AND deleted_at IS NULL
       AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
     ORDER BY lease_until
     LIMIT %(batch)s
