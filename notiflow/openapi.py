@@ -1,4 +1,5 @@
-"""OpenAPI post-processing: document the JSON error answers every endpoint can give."""
+"""OpenAPI post-processing: document the JSON error answers every endpoint can give, and the
+request bodies drf-spectacular leaves out."""
 
 from __future__ import annotations
 
@@ -51,4 +52,22 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
                         },
                     },
                 )
+    return result
+
+
+def add_delete_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The optional JSON body of DELETE /api/triggers/<id>/: drf-spectacular documents a request
+    body only for POST, PUT and PATCH (AutoSchema._get_request_body), whatever extend_schema says.
+    """
+    from triggers.api import TRIGGER_DELETE_BODY_SCHEMA
+
+    operation = result.get("paths", {}).get("/api/triggers/{trigger_id}/", {}).get("delete")
+    if operation is not None:
+        operation.setdefault(
+            "requestBody",
+            {
+                "content": {"application/json": {"schema": TRIGGER_DELETE_BODY_SCHEMA}},
+                "required": False,
+            },
+        )
     return result

@@ -193,6 +193,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "notiflow.openapi.add_error_responses",
+        "notiflow.openapi.add_delete_bodies",
     ],
 }
 

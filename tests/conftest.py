@@ -170,6 +170,9 @@ class Api:
     def get(self, path: str) -> requests.Response:
         return self.session.get(self.base + path, timeout=10)
 
+    def delete(self, path: str, body: Any = None) -> requests.Response:
+        return self.session.delete(self.base + path, json=body, timeout=10)
+
 
 @pytest.fixture
 def api(e2e) -> Api:

@@ -1,4 +1,4 @@
-"""REST endpoints for triggers: intake (the inbox), status, cancellation."""
+"""REST endpoints for triggers: intake (the inbox), status, cancellation, soft delete."""
 
 from __future__ import annotations
 
@@ -19,7 +19,13 @@ from notiflow.actors import actor_of
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_list
 from triggers.services import MAX_IDEMPOTENCY_KEY_LENGTH, TriggerRejected, trigger_create
-from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_cancel
+from triggers.state import (
+    MAX_DELETE_REASON_LENGTH,
+    TriggerNotFound,
+    TriggerStateConflict,
+    trigger_cancel,
+    trigger_delete,
+)
 from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 
 
@@ -48,11 +54,13 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
             "created_at",
             "updated_at",
             "completed_at",
+            "deleted_at",
+            "delete_reason",
         ]
 
     def to_representation(self, instance: TriggerInstance) -> dict[str, Any]:
         """What DRF's field-by-field rendering of the fields above gives (a test holds the two
-        equal), written out: DRF built sixteen fields afresh for every response, the largest
+        equal), written out: DRF built eighteen fields afresh for every response, the largest
         single cost of an intake request after the database and the broker."""
         return {
             "id": str(instance.pk),
@@ -72,6 +80,8 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
             "created_at": _datetime(instance.created_at),
             "updated_at": _datetime(instance.updated_at),
             "completed_at": _datetime(instance.completed_at),
+            "deleted_at": _datetime(instance.deleted_at),
+            "delete_reason": instance.delete_reason,
         }
 
 
@@ -117,6 +127,39 @@ class TriggerInputSerializer(serializers.Serializer):
     )
 
 
+class StrictCharField(serializers.CharField):
+    """A CharField that takes strings only (DRF's own turns 12 into "12")."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class TriggerDeleteInputSerializer(serializers.Serializer):
+    # A body is optional; without one the reason is empty.
+    reason = StrictCharField(
+        required=False, allow_blank=True, max_length=MAX_DELETE_REASON_LENGTH, default=""
+    )
+
+
+# drf-spectacular documents a request body only for POST, PUT and PATCH; notiflow.openapi adds
+# this one to the DELETE operation.
+TRIGGER_DELETE_BODY_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "reason": {
+            "type": "string",
+            "maxLength": MAX_DELETE_REASON_LENGTH,
+            "description": "why it is deleted (kept as delete_reason and in its event)",
+        }
+    },
+}
+
+# `?deleted=`: which triggers a list shows.
+DELETED_FILTER = {"true": True, "false": False}
+
+
 def _error(field: str, message: str, code: int) -> Response:
     return Response({"detail": message, "errors": {field: [message]}}, status=code)
 
@@ -134,7 +177,12 @@ class TriggerListApi(ListAPIView):
         workflow_key = params.get("workflow")
         if workflow_key is not None and not workflow_key:
             raise ValidationError({"workflow": ["must be a workflow key (it was empty)"]})
-        return trigger_list(workflow_key=workflow_key, status=wanted)
+        deleted = params.get("deleted", "false")
+        if deleted not in DELETED_FILTER:
+            raise ValidationError({"deleted": ["must be true or false"]})
+        return trigger_list(
+            workflow_key=workflow_key, status=wanted, deleted=DELETED_FILTER[deleted]
+        )
 
     @extend_schema(
         parameters=[
@@ -142,6 +190,13 @@ class TriggerListApi(ListAPIView):
                 "workflow", {"type": "string", "minLength": 1}, description="workflow key"
             ),
             OpenApiParameter("status", str, enum=TriggerStatus.values),
+            OpenApiParameter(
+                "deleted",
+                str,
+                enum=list(DELETED_FILTER),
+                default="false",
+                description="true: only soft-deleted triggers; false (the default): the others",
+            ),
         ]
     )
     def get(self, request: Request, *args, **kwargs) -> Response:
@@ -196,6 +251,30 @@ class TriggerDetailApi(APIView):
     def get(self, request: Request, trigger_id: str) -> Response:
         trigger = get_object_or_404(trigger_list(), pk=trigger_id)
         return Response(TriggerOutputSerializer(trigger).data)
+
+    @extend_schema(
+        request=None,  # TRIGGER_DELETE_BODY_SCHEMA, added by notiflow.openapi
+        responses={200: TriggerOutputSerializer},
+        description=(
+            "Soft-delete the trigger: it is never claimed again, its history stays and its "
+            "idempotency key is free again. Status, cursor and lease do not change (cancel is "
+            "what stops a run). Deleting a deleted trigger changes nothing."
+        ),
+    )
+    def delete(self, request: Request, trigger_id: str) -> Response:
+        if not isinstance(request.data, dict):
+            return _error("body", "the request body must be a JSON object", 400)
+        data = TriggerDeleteInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            trigger_delete(
+                trigger_id=trigger_id,
+                actor=actor_of(request),
+                reason=data.validated_data["reason"],
+            )
+        except TriggerNotFound:
+            return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
+        return Response(TriggerOutputSerializer(trigger_list().get(pk=trigger_id)).data)
 
 
 class TriggerCancelApi(APIView):

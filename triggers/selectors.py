@@ -13,9 +13,13 @@ from triggers.models import TriggerInstance, TriggerStatus
 
 
 def trigger_list(
-    *, workflow_key: str | None = None, status: str | None = None
+    *, workflow_key: str | None = None, status: str | None = None, deleted: bool | None = None
 ) -> QuerySet[TriggerInstance]:
+    """Triggers with their workflow and version, newest first; `deleted` True lists only the
+    soft-deleted ones, False only the others, None both."""
     triggers = TriggerInstance.objects.select_related("workflow", "workflow_version")
+    if deleted is not None:
+        triggers = triggers.filter(deleted_at__isnull=not deleted)
     if workflow_key:
         triggers = triggers.filter(workflow__key=workflow_key)
     if status:
@@ -25,12 +29,14 @@ def trigger_list(
 
 def trigger_stuck_list(*, overdue_after: timedelta) -> QuerySet[TriggerInstance]:
     """Triggers no worker is moving: `processing` past their lease, or `enqueued` and due for
-    longer than `overdue_after`. Oldest first."""
+    longer than `overdue_after`. Oldest first. A deleted trigger is not stuck: nothing is meant
+    to move it (docs/design.md, rule 12)."""
     now = timezone.now()
     return (
         TriggerInstance.objects.filter(
             Q(status=TriggerStatus.PROCESSING, lease_until__lt=now)
-            | Q(status=TriggerStatus.ENQUEUED, available_at__lte=now - overdue_after)
+            | Q(status=TriggerStatus.ENQUEUED, available_at__lte=now - overdue_after),
+            deleted_at__isnull=True,
         )
         .select_related("workflow")
         .order_by("available_at")
@@ -40,8 +46,9 @@ def trigger_stuck_list(*, overdue_after: timedelta) -> QuerySet[TriggerInstance]
 def trigger_failed_list(
     *, workflow_key: str | None = None, since: datetime | None = None
 ) -> QuerySet[TriggerInstance]:
-    """Failed triggers, optionally of one workflow and failed at or after `since`; oldest first."""
-    triggers = TriggerInstance.objects.filter(status=TriggerStatus.FAILED)
+    """Failed triggers that are not deleted (those cannot be retried), optionally of one workflow
+    and failed at or after `since`; oldest first."""
+    triggers = TriggerInstance.objects.filter(status=TriggerStatus.FAILED, deleted_at__isnull=True)
     if workflow_key:
         triggers = triggers.filter(workflow__key=workflow_key)
     if since:
@@ -68,37 +75,39 @@ class TriggerStats:
 
 
 def trigger_stats(*, now: datetime | None = None) -> TriggerStats:
-    """Counts by status and by workflow (one GROUP BY), the oldest due trigger, expired leases."""
+    """Counts by status and by workflow (one GROUP BY), the oldest due trigger, expired leases;
+    of the triggers that are not deleted (a deleted one is nobody's work)."""
     now = now or timezone.now()
     by_status = dict.fromkeys(TriggerStatus.values, 0)
     by_workflow: dict[str, dict[str, int]] = {}
-    rows = TriggerInstance.objects.values_list("workflow__key", "status").annotate(n=Count("id"))
+    live = TriggerInstance.objects.filter(deleted_at__isnull=True)
+    rows = live.values_list("workflow__key", "status").annotate(n=Count("id"))
     for workflow_key, status, count in rows.order_by():
         by_status[status] = by_status.get(status, 0) + count
         by_workflow.setdefault(workflow_key, dict.fromkeys(TriggerStatus.values, 0))[status] = count
     oldest_due = (
-        TriggerInstance.objects.filter(status=TriggerStatus.ENQUEUED, available_at__lte=now)
+        live.filter(status=TriggerStatus.ENQUEUED, available_at__lte=now)
         .select_related("workflow")
         .order_by("available_at")
         .first()
     )
-    expired = TriggerInstance.objects.filter(
-        status=TriggerStatus.PROCESSING, lease_until__lt=now
-    ).count()
+    expired = live.filter(status=TriggerStatus.PROCESSING, lease_until__lt=now).count()
     return TriggerStats(now, by_status, dict(sorted(by_workflow.items())), oldest_due, expired)
 
 
 def trigger_oldest_waiting(*, now: datetime) -> datetime | None:
     """Since when the longest-waiting work has waited for a worker: the earliest of the oldest
     due trigger's `available_at` and the oldest expired lease's `lease_until`; None when nothing
-    is due and no lease has expired. One round trip, each half an index's first entry."""
+    is due and no lease has expired. One round trip, each half an index's first entry (the
+    partial indexes leave deleted triggers out, and so does this: no worker will take them)."""
+    live = TriggerInstance.objects.filter(deleted_at__isnull=True)
     due = (
-        TriggerInstance.objects.filter(status=TriggerStatus.ENQUEUED, available_at__lte=now)
+        live.filter(status=TriggerStatus.ENQUEUED, available_at__lte=now)
         .order_by("available_at")
         .values_list("available_at", flat=True)[:1]
     )
     expired = (
-        TriggerInstance.objects.filter(status=TriggerStatus.PROCESSING, lease_until__lt=now)
+        live.filter(status=TriggerStatus.PROCESSING, lease_until__lt=now)
         .order_by("lease_until")
         .values_list("lease_until", flat=True)[:1]
     )

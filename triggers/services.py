@@ -52,7 +52,8 @@ def trigger_create(
     published after commit (at once in autocommit, or when the caller's transaction commits).
     Its priority is `priority`, else the workflow's. When no live worker serves the workflow's
     queue (and NOTIFLOW_TRIGGER_REQUIRES_WORKER is on), the same statement stores nothing and
-    this raises TriggerRejected with status 503.
+    this raises TriggerRejected with status 503. A trigger with this key that is soft-deleted
+    does not count (the key is free again); one deleted while this runs makes it insert anew.
     Returns (trigger, created), with the trigger's workflow and version attached.
     """
     if not isinstance(idempotency_key, str) or not idempotency_key.strip():
@@ -75,41 +76,56 @@ def trigger_create(
             "(higher is more urgent)",
         )
 
-    row = fetchone_prepared(
-        INTAKE_SQL,
-        {
-            **STATUS_PARAMS,
-            "workflow": workflow_key,
-            "id": str(uuid.uuid4()),
-            "key": idempotency_key,
-            "payload": json.dumps(payload),
-            "actor": actor,
-            "priority": priority,
-            "require_worker": settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER,
-            "live_within": live_within_seconds(),
-        },
-    )
-    if row is None:
-        raise TriggerRejected("workflow", f"workflow {workflow_key!r} does not exist")
-    workflow_id, key, active, version_id, number, queue, served = row[:INTAKE_WORKFLOW_COLUMNS]
-    if not active or version_id is None:
+    params = {
+        **STATUS_PARAMS,
+        "workflow": workflow_key,
+        "id": str(uuid.uuid4()),
+        "key": idempotency_key,
+        "payload": json.dumps(payload),
+        "actor": actor,
+        "priority": priority,
+        "require_worker": settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER,
+        "live_within": live_within_seconds(),
+    }
+    # Twice at most: the trigger that held the key may be deleted between the inbox statement
+    # and the read of it; the key is then free, and the statement's second run takes it.
+    for _ in range(2):
+        row = fetchone_prepared(INTAKE_SQL, params)
+        if row is None:
+            raise TriggerRejected("workflow", f"workflow {workflow_key!r} does not exist")
+        workflow_id, key, active, version_id, number, queue, served = row[:INTAKE_WORKFLOW_COLUMNS]
+        if not active or version_id is None:
+            raise TriggerRejected(
+                "workflow", f"workflow {workflow_key!r} is not active", status_code=409
+            )
+        if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
+            raise TriggerRejected(
+                "workflow",
+                f"no live worker serves queue {queue!r}; start one with: "
+                f"celery -A notiflow worker -Q {queue}",
+                status_code=503,
+            )
+        inserted = row[INTAKE_WORKFLOW_COLUMNS:]
+        if inserted[0] is not None:
+            break
+        # ON CONFLICT waited for the winner to commit, so its row is visible to this query,
+        # unless it has been deleted since.
+        existing = (
+            TriggerInstance.objects.select_related("workflow", "workflow_version")
+            .filter(
+                workflow_id=workflow_id, idempotency_key=idempotency_key, deleted_at__isnull=True
+            )
+            .first()
+        )
+        if existing is not None:
+            return existing, False
+    else:
         raise TriggerRejected(
-            "workflow", f"workflow {workflow_key!r} is not active", status_code=409
+            "idempotency_key",
+            "the trigger with this idempotency key was deleted while this request ran, twice; "
+            "send the request again",
+            status_code=409,
         )
-    if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
-        raise TriggerRejected(
-            "workflow",
-            f"no live worker serves queue {queue!r}; start one with: "
-            f"celery -A notiflow worker -Q {queue}",
-            status_code=503,
-        )
-    inserted = row[INTAKE_WORKFLOW_COLUMNS:]
-    if inserted[0] is None:
-        # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
-        existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(
-            workflow_id=workflow_id, idempotency_key=idempotency_key, deleted_at__isnull=True
-        )
-        return existing, False
     trigger = trigger_from_row(inserted)
     # What the answer shows of the workflow and version, without another query (the other
     # fields are deferred: Django loads them if something asks).

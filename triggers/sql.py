@@ -87,7 +87,7 @@ _CLAIM_EVENT = event_insert(
 _CLAIM_TEMPLATE = f"""
 WITH prior AS (
     SELECT id, status FROM {TRIGGER_TABLE}
-    WHERE id = %(id)s
+    WHERE id = %(id)s AND deleted_at IS NULL
       AND ((status = {ENQUEUED} AND available_at <= now())
            OR (status = {PROCESSING} AND lease_until < now()))
     FOR UPDATE

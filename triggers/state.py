@@ -5,6 +5,10 @@ writes its TriggerEvent in the same statement or transaction as the change itsel
                                              \-> completed | failed
     enqueued | processing --cancel--> cancelled;  failed --retry_now--> enqueued
     processing (lease expired) --requeue--> enqueued;  enqueued (overdue) --requeue--> enqueued
+
+Soft delete (trigger_delete) is orthogonal to status: it sets `deleted_at` and leaves status,
+cursor and lease alone. A deleted trigger is never claimed again (the claim and the sweeper skip
+it), so retry_now and requeue refuse it; cancel still applies (docs/design.md, rule 12).
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ from triggers.sql import (
     claim_sql,
     release_sql,
 )
+
+# The longest `delete_reason` trigger_delete accepts (the API, the admin and the schema say so).
+MAX_DELETE_REASON_LENGTH = 1000
 
 
 class TriggerNotFound(Exception):
@@ -270,9 +277,50 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
 
 
 @transaction.atomic
-def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
-    """Put a failed trigger back to `enqueued` at its current node, attempts reset, due now."""
+def trigger_delete(*, trigger_id: UUID | str, actor: str, reason: str = "") -> TriggerInstance:
+    """Soft-delete a trigger: `deleted_at` = now, `delete_reason` = `reason`, and a TriggerEvent
+    (from and to the current status, reason `deleted: <reason>`, `actor`) in the same
+    transaction. Status, cursor, lease and attempts do not change: delete is orthogonal to
+    status, cancel is what stops a run.
+
+    Takes the row lock, so it serialises with claims: a claim that comes after it finds nothing
+    (the claim and the sweeper skip deleted triggers), and the trigger's idempotency key is free
+    for a new trigger once this commits. A step already running when the delete lands may finish
+    and record its outcome (the release is fenced by the lease token, not by `deleted_at`); the
+    next node is never claimed. Idempotent: deleting a deleted trigger writes nothing and returns
+    it as it is. Raises TriggerNotFound, and ValueError for a reason over
+    MAX_DELETE_REASON_LENGTH characters.
+    """
+    if len(reason) > MAX_DELETE_REASON_LENGTH:
+        raise ValueError(f"reason must be at most {MAX_DELETE_REASON_LENGTH} characters")
     trigger = _locked(trigger_id)
+    if trigger.deleted_at is not None:
+        return trigger
+    trigger.deleted_at = timezone.now()
+    trigger.delete_reason = reason
+    trigger.save(update_fields=["deleted_at", "delete_reason", "updated_at"])
+    TriggerEvent.objects.create(
+        trigger=trigger,
+        from_status=trigger.status,
+        to_status=trigger.status,
+        reason=f"deleted: {reason}" if reason else "deleted",
+        actor=actor,
+        node_id=trigger.current_node_id,
+    )
+    return trigger
+
+
+def _refuse_deleted(trigger: TriggerInstance, action: str) -> None:
+    if trigger.deleted_at is not None:
+        raise TriggerStateConflict(trigger, f"a deleted trigger cannot be {action}")
+
+
+@transaction.atomic
+def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
+    """Put a failed trigger back to `enqueued` at its current node, attempts reset, due now.
+    Raises TriggerStateConflict for a trigger that is not failed, or is deleted."""
+    trigger = _locked(trigger_id)
+    _refuse_deleted(trigger, "retried")
     if trigger.status != TriggerStatus.FAILED or trigger.current_node_id is None:
         raise TriggerStateConflict(
             trigger, f"only a failed trigger can be retried ({trigger.status})"
@@ -303,9 +351,10 @@ def trigger_requeue(
     at the same node, attempts kept, lease cleared so that worker's late writes are fenced out),
     or `enqueued` and due for longer than `overdue_after` without being claimed (its nudge was
     lost: re-nudged, with an enqueued -> enqueued event for the audit). A live lease is never
-    taken away. Raises TriggerStateConflict for a trigger that is not stuck.
+    taken away. Raises TriggerStateConflict for a trigger that is not stuck, or is deleted.
     """
     trigger = _locked(trigger_id)
+    _refuse_deleted(trigger, "requeued")
     now = timezone.now()
     if trigger.status == TriggerStatus.PROCESSING and (
         trigger.lease_until is None or trigger.lease_until < now

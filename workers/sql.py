@@ -6,6 +6,8 @@ claim and release statements of triggers/sql.py (read its header for how they co
 - SEND_COMPLETE_SQL, SEND_UNUSED_SQL and STEP_LOG_SQL run as the release's `also_<n>`; only the
   step log reads `released` (it is written only when the release applies; a send that happened
   is recorded in any case).
+- Retention (PURGED_TABLES, FINISHED, DELETED) is the dry run's count of what each database
+  purge function would delete; the functions themselves are in workers migrations 0005, 0006.
 - Table names come from the models' `_meta`, send statuses from SendStatus through the
   parameters; each fragment's parameters carry its own prefix (`ledger_`, `unused_`, `log_`),
   and the functions below build them.
@@ -14,10 +16,12 @@ claim and release statements of triggers/sql.py (read its header for how they co
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from triggers.sql import EVENT_TABLE, TRIGGER_TABLE
 from workers.models import SendLedger, SendStatus, StepExecutionLog
 from workflows.models import WorkflowVersion
 
@@ -134,3 +138,49 @@ def step_log_params(
         "log_success": not error,
         "log_error": error,
     }
+
+
+# --- retention ----------------------------------------------------------------------------------
+
+# Children first: they reference trigger_instance. The names are the tables' own.
+PURGED_TABLES = (STEP_LOG_TABLE, LEDGER_TABLE, EVENT_TABLE, TRIGGER_TABLE)
+
+
+@dataclass(frozen=True)
+class Purge:
+    """One kind of purge: the database function that deletes a batch of it (arguments: the
+    cutoff and the batch size; columns: PURGED_TABLES' counts), and the same choice of triggers
+    as SQL over `t` (trigger_instance) with the parameters `cutoff` and `terminal`, for the dry
+    run's counts."""
+
+    function: str
+    doomed_where: str
+
+    @property
+    def batch_sql(self) -> str:
+        """One batch: deletes and returns the counts (parameters `cutoff`, `batch`)."""
+        return f"SELECT * FROM {self.function}(%(cutoff)s, %(batch)s)"  # noqa: S608 (a constant)
+
+    def count_sql(self, table: str) -> str:
+        if table == TRIGGER_TABLE:
+            return f"SELECT count(*) FROM {TRIGGER_TABLE} t WHERE {self.doomed_where}"  # noqa: S608
+        return (
+            f"SELECT count(*) FROM {table} c JOIN {TRIGGER_TABLE} t ON t.id = c.trigger_id "  # noqa: S608 (table names are constants)
+            f"WHERE {self.doomed_where}"
+        )
+
+
+# Terminal triggers finished before the cutoff. A trigger finishes after it is created, so the
+# redundant `created_at` bound lets PostgreSQL use the (status, created_at) index.
+FINISHED = Purge(
+    function="notiflow_purge_batch",
+    doomed_where=(
+        "t.status = ANY(%(terminal)s) AND t.created_at < %(cutoff)s AND t.completed_at < %(cutoff)s"
+    ),
+)
+# Soft-deleted before the cutoff, whatever the status, except under a live lease (a step that
+# was running when the trigger was deleted may still record its outcome: the next run takes it).
+DELETED = Purge(
+    function="notiflow_purge_deleted_batch",
+    doomed_where=("t.deleted_at < %(cutoff)s AND (t.lease_until IS NULL OR t.lease_until < now())"),
+)

@@ -27,6 +27,8 @@ CASES = [
     (["export_workflow", "nope"], "no workflow 'nope'"),
     (["import_workflow", "/nonexistent.json"], "cannot read"),
     (["purge_logs", "--older-than", "0s"], "--older-than must be longer than zero"),
+    (["purge_deleted", "--older-than", "0s"], "--older-than must be longer than zero"),
+    (["purge_deleted", "--older-than", "30d", "--batch-size", "0"], "--batch-size must be"),
 ]
 
 

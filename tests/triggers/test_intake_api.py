@@ -158,19 +158,24 @@ def test_cancel_and_cancel_again(api_client, workflow):
 def test_trigger_representation_is_what_drf_fields_render():
     """The hand-written output of TriggerOutputSerializer equals DRF's own field-by-field one, for
     a new trigger (as intake returns it, workflow and version from the same statement), a leased
-    one and a finished one, read back from the database."""
+    one, a finished one and a deleted one, read back from the database."""
     from rest_framework import serializers
 
     from tests.triggers.support import claimed, failed, new_trigger
     from triggers.api import TriggerOutputSerializer
+    from triggers.state import trigger_delete
 
     fresh = new_trigger()
     leased = claimed(new_trigger(), lease_seconds=60)
     done = failed(new_trigger())
+    gone = trigger_delete(trigger_id=new_trigger().pk, actor="ops", reason="why")
+    ids = [fresh.pk, leased.pk, done.pk, gone.pk]
     stored = TriggerInstance.objects.select_related("workflow", "workflow_version")
-    for trigger in [fresh, leased, done, *stored.filter(pk__in=[fresh.pk, leased.pk, done.pk])]:
+    for trigger in [fresh, leased, done, *stored.filter(pk__in=ids)]:
         serializer = TriggerOutputSerializer(trigger)
         generic = serializers.ModelSerializer.to_representation(serializer, trigger)
         assert serializer.data == dict(generic)
     assert TriggerOutputSerializer(done).data["completed_at"].endswith("Z")
     assert TriggerOutputSerializer(leased).data["lease_until"] is not None
+    deleted = TriggerOutputSerializer(stored.get(pk=gone.pk)).data
+    assert deleted["deleted_at"].endswith("Z") and deleted["delete_reason"] == "why"

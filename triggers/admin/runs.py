@@ -1,5 +1,6 @@
 """The trigger list and page: filters, a timeline of events and step logs, and the operator's
-actions (cancel, retry now, requeue stuck, send test), each through triggers.state or services."""
+actions (cancel, retry now, requeue stuck, soft delete, send test), each through triggers.state
+or services."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -18,6 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from notiflow.actors import actor_of
@@ -26,9 +30,11 @@ from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
 from triggers.services import TriggerRejected, trigger_create
 from triggers.state import (
+    MAX_DELETE_REASON_LENGTH,
     TriggerNotFound,
     TriggerStateConflict,
     trigger_cancel,
+    trigger_delete,
     trigger_requeue,
     trigger_retry_now,
 )
@@ -88,17 +94,57 @@ class StuckFilter(admin.SimpleListFilter):
         return queryset
 
 
+class DeletedFilter(admin.SimpleListFilter):
+    """Soft-deleted runs are out of the list unless asked for (docs/design.md, rule 12): the
+    default is "not deleted", and "all" shows both."""
+
+    title = "deleted"
+    parameter_name = "deleted"
+    DEFAULT = "no"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("no", "Not deleted"), ("yes", "Deleted"), ("all", "All")]
+
+    def value(self) -> str:
+        return super().value() or self.DEFAULT
+
+    def choices(self, changelist: Any) -> Any:
+        # Without Django's own "All" (no parameter), which here means "not deleted".
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": self.value() == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "all":
+            return queryset
+        return queryset.filter(deleted_at__isnull=self.value() != "yes")
+
+
+class SoftDeleteForm(forms.Form):
+    reason = forms.CharField(
+        required=False,
+        max_length=MAX_DELETE_REASON_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
+        help_text="Kept with each run (delete_reason) and in its timeline.",
+    )
+
+
 @admin.register(TriggerInstance)
 class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # Five columns, so that the list fits beside the filters at 1280 px: the node goes under the
     # workflow, attempts into the status ("retry N at"), long errors are cut (whole in a tooltip).
     list_display = ["short_id", "workflow_node", "status_badge", "error_excerpt", "created"]
-    list_filter = ["status", StuckFilter, "workflow", "created_at"]
+    list_filter = [DeletedFilter, "status", StuckFilter, "workflow", "created_at"]
     search_fields = ["=idempotency_key", "=id"]
     search_help_text = "An exact idempotency key or trigger id."
     list_select_related = ["workflow"]
     show_full_result_count = False  # no COUNT(*) over the whole table on every page
-    actions = ["cancel_selected", "retry_selected", "requeue_selected"]
+    # Django's "delete selected" stays out: has_delete_permission is False (ReadOnlyAdminMixin),
+    # and rows leave only through the retention commands.
+    actions = ["cancel_selected", "retry_selected", "requeue_selected", "soft_delete_selected"]
     change_form_template = "admin/triggers/triggerinstance/change_form.html"
 
     # --- list columns ----------------------------------------------------------------------
@@ -119,9 +165,10 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def status_badge(self, trigger: TriggerInstance) -> str:
         waiting = run_waiting(trigger)
         return format_html(
-            '<strong style="color: {}">{}</strong>{}',
+            '<strong style="color: {}">{}</strong>{}{}',
             _STATUS_COLOURS.get(trigger.status, "#333"),
             trigger.status,
+            mark_safe(' <span class="nf-deleted">deleted</span>') if trigger.deleted_at else "",
             format_html(
                 '<span class="nf-detail"><span class="nf-nowrap">{}</span> {}</span>',
                 waiting.what,
@@ -178,7 +225,9 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                 else "—"
             ),
             "can_cancel": operate and not trigger.is_terminal,
-            "can_retry": operate and trigger.status == TriggerStatus.FAILED,
+            "can_retry": operate
+            and trigger.status == TriggerStatus.FAILED
+            and trigger.deleted_at is None,
             "can_requeue": operate
             and trigger_stuck_list(overdue_after=OVERDUE_AFTER).filter(pk=trigger.pk).exists(),
             "watch": request.GET.get("watch") == "1" and not trigger.is_terminal,
@@ -281,6 +330,44 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.action(description="Requeue selected stuck triggers", permissions=["operate"])
     def requeue_selected(self, request: HttpRequest, queryset: QuerySet[TriggerInstance]) -> None:
         self._bulk(request, queryset, self._requeue, "requeued")
+
+    @admin.action(description="Soft delete selected triggers", permissions=["operate"])
+    def soft_delete_selected(
+        self, request: HttpRequest, queryset: QuerySet[TriggerInstance]
+    ) -> HttpResponse | None:
+        """Like Django's delete confirmation: a page that lists the runs and asks for the reason,
+        whose POST (with `post`) soft-deletes them. Nothing is removed: they leave the lists, are
+        never claimed again and keep their history."""
+        form = SoftDeleteForm(request.POST if "post" in request.POST else None)
+        if form.is_valid():
+            reason = form.cleaned_data["reason"]
+            already = queryset.filter(deleted_at__isnull=False).count()
+
+            def delete(trigger_id: Any, request: HttpRequest) -> TriggerInstance:
+                return trigger_delete(trigger_id=trigger_id, actor=actor_of(request), reason=reason)
+
+            self._bulk(request, queryset.filter(deleted_at__isnull=True), delete, "soft-deleted")
+            if already:
+                messages.info(request, f"{already} already deleted: left as they were.")
+            return None
+        runs = list(queryset.select_related("workflow")[: self.CONFIRM_SHOWN])
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Soft delete runs",
+            "subtitle": None,
+            "form": form,
+            "runs": runs,
+            "more": max(queryset.count() - len(runs), 0),
+            "selected": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME),
+            "select_across": request.POST.get("select_across", "0"),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(
+            request, "admin/triggers/triggerinstance/soft_delete_confirmation.html", context
+        )
+
+    CONFIRM_SHOWN = 100  # runs listed on the confirmation page; the count says the rest
 
     # --- send test (from the workflow page) ------------------------------------------------
     def send_test_view(self, request: HttpRequest, workflow_id: int) -> HttpResponse:

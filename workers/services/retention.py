@@ -1,10 +1,13 @@
-"""Retention: the one path that deletes audit rows (docs/design.md, rule 8; `manage.py purge_logs`).
+"""Retention: the one path that deletes audit rows (docs/design.md, rules 8 and 12;
+`manage.py purge_logs` and `manage.py purge_deleted`).
 
 Step logs, trigger events and the send ledger are append-only: the `notiflow_append_only()`
 PostgreSQL trigger refuses UPDATE, DELETE and TRUNCATE on them, except a DELETE by the role
-`notiflow_retention`, which nobody logs in as. It owns `notiflow_purge_batch()` (workers
-migration 0005), the SECURITY DEFINER function this module calls: finished triggers' rows are
-all it can delete. The dry run counts the same rows with plain SELECTs.
+`notiflow_retention`, which nobody logs in as. It owns the two SECURITY DEFINER functions this
+module calls, one per kind of purge (workers.sql's Purge): `notiflow_purge_batch()` (workers migration
+0005), which can delete finished triggers' rows only, and `notiflow_purge_deleted_batch()`
+(workers 0006), soft-deleted triggers' rows only. The dry run counts the same rows with plain
+SELECTs.
 """
 
 from __future__ import annotations
@@ -18,27 +21,10 @@ from django.db import connection
 from django.utils import timezone
 
 from triggers.models import TERMINAL_STATUSES
-from triggers.sql import EVENT_TABLE, TRIGGER_TABLE
-from workers.sql import LEDGER_TABLE, STEP_LOG_TABLE
+from triggers.sql import TRIGGER_TABLE
+from workers.sql import DELETED, FINISHED, PURGED_TABLES, Purge
 
-# Children first: they reference trigger_instance. The names are the tables' own.
-PURGED_TABLES = (STEP_LOG_TABLE, LEDGER_TABLE, EVENT_TABLE, TRIGGER_TABLE)
-
-# What the purge function deletes (the dry run counts it): terminal triggers finished before
-# the cutoff. A trigger finishes after it is created, so the redundant `created_at` bound lets
-# PostgreSQL use the (status, created_at) index.
-_DOOMED_WHERE = (
-    "t.status = ANY(%(terminal)s) AND t.created_at < %(cutoff)s AND t.completed_at < %(cutoff)s"
-)
-
-
-def _count_sql(table: str) -> str:
-    if table == TRIGGER_TABLE:
-        return f"SELECT count(*) FROM {TRIGGER_TABLE} t WHERE {_DOOMED_WHERE}"  # noqa: S608
-    return (
-        f"SELECT count(*) FROM {table} c JOIN {TRIGGER_TABLE} t ON t.id = c.trigger_id "  # noqa: S608 (table names are constants)
-        f"WHERE {_DOOMED_WHERE}"
-    )
+__all__ = ["PURGED_TABLES", "PurgeReport", "retention_purge", "retention_purge_deleted"]
 
 
 @dataclass
@@ -74,6 +60,52 @@ def retention_purge(
     simply be run again. Rows locked by someone else are skipped and left for the next run.
     `dry_run` counts what would go and deletes nothing. `on_batch(n, counts)` reports progress.
     """
+    return _purge(
+        FINISHED,
+        older_than=older_than,
+        dry_run=dry_run,
+        batch_size=batch_size,
+        on_batch=on_batch,
+        now=now,
+    )
+
+
+def retention_purge_deleted(
+    *,
+    older_than: timedelta,
+    dry_run: bool = False,
+    batch_size: int = 500,
+    on_batch: Callable[[int, dict[str, int]], None] | None = None,
+    now: datetime | None = None,
+) -> PurgeReport:
+    """Delete soft-deleted triggers whose `deleted_at` is older than `older_than`, with their
+    step logs, send-ledger rows and events; return what was deleted, per table.
+
+    Whatever their status: a deleted trigger is never claimed again (docs/design.md, rule 12).
+    One that still holds a live lease (a step running when it was deleted may yet record) waits
+    for the next run. Triggers that are not deleted are never touched. Batches, locking, the dry
+    run and `on_batch` as in retention_purge; each batch is one call of
+    `notiflow_purge_deleted_batch`, which can delete nothing but deleted triggers' rows.
+    """
+    return _purge(
+        DELETED,
+        older_than=older_than,
+        dry_run=dry_run,
+        batch_size=batch_size,
+        on_batch=on_batch,
+        now=now,
+    )
+
+
+def _purge(
+    purge: Purge,
+    *,
+    older_than: timedelta,
+    dry_run: bool,
+    batch_size: int,
+    on_batch: Callable[[int, dict[str, int]], None] | None,
+    now: datetime | None,
+) -> PurgeReport:
     if older_than <= timedelta(0):
         raise ValueError("the retention period must be positive")
     if batch_size < 1:
@@ -88,11 +120,11 @@ def retention_purge(
     if dry_run:
         with connection.cursor() as cursor:
             for table in PURGED_TABLES:
-                cursor.execute(_count_sql(table), params)
+                cursor.execute(purge.count_sql(table), params)
                 report.deleted[table] = cursor.fetchone()[0]
         return report
     while True:  # every full batch deletes rows, so this ends; a short batch is the last
-        counts = _purge_batch(params)
+        counts = _purge_batch(purge, params)
         if not counts[TRIGGER_TABLE]:
             break
         report.batches += 1
@@ -104,13 +136,13 @@ def retention_purge(
     return report
 
 
-def _purge_batch(params: dict[str, Any]) -> dict[str, int]:
-    # The database function (workers migration 0005) picks and deletes the batch as the role
-    # notiflow_retention, the only one the append-only guard lets delete; its columns are the
-    # tables, in PURGED_TABLES' order.
+def _purge_batch(purge: Purge, params: dict[str, Any]) -> dict[str, int]:
+    # The database function (workers migrations 0005, 0006) picks and deletes the batch as the
+    # role notiflow_retention, the only one the append-only guard lets delete; its columns are
+    # the tables, in PURGED_TABLES' order.
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT * FROM notiflow_purge_batch(%(cutoff)s, %(batch)s)",
+            purge.batch_sql,
             {"cutoff": params["cutoff"], "batch": params["batch"]},
         )
         row = cursor.fetchone()

@@ -1,58 +1,13 @@
-from datetime import timedelta
-
-from django.core.management.base import BaseCommand, CommandError, CommandParser
-
-from workers.services.retention import PURGED_TABLES, retention_purge
-from workflows.definition import duration_parse
+from workers.management.retention import PurgeCommand
+from workers.services.retention import retention_purge
 
 
-def retention_period(value: str) -> timedelta:
-    try:
-        period = duration_parse(value)
-    except ValueError as exc:
-        raise CommandError(f"--older-than: {exc}") from exc
-    if period <= timedelta(0):
-        raise CommandError(f"--older-than must be longer than zero, not {value!r}")
-    return period
-
-
-class Command(BaseCommand):
+class Command(PurgeCommand):
     help = (
         "Delete finished triggers (completed, failed, cancelled) older than a retention period, "
-        "with their step logs, events and send-ledger rows: the one way audit rows are deleted."
+        "with their step logs, events and send-ledger rows: the one way audit rows are deleted "
+        "(soft-deleted triggers: purge_deleted)."
     )
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--older-than",
-            required=True,
-            metavar="PERIOD",
-            help="retention period, measured from completed_at: 30d, 12h, 90m, PT36H ...",
-        )
-        parser.add_argument(
-            "--dry-run", action="store_true", help="count what would be deleted; delete nothing"
-        )
-        parser.add_argument(
-            "--batch-size", type=int, default=500, help="triggers per transaction [500]"
-        )
-
-    def handle(self, *args, older_than: str, dry_run: bool, batch_size: int, **options) -> None:
-        period = retention_period(older_than)
-        if batch_size < 1:
-            raise CommandError("--batch-size must be at least 1")
-
-        def progress(batch: int, counts: dict[str, int]) -> None:
-            self.stdout.write(f"batch {batch}: " + _counts(counts))
-
-        report = retention_purge(
-            older_than=period, dry_run=dry_run, batch_size=batch_size, on_batch=progress
-        )
-        verb = "Would delete" if dry_run else "Deleted"
-        self.stdout.write(
-            f"{verb} (finished before {report.cutoff.isoformat(timespec='seconds')}): "
-            + _counts(report.deleted)
-        )
-
-
-def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{table} {counts[table]}" for table in reversed(PURGED_TABLES))
+    purge = staticmethod(retention_purge)
+    measured_from = "completed_at"
+    cutoff_words = "finished before"

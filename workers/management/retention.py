@@ -1,0 +1,69 @@
+"""What the retention commands (purge_logs, purge_deleted) share: the options, the period's
+parsing, the progress lines and the report. Each command names its service and says what it
+deletes; the services (workers.services.retention) do the work."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from workers.services.retention import PURGED_TABLES, PurgeReport
+from workflows.definition import duration_parse
+
+
+def retention_period(value: str) -> timedelta:
+    try:
+        period = duration_parse(value)
+    except ValueError as exc:
+        raise CommandError(f"--older-than: {exc}") from exc
+    if period <= timedelta(0):
+        raise CommandError(f"--older-than must be longer than zero, not {value!r}")
+    return period
+
+
+class PurgeCommand(BaseCommand):
+    """A retention command: `--older-than PERIOD`, `--dry-run`, `--batch-size N`; a line per
+    batch (so a long run shows its progress, in logs as on a terminal) and one for the total."""
+
+    # Set by each command: the service, what the age is measured from (for --help), and how
+    # the total line names the cutoff ("finished before", "deleted before").
+    purge: Callable[..., PurgeReport]
+    measured_from: str
+    cutoff_words: str
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--older-than",
+            required=True,
+            metavar="PERIOD",
+            help=f"retention period, measured from {self.measured_from}: 30d, 12h, 90m, PT36H ...",
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="count what would be deleted; delete nothing"
+        )
+        parser.add_argument(
+            "--batch-size", type=int, default=500, help="triggers per transaction [500]"
+        )
+
+    def handle(self, *args, older_than: str, dry_run: bool, batch_size: int, **options) -> None:
+        period = retention_period(older_than)
+        if batch_size < 1:
+            raise CommandError("--batch-size must be at least 1")
+
+        def progress(batch: int, counts: dict[str, int]) -> None:
+            self.stdout.write(f"batch {batch}: " + _counts(counts))
+
+        report = type(self).purge(
+            older_than=period, dry_run=dry_run, batch_size=batch_size, on_batch=progress
+        )
+        verb = "Would delete" if dry_run else "Deleted"
+        self.stdout.write(
+            f"{verb} ({self.cutoff_words} {report.cutoff.isoformat(timespec='seconds')}): "
+            + _counts(report.deleted)
+        )
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{table} {counts[table]}" for table in reversed(PURGED_TABLES))
