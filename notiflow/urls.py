@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from notiflow.views import landing
+from registry.api import WorkerListApi
 from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
@@ -15,6 +16,7 @@ api = [
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
     path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),
     path("logs/", StepLogListApi.as_view(), name="log-list"),
+    path("workers/", WorkerListApi.as_view(), name="worker-list"),
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",
