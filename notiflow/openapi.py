@@ -18,11 +18,15 @@ CONFLICTS = {
     ("/api/workflows/", "post"),
     ("/api/triggers/{trigger_id}/cancel/", "post"),
 }
+# Intake refuses a trigger whose workflow's queue no live worker serves (registry/).
+UNSERVED = {("/api/triggers/", "post")}
 DESCRIPTIONS = {
     "400": "Invalid input; `errors` names the fields",
     "401": "No or wrong API key",
     "404": "No such resource (or page)",
     "409": "Conflict with the current state",
+    "503": "no live worker serves the workflow's queue (NOTIFLOW_TRIGGER_REQUIRES_WORKER); "
+    "nothing was stored, `detail` names the queue and the command that starts a worker for it",
 }
 
 
@@ -35,6 +39,8 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
             codes = ["400", "401", "404"]
             if (path, method) in CONFLICTS or method == "delete":
                 codes.append("409")
+            if (path, method) in UNSERVED:
+                codes.append("503")
             for code in codes:
                 operation["responses"].setdefault(
                     code,

@@ -52,7 +52,8 @@ def trigger_create(
     published after commit (at once in autocommit, or when the caller's transaction commits).
     Its priority is `priority`, else the workflow's. When no live worker serves the workflow's
     queue (and NOTIFLOW_TRIGGER_REQUIRES_WORKER is on), the same statement stores nothing and
-    this raises TriggerRejected with status 503.
+    this raises TriggerRejected with status 503; unless the key's trigger exists already, which
+    is returned as for any repeated key.
     Returns (trigger, created), with the trigger's workflow and version attached.
     """
     if not isinstance(idempotency_key, str) or not idempotency_key.strip():
@@ -96,20 +97,27 @@ def trigger_create(
         raise TriggerRejected(
             "workflow", f"workflow {workflow_key!r} is not active", status_code=409
         )
-    if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
-        raise TriggerRejected(
-            "workflow",
-            f"no live worker serves queue {queue!r}; start one with: "
-            f"celery -A notiflow worker -Q {queue}",
-            status_code=503,
-        )
     inserted = row[INTAKE_WORKFLOW_COLUMNS:]
     if inserted[0] is None:
-        # ON CONFLICT waited for the winner to commit, so its row is visible to this query.
-        existing = TriggerInstance.objects.select_related("workflow", "workflow_version").get(
-            workflow_id=workflow_id, idempotency_key=idempotency_key, deleted_at__isnull=True
+        # ON CONFLICT waited for the winner to commit, so its row is visible to this query. A
+        # repeated request gets its trigger even while nobody serves the queue: it was stored.
+        existing = (
+            TriggerInstance.objects.select_related("workflow", "workflow_version")
+            .filter(
+                workflow_id=workflow_id, idempotency_key=idempotency_key, deleted_at__isnull=True
+            )
+            .first()
         )
-        return existing, False
+        if existing is not None:
+            return existing, False
+        if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
+            raise TriggerRejected(
+                "workflow",
+                f"no live worker serves queue {queue!r}; start one with: "
+                f"celery -A notiflow worker -Q {queue}",
+                status_code=503,
+            )
+        raise TriggerInstance.DoesNotExist(f"intake stored no trigger for {idempotency_key!r}")
     trigger = trigger_from_row(inserted)
     # What the answer shows of the workflow and version, without another query (the other
     # fields are deferred: Django loads them if something asks).
