@@ -4,13 +4,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from notiflow.views import landing
 from registry.api import WorkerListApi
-from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
+from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi, WorkflowStatsApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
 
 api = [
     path("workflows/", WorkflowListApi.as_view(), name="workflow-list"),
     path("workflows/<slug:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
+    path("workflows/<slug:key>/stats/", WorkflowStatsApi.as_view(), name="workflow-stats"),
     path("triggers/", TriggerListApi.as_view(), name="trigger-list"),
     path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
