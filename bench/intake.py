@@ -187,6 +187,9 @@ def _sql_one(url: str, workflow_key: str, workflow: int):  # type: ignore[no-unt
             "key": key,
             "payload": json.dumps(PAYLOAD),
             "actor": "api:bench",
+            "priority": None,
+            "require_worker": False,
+            "live_within": 30.0,
         }
         cur = await conn.execute(INTAKE_SQL, params, prepare=True)
         row = await cur.fetchone()
