@@ -24,6 +24,7 @@ OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
     "workers": ["StepExecutionLog", "SendLedger"],
+    "registry": ["Worker"],
 }
 # celery-beat's tables hold the sweeper's schedule, which beat installs at start
 # (CELERY_BEAT_SCHEDULE). Operators have no use for them day to day and editing them changes how

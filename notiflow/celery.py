@@ -46,6 +46,9 @@ app = NotiflowCelery("notiflow")
 # Every Celery setting lives in Django settings, prefixed CELERY_ (one commented block there).
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Each worker registers itself, beats and says when it stops (workers/registration.py). By name:
+# the step's module imports Django models, which must wait until the worker has set Django up.
+app.steps["consumer"].add("workers.registration:WorkerRegistration")
 
 
 @worker_process_init.connect

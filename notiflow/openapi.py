@@ -19,15 +19,15 @@ CONFLICTS = {
     ("/api/workflows/", "post"),
     ("/api/triggers/{trigger_id}/cancel/", "post"),
 }
-# Refused while no live worker serves the workflow's queue (NOTIFLOW_TRIGGER_REQUIRES_WORKER).
-UNAVAILABLE = {("/api/triggers/", "post")}
+# Intake refuses a trigger whose workflow's queue no live worker serves (registry/).
+UNSERVED = {("/api/triggers/", "post")}
 DESCRIPTIONS = {
     "400": "Invalid input; `errors` names the fields",
     "401": "No or wrong API key",
     "404": "No such resource (or page)",
     "409": "Conflict with the current state",
-    "503": "No live worker serves the workflow's queue; `detail` names it and the command that "
-    "would serve it. Nothing was stored",
+    "503": "no live worker serves the workflow's queue (NOTIFLOW_TRIGGER_REQUIRES_WORKER); "
+    "nothing was stored, `detail` names the queue and the command that starts a worker for it",
 }
 
 
@@ -40,7 +40,7 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
             codes = ["400", "401", "404"]
             if (path, method) in CONFLICTS or method == "delete":
                 codes.append("409")
-            if (path, method) in UNAVAILABLE:
+            if (path, method) in UNSERVED:
                 codes.append("503")
             for code in codes:
                 operation["responses"].setdefault(

@@ -293,6 +293,9 @@ NOTIFLOW_RENUDGE_AFTER_SECONDS = env.float("NOTIFLOW_RENUDGE_AFTER_SECONDS", def
 NOTIFLOW_SWEEP_BATCH_SIZE = env.int("NOTIFLOW_SWEEP_BATCH_SIZE", default=1000)
 # A worker refreshes its row in the registry this often; it is live while seen within three.
 NOTIFLOW_WORKER_HEARTBEAT_SECONDS = env.float("NOTIFLOW_WORKER_HEARTBEAT_SECONDS", default=10)
+# The code version a worker registers: the installed package's unless set (a build can stamp its
+# commit here).
+NOTIFLOW_VERSION = env.str("NOTIFLOW_VERSION", default="")
 # Refuse a trigger (503, nothing stored) when no live worker serves its workflow's queue. Off:
 # accept it and let it wait in PostgreSQL until a worker comes.
 NOTIFLOW_TRIGGER_REQUIRES_WORKER = env.bool("NOTIFLOW_TRIGGER_REQUIRES_WORKER", default=True)
@@ -336,6 +339,8 @@ NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", defau
 # re-nudge (NOTIFLOW_RENUDGE_AFTER_SECONDS [30]) and a sweep, a healthy system has taken it.
 NOTIFLOW_HEALTH_MAX_LAG_SECONDS = env.float("NOTIFLOW_HEALTH_MAX_LAG_SECONDS", default=60)
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
+# console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
+# registers without the sms node type and fails an SMS step it meets (workers/nodes/__init__.py).
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))
 NOTIFLOW_SMS_TIMEOUT_SECONDS = env.float("NOTIFLOW_SMS_TIMEOUT_SECONDS", default=10)

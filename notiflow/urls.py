@@ -3,7 +3,8 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from notiflow.views import landing
-from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
+from registry.api import WorkerListApi
+from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi, WorkflowStatsApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
 from workflows.routing import KeyConverter
@@ -13,11 +14,13 @@ register_converter(KeyConverter, "workflow_key")
 api = [
     path("workflows/", WorkflowListApi.as_view(), name="workflow-list"),
     path("workflows/<workflow_key:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
+    path("workflows/<workflow_key:key>/stats/", WorkflowStatsApi.as_view(), name="workflow-stats"),
     path("triggers/", TriggerListApi.as_view(), name="trigger-list"),
     path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
     path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),
     path("logs/", StepLogListApi.as_view(), name="log-list"),
+    path("workers/", WorkerListApi.as_view(), name="worker-list"),
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",

@@ -92,12 +92,22 @@ STACK_SETTINGS = {
     "CELERY_TASK_TIME_LIMIT": "6",
     "EMAIL_TIMEOUT": "2",
     "NOTIFLOW_SMS_TIMEOUT_SECONDS": "2",
+    # Intake refuses a trigger whose queue no live worker serves (the production default, stated
+    # here so a developer's environment cannot turn it off); workers beat often enough that a
+    # stopped or killed one is noticed within seconds (live = seen within three beats).
+    "NOTIFLOW_TRIGGER_REQUIRES_WORKER": "true",
+    "NOTIFLOW_WORKER_HEARTBEAT_SECONDS": "2",
 }
+
+# The stack's two worker groups (docs/design.md, rule 11): `default` is served by both, `billing`
+# (workflows with keys `billing.*`) by one. Each registers under its name (`default@<host>`).
+STACK_WORKERS = {"default": ["default"], "billing": ["billing", "default"]}
 
 
 @pytest.fixture(scope="session")
 def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> Iterator[Stack]:
-    """gunicorn + two Celery workers + beat against the test database and the test SMTP server."""
+    """gunicorn + two Celery workers (STACK_WORKERS) + beat against the test database and the
+    test SMTP server."""
     workdir = tmp_path_factory.mktemp("stack")
     redis.Redis.from_url(TEST_BROKER_URL).flushdb()
     db = settings.DATABASES["default"]
@@ -117,13 +127,13 @@ def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> 
     stack = Stack(env=env, workdir=workdir)
     stack.collectstatic()
     stack.web(free_port())
-    stack.worker("w1")
-    stack.worker("w2")
+    for name, queues in STACK_WORKERS.items():
+        stack.worker(name, queues=queues)
     stack.beat()
     try:
         with django_db_blocker.unblock():
             _, stack.env["API_KEY"] = api_key_create(name=unique("e2e"))
-        wait_until_up(stack, workers=2, api_key=stack.env["API_KEY"])
+        wait_until_up(stack, workers=len(STACK_WORKERS), api_key=stack.env["API_KEY"])
         yield stack
     except BaseException:
         print(stack.logs())

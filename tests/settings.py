@@ -7,12 +7,18 @@ os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 # the tests; set here, every process the tests start (the stack, commands, Flower) inherits it.
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-never-used-outside-tests-" + "x" * 20)
 os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
-# Until the stack's workers register themselves (issue 15, in progress): intake does not ask.
-os.environ.setdefault("NOTIFLOW_TRIGGER_REQUIRES_WORKER", "false")
 
 from notiflow.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
+
+# In this process only (a setting, not the environment, so the processes the tests start keep
+# the production default): intake does not ask the registry for a live worker. The in-process
+# tests create triggers with no worker process at all, and the end-to-end tests create some
+# in-process for the stack's workers to run. The rule itself is tested with the setting on
+# (tests/triggers/test_fast_fail.py), and the stack's web process runs with it on, fed by the
+# stack's workers registering themselves.
+NOTIFLOW_TRIGGER_REQUIRES_WORKER = False
 
 # The test process serves no static files (the stack's gunicorn does, from its own collected
 # DJANGO_STATIC_ROOT); without a root WhiteNoise does not warn that the directory is missing.

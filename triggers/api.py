@@ -1,4 +1,5 @@
-"""REST endpoints for triggers: intake (the inbox), status, cancellation, soft delete."""
+"""REST endpoints for triggers: intake (the inbox), status, cancellation, soft delete, and a
+workflow's run statistics."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
 from triggers.models import TriggerInstance, TriggerStatus
-from triggers.selectors import trigger_list
+from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
 from triggers.services import MAX_IDEMPOTENCY_KEY_LENGTH, TriggerRejected, trigger_create
 from triggers.state import (
     MAX_DELETE_REASON_LENGTH,
@@ -26,6 +27,7 @@ from triggers.state import (
     trigger_cancel,
     trigger_delete,
 )
+from workflows.models import Workflow
 from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 
 
@@ -292,3 +294,44 @@ class TriggerCancelApi(APIView):
             )
         trigger = trigger_list().get(pk=trigger_id)
         return Response(TriggerOutputSerializer(trigger).data)
+
+
+class WindowStatsSerializer(serializers.Serializer):
+    window_seconds = serializers.FloatField()
+    completed = serializers.IntegerField(help_text="runs completed within the window")
+    failed = serializers.IntegerField(help_text="runs failed within the window")
+    success_rate = serializers.FloatField(
+        allow_null=True, help_text="completed / (completed + failed); null when none finished"
+    )
+    p50_seconds = serializers.FloatField(
+        allow_null=True, help_text="median created -> completed of the completed runs"
+    )
+    p95_seconds = serializers.FloatField(allow_null=True)
+
+
+class WorkflowStatsSerializer(serializers.Serializer):
+    """The one shape of a workflow's statistics: the API's and `manage.py notiflow_stats
+    --workflow KEY --json`'s."""
+
+    workflow = serializers.CharField(source="workflow_key")
+    queue = serializers.CharField()
+    at = serializers.DateTimeField()
+    by_status = serializers.DictField(
+        child=serializers.IntegerField(), help_text="triggers not deleted, by status"
+    )
+    queue_depth = serializers.IntegerField(
+        help_text="enqueued, due and not deleted: waiting for a worker to claim them"
+    )
+    live_workers = serializers.IntegerField(help_text="live workers serving the queue")
+    last_hour = WindowStatsSerializer(source="*")
+
+
+def workflow_stats_data(stats: WorkflowStats) -> dict[str, Any]:
+    return dict(WorkflowStatsSerializer(stats).data)
+
+
+class WorkflowStatsApi(APIView):
+    @extend_schema(responses=WorkflowStatsSerializer)
+    def get(self, request: Request, key: str) -> Response:
+        workflow = get_object_or_404(Workflow.objects.all(), key=key)
+        return Response(workflow_stats_data(workflow_stats(workflow=workflow)))

@@ -6,10 +6,22 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import (
+    Aggregate,
+    Count,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Q,
+    QuerySet,
+)
+from django.db.models.functions import Extract
 from django.utils import timezone
 
+from registry.selectors import live_workers_by_queue
 from triggers.models import TriggerInstance, TriggerStatus
+from workflows.models import Workflow
 
 
 def trigger_list(
@@ -93,6 +105,86 @@ def trigger_stats(*, now: datetime | None = None) -> TriggerStats:
     )
     expired = live.filter(status=TriggerStatus.PROCESSING, lease_until__lt=now).count()
     return TriggerStats(now, by_status, dict(sorted(by_workflow.items())), oldest_due, expired)
+
+
+class PercentileCont(Aggregate):
+    """PostgreSQL's percentile_cont: the value below which `fraction` of the ordered values lie,
+    interpolated between the two nearest (so the p50 of 1, 2, 3, 4 is 2.5)."""
+
+    function = "percentile_cont"
+    template = "%(function)s(%(fraction)s) WITHIN GROUP (ORDER BY %(expressions)s)"
+    output_field = FloatField()
+
+    def __init__(self, expression: Any, *, fraction: float, **extra: Any) -> None:
+        if not 0 <= fraction <= 1:
+            raise ValueError(f"a percentile's fraction is from 0 to 1, not {fraction}")
+        super().__init__(expression, fraction=repr(float(fraction)), **extra)
+
+
+@dataclass(frozen=True)
+class WorkflowStats:
+    """One workflow's runs as an operator asks about them: where its triggers are, how many wait
+    for a worker now, and how the runs that finished within `window` went."""
+
+    workflow_key: str
+    queue: str
+    at: datetime
+    window: timedelta
+    by_status: dict[str, int]  # every trigger not deleted
+    queue_depth: int  # enqueued and due, not deleted: waiting for a worker to claim it
+    live_workers: int  # live workers serving the workflow's queue (registry)
+    completed: int  # finished within the window, completed
+    failed: int  # finished within the window, failed
+    p50_seconds: float | None  # created_at -> completed_at of the window's completed runs
+    p95_seconds: float | None
+
+    @property
+    def window_seconds(self) -> float:
+        return self.window.total_seconds()
+
+    @property
+    def success_rate(self) -> float | None:
+        """completed / (completed + failed) within the window; None when none finished. A
+        cancelled run is an operator's decision, neither a success nor a failure."""
+        finished = self.completed + self.failed
+        return self.completed / finished if finished else None
+
+
+def workflow_stats(
+    *, workflow: Workflow, now: datetime | None = None, window: timedelta = timedelta(hours=1)
+) -> WorkflowStats:
+    """WorkflowStats of `workflow`, in one query over its triggers (the `workflow` index) plus
+    one of the registry. Durations are PostgreSQL's percentile_cont over seconds."""
+    now = now or timezone.now()
+    since = now - window
+    finished = Q(completed_at__gte=since, completed_at__lte=now)
+    completed = Q(status=TriggerStatus.COMPLETED) & finished
+    duration = Extract(
+        ExpressionWrapper(F("completed_at") - F("created_at"), output_field=DurationField()),
+        "epoch",
+    )
+    counts = {status: Count("pk", filter=Q(status=status)) for status in TriggerStatus.values}
+    row = TriggerInstance.objects.filter(workflow=workflow, deleted_at__isnull=True).aggregate(
+        **{f"status_{status}": count for status, count in counts.items()},
+        queue_depth=Count("pk", filter=Q(status=TriggerStatus.ENQUEUED, available_at__lte=now)),
+        completed=Count("pk", filter=completed),
+        failed=Count("pk", filter=Q(status=TriggerStatus.FAILED) & finished),
+        p50=PercentileCont(duration, fraction=0.5, filter=completed),
+        p95=PercentileCont(duration, fraction=0.95, filter=completed),
+    )
+    return WorkflowStats(
+        workflow_key=workflow.key,
+        queue=workflow.queue,
+        at=now,
+        window=window,
+        by_status={status: row[f"status_{status}"] for status in TriggerStatus.values},
+        queue_depth=row["queue_depth"],
+        live_workers=live_workers_by_queue().get(workflow.queue, 0),
+        completed=row["completed"],
+        failed=row["failed"],
+        p50_seconds=row["p50"],
+        p95_seconds=row["p95"],
+    )
 
 
 def trigger_oldest_waiting(*, now: datetime) -> datetime | None:

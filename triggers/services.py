@@ -52,8 +52,10 @@ def trigger_create(
     published after commit (at once in autocommit, or when the caller's transaction commits).
     Its priority is `priority`, else the workflow's. When no live worker serves the workflow's
     queue (and NOTIFLOW_TRIGGER_REQUIRES_WORKER is on), the same statement stores nothing and
-    this raises TriggerRejected with status 503. A trigger with this key that is soft-deleted
-    does not count (the key is free again); one deleted while this runs makes it insert anew.
+    this raises TriggerRejected with status 503, unless the key's trigger exists already: a
+    repeated request gets it (200) as for any repeated key. A trigger with this key that is
+    soft-deleted does not count (the key is free again); one deleted while this runs makes it
+    insert anew.
     Returns (trigger, created), with the trigger's workflow and version attached.
     """
     if not isinstance(idempotency_key, str) or not idempotency_key.strip():
@@ -98,18 +100,12 @@ def trigger_create(
             raise TriggerRejected(
                 "workflow", f"workflow {workflow_key!r} is not active", status_code=409
             )
-        if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
-            raise TriggerRejected(
-                "workflow",
-                f"no live worker serves queue {queue!r}; start one with: "
-                f"celery -A notiflow worker -Q {queue}",
-                status_code=503,
-            )
         inserted = row[INTAKE_WORKFLOW_COLUMNS:]
         if inserted[0] is not None:
             break
         # ON CONFLICT waited for the winner to commit, so its row is visible to this query,
-        # unless it has been deleted since.
+        # unless it has been deleted since. A repeated request gets its trigger even while
+        # nobody serves the queue: it was stored.
         existing = (
             TriggerInstance.objects.select_related("workflow", "workflow_version")
             .filter(
@@ -119,6 +115,13 @@ def trigger_create(
         )
         if existing is not None:
             return existing, False
+        if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
+            raise TriggerRejected(
+                "workflow",
+                f"no live worker serves queue {queue!r}; start one with: "
+                f"celery -A notiflow worker -Q {queue}",
+                status_code=503,
+            )
     else:
         raise TriggerRejected(
             "idempotency_key",

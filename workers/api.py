@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from registry.selectors import live_workers_by_queue, queue_unserved_list, worker_list
 from triggers.models import TriggerInstance
 from triggers.selectors import trigger_oldest_waiting
 from workers.models import StepExecutionLog
@@ -90,13 +91,16 @@ class StepLogListApi(ListAPIView):
 # anyone: {"status"} alone, computed at most once per NOTIFLOW_HEALTH_CACHE_SECONDS per process
 # from the database, a broker connection and the backlog, never a broadcast ping (a 0.5 s wait
 # that every worker must answer; unauthenticated clients used to trigger one each). With an API
-# key, for operators: each check, fresh, with the workers that answer a ping; a failure is a short
-# category, its full text only in the log (it named hosts, ports and database roles).
+# key, for operators: each check, fresh, with the live workers of the registry (registry/: each
+# worker's heartbeat, no broadcast) per queue; a failure is a short category, its full text only
+# in the log (it named hosts, ports and database roles).
 #
 # ok: the database and the broker answer, and no work has waited past
 #     NOTIFLOW_HEALTH_MAX_LAG_SECONDS [60] (a due trigger unclaimed, or an expired lease not yet
-#     taken over): whatever workers there are keep up. The details also want a worker to answer.
-# degraded: both answer but work waits (no worker, too few, or stuck), or no worker answers.
+#     taken over): whatever workers there are keep up. The details also want a live worker, and
+#     one for the queue of every active workflow.
+# degraded: both answer but work waits (no worker, too few, or stuck); in the details also no
+#     live worker at all, or an active workflow's queue that no live worker serves.
 # down (503): the database or the broker does not answer.
 
 
@@ -110,8 +114,19 @@ class HealthCheckSerializer(serializers.Serializer):
 
 
 class WorkersHealthSerializer(HealthCheckSerializer):
-    count = serializers.IntegerField(required=False, help_text="workers that answered a ping")
+    count = serializers.IntegerField(required=False, help_text="live workers in the registry")
     names = serializers.ListField(child=serializers.CharField(), required=False)
+    queues = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="live workers per queue (a queue nobody serves is absent)",
+    )
+    unserved_queues = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="queues of active workflows that no live worker serves (their triggers are "
+        "refused with 503 while NOTIFLOW_TRIGGER_REQUIRES_WORKER is on)",
+    )
 
 
 class BacklogHealthSerializer(HealthCheckSerializer):
@@ -149,7 +164,7 @@ class HealthApi(APIView):
             ),
         },
         description="Without a key: `status` only (cached a few seconds). With an API key: "
-        "every check, fresh, including a ping of the workers.",
+        "every check, fresh, including the registry's live workers per queue.",
     )
     def get(self, request: Request) -> Response:
         public = request.auth is None
@@ -186,9 +201,9 @@ PUBLIC_HEALTH = PublicHealth()
 
 
 def health_details() -> dict[str, Any]:
-    """Every check, now, for an operator; the workers are those that answer a ping."""
+    """Every check, now, for an operator; the workers are the registry's live ones."""
     (database, backlog), broker = _check_database(), _check_broker()
-    workers = _check_workers() if broker["ok"] else {"ok": False}
+    workers = _check_workers() if database["ok"] else {"ok": False}
     return {
         "status": _status(database, broker, backlog, workers),
         "database": database,
@@ -237,12 +252,21 @@ def _check_broker() -> Check:
 
 
 def _check_workers() -> Check:
+    """The registry's live workers, by name and per queue, and the active workflows' queues that
+    none serves; ok when there is a live worker and no such queue."""
     try:
-        replies = current_app.control.ping(timeout=0.5) or []
+        names = list(worker_list(live=True).values_list("name", flat=True))
+        queues = live_workers_by_queue()
+        unserved = queue_unserved_list(served=queues)
     except Exception as exc:
         return _failed("workers", exc)
-    names = sorted(name for reply in replies for name in reply)
-    return {"ok": bool(names), "count": len(names), "names": names}
+    return {
+        "ok": bool(names) and not unserved,
+        "count": len(names),
+        "names": sorted(names),
+        "queues": queues,
+        "unserved_queues": unserved,
+    }
 
 
 def _failed(check: str, exc: BaseException) -> Check:

@@ -59,12 +59,14 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
         "Workflows",
         "Triggers",
         "Workers",
+        "Worker registry",
         "Authentication and Authorization",
         "Scheduler (internal)",
     ]
     models = {app["app_label"]: [m["object_name"] for m in app["models"]] for app in app_list}
     assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "ApiKey"]
     assert models["workers"] == ["StepExecutionLog", "SendLedger"]
+    assert models["registry"] == ["Worker"]
     assert "PeriodicTask" in models["django_celery_beat"]
 
 

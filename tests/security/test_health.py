@@ -2,7 +2,8 @@
 
 Without a key: `{"status": "ok" | "degraded" | "down"}` and nothing else, computed at most once
 per NOTIFLOW_HEALTH_CACHE_SECONDS per process, with no broadcast ping. With an API key: the
-details, fresh, where a failure is a short category and never the error's own text.
+details, fresh, where a failure is a short category and never the error's own text, and the
+workers are the registry's live ones per queue (no broadcast ping either).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from tests.factories import WorkflowFactory, chain, delay_node
+from tests.registry.support import registered
 from tests.support.smtp import free_port
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
@@ -53,7 +56,7 @@ def clock(monkeypatch) -> Clock:
 
 @pytest.fixture
 def pings(monkeypatch) -> list[float]:
-    """Every broadcast ping, answered by one worker."""
+    """Every broadcast ping (none is expected), answered by one worker."""
     sent: list[float] = []
 
     def ping(self, timeout: float = 1.0, **kwargs):
@@ -174,27 +177,57 @@ def test_a_dead_broker_is_down_named_by_category_without_its_address(
     body = detailed.json()
     assert detailed.status_code == 503 and body["status"] == "down"
     assert body["broker"] == {"ok": False, "error": "connection refused"}
-    assert body["workers"]["ok"] is False and pings == []  # no ping through a dead broker
+    assert pings == []  # no ping through a dead broker (nor any other)
     assert "hunter2" not in detailed.content.decode() and str(port) not in detailed.content.decode()
 
 
 def test_an_api_key_gets_the_details_fresh_each_time(clock, pings, api_client):
+    registered("w1@host", queues=("default",))
     first = api_client.get("/api/health/")
+    registered("w2@host", queues=("billing", "default"))
     second = api_client.get("/api/health/")
     assert first.status_code == second.status_code == 200
     body = first.json()
     assert body["status"] == "ok"
     assert body["database"] == {"ok": True} and body["broker"] == {"ok": True}
-    assert body["workers"] == {"ok": True, "count": 1, "names": ["w1@host"]}
+    assert body["workers"] == {
+        "ok": True,
+        "count": 1,
+        "names": ["w1@host"],
+        "queues": {"default": 1},
+        "unserved_queues": [],
+    }
     assert body["backlog"]["ok"] is True and body["backlog"]["oldest_waiting_seconds"] is None
-    assert len(pings) == 2
+    assert second.json()["workers"]["queues"] == {"billing": 1, "default": 2}
+    assert pings == []  # the registry answers; no broadcast, no 0.5 s wait
 
 
-def test_no_worker_answering_the_ping_is_degraded_in_the_details(clock, monkeypatch, api_client):
-    monkeypatch.setattr(Control, "ping", lambda self, timeout=1.0, **kwargs: [])
+def test_no_live_worker_is_degraded_in_the_details(clock, api_client):
     body = api_client.get("/api/health/").json()
     assert body["status"] == "degraded"
-    assert body["workers"] == {"ok": False, "count": 0, "names": []}
+    assert body["workers"] == {
+        "ok": False,
+        "count": 0,
+        "names": [],
+        "queues": {},
+        "unserved_queues": [],
+    }
+
+
+def test_an_active_workflows_queue_without_a_live_worker_is_degraded_in_the_details(
+    clock, api_client
+):
+    registered("w1@host", queues=("default",))
+    WorkflowFactory(key="billing.invoice_due.v1", definition=chain(delay_node()))
+    WorkflowFactory(key="reports.daily", definition=chain(delay_node()), active=False)
+    body = api_client.get("/api/health/").json()
+    assert body["status"] == "degraded"
+    assert body["workers"]["ok"] is False and body["workers"]["unserved_queues"] == ["billing"]
+    # The public face keeps its cheap checks and names nothing.
+    assert public() == (200, {"status": "ok"})
+
+    registered("w2@host", queues=("billing",))
+    assert api_client.get("/api/health/").json()["status"] == "ok"
 
 
 def test_a_wrong_key_is_401_not_the_public_answer(clock):

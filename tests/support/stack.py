@@ -66,10 +66,13 @@ class Stack:
     def spawn(self, name: str, argv: list[str], extra_env: dict[str, str] | None = None) -> Process:
         log_path = self.workdir / f"{name}.log"
         log = log_path.open("ab")
+        env = {**self.env, **(extra_env or {})}
+        # This checkout's code first, whatever the virtualenv's editable install points at.
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         popen = subprocess.Popen(
             argv,
             cwd=ROOT,
-            env={**self.env, **(extra_env or {})},
+            env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group, so a stop takes its children too
@@ -78,9 +81,15 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def worker(self, name: str, concurrency: int = 2, queues: str | None = None) -> Process:
-        """A Celery worker named `name@<host>`, serving `queues` (comma-separated; Celery's
-        default queue, `default`, when None)."""
+    def worker(
+        self,
+        name: str,
+        concurrency: int = 2,
+        queues: list[str] | None = None,
+        extra_env: dict[str, str] | None = None,
+    ) -> Process:
+        """A worker called `name@<host>` (its name in the registry), consuming `queues` (-Q), or
+        the default queue without them."""
         return self.spawn(
             name,
             [
@@ -91,10 +100,12 @@ class Stack:
                 "--loglevel=INFO",
                 f"--concurrency={concurrency}",
                 f"--hostname={name}@%h",
+                *(["-Q", ",".join(queues)] if queues else []),
                 "--without-mingle",
                 "--without-gossip",
                 *([f"--queues={queues}"] if queues else []),
             ],
+            extra_env,
         )
 
     def beat(self) -> Process:
@@ -137,8 +148,8 @@ class Stack:
 
 
 def wait_until_up(stack: Stack, *, workers: int, api_key: str, timeout: float = 60) -> None:
-    """Until `workers` workers answer: health's details, which need an API key (the public answer
-    names no worker)."""
+    """Until `workers` workers are live in the registry: health's details, which need an API key
+    (the public answer names no worker)."""
     headers = {"Authorization": f"Bearer {api_key}"}
 
     def healthy() -> bool:

@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from tests.conftest import sms_outbox, unique
+from tests.conftest import STACK_WORKERS, sms_outbox, unique
 from tests.factories import WorkflowFactory, chain, email_node, sms_node
 from tests.support.stack import wait_for
 from tests.workers.helpers import fire, wait_terminal
@@ -54,7 +54,7 @@ def test_worker_killed_mid_send_is_finished_by_another_after_lease_expiry(api, e
     assert worker_pid_of_reclaim(trigger) != victim
     assert len([m for m in sms_outbox(e2e) if m["idempotency_key"] == f"{trigger_id}:text"]) == 1
     for process in e2e.processes:  # the pool replaced its child; no process died for good
-        if process.name in ("web", "w1", "w2", "beat"):  # other tests add (and stop) their own
+        if process.name in ("web", *STACK_WORKERS, "beat"):  # other tests add (and stop) their own
             assert process.popen.poll() is None, f"{process.name} exited"
 
 

@@ -46,7 +46,7 @@ def test_urgent_triggers_overtake_a_backlog_on_one_worker_process(e2e, smtp_serv
     urgent = _create(workflow, count=URGENT, priority=9)
     assert {t.priority for t in TriggerInstance.objects.filter(pk__in=backlog)} == {0}
 
-    worker = e2e.worker(unique("prio-worker"), concurrency=1, queues=queue)
+    worker = e2e.worker(unique("prio-worker"), concurrency=1, queues=[queue])
     try:
         wait_for(
             lambda: (
@@ -97,7 +97,7 @@ def test_a_queue_no_worker_serves_waits_and_its_worker_runs_it(e2e, smtp_server)
     assert TriggerInstance.objects.get(pk=routed).status == TriggerStatus.ENQUEUED
     assert not StepExecutionLog.objects.filter(trigger_id=routed).exists()
 
-    worker = e2e.worker(unique("routed-worker"), concurrency=1, queues=queue)
+    worker = e2e.worker(unique("routed-worker"), concurrency=1, queues=[queue])
     try:
         done = wait_terminal(routed)
     finally:

@@ -1,5 +1,6 @@
 """Runs in the admin: the trigger list and page (timeline, actions, send test), audit events and
-API keys. Logs and events are read-only everywhere."""
+API keys, and the run statistics on each workflow's page. Logs and events are read-only
+everywhere."""
 
 from django.contrib import admin
 from django.urls import reverse
@@ -8,9 +9,10 @@ from django.utils.html import format_html
 from notiflow.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut
 from triggers.admin.api_keys import ApiKeyAdmin
 from triggers.admin.runs import TriggerInstanceAdmin
+from triggers.admin.stats import workflow_stats_panel
 from triggers.models import TriggerEvent
 
-__all__ = ["ApiKeyAdmin", "TriggerEventAdmin", "TriggerInstanceAdmin"]
+__all__ = ["ApiKeyAdmin", "TriggerEventAdmin", "TriggerInstanceAdmin", "workflow_stats_panel"]
 
 
 @admin.register(TriggerEvent)

@@ -18,7 +18,7 @@ from triggers.dispatch import Nudge, trigger_enqueue_on_commit
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.state import Release, ReleaseWrite, trigger_claim_with, trigger_release
 from workers.errors import PermanentError, TransientError
-from workers.nodes import CHANNELS
+from workers.nodes import CHANNELS, node_unrunnable
 from workers.services.caps import send_caps_take
 from workers.services.ledger import (
     SendSlot,
@@ -161,6 +161,8 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
             )
         if node_id not in step.workflow.nodes:
             raise PermanentError(f"node {node_id!r} is not in version {step.workflow.number}")
+        if unrunnable := node_unrunnable(step.node):  # e.g. no SMS provider on this worker
+            raise PermanentError(unrunnable)
         rendered = node_render(step.node, step.context) if sends(step.node) else None
         run = _run_node(step, rendered, call)
         return _success(step, run, _next_node(step, run)), run

@@ -3,6 +3,7 @@ version history with diffs. Every save goes through the services and so through 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
@@ -19,6 +20,11 @@ from workflows.diagram import workflow_diagram_svg
 from workflows.models import Workflow, WorkflowVersion
 from workflows.selectors import workflow_version_list
 from workflows.services import workflow_create, workflow_delete, workflow_update
+
+# Panels that other apps add to a workflow's page, each a function of the workflow that returns
+# its HTML, shown in order below the version history. `workflows` imports neither `triggers` nor
+# `workers`: they register here (triggers.admin adds the run statistics).
+WORKFLOW_PAGE_PANELS: list[Callable[[Workflow], str]] = []
 
 
 def version_label(version: WorkflowVersion) -> str:
@@ -85,6 +91,7 @@ class WorkflowAdmin(admin.ModelAdmin):
                 diagram=mark_safe(workflow_diagram_svg(obj.definition, title=obj.key)),  # noqa: S308 (escaped in workflow_diagram_svg)
                 versions=versions,
                 payload_form=views.payload_form(request, obj),
+                panels=[panel(obj) for panel in WORKFLOW_PAGE_PANELS],
             )
         return super().render_change_form(request, context, add, change, form_url, obj)
 

@@ -1,18 +1,38 @@
 import json
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
+from triggers.api import workflow_stats_data
 from triggers.models import TriggerStatus
-from triggers.selectors import trigger_stats
+from triggers.selectors import WorkflowStats, trigger_stats, workflow_stats
+from workflows.models import Workflow
 
 
 class Command(BaseCommand):
-    help = "Triggers by status and by workflow, the oldest due trigger and the lag behind it."
+    help = (
+        "Triggers by status and by workflow, the oldest due trigger and the lag behind it; with "
+        "--workflow, one workflow's queue, backlog, success rate and run times over the last hour."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument(
+            "--workflow",
+            metavar="KEY",
+            help="one workflow's statistics (as GET /api/workflows/KEY/stats/)",
+        )
 
     def handle(self, *args, **options):
+        if options["workflow"] is not None:
+            workflow = Workflow.objects.filter(key=options["workflow"]).first()
+            if workflow is None:
+                raise CommandError(f"no workflow with the key {options['workflow']!r}")
+            one = workflow_stats(workflow=workflow)
+            if options["json"]:
+                self.stdout.write(json.dumps(workflow_stats_data(one), indent=2))
+            else:
+                self._workflow_lines(one)
+            return
         stats = trigger_stats()
         oldest = stats.oldest_due
         if options["json"]:
@@ -59,3 +79,20 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"Lag: {stats.lag.total_seconds():.1f}s")
         self.stdout.write(f"Expired leases: {stats.expired_leases}")
+
+    def _workflow_lines(self, stats: WorkflowStats) -> None:
+        rate = stats.success_rate
+        self.stdout.write(f"Workflow {stats.workflow_key}, queue {stats.queue}")
+        self.stdout.write(f"Live workers on the queue: {stats.live_workers}")
+        self.stdout.write("By status: " + ", ".join(f"{s} {n}" for s, n in stats.by_status.items()))
+        self.stdout.write(f"Waiting for a worker (due, not claimed): {stats.queue_depth}")
+        self.stdout.write(
+            f"Last hour: {stats.completed} completed, {stats.failed} failed, success rate "
+            + ("n/a" if rate is None else f"{100 * rate:.1f}%")
+        )
+        if stats.p50_seconds is None:
+            self.stdout.write("Run time: no completed run in the last hour")
+        else:
+            self.stdout.write(
+                f"Run time: p50 {stats.p50_seconds:.3f}s, p95 {stats.p95_seconds or 0:.3f}s"
+            )

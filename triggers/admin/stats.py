@@ -1,0 +1,31 @@
+"""A workflow's run statistics on its admin page, added through workflows.admin's panel hook
+(workflows cannot import triggers; triggers may import workflows)."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from triggers.selectors import workflow_stats
+from workflows.admin import WORKFLOW_PAGE_PANELS
+from workflows.models import Workflow
+
+
+def workflow_stats_panel(workflow: Workflow) -> str:
+    """The panel's HTML: triggers by status (each a link to those runs), what waits for a
+    worker, and the last hour's success rate and run times."""
+    stats = workflow_stats(workflow=workflow)
+    rate = stats.success_rate
+    return render_to_string(
+        "admin/triggers/workflow/stats_panel.html",
+        {
+            "stats": stats,
+            "success_rate": None if rate is None else round(100 * rate, 1),
+            "workflow_id": workflow.pk,
+            "runs_url": reverse("admin:triggers_triggerinstance_changelist"),
+        },
+    )
+
+
+if workflow_stats_panel not in WORKFLOW_PAGE_PANELS:
+    WORKFLOW_PAGE_PANELS.append(workflow_stats_panel)
