@@ -264,8 +264,18 @@ class Bench:
         )
         sql = replace(sql, cpu=meter.spent)
         say(f"  {sql}")
+        say(f"intake: {n} insert-or-return from plain psycopg, the statement without the registry")
+        unchecked = sql_run(
+            url=self.config.db_url("sql"),
+            workflow_key=self.sql_workflow.key,
+            workflow=self.sql_workflow.pk,
+            requests=n,
+            registry_check=False,
+        )
+        say(f"  {unchecked}")
         self.r.setdefault("intake_http", []).append(http)
         self.r.setdefault("intake_sql", []).append(sql)
+        self.r.setdefault("intake_sql_unchecked", []).append(unchecked)
         infra.redis_flush(self.config)  # the nudges of the intake triggers: no worker ran them
 
     def run_scale(self) -> None:

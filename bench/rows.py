@@ -97,6 +97,25 @@ def _intake_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             + f"; p50 {spread([s.p50_ms for s in sql], ' ms')}, p99 {spread([s.p99_ms for s in sql], ' ms')}",
             command=bench.cmd("intake", intake_requests=a.intake_requests),
         ),
+        *_registry_check_rows(bench, r, a),
+    ]
+
+
+def _registry_check_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    """The cost of intake's "does a live worker serve the queue" check (docs/design.md, rule
+    11): the psycopg figure with it against the same statement without it, in the same run."""
+    sql, unchecked = r.get("intake_sql", []), r.get("intake_sql_unchecked", [])
+    if not unchecked:
+        return []
+    _, text = ratio([s.per_second for s in sql], [u.per_second for u in unchecked])
+    return [
+        Row(
+            "4. intake, plain psycopg, the statement without the registry check (req/s)",
+            spread([u.per_second for u in unchecked])
+            + f"; p50 {spread([u.p50_ms for u in unchecked], ' ms')}, p99 {spread([u.p99_ms for u in unchecked], ' ms')}",
+            ratio=f"with/without the check {text}" if text else "",
+            command=bench.cmd("intake", intake_requests=a.intake_requests),
+        )
     ]
 
 

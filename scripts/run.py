@@ -14,12 +14,14 @@ DJANGO_SECRET_KEY kept in .run/ (git-ignored; NOTIFLOW_RUN_DIR moves it). Everyt
 
 A port given in the environment must be free, or make run stops and says so; a default port that
 is taken is replaced by the next free one, and the banner says which. The banner comes once every
-listener answers, so its URLs are the ones really bound. SMS go to .run/sms.jsonl
+listener answers and the worker has registered, so its URLs are the ones really bound and the
+demo trigger is accepted. SMS go to .run/sms.jsonl
 (NOTIFLOW_SMS_BACKEND and NOTIFLOW_SMS_FILE change that).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -49,9 +51,12 @@ class Listener:
     name: str
     host: str
     port: int
-    probe: str  # "http" (any HTTP answer) or "smtp" (a 220 greeting)
+    # "http" (any HTTP answer), "smtp" (a 220 greeting), or "worker" (the API, asked with
+    # `token`, lists a live worker: one has registered, so triggers are accepted)
+    probe: str
     path: str = "/"
     note: str = ""  # set when a default port was taken and another one chosen
+    token: str = ""
 
     @property
     def url(self) -> str:
@@ -218,6 +223,16 @@ def answers(listener: Listener) -> bool:
                 return conn.recv(64).startswith(b"220")
         except OSError:
             return False
+    if listener.probe == "worker":
+        request = urllib.request.Request(  # noqa: S310 (our own http:// URL)
+            listener.url.rstrip("/") + listener.path,
+            headers={"Authorization": f"Bearer {listener.token}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=3) as response:  # noqa: S310
+                return bool(json.load(response).get("count"))
+        except (OSError, ValueError):
+            return False
     try:
         urllib.request.urlopen(listener.url.rstrip("/") + listener.path, timeout=3).close()  # noqa: S310 (our own http:// URL)
     except urllib.error.HTTPError:
@@ -318,6 +333,12 @@ def banner(plan: Plan, *, password: str, key: str, sms_file: str, silent: list[L
         if listener.note:
             lines.append(f"  ({listener.name} is on {listener.port}: {listener.note})")
     for listener in silent:
+        if listener.probe == "worker":
+            lines.append(
+                "  NOT READY: no worker has registered yet, so triggers get 503; see the worker's "
+                "log above"
+            )
+            continue
         lines.append(
             f"  NOT ANSWERING: {listener.name} on {listener.host}:{listener.port}; see its log above"
         )
@@ -377,6 +398,12 @@ def main() -> int:
         return 1
     password, key = secrets_
     processes.env.setdefault("FLOWER_BASIC_AUTH", f"admin:{password}")
+    # The banner waits for the worker too: until it has registered, intake answers 503
+    # (NOTIFLOW_TRIGGER_REQUIRES_WORKER), and the curl below would fail.
+    web = processes.web
+    processes.listeners.append(
+        Listener("worker", web.host, web.port, "worker", "/api/workers/?live=true", token=key)
+    )
 
     def show(silent: list[Listener]) -> None:
         sms = processes.env["NOTIFLOW_SMS_FILE"]

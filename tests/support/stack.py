@@ -103,7 +103,6 @@ class Stack:
                 *(["-Q", ",".join(queues)] if queues else []),
                 "--without-mingle",
                 "--without-gossip",
-                *([f"--queues={queues}"] if queues else []),
             ],
             extra_env,
         )

@@ -182,6 +182,16 @@ def test_sweeper_never_nudges_a_deleted_trigger(quiet_broker, django_capture_on_
     assert TriggerInstance.objects.filter(pk__in=[due.pk, expired.pk], nudged_at=None).count() == 2
 
 
+_MANY_SQL = f"""
+INSERT INTO {TriggerInstance._meta.db_table} (id, workflow_id, workflow_version_id,
+    idempotency_key, payload, status, vars, attempts, available_at, lease_until, leased_by,
+    last_error, created_at, updated_at)
+SELECT gen_random_uuid(), %s, %s, gen_random_uuid()::text, '{{}}', %s, '{{}}', 0, now(),
+       now() + %s * interval '1 second', '', '', now(), now()
+FROM generate_series(1, %s)
+"""  # noqa: S608 (the table's name from the model)
+
+
 @pytest.mark.parametrize(
     ("statement", "index"),
     [(SWEEP_DUE_SQL, "trigger_due_idx"), (SWEEP_EXPIRED_SQL, "trigger_lease_idx")],
@@ -189,9 +199,17 @@ def test_sweeper_never_nudges_a_deleted_trigger(quiet_broker, django_capture_on_
 )
 def test_sweeper_statements_can_use_their_partial_index(statement, index):
     """The indexes leave deleted triggers out (deleted_at IS NULL); a statement that did not say
-    so too could not use them. With sequential scans off, the plan shows whether it can."""
+    so too could not use them. On a table shaped like a real one (mostly finished runs, some
+    running, analysed) with sequential scans off, the plan shows whether it can."""
     params = {**STATUS_PARAMS, "lookahead": 1, "renudge": 30, "batch": 10, "renudge_lost": True}
+    workflow = WorkflowFactory()
     with connection.cursor() as cursor:
+        # Mostly finished runs, and some running under live leases, as a busy system has.
+        cursor.execute(
+            _MANY_SQL, [workflow.pk, workflow.current_version_id, "completed", None, 2000]
+        )
+        cursor.execute(_MANY_SQL, [workflow.pk, workflow.current_version_id, "processing", 60, 200])
+        cursor.execute(f"ANALYZE {TriggerInstance._meta.db_table}")
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("EXPLAIN " + statement, params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
