@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from unittest.mock import patch
@@ -16,7 +18,7 @@ from kombu import Queue
 
 from notiflow.broker import TaskCall, TaskMessageWriter, Transport, broker_priority
 from notiflow.celery import app
-from tests.conftest import TEST_BROKER_URL
+from tests.conftest import TEST_BROKER_URL, unique
 from triggers.dispatch import Nudge, triggers_publish
 
 
@@ -208,3 +210,46 @@ def test_switched_off_celery_publishes_every_nudge(settings):
     finally:
         signals.after_task_publish.disconnect(receiver)
     assert seen == ["workers.execute_node"]
+
+
+# RabbitMQ (docs/design.md, rule 11): the same mapping, the other convention.
+
+AMQP_URL = os.environ.get("NOTIFLOW_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+
+
+@pytest.fixture
+def amqp_app() -> Iterator[Celery]:
+    """A Celery app on the local RabbitMQ, its queues declared as the settings declare them on
+    an AMQP broker (x-max-priority 9)."""
+    other = Celery("amqp-priority", broker=AMQP_URL, set_as_current=False)
+    other.conf.task_queue_max_priority = 9
+    try:
+        other.connection_for_write(AMQP_URL).ensure_connection(max_retries=1)
+    except Exception as exc:
+        if os.environ.get("CI"):
+            raise  # CI's machine runs RabbitMQ (.ci/run starts it)
+        pytest.skip(f"RabbitMQ at {AMQP_URL} does not answer: {exc}")
+    yield other
+
+
+def test_rabbitmq_delivers_the_most_urgent_nudge_first(amqp_app):
+    queue = Queue(unique("amqp-priority"), max_priority=9)
+    # An explicit URL: Celery prefers the environment's CELERY_BROKER_URL (the tests' Redis).
+    with amqp_app.connection_for_write(AMQP_URL) as connection:
+        assert connection.transport_cls == "amqp"
+        for priority in (0, 5, 9, 3):
+            amqp_app.send_task(
+                "workers.execute_node",
+                args=[f"p{priority}"],
+                queue=queue.name,
+                priority=broker_priority(priority, broker_url=AMQP_URL),
+                connection=connection,
+            )
+        taken = []
+        with connection.SimpleQueue(queue) as simple:
+            for _ in range(4):
+                message = simple.get(timeout=5)
+                taken.append(message.headers["argsrepr"])
+                message.ack()
+        queue(connection.default_channel).delete()
+    assert taken == ["['p9']", "['p5']", "['p3']", "['p0']"]
