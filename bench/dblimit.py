@@ -138,8 +138,8 @@ def _step(
             "log_error": "",
         },
     )
-    row = cur.fetchone()
-    if row is None or row[0] != 1:
+    # The release returns the route of the next nudge (queue, priority), or no row.
+    if cur.fetchone() is None:
         raise RuntimeError(f"release of {trigger_id} failed")
 
 
