@@ -86,8 +86,12 @@ _CLAIM_EVENT = event_insert(
 )
 _CLAIM_TEMPLATE = f"""
 WITH prior AS (
-    SELECT id, status FROM {TRIGGER_TABLE}
-    WHERE id = %(id)s AND deleted_at IS NULL
+    -- A soft-deleted trigger is never claimed (docs/design.md, rule 12). The test is made on
+    -- `prior`'s row in `claimed`, not here: a `deleted_at IS NULL` beside `id = ...` lets the
+    -- planner pick the partial unique index (workflow, idempotency_key) WHERE deleted_at IS NULL
+    -- over the primary key and scan it whole, which it did on a table not yet analysed.
+    SELECT id, status, deleted_at FROM {TRIGGER_TABLE}
+    WHERE id = %(id)s
       AND ((status = {ENQUEUED} AND available_at <= now())
            OR (status = {PROCESSING} AND lease_until < now()))
     FOR UPDATE
@@ -98,7 +102,7 @@ WITH prior AS (
         -- A lease that expired is an attempt that died with its worker: it counts, so a node
         -- that kills every worker running it ends failed instead of being reclaimed forever.
         attempts = t.attempts + CASE WHEN prior.status = {PROCESSING} THEN 1 ELSE 0 END
-    FROM prior WHERE t.id = prior.id
+    FROM prior WHERE t.id = prior.id AND prior.deleted_at IS NULL
     RETURNING t.*, prior.status AS prior_status
 ), claim_event AS (
     {_CLAIM_EVENT}

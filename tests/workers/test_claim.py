@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from datetime import timedelta
 
@@ -12,7 +13,8 @@ from django.utils import timezone
 from tests.factories import WorkflowFactory, chain, delay_node
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import Release, trigger_claim, trigger_release
+from triggers.state import Release, claim_params, claim_statement, trigger_claim, trigger_release
+from workers.services.engine import SEND_OPEN
 
 
 def make_trigger(**changes) -> TriggerInstance:
@@ -127,3 +129,29 @@ def test_ten_concurrent_claims_have_exactly_one_winner(e2e):
     assert errors == []
     assert len(winners) == 1
     assert TriggerInstance.objects.get(pk=trigger.pk).leased_by == winners[0]
+
+
+@pytest.mark.django_db
+def test_the_claim_finds_its_row_by_the_primary_key_on_a_table_not_yet_analysed():
+    """The claim reads one row by id. A `deleted_at IS NULL` beside that id once let the planner
+    scan the whole partial unique index (workflow, idempotency_key) WHERE deleted_at IS NULL
+    instead, on a fresh table (the bench's), costing every step a scan of every trigger."""
+    workflow = WorkflowFactory()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {TriggerInstance._meta.db_table} (id, workflow_id, workflow_version_id,"  # noqa: S608
+            " idempotency_key, payload, status, current_node_id, vars, attempts, available_at,"
+            " leased_by, last_error, created_at, updated_at)"
+            " SELECT gen_random_uuid(), %s, %s, gen_random_uuid()::text, '{}', %s, 'email', '{}',"
+            " 0, now(), '', '', now(), now() FROM generate_series(1, 2000)",
+            [workflow.pk, workflow.current_version_id, "enqueued"],
+        )
+        cursor.execute(f"SELECT id FROM {TriggerInstance._meta.db_table} LIMIT 1")  # noqa: S608
+        (trigger_id,) = cursor.fetchone()
+        params = claim_params(
+            trigger_id=trigger_id, worker_id="w", lease_seconds=60, also=SEND_OPEN
+        )
+        cursor.execute("EXPLAIN " + claim_statement(SEND_OPEN), params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    scans = re.findall(r"Scan using (\w+) on trigger_instance", plan)
+    assert scans and set(scans) == {"trigger_instance_pkey"}, plan
