@@ -145,6 +145,11 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # bind on the client and never prepare, so this reaches only notiflow/db.py.
 if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
+# A database host that does not answer must not hold a process for the system's TCP timeout
+# (minutes): a worker's registry heartbeat runs on its event loop (workers/registration.py).
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+    "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=5)
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
