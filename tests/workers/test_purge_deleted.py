@@ -118,8 +118,13 @@ def test_command_works_in_batches_printing_a_line_for_each():
 
     lines = purge_deleted("--older-than", "720h", "--batch-size", "2").strip().splitlines()
 
-    assert lines[0].startswith("batch 1: trigger_instance 2,")
-    assert lines[1].startswith("batch 2: trigger_instance 1,")
+    # A bar against the count made first, then what the batch deleted.
+    assert lines[0].startswith(
+        "batch 1: [#############-------] 2 of 3 triggers (67%); trigger_instance 2,"
+    )
+    assert lines[1].startswith(
+        "batch 2: [####################] 3 of 3 triggers (100%); trigger_instance 1,"
+    )
     assert re.search(r"trigger_instance 3, trigger_event \d+, send_ledger 3, step_log 3$", lines[2])
 
 

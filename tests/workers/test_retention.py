@@ -134,8 +134,13 @@ def test_command_prints_progress_and_what_it_deleted():
     output = purge("--older-than", "720h", "--batch-size", "2")
 
     lines = output.strip().splitlines()
-    assert lines[0].startswith("batch 1: trigger_instance 2,")
-    assert lines[1].startswith("batch 2: trigger_instance 1,")
+    # A bar against the count made first, then what the batch deleted.
+    assert lines[0].startswith(
+        "batch 1: [#############-------] 2 of 3 triggers (67%); trigger_instance 2,"
+    )
+    assert lines[1].startswith(
+        "batch 2: [####################] 3 of 3 triggers (100%); trigger_instance 1,"
+    )
     assert lines[-1].startswith("Deleted (finished before ")
     assert "trigger_instance 3, trigger_event 9, send_ledger 3, step_log 3" in lines[-1]
 

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 
+from triggers.sql import TRIGGER_TABLE
 from workers.services.retention import PURGED_TABLES, PurgeReport
 from workflows.definition import duration_parse
 
@@ -24,8 +26,10 @@ def retention_period(value: str) -> timedelta:
 
 
 class PurgeCommand(BaseCommand):
-    """A retention command: `--older-than PERIOD`, `--dry-run`, `--batch-size N`; a line per
-    batch (so a long run shows its progress, in logs as on a terminal) and one for the total."""
+    """A retention command: `--older-than PERIOD`, `--dry-run`, `--batch-size N`. It counts
+    first (what the dry run prints), then writes a line per batch with a progress bar against
+    that count (so a long run shows how far it is, in logs as on a terminal) and one for the
+    total."""
 
     # Set by each command: the service, what the age is measured from (for --help), and how
     # the total line names the cutoff ("finished before", "deleted before").
@@ -51,18 +55,39 @@ class PurgeCommand(BaseCommand):
         period = retention_period(older_than)
         if batch_size < 1:
             raise CommandError("--batch-size must be at least 1")
+        purge = type(self).purge
+        now = timezone.now()  # one cutoff for the count and the purge
+        # The count first (the dry run's own), so each batch can say how far the purge is.
+        expected = purge(older_than=period, dry_run=True, now=now)
+        if dry_run:
+            self._report(expected, verb="Would delete")
+            return
+        total = expected.deleted[TRIGGER_TABLE]
+        done = 0
 
         def progress(batch: int, counts: dict[str, int]) -> None:
-            self.stdout.write(f"batch {batch}: " + _counts(counts))
+            nonlocal done
+            done += counts[TRIGGER_TABLE]
+            self.stdout.write(f"batch {batch}: {_bar(done, total)}; " + _counts(counts))
 
-        report = type(self).purge(
-            older_than=period, dry_run=dry_run, batch_size=batch_size, on_batch=progress
+        report = purge(
+            older_than=period, dry_run=False, batch_size=batch_size, on_batch=progress, now=now
         )
-        verb = "Would delete" if dry_run else "Deleted"
+        self._report(report, verb="Deleted")
+
+    def _report(self, report: PurgeReport, *, verb: str) -> None:
         self.stdout.write(
             f"{verb} ({self.cutoff_words} {report.cutoff.isoformat(timespec='seconds')}): "
             + _counts(report.deleted)
         )
+
+
+def _bar(done: int, total: int, width: int = 20) -> str:
+    """`[#####---------------] 1,500 of 6,000 triggers (25%)`; never past 100% (a trigger
+    finished after the count, before the same cutoff, cannot join: the cutoff is fixed)."""
+    share = min(done / total, 1.0) if total else 1.0
+    filled = round(share * width)
+    return f"[{'#' * filled}{'-' * (width - filled)}] {done:,} of {total:,} triggers ({share:.0%})"
 
 
 def _counts(counts: dict[str, int]) -> str:
