@@ -38,7 +38,7 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
             continue
         for method, operation in operations.items():
             codes = ["400", "401", "404"]
-            if (path, method) in CONFLICTS or method == "delete":
+            if (path, method) in CONFLICTS:
                 codes.append("409")
             if (path, method) in UNSERVED:
                 codes.append("503")

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from tests.conftest import sms_outbox, unique
@@ -28,7 +30,8 @@ pytestmark = pytest.mark.e2e
 LIST = "/admin/triggers/triggerinstance/"
 
 
-# The two doors: the API and the admin's bulk action (its confirmation page, then the POST).
+# The three doors: the API, the admin's bulk action (its confirmation page, then the POST) and
+# manage.py delete_trigger.
 def delete_api(api, operator: Client, trigger_id: str, reason: str) -> None:
     response = api.delete(f"/api/triggers/{trigger_id}/", {"reason": reason})
     assert response.status_code == 200, response.text
@@ -41,6 +44,12 @@ def delete_admin(api, operator: Client, trigger_id: str, reason: str) -> None:
     assert page.status_code == 200 and 'name="reason"' in page.content.decode()
     done = operator.post(LIST, {**chosen, "post": "yes", "reason": reason})
     assert done.status_code == 302
+
+
+def delete_command(api, operator: Client, trigger_id: str, reason: str) -> None:
+    out = StringIO()
+    call_command("delete_trigger", trigger_id, reason=reason, stdout=out)
+    assert out.getvalue().startswith(f"{trigger_id}: deleted")
 
 
 def logged(trigger_id: str) -> list[tuple[str, int, bool]]:
@@ -67,10 +76,10 @@ def claims_after_delete(trigger: TriggerInstance) -> list[str]:
 
 @pytest.mark.parametrize(
     ("delete", "delay_ms"),
-    [(delete_api, 1500), (delete_admin, 1500), (delete_api, 3000)],
+    [(delete_api, 1500), (delete_admin, 1500), (delete_command, 1500), (delete_api, 3000)],
     # 1.5 s is under the stack's countdown cap (2 s): the step's own countdown nudge arrives and
     # the claim refuses it. 3 s is over it: only the sweeper would nudge, and it never does.
-    ids=["api-countdown", "admin-countdown", "api-sweeper"],
+    ids=["api-countdown", "admin-countdown", "command-countdown", "api-sweeper"],
 )
 def test_deleted_during_a_delay_never_runs_the_next_node(
     api, e2e, operator, delete: Callable[..., None], delay_ms: int
