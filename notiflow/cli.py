@@ -49,6 +49,17 @@ def parse_age(value: str) -> timedelta:
         ) from exc
 
 
+def parse_period(value: str, *, option: str) -> timedelta:
+    """A positive period for `option` (30d, 12h, 90m, PT36H ...), or a CommandError naming it."""
+    try:
+        period = duration_parse(value)
+    except ValueError as exc:
+        raise CommandError(f"{option}: {exc}") from exc
+    if period <= timedelta(0):
+        raise CommandError(f"{option} must be longer than zero, not {value!r}")
+    return period
+
+
 def read_json(value: str, *, what: str) -> Any:
     """JSON given inline, as @path to a file, or as @- for standard input."""
     if value.startswith("@"):

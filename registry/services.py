@@ -7,6 +7,8 @@ neither live forever nor never live.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models.functions import Now
 
 from registry.models import Worker
@@ -68,3 +70,15 @@ def worker_stop(*, name: str) -> bool:
             stopped_at=Now(), last_seen_at=Now()
         )
     )
+
+
+def worker_prune(*, not_seen_for: timedelta, dry_run: bool = False) -> list[str]:
+    """Delete the rows of workers not seen for `not_seen_for` (stopped, or gone without a
+    word), and return their names; `dry_run` deletes nothing. A live worker is never pruned, and
+    one pruned by mistake registers again at its next beat (worker_heartbeat says it is gone).
+    The cutoff is the database's clock, as liveness is."""
+    stale = Worker.objects.filter(last_seen_at__lt=Now() - not_seen_for)
+    names = sorted(stale.values_list("name", flat=True))
+    if not dry_run and names:
+        stale.filter(name__in=names).delete()
+    return names

@@ -10,19 +10,13 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
+from notiflow.cli import parse_period
 from triggers.sql import TRIGGER_TABLE
 from workers.services.retention import PURGED_TABLES, PurgeReport
-from workflows.definition import duration_parse
 
 
 def retention_period(value: str) -> timedelta:
-    try:
-        period = duration_parse(value)
-    except ValueError as exc:
-        raise CommandError(f"--older-than: {exc}") from exc
-    if period <= timedelta(0):
-        raise CommandError(f"--older-than must be longer than zero, not {value!r}")
-    return period
+    return parse_period(value, option="--older-than")
 
 
 class PurgeCommand(BaseCommand):
