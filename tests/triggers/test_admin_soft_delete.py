@@ -4,6 +4,8 @@ tests/workers/test_soft_delete_e2e.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.test import Client
@@ -161,3 +163,28 @@ def test_the_trigger_page_shows_when_and_why_it_was_deleted_and_offers_no_retry(
     assert '<td id="run-deleted">' in html and "customer asked" in html
     assert "Retry now</button>" not in html
     assert "deleted: customer asked" in html  # its event in the timeline
+
+
+def test_the_run_page_offers_soft_delete_through_the_actions_confirmation(admin_client):
+    trigger = new_trigger()
+    page = admin_client.get(f"/admin/triggers/triggerinstance/{trigger.pk}/change/").content
+    form = re.search(
+        rb"<form[^>]*>(?:(?!</form>).)*Soft delete(?:(?!</form>).)*</form>", page, re.S
+    )
+    assert form is not None, "no Soft delete button on the run's page"
+    fields = dict(re.findall(rb'name="(action|_selected_action)" value="([^"]+)"', form.group(0)))
+    assert fields == {
+        b"action": b"soft_delete_selected",
+        b"_selected_action": str(trigger.pk).encode(),
+    }
+    # What the button posts is the action's first step: the page asking the reason.
+    asked = admin_client.post(
+        "/admin/triggers/triggerinstance/",
+        {"action": "soft_delete_selected", "_selected_action": [trigger.pk]},
+    )
+    assert asked.status_code == 200 and 'name="reason"' in asked.content.decode()
+    confirm(admin_client, trigger, reason="sent by mistake")
+    trigger.refresh_from_db()
+    assert trigger.delete_reason == "sent by mistake"
+    page = admin_client.get(f"/admin/triggers/triggerinstance/{trigger.pk}/change/").content
+    assert b"soft_delete_selected" not in page  # deleted already: no button

@@ -230,6 +230,7 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             and trigger.deleted_at is None,
             "can_requeue": operate
             and trigger_stuck_list(overdue_after=OVERDUE_AFTER).filter(pk=trigger.pk).exists(),
+            "can_delete": operate and trigger.deleted_at is None,
             "watch": request.GET.get("watch") == "1" and not trigger.is_terminal,
             **(extra_context or {}),
         }
