@@ -16,6 +16,12 @@ if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 
+def secret(name: str) -> str:
+    """A secret exactly as set: django-environ takes a value starting with `$` for the name of
+    another variable and reads that one instead, and a random key starts with `$` now and then."""
+    return os.environ.get(name, "")
+
+
 # --- Security (docs/security.md, "Production environment") -------------------------------------
 class SettingsRefused(ImproperlyConfigured):
     """A setting the processes must not start without; said in one line, without a traceback."""
@@ -41,7 +47,7 @@ def _refuse(message: str) -> None:
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # Signs sessions, password-reset links and messages: anyone who knows it can forge them, so there
 # is no shared fallback outside debug (make run keeps a generated one in .run/secret-key).
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="").strip()
+SECRET_KEY = secret("DJANGO_SECRET_KEY").strip()
 if not SECRET_KEY:
     if not DEBUG:
         _refuse(
@@ -355,7 +361,7 @@ if NOTIFLOW_TEMPLATE_DEADLINE_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
 if NOTIFLOW_SMS_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ValueError("NOTIFLOW_SMS_TIMEOUT_SECONDS must be under CELERY_TASK_SOFT_TIME_LIMIT")
 TWILIO_ACCOUNT_SID = env.str("TWILIO_ACCOUNT_SID", default="")
-TWILIO_AUTH_TOKEN = env.str("TWILIO_AUTH_TOKEN", default="")
+TWILIO_AUTH_TOKEN = secret("TWILIO_AUTH_TOKEN")
 TWILIO_FROM = env.str("TWILIO_FROM", default="")
 NOTIFLOW_TWILIO_BASE_URL = env.str("NOTIFLOW_TWILIO_BASE_URL", default="https://api.twilio.com")
 

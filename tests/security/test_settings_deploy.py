@@ -179,3 +179,17 @@ def test_weak_passwords_are_refused(password):
 
 def test_a_strong_password_is_taken():
     validate_password("correct horse battery staple 93")
+
+
+def test_a_secret_key_starting_with_a_dollar_is_taken_as_it_is():
+    # django-environ reads `$NAME` as a reference to the variable NAME; get_random_secret_key()
+    # starts with `$` about one time in fifty, and the settings then refused to start.
+    key = "$" + get_random_secret_key()[1:]
+    result = run([sys.executable, "-c", SHOW_KEY], base_env(DJANGO_SECRET_KEY=key))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == key
+
+
+SHOW_KEY = (
+    "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+)
