@@ -31,6 +31,7 @@ def engine_statements() -> dict[str, Any]:
     the children get plain strings and lists)."""
     from triggers.state import (
         Release,
+        ReleaseWrite,
         claim_params,
         claim_statement,
         release_params,
@@ -69,7 +70,9 @@ def engine_statements() -> dict[str, Any]:
     return {
         "claim": claim_statement(SEND_OPEN),
         "claim_params": claim_params(trigger_id="", worker_id="", lease_seconds=60, also=SEND_OPEN),
-        "outcome": release_statement([SEND_COMPLETE_SQL, STEP_LOG_SQL]),
+        "outcome": release_statement(
+            [ReleaseWrite(SEND_COMPLETE_SQL, {}), ReleaseWrite(STEP_LOG_SQL, {})]
+        ),
         "outcome_params": outcome_params,
     }
 

@@ -106,6 +106,7 @@ INSTALLED_APPS = [
     "registry",
     "triggers",
     "workers",
+    "events",
 ]
 
 MIDDLEWARE = [
@@ -291,6 +292,12 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep that could not run in time is useless once the next one is due.
         "options": {"expires": NOTIFLOW_SWEEP_INTERVAL_SECONDS},
     },
+    # The webhook dispatcher's: due deliveries whose nudge was lost, or whose lease expired.
+    "notiflow-webhook-sweeper": {
+        "task": "events.sweep",
+        "schedule": timedelta(seconds=NOTIFLOW_SWEEP_INTERVAL_SECONDS),
+        "options": {"expires": NOTIFLOW_SWEEP_INTERVAL_SECONDS},
+    },
 }
 
 # --- Notiflow engine ----------------------------------------------------------------------------
@@ -373,3 +380,27 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- Events and webhooks (docs/design.md, "Events and webhooks") ----------------------------------
+# The CloudEvents `source` of every event.
+NOTIFLOW_EVENT_SOURCE = env.str("NOTIFLOW_EVENT_SOURCE", default="/notiflow")
+# The Celery queue of the webhook dispatcher's tasks. `default` works with any worker; a worker
+# group of its own (-Q webhooks, with this set to `webhooks`) keeps slow receivers from taking
+# the engine's worker slots.
+NOTIFLOW_WEBHOOK_QUEUE = env.str("NOTIFLOW_WEBHOOK_QUEUE", default="default")
+NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS = env.float("NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS", default=30)
+NOTIFLOW_WEBHOOK_MAX_ATTEMPTS = env.int("NOTIFLOW_WEBHOOK_MAX_ATTEMPTS", default=8)
+NOTIFLOW_WEBHOOK_DISABLE_AFTER = env.int("NOTIFLOW_WEBHOOK_DISABLE_AFTER", default=50)
+# Seconds to wait for a receiver to accept the connection, and again for its answer.
+NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS = env.float("NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS", default=10)
+# Lets webhook URLs resolve to loopback and private addresses: development and tests only.
+NOTIFLOW_WEBHOOK_ALLOW_PRIVATE = env.bool("NOTIFLOW_WEBHOOK_ALLOW_PRIVATE", default=False)
+if NOTIFLOW_WEBHOOK_MAX_ATTEMPTS < 1 or NOTIFLOW_WEBHOOK_DISABLE_AFTER < 1:
+    raise ValueError(
+        "NOTIFLOW_WEBHOOK_MAX_ATTEMPTS and NOTIFLOW_WEBHOOK_DISABLE_AFTER must be >= 1"
+    )
+# Connecting and then reading each take at most the timeout: both fit in a task's soft limit.
+if 2 * NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ValueError(
+        "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS must be under half of CELERY_TASK_SOFT_TIME_LIMIT"
+    )

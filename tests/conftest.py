@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from tests.support.receiver import Receiver
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import Stack, wait_until_up
 from triggers.services import api_key_create
@@ -71,6 +72,15 @@ def api_client(db) -> APIClient:
 
 
 @pytest.fixture(scope="session")
+def receiver() -> Iterator[Receiver]:
+    """A webhook receiver on loopback (tests/support/receiver.py)."""
+    server = Receiver()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
 def smtp_server() -> Iterator[SmtpServer]:
     server = SmtpServer()
     server.start()
@@ -97,6 +107,11 @@ STACK_SETTINGS = {
     # stopped or killed one is noticed within seconds (live = seen within three beats).
     "NOTIFLOW_TRIGGER_REQUIRES_WORKER": "true",
     "NOTIFLOW_WORKER_HEARTBEAT_SECONDS": "2",
+    # Webhooks go to the tests' receiver on loopback; retries within a test's patience.
+    "NOTIFLOW_WEBHOOK_ALLOW_PRIVATE": "true",
+    "NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS": "0.3",
+    "NOTIFLOW_WEBHOOK_MAX_ATTEMPTS": "4",
+    "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS": "2",
 }
 
 # The stack's two worker groups (docs/design.md, rule 11): `default` is served by both, `billing`

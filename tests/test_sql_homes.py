@@ -16,7 +16,7 @@ import triggers.sql
 import workers.sql
 from tests.support.stack import ROOT
 from triggers.models import TriggerStatus
-from triggers.state import claim_statement, release_statement
+from triggers.state import ReleaseWrite, claim_statement, release_statement
 from workers.models import SendStatus
 from workers.services.engine import SEND_OPEN
 from workers.sql import SEND_COMPLETE_SQL, SEND_UNUSED_SQL, STEP_LOG_SQL
@@ -24,8 +24,12 @@ from workers.sql import SEND_COMPLETE_SQL, SEND_UNUSED_SQL, STEP_LOG_SQL
 STATEMENTS = {
     "intake": triggers.sql.INTAKE_SQL,
     "claim with the ledger": claim_statement(SEND_OPEN),
-    "release with ledger and log": release_statement([SEND_COMPLETE_SQL, STEP_LOG_SQL]),
-    "release giving the slot back": release_statement([SEND_UNUSED_SQL, STEP_LOG_SQL]),
+    "release with ledger and log": release_statement(
+        [ReleaseWrite(SEND_COMPLETE_SQL, {}), ReleaseWrite(STEP_LOG_SQL, {})]
+    ),
+    "release giving the slot back": release_statement(
+        [ReleaseWrite(SEND_UNUSED_SQL, {}), ReleaseWrite(STEP_LOG_SQL, {})]
+    ),
     "sweep due": triggers.sql.SWEEP_DUE_SQL,
     "sweep expired": triggers.sql.SWEEP_EXPIRED_SQL,
 }

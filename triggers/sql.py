@@ -19,7 +19,9 @@ How the statements and their fragments compose:
   and `priority`, present only when the fenced update applied) and `release_event`, and returns
   the route of the trigger's next nudge (its workflow's queue as it is now, its priority), or no
   row. Further statements ride along as the CTEs
-  `also_0`, `also_1`, ... in order; one that must apply only with the release reads `released`.
+  `also_0`, `also_1`, ... in order, or under a name of their own (which a later one may read);
+  one that must apply only with the release reads `released`. The release's row gets the extra
+  expressions `returns`, which may read those CTEs.
 - **Parameters** are named. The claim's own are CLAIM_PARAMS, the release's RELEASE_PARAMS, and
   both take STATUS_PARAMS. A fragment prefixes its own parameters (`ledger_`, `unused_`, `log_`);
   triggers.state refuses a fragment whose names clash.
@@ -150,17 +152,24 @@ WITH released AS (
 ), release_event AS (
     {_RELEASE_EVENT}
 ){{also}}
-SELECT w.queue, released.priority
+SELECT w.queue, released.priority{{returns}}
 FROM released JOIN {Workflow._meta.db_table} w ON w.id = released.workflow_id
 """  # noqa: S608 (names from the models, values as parameters)
 
 
-@lru_cache(maxsize=16)
-def release_sql(also: tuple[str, ...] = ()) -> str:
-    """The release, carrying the statements `also` as the CTEs also_0, also_1, ...
-    Built once per combination of writes, not once per step."""
-    parts = "".join(f", also_{i} AS (\n{sql.strip()}\n)" for i, sql in enumerate(also))
-    return _RELEASE_TEMPLATE.format(also=parts)
+@lru_cache(maxsize=32)
+def release_sql(
+    also: tuple[tuple[str | None, str], ...] = (), returns: tuple[str, ...] = ()
+) -> str:
+    """The release, carrying the statements `also` ((name, sql) pairs) as CTEs, each under its
+    name or as also_<i>, and the extra columns `returns`. Built once per combination of writes,
+    not once per step."""
+    parts = "".join(
+        f", {name or f'also_{i}'} AS (\n{sql.strip()}\n)" for i, (name, sql) in enumerate(also)
+    )
+    return _RELEASE_TEMPLATE.format(
+        also=parts, returns="".join(f", {expression}" for expression in returns)
+    )
 
 
 # --- intake -------------------------------------------------------------------------------------

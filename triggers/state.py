@@ -13,6 +13,7 @@ it), so retry_now and requeue refuse it; cancel still applies (docs/design.md, r
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from uuid import UUID
 from django.db import connection, transaction
 from django.utils import timezone
 
+from events import catalog as events
 from notiflow.db import fetchone_prepared
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import (
@@ -137,16 +139,23 @@ class ReleaseWrite:
     `sql` is one data-modifying statement. It may read `released` (one row, the trigger's `id`,
     only when the fenced update applied), as in `INSERT ... SELECT ... FROM released`, to apply
     only along with the release; one that does not read it applies in any case. Its parameters
-    are named and must not clash with the release's own (prefix them).
+    are named and must not clash with the release's own (prefix them). With a `name`, its CTE
+    goes by it, and a later write may read it; `returns` are SQL expressions added to the
+    release's row (they may read the named CTEs).
     """
 
     sql: str
     params: dict[str, Any]
+    name: str | None = None
+    returns: tuple[str, ...] = ()
 
 
-def release_statement(also: Sequence[str] = ()) -> str:
-    """The SQL of a release carrying the statements `also` (see ReleaseWrite)."""
-    return release_sql(tuple(also))
+def release_statement(also: Sequence[ReleaseWrite] = ()) -> str:
+    """The SQL of a release carrying the writes `also` (see ReleaseWrite)."""
+    return release_sql(
+        tuple((write.name, write.sql) for write in also),
+        tuple(expression for write in also for expression in write.returns),
+    )
 
 
 @dataclass(frozen=True)
@@ -185,6 +194,25 @@ def release_params(
     }
 
 
+def released_copy(trigger: TriggerInstance, release: Release, *, now: datetime) -> TriggerInstance:
+    """`trigger` (as claimed) as the release statement leaves it, in memory, for what announces
+    the change (a test holds it equal to the row): the columns release_params sets, the lease
+    cleared, and `now` for the statement's own clock (updated_at, completed_at)."""
+    after = copy.copy(trigger)
+    after.status = release.status
+    after.current_node_id = release.current_node_id
+    after.vars = {**trigger.vars, **(release.vars_patch or {})}
+    after.attempts = release.attempts
+    after.available_at = release.available_at
+    after.lease_until = None
+    after.leased_by = ""
+    after.nudged_at = now if release.nudged else None
+    after.last_error = release.last_error
+    after.completed_at = now if release.status in TERMINAL_STATUSES else None
+    after.updated_at = now
+    return after
+
+
 class Route(NamedTuple):
     """Where a trigger's nudges go (docs/design.md, rule 11): its workflow's queue as it is now,
     and the trigger's priority (0-9, higher is more urgent)."""
@@ -208,6 +236,20 @@ def trigger_release(
     or part of the caller's transaction). Returns the route of the trigger's next nudge when the
     release applied, None when it did not.
     """
+    released = trigger_release_with(
+        trigger=trigger, lease_token=lease_token, release=release, also=also
+    )
+    return released[0] if released else None
+
+
+def trigger_release_with(
+    *,
+    trigger: TriggerInstance,
+    lease_token: str,
+    release: Release,
+    also: Sequence[ReleaseWrite] = (),
+) -> tuple[Route, tuple[Any, ...]] | None:
+    """trigger_release, and the values of the writes' `returns` beside the route."""
     params = release_params(
         trigger_id=trigger.pk,
         lease_token=lease_token,
@@ -219,8 +261,8 @@ def trigger_release(
         if clash:
             raise ValueError(f"release parameters clash: {sorted(clash)}")
         params.update(write.params)
-    row = fetchone_prepared(release_statement([write.sql for write in also]), params)
-    return Route(*row) if row else None
+    row = fetchone_prepared(release_statement(also), params)
+    return (Route(*row[:2]), tuple(row[2:])) if row else None
 
 
 def _locked(trigger_id: UUID | str) -> TriggerInstance:
@@ -273,6 +315,7 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
         lease_until=None,
         completed_at=timezone.now(),
     )
+    _announce(events.TRIGGER_CANCELLED, trigger)
     return trigger
 
 
@@ -307,7 +350,15 @@ def trigger_delete(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
         actor=actor,
         node_id=trigger.current_node_id,
     )
+    _announce(events.TRIGGER_DELETED, trigger)
     return trigger
+
+
+def _announce(type: str, trigger: TriggerInstance) -> None:
+    """Record event `type` about `trigger` in the current transaction (docs/design.md, rule 10)."""
+    from triggers.announce import announce, announcement
+
+    announce([announcement(type, trigger)])
 
 
 def _refuse_deleted(trigger: TriggerInstance, action: str) -> None:

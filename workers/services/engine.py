@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -14,9 +13,20 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
+from events import catalog as events
+from events.dispatch import deliveries_enqueue_on_commit
+from events.services.outbox import Announcement
+from notiflow.backoff import backoff
+from triggers.announce import announcement, outbox_release_writes
 from triggers.dispatch import Nudge, trigger_enqueue_on_commit
 from triggers.models import TriggerInstance, TriggerStatus
-from triggers.state import Release, ReleaseWrite, trigger_claim_with, trigger_release
+from triggers.state import (
+    Release,
+    ReleaseWrite,
+    released_copy,
+    trigger_claim_with,
+    trigger_release_with,
+)
 from workers.errors import PermanentError, TransientError
 from workers.nodes import CHANNELS, node_unrunnable
 from workers.services.caps import send_caps_take
@@ -371,16 +381,20 @@ def _record(
         nudged=nudge,
         last_error=outcome.error,
     )
-    route = trigger_release(
+    writes += outbox_release_writes(_announcements(step, release, run, now))
+    released = trigger_release_with(
         trigger=step.trigger, lease_token=step.lease_token, release=release, also=writes
     )
-    if route is None:
+    if released is None:
         logger.info(
             "trigger %s: outcome of node %s not recorded: cancelled or lease lost meanwhile",
             step.trigger.pk,
             step.node["id"],
         )
         return None
+    route, extras = released
+    if extras and extras[0]:
+        deliveries_enqueue_on_commit(extras[0])
     if nudge:
         # After the statement's commit (or the caller's, when called inside a transaction).
         trigger_enqueue_on_commit(
@@ -391,9 +405,48 @@ def _record(
     return outcome.status
 
 
+def _announcements(
+    step: StepAttempt, release: Release, run: NodeRun | None, now: datetime
+) -> list[Announcement]:
+    """The events a step's outcome announces (events.catalog): the message it sent, the step's
+    failure (to be retried) or the trigger's end. Written only if the release applies."""
+    kinds: list[tuple[str, dict[str, Any]]] = []
+    node = step.node
+    if run is not None and run.sent:
+        message = {"node_id": node["id"], "channel": node["type"], **run.output}
+        kinds.append((events.MESSAGE_SENT, {"message": message}))
+    failure = {
+        "node_id": node["id"],
+        "node_type": node["type"],
+        "attempt": release.attempts,
+        "max_attempts": settings.NOTIFLOW_MAX_RETRIES + 1,
+        "error": release.last_error,
+    }
+    if release.status == TriggerStatus.COMPLETED:
+        kinds.append((events.TRIGGER_COMPLETED, {}))
+    elif release.status == TriggerStatus.FAILED:
+        kinds.append((events.TRIGGER_FAILED, {"step": failure}))
+    elif release.last_error:  # enqueued again at the same node: a retry
+        retry_at = release.available_at.isoformat()
+        kinds.append((events.STEP_FAILED, {"step": {**failure, "retry_at": retry_at}}))
+    if not kinds:
+        return []
+    after = released_copy(step.trigger, release, now=now)
+    workflow = step.workflow
+    return [
+        announcement(
+            kind, after, workflow_key=workflow.workflow_key, version=workflow.number, **extra
+        )
+        for kind, extra in kinds
+    ]
+
+
 def retry_backoff(attempts: int) -> timedelta:
-    """base * 2^(attempts-1), stretched by up to NOTIFLOW_RETRY_JITTER (a fraction) at random,
-    and never longer than NOTIFLOW_RETRY_MAX_SECONDS (many retries would otherwise wait days)."""
-    base = settings.NOTIFLOW_RETRY_BASE_SECONDS * 2 ** (attempts - 1)
-    stretched = base * (1 + random.random() * settings.NOTIFLOW_RETRY_JITTER)
-    return timedelta(seconds=min(stretched, settings.NOTIFLOW_RETRY_MAX_SECONDS))
+    """The wait before attempt `attempts` + 1 of a step (notiflow.backoff): NOTIFLOW_RETRY_BASE_SECONDS
+    doubled per attempt, NOTIFLOW_RETRY_JITTER, at most NOTIFLOW_RETRY_MAX_SECONDS."""
+    return backoff(
+        attempts,
+        base=settings.NOTIFLOW_RETRY_BASE_SECONDS,
+        jitter=settings.NOTIFLOW_RETRY_JITTER,
+        maximum=settings.NOTIFLOW_RETRY_MAX_SECONDS,
+    )

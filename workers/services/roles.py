@@ -39,6 +39,10 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("workers.SendLedger",), CHANGE),
         # Each worker registers itself and refreshes its heartbeat (registry/).
         (("registry.Worker",), CHANGE),
+        # Events ride the release (events/sql.py); the dispatcher delivers them, counts an
+        # endpoint's failures and disables it (events/services/dispatcher.py).
+        (("events.OutboxEvent", "events.WebhookAttempt"), APPEND),
+        (("events.WebhookDelivery", "events.WebhookEndpoint"), CHANGE),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
@@ -49,6 +53,11 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("triggers.TriggerEvent",), APPEND),
         (("workers.StepExecutionLog", "workers.SendLedger", "registry.Worker"), READ),
         (("triggers.ApiKey",), ("SELECT", "UPDATE", "DELETE")),
+        # Webhook endpoints are managed over the API and in the admin; cancel and delete write
+        # their events; a deleted endpoint takes its deliveries along (its attempts stay).
+        (("events.WebhookEndpoint", "events.WebhookDelivery"), ALL_BUT_TRUNCATE),
+        (("events.OutboxEvent",), APPEND),
+        (("events.WebhookAttempt",), READ),
         (("auth.*", "sessions.*", "admin.*", "django_celery_beat.*"), ALL_BUT_TRUNCATE),
         (("contenttypes.*",), APPEND),
     ],

@@ -1,0 +1,91 @@
+"""Where a webhook may be sent: the SSRF rule, in one place.
+
+A webhook URL is `http` or `https`, with a host and no user:password. Every address its host
+resolves to must be public (not loopback, private, link-local, shared, multicast, reserved or
+unspecified); one that is not is refused when the endpoint is created or changed, and again at
+each send, after resolution, and the request then goes to the very address that was checked, so
+a DNS answer that changes in between (rebinding) cannot redirect it.
+NOTIFLOW_WEBHOOK_ALLOW_PRIVATE=true lifts the address rule (development and tests).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+SCHEMES = {"http": 80, "https": 443}
+
+
+class AddressRefused(ValueError):
+    """A webhook URL Notiflow will not send to; the message says why."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A checked URL: where to connect (a resolved address) and what to ask for there."""
+
+    scheme: str
+    host: str  # as in the URL (the Host header, TLS server name)
+    port: int
+    addresses: tuple[str, ...]  # the checked IP addresses to connect to, in resolver order
+    path: str  # path and query
+
+    @property
+    def host_header(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return host if self.port == SCHEMES[self.scheme] else f"{host}:{self.port}"
+
+
+def _split(url: str) -> tuple[str, str, int, str]:
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise AddressRefused(f"not a valid URL: {exc}") from exc
+    if parts.scheme not in SCHEMES:
+        raise AddressRefused("the URL must be http or https")
+    if not parts.hostname:
+        raise AddressRefused("the URL has no host")
+    if parts.username is not None or parts.password is not None:
+        raise AddressRefused("the URL may not carry a user name or password")
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return parts.scheme, parts.hostname, port or SCHEMES[parts.scheme], path
+
+
+def is_public(address: str) -> bool:
+    """Whether `address` is globally routable unicast (IPv4-mapped IPv6 judged as its IPv4)."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_unspecified)
+
+
+def _resolve(host: str, port: int) -> list[str]:
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise AddressRefused(f"the host {host!r} does not resolve: {exc}") from exc
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+def target_resolve(url: str) -> Target:
+    """The URL checked and resolved, to connect to. AddressRefused when it may not be used."""
+    scheme, host, port, path = _split(url)
+    addresses = _resolve(host, port)
+    if not settings.NOTIFLOW_WEBHOOK_ALLOW_PRIVATE:
+        refused = [a for a in addresses if not is_public(a)]
+        if refused:
+            raise AddressRefused(
+                f"the host {host!r} resolves to a non-public address ({', '.join(refused)}); "
+                "webhooks go to public addresses only"
+            )
+    return Target(scheme=scheme, host=host, port=port, addresses=tuple(addresses), path=path)
+
+
+def url_check(url: str) -> None:
+    """AddressRefused when an endpoint may not have `url` (checked now, and at every send)."""
+    target_resolve(url)

@@ -1,0 +1,40 @@
+"""The one way to hand a delivery to the dispatcher: a nudge published after the transaction
+commits, carrying the delivery's id and nothing else (docs/design.md, rule 1). Losing one loses
+nothing: the sweeper (events.services.dispatcher.deliveries_sweep) finds every due delivery in
+PostgreSQL. Published by task name, on NOTIFLOW_WEBHOOK_QUEUE."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+DELIVER_TASK = "events.deliver"
+
+
+def deliveries_enqueue_on_commit(ids: Iterable[int], countdown: float | None = None) -> None:
+    """Publish a nudge for each delivery in `ids` once the current transaction commits."""
+    ids = list(ids)
+    if ids:
+        transaction.on_commit(lambda: deliveries_publish(ids, countdown))
+
+
+def deliveries_publish(ids: Iterable[int], countdown: float | None = None) -> None:
+    """Publish now. A broker failure is logged, not raised: PostgreSQL holds the truth."""
+    try:
+        with current_app.producer_or_acquire() as producer:
+            for delivery_id in ids:
+                current_app.send_task(
+                    DELIVER_TASK,
+                    args=[delivery_id],
+                    queue=settings.NOTIFLOW_WEBHOOK_QUEUE,
+                    countdown=countdown if countdown and countdown > 0 else None,
+                    producer=producer,
+                )
+    except Exception:
+        logger.warning("broker unavailable; the sweeper will nudge these deliveries", exc_info=True)

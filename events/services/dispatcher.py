@@ -1,0 +1,258 @@
+"""The webhook dispatcher (docs/design.md, rule 10): claim a due delivery, POST it signed, record
+the attempt and what it means. At least once, never lost:
+
+- a delivery is claimed under a lease (FOR UPDATE SKIP LOCKED, then `lease_until`), so a worker
+  killed mid-POST leaves it to be claimed again once the lease expires, with the same
+  `webhook-id`; the claim counts the attempt, so one that kills every worker still ends;
+- every outcome is written fenced by the lease token, with its attempt row, in one transaction;
+- nudges are only nudges: deliveries_sweep (celery beat) re-nudges every pending delivery that
+  is due and not leased, whatever happened to its message.
+
+2xx is delivered. 410 Gone disables the endpoint at once and leaves the delivery pending (a
+disabled endpoint keeps its events; enabling it delivers them). Anything else, or no answer, is
+retried after NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS doubled per attempt, with jitter, up to
+NOTIFLOW_WEBHOOK_MAX_ATTEMPTS attempts; then failed, and NOTIFLOW_WEBHOOK_DISABLE_AFTER failed
+events in a row disable the endpoint.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Case, F, Q, Value, When
+from django.db.models.functions import Now
+from django.utils import timezone
+
+from events.dispatch import deliveries_enqueue_on_commit
+from events.models import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from events.services.envelope import event_body
+from events.services.sender import PostResult, post_signed
+from notiflow.backoff import backoff
+
+logger = logging.getLogger(__name__)
+
+GONE = 410
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A delivery this worker holds the lease on, with what it needs to send it."""
+
+    delivery: WebhookDelivery
+    token: str
+
+
+def _due() -> Q:
+    return Q(status=DeliveryStatus.PENDING, available_at__lte=Now(), endpoint__disabled_at=None) & (
+        Q(lease_until=None) | Q(lease_until__lt=Now())
+    )
+
+
+def delivery_claim(delivery_id: int, *, worker_id: str) -> Claimed | None:
+    """Take the lease on delivery `delivery_id` if it is due, its endpoint enabled, and nobody
+    holds it; else None. Counts the attempt."""
+    token = f"{worker_id}/{uuid.uuid4().hex[:12]}"
+    with transaction.atomic():
+        delivery = (
+            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("event", "endpoint")
+            .filter(_due(), id=delivery_id)
+            .first()
+        )
+        if delivery is None:
+            return None
+        lease_until = timezone.now() + timedelta(seconds=settings.NOTIFLOW_LEASE_SECONDS)
+        WebhookDelivery.objects.filter(id=delivery.pk).update(
+            attempts=F("attempts") + 1,
+            lease_until=lease_until,
+            leased_by=token,
+            nudged_at=None,
+            updated_at=Now(),
+        )
+        delivery.attempts += 1
+    return Claimed(delivery, token)
+
+
+def delivery_send(delivery_id: int, *, worker_id: str) -> str | None:
+    """Claim, POST and record one delivery; its new status, or None when it was not due."""
+    claimed = delivery_claim(delivery_id, worker_id=worker_id)
+    if claimed is None:
+        return None
+    delivery = claimed.delivery
+    result = post_signed(
+        url=delivery.endpoint.url,
+        secret=delivery.endpoint.secret,
+        message_id=str(delivery.event.event_id),
+        body=event_body(delivery.event),
+    )
+    return delivery_record(claimed, result)
+
+
+def _retry_in(attempts: int) -> timedelta:
+    return backoff(
+        attempts,
+        base=settings.NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS,
+        jitter=settings.NOTIFLOW_RETRY_JITTER,
+        maximum=settings.NOTIFLOW_RETRY_MAX_SECONDS,
+    )
+
+
+@transaction.atomic
+def delivery_record(claimed: Claimed, result: PostResult) -> str | None:
+    """Record the attempt (always: it happened) and, while the lease still holds, its outcome.
+    Returns the delivery's new status, or None when the lease was lost meanwhile."""
+    delivery, endpoint = claimed.delivery, claimed.delivery.endpoint
+    WebhookAttempt.objects.create(
+        delivery_id=delivery.pk,
+        endpoint_id=endpoint.pk,
+        event_id=delivery.event.event_id,
+        event_type=delivery.event.type,
+        attempt=delivery.attempts,
+        status_code=result.status_code,
+        error=result.error,
+        duration_ms=result.duration_ms,
+    )
+    error = result.error or (f"HTTP {result.status_code}" if not result.delivered else "")
+    held = WebhookDelivery.objects.filter(
+        id=delivery.pk, leased_by=claimed.token, status=DeliveryStatus.PENDING
+    )
+    common = {
+        "lease_until": None,
+        "leased_by": "",
+        "last_status_code": result.status_code,
+        "last_error": error,
+        "updated_at": Now(),
+    }
+    endpoints = WebhookEndpoint.objects.filter(id=endpoint.pk)
+    if result.delivered:
+        if not held.update(status=DeliveryStatus.DELIVERED, delivered_at=Now(), **common):
+            return None
+        endpoints.filter(failed_events__gt=0).update(failed_events=0)
+        return DeliveryStatus.DELIVERED
+    if result.status_code == GONE:
+        # The receiver says the endpoint is gone: stop sending there, keep the event.
+        if not held.update(available_at=Now(), nudged_at=None, **common):
+            return None
+        endpoint_disable(
+            endpoint.pk,
+            reason=f"the receiver answered 410 Gone ({timezone.now():%Y-%m-%d %H:%M} UTC)",
+        )
+        return DeliveryStatus.PENDING
+    if delivery.attempts >= settings.NOTIFLOW_WEBHOOK_MAX_ATTEMPTS:
+        if not held.update(status=DeliveryStatus.FAILED, **common):
+            return None
+        limit = settings.NOTIFLOW_WEBHOOK_DISABLE_AFTER
+        endpoints.update(
+            failed_events=F("failed_events") + 1,
+            disabled_at=Case(
+                When(disabled_at=None, failed_events__gte=limit - 1, then=Now()),
+                default=F("disabled_at"),
+            ),
+            disabled_reason=Case(
+                When(
+                    disabled_at=None,
+                    failed_events__gte=limit - 1,
+                    then=Value(f"{limit} events in a row failed to be delivered"),
+                ),
+                default=F("disabled_reason"),
+            ),
+        )
+        return DeliveryStatus.FAILED
+    wait = _retry_in(delivery.attempts)
+    nudge = wait.total_seconds() <= settings.NOTIFLOW_MAX_COUNTDOWN_SECONDS
+    if not held.update(
+        available_at=timezone.now() + wait, nudged_at=Now() if nudge else None, **common
+    ):
+        return None
+    if nudge:
+        deliveries_enqueue_on_commit([delivery.pk], countdown=wait.total_seconds())
+    return DeliveryStatus.PENDING
+
+
+def endpoint_disable(endpoint_id: uuid.UUID, *, reason: str) -> bool:
+    """Disable an endpoint (its deliveries stay pending). False when it already was."""
+    return bool(
+        WebhookEndpoint.objects.filter(id=endpoint_id, disabled_at=None).update(
+            disabled_at=Now(), disabled_reason=reason[:500], updated_at=Now()
+        )
+    )
+
+
+@transaction.atomic
+def endpoint_enable(endpoint_id: uuid.UUID) -> list[int]:
+    """Enable an endpoint and deliver what waited for it: its pending deliveries start their
+    attempts afresh, due now. Returns their ids (nudged after commit)."""
+    updated = WebhookEndpoint.objects.filter(id=endpoint_id).exclude(disabled_at=None)
+    if not updated.update(disabled_at=None, disabled_reason="", failed_events=0, updated_at=Now()):
+        return []
+    pending = WebhookDelivery.objects.filter(endpoint_id=endpoint_id, status=DeliveryStatus.PENDING)
+    ids = list(pending.values_list("id", flat=True))
+    pending.update(attempts=0, available_at=Now(), nudged_at=Now(), updated_at=Now())
+    deliveries_enqueue_on_commit(ids)
+    return ids
+
+
+@transaction.atomic
+def event_resend(event_id: int, *, endpoint_id: uuid.UUID | None = None) -> list[int]:
+    """Send an event again to its endpoints (or to one): each of its deliveries becomes pending,
+    due now, with its attempts afresh, and keeps the event's `webhook-id` (a receiver that saw it
+    may drop it). Returns the ids nudged after commit (not those of disabled endpoints: they
+    go when the endpoint is enabled)."""
+    deliveries = WebhookDelivery.objects.filter(event_id=event_id)
+    if endpoint_id is not None:
+        deliveries = deliveries.filter(endpoint_id=endpoint_id)
+    deliveries.update(
+        status=DeliveryStatus.PENDING,
+        attempts=0,
+        available_at=Now(),
+        lease_until=None,
+        leased_by="",
+        nudged_at=Now(),
+        delivered_at=None,
+        updated_at=Now(),
+    )
+    ids = list(deliveries.filter(endpoint__disabled_at=None).values_list("id", flat=True))
+    deliveries_enqueue_on_commit(ids)
+    return ids
+
+
+def deliveries_sweep(*, batch: int | None = None) -> int:
+    """Nudge every pending delivery that is due (or will be within a sweep interval), not
+    leased or leased past expiry, to an enabled endpoint, and not nudged within
+    NOTIFLOW_RENUDGE_AFTER_SECONDS. Oldest first, in batches, each committed before its nudges
+    go. Returns how many were nudged."""
+    size = batch or settings.NOTIFLOW_SWEEP_BATCH_SIZE
+    lookahead = timedelta(seconds=settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS)
+    renudge = timedelta(seconds=settings.NOTIFLOW_RENUDGE_AFTER_SECONDS)
+    nudged = 0
+    while True:
+        with transaction.atomic():
+            now = timezone.now()
+            rows = list(
+                WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
+                .filter(
+                    Q(lease_until=None) | Q(lease_until__lt=now),
+                    Q(nudged_at=None) | Q(nudged_at__lt=now - renudge),
+                    status=DeliveryStatus.PENDING,
+                    available_at__lte=now + lookahead,
+                    endpoint__disabled_at=None,
+                )
+                .order_by("available_at")
+                .values_list("id", "available_at")[:size]
+            )
+            if not rows:
+                return nudged
+            WebhookDelivery.objects.filter(id__in=[i for i, _ in rows]).update(nudged_at=now)
+            due_now = [delivery_id for delivery_id, due in rows if due <= now]
+            deliveries_enqueue_on_commit(due_now)
+            for delivery_id, due in rows:
+                if due > now:  # within the look-ahead: on time, not a sweep late
+                    deliveries_enqueue_on_commit([delivery_id], (due - now).total_seconds())
+        nudged += len(rows)
+        if len(rows) < size:
+            return nudged
