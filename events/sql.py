@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from events.models import DeliveryStatus, OutboxEvent, WebhookDelivery, WebhookEndpoint
+from events.models import (
+    DeliveryStatus,
+    OutboxEvent,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+)
 
 EVENT_TABLE = OutboxEvent._meta.db_table
 ENDPOINT_TABLE = WebhookEndpoint._meta.db_table
@@ -76,3 +82,25 @@ SELECT {DELIVERIES_RETURNS[0]}
 """
 
 OUTBOX_STATIC_PARAMS = {"ev_pending": DeliveryStatus.PENDING.value}
+
+
+# --- retention ----------------------------------------------------------------------------------
+
+# What `notiflow_purge_events_batch` (events migration 0002) deletes, children first, in its
+# columns' order: events written before the cutoff whose deliveries are all over (an event still
+# pending somewhere, a disabled endpoint included, is kept), with their deliveries and attempts.
+ATTEMPT_TABLE = WebhookAttempt._meta.db_table
+EVENT_PURGED_TABLES = (ATTEMPT_TABLE, DELIVERY_TABLE, EVENT_TABLE)
+EVENT_PURGE_BATCH_SQL = "SELECT * FROM notiflow_purge_events_batch(%(cutoff)s, %(batch)s)"
+_PURGEABLE = f"""
+SELECT o.id, o.event_id FROM {EVENT_TABLE} o
+WHERE o.time < %(cutoff)s
+  AND NOT EXISTS (SELECT 1 FROM {DELIVERY_TABLE} d
+                  WHERE d.event_id = o.id AND d.status = %(ev_pending)s)
+"""  # noqa: S608 (names from the models, values as parameters)
+# The dry run's counts, per table of EVENT_PURGED_TABLES.
+EVENT_PURGE_COUNT_SQL = {
+    ATTEMPT_TABLE: f"SELECT count(*) FROM {ATTEMPT_TABLE} a JOIN ({_PURGEABLE}) o ON a.event_id = o.event_id",  # noqa: S608
+    DELIVERY_TABLE: f"SELECT count(*) FROM {DELIVERY_TABLE} d JOIN ({_PURGEABLE}) o ON d.event_id = o.id",  # noqa: S608
+    EVENT_TABLE: f"SELECT count(*) FROM ({_PURGEABLE}) o",  # noqa: S608
+}

@@ -56,7 +56,10 @@ BEGIN
     RETURN NEXT;
 END
 $$;
-GRANT SELECT, DELETE ON outbox_event, webhook_delivery, webhook_attempt TO notiflow_retention;
+-- UPDATE only for FOR UPDATE SKIP LOCKED, which lets two purges share the work (the
+-- append-only guard still refuses any UPDATE of an event).
+GRANT SELECT, UPDATE, DELETE ON outbox_event TO notiflow_retention;
+GRANT SELECT, DELETE ON webhook_delivery, webhook_attempt TO notiflow_retention;
 REVOKE ALL ON FUNCTION notiflow_purge_events_batch(timestamptz, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION notiflow_purge_events_batch(timestamptz, integer) TO CURRENT_USER;
 ALTER FUNCTION notiflow_purge_events_batch(timestamptz, integer) OWNER TO notiflow_retention;

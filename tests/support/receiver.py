@@ -6,6 +6,7 @@
 /gone/...      410 Gone
 /redirect/...  302 to /ok/ (a sender must not follow it)
 /hang/...      no answer for 30 s (past any sender's timeout)
+/hang1/...     the first request with a given webhook-id gets no answer for 30 s; later ones 200
 
 It records every request (path, headers, body) as it arrives, before answering.
 """
@@ -84,7 +85,7 @@ class Receiver:
             return 410
         if first == "redirect":
             return 302
-        if first == "hang":
+        if first == "hang" or (first == "hang1" and seen == 1):
             time.sleep(30)
             return 200
         if first == "fail":

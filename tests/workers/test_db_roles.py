@@ -16,6 +16,9 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.db.utils import ProgrammingError
 
+from events.models import WebhookDelivery
+from events.services.dispatcher import deliveries_sweep, delivery_send
+from events.services.endpoints import endpoint_create
 from notiflow.celery import app as celery_app
 from tests.factories import chain, delay_node, sms_node
 from tests.support.stack import ROOT
@@ -28,7 +31,14 @@ from workers.services.sweeper import sweep
 
 pytestmark = pytest.mark.django_db
 
-AUDIT_TABLES = ("step_log", "trigger_event", "send_ledger", "trigger_instance")
+AUDIT_TABLES = (
+    "step_log",
+    "trigger_event",
+    "send_ledger",
+    "trigger_instance",
+    "outbox_event",
+    "webhook_attempt",
+)
 
 
 def role_names() -> dict[str, str]:
@@ -65,7 +75,7 @@ def roles() -> dict[str, str]:
     return names
 
 
-def test_web_and_worker_roles_run_a_trigger_end_to_end(roles, api_client, settings):
+def test_web_and_worker_roles_run_a_trigger_end_to_end(roles, api_client, settings, receiver):
     settings.NOTIFLOW_SMS_BACKEND = "null"
     definition = chain(delay_node("wait", delay_ms=0), sms_node("text"))
     with as_role(roles["web"]):
@@ -73,6 +83,7 @@ def test_web_and_worker_roles_run_a_trigger_end_to_end(roles, api_client, settin
             "/api/workflows/", {"key": "roles", "name": "Roles", **definition}, format="json"
         )
         assert created.status_code == 201, created.content
+        endpoint = endpoint_create(url=receiver.url("/ok/roles"), events=["*"], workflows=["roles"])
         fired = api_client.post(
             "/api/triggers/",
             {
@@ -92,6 +103,12 @@ def test_web_and_worker_roles_run_a_trigger_end_to_end(roles, api_client, settin
     with as_role(roles["worker"]):
         assert step_execute(trigger_id=trigger_id, worker_id="w") == "completed"
         assert sweep() == []
+
+        # The dispatcher, as the worker role: the run's two events reach the receiver.
+        for delivery in WebhookDelivery.objects.filter(endpoint=endpoint):
+            assert delivery_send(delivery.pk, worker_id="w") == "delivered"
+        assert deliveries_sweep() == 0
+    assert len(receiver.received("/ok/roles")) == 2
 
     assert TriggerInstance.objects.get(pk=trigger_id).status == "completed"
     assert SendLedger.objects.get(trigger_id=trigger_id).status == "sent"

@@ -1,4 +1,4 @@
-"""What the retention commands (purge_logs, purge_deleted) share: the options, the period's
+"""What the retention commands (purge_logs, purge_deleted, purge_events) share: the options, the period's
 parsing, the progress lines and the report. Each command names its service and says what it
 deletes; the services (workers.services.retention) do the work."""
 
@@ -11,8 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from notiflow.cli import parse_period
-from triggers.sql import TRIGGER_TABLE
-from workers.services.retention import PURGED_TABLES, PurgeReport
+from workers.services.retention import PurgeReport
 
 
 def retention_period(value: str) -> timedelta:
@@ -30,6 +29,7 @@ class PurgeCommand(BaseCommand):
     purge: Callable[..., PurgeReport]
     measured_from: str
     cutoff_words: str
+    unit_name = "triggers"  # what a batch counts, in the progress line
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -42,7 +42,10 @@ class PurgeCommand(BaseCommand):
             "--dry-run", action="store_true", help="count what would be deleted; delete nothing"
         )
         parser.add_argument(
-            "--batch-size", type=int, default=500, help="triggers per transaction [500]"
+            "--batch-size",
+            type=int,
+            default=500,
+            help=f"{self.unit_name} per transaction [500]",
         )
 
     def handle(self, *args, older_than: str, dry_run: bool, batch_size: int, **options) -> None:
@@ -56,13 +59,16 @@ class PurgeCommand(BaseCommand):
         if dry_run:
             self._report(expected, verb="Would delete")
             return
-        total = expected.deleted[TRIGGER_TABLE]
+        unit = expected.unit
+        total = expected.deleted[unit]
         done = 0
 
         def progress(batch: int, counts: dict[str, int]) -> None:
             nonlocal done
-            done += counts[TRIGGER_TABLE]
-            self.stdout.write(f"batch {batch}: {_bar(done, total)}; " + _counts(counts))
+            done += counts[unit]
+            self.stdout.write(
+                f"batch {batch}: {_bar(done, total, self.unit_name)}; " + _counts(counts)
+            )
 
         report = purge(
             older_than=period, dry_run=False, batch_size=batch_size, on_batch=progress, now=now
@@ -76,13 +82,14 @@ class PurgeCommand(BaseCommand):
         )
 
 
-def _bar(done: int, total: int, width: int = 20) -> str:
+def _bar(done: int, total: int, unit: str, width: int = 20) -> str:
     """`[#####---------------] 1,500 of 6,000 triggers (25%)`; never past 100% (a trigger
     finished after the count, before the same cutoff, cannot join: the cutoff is fixed)."""
     share = min(done / total, 1.0) if total else 1.0
     filled = round(share * width)
-    return f"[{'#' * filled}{'-' * (width - filled)}] {done:,} of {total:,} triggers ({share:.0%})"
+    return f"[{'#' * filled}{'-' * (width - filled)}] {done:,} of {total:,} {unit} ({share:.0%})"
 
 
 def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{table} {counts[table]}" for table in reversed(PURGED_TABLES))
+    """Each table's count, the parent table first."""
+    return ", ".join(f"{table} {counts[table]}" for table in reversed(counts))

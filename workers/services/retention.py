@@ -1,5 +1,5 @@
-"""Retention: the one path that deletes audit rows (docs/design.md, rules 8 and 12;
-`manage.py purge_logs` and `manage.py purge_deleted`).
+"""Retention: the one path that deletes audit rows (docs/design.md, rules 8, 10 and 12;
+`manage.py purge_logs`, `manage.py purge_deleted` and `manage.py purge_events`).
 
 Step logs, trigger events and the send ledger are append-only: the `notiflow_append_only()`
 PostgreSQL trigger refuses UPDATE, DELETE and TRUNCATE on them, except a DELETE by the role
@@ -20,21 +20,36 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
+from events.sql import (
+    EVENT_PURGE_BATCH_SQL,
+    EVENT_PURGE_COUNT_SQL,
+    EVENT_PURGED_TABLES,
+    OUTBOX_STATIC_PARAMS,
+)
+from events.sql import EVENT_TABLE as OUTBOX_EVENT_TABLE
 from triggers.models import TERMINAL_STATUSES
 from triggers.sql import TRIGGER_TABLE
 from workers.sql import DELETED, FINISHED, PURGED_TABLES, Purge
 
-__all__ = ["PURGED_TABLES", "PurgeReport", "retention_purge", "retention_purge_deleted"]
+__all__ = [
+    "PURGED_TABLES",
+    "PurgeReport",
+    "retention_purge",
+    "retention_purge_deleted",
+    "retention_purge_events",
+]
 
 
 @dataclass
 class PurgeReport:
-    """Rows deleted (or, in a dry run, that would be) per table, and how many batches it took."""
+    """Rows deleted (or, in a dry run, that would be) per table, and how many batches it took.
+    `unit` is the table whose rows a batch counts (the triggers, or the events)."""
 
     cutoff: datetime
     dry_run: bool
     deleted: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PURGED_TABLES, 0))
     batches: int = 0
+    unit: str = TRIGGER_TABLE
 
     def add(self, counts: dict[str, int]) -> None:
         for table, count in counts.items():
@@ -147,3 +162,51 @@ def _purge_batch(purge: Purge, params: dict[str, Any]) -> dict[str, int]:
         )
         row = cursor.fetchone()
     return dict(zip(PURGED_TABLES, (int(count) for count in row), strict=True))
+
+
+def retention_purge_events(
+    *,
+    older_than: timedelta,
+    dry_run: bool = False,
+    batch_size: int = 500,
+    on_batch: Callable[[int, dict[str, int]], None] | None = None,
+    now: datetime | None = None,
+) -> PurgeReport:
+    """Delete outbox events written more than `older_than` ago whose deliveries are all over
+    (delivered or failed), with their deliveries and attempts; return what was deleted, per
+    table (events/sql.py's EVENT_PURGED_TABLES).
+
+    An event still pending for some endpoint, a disabled one included, is kept whatever its age:
+    nothing is purged before it was delivered or given up on. Each batch of `batch_size` events
+    is one call of the database's `notiflow_purge_events_batch` (events migration 0002), run as
+    the one role the append-only guard lets delete. Dry run and `on_batch` as in retention_purge.
+    """
+    if older_than <= timedelta(0):
+        raise ValueError("the retention period must be positive")
+    if batch_size < 1:
+        raise ValueError("the batch size must be at least 1")
+    cutoff = (now or timezone.now()) - older_than
+    report = PurgeReport(
+        cutoff=cutoff,
+        dry_run=dry_run,
+        deleted=dict.fromkeys(EVENT_PURGED_TABLES, 0),
+        unit=OUTBOX_EVENT_TABLE,
+    )
+    params: dict[str, Any] = {"cutoff": cutoff, "batch": batch_size, **OUTBOX_STATIC_PARAMS}
+    with connection.cursor() as cursor:
+        if dry_run:
+            for table in EVENT_PURGED_TABLES:
+                cursor.execute(EVENT_PURGE_COUNT_SQL[table], params)
+                report.deleted[table] = cursor.fetchone()[0]
+            return report
+        while True:
+            cursor.execute(EVENT_PURGE_BATCH_SQL, params)
+            counts = dict(zip(EVENT_PURGED_TABLES, map(int, cursor.fetchone()), strict=True))
+            if not counts[OUTBOX_EVENT_TABLE]:
+                return report
+            report.batches += 1
+            report.add(counts)
+            if on_batch:
+                on_batch(report.batches, counts)
+            if counts[OUTBOX_EVENT_TABLE] < batch_size:
+                return report

@@ -1,0 +1,96 @@
+"""The dispatcher in-process against the real receiver: leases, fencing, giving up, disabling."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from events.models import DeliveryStatus, WebhookAttempt, WebhookDelivery
+from events.services.dispatcher import (
+    deliveries_sweep,
+    delivery_claim,
+    delivery_record,
+    delivery_send,
+    event_resend,
+)
+from events.services.endpoints import endpoint_ping
+from events.services.sender import PostResult
+from tests.events.support import endpoint_on
+
+pytestmark = [pytest.mark.django_db]
+
+
+def pinged(receiver, kind="ok"):
+    endpoint, path = endpoint_on(receiver, kind)
+    return endpoint, path, endpoint_ping(endpoint).deliveries.get()
+
+
+def test_a_delivery_leased_by_one_worker_is_not_claimed_by_another(receiver):
+    _, _, delivery = pinged(receiver)
+    assert delivery_claim(delivery.pk, worker_id="a") is not None
+    assert delivery_claim(delivery.pk, worker_id="b") is None
+    assert delivery_send(delivery.pk, worker_id="b") is None
+
+
+def test_an_outcome_under_a_lost_lease_is_logged_but_changes_nothing(receiver):
+    _, _, delivery = pinged(receiver)
+    stale = delivery_claim(delivery.pk, worker_id="a")
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(lease_until=timezone.now())
+    fresh = delivery_claim(delivery.pk, worker_id="b")
+    assert stale and fresh
+    assert delivery_record(stale, PostResult(200, "", 5)) is None
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.PENDING and delivery.leased_by == fresh.token
+    assert WebhookAttempt.objects.filter(delivery_id=delivery.pk).count() == 1
+    assert delivery_record(fresh, PostResult(200, "", 5)) == DeliveryStatus.DELIVERED
+
+
+def test_failed_events_in_a_row_disable_the_endpoint_and_a_success_resets_the_count(
+    settings, receiver
+):
+    settings.NOTIFLOW_WEBHOOK_MAX_ATTEMPTS = 1
+    settings.NOTIFLOW_WEBHOOK_DISABLE_AFTER = 3
+    endpoint, _ = endpoint_on(receiver, "fail")
+    for expected in (1, 2):
+        delivery = endpoint_ping(endpoint).deliveries.get()
+        assert delivery_send(delivery.pk, worker_id="w") == DeliveryStatus.FAILED
+        endpoint.refresh_from_db()
+        assert endpoint.failed_events == expected and endpoint.enabled
+    # A success in between starts the count again.
+    type(endpoint).objects.filter(pk=endpoint.pk).update(url=receiver.url("/ok/reset"))
+    delivery = endpoint_ping(endpoint).deliveries.get()
+    assert delivery_send(delivery.pk, worker_id="w") == DeliveryStatus.DELIVERED
+    endpoint.refresh_from_db()
+    assert endpoint.failed_events == 0
+    type(endpoint).objects.filter(pk=endpoint.pk).update(url=receiver.url("/fail/again"))
+    for _ in range(3):
+        delivery_send(endpoint_ping(endpoint).deliveries.get().pk, worker_id="w")
+    endpoint.refresh_from_db()
+    assert not endpoint.enabled and "3 events in a row" in endpoint.disabled_reason
+    # Disabled: its next event waits, unclaimed, for it to be enabled.
+    waiting = endpoint_ping(endpoint).deliveries.get()
+    assert delivery_send(waiting.pk, worker_id="w") is None
+    assert deliveries_sweep() == 0
+
+
+def test_a_retry_waits_its_backoff_and_the_sweeper_finds_it_when_due(settings, receiver):
+    settings.NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS = 1000
+    _, _, delivery = pinged(receiver, "fail1")
+    assert delivery_send(delivery.pk, worker_id="w") == DeliveryStatus.PENDING
+    delivery.refresh_from_db()
+    assert delivery.available_at > timezone.now() + timedelta(seconds=900)
+    assert delivery_send(delivery.pk, worker_id="w") is None  # not due
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(available_at=timezone.now())
+    assert deliveries_sweep() >= 1
+    assert delivery_send(delivery.pk, worker_id="w") == DeliveryStatus.DELIVERED
+
+
+def test_resend_delivers_a_delivered_event_again_with_the_same_id(receiver):
+    _, path, delivery = pinged(receiver)
+    assert delivery_send(delivery.pk, worker_id="w") == DeliveryStatus.DELIVERED
+    assert event_resend(delivery.event_id) == [delivery.pk]
+    assert delivery_send(delivery.pk, worker_id="w") == DeliveryStatus.DELIVERED
+    first, second = receiver.received(path)
+    assert first.webhook_id == second.webhook_id == str(delivery.event.event_id)
