@@ -29,6 +29,8 @@ NODES = [("welcome", "email"), ("text", "sms"), ("follow_up", "email")]
 def engine_statements() -> dict[str, Any]:
     """The engine's own SQL texts and the claim's ledger parameters (call where Django is set up;
     the children get plain strings and lists)."""
+    from events.services.outbox import Announcement
+    from triggers.announce import outbox_release_writes
     from triggers.state import (
         Release,
         ReleaseWrite,
@@ -38,6 +40,8 @@ def engine_statements() -> dict[str, Any]:
         release_statement,
     )
     from workers.services.engine import SEND_OPEN
+
+    bench_event = Announcement(type="message.sent", trigger_id=None, workflow_key="", data={})
     from workers.sql import (
         SEND_COMPLETE_SQL,
         STEP_LOG_SQL,
@@ -56,6 +60,7 @@ def engine_statements() -> dict[str, Any]:
             release=Release(status="", current_node_id=None, available_at=now, reason=""),
         ),
         **send_complete_params(trigger_id="", node_id="", result={}),
+        **outbox_release_writes([bench_event])[0].params,
         **step_log_params(
             workflow_id=0,
             node_id="",
@@ -70,8 +75,15 @@ def engine_statements() -> dict[str, Any]:
     return {
         "claim": claim_statement(SEND_OPEN),
         "claim_params": claim_params(trigger_id="", worker_id="", lease_seconds=60, also=SEND_OPEN),
+        # A send step's release as the engine writes it: the ledger, the step log, and its
+        # events (message.sent, and trigger.completed at the last node), which no endpoint
+        # subscribes to here, as in the engine bench.
         "outcome": release_statement(
-            [ReleaseWrite(SEND_COMPLETE_SQL, {}), ReleaseWrite(STEP_LOG_SQL, {})]
+            [
+                ReleaseWrite(SEND_COMPLETE_SQL, {}),
+                ReleaseWrite(STEP_LOG_SQL, {}),
+                *outbox_release_writes([bench_event]),
+            ]
         ),
         "outcome_params": outcome_params,
     }
@@ -111,6 +123,11 @@ def _step(
     result = {"message_id": f"<{key}@bench>", "to": "ann@example.com", "sent_at": "now"}
     last = index == len(NODES) - 1
     finished = datetime.now(UTC)
+    # The events' data, as the engine builds it: the trigger as the API shows it, the message.
+    trigger = {"id": trigger_id, "workflow": "bench", "payload": context["payload"], "vars": {}}
+    events = [("message.sent", {"trigger": trigger, "message": {"node_id": node_id, **result}})]
+    if last:
+        events.append(("trigger.completed", {"trigger": trigger}))
     cur.execute(
         sql["outcome"],
         {
@@ -139,6 +156,18 @@ def _step(
             "log_output": json.dumps(result),
             "log_success": True,
             "log_error": "",
+            "ev_events": json.dumps(
+                [
+                    {
+                        "event_id": str(uuid.uuid4()),
+                        "type": kind,
+                        "trigger_id": trigger_id,
+                        "workflow_key": "bench",
+                        "data": data,
+                    }
+                    for kind, data in events
+                ]
+            ),
         },
     )
     # The release returns the route of the next nudge (queue, priority), or no row.

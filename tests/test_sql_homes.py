@@ -12,9 +12,13 @@ import pytest
 from django.apps import apps
 from django.db import models
 
+import events.sql
 import triggers.sql
 import workers.sql
+from events.models import DeliveryStatus
+from events.services.outbox import Announcement
 from tests.support.stack import ROOT
+from triggers.announce import outbox_release_writes
 from triggers.models import TriggerStatus
 from triggers.state import ReleaseWrite, claim_statement, release_statement
 from workers.models import SendStatus
@@ -30,6 +34,15 @@ STATEMENTS = {
     "release giving the slot back": release_statement(
         [ReleaseWrite(SEND_UNUSED_SQL, {}), ReleaseWrite(STEP_LOG_SQL, {})]
     ),
+    "release with events": release_statement(
+        [
+            ReleaseWrite(STEP_LOG_SQL, {}),
+            *outbox_release_writes(
+                [Announcement(type="trigger.completed", trigger_id=None, workflow_key="", data={})]
+            ),
+        ]
+    ),
+    "events on their own": events.sql.OUTBOX_SQL,
     "sweep due": triggers.sql.SWEEP_DUE_SQL,
     "sweep expired": triggers.sql.SWEEP_EXPIRED_SQL,
 }
@@ -49,7 +62,14 @@ def model_of(table: str) -> type[models.Model]:
 def test_each_statement_has_an_insert_to_check():
     inserts = [m for sql in STATEMENTS.values() for m in INSERT.finditer(sql)]
     tables = {m.group(1) for m in inserts}
-    assert tables == {"trigger_instance", "trigger_event", "send_ledger", "step_log"}
+    assert tables == {
+        "trigger_instance",
+        "trigger_event",
+        "send_ledger",
+        "step_log",
+        "outbox_event",
+        "webhook_delivery",
+    }
 
 
 @pytest.mark.parametrize("name", list(STATEMENTS))
@@ -70,15 +90,15 @@ def test_a_new_column_without_a_default_would_be_caught():
 
 
 def test_no_status_is_written_as_a_literal():
-    statuses = "|".join([*TriggerStatus.values, *SendStatus.values])
+    statuses = "|".join([*TriggerStatus.values, *SendStatus.values, *DeliveryStatus.values])
     literal = re.compile(rf"'({statuses})'")
-    for module in (triggers.sql, workers.sql):
+    for module in (triggers.sql, workers.sql, events.sql):
         source = Path(module.__file__ or "").read_text()
         assert not literal.findall(source), f"{module.__name__} spells a status"
 
 
 def test_bench_imports_only_public_names_of_the_project():
-    project = ("notiflow", "triggers", "workers", "workflows")
+    project = ("notiflow", "triggers", "workers", "workflows", "events", "registry")
     private = []
     for path in (ROOT / "bench").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
