@@ -27,7 +27,8 @@ class Hooks:
     """Endpoints made through the API for one test, on the receiver under paths of their own."""
 
     def __init__(self, api: Api, receiver: Receiver):
-        self.api, self.receiver, self.made = api, receiver, []
+        self.api, self.receiver = api, receiver
+        self.made: list[str] = []
 
     def make(self, workflow: Any, events: list[str] | None = None) -> tuple[dict[str, Any], str]:
         path = f"/ok/{unique('hook')}"
