@@ -110,7 +110,9 @@ class WebhookEndpointForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.checked: EndpointFields | None = None
-        if self.instance.pk:
+        # Not `pk`: a new endpoint has its UUID from the start.
+        self.adding = self.instance._state.adding
+        if not self.adding:
             for name in EDITED_FIELDS:
                 self.initial.setdefault(name, getattr(self.instance, name))
 
@@ -123,10 +125,10 @@ class WebhookEndpointForm(forms.ModelForm):
             "description": data.get("description") or "",
         }
         try:
-            if self.instance.pk:
-                self.checked = endpoint_update_check(self.instance, **values)
-            else:
+            if self.adding:
                 self.checked = endpoint_fields_check(**values)
+            else:
+                self.checked = endpoint_update_check(self.instance, **values)
         except EndpointInvalid as exc:
             for name, message in exc.errors.items():
                 if name not in self.errors:  # the form's own message already says it
