@@ -24,6 +24,7 @@ OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
     "workers": ["StepExecutionLog", "SendLedger"],
+    "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],
 }
 # celery-beat's tables hold the sweeper's schedule, which beat installs at start

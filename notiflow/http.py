@@ -6,7 +6,8 @@ cover what they do not see: JSON bodies (payloads and definitions go into jsonb 
 query-string filters. A JSON body nested more than MAX_JSON_DEPTH containers deep is refused too:
 json.loads ends such a body in a RecursionError (a 500) somewhere past a few hundred levels, and
 every later walk over a payload (templates, jsonb, rendering) would pay for the depth again. A page number that is not one is a 400 too (DRF took an empty `page=` for
-page 1 and anything else for a missing page).
+page 1 and anything else for a missing page). So is a value of the wrong JSON type where DRF
+would convert it (StrictCharField, StrictBooleanField).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework import serializers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
@@ -95,3 +97,21 @@ class StrictPageNumberPagination(PageNumberPagination):
             if parameter["name"] == self.page_query_param:
                 parameter["schema"].update(minimum=1, maximum=_PAGE_MAXIMUM)
         return parameters
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that takes strings only (DRF's own turns 12 into "12")."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A BooleanField that takes JSON true and false only (DRF's own also takes "yes", 1, "on")."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data

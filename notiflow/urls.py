@@ -2,6 +2,13 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from events.api import (
+    WebhookAttemptListApi,
+    WebhookDetailApi,
+    WebhookListApi,
+    WebhookRotateSecretApi,
+    WebhookTestApi,
+)
 from notiflow.views import landing
 from registry.api import WorkerListApi
 from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi, WorkflowStatsApi
@@ -21,6 +28,19 @@ api = [
     path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),
     path("logs/", StepLogListApi.as_view(), name="log-list"),
     path("workers/", WorkerListApi.as_view(), name="worker-list"),
+    path("webhooks/", WebhookListApi.as_view(), name="webhook-list"),
+    path("webhooks/<uuid:endpoint_id>/", WebhookDetailApi.as_view(), name="webhook-detail"),
+    path(
+        "webhooks/<uuid:endpoint_id>/rotate-secret/",
+        WebhookRotateSecretApi.as_view(),
+        name="webhook-rotate-secret",
+    ),
+    path(
+        "webhooks/<uuid:endpoint_id>/deliveries/",
+        WebhookAttemptListApi.as_view(),
+        name="webhook-deliveries",
+    ),
+    path("webhooks/<uuid:endpoint_id>/test/", WebhookTestApi.as_view(), name="webhook-test"),
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",

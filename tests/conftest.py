@@ -198,6 +198,9 @@ class Api:
     def delete(self, path: str, body: Any = None) -> requests.Response:
         return self.session.delete(self.base + path, json=body, timeout=10)
 
+    def patch(self, path: str, body: Any) -> requests.Response:
+        return self.session.patch(self.base + path, json=body, timeout=10)
+
 
 @pytest.fixture
 def api(e2e) -> Api:

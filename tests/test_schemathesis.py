@@ -36,7 +36,9 @@ MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "20"))
 SEED = os.environ.get("SCHEMATHESIS_SEED", "20261123")
 
 
-def config_file(directory: Path, *, trigger_workflow: str, workflow: str, trigger: str) -> Path:
+def config_file(
+    directory: Path, *, trigger_workflow: str, workflow: str, trigger: str, webhook: str
+) -> Path:
     """Schemathesis's configuration: besides random values, names that exist (with the given
     probability), so that generated requests also reach real workflows and triggers instead of
     ending in 404 and "unknown workflow"."""
@@ -49,6 +51,8 @@ values = ["{trigger_workflow}"]
 values = ["{workflow}"]
 [dictionaries.triggers]
 values = ["{trigger}"]
+[dictionaries.webhooks]
+values = ["{webhook}"]
 
 [parameters]
 "body.workflow" = {{ dictionary = "trigger-workflows", probability = 0.7 }}
@@ -56,6 +60,7 @@ values = ["{trigger}"]
 "path.key" = {{ dictionary = "workflows", probability = 0.5 }}
 "path.trigger_id" = {{ dictionary = "triggers", probability = 0.5 }}
 "query.trigger" = {{ dictionary = "triggers", probability = 0.5 }}
+"path.endpoint_id" = {{ dictionary = "webhooks", probability = 0.5 }}
 """
     )
     return path
@@ -85,6 +90,9 @@ def web(django_db_setup, tmp_path) -> Iterator[tuple[Stack, str]]:
         # No worker runs here: intake accepts triggers and they wait in PostgreSQL (with the
         # check on every trigger would be a 503, which Schemathesis counts as a server error).
         "NOTIFLOW_TRIGGER_REQUIRES_WORKER": "false",
+        # Webhook endpoints may be on loopback, so that one can be made (seed_data) and
+        # generated ones too; nothing is sent to them: no worker runs here.
+        "NOTIFLOW_WEBHOOK_ALLOW_PRIVATE": "true",
     }
     stack = Stack(env=env, workdir=tmp_path)
     manage = [sys.executable, str(ROOT / "manage.py")]
@@ -120,7 +128,7 @@ def web(django_db_setup, tmp_path) -> Iterator[tuple[Stack, str]]:
 
 def seed_data(base_url: str, key: str) -> dict[str, str]:
     """A workflow for triggers (one delay node), another for the workflow operations to replace,
-    edit and delete, and a trigger."""
+    edit and delete, a trigger, and a webhook endpoint (on a loopback port nobody serves)."""
     api = requests.Session()
     api.headers["Authorization"] = f"Bearer {key}"
     names = {"trigger_workflow": unique("st-fire"), "workflow": unique("st-edit")}
@@ -131,7 +139,10 @@ def seed_data(base_url: str, key: str) -> dict[str, str]:
     body = {"workflow": names["trigger_workflow"], "idempotency_key": unique(), "payload": {}}
     fired = api.post(f"{base_url}/api/triggers/", json=body, timeout=10)
     assert fired.status_code == 201, fired.text
-    return {**names, "trigger": fired.json()["id"]}
+    hook = {"url": "http://127.0.0.1:9/schemathesis", "events": ["*"]}
+    made = api.post(f"{base_url}/api/webhooks/", json=hook, timeout=10)
+    assert made.status_code == 201, made.text
+    return {**names, "trigger": fired.json()["id"], "webhook": made.json()["id"]}
 
 
 @pytest.mark.timeout(900)

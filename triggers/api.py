@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
+from notiflow.http import StrictCharField
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
@@ -97,15 +98,6 @@ class TriggerInputSerializer(serializers.Serializer):
         max_value=PRIORITY_MAX,
         help_text="0-9, higher is more urgent; the workflow's priority when left out.",
     )
-
-
-class StrictCharField(serializers.CharField):
-    """A CharField that takes strings only (DRF's own turns 12 into "12")."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class TriggerDeleteInputSerializer(serializers.Serializer):

@@ -38,13 +38,19 @@ class EndpointFields:
 
 
 def endpoint_fields_check(
-    *, url: str, events: Sequence[str], workflows: Sequence[str], description: str
+    *,
+    url: str,
+    events: Sequence[str],
+    workflows: Sequence[str],
+    description: str,
+    check_url: bool = True,
 ) -> EndpointFields:
-    """The fields, checked and normalised; EndpointInvalid naming each field that is wrong."""
+    """The fields, checked and normalised; EndpointInvalid naming each field that is wrong.
+    `check_url=False` takes the URL as it is (one already stored, see endpoint_update_check)."""
     errors: dict[str, str] = {}
     if len(url) > MAX_URL_LENGTH:
         errors["url"] = f"at most {MAX_URL_LENGTH} characters"
-    else:
+    elif check_url:
         try:
             url_check(url)
         except AddressRefused as exc:
@@ -93,6 +99,29 @@ def endpoint_create(
     )
 
 
+def endpoint_update_check(
+    endpoint: WebhookEndpoint,
+    *,
+    url: str | None = None,
+    events: Sequence[str] | None = None,
+    workflows: Sequence[str] | None = None,
+    description: str | None = None,
+) -> EndpointFields:
+    """The fields endpoint_update would store, checked; EndpointInvalid naming each one wrong.
+
+    The URL is checked only when it changes: it is checked again at every send anyway, and a
+    stored URL whose host stopped resolving must not keep an operator from disabling the
+    endpoint or editing its other fields."""
+    new_url = endpoint.url if url is None else url
+    return endpoint_fields_check(
+        url=new_url,
+        events=endpoint.events if events is None else events,
+        workflows=endpoint.workflows if workflows is None else workflows,
+        description=endpoint.description if description is None else description,
+        check_url=new_url != endpoint.url,
+    )
+
+
 @transaction.atomic
 def endpoint_update(
     endpoint: WebhookEndpoint,
@@ -105,11 +134,8 @@ def endpoint_update(
 ) -> WebhookEndpoint:
     """Change what is given. Enabling a disabled endpoint delivers the events it kept;
     disabling one keeps them."""
-    fields = endpoint_fields_check(
-        url=endpoint.url if url is None else url,
-        events=endpoint.events if events is None else events,
-        workflows=endpoint.workflows if workflows is None else workflows,
-        description=endpoint.description if description is None else description,
+    fields = endpoint_update_check(
+        endpoint, url=url, events=events, workflows=workflows, description=description
     )
     endpoint.url, endpoint.events = fields.url, fields.events
     endpoint.workflows, endpoint.description = fields.workflows, fields.description
