@@ -7,8 +7,9 @@ their own (outbox_statement):
 
 - `outbox` inserts the events given as a JSON array in `%(ev_events)s`, in order (so `id`
   orders one trigger's events), and only those some endpoint subscribes to: an event nobody
-  would receive is not written. With `gate`, it writes only when the CTE named by it has a row
-  (`released`: only along with the release).
+  would receive is not written. With a `condition` (SQL over the event row `e`, which has the
+  caller's `gate` label), only the events it holds for: the release writes each event only
+  along with the change it announces.
 - `outbox_deliveries` inserts one pending delivery per (event, subscribing endpoint), disabled
   endpoints included (they keep their events), and returns the ids to nudge.
 
@@ -45,15 +46,17 @@ def subscribes(endpoint: str, event: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def outbox_insert_sql(gate: str | None = None) -> str:
-    """The CTE `outbox`: the events of `%(ev_events)s` that someone subscribes to."""
-    gated = f"EXISTS (SELECT 1 FROM {gate}) AND " if gate else ""  # noqa: S608 (a CTE name)
+def outbox_insert_sql(condition: str | None = None) -> str:
+    """The CTE `outbox`: the events of `%(ev_events)s` that someone subscribes to (and for
+    which `condition` holds)."""
+    gated = f"({condition}) AND " if condition else ""
     return f"""
 INSERT INTO {EVENT_TABLE} (event_id, type, trigger_id, workflow_key, data, time)
 SELECT e.event_id, e.type, e.trigger_id, e.workflow_key, e.data, now()
 FROM ROWS FROM (jsonb_to_recordset(%(ev_events)s::jsonb)
-                AS (event_id uuid, type text, trigger_id uuid, workflow_key text, data jsonb))
-     WITH ORDINALITY AS e(event_id, type, trigger_id, workflow_key, data, n)
+                AS (event_id uuid, type text, trigger_id uuid, workflow_key text, data jsonb,
+                    gate text))
+     WITH ORDINALITY AS e(event_id, type, trigger_id, workflow_key, data, gate, n)
 WHERE {gated}EXISTS (SELECT 1 FROM {ENDPOINT_TABLE} w WHERE {subscribes("w", "e")})
 ORDER BY e.n
 RETURNING id, type, workflow_key

@@ -23,6 +23,10 @@ from triggers.models import TriggerInstance
 from triggers.representation import trigger_json
 from triggers.state import ReleaseWrite
 
+# The gate labels of events/sql.py's condition, as the release writes them.
+WITH_RELEASE = ""
+WITHOUT_RELEASE = "without-release"
+
 
 def announcement(
     type: str,
@@ -30,6 +34,7 @@ def announcement(
     *,
     workflow_key: str | None = None,
     version: int | None = None,
+    gate: str = WITH_RELEASE,
     **extra: Any,
 ) -> Announcement:
     """The event `type` about `trigger` as it is now; `extra` goes into `data` beside it."""
@@ -39,6 +44,7 @@ def announcement(
         trigger_id=trigger.pk,
         workflow_key=data["trigger"]["workflow"],
         data=data,
+        gate=gate,
     )
 
 
@@ -47,14 +53,25 @@ def announce(announcements: Sequence[Announcement]) -> list[int]:
     return events_record(announcements)
 
 
-def outbox_release_writes(announcements: Sequence[Announcement]) -> list[ReleaseWrite]:
-    """The writes that record `announcements` within a release statement, only if it applies;
-    the release's row then ends with the ids of the deliveries to nudge (or NULL)."""
+def outbox_release_writes(
+    announcements: Sequence[Announcement], *, unreleased_if: str | None = None
+) -> list[ReleaseWrite]:
+    """The writes that record `announcements` within a release statement, each only if the
+    release applies; those labelled WITHOUT_RELEASE instead only if it does not, and the CTE
+    `unreleased_if` has a row (a send recorded by a release that could not apply: its
+    announcement must not be lost with the release). The release's row then ends with the ids
+    of the deliveries to nudge (or NULL; when the release did not apply there is no row, and the
+    dispatcher's sweeper nudges them)."""
     if not announcements:
         return []
+    released = "EXISTS (SELECT 1 FROM released)"
+    condition = released
+    if unreleased_if:
+        condition = (
+            f"CASE WHEN e.gate = '{WITHOUT_RELEASE}' "  # noqa: S608 (constants and CTE names)
+            f"THEN EXISTS (SELECT 1 FROM {unreleased_if}) AND NOT {released} ELSE {released} END"
+        )
     return [
-        ReleaseWrite(
-            outbox_insert_sql(gate="released"), outbox_params(announcements), name=OUTBOX_CTE
-        ),
+        ReleaseWrite(outbox_insert_sql(condition), outbox_params(announcements), name=OUTBOX_CTE),
         ReleaseWrite(DELIVERIES_INSERT_SQL, {}, name=DELIVERIES_CTE, returns=DELIVERIES_RETURNS),
     ]

@@ -62,11 +62,15 @@ def send_open_params(*, channels: list[str]) -> dict[str, Any]:
     }
 
 
+# Runs as the release's CTE SEND_COMPLETED_CTE; its row says the send was recorded in this very
+# statement (the announcement of a send the release could not record reads it: engine).
+SEND_COMPLETED_CTE = "ledger_sent"
 SEND_COMPLETE_SQL = f"""
 UPDATE {LEDGER_TABLE}
 SET status = %(ledger_sent)s::text, result = %(ledger_result)s::jsonb, sent_at = now()
 WHERE trigger_id = %(ledger_trigger)s AND node_id = %(ledger_node)s
   AND status = %(ledger_sending)s::text
+RETURNING trigger_id
 """  # noqa: S608 (names from the models, values as parameters)
 
 

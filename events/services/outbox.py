@@ -32,6 +32,8 @@ class Announcement:
     workflow_key: str
     data: dict[str, Any]
     event_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    # A label the writing statement's condition may read (events/sql.py: `e.gate`).
+    gate: str = ""
 
     def __post_init__(self) -> None:
         if self.type not in EVENT_TYPES:
@@ -50,6 +52,7 @@ def outbox_params(announcements: Sequence[Announcement]) -> dict[str, Any]:
                     "trigger_id": str(a.trigger_id) if a.trigger_id else None,
                     "workflow_key": a.workflow_key,
                     "data": a.data,
+                    "gate": a.gate,
                 }
                 for a in announcements
             ]

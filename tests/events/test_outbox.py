@@ -17,7 +17,13 @@ from tests.workers.helpers import due_trigger
 from triggers.announce import announcement, outbox_release_writes
 from triggers.models import TriggerInstance
 from triggers.representation import trigger_json
-from triggers.state import Release, released_copy, trigger_claim, trigger_release_with
+from triggers.state import (
+    Release,
+    released_copy,
+    trigger_cancel,
+    trigger_claim,
+    trigger_release_with,
+)
 from workers.services.engine import step_execute
 
 pytestmark = [pytest.mark.django_db]
@@ -128,3 +134,28 @@ def test_a_disabled_endpoint_keeps_its_events_without_a_nudge():
 def test_an_unknown_event_type_is_refused():
     with pytest.raises(ValueError, match="unknown event type"):
         Announcement(type="trigger.exploded", trigger_id=None, workflow_key="", data={})
+
+
+def test_a_send_whose_release_cannot_apply_is_still_announced(monkeypatch):
+    # The trigger is cancelled while its email is with the provider: the release no longer
+    # applies, the ledger still records the send, and so does the outbox.
+    from workers.nodes import CHANNELS
+
+    endpoint = hook()
+    trigger = due_trigger(chain(email_node("mail"), email_node("again")))
+    channel = CHANNELS["email"]
+    send = channel.send
+
+    def cancelled_meanwhile(rendered, **kwargs):
+        trigger_cancel(trigger_id=trigger.pk, actor="test", reason="meanwhile")
+        return send(rendered, **kwargs)
+
+    monkeypatch.setattr(channel, "send", cancelled_meanwhile)
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") is None
+
+    types = list(OutboxEvent.objects.order_by("id").values_list("type", flat=True))
+    assert types == [catalog.TRIGGER_CANCELLED, catalog.MESSAGE_SENT]
+    sent = OutboxEvent.objects.get(type=catalog.MESSAGE_SENT)
+    assert sent.data["trigger"]["status"] == "processing"  # as the step found it
+    assert sent.data["message"]["node_id"] == "mail"
+    assert WebhookDelivery.objects.filter(endpoint=endpoint).count() == 2

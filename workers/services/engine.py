@@ -17,7 +17,7 @@ from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
 from events.services.outbox import Announcement
 from notiflow.backoff import backoff
-from triggers.announce import announcement, outbox_release_writes
+from triggers.announce import WITHOUT_RELEASE, announcement, outbox_release_writes
 from triggers.dispatch import Nudge, trigger_enqueue_on_commit
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.state import (
@@ -37,7 +37,7 @@ from workers.services.ledger import (
     send_slot,
     send_unused_write,
 )
-from workers.sql import STEP_LOG_SQL, step_log_params
+from workers.sql import SEND_COMPLETED_CTE, STEP_LOG_SQL, step_log_params
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
     Rendered,
@@ -381,7 +381,10 @@ def _record(
         nudged=nudge,
         last_error=outcome.error,
     )
-    writes += outbox_release_writes(_announcements(step, release, run, now))
+    writes += outbox_release_writes(
+        _announcements(step, release, run, now),
+        unreleased_if=SEND_COMPLETED_CTE if run is not None and run.sent else None,
+    )
     released = trigger_release_with(
         trigger=step.trigger, lease_token=step.lease_token, release=release, also=writes
     )
@@ -409,12 +412,26 @@ def _announcements(
     step: StepAttempt, release: Release, run: NodeRun | None, now: datetime
 ) -> list[Announcement]:
     """The events a step's outcome announces (events.catalog): the message it sent, the step's
-    failure (to be retried) or the trigger's end. Written only if the release applies."""
+    failure (to be retried) or the trigger's end, each written only if the release applies.
+    A send is announced in any case: when the release cannot apply (the trigger was cancelled
+    or the lease lost meanwhile), its message.sent shows the trigger as the step found it."""
     kinds: list[tuple[str, dict[str, Any]]] = []
     node = step.node
+    unreleased: list[Announcement] = []
     if run is not None and run.sent:
         message = {"node_id": node["id"], "channel": node["type"], **run.output}
         kinds.append((events.MESSAGE_SENT, {"message": message}))
+        workflow = step.workflow
+        unreleased.append(
+            announcement(
+                events.MESSAGE_SENT,
+                step.trigger,
+                workflow_key=workflow.workflow_key,
+                version=workflow.number,
+                gate=WITHOUT_RELEASE,
+                message=message,
+            )
+        )
     failure = {
         "node_id": node["id"],
         "node_type": node["type"],
@@ -438,7 +455,7 @@ def _announcements(
             kind, after, workflow_key=workflow.workflow_key, version=workflow.number, **extra
         )
         for kind, extra in kinds
-    ]
+    ] + unreleased
 
 
 def retry_backoff(attempts: int) -> timedelta:

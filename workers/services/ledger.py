@@ -14,6 +14,7 @@ from triggers.models import TriggerInstance
 from triggers.state import ClaimWrite, ReleaseWrite
 from workers.sql import (
     SEND_COMPLETE_SQL,
+    SEND_COMPLETED_CTE,
     SEND_OPEN_RETURNS,
     SEND_OPEN_SQL,
     SEND_UNUSED_SQL,
@@ -66,6 +67,7 @@ def send_complete_write(
     return ReleaseWrite(
         SEND_COMPLETE_SQL,
         send_complete_params(trigger_id=trigger.pk, node_id=node_id, result=result),
+        name=SEND_COMPLETED_CTE,
     )
 
 
