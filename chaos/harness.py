@@ -57,6 +57,9 @@ ENGINE_TIMINGS = {
     # the QUIT Django sends while closing may each wait this long (settings refuse 2x >= soft).
     "EMAIL_TIMEOUT": "1",
     "NOTIFLOW_SMS_TIMEOUT_SECONDS": "1",
+    # [10] A webhook POST gives up on connecting, then on the answer, before the soft limit
+    # (settings refuse 2x >= soft).
+    "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS": "1",
     # [2] A node's templates render within this (settings refuse 2x >= soft).
     "NOTIFLOW_TEMPLATE_DEADLINE_SECONDS": "1",
     # [5] The sweeper runs every second: expired leases and lost nudges are found quickly.
