@@ -75,7 +75,7 @@ class Webhooks:
             (
                 self.completed_missing == 0,
                 f"{self.completed_missing} completed trigger(s) whose trigger.completed event "
-                "never reached the receiver",
+                "the receiver never accepted",
             ),
             (
                 self.events_missing == 0,
