@@ -15,6 +15,13 @@ from pathlib import Path
 from chaos.harness import ChaosConfig, ChaosRun
 
 DEFAULTS = ChaosConfig()
+FLOATS = (
+    "fault_interval",
+    "deadline",
+    "webhook_fail_first",
+    "receiver_outage_seconds",
+    "webhook_deadline",
+)
 
 
 def parse(argv: list[str]) -> ChaosConfig:
@@ -25,11 +32,15 @@ def parse(argv: list[str]) -> ChaosConfig:
         "flushes": "Redis FLUSHALLs",
         "redis_restarts": "Redis restarts (no persistence: everything in it is lost)",
         "pg_restarts": "PostgreSQL fast restarts",
+        "receiver_outages": "webhook receiver outages (its port refuses connections)",
         "workers": "Celery worker processes",
         "concurrency": "pool processes per worker",
         "fault_interval": "seconds between faults",
         "delay_ms": "the workflow's delay node",
         "fire_threads": "concurrent HTTP clients firing triggers",
+        "webhook_fail_first": "fraction of webhook events whose first attempt the receiver fails (500)",
+        "receiver_outage_seconds": "seconds the receiver is down at each outage",
+        "webhook_deadline": "seconds, once every trigger is terminal, for webhook deliveries to settle",
         "deadline": "seconds for every trigger to be terminal [120 + 0.15 per trigger]",
         "seed": "random seed (which worker dies)",
     }
@@ -38,7 +49,7 @@ def parse(argv: list[str]) -> ChaosConfig:
             default = getattr(DEFAULTS, f.name)
             parser.add_argument(
                 "--" + f.name.replace("_", "-"),
-                type=float if f.name in ("fault_interval", "deadline") else int,
+                type=float if f.name in FLOATS else int,
                 default=default,
                 help=f"{helps[f.name]} [{default}]",
             )
@@ -47,10 +58,19 @@ def parse(argv: list[str]) -> ChaosConfig:
         action="store_true",
         help="run every process as the database owner instead of the least-privilege roles",
     )
+    parser.add_argument(
+        "--webhook-events",
+        default=",".join(DEFAULTS.webhook_events),
+        help="what the webhook endpoint subscribes to, comma-separated: trigger.completed, or * "
+        f"for every event; empty for no endpoint [{','.join(DEFAULTS.webhook_events)}]",
+    )
     parser.add_argument("--logs", type=Path, help="keep process logs here [a temporary dir]")
     args = parser.parse_args(argv)
     values = {f.name: getattr(args, f.name) for f in fields(ChaosConfig) if f.name in helps}
-    return ChaosConfig(**values, least_privilege=not args.as_owner, logs=args.logs)
+    events = tuple(name.strip() for name in args.webhook_events.split(",") if name.strip())
+    return ChaosConfig(
+        **values, webhook_events=events, least_privilege=not args.as_owner, logs=args.logs
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -70,7 +90,13 @@ def main(argv: list[str]) -> int:
     print(
         f"Notiflow chaos run ({command}): {config.triggers} triggers of email -> "
         f"{config.delay_ms} ms delay -> SMS, {config.workers} workers x {config.concurrency}, "
-        f"{'least-privilege roles' if config.least_privilege else 'owner role'}"
+        f"{'least-privilege roles' if config.least_privilege else 'owner role'}; "
+        + (
+            f"webhooks ({', '.join(config.webhook_events)}) to a receiver failing "
+            f"{config.webhook_fail_first:.0%} of first attempts"
+            if config.webhook_events
+            else "no webhooks"
+        )
     )
     print(result.table())
     return 1 if result.misses() else 0

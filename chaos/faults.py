@@ -1,5 +1,6 @@
 """The faults: SIGKILL a whole worker (and start a new one) or one of its pool processes, flush or
-restart Redis, restart PostgreSQL. One every few seconds, spread over the run."""
+restart Redis, restart PostgreSQL, take the webhook receiver down for a few seconds. One every
+few seconds, spread over the run."""
 
 from __future__ import annotations
 
@@ -18,9 +19,12 @@ KILL_POOL_PROCESS = "kill-pool-process"
 REDIS_FLUSH = "redis-flush"
 REDIS_RESTART = "redis-restart"
 PG_RESTART = "pg-restart"
+RECEIVER_DOWN = "receiver-down"
 
 
-def fault_plan(*, kills: int, flushes: int, redis_restarts: int, pg_restarts: int) -> list[str]:
+def fault_plan(
+    *, kills: int, flushes: int, redis_restarts: int, pg_restarts: int, receiver_outages: int = 0
+) -> list[str]:
     """Faults in the order they will happen: each kind spread evenly over the run, kills
     alternating between a pool process (a step dies mid-flight, the worker lives) and a whole
     worker (main process and pool together; a replacement starts)."""
@@ -31,6 +35,8 @@ def fault_plan(*, kills: int, flushes: int, redis_restarts: int, pg_restarts: in
         spread += [((i + 0.5) / count, order, kind) for i in range(count)]
     # A Redis restart goes just after the PostgreSQL restart when both are asked for.
     spread += [((i + 0.5) / redis_restarts, 3, REDIS_RESTART) for i in range(redis_restarts)]
+    # Receiver outages lean late, when most triggers are completing and their events flow.
+    spread += [((i + 0.75) / receiver_outages, 4, RECEIVER_DOWN) for i in range(receiver_outages)]
     plan: list[str] = []
     kills_so_far = 0
     for _, _, kind in sorted(spread):

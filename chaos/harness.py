@@ -23,6 +23,7 @@ from chaos.faults import (
     KILL_POOL_PROCESS,
     KILL_WORKER,
     PG_RESTART,
+    RECEIVER_DOWN,
     REDIS_FLUSH,
     REDIS_RESTART,
     FaultInjector,
@@ -30,9 +31,10 @@ from chaos.faults import (
     fault_plan,
 )
 from chaos.fire import WORKFLOW_KEY, Firing
+from chaos.receiver import ChaosReceiver
 from chaos.report import ChaosResult, Deliveries
 from chaos.services import PostgresCluster, RedisServer
-from chaos.tally import tally
+from chaos.tally import tally, tally_webhooks
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import ROOT, Stack, wait_for
 
@@ -57,6 +59,9 @@ ENGINE_TIMINGS = {
     # the QUIT Django sends while closing may each wait this long (settings refuse 2x >= soft).
     "EMAIL_TIMEOUT": "1",
     "NOTIFLOW_SMS_TIMEOUT_SECONDS": "1",
+    # [10] A webhook POST gives up on connecting, then on the answer, before the soft limit
+    # (settings refuse 2x >= soft).
+    "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS": "1",
     # [2] A node's templates render within this (settings refuse 2x >= soft).
     "NOTIFLOW_TEMPLATE_DEADLINE_SECONDS": "1",
     # [5] The sweeper runs every second: expired leases and lost nudges are found quickly.
@@ -68,7 +73,23 @@ ENGINE_TIMINGS = {
     "NOTIFLOW_RETRY_BASE_SECONDS": "1",
     # [300] The delay node's wait rides a Celery countdown (up to 2 s) ...
     "NOTIFLOW_MAX_COUNTDOWN_SECONDS": "2",
+    # [30] A webhook the receiver refused is retried after 0.5 s, 1 s, 2 s ... (8 attempts in
+    # all, over about a minute): retries happen many times within one run.
+    "NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS": "0.5",
 }
+
+# The endpoint is the harness's receiver on loopback, which the address rule refuses in
+# production (events/addresses.py).
+WEBHOOK_SETTINGS = {"NOTIFLOW_WEBHOOK_ALLOW_PRIVATE": "true"}
+
+# Run as the web role (or the owner): an endpoint on the receiver for the events given; prints
+# its id and secret (the secret is readable only here, as the API shows it once).
+ENDPOINT_CREATE = """
+import json
+from events.services.endpoints import endpoint_create
+endpoint = endpoint_create(url={url!r}, events={events!r}, description="chaos", actor="chaos")
+print(json.dumps({{"id": str(endpoint.pk), "secret": endpoint.secret}}))
+"""
 
 
 @dataclass
@@ -78,11 +99,21 @@ class ChaosConfig:
     flushes: int = 2
     redis_restarts: int = 1
     pg_restarts: int = 1
+    receiver_outages: int = 1
     workers: int = 3
     concurrency: int = 2
     fault_interval: float = 1.5
     delay_ms: int = 1000
     fire_threads: int = 8
+    # What the webhook endpoint subscribes to (events.catalog names, "*" for all); none: no
+    # endpoint, no receiver checks.
+    webhook_events: tuple[str, ...] = ("*",)
+    # The webhook receiver answers 500 to the first attempt of this fraction of events, and is
+    # down (connections refused) this long at each outage.
+    webhook_fail_first: float = 0.1
+    receiver_outage_seconds: float = 3.0
+    # Seconds, once every trigger is terminal, for every webhook delivery to settle.
+    webhook_deadline: float = 60.0
     # Seconds from the first trigger fired to the last one terminal; default 120 + 0.15 s per trigger.
     deadline: float | None = None
     # Processes connect as notiflow_worker / notiflow_beat / notiflow_web (setup_db_roles).
@@ -98,7 +129,10 @@ class ChaosConfig:
             "flushes": self.flushes,
             "redis_restarts": self.redis_restarts,
             "pg_restarts": self.pg_restarts,
+            "receiver_outages": self.receiver_outages,
         }
+        if self.webhook_events and not {"*", "trigger.completed"} & set(self.webhook_events):
+            raise ValueError("the webhook endpoint must subscribe to trigger.completed (or *)")
 
 
 def workflow_definition(delay_ms: int) -> dict[str, Any]:
@@ -141,6 +175,9 @@ class ChaosRun:
         self.postgres = PostgresCluster(self.tmp / "pg")
         self.redis = RedisServer(self.tmp / "redis")
         self.smtp = SmtpServer()
+        self.receiver = ChaosReceiver(fail_first=config.webhook_fail_first, seed=config.seed)
+        self.endpoint_id = ""
+        self.commands: list[subprocess.Popen[str]] = []  # manage.py runs, killed if left over
         self.stacks: dict[str, Stack] = {}
         self.pool: WorkerPool | None = None
         self.injector: FaultInjector | None = None
@@ -171,10 +208,17 @@ class ChaosRun:
         self.postgres.start()
         self.redis.start()
         self.smtp.start()
+        self.receiver.start()
         owner = self.postgres.url()
         self._manage(owner, "migrate", "--noinput", "-v", "0")
         self._manage(owner, "setup_db_roles", "--no-password")
         api_key = self._manage(owner, "create_api_key", "chaos").strip().splitlines()[-1]
+        # The endpoint is made while the processes start (a Django start-up of its own, in
+        # parallel): it exists before the first trigger, which is all it needs.
+        web = self.postgres.url(user="notiflow_web" if self.config.least_privilege else "postgres")
+        events = list(self.config.webhook_events)
+        code = ENDPOINT_CREATE.format(url=self.receiver.url, events=events)
+        endpoint_create = self._manage_spawn(web, "shell", "-c", code) if events else None
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "notiflow.settings",
@@ -187,6 +231,7 @@ class ChaosRun:
             "API_KEY": api_key,
             # The environment may override a timing, e.g. NOTIFLOW_RENUDGE_AFTER_SECONDS=30.
             **{name: os.environ.get(name, value) for name, value in ENGINE_TIMINGS.items()},
+            **WEBHOOK_SETTINGS,
         }
         for kind in ("web", "worker", "beat"):
             user = f"notiflow_{kind}" if self.config.least_privilege else "postgres"
@@ -209,25 +254,46 @@ class ChaosRun:
         )
         if created.status_code != 201:
             raise RuntimeError(f"creating the workflow: {created.status_code} {created.text}")
-        self.say(f"up: web, {self.config.workers} workers x {self.config.concurrency}, beat")
+        hooks = "no webhook endpoint"
+        if endpoint_create is not None:
+            made = self._manage_result(endpoint_create, "shell -c <endpoint_create>")
+            endpoint = json.loads(made.strip().splitlines()[-1])
+            self.endpoint_id, self.receiver.secret = endpoint["id"], endpoint["secret"]
+            hooks = f"webhook endpoint for {', '.join(events)} -> {self.receiver.url}"
+        self.say(
+            f"up: web, {self.config.workers} workers x {self.config.concurrency}, beat; {hooks}"
+        )
 
     def _manage(self, database_url: str, *args: str) -> str:
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "notiflow.settings"}
+        return self._manage_result(self._manage_spawn(database_url, *args), " ".join(args))
+
+    def _manage_spawn(self, database_url: str, *args: str) -> subprocess.Popen[str]:
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "notiflow.settings", **WEBHOOK_SETTINGS}
         env["DJANGO_SECRET_KEY"] = chaos_secret_key()
         env["DATABASE_URL"] = database_url
         env["CELERY_BROKER_URL"] = self.redis.url
-        done = subprocess.run(
+        process = subprocess.Popen(
             [sys.executable, "manage.py", *args],
             cwd=ROOT,
             env=env,
-            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=300,
-            check=False,
         )
-        if done.returncode != 0:
-            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
-        return done.stdout
+        self.commands.append(process)
+        return process
+
+    @staticmethod
+    def _manage_result(process: subprocess.Popen[str], what: str) -> str:
+        try:
+            stdout, stderr = process.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+        if process.returncode != 0:
+            raise RuntimeError(f"manage.py {what} failed:\n{stderr[-3000:]}")
+        return stdout
 
     @property
     def base_url(self) -> str:
@@ -249,8 +315,10 @@ class ChaosRun:
         steps = [
             self.supervising.set,
             self._stop_injector,
+            self._kill_commands,
             *[stack.stop for stack in reversed(list(self.stacks.values()))],
             self.smtp.stop,
+            self.receiver.stop,
             self.redis.stop,
             self.postgres.stop,
         ]
@@ -261,6 +329,12 @@ class ChaosRun:
                 print(f"[chaos] cleanup step failed: {exc!r}", file=sys.stderr)
         # The cluster, Redis and (unless --logs put them elsewhere) the logs.
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _kill_commands(self) -> None:
+        for process in self.commands:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
 
     def _supervise(self) -> None:
         """Like a process supervisor: replace workers that exit by themselves (and say so)."""
@@ -287,12 +361,14 @@ class ChaosRun:
             REDIS_FLUSH: self.redis.flush,
             REDIS_RESTART: lambda: f"redis-server back after {self.redis.restart():.1f}s",
             PG_RESTART: lambda: f"PostgreSQL back after {self.postgres.restart():.1f}s",
+            RECEIVER_DOWN: lambda: self.receiver.down(config.receiver_outage_seconds),
         }
         plan = fault_plan(
             kills=config.kills,
             flushes=config.flushes,
             redis_restarts=config.redis_restarts,
             pg_restarts=config.pg_restarts,
+            receiver_outages=config.receiver_outages,
         )
         self.injector = FaultInjector(
             plan,
@@ -319,6 +395,9 @@ class ChaosRun:
         drained_at = time.monotonic()
         if self.injector.error is not None:
             raise RuntimeError(f"a fault could not be injected: {self.injector.error!r}")
+        # Retries may still be due (the receiver refused, or was down): the workers keep going.
+        self._wait_webhooks(drained_at + config.webhook_deadline)
+        settled_at = time.monotonic()
         self.supervising.set()
         supervisor.join(timeout=10)
         result.died_by_themselves = self._died_by_themselves()
@@ -330,6 +409,7 @@ class ChaosRun:
             ),
             sms=Counter(sms["idempotency_key"] for sms in self._sms_outbox()),
         )
+        nodes = workflow_definition(config.delay_ms)["nodes"]
         tally(
             result,
             query=self._query,
@@ -337,12 +417,24 @@ class ChaosRun:
             faults=self.injector,
             deliveries=deliveries,
             stuck=stuck,
-            nodes=len(workflow_definition(config.delay_ms)["nodes"]),
+            nodes=len(nodes),
         )
+        if self.endpoint_id:
+            tally_webhooks(
+                result.webhooks,
+                query=self._query,
+                endpoint_id=self.endpoint_id,
+                subscribed=config.webhook_events,
+                arrivals=self.receiver.received(),
+                failed_on_purpose=self.receiver.failed_on_purpose,
+                send_nodes=[node["id"] for node in nodes if node["type"] in ("email", "sms")],
+            )
+            result.webhooks.seconds_waited = settled_at - drained_at
         result.intake_retries = self.firing.retries
         result.seconds = {
             "firing": fired_at - began,
             "fire to all terminal": drained_at - began,
+            "then webhooks settled": settled_at - drained_at,
             "whole run": time.monotonic() - self.started,
         }
         return result
@@ -378,6 +470,23 @@ class ChaosRun:
             time.sleep(0.5)
         self._stop_injector()
         return in_flight if in_flight is not None else self.config.triggers
+
+    def _wait_webhooks(self, deadline: float) -> None:
+        """Wait (until `deadline`) for every webhook delivery to be settled: delivered, or failed
+        for good. Those still pending are counted with the rest (Webhooks.unsettled)."""
+        last_report = 0.0
+        while time.monotonic() < deadline:
+            try:
+                rows = self._query("SELECT count(*) FROM webhook_delivery WHERE status = 'pending'")
+                pending: int | None = int(rows[0][0])
+            except psycopg.Error:
+                pending = None
+            if pending == 0 and self.receiver.listening:
+                return
+            if time.monotonic() - last_report > 5:
+                last_report = time.monotonic()
+                self.say(f"{pending} webhook deliveries pending")
+            time.sleep(0.5)
 
     def _died_by_themselves(self) -> list[str]:
         assert self.pool is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -22,6 +23,128 @@ class Deliveries:
         return sum(count - 1 for count in self.by_key.values() if count > 1)
 
 
+def percentile(values: list[float], fraction: float) -> float | None:
+    """The nearest-rank percentile of `values` (None when there are none)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class Webhooks:
+    """What the receiver got from the endpoint subscribed to every event, against the outbox.
+
+    An event is *accepted* when the receiver answered one of its requests 200; every request
+    after the first with the same webhook-id is a redelivery (allowed: at least once)."""
+
+    endpoint: bool = False  # the run had an endpoint (off: the rest is empty and no target)
+    events_written: int = 0  # outbox events with a delivery to the endpoint, every type
+    by_type: Counter[str] = field(default_factory=Counter)  # those events, by type
+    requests: int = 0  # POSTs that reached the receiver
+    accepted: int = 0  # distinct webhook-ids answered 200 at least once
+    # trigger.completed: one per completed trigger, matched on `subject` (the trigger id).
+    completed_expected: int = 0
+    completed_accepted: int = 0
+    completed_missing: int = 0
+    completed_written_twice: int = 0  # triggers with two trigger.completed events in the outbox
+    # message.sent: one per send node of a completed trigger, by (subject, data.message.node_id).
+    sent_expected: int = 0
+    sent_missing: int = 0
+    events_missing: int = 0  # outbox events never accepted, whatever their type
+    unknown: int = 0  # webhook-ids accepted that are not in the outbox
+    redeliveries: int = 0  # requests beyond the first per webhook-id
+    redeliveries_after_200: int = 0  # of those, of an event the receiver had already accepted
+    failed_on_purpose: int = 0  # first attempts the receiver answered 500 (at random)
+    bad_signatures: int = 0  # requests the reference library refused
+    changed_bodies: int = 0  # webhook-ids received with two different bodies
+    id_mismatches: int = 0  # body's `id` differs from its webhook-id header
+    attempts_recorded: int = 0  # webhook_attempt rows for the endpoint
+    attempts_unanswered: int = 0  # of those, without an HTTP status (refused, timed out)
+    deliveries: Counter[str] = field(default_factory=Counter)  # webhook_delivery by status
+    unsettled: int = 0  # deliveries still pending at the webhook deadline
+    # Seconds from a trigger's completed_at to the receiver's first 200 for its trigger.completed.
+    latencies: list[float] = field(default_factory=list)
+    seconds_waited: float = 0.0  # after the last trigger was terminal, for the deliveries
+
+    def misses(self) -> list[str]:
+        if not self.endpoint:
+            return []
+        checks = [
+            (
+                self.completed_missing == 0,
+                f"{self.completed_missing} completed trigger(s) whose trigger.completed event "
+                "the receiver never accepted",
+            ),
+            (
+                self.events_missing == 0,
+                f"{self.events_missing} outbox event(s) never accepted by the receiver",
+            ),
+            (
+                self.completed_written_twice == 0,
+                f"{self.completed_written_twice} trigger(s) with trigger.completed written twice",
+            ),
+            (
+                self.unknown == 0,
+                f"{self.unknown} webhook-id(s) received that are not in the outbox",
+            ),
+            (self.bad_signatures == 0, f"{self.bad_signatures} request(s) failed verification"),
+            (
+                self.changed_bodies == 0,
+                f"{self.changed_bodies} webhook-id(s) redelivered with a different body",
+            ),
+            (self.id_mismatches == 0, f"{self.id_mismatches} body id(s) != webhook-id header"),
+            (
+                self.deliveries.get("failed", 0) == 0,
+                f"{self.deliveries.get('failed', 0)} webhook deliveries failed for good",
+            ),
+            (self.unsettled == 0, f"{self.unsettled} webhook deliveries pending at the deadline"),
+        ]
+        return [message for ok, message in checks if not ok]
+
+    def latency(self) -> str:
+        p50, p99 = percentile(self.latencies, 0.5), percentile(self.latencies, 0.99)
+        if p50 is None or p99 is None:
+            return "-"
+        return f"p50 {p50:.2f}s, p99 {p99:.2f}s, max {max(self.latencies):.2f}s"
+
+    def rows(self) -> list[tuple[str, object]]:
+        if not self.endpoint:
+            return []
+        return [
+            ("webhook events written (outbox, all types)", self.events_written),
+            ("trigger.completed events expected", self.completed_expected),
+            ("  received (answered 200)", self.completed_accepted),
+            ("  missing", self.completed_missing),
+            (
+                "message.sent missing (1 per send node expected)",
+                self.sent_missing if self.sent_expected else "-",
+            ),
+            ("outbox events never received", self.events_missing),
+            ("webhook requests received", self.requests),
+            ("  distinct webhook-ids answered 200", self.accepted),
+            ("  redeliveries (same webhook-id again)", self.redeliveries),
+            ("    of an event already answered 200", self.redeliveries_after_200),
+            ("  answered 500 on purpose (first attempts)", self.failed_on_purpose),
+            ("  signatures refused (standardwebhooks)", self.bad_signatures),
+            ("  redelivered with a different body", self.changed_bodies),
+            ("webhook attempts recorded", self.attempts_recorded),
+            ("  no answer (receiver down, timeout)", self.attempts_unanswered),
+        ]
+
+    def notes(self) -> list[str]:
+        if not self.endpoint:
+            return []
+        types = ", ".join(f"{name} {count}" for name, count in sorted(self.by_type.items()))
+        statuses = ", ".join(f"{name} {count}" for name, count in sorted(self.deliveries.items()))
+        return [
+            f"webhook events by type: {types or '-'}; deliveries by status: {statuses or '-'}",
+            f"trigger completed -> its trigger.completed answered 200: {self.latency()}; "
+            f"waited {self.seconds_waited:.0f}s for deliveries after the last trigger",
+        ]
+
+
 @dataclass
 class ChaosResult:
     triggers: int
@@ -40,6 +163,7 @@ class ChaosResult:
     redis_flushes: int = 0
     redis_restarts: int = 0
     postgres_restarts: int = 0
+    receiver_outages: int = 0
     faults_during_work: int = 0
     deliveries: Deliveries = field(default_factory=Deliveries)
     # Ledger rows whose provider was called more than once: the documented crash window.
@@ -48,6 +172,7 @@ class ChaosResult:
     unexplained_duplicates: int = 0
     missing_deliveries: int = 0
     unexpected_deliveries: int = 0
+    webhooks: Webhooks = field(default_factory=Webhooks)
     died_by_themselves: list[str] = field(default_factory=list)
     faults_requested: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -63,6 +188,7 @@ class ChaosResult:
             "flushes": self.redis_flushes,
             "redis_restarts": self.redis_restarts,
             "pg_restarts": self.postgres_restarts,
+            "receiver_outages": self.receiver_outages,
         }
 
     def misses(self) -> list[str]:
@@ -93,7 +219,7 @@ class ChaosResult:
                 f"faults injected {self.faults_injected} != requested {self.faults_requested}",
             ),
         ]
-        return [message for ok, message in checks if not ok]
+        return [message for ok, message in checks if not ok] + self.webhooks.misses()
 
     def table(self) -> str:
         d = self.deliveries
@@ -111,6 +237,7 @@ class ChaosResult:
             ("Redis flushes", self.redis_flushes),
             ("Redis restarts", self.redis_restarts),
             ("PostgreSQL restarts", self.postgres_restarts),
+            ("webhook receiver outages", self.receiver_outages),
             ("emails received", d.emails.total()),
             ("SMS received", d.sms.total()),
             ("distinct idempotency keys received", len(d.by_key)),
@@ -120,6 +247,7 @@ class ChaosResult:
             ("deliveries missing for completed triggers", self.missing_deliveries),
             ("steps logged twice", self.steps_logged_twice),
             ("processes that exited by themselves", len(self.died_by_themselves)),
+            *self.webhooks.rows(),
         ]
         width = max(len(label) for label, _ in rows)
         lines = [f"{label:<{width}}  {value!s:>8}" for label, value in rows]
@@ -134,6 +262,7 @@ class ChaosResult:
                 *lines,
                 rule,
                 *deaths,
+                *self.webhooks.notes(),
                 f"faults while triggers were in flight: {self.faults_during_work} of "
                 f"{sum(self.faults_injected.values())}; HTTP intake retries: {self.intake_retries}",
                 f"time: {timing}",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -9,11 +10,13 @@ from chaos.faults import (
     KILL_POOL_PROCESS,
     KILL_WORKER,
     PG_RESTART,
+    RECEIVER_DOWN,
     REDIS_FLUSH,
     REDIS_RESTART,
     FaultInjector,
 )
-from chaos.report import ChaosResult, Deliveries
+from chaos.receiver import Arrival
+from chaos.report import ChaosResult, Deliveries, Webhooks
 
 Query = Callable[..., list[tuple[Any, ...]]]
 
@@ -49,6 +52,7 @@ def tally(
     result.redis_flushes = faults.count(REDIS_FLUSH)
     result.redis_restarts = faults.count(REDIS_RESTART)
     result.postgres_restarts = faults.count(PG_RESTART)
+    result.receiver_outages = faults.count(RECEIVER_DOWN)
     result.faults_during_work = sum(1 for fault in faults.log if fault.in_flight)
 
     statuses: dict[str, int] = dict(
@@ -80,3 +84,94 @@ def tally(
     result.unexpected_deliveries = sum(
         1 for key in received if key.partition(":")[0] not in fired_ids
     )
+
+
+# Every event the endpoint was to receive: one delivery row per (event, endpoint).
+_ENDPOINT_EVENTS = """
+SELECT e.event_id::text, e.type, e.trigger_id::text, d.status
+FROM outbox_event e JOIN webhook_delivery d ON d.event_id = e.id
+WHERE d.endpoint_id = %s
+"""
+# Attempts recorded, and those that got no HTTP status (connection refused, timeout).
+_ATTEMPTS = """
+SELECT count(*), count(*) FILTER (WHERE status_code IS NULL) FROM webhook_attempt
+WHERE endpoint_id = %s
+"""
+_COMPLETED_AT = """
+SELECT id::text, extract(epoch FROM completed_at)::float8 FROM trigger_instance
+WHERE status = 'completed'
+"""
+
+
+def tally_webhooks(
+    webhooks: Webhooks,
+    *,
+    query: Query,
+    endpoint_id: str,
+    subscribed: tuple[str, ...],
+    arrivals: list[Arrival],
+    failed_on_purpose: int,
+    send_nodes: list[str],
+) -> None:
+    """Fill `webhooks` in from what the receiver got (`arrivals`) and the outbox. `subscribed` is
+    what the endpoint subscribes to (trigger.completed among it, ChaosConfig); message.sent is
+    expected only when it is, one per send node in `send_nodes`. `seconds_waited` is the
+    harness's; everything else is counted here."""
+    webhooks.endpoint = True
+    webhooks.failed_on_purpose = failed_on_purpose
+    events = query(_ENDPOINT_EVENTS, [endpoint_id])
+    webhooks.events_written = len(events)
+    webhooks.by_type = Counter(event_type for _, event_type, _, _ in events)
+    webhooks.deliveries = Counter(status for _, _, _, status in events)
+    webhooks.unsettled = webhooks.deliveries.get("pending", 0)
+    written = {event_id for event_id, _, _, _ in events}
+    completed_written = Counter(
+        trigger for _, event_type, trigger, _ in events if event_type == "trigger.completed"
+    )
+    webhooks.completed_written_twice = sum(1 for n in completed_written.values() if n > 1)
+    webhooks.attempts_recorded, webhooks.attempts_unanswered = query(_ATTEMPTS, [endpoint_id])[0]
+
+    webhooks.requests = len(arrivals)
+    by_id: dict[str, list[Arrival]] = defaultdict(list)
+    for arrival in sorted(arrivals, key=lambda a: a.at):
+        by_id[arrival.webhook_id].append(arrival)
+    webhooks.bad_signatures = sum(1 for a in arrivals if a.verify_error)
+    webhooks.redeliveries = sum(len(got) - 1 for got in by_id.values())
+    first_accepted: dict[str, Arrival] = {}
+    for webhook_id, got in by_id.items():
+        accepted = [i for i, a in enumerate(got) if a.status == 200]
+        if accepted:
+            first_accepted[webhook_id] = got[accepted[0]]
+            webhooks.redeliveries_after_200 += len(got) - 1 - accepted[0]
+        if len({a.body for a in got}) > 1:
+            webhooks.changed_bodies += 1
+        webhooks.id_mismatches += sum(1 for a in got if a.event.get("id") != webhook_id)
+    webhooks.accepted = len(first_accepted)
+    webhooks.unknown = len(set(first_accepted) - written)
+    webhooks.events_missing = len(written - set(first_accepted))
+
+    # Matched on the bodies as received (the CloudEvents subject), not on the outbox.
+    completed_at: dict[str, float | None] = {str(t): at for t, at in query(_COMPLETED_AT)}
+    completed_received: dict[str, float] = {}
+    sent_received: set[tuple[str, str]] = set()
+    for arrival in first_accepted.values():
+        event = arrival.event
+        subject = str(event.get("subject", ""))
+        if event.get("type") == "notiflow.trigger.completed":
+            earliest = completed_received.get(subject, arrival.at)
+            completed_received[subject] = min(earliest, arrival.at)
+        elif event.get("type") == "notiflow.message.sent":
+            node = event.get("data", {}).get("message", {}).get("node_id", "")
+            sent_received.add((subject, node))
+    webhooks.completed_expected = len(completed_at)
+    webhooks.completed_accepted = len(set(completed_at) & set(completed_received))
+    webhooks.completed_missing = len(set(completed_at) - set(completed_received))
+    webhooks.latencies = [
+        received - at
+        for trigger, received in completed_received.items()
+        if (at := completed_at.get(trigger)) is not None
+    ]
+    if {"*", "message.sent"} & set(subscribed):
+        expected_sends = {(trigger, node) for trigger in completed_at for node in send_nodes}
+        webhooks.sent_expected = len(expected_sends)
+        webhooks.sent_missing = len(expected_sends - sent_received)

@@ -1,6 +1,7 @@
 """The short chaos run in `make test`: 200 triggers, two SIGKILLs (a pool process mid-step and a
-whole worker), one Redis FLUSHALL. The full run (`make chaos`) adds restarts of Redis and
-PostgreSQL and ten times the triggers. Everything runs on a PostgreSQL cluster and redis-server of
+whole worker), one Redis FLUSHALL, and each trigger.completed event sent to a webhook receiver
+that fails a tenth of first attempts and is down for 2 s. The full run (`make chaos`) adds
+restarts of Redis and PostgreSQL, every event type to the receiver, and ten times the triggers. Everything runs on a PostgreSQL cluster and redis-server of
 its own, so the shared services are never touched."""
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
         flushes=1,
         redis_restarts=0,
         pg_restarts=0,
+        receiver_outages=1,
+        receiver_outage_seconds=2,
+        # trigger.completed alone: every event type (`make chaos`) would triple the webhook
+        # tasks the same six pool processes run, and the run's length with them.
+        webhook_events=("trigger.completed",),
         # Faults 1, 2 and 3 s into the run; every trigger waits 2 s at its delay node, so each
         # fault finds work in flight however fast the engine gets (at 2 s intervals the third
         # fault came after the last trigger once the engine did the run in 6 s).
@@ -48,12 +54,22 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
     assert result.misses() == []
     assert (result.fired, result.completed, result.stuck, result.lost) == (200, 200, 0, 0)
     assert (result.kills_pool_process, result.kills_worker, result.redis_flushes) == (1, 1, 1)
-    assert result.faults_during_work == 3, "every fault should hit triggers in flight"
+    assert result.receiver_outages == 1
+    assert result.faults_during_work == 4, "every fault should hit triggers in flight"
     assert result.steps_logged_twice == 0
     assert result.deliveries.emails.total() >= 200 and result.deliveries.sms.total() >= 200
     assert len(result.deliveries.by_key) == 400
     assert result.unexplained_duplicates == 0 and result.missing_deliveries == 0
     assert result.died_by_themselves == []
+    # Every completed trigger's trigger.completed received at least once, signed, through a
+    # receiver that refused some first attempts and was down for 2 s.
+    hooks = result.webhooks
+    assert hooks.completed_expected == hooks.completed_accepted == 200
+    assert hooks.completed_missing == 0
+    assert hooks.events_written == hooks.accepted == 200 and hooks.events_missing == 0
+    assert hooks.failed_on_purpose > 0 and hooks.redeliveries >= hooks.failed_on_purpose
+    assert hooks.bad_signatures == 0 and hooks.changed_bodies == 0 and hooks.unknown == 0
+    assert hooks.deliveries == {"delivered": 200}
 
 
 def test_workers_survive_redis_restarts_and_lose_nothing(tmp_path):
@@ -71,6 +87,8 @@ def test_workers_survive_redis_restarts_and_lose_nothing(tmp_path):
         flushes=0,
         redis_restarts=6,
         pg_restarts=0,
+        receiver_outages=0,
+        webhook_events=("trigger.completed",),
         fault_interval=1.5,
         deadline=240,
         logs=tmp_path,
