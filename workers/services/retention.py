@@ -121,15 +121,10 @@ def _purge(
     on_batch: Callable[[int, dict[str, int]], None] | None,
     now: datetime | None,
 ) -> PurgeReport:
-    if older_than <= timedelta(0):
-        raise ValueError("the retention period must be positive")
-    if batch_size < 1:
-        raise ValueError("the batch size must be at least 1")
-    cutoff = (now or timezone.now()) - older_than
-    report = PurgeReport(cutoff=cutoff, dry_run=dry_run)
+    report = _report(older_than, batch_size, now, dry_run=dry_run)
     params: dict[str, Any] = {
         "terminal": list(TERMINAL_STATUSES),
-        "cutoff": cutoff,
+        "cutoff": report.cutoff,
         "batch": batch_size,
     }
     if dry_run:
@@ -138,17 +133,39 @@ def _purge(
                 cursor.execute(purge.count_sql(table), params)
                 report.deleted[table] = cursor.fetchone()[0]
         return report
-    while True:  # every full batch deletes rows, so this ends; a short batch is the last
-        counts = _purge_batch(purge, params)
-        if not counts[TRIGGER_TABLE]:
-            break
+    return _in_batches(report, lambda: _purge_batch(purge, params), batch_size, on_batch)
+
+
+def _report(
+    older_than: timedelta, batch_size: int, now: datetime | None, *, dry_run: bool, **fields: Any
+) -> PurgeReport:
+    """An empty report for the cutoff `older_than` before `now`; ValueError for a period or a
+    batch size that cannot be."""
+    if older_than <= timedelta(0):
+        raise ValueError("the retention period must be positive")
+    if batch_size < 1:
+        raise ValueError("the batch size must be at least 1")
+    return PurgeReport(cutoff=(now or timezone.now()) - older_than, dry_run=dry_run, **fields)
+
+
+def _in_batches(
+    report: PurgeReport,
+    batch: Callable[[], dict[str, int]],
+    batch_size: int,
+    on_batch: Callable[[int, dict[str, int]], None] | None,
+) -> PurgeReport:
+    """Run `batch` (one database call: rows deleted per table) until it deletes fewer than
+    `batch_size` of `report.unit`: every full batch deletes rows, so this ends."""
+    while True:
+        counts = batch()
+        if not counts[report.unit]:
+            return report
         report.batches += 1
         report.add(counts)
         if on_batch:
             on_batch(report.batches, counts)
-        if counts[TRIGGER_TABLE] < batch_size:
-            break
-    return report
+        if counts[report.unit] < batch_size:
+            return report
 
 
 def _purge_batch(purge: Purge, params: dict[str, Any]) -> dict[str, int]:
@@ -181,32 +198,25 @@ def retention_purge_events(
     is one call of the database's `notiflow_purge_events_batch` (events migration 0002), run as
     the one role the append-only guard lets delete. Dry run and `on_batch` as in retention_purge.
     """
-    if older_than <= timedelta(0):
-        raise ValueError("the retention period must be positive")
-    if batch_size < 1:
-        raise ValueError("the batch size must be at least 1")
-    cutoff = (now or timezone.now()) - older_than
-    report = PurgeReport(
-        cutoff=cutoff,
+    report = _report(
+        older_than,
+        batch_size,
+        now,
         dry_run=dry_run,
         deleted=dict.fromkeys(EVENT_PURGED_TABLES, 0),
         unit=OUTBOX_EVENT_TABLE,
     )
-    params: dict[str, Any] = {"cutoff": cutoff, "batch": batch_size, **OUTBOX_STATIC_PARAMS}
-    with connection.cursor() as cursor:
-        if dry_run:
+    params: dict[str, Any] = {"cutoff": report.cutoff, "batch": batch_size, **OUTBOX_STATIC_PARAMS}
+    if dry_run:
+        with connection.cursor() as cursor:
             for table in EVENT_PURGED_TABLES:
                 cursor.execute(EVENT_PURGE_COUNT_SQL[table], params)
                 report.deleted[table] = cursor.fetchone()[0]
-            return report
-        while True:
+        return report
+
+    def batch() -> dict[str, int]:
+        with connection.cursor() as cursor:
             cursor.execute(EVENT_PURGE_BATCH_SQL, params)
-            counts = dict(zip(EVENT_PURGED_TABLES, map(int, cursor.fetchone()), strict=True))
-            if not counts[OUTBOX_EVENT_TABLE]:
-                return report
-            report.batches += 1
-            report.add(counts)
-            if on_batch:
-                on_batch(report.batches, counts)
-            if counts[OUTBOX_EVENT_TABLE] < batch_size:
-                return report
+            return dict(zip(EVENT_PURGED_TABLES, map(int, cursor.fetchone()), strict=True))
+
+    return _in_batches(report, batch, batch_size, on_batch)
