@@ -1,15 +1,17 @@
 import pytest
+from django.utils import timezone
 
-from tests.events import support
+from events.models import WebhookEndpoint
+from events.services.endpoints import endpoint_delete
 
 
 @pytest.fixture(autouse=True)
 def endpoints_removed_after(django_db_blocker):
-    """Endpoints a test made with support.endpoint_on are deleted after it: the end-to-end
-    tests commit theirs, and an endpoint left behind would receive the events of every later
-    test's triggers."""
+    """Endpoints a test made (through the services, the API or the admin) are deleted after it:
+    the end-to-end tests commit theirs, and an endpoint left behind would receive the events of
+    every later test's triggers."""
+    started = timezone.now()
     yield
-    made, support.MADE[:] = list(support.MADE), []
     with django_db_blocker.unblock():
-        for endpoint in made:
-            support.endpoint_delete(endpoint)
+        for endpoint in WebhookEndpoint.objects.filter(created_at__gte=started):
+            endpoint_delete(endpoint)

@@ -8,14 +8,9 @@ from typing import Any
 from standardwebhooks.webhooks import Webhook
 
 from events.models import WebhookEndpoint
-from events.services.endpoints import endpoint_create, endpoint_delete
+from events.services.endpoints import endpoint_create
 from tests.conftest import unique
 from tests.support.receiver import Receiver, Request
-
-# Every endpoint endpoint_on made, for tests/events/conftest.py to delete after the test.
-MADE: list[WebhookEndpoint] = []
-
-__all__ = ["MADE", "endpoint_delete", "endpoint_on", "types_of", "verified"]
 
 
 def endpoint_on(
@@ -24,7 +19,6 @@ def endpoint_on(
     """An endpoint on the receiver under a path of its own (`/<kind>/<unique>`), and that path."""
     path = f"/{kind}/{unique('hook')}"
     endpoint = endpoint_create(url=receiver.url(path), events=events or ["*"], **fields)
-    MADE.append(endpoint)
     return endpoint, path
 
 
