@@ -44,9 +44,11 @@ def endpoint_fields_check(
     workflows: Sequence[str],
     description: str,
     check_url: bool = True,
+    known_workflows: Sequence[str] = (),
 ) -> EndpointFields:
     """The fields, checked and normalised; EndpointInvalid naming each field that is wrong.
-    `check_url=False` takes the URL as it is (one already stored, see endpoint_update_check)."""
+    `check_url=False` takes the URL as it is, and keys in `known_workflows` need no workflow
+    (both already stored: see endpoint_update_check)."""
     errors: dict[str, str] = {}
     if len(url) > MAX_URL_LENGTH:
         errors["url"] = f"at most {MAX_URL_LENGTH} characters"
@@ -61,9 +63,9 @@ def endpoint_fields_check(
     elif unknown:
         known = ", ".join(sorted(catalog.SUBSCRIBABLE))
         errors["events"] = f"unknown event type(s) {', '.join(unknown)}; known: {known}"
+    new_keys = set(workflows) - set(known_workflows)
     missing = sorted(
-        set(workflows)
-        - set(Workflow.objects.filter(key__in=workflows).values_list("key", flat=True))
+        new_keys - set(Workflow.objects.filter(key__in=new_keys).values_list("key", flat=True))
     )
     if missing:
         errors["workflows"] = f"no workflow with the key(s) {', '.join(missing)}"
@@ -109,8 +111,9 @@ def endpoint_update_check(
 ) -> EndpointFields:
     """The fields endpoint_update would store, checked; EndpointInvalid naming each one wrong.
 
-    The URL is checked only when it changes: it is checked again at every send anyway, and a
-    stored URL whose host stopped resolving must not keep an operator from disabling the
+    The URL is checked only when it changes, and only the workflow keys it adds must name a
+    workflow: the URL is checked again at every send anyway, and a stored URL whose host stopped
+    resolving, or a workflow deleted since, must not keep an operator from disabling the
     endpoint or editing its other fields."""
     new_url = endpoint.url if url is None else url
     return endpoint_fields_check(
@@ -119,6 +122,7 @@ def endpoint_update_check(
         workflows=endpoint.workflows if workflows is None else workflows,
         description=endpoint.description if description is None else description,
         check_url=new_url != endpoint.url,
+        known_workflows=endpoint.workflows,
     )
 
 

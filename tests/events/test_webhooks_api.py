@@ -249,6 +249,21 @@ def test_an_endpoint_whose_url_fails_the_rule_now_can_still_be_disabled_and_edit
     assert disabled.json()["enabled"] is False and disabled.json()["description"] == "host moved"
 
 
+def test_an_endpoint_whose_workflow_was_deleted_can_still_be_disabled_but_not_given_new_unknown_keys(
+    api_client,
+):
+    workflow = WorkflowFactory()
+    data = created(api_client, workflows=[workflow.key])
+    workflow.delete()  # it never ran: DELETE /api/workflows/<key>/ removes it
+
+    disabled = patch(api_client, data["id"], {"enabled": False})
+    assert disabled.status_code == 200, disabled.content[:300]
+    assert disabled.json()["workflows"] == [workflow.key]
+    added = patch(api_client, data["id"], {"workflows": [workflow.key, "no-such-workflow"]})
+    assert added.status_code == 400
+    assert "no-such-workflow" in added.json()["errors"]["workflows"][0]
+
+
 # --- list, read, change, delete ----------------------------------------------------------
 
 
