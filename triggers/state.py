@@ -198,7 +198,10 @@ def released_copy(trigger: TriggerInstance, release: Release, *, now: datetime) 
     """`trigger` (as claimed) as the release statement leaves it, in memory, for what announces
     the change (a test holds it equal to the row): the columns release_params sets, the lease
     cleared, and `now` for the statement's own clock (updated_at, completed_at)."""
-    after = copy.copy(trigger)
+    # A shallow copy of the instance's fields (copy.copy goes through pickling's protocol:
+    # ten times slower, on every send step).
+    after = TriggerInstance.__new__(TriggerInstance)
+    after.__dict__.update(trigger.__dict__, _state=copy.copy(trigger._state))
     after.status = release.status
     after.current_node_id = release.current_node_id
     after.vars = {**trigger.vars, **(release.vars_patch or {})}
