@@ -11,7 +11,7 @@ from events import catalog
 from events.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from events.services.dispatcher import endpoint_disable
 from events.services.endpoints import endpoint_create
-from events.services.outbox import Announcement, events_record
+from events.services.outbox import Announcement, events_record, outbox_params
 from tests.factories import chain, email_node
 from tests.workers.helpers import due_trigger
 from triggers.announce import announcement, outbox_release_writes
@@ -159,3 +159,18 @@ def test_a_send_whose_release_cannot_apply_is_still_announced(monkeypatch):
     assert sent.data["trigger"]["status"] == "processing"  # as the step found it
     assert sent.data["message"]["node_id"] == "mail"
     assert WebhookDelivery.objects.filter(endpoint=endpoint).count() == 2
+
+
+def test_with_no_endpoint_at_all_the_events_are_not_even_read():
+    # The engine's release carries the outbox CTE on every send step: PostgreSQL must skip it
+    # in one test, before reading the events out of their JSON (a one-time filter).
+    from django.db import connection
+
+    from events.sql import OUTBOX_SQL
+
+    trigger = due_trigger(chain(email_node("mail")))
+    params = outbox_params([announcement(catalog.TRIGGER_CANCELLED, trigger)])
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + OUTBOX_SQL, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "One-Time Filter" in plan, plan
