@@ -12,6 +12,9 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
+from notiflow.broker import TaskCall, broker_priority, tasks_publish
+from workflows.routing import PRIORITY_DEFAULT
+
 logger = logging.getLogger(__name__)
 
 DELIVER_TASK = "events.deliver"
@@ -26,15 +29,16 @@ def deliveries_enqueue_on_commit(ids: Iterable[int], countdown: float | None = N
 
 def deliveries_publish(ids: Iterable[int], countdown: float | None = None) -> None:
     """Publish now. A broker failure is logged, not raised: PostgreSQL holds the truth."""
+    calls = [
+        TaskCall(
+            args=[delivery_id],
+            queue=settings.NOTIFLOW_WEBHOOK_QUEUE,
+            priority=broker_priority(PRIORITY_DEFAULT, broker_url=current_app.conf.broker_url),
+            countdown=countdown if countdown and countdown > 0 else None,
+        )
+        for delivery_id in ids
+    ]
     try:
-        with current_app.producer_or_acquire() as producer:
-            for delivery_id in ids:
-                current_app.send_task(
-                    DELIVER_TASK,
-                    args=[delivery_id],
-                    queue=settings.NOTIFLOW_WEBHOOK_QUEUE,
-                    countdown=countdown if countdown and countdown > 0 else None,
-                    producer=producer,
-                )
+        tasks_publish(DELIVER_TASK, calls, direct=settings.NOTIFLOW_DIRECT_PUBLISH)
     except Exception:
         logger.warning("broker unavailable; the sweeper will nudge these deliveries", exc_info=True)

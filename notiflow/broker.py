@@ -44,6 +44,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 import redis
@@ -272,3 +273,35 @@ def _origin() -> str:
     if _origin_of_pid[0] != pid:
         _origin_of_pid = (pid, f"gen{pid}@{socket.gethostname()}")
     return _origin_of_pid[1]
+
+
+def tasks_publish(task_name: str, calls: Sequence[TaskCall], *, direct: bool = True) -> None:
+    """Publish `calls` of `task_name` now: straight onto the Redis lists when the writer can
+    (`direct`, NOTIFLOW_DIRECT_PUBLISH), else through Celery's producer. The one way nudges
+    leave a process: the engine's (triggers.dispatch) and the webhook dispatcher's
+    (events.dispatch). Raises what the broker raises; the callers log it (PostgreSQL holds the
+    truth and their sweepers publish again)."""
+    from celery import current_app
+
+    writer = _writer(current_app.conf.broker_url, direct)
+    if writer is not None and writer.publish(task_name, list(calls)):
+        return
+    with current_app.producer_or_acquire() as producer:
+        for call in calls:
+            current_app.send_task(
+                task_name,
+                args=call.args,
+                queue=call.queue,
+                priority=call.priority,
+                countdown=call.countdown,
+                producer=producer,
+            )
+
+
+@lru_cache(maxsize=4)
+def _writer(broker_url: str, enabled: bool) -> TaskMessageWriter | None:
+    """The direct message writer for the app's broker, if switched on and exact; made once per
+    broker URL."""
+    from celery import current_app
+
+    return TaskMessageWriter.for_app(current_app) if enabled else None

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from uuid import UUID
 
 from celery import current_app
@@ -19,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import ChannelError
 
-from notiflow.broker import TaskCall, TaskMessageWriter, broker_priority
+from notiflow.broker import TaskCall, broker_priority, tasks_publish
 
 logger = logging.getLogger(__name__)
 
@@ -61,28 +60,9 @@ def triggers_publish(nudges: Iterable[Nudge]) -> None:
         for nudge in nudges
     ]
     try:
-        writer = _writer(url, settings.NOTIFLOW_DIRECT_PUBLISH)
-        if writer is not None and writer.publish(EXECUTE_NODE_TASK, calls):
-            return
-        with current_app.producer_or_acquire() as producer:
-            for call in calls:
-                current_app.send_task(
-                    EXECUTE_NODE_TASK,
-                    args=call.args,
-                    queue=call.queue,
-                    priority=call.priority,
-                    countdown=call.countdown,
-                    producer=producer,
-                )
+        tasks_publish(EXECUTE_NODE_TASK, calls, direct=settings.NOTIFLOW_DIRECT_PUBLISH)
     except Exception:
         logger.warning("broker unavailable; the sweeper will nudge these triggers", exc_info=True)
-
-
-@lru_cache(maxsize=4)
-def _writer(broker_url: str, enabled: bool) -> TaskMessageWriter | None:
-    """The direct message writer for the app's broker (notiflow/broker.py), if switched on and
-    exact; made once per broker URL."""
-    return TaskMessageWriter.for_app(current_app) if enabled else None
 
 
 def nudges_waiting(queues: Iterable[str] = ()) -> int | None:
