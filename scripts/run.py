@@ -387,6 +387,8 @@ def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
     os.environ.setdefault("NOTIFLOW_SMS_BACKEND", "file")
     os.environ.setdefault("NOTIFLOW_SMS_FILE", str(run_dir / "sms.jsonl"))
+    # A development instance: webhooks may go to a receiver on this machine.
+    os.environ.setdefault("NOTIFLOW_WEBHOOK_ALLOW_PRIVATE", "true")
     run_dir.mkdir(parents=True, exist_ok=True)
     if not os.environ.get("DJANGO_SECRET_KEY", "").strip():
         os.environ["DJANGO_SECRET_KEY"] = secret_key(run_dir)
