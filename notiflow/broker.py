@@ -36,11 +36,12 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
 import socket
 import uuid
 from bisect import bisect
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -57,6 +58,9 @@ from redis.retry import Retry
 TRANSPORT = "notiflow.broker:Transport"
 
 PRIORITY_MAX = 9  # Notiflow's scale is 0..PRIORITY_MAX (workflows.routing), higher more urgent
+
+
+logger = logging.getLogger(__name__)
 
 
 def broker_priority(priority: int, *, broker_url: str) -> int:
@@ -305,3 +309,32 @@ def _writer(broker_url: str, enabled: bool) -> TaskMessageWriter | None:
     from celery import current_app
 
     return TaskMessageWriter.for_app(current_app) if enabled else None
+
+
+def nudges_waiting(queues: Iterable[str] = ()) -> int | None:
+    """How many messages wait in the given queues (`task_default_queue` if none), at every
+    priority, or None when the broker cannot say.
+
+    One round trip per queue (on Redis, LLEN of each priority list in one pipeline). A queue that
+    does not exist is empty: Redis drops a list when its last message is taken.
+    """
+    from celery import current_app
+    from kombu.exceptions import ChannelError
+
+    total = 0
+    try:
+        with current_app.connection_for_read() as conn:
+            channel = conn.default_channel
+            for queue in sorted(set(queues)) or [current_app.conf.task_default_queue]:
+                try:
+                    declared = channel.queue_declare(queue=queue, passive=True)  # type: ignore[attr-defined]
+                except ChannelError:
+                    # No such queue: nothing waits in it. (AMQP closes a channel whose passive
+                    # declare failed: the next queue is asked on a new one.)
+                    channel = conn.channel()
+                    continue
+                total += int(declared.message_count)
+    except Exception:
+        logger.warning("broker unavailable; cannot tell how many nudges wait", exc_info=True)
+        return None
+    return total

@@ -16,9 +16,17 @@ from uuid import UUID
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from kombu.exceptions import ChannelError
 
-from notiflow.broker import TaskCall, broker_priority, tasks_publish
+from notiflow.broker import TaskCall, broker_priority, nudges_waiting, tasks_publish
+
+__all__ = [
+    "EXECUTE_NODE_TASK",
+    "Nudge",
+    "nudges_waiting",
+    "trigger_enqueue_on_commit",
+    "triggers_enqueue_on_commit",
+    "triggers_publish",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -63,29 +71,3 @@ def triggers_publish(nudges: Iterable[Nudge]) -> None:
         tasks_publish(EXECUTE_NODE_TASK, calls, direct=settings.NOTIFLOW_DIRECT_PUBLISH)
     except Exception:
         logger.warning("broker unavailable; the sweeper will nudge these triggers", exc_info=True)
-
-
-def nudges_waiting(queues: Iterable[str] = ()) -> int | None:
-    """How many messages wait in the given queues (`task_default_queue` if none), at every
-    priority, or None when the broker cannot say.
-
-    One round trip per queue (on Redis, LLEN of each priority list in one pipeline). A queue that
-    does not exist is empty: Redis drops a list when its last message is taken.
-    """
-    total = 0
-    try:
-        with current_app.connection_for_read() as conn:
-            channel = conn.default_channel
-            for queue in sorted(set(queues)) or [current_app.conf.task_default_queue]:
-                try:
-                    declared = channel.queue_declare(queue=queue, passive=True)  # type: ignore[attr-defined]
-                except ChannelError:
-                    # No such queue: nothing waits in it. (AMQP closes a channel whose passive
-                    # declare failed: the next queue is asked on a new one.)
-                    channel = conn.channel()
-                    continue
-                total += int(declared.message_count)
-    except Exception:
-        logger.warning("broker unavailable; cannot tell how many nudges wait", exc_info=True)
-        return None
-    return total

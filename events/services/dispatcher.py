@@ -33,6 +33,7 @@ from events.models import DeliveryStatus, WebhookAttempt, WebhookDelivery, Webho
 from events.services.envelope import event_body
 from events.services.sender import PostResult, post_signed
 from notiflow.backoff import backoff
+from notiflow.broker import nudges_waiting
 
 logger = logging.getLogger(__name__)
 
@@ -223,21 +224,31 @@ def event_resend(event_id: int, *, endpoint_id: uuid.UUID | None = None) -> list
 
 def deliveries_sweep(*, batch: int | None = None) -> int:
     """Nudge every pending delivery that is due (or will be within a sweep interval), not
-    leased or leased past expiry, to an enabled endpoint, and not nudged within
-    NOTIFLOW_RENUDGE_AFTER_SECONDS. Oldest first, in batches, each committed before its nudges
-    go. Returns how many were nudged."""
+    leased or leased past expiry, to an enabled endpoint, and never nudged or nudged more than
+    NOTIFLOW_RENUDGE_AFTER_SECONDS ago. Oldest first, in batches, each committed before its
+    nudges go. Returns how many were nudged.
+
+    Backpressure, as the engine's sweeper has: a delivery nudged before and not yet claimed is
+    nudged again only while at most a batch of messages waits in NOTIFLOW_WEBHOOK_QUEUE. Under
+    a longer line its nudge is most likely in it, and sending it again would only lengthen the
+    line (a chaos run met exactly that: every sweep re-sent every waiting delivery, and the
+    flood starved the engine's steps sharing the queue). Never-nudged deliveries and expired
+    leases (a claim clears `nudged_at`) are nudged whatever the line."""
     size = batch or settings.NOTIFLOW_SWEEP_BATCH_SIZE
     lookahead = timedelta(seconds=settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS)
     renudge = timedelta(seconds=settings.NOTIFLOW_RENUDGE_AFTER_SECONDS)
+    waiting = nudges_waiting([settings.NOTIFLOW_WEBHOOK_QUEUE])
+    renudge_lost = waiting is None or waiting <= size
     nudged = 0
     while True:
         with transaction.atomic():
             now = timezone.now()
+            lost = Q(nudged_at__lt=now - renudge) if renudge_lost else Q(pk__in=[])
             rows = list(
                 WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
                 .filter(
                     Q(lease_until=None) | Q(lease_until__lt=now),
-                    Q(nudged_at=None) | Q(nudged_at__lt=now - renudge),
+                    Q(nudged_at=None) | lost,
                     status=DeliveryStatus.PENDING,
                     available_at__lte=now + lookahead,
                     endpoint__disabled_at=None,

@@ -94,3 +94,21 @@ def test_resend_delivers_a_delivered_event_again_with_the_same_id(receiver):
     assert delivery_send(delivery.pk, worker_id="w") == DeliveryStatus.DELIVERED
     first, second = receiver.received(path)
     assert first.webhook_id == second.webhook_id == str(delivery.event.event_id)
+
+
+def test_the_sweeper_renudges_a_waiting_delivery_only_while_the_queue_is_short(
+    settings, receiver, monkeypatch
+):
+    from events.services import dispatcher
+
+    settings.NOTIFLOW_RENUDGE_AFTER_SECONDS = 0
+    _, _, delivery = pinged(receiver)  # nudged when it was written
+    line = {"length": 5000}
+    monkeypatch.setattr(dispatcher, "nudges_waiting", lambda queues: line["length"])
+    assert deliveries_sweep(batch=10) == 0  # a long line: its nudge is most likely in it
+    line["length"] = 3
+    assert deliveries_sweep(batch=10) == 1  # a short one: presumed lost, sent again
+    # A delivery never nudged (or whose lease expired: a claim clears nudged_at) goes anyway.
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(nudged_at=None)
+    line["length"] = 5000
+    assert deliveries_sweep(batch=10) == 1
