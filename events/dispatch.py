@@ -29,11 +29,12 @@ def deliveries_enqueue_on_commit(ids: Iterable[int], countdown: float | None = N
 
 def deliveries_publish(ids: Iterable[int], countdown: float | None = None) -> None:
     """Publish now. A broker failure is logged, not raised: PostgreSQL holds the truth."""
+    priority = broker_priority(PRIORITY_DEFAULT, broker_url=current_app.conf.broker_url)
     calls = [
         TaskCall(
             args=[delivery_id],
             queue=settings.NOTIFLOW_WEBHOOK_QUEUE,
-            priority=broker_priority(PRIORITY_DEFAULT, broker_url=current_app.conf.broker_url),
+            priority=priority,
             countdown=countdown if countdown and countdown > 0 else None,
         )
         for delivery_id in ids

@@ -1,6 +1,6 @@
 """The events that announce a change to a trigger (events.catalog), built here and written in
 the change's own transaction (docs/design.md, rule 10): by triggers.state for cancel and
-delete, inside the engine's release statement for the rest (workers.services.engine).
+delete (events_record), inside the engine's release statement for the rest (workers.services.engine).
 
 Every event's `data` has the trigger as the API shows it after the change (`trigger`), plus
 `step` for a step's failure and `message` for a send.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from events.services.outbox import Announcement, events_record, outbox_params
+from events.services.outbox import Announcement, outbox_params
 from events.sql import (
     DELIVERIES_CTE,
     DELIVERIES_INSERT_SQL,
@@ -46,11 +46,6 @@ def announcement(
         data=data,
         gate=gate,
     )
-
-
-def announce(announcements: Sequence[Announcement]) -> list[int]:
-    """Record `announcements` in the caller's transaction (see events_record)."""
-    return events_record(announcements)
 
 
 def outbox_release_writes(

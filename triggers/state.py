@@ -25,6 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from events import catalog as events
+from events.services.outbox import events_record
 from notiflow.db import fetchone_prepared
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import (
@@ -359,9 +360,9 @@ def trigger_delete(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
 
 def _announce(type: str, trigger: TriggerInstance) -> None:
     """Record event `type` about `trigger` in the current transaction (docs/design.md, rule 10)."""
-    from triggers.announce import announce, announcement
+    from triggers.announce import announcement
 
-    announce([announcement(type, trigger)])
+    events_record([announcement(type, trigger)])
 
 
 def _refuse_deleted(trigger: TriggerInstance, action: str) -> None:
