@@ -44,7 +44,19 @@ _last_ok = threading.local()
 
 
 def fetchone_prepared(sql: str, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """Run one statement (prepared, see the module) on the default connection; its first row.
+    """Run one statement (prepared, see the module) on the default connection; its first row."""
+    return _run_prepared(sql, params, psycopg.Cursor.fetchone)
+
+
+def fetchall_prepared(sql: str, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+    """Run one statement (prepared, see the module) on the default connection; all its rows."""
+    return _run_prepared(sql, params, psycopg.Cursor.fetchall)
+
+
+def _run_prepared(
+    sql: str, params: Mapping[str, Any], fetch: Callable[[psycopg.Cursor], Any]
+) -> Any:
+    """Run one statement (prepared) on the default connection and `fetch` its result.
 
     Like Django's own cursor, it runs through `connection.execute_wrappers` (what
     `connection.execute_wrapper()` installs: tracing, query counting, timeouts) and, when
@@ -57,7 +69,7 @@ def fetchone_prepared(sql: str, params: Mapping[str, Any]) -> tuple[Any, ...] | 
 
         def execute(sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
             cursor.execute(sql, params, prepare=True)
-            return cursor.fetchone()
+            return fetch(cursor)
 
         # As django.db.backends.utils.CursorWrapper._execute_with_wrappers: the last wrapper
         # installed is the outermost.

@@ -317,6 +317,8 @@ NOTIFLOW_VERSION = env.str("NOTIFLOW_VERSION", default="")
 # Refuse a trigger (503, nothing stored) when no live worker serves its workflow's queue. Off:
 # accept it and let it wait in PostgreSQL until a worker comes.
 NOTIFLOW_TRIGGER_REQUIRES_WORKER = env.bool("NOTIFLOW_TRIGGER_REQUIRES_WORKER", default=True)
+# The most trigger requests one POST /api/triggers/bulk/ may carry.
+NOTIFLOW_BULK_MAX = env.int("NOTIFLOW_BULK_MAX", default=1000)
 # How long a process trusts an API key it found active: a revocation takes effect within this
 # (at once in the process that revoked it); 0 checks the database on every request.
 NOTIFLOW_API_KEY_CACHE_SECONDS = env.float("NOTIFLOW_API_KEY_CACHE_SECONDS", default=10)

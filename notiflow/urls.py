@@ -11,7 +11,14 @@ from events.api import (
 )
 from notiflow.views import landing
 from registry.api import WorkerListApi
-from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi, WorkflowStatsApi
+from triggers.api import (
+    TriggerBulkApi,
+    TriggerCancelApi,
+    TriggerCancelByKeyApi,
+    TriggerDetailApi,
+    TriggerListApi,
+    WorkflowStatsApi,
+)
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
 from workflows.routing import KeyConverter
@@ -23,6 +30,8 @@ api = [
     path("workflows/<workflow_key:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
     path("workflows/<workflow_key:key>/stats/", WorkflowStatsApi.as_view(), name="workflow-stats"),
     path("triggers/", TriggerListApi.as_view(), name="trigger-list"),
+    path("triggers/bulk/", TriggerBulkApi.as_view(), name="trigger-bulk"),
+    path("triggers/cancel/", TriggerCancelByKeyApi.as_view(), name="trigger-cancel-by-key"),
     path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
     path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -19,13 +20,21 @@ from notiflow.http import StrictCharField
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
-from triggers.services import MAX_IDEMPOTENCY_KEY_LENGTH, TriggerRejected, trigger_create
+from triggers.services import (
+    MAX_CANCELLATION_KEY_LENGTH,
+    MAX_IDEMPOTENCY_KEY_LENGTH,
+    TriggerRejected,
+    TriggerRequest,
+    trigger_create,
+    triggers_create,
+)
 from triggers.state import (
     MAX_DELETE_REASON_LENGTH,
     TriggerNotFound,
     TriggerStateConflict,
     trigger_cancel,
     trigger_delete,
+    triggers_cancel_by_key,
 )
 from workflows.models import Workflow
 from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
@@ -43,6 +52,7 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
             "workflow",
             "workflow_version",
             "idempotency_key",
+            "cancellation_key",
             "payload",
             "status",
             "priority",
@@ -98,6 +108,14 @@ class TriggerInputSerializer(serializers.Serializer):
         max_value=PRIORITY_MAX,
         help_text="0-9, higher is more urgent; the workflow's priority when left out.",
     )
+    cancellation_key = StrictCharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=MAX_CANCELLATION_KEY_LENGTH,
+        default="",
+        help_text="a business key to cancel it by (POST /api/triggers/cancel/); empty: none",
+    )
 
 
 class TriggerDeleteInputSerializer(serializers.Serializer):
@@ -126,6 +144,18 @@ DELETED_FILTER = {"true": True, "false": False}
 
 def _error(field: str, message: str, code: int) -> Response:
     return Response({"detail": message, "errors": {field: [message]}}, status=code)
+
+
+def _item_error(index: int, field: str, message: str) -> dict[str, Any]:
+    return {"index": index, "status": 400, "detail": message, "errors": {field: [message]}}
+
+
+def _rejected(exc: TriggerRejected) -> dict[str, Any]:
+    """A refused trigger request as the API answers it; a 422 names the trigger holding the key."""
+    body: dict[str, Any] = {"detail": exc.message, "errors": {exc.field: [exc.message]}}
+    if exc.existing_id is not None:
+        body["existing_trigger_id"] = exc.existing_id
+    return body
 
 
 class TriggerListApi(ListAPIView):
@@ -201,13 +231,167 @@ class TriggerListApi(ListAPIView):
                 payload=fields.get("payload"),
                 actor=actor_of(request),
                 priority=fields.get("priority"),
+                cancellation_key=fields["cancellation_key"],
             )
         except TriggerRejected as exc:
-            return _error(exc.field, exc.message, exc.status_code)
+            return Response(_rejected(exc), status=exc.status_code)
         return Response(
             TriggerOutputSerializer(trigger).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class TriggerBulkItemSerializer(TriggerInputSerializer):
+    # No header per item: the key is in the item.
+    idempotency_key = IdempotencyKeyField(trim_whitespace=False)
+
+
+@extend_schema_field(TriggerBulkItemSerializer)
+class BulkItemField(serializers.JSONField):
+    """Any JSON here: each item is checked alone (TriggerBulkItemSerializer), and a bad one is
+    that item's 400, not the request's."""
+
+
+class TriggerBulkInputSerializer(serializers.Serializer):
+    triggers = serializers.ListField(
+        child=BulkItemField(),
+        min_length=1,
+        help_text="1 to NOTIFLOW_BULK_MAX [1000] trigger requests, each as POST /api/triggers/ "
+        "takes it, with its idempotency_key in the item",
+    )
+
+    def validate_triggers(self, items: list[Any]) -> list[Any]:
+        limit = settings.NOTIFLOW_BULK_MAX
+        if len(items) > limit:
+            raise ValidationError(
+                f"at most {limit} triggers per request (NOTIFLOW_BULK_MAX); this one has "
+                f"{len(items)}, and none was stored"
+            )
+        return items
+
+
+class TriggerBulkResultSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="the item's place in `triggers`, from 0")
+    status = serializers.IntegerField(
+        help_text="what POST /api/triggers/ would have answered for the item alone: 201, 200, "
+        "400, 403, 409, 422 or 503"
+    )
+    trigger = TriggerOutputSerializer(required=False, help_text="with 201 and 200")
+    detail = serializers.CharField(required=False, help_text="with an error status")
+    errors = serializers.DictField(required=False, help_text="field name -> messages")
+    existing_trigger_id = serializers.UUIDField(
+        required=False, help_text="with 422: the trigger that holds the idempotency key"
+    )
+
+
+class TriggerBulkOutputSerializer(serializers.Serializer):
+    results = TriggerBulkResultSerializer(many=True, help_text="one per item, in request order")
+
+
+class TriggerBulkApi(APIView):
+    @extend_schema(
+        request=TriggerBulkInputSerializer,
+        responses={200: TriggerBulkOutputSerializer},
+        description=(
+            "Many trigger requests in one: each item is decided as POST /api/triggers/ would "
+            "decide it alone (validation, idempotency, status), independently of the others, in "
+            "one statement for them all. The answer is 200 whatever the items' outcomes; a body "
+            "that is not an object with 1 to NOTIFLOW_BULK_MAX items is a 400 and stores nothing."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            return _error("body", "the request body must be a JSON object", 400)
+        body = TriggerBulkInputSerializer(data=request.data)
+        if not body.is_valid():  # also when an item is not an object: nothing is stored
+            raise ValidationError(body.errors)
+        results: list[dict[str, Any] | None] = []
+        requests: list[tuple[int, TriggerRequest]] = []
+        for index, item in enumerate(body.validated_data["triggers"]):
+            if not isinstance(item, dict):
+                results.append(_item_error(index, "item", "each trigger must be a JSON object"))
+                continue
+            fields = TriggerBulkItemSerializer(data=item)
+            if not fields.is_valid():
+                names = ", ".join(str(name) for name in fields.errors)
+                results.append(
+                    {
+                        "index": index,
+                        "status": 400,
+                        "detail": f"invalid input: {names}",
+                        "errors": fields.errors,
+                    }
+                )
+                continue
+            data = fields.validated_data
+            results.append(None)
+            requests.append(
+                (
+                    index,
+                    TriggerRequest(
+                        workflow_key=data["workflow"],
+                        idempotency_key=data["idempotency_key"],
+                        payload=data.get("payload"),
+                        priority=data.get("priority"),
+                        cancellation_key=data["cancellation_key"],
+                    ),
+                )
+            )
+        outcomes = triggers_create([r for _, r in requests], actor=actor_of(request))
+        for (index, _request), outcome in zip(requests, outcomes, strict=True):
+            if isinstance(outcome, TriggerRejected):
+                results[index] = {
+                    "index": index,
+                    "status": outcome.status_code,
+                    **_rejected(outcome),
+                }
+            else:
+                trigger, created = outcome
+                results[index] = {
+                    "index": index,
+                    "status": 201 if created else 200,
+                    "trigger": trigger_json(trigger),
+                }
+        return Response({"results": results})
+
+
+class TriggerCancelByKeyInputSerializer(serializers.Serializer):
+    cancellation_key = StrictCharField(
+        min_length=1, max_length=MAX_CANCELLATION_KEY_LENGTH, trim_whitespace=False
+    )
+    workflow = StrictCharField(
+        required=False, min_length=1, max_length=100, help_text="this workflow's triggers only"
+    )
+
+
+class TriggerCancelByKeyOutputSerializer(serializers.Serializer):
+    cancelled = serializers.IntegerField(help_text="how many triggers this request cancelled")
+    ids = serializers.ListField(child=serializers.UUIDField(), help_text="their ids")
+
+
+class TriggerCancelByKeyApi(APIView):
+    @extend_schema(
+        request=TriggerCancelByKeyInputSerializer,
+        responses={200: TriggerCancelByKeyOutputSerializer},
+        description=(
+            "Cancel every trigger carrying `cancellation_key` that has not finished (and is not "
+            "deleted), of `workflow` when given. None matching is not an error: "
+            '`{"cancelled": 0, "ids": []}`.'
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            return _error("body", "the request body must be a JSON object", 400)
+        data = TriggerCancelByKeyInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        ids = triggers_cancel_by_key(
+            cancellation_key=fields["cancellation_key"],
+            workflow_key=fields.get("workflow"),
+            actor=actor_of(request),
+            reason="cancelled via API by cancellation key",
+        )
+        return Response({"cancelled": len(ids), "ids": [str(i) for i in ids]})
 
 
 class TriggerDetailApi(APIView):

@@ -35,6 +35,12 @@ class TriggerInstance(models.Model):
         WorkflowVersion, on_delete=models.PROTECT, related_name="triggers"
     )
     idempotency_key = models.CharField(max_length=255)
+    # SHA-256 of the request that created the trigger, normalised (triggers.services
+    # request_hash): a repeated key with another hash is not a replay (docs/design.md, HTTP API).
+    # Empty for triggers created before it existed, which any repeat matches.
+    request_hash = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # A business key the client may cancel by (POST /api/triggers/cancel/); empty: none.
+    cancellation_key = models.CharField(max_length=255, blank=True, default="", db_default="")
     payload = models.JSONField(default=dict)
     status = models.CharField(
         max_length=16, choices=TriggerStatus.choices, default=TriggerStatus.ENQUEUED
@@ -100,6 +106,13 @@ class TriggerInstance(models.Model):
             models.Index(fields=["status", "-created_at"], name="trigger_status_created_idx"),
             models.Index(fields=["workflow", "-created_at"], name="trigger_workflow_created_idx"),
             models.Index(fields=["-created_at"], name="trigger_created_idx"),
+            # Cancel by key: only rows that carry one, so the claims and releases of the others
+            # (most rows) do not maintain it.
+            models.Index(
+                fields=["cancellation_key"],
+                name="trigger_cancellation_key_idx",
+                condition=~models.Q(cancellation_key=""),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -28,6 +28,7 @@ def trigger_json(
         "workflow": instance.workflow.key if workflow_key is None else workflow_key,
         "workflow_version": instance.workflow_version.number if version is None else version,
         "idempotency_key": instance.idempotency_key,
+        "cancellation_key": instance.cancellation_key,
         "payload": instance.payload,
         "status": instance.status,
         "priority": instance.priority,

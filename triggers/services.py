@@ -7,17 +7,27 @@ import json
 import secrets
 import time
 import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from notiflow.db import fetchone_prepared
+from notiflow.db import fetchall_prepared
 from registry.sql import live_within_seconds
-from triggers.dispatch import Nudge, trigger_enqueue_on_commit
+from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from triggers.models import ApiKey, TriggerInstance
-from triggers.sql import INTAKE_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
+from triggers.sql import (
+    INTAKE_EXISTING_SQL,
+    INTAKE_MANY_SQL,
+    INTAKE_REQUEST_FIELDS,
+    INTAKE_SQL,
+    INTAKE_WORKFLOW_COLUMNS,
+    STATUS_PARAMS,
+    TRIGGER_COLUMNS,
+)
 from triggers.state import trigger_from_row
 from workflows.models import Workflow, WorkflowVersion
 from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
@@ -25,14 +35,37 @@ from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
 
-class TriggerRejected(Exception):
-    """The trigger request is invalid; `field` names the culprit. Nothing was saved."""
+MAX_CANCELLATION_KEY_LENGTH = 255
 
-    def __init__(self, field: str, message: str, *, status_code: int = 400):
+
+class TriggerRejected(Exception):
+    """The trigger request is invalid; `field` names the culprit. Nothing was saved.
+    `existing_id` is the trigger that holds the key, when that is why (422)."""
+
+    def __init__(
+        self, field: str, message: str, *, status_code: int = 400, existing_id: str | None = None
+    ):
         super().__init__(message)
         self.field = field
         self.message = message
         self.status_code = status_code
+        self.existing_id = existing_id
+
+
+@dataclass(frozen=True)
+class TriggerRequest:
+    """One request for a trigger, as POST /api/triggers/ takes it (and each item of its bulk
+    form, the admin's and manage.py trigger_workflow's)."""
+
+    workflow_key: str
+    idempotency_key: str
+    payload: Any
+    priority: int | None = None
+    cancellation_key: str = ""
+
+
+# What happened to one request: the trigger and whether it is new, or why it was refused.
+IntakeOutcome = tuple[TriggerInstance, bool] | TriggerRejected
 
 
 def trigger_create(
@@ -42,31 +75,82 @@ def trigger_create(
     payload: Any,
     actor: str = "",
     priority: int | None = None,
+    cancellation_key: str = "",
 ) -> tuple[TriggerInstance, bool]:
-    """Insert the trigger for (workflow, idempotency_key), or return the one that already exists.
+    """Insert the trigger for (workflow, idempotency_key), or return the one that already exists;
+    triggers_create's rules for one request. Returns (trigger, created); raises TriggerRejected.
+    """
+    request = TriggerRequest(workflow_key, idempotency_key, payload, priority, cancellation_key)
+    (outcome,) = triggers_create([request], actor=actor)
+    if isinstance(outcome, TriggerRejected):
+        raise outcome
+    return outcome
 
-    The inbox: a single INSERT ... ON CONFLICT DO NOTHING decides, so any number of concurrent
+
+def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> list[IntakeOutcome]:
+    """Each request's trigger, inserted or found, or why it was refused, in request order. Each
+    request is decided alone, as if it came by itself, in one statement for them all.
+
+    The inbox: one INSERT ... ON CONFLICT DO NOTHING decides, so any number of concurrent
     requests with the same key create exactly one row (there is no read-then-act window). A new
     trigger is `enqueued` at the entry node of the workflow's current version (read by the same
     statement), due now; it and its event are written by that statement, and its first nudge is
     published after commit (at once in autocommit, or when the caller's transaction commits).
-    Its priority is `priority`, else the workflow's. When no live worker serves the workflow's
-    queue (and NOTIFLOW_TRIGGER_REQUIRES_WORKER is on), the same statement stores nothing and
-    this raises TriggerRejected with status 503, unless the key's trigger exists already: a
-    repeated request gets it (200) as for any repeated key. A trigger with this key that is
-    soft-deleted does not count (the key is free again); one deleted while this runs makes it
-    insert anew.
-    Returns (trigger, created), with the trigger's workflow and version attached.
+    Its priority is the request's, else the workflow's. A key already held by a trigger (not
+    deleted) of the workflow gives that trigger, as it is now, when the request is the same one
+    (request_hash: payload, priority and cancellation key); another request with that key is
+    refused with 422 and changes nothing. When no live worker serves the workflow's queue (and
+    NOTIFLOW_TRIGGER_REQUIRES_WORKER is on), nothing is stored and the request is refused with
+    503, unless the key's trigger exists already. A trigger with this key that is soft-deleted
+    does not count (the key is free again); one deleted while this runs makes it insert anew.
+    Triggers come with their workflow and version attached.
     """
-    if not isinstance(idempotency_key, str) or not idempotency_key.strip():
+    outcomes: list[IntakeOutcome | None] = [None] * len(requests)
+    pending: list[tuple[int, TriggerRequest, str, str]] = []  # index, request, payload, hash
+    for index, request in enumerate(requests):
+        try:
+            payload_json, digest = _checked(request)
+        except TriggerRejected as exc:
+            outcomes[index] = exc
+        else:
+            pending.append((index, request, payload_json, digest))
+    nudges: list[Nudge] = []
+    # Twice at most: the trigger that held a key may be deleted between the inbox statement and
+    # the read of it; the key is then free, and the statement's second run takes it.
+    for _ in range(2):
+        if not pending:
+            break
+        pending = _intake(pending, actor, outcomes, nudges)
+    for index, _request, _payload, _digest in pending:
+        outcomes[index] = TriggerRejected(
+            "idempotency_key",
+            "the trigger with this idempotency key was deleted while this request ran, twice; "
+            "send the request again",
+            status_code=409,
+        )
+    triggers_enqueue_on_commit(nudges)
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def request_hash(*, payload_json: str, priority: int | None, cancellation_key: str) -> str:
+    """The normalised request a key was first used with (`payload_json` with sorted keys)."""
+    normal = json.dumps([priority, cancellation_key], separators=(",", ":")) + payload_json
+    return hashlib.sha256(normal.encode()).hexdigest()
+
+
+def _checked(request: TriggerRequest) -> tuple[str, str]:
+    """The request's payload as JSON and its request_hash; TriggerRejected if it is invalid."""
+    key = request.idempotency_key
+    if not isinstance(key, str) or not key.strip():
         raise TriggerRejected("idempotency_key", "idempotency_key must be a non-empty string")
-    if len(idempotency_key) > MAX_IDEMPOTENCY_KEY_LENGTH:
+    if len(key) > MAX_IDEMPOTENCY_KEY_LENGTH:
         raise TriggerRejected(
             "idempotency_key",
             f"idempotency_key must be at most {MAX_IDEMPOTENCY_KEY_LENGTH} characters",
         )
-    if not isinstance(payload, dict):
+    if not isinstance(request.payload, dict):
         raise TriggerRejected("payload", "payload must be a JSON object")
+    priority = request.priority
     if priority is not None and (
         isinstance(priority, bool)
         or not isinstance(priority, int)
@@ -77,67 +161,148 @@ def trigger_create(
             f"priority must be an integer from {PRIORITY_MIN} to {PRIORITY_MAX} "
             "(higher is more urgent)",
         )
+    cancellation_key = request.cancellation_key
+    if not isinstance(cancellation_key, str) or len(cancellation_key) > MAX_CANCELLATION_KEY_LENGTH:
+        raise TriggerRejected(
+            "cancellation_key",
+            f"cancellation_key must be a string of at most {MAX_CANCELLATION_KEY_LENGTH} characters",
+        )
+    payload_json = json.dumps(request.payload, sort_keys=True, separators=(",", ":"))
+    digest = request_hash(
+        payload_json=payload_json, priority=priority, cancellation_key=cancellation_key
+    )
+    return payload_json, digest
 
-    params = {
+
+def _intake(
+    pending: list[tuple[int, TriggerRequest, str, str]],
+    actor: str,
+    outcomes: list[IntakeOutcome | None],
+    nudges: list[Nudge],
+) -> list[tuple[int, TriggerRequest, str, str]]:
+    """One run of the inbox statement for `pending`: fills in `outcomes` and `nudges`, and
+    returns the requests to run again (their key's holder was deleted meanwhile)."""
+    columns = {field: [] for field in INTAKE_REQUEST_FIELDS}  # type: ignore[var-annotated]
+    for index, request, payload_json, digest in pending:
+        for field, value in zip(
+            INTAKE_REQUEST_FIELDS,
+            (
+                index,
+                str(uuid.uuid4()),
+                request.workflow_key,
+                request.idempotency_key,
+                payload_json,
+                request.priority,
+                request.cancellation_key,
+                digest,
+            ),
+            strict=True,
+        ):
+            columns[field].append(value)
+    params: dict[str, Any] = {
         **STATUS_PARAMS,
-        "workflow": workflow_key,
-        "id": str(uuid.uuid4()),
-        "key": idempotency_key,
-        "payload": json.dumps(payload),
         "actor": actor,
-        "priority": priority,
         "require_worker": settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER,
         "live_within": live_within_seconds(),
     }
-    # Twice at most: the trigger that held the key may be deleted between the inbox statement
-    # and the read of it; the key is then free, and the statement's second run takes it.
-    for _ in range(2):
-        row = fetchone_prepared(INTAKE_SQL, params)
-        if row is None:
-            raise TriggerRejected("workflow", f"workflow {workflow_key!r} does not exist")
-        workflow_id, key, active, version_id, number, queue, served = row[:INTAKE_WORKFLOW_COLUMNS]
-        if not active or version_id is None:
-            raise TriggerRejected(
-                "workflow", f"workflow {workflow_key!r} is not active", status_code=409
-            )
-        inserted = row[INTAKE_WORKFLOW_COLUMNS:]
-        if inserted[0] is not None:
-            break
-        # ON CONFLICT waited for the winner to commit, so its row is visible to this query,
-        # unless it has been deleted since. A repeated request gets its trigger even while
-        # nobody serves the queue: it was stored.
-        existing = (
-            TriggerInstance.objects.select_related("workflow", "workflow_version")
-            .filter(
-                workflow_id=workflow_id, idempotency_key=idempotency_key, deleted_at__isnull=True
-            )
-            .first()
-        )
-        if existing is not None:
-            return existing, False
-        if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
-            raise TriggerRejected(
-                "workflow",
-                f"no live worker serves queue {queue!r}; start one with: "
-                f"celery -A notiflow worker -Q {queue}",
-                status_code=503,
-            )
+    if len(pending) == 1:
+        rows = fetchall_prepared(INTAKE_SQL, {**params, **{f: v[0] for f, v in columns.items()}})
     else:
-        raise TriggerRejected(
-            "idempotency_key",
-            "the trigger with this idempotency key was deleted while this request ran, twice; "
-            "send the request again",
-            status_code=409,
+        rows = fetchall_prepared(INTAKE_MANY_SQL, {**params, **columns})
+    by_index = {index: (request, digest) for index, request, _payload, digest in pending}
+    held: list[tuple[int, int, str, str]] = []  # index, workflow id, workflow key, request hash
+    for row in rows:
+        index, workflow_id, key, active, version_id, number, queue, served = row[
+            :INTAKE_WORKFLOW_COLUMNS
+        ]
+        request, digest = by_index[index]
+        if workflow_id is None:
+            outcomes[index] = TriggerRejected(
+                "workflow", f"workflow {request.workflow_key!r} does not exist"
+            )
+        elif not active or version_id is None:
+            outcomes[index] = TriggerRejected(
+                "workflow", f"workflow {request.workflow_key!r} is not active", status_code=409
+            )
+        elif row[INTAKE_WORKFLOW_COLUMNS] is not None:
+            trigger = trigger_from_row(row[INTAKE_WORKFLOW_COLUMNS:])
+            _attach(trigger, workflow_id=workflow_id, key=key, version_id=version_id, number=number)
+            outcomes[index] = (trigger, True)
+            nudges.append(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
+        else:
+            held.append((index, workflow_id, key, digest))
+            # Kept for the case where the key's holder turns out to be deleted meanwhile.
+            if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
+                outcomes[index] = TriggerRejected(
+                    "workflow",
+                    f"no live worker serves queue {queue!r}; start one with: "
+                    f"celery -A notiflow worker -Q {queue}",
+                    status_code=503,
+                )
+    if not held:
+        return []
+    # ON CONFLICT waited for the winners to commit, so their rows are visible to this query,
+    # unless they have been deleted since. A repeated request gets its trigger even while nobody
+    # serves the queue: it was stored.
+    existing = {
+        (trigger.workflow_id, trigger.idempotency_key): (trigger, number)
+        for trigger, number in _existing(held, by_index)
+    }
+    again = []
+    for index, workflow_id, key, digest in held:
+        request = by_index[index][0]
+        found = existing.get((workflow_id, request.idempotency_key))
+        if found is None:
+            if outcomes[index] is None:  # not refused for want of a worker: insert anew
+                again.append(next(p for p in pending if p[0] == index))
+            continue
+        trigger, number = found
+        if trigger.request_hash and trigger.request_hash != digest:
+            outcomes[index] = TriggerRejected(
+                "idempotency_key",
+                f"idempotency key {request.idempotency_key!r} was used with other parameters "
+                f"(payload, priority or cancellation_key) by trigger {trigger.pk}; nothing was "
+                "changed. Send the same request again, or use a new key",
+                status_code=422,
+                existing_id=str(trigger.pk),
+            )
+            continue
+        copy = trigger_from_row([getattr(trigger, column) for column in TRIGGER_COLUMNS])
+        _attach(
+            copy,
+            workflow_id=workflow_id,
+            key=key,
+            version_id=trigger.workflow_version_id,
+            number=number,
         )
-    trigger = trigger_from_row(inserted)
-    # What the answer shows of the workflow and version, without another query (the other
-    # fields are deferred: Django loads them if something asks).
+        outcomes[index] = (copy, False)
+    return again
+
+
+def _existing(
+    held: list[tuple[int, int, str, str]], by_index: dict[int, tuple[TriggerRequest, str]]
+) -> list[tuple[TriggerInstance, int]]:
+    """The triggers (not deleted) that hold the keys of `held`, each with its version's number."""
+    rows = fetchall_prepared(
+        INTAKE_EXISTING_SQL,
+        {
+            "workflow_ids": [workflow_id for _index, workflow_id, _key, _digest in held],
+            "keys": [by_index[index][0].idempotency_key for index, *_rest in held],
+        },
+    )
+    width = len(TRIGGER_COLUMNS)
+    return [(trigger_from_row(row[:width]), row[width]) for row in rows]
+
+
+def _attach(
+    trigger: TriggerInstance, *, workflow_id: int, key: str, version_id: int, number: int
+) -> None:
+    """What the answer shows of the workflow and version, without another query (the other
+    fields are deferred: Django loads them if something asks)."""
     trigger.workflow = Workflow.from_db(connection.alias, ["id", "key"], [workflow_id, key])
     trigger.workflow_version = WorkflowVersion.from_db(
         connection.alias, ["id", "workflow_id", "number"], [version_id, workflow_id, number]
     )
-    trigger_enqueue_on_commit(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
-    return trigger, True
 
 
 def _hash(key: str) -> str:

@@ -174,17 +174,20 @@ def release_sql(
 
 # --- intake -------------------------------------------------------------------------------------
 
-# Every column of a new trigger and its value, as SQL over `target` (below). Built from this
-# mapping, so a new column without a database default fails here, at import, not at run time.
+# Every column of a new trigger and its value, as SQL over `r` (the request, below) and `target`
+# (its workflow). Built from this mapping, so a new column without a database default fails here,
+# at import, not at run time.
 _INTAKE_VALUES = {
-    "id": "%(id)s::uuid",
-    "workflow_id": "workflow_id",
-    "workflow_version_id": "version_id",
-    "idempotency_key": "%(key)s",
-    "payload": "%(payload)s::jsonb",
+    "id": "r.id",
+    "workflow_id": "target.workflow_id",
+    "workflow_version_id": "target.version_id",
+    "idempotency_key": "r.key",
+    "request_hash": "r.hash",
+    "cancellation_key": "r.cancellation_key",
+    "payload": "r.payload::jsonb",
     "status": ENQUEUED,
-    "priority": "priority",
-    "current_node_id": "entry_node_id",
+    "priority": "COALESCE(r.priority, target.priority)",
+    "current_node_id": "target.entry_node_id",
     "vars": "'{}'::jsonb",
     "attempts": "0",
     "available_at": "now()",
@@ -203,11 +206,38 @@ _missing = set(TRIGGER_COLUMNS) ^ set(_INTAKE_VALUES)
 if _missing:
     raise RuntimeError(f"intake: no value (or no column) for {sorted(_missing)}")
 
-# The inbox in one statement (one round trip, atomic on its own): the workflow's current version
-# looked up by key, whether a live worker serves its queue, the trigger inserted if the key is
-# new among the triggers not deleted (and the queue is served, unless `require_worker` is off),
-# and its `created` event. The row comes back whole, after the INTAKE_WORKFLOW_COLUMNS columns of
-# the workflow, its version and queue; with no trigger columns when nothing was inserted.
+# The fields of one trigger request, as the request CTE `r` names them, in this order, and their
+# SQL types.
+_REQUEST_FIELDS = {
+    "idx": "int",
+    "id": "uuid",
+    "workflow": "text",
+    "key": "text",
+    "payload": "text",
+    "priority": "int",
+    "cancellation_key": "text",
+    "hash": "text",
+}
+INTAKE_REQUEST_FIELDS = tuple(_REQUEST_FIELDS)
+
+# One request from scalar parameters (POST /api/triggers/), or many from arrays of them, one
+# element per request (POST /api/triggers/bulk/): the same statement after that.
+_ONE_REQUEST = "SELECT " + ", ".join(
+    f"%({field})s::{kind} AS {field}" for field, kind in _REQUEST_FIELDS.items()
+)
+_MANY_REQUESTS = "SELECT * FROM unnest({}) AS r({})".format(  # noqa: S608 (constants)
+    ", ".join(f"%({field})s::{kind}[]" for field, kind in _REQUEST_FIELDS.items()),
+    ", ".join(_REQUEST_FIELDS),
+)
+
+# The inbox in one statement (one round trip, atomic on its own): for each request, its
+# workflow's current version looked up by key, whether a live worker serves its queue, the trigger
+# inserted if the key is new among the workflow's triggers not deleted (and the queue is served,
+# unless `require_worker` is off), and its `created` event. One row per request, in request order:
+# its index, the INTAKE_WORKFLOW_COLUMNS columns of the workflow, its version and queue (NULL for
+# an unknown workflow), then the trigger's row whole, or NULLs when nothing was inserted. Two
+# requests of one statement with the same key insert one trigger: ON CONFLICT DO NOTHING skips
+# the later one, which then finds the first as any repeat does.
 _CREATED_EVENT = event_insert(
     source="inserted",
     trigger_id="id",
@@ -220,30 +250,48 @@ _CREATED_EVENT = event_insert(
 _INTAKE_COLUMNS = ", ".join(TRIGGER_COLUMNS)
 _INTAKE_SELECT = ", ".join(_INTAKE_VALUES[column] for column in TRIGGER_COLUMNS)
 _INTAKE_RETURNED = ", ".join(f"inserted.{column}" for column in TRIGGER_COLUMNS)
-INTAKE_SQL = f"""
-WITH target AS (
+_INTAKE_TEMPLATE = f"""
+WITH r AS (
+    @requests
+), target AS (
     SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number, w.queue,
            {queue_served_sql("w.queue")} AS served,
-           COALESCE(%(priority)s::int, w.priority) AS priority,
-           v.definition ->> 'entry_node_id' AS entry_node_id
+           w.priority, v.definition ->> 'entry_node_id' AS entry_node_id
     FROM {Workflow._meta.db_table} w
     LEFT JOIN {WorkflowVersion._meta.db_table} v ON v.id = w.current_version_id
-    WHERE w.key = %(workflow)s
+    WHERE w.key IN (SELECT workflow FROM r)
 ), inserted AS (
     INSERT INTO {TRIGGER_TABLE} ({_INTAKE_COLUMNS})
     SELECT {_INTAKE_SELECT}
-    FROM target
-    WHERE active AND version_id IS NOT NULL AND (served OR NOT %(require_worker)s)
+    FROM r JOIN target ON target.key = r.workflow
+    WHERE target.active AND target.version_id IS NOT NULL
+      AND (target.served OR NOT %(require_worker)s)
+    ORDER BY r.idx
     ON CONFLICT (workflow_id, idempotency_key) WHERE deleted_at IS NULL DO NOTHING
     RETURNING *
 ), created_event AS (
     {_CREATED_EVENT}
 )
-SELECT target.workflow_id, target.key, target.active, target.version_id, target.number,
+SELECT r.idx, target.workflow_id, target.key, target.active, target.version_id, target.number,
        target.queue, target.served, {_INTAKE_RETURNED}
-FROM target LEFT JOIN inserted ON true
+FROM r LEFT JOIN target ON target.key = r.workflow LEFT JOIN inserted ON inserted.id = r.id
+ORDER BY r.idx
 """  # noqa: S608 (names from the models, values as parameters)
-INTAKE_WORKFLOW_COLUMNS = 7
+# (replace, not format: the statement holds braces of its own, the empty jsonb `'{}'`)
+INTAKE_SQL = _INTAKE_TEMPLATE.replace("@requests", _ONE_REQUEST)
+INTAKE_MANY_SQL = _INTAKE_TEMPLATE.replace("@requests", _MANY_REQUESTS)
+INTAKE_WORKFLOW_COLUMNS = 8  # with the request's index first
+
+# The triggers not deleted that hold the keys (workflow_id[i], key[i]), with their version's
+# number: what a repeated request gets.
+INTAKE_EXISTING_SQL = f"""
+SELECT {", ".join(f"t.{column}" for column in TRIGGER_COLUMNS)}, v.number
+FROM {TRIGGER_TABLE} t
+JOIN {WorkflowVersion._meta.db_table} v ON v.id = t.workflow_version_id
+WHERE (t.workflow_id, t.idempotency_key) IN (
+    SELECT * FROM unnest(%(workflow_ids)s::bigint[], %(keys)s::text[])
+) AND t.deleted_at IS NULL
+"""  # noqa: S608 (names from the models, values as parameters)
 
 
 # --- the sweeper --------------------------------------------------------------------------------

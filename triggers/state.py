@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
@@ -311,6 +311,43 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
     trigger = _locked(trigger_id)
     if trigger.is_terminal:
         raise TriggerStateConflict(trigger, f"trigger is already {trigger.status}")
+    _cancel_locked(trigger, actor=actor, reason=reason)
+    return trigger
+
+
+@transaction.atomic
+def triggers_cancel_by_key(
+    *,
+    cancellation_key: str,
+    actor: str,
+    reason: str = "",
+    workflow_key: str | None = None,
+    workflow_keys: Collection[str] | None = None,
+) -> list[UUID]:
+    """Cancel every trigger carrying `cancellation_key` that is neither terminal nor deleted, of
+    the workflow `workflow_key` when given, and only of `workflow_keys` when given (an API key's
+    workflows); the ids cancelled, in id order. One transaction, each trigger as trigger_cancel
+    cancels it: locked (in id order, so two of these never deadlock), its event and its
+    `trigger.cancelled` announcement. An empty key matches nothing (it means "no key")."""
+    if not cancellation_key:
+        return []
+    matching = TriggerInstance.objects.filter(
+        cancellation_key=cancellation_key, deleted_at__isnull=True
+    ).exclude(status__in=TERMINAL_STATUSES)
+    if workflow_key is not None:
+        matching = matching.filter(workflow__key=workflow_key)
+    if workflow_keys is not None:
+        matching = matching.filter(workflow__key__in=list(workflow_keys))
+    # The status is read again under the lock: a trigger that finished meanwhile is left be.
+    locked = matching.select_for_update(of=("self",)).order_by("pk")
+    cancelled = []
+    for trigger in locked:
+        _cancel_locked(trigger, actor=actor, reason=reason)
+        cancelled.append(trigger.pk)
+    return cancelled
+
+
+def _cancel_locked(trigger: TriggerInstance, *, actor: str, reason: str) -> None:
     _change(
         trigger,
         to_status=TriggerStatus.CANCELLED,
@@ -320,7 +357,6 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
         completed_at=timezone.now(),
     )
     _announce(events.TRIGGER_CANCELLED, trigger)
-    return trigger
 
 
 @transaction.atomic

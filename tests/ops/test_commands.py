@@ -35,8 +35,16 @@ def test_trigger_workflow_creates_once_per_key_and_prints_the_id(tmp_path):
     assert out.strip().splitlines()[-1] == str(trigger.pk)
     assert "Created trigger" in err and trigger.payload["name"] == "Ann"
 
-    out, err = run("trigger_workflow", workflow.key, "--idempotency-key", "k1", "--payload", "{}")
+    out, err = run(
+        "trigger_workflow", workflow.key, "--idempotency-key", "k1", "--payload", f"@{payload}"
+    )
     assert out.strip() == str(trigger.pk) and "Already existed" in err
+
+    # The key with another payload is not a replay.
+    with pytest.raises(
+        CommandError, match=f"used with other parameters .* by trigger {trigger.pk}"
+    ):
+        run("trigger_workflow", workflow.key, "--idempotency-key", "k1", "--payload", "{}")
 
 
 @pytest.mark.parametrize(

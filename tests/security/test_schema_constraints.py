@@ -84,7 +84,12 @@ def test_the_trigger_api_refuses_each_body_the_schema_rules_out(api_client, sche
     workflow = WorkflowFactory()
     properties = request_schema(schema, "/api/triggers/", "post")["properties"]
     cases = list(broken(properties))
-    assert {name for name, _ in cases} == {"workflow", "idempotency_key", "payload"}
+    assert {name for name, _ in cases} == {
+        "workflow",
+        "idempotency_key",
+        "payload",
+        "cancellation_key",
+    }
     for name, value in cases:
         body = {"workflow": workflow.key, "idempotency_key": unique(), "payload": {}, name: value}
         assert_refused(api_client.post("/api/triggers/", body, format="json"), name)

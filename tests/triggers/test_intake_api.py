@@ -39,7 +39,7 @@ def test_duplicate_idempotency_key_returns_existing_trigger(api_client, workflow
         api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 1}}
     )
     second = post(
-        api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 2}}
+        api_client, {"workflow": workflow.key, "idempotency_key": "dup", "payload": {"a": 1}}
     )
     assert (first.status_code, second.status_code) == (201, 200)
     assert second.json() == first.json()

@@ -267,17 +267,18 @@ def test_a_delete_between_the_inbox_statement_and_its_read_creates_a_new_trigger
     The delete is made to land exactly there; intake runs its statement once more."""
     workflow = WorkflowFactory(definition=chain(delay_node("wait", delay_ms=0)))
     existing, _ = trigger_create(workflow_key=workflow.key, idempotency_key="race", payload={})
-    statement = services.fetchone_prepared
+    statement = services.fetchall_prepared
     runs = []
 
     def delete_after_the_first_run(sql, params):
-        row = statement(sql, params)
-        runs.append(row)
-        if len(runs) == 1:
-            deleted(existing)
-        return row
+        rows = statement(sql, params)
+        if sql == services.INTAKE_SQL:
+            runs.append(rows[0])
+            if len(runs) == 1:
+                deleted(existing)
+        return rows
 
-    monkeypatch.setattr(services, "fetchone_prepared", delete_after_the_first_run)
+    monkeypatch.setattr(services, "fetchall_prepared", delete_after_the_first_run)
 
     trigger, created = trigger_create(workflow_key=workflow.key, idempotency_key="race", payload={})
 

@@ -196,7 +196,12 @@ def test_after_delete_the_same_key_starts_a_new_run_and_the_deleted_one_stays_re
     second = again.json()["id"]
     assert wait_terminal(second).status == TriggerStatus.COMPLETED  # a worker ran the new one
     repeat = api.post(
-        "/api/triggers/", {"workflow": workflow.key, "idempotency_key": key, "payload": {}}
+        "/api/triggers/",
+        {
+            "workflow": workflow.key,
+            "idempotency_key": key,
+            "payload": {"name": "Se", "phone": "+15550155"},
+        },
     )
     assert (repeat.status_code, repeat.json()["id"]) == (200, second)
     old = api.get(f"/api/triggers/{first}/").json()

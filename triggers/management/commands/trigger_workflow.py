@@ -21,16 +21,20 @@ class Command(BaseCommand):
             "--payload", default="{}", help="a JSON object, @file.json, or @- for stdin"
         )
         parser.add_argument(
+            "--cancellation-key", default="", help="a key to cancel it by (cancel_trigger)"
+        )
+        parser.add_argument(
             "--wait", type=float, metavar="SECONDS", help="wait up to this long for the end"
         )
 
-    def handle(self, *args, workflow, idempotency_key, payload, wait, **options):
+    def handle(self, *args, workflow, idempotency_key, payload, cancellation_key, wait, **options):
         try:
             trigger, created = trigger_create(
                 workflow_key=workflow,
                 idempotency_key=idempotency_key,
                 payload=read_json(payload, what="--payload"),
                 actor=command_actor("trigger_workflow"),
+                cancellation_key=cancellation_key,
             )
         except TriggerRejected as exc:
             raise CommandError(exc.message) from exc
