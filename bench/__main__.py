@@ -216,7 +216,7 @@ class Bench:
 
     def run_intake(self) -> None:
         from bench.cpu import CpuMeter, backends, children, redis_group
-        from bench.intake import http_run, sql_run
+        from bench.intake import BULK_BATCH, BULK_CLIENTS, bulk_http_run, http_run, sql_run
         from bench.profile import Profiler, summarise
 
         n = self.args.intake_requests
@@ -227,13 +227,12 @@ class Bench:
         profiler = Profiler(web, profile, idle=self.args.profile == "wall") if profile else None
         sql_db = self.config.db_name("sql")
         server = self.config.server_url
-        meter = CpuMeter(
-            {
-                "gunicorn (master and workers)": lambda: [web.pid, *children(web.pid)],
-                "postgres backends": lambda: backends(server, sql_db),
-                **redis_group(self.config.redis_url),
-            }
-        )
+        groups = {
+            "gunicorn (master and workers)": lambda: [web.pid, *children(web.pid)],
+            "postgres backends": lambda: backends(server, sql_db),
+            **redis_group(self.config.redis_url),
+        }
+        meter = CpuMeter(groups)
         meter.start()
         try:
             http = http_run(
@@ -243,11 +242,25 @@ class Bench:
                 requests=n,
             )
             http = replace(http, cpu=meter.stop())
+            say(f"  {http}")
+            say(
+                f"intake: {n} triggers by POST /api/triggers/bulk/, {BULK_BATCH} a request from "
+                f"{BULK_CLIENTS} clients (the same gunicorn)"
+            )
+            meter = CpuMeter(groups)
+            meter.start()
+            bulk = bulk_http_run(
+                port=self.config.port,
+                api_key=self.api_key,
+                workflow_key=self.intake_workflow.key,
+                triggers=n,
+            )
+            bulk = replace(bulk, cpu=meter.stop())
+            say(f"  {bulk}")
         finally:
             if profiler:
                 profiler.stop()
             self.procs.stop(web)
-        say(f"  {http}")
         if profile is not None and profile.exists():
             summary = profile.with_suffix(".summary.txt")
             summary.write_text(summarise(profile, inside=r"handle_request"))
@@ -274,6 +287,7 @@ class Bench:
         )
         say(f"  {unchecked}")
         self.r.setdefault("intake_http", []).append(http)
+        self.r.setdefault("intake_bulk", []).append(bulk)
         self.r.setdefault("intake_sql", []).append(sql)
         self.r.setdefault("intake_sql_unchecked", []).append(unchecked)
         infra.redis_flush(self.config)  # the nudges of the intake triggers: no worker ran them

@@ -121,41 +121,52 @@ def _measure(one, requests: int, prefix: str, on_done=None) -> IntakeRun:  # typ
 # --- HTTP ---------------------------------------------------------------------------------------
 
 
+async def _http_post(
+    state: dict, port: int, api_key: str, path: str, body: bytes
+) -> tuple[int, bytes]:
+    """POST `body` on the client's keep-alive connection (opened, or opened again once, as
+    needed); the status and the response body."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Authorization: Bearer {api_key}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    for attempt in (1, 2):
+        if "writer" not in state:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            state.update(reader=reader, writer=writer)
+
+            async def close(writer: asyncio.StreamWriter = writer) -> None:
+                writer.close()
+
+            state["close"] = close
+        try:
+            state["writer"].write(head + body)
+            status_line = await state["reader"].readline()
+            if not status_line:
+                raise ConnectionError("closed by the server")
+            headers = (await state["reader"].readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+            length = int(headers.split("content-length:")[1].split("\r\n")[0])
+            answer = await state["reader"].readexactly(length)
+            if "connection: close" in headers:
+                state.pop("writer").close()
+            return int(status_line.split()[1]), answer
+        except (ConnectionError, asyncio.IncompleteReadError):
+            state.pop("writer", None)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _trigger_request(workflow_key: str, key: str) -> dict:
+    return {"workflow": workflow_key, "idempotency_key": key, "payload": PAYLOAD}
+
+
 def _http_one(port: int, api_key: str, workflow_key: str):  # type: ignore[no-untyped-def]
     async def one(state: dict, key: str) -> int:
-        body = json.dumps(
-            {"workflow": workflow_key, "idempotency_key": key, "payload": PAYLOAD}
-        ).encode()
-        head = (
-            f"POST /api/triggers/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-            f"Authorization: Bearer {api_key}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n"
-        ).encode()
-        for attempt in (1, 2):
-            if "writer" not in state:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                state.update(reader=reader, writer=writer)
-
-                async def close(writer: asyncio.StreamWriter = writer) -> None:
-                    writer.close()
-
-                state["close"] = close
-            try:
-                state["writer"].write(head + body)
-                status_line = await state["reader"].readline()
-                if not status_line:
-                    raise ConnectionError("closed by the server")
-                headers = (await state["reader"].readuntil(b"\r\n\r\n")).decode("latin-1").lower()
-                length = int(headers.split("content-length:")[1].split("\r\n")[0])
-                await state["reader"].readexactly(length)
-                if "connection: close" in headers:
-                    state.pop("writer").close()
-                return int(status_line.split()[1])
-            except (ConnectionError, asyncio.IncompleteReadError):
-                state.pop("writer", None)
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+        body = json.dumps(_trigger_request(workflow_key, key)).encode()
+        status, _ = await _http_post(state, port, api_key, "/api/triggers/", body)
+        return status
 
     return one
 
@@ -166,9 +177,72 @@ def http_run(*, port: int, api_key: str, workflow_key: str, requests: int) -> In
     return _measure(one, requests, prefix=f"http-{uuid.uuid4().hex[:6]}")
 
 
-# --- plain psycopg ------------------------------------------------------------------------------
+BULK_BATCH = 500
+BULK_CLIENTS = 4
 
-EXISTING_SQL = "SELECT * FROM trigger_instance WHERE workflow_id = %s AND idempotency_key = %s"
+
+def bulk_http_run(*, port: int, api_key: str, workflow_key: str, triggers: int) -> IntakeRun:
+    """POST /api/triggers/bulk/ under gunicorn (started by the caller): the single figure's
+    request plan (10% of the keys used before), BULK_BATCH triggers a request from BULK_CLIENTS
+    clients, after one warm-up request per client. `requests` and the rate count triggers; the
+    latencies are per bulk request."""
+    prefix = f"bulk-{uuid.uuid4().hex[:6]}"
+    keys = request_plan(triggers, prefix=prefix)
+    batches = [keys[i : i + BULK_BATCH] for i in range(0, len(keys), BULK_BATCH)]
+    warm = request_plan(BULK_BATCH * BULK_CLIENTS, prefix=f"warm-{prefix}")
+    warm_batches = [warm[i : i + BULK_BATCH] for i in range(0, len(warm), BULK_BATCH)]
+    codes: list[int] = []
+
+    async def post(state: dict, batch: list[str]) -> None:
+        items = [_trigger_request(workflow_key, key) for key in batch]
+        body = json.dumps({"triggers": items}).encode()
+        status, answer = await _http_post(state, port, api_key, "/api/triggers/bulk/", body)
+        if status != 200:
+            codes.extend([status] * len(batch))
+            return
+        codes.extend(result["status"] for result in json.loads(answer)["results"])
+
+    async def phases() -> tuple[list[float], float]:
+        states: list[dict] = [{} for _ in range(BULK_CLIENTS)]
+
+        async def drain(todo: list[list[str]], latencies: list[float]) -> None:
+            queue: asyncio.Queue[list[str]] = asyncio.Queue()
+            for batch in todo:
+                queue.put_nowait(batch)
+
+            async def client(state: dict) -> None:
+                while not queue.empty():
+                    batch = queue.get_nowait()
+                    started = time.perf_counter()
+                    await post(state, batch)
+                    latencies.append(time.perf_counter() - started)
+
+            await asyncio.gather(*(client(state) for state in states))
+
+        try:
+            await drain(warm_batches, [])
+            codes.clear()
+            latencies: list[float] = []
+            started = time.perf_counter()
+            await drain(batches, latencies)
+            return latencies, time.perf_counter() - started
+        finally:
+            for state in states:
+                if "close" in state:
+                    await state["close"]()
+
+    latencies, seconds = asyncio.run(phases())
+    run = _summary(
+        latencies,
+        seconds,
+        created=codes.count(201),
+        existing=codes.count(200),
+        errors=sum(1 for c in codes if c not in (200, 201)),
+    )
+    return replace(run, requests=len(keys), sent=len(warm) + len(keys))
+
+
+# --- plain psycopg ------------------------------------------------------------------------------
 
 
 def intake_statement(*, registry_check: bool) -> str:
@@ -187,7 +261,8 @@ def intake_statement(*, registry_check: bool) -> str:
 
 def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # type: ignore[no-untyped-def]
     from registry.sql import live_within_seconds
-    from triggers.sql import INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
+    from triggers.services import request_hash
+    from triggers.sql import INTAKE_EXISTING_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
 
     live_within = live_within_seconds()
 
@@ -197,14 +272,18 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
             state["close"] = state["conn"].close
         conn = state["conn"]
         # The service's own statement, prepared as the service prepares it (notiflow/db.py).
+        payload_json = json.dumps(PAYLOAD, sort_keys=True, separators=(",", ":"))
         params = {
             **STATUS_PARAMS,
-            "workflow": workflow_key,
+            "idx": 0,
             "id": str(uuid.uuid4()),
+            "workflow": workflow_key,
             "key": key,
-            "payload": json.dumps(PAYLOAD),
-            "actor": "api:bench",
+            "payload": payload_json,
             "priority": None,
+            "cancellation_key": "",
+            "hash": request_hash(payload_json=payload_json, priority=None, cancellation_key=""),
+            "actor": "api:bench",
             # As the bench's web process (bench/infra.py): no worker runs where intake is
             # measured. The statement asks the registry all the same.
             "require_worker": False,
@@ -214,7 +293,9 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
         row = await cur.fetchone()
         if row is not None and row[INTAKE_WORKFLOW_COLUMNS] is not None:
             return 201
-        cur = await conn.execute(EXISTING_SQL, [workflow, key])
+        cur = await conn.execute(
+            INTAKE_EXISTING_SQL, {"workflow_ids": [workflow], "keys": [key]}, prepare=True
+        )
         return 200 if await cur.fetchone() is not None else 500
 
     return one

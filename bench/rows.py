@@ -91,6 +91,7 @@ def _intake_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             met=None if value is None else (value >= 0.5 and p99 < 25 and not errors),
             command=bench.cmd("intake", intake_requests=a.intake_requests),
         ),
+        *_bulk_rows(bench, r, a),
         Row(
             "4. intake insert-or-return, plain psycopg (req/s)",
             spread([s.per_second for s in sql])
@@ -98,6 +99,31 @@ def _intake_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             command=bench.cmd("intake", intake_requests=a.intake_requests),
         ),
         *_registry_check_rows(bench, r, a),
+    ]
+
+
+def _bulk_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    """Bulk intake against single-request intake, the same gunicorn in the same run (issue 19:
+    at least 5x the triggers per second)."""
+    from bench.intake import BULK_BATCH, BULK_CLIENTS
+
+    http, bulk = r.get("intake_http", []), r.get("intake_bulk", [])
+    if not bulk:
+        return []
+    value, text = ratio([b.per_second for b in bulk], [h.per_second for h in http])
+    errors = sum(b.errors for b in bulk)
+    return [
+        Row(
+            f"4. bulk intake POST /api/triggers/bulk/ (triggers/s; {BULK_BATCH} a request, "
+            f"{BULK_CLIENTS} clients, 10% duplicates)",
+            spread([b.per_second for b in bulk])
+            + f"; per request p50 {spread([b.p50_ms for b in bulk], ' ms')}, p99 {spread([b.p99_ms for b in bulk], ' ms')}"
+            + (f"; {errors} errors" if errors else ""),
+            ratio=f"bulk/single {text}" if text else "",
+            target=">= 5",
+            met=None if value is None else (value >= 5 and not errors),
+            command=bench.cmd("intake", intake_requests=a.intake_requests),
+        )
     ]
 
 
