@@ -10,6 +10,11 @@ ERROR_SCHEMA = {
     "properties": {
         "detail": {"type": "string", "description": "a sentence saying what is wrong"},
         "errors": {"description": "field name -> messages, or a list of definition problems"},
+        "existing_trigger_id": {
+            "type": "string",
+            "format": "uuid",
+            "description": "with 422: the trigger that holds the idempotency key",
+        },
     },
     "required": ["detail"],
 }
@@ -21,11 +26,16 @@ CONFLICTS = {
 }
 # Intake refuses a trigger whose workflow's queue no live worker serves (registry/).
 UNSERVED = {("/api/triggers/", "post")}
+# An idempotency key reused with other parameters (docs/design.md, HTTP API).
+UNPROCESSABLE = {("/api/triggers/", "post")}
 DESCRIPTIONS = {
     "400": "Invalid input; `errors` names the fields",
     "401": "No or wrong API key",
     "404": "No such resource (or page)",
     "409": "Conflict with the current state",
+    "422": "The idempotency key was used with other parameters (payload, priority or "
+    "cancellation_key); nothing changed. `detail` names the trigger holding it, "
+    "`existing_trigger_id` is its id",
     "503": "no live worker serves the workflow's queue (NOTIFLOW_TRIGGER_REQUIRES_WORKER); "
     "nothing was stored, `detail` names the queue and the command that starts a worker for it",
 }
@@ -40,6 +50,8 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
             codes = ["400", "401", "404"]
             if (path, method) in CONFLICTS:
                 codes.append("409")
+            if (path, method) in UNPROCESSABLE:
+                codes.append("422")
             if (path, method) in UNSERVED:
                 codes.append("503")
             for code in codes:

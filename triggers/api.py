@@ -7,7 +7,12 @@ from typing import Any
 
 from django.conf import settings
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
@@ -158,6 +163,72 @@ def _rejected(exc: TriggerRejected) -> dict[str, Any]:
     return body
 
 
+# Examples for the schema (GET /api/schema/, /api/docs/).
+_TRIGGER_ID = "7b0c4f0e-2f5d-4a59-9a51-3c1e8d2f6a10"
+_EXAMPLE_REQUEST = {
+    "workflow": "billing.invoice_due",
+    "idempotency_key": "invoice-1042-due",
+    "payload": {"email": "ann@example.com", "name": "Ann", "amount": "42.00"},
+    "cancellation_key": "invoice-1042",
+}
+TRIGGER_EXAMPLES = [
+    OpenApiExample("a trigger", value=_EXAMPLE_REQUEST, request_only=True),
+    OpenApiExample(
+        "the key used with another payload",
+        value={
+            "detail": "idempotency key 'invoice-1042-due' was used with other parameters "
+            f"(payload, priority or cancellation_key) by trigger {_TRIGGER_ID}; nothing was "
+            "changed. Send the same request again, or use a new key",
+            "errors": {"idempotency_key": ["..."]},
+            "existing_trigger_id": _TRIGGER_ID,
+        },
+        response_only=True,
+        status_codes=["422"],
+    ),
+]
+BULK_EXAMPLES = [
+    OpenApiExample(
+        "two triggers",
+        value={
+            "triggers": [
+                _EXAMPLE_REQUEST,
+                {**_EXAMPLE_REQUEST, "idempotency_key": "invoice-1043-due", "payload": []},
+            ]
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "one stored, one refused",
+        value={
+            "results": [
+                {"index": 0, "status": 201, "trigger": {"id": _TRIGGER_ID, "status": "enqueued"}},
+                {
+                    "index": 1,
+                    "status": 400,
+                    "detail": "payload must be a JSON object",
+                    "errors": {"payload": ["payload must be a JSON object"]},
+                },
+            ]
+        },
+        response_only=True,
+        status_codes=["200"],
+    ),
+]
+CANCEL_BY_KEY_EXAMPLES = [
+    OpenApiExample(
+        "an order's reminders",
+        value={"cancellation_key": "invoice-1042", "workflow": "billing.invoice_due"},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "two cancelled",
+        value={"cancelled": 2, "ids": [_TRIGGER_ID, "0d3a2c5e-8f4b-4c1e-9a7d-2b6e5f4a3c21"]},
+        response_only=True,
+        status_codes=["200"],
+    ),
+]
+
+
 class TriggerListApi(ListAPIView):
     serializer_class = TriggerOutputSerializer
 
@@ -199,6 +270,7 @@ class TriggerListApi(ListAPIView):
     @extend_schema(
         request=TriggerInputSerializer,
         responses={201: TriggerOutputSerializer, 200: TriggerOutputSerializer},
+        examples=TRIGGER_EXAMPLES,
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
@@ -292,6 +364,7 @@ class TriggerBulkApi(APIView):
     @extend_schema(
         request=TriggerBulkInputSerializer,
         responses={200: TriggerBulkOutputSerializer},
+        examples=BULK_EXAMPLES,
         description=(
             "Many trigger requests in one: each item is decided as POST /api/triggers/ would "
             "decide it alone (validation, idempotency, status), independently of the others, in "
@@ -373,6 +446,8 @@ class TriggerCancelByKeyApi(APIView):
     @extend_schema(
         request=TriggerCancelByKeyInputSerializer,
         responses={200: TriggerCancelByKeyOutputSerializer},
+        examples=CANCEL_BY_KEY_EXAMPLES,
+        operation_id="triggers_cancel_by_key",
         description=(
             "Cancel every trigger carrying `cancellation_key` that has not finished (and is not "
             "deleted), of `workflow` when given. None matching is not an error: "

@@ -266,7 +266,9 @@ WITH r AS (
     FROM r JOIN target ON target.key = r.workflow
     WHERE target.active AND target.version_id IS NOT NULL
       AND (target.served OR NOT %(require_worker)s)
-    ORDER BY r.idx
+    -- In key order, whatever the request order: two bulk requests whose keys overlap then wait
+    -- for each other's rows in one order, and cannot deadlock.
+    ORDER BY target.workflow_id, r.key, r.idx
     ON CONFLICT (workflow_id, idempotency_key) WHERE deleted_at IS NULL DO NOTHING
     RETURNING *
 ), created_event AS (
@@ -286,11 +288,10 @@ INTAKE_WORKFLOW_COLUMNS = 8  # with the request's index first
 # number: what a repeated request gets.
 INTAKE_EXISTING_SQL = f"""
 SELECT {", ".join(f"t.{column}" for column in TRIGGER_COLUMNS)}, v.number
-FROM {TRIGGER_TABLE} t
+FROM (SELECT DISTINCT * FROM unnest(%(workflow_ids)s::bigint[], %(keys)s::text[])) AS held (workflow_id, key)
+JOIN {TRIGGER_TABLE} t
+  ON t.workflow_id = held.workflow_id AND t.idempotency_key = held.key AND t.deleted_at IS NULL
 JOIN {WorkflowVersion._meta.db_table} v ON v.id = t.workflow_version_id
-WHERE (t.workflow_id, t.idempotency_key) IN (
-    SELECT * FROM unnest(%(workflow_ids)s::bigint[], %(keys)s::text[])
-) AND t.deleted_at IS NULL
 """  # noqa: S608 (names from the models, values as parameters)
 
 
