@@ -48,7 +48,8 @@ def test_list_filters_by_status_and_finds_an_exact_key_or_id(admin_client):
     assert done.pk in shown and waiting.pk not in shown
     assert "SMTP 550 mailbox unavailable" in page.content.decode()
 
-    for term in (waiting.idempotency_key, str(waiting.pk)):
+    TriggerInstance.objects.filter(pk=waiting.pk).update(cancellation_key="order-77")
+    for term in (waiting.idempotency_key, str(waiting.pk), "order-77"):
         found = admin_client.get(LIST, {"q": term}).context["cl"].result_list
         assert [t.pk for t in found] == [waiting.pk]
     assert admin_client.get(LIST, {"q": "not-a-uuid"}).status_code == 200
