@@ -83,3 +83,53 @@ def add_delete_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
             },
         )
     return result
+
+
+# OpenAPI links: what a created resource's id feeds (Schemathesis's stateful phase follows them,
+# tests/test_schemathesis.py). (path, method, status) -> [(link name, operationId, parameters)].
+_TRIGGER = {"trigger_id": "$response.body#/id"}
+_WORKFLOW = {"key": "$response.body#/key"}
+_WEBHOOK = {"endpoint_id": "$response.body#/id"}
+LINKS: dict[tuple[str, str, str], list[tuple[str, str, dict[str, str]]]] = {
+    ("/api/triggers/", "post", "201"): [
+        ("GetTrigger", "triggers_retrieve", _TRIGGER),
+        ("GetTriggerLogs", "triggers_logs_list", _TRIGGER),
+        ("CancelTrigger", "triggers_cancel_create", _TRIGGER),
+        ("DeleteTrigger", "triggers_destroy", _TRIGGER),
+    ],
+    ("/api/workflows/", "post", "201"): [
+        ("GetWorkflow", "workflows_retrieve", _WORKFLOW),
+        ("GetWorkflowStats", "workflows_stats_retrieve", _WORKFLOW),
+        ("EditWorkflow", "workflows_partial_update", _WORKFLOW),
+        ("ReplaceWorkflow", "workflows_update", _WORKFLOW),
+        ("DeleteWorkflow", "workflows_destroy", _WORKFLOW),
+    ],
+    ("/api/webhooks/", "post", "201"): [
+        ("GetWebhook", "webhooks_retrieve", _WEBHOOK),
+        ("EditWebhook", "webhooks_partial_update", _WEBHOOK),
+        ("RotateWebhookSecret", "webhooks_rotate_secret_create", _WEBHOOK),
+        ("TestWebhook", "webhooks_test_create", _WEBHOOK),
+        ("GetWebhookDeliveries", "webhooks_deliveries_list", _WEBHOOK),
+        ("DeleteWebhook", "webhooks_destroy", _WEBHOOK),
+    ],
+}
+
+
+def add_links(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The LINKS above, on their responses; a link to an operation the schema lacks is an error
+    here rather than a schema Schemathesis refuses."""
+    operations = {
+        operation.get("operationId")
+        for methods in result.get("paths", {}).values()
+        for operation in methods.values()
+    }
+    for (path, method, status), links in LINKS.items():
+        response = result["paths"][path][method]["responses"][status]
+        for name, operation_id, parameters in links:
+            if operation_id not in operations:
+                raise ValueError(f"OpenAPI link {name}: no operation {operation_id}")
+            response.setdefault("links", {})[name] = {
+                "operationId": operation_id,
+                "parameters": parameters,
+            }
+    return result

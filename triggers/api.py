@@ -12,6 +12,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
+    inline_serializer,
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -342,22 +343,29 @@ class TriggerBulkInputSerializer(serializers.Serializer):
         return items
 
 
-class TriggerBulkResultSerializer(serializers.Serializer):
-    index = serializers.IntegerField(help_text="the item's place in `triggers`, from 0")
-    status = serializers.IntegerField(
-        help_text="what POST /api/triggers/ would have answered for the item alone: 201, 200, "
-        "400, 403, 409, 422 or 503"
-    )
-    trigger = TriggerOutputSerializer(required=False, help_text="with 201 and 200")
-    detail = serializers.CharField(required=False, help_text="with an error status")
-    errors = serializers.DictField(required=False, help_text="field name -> messages")
-    existing_trigger_id = serializers.UUIDField(
-        required=False, help_text="with 422: the trigger that holds the idempotency key"
-    )
+# For the schema only (`errors` cannot be a field of a Serializer class: it is its property).
+BULK_RESULT = inline_serializer(
+    name="TriggerBulkResult",
+    many=True,
+    help_text="one per item, in request order",
+    fields={
+        "index": serializers.IntegerField(help_text="the item's place in `triggers`, from 0"),
+        "status": serializers.IntegerField(
+            help_text="what POST /api/triggers/ would have answered for the item alone: 201, "
+            "200, 400, 403, 409, 422 or 503"
+        ),
+        "trigger": TriggerOutputSerializer(required=False, help_text="with 201 and 200"),
+        "detail": serializers.CharField(required=False, help_text="with an error status"),
+        "errors": serializers.DictField(required=False, help_text="field name -> messages"),
+        "existing_trigger_id": serializers.UUIDField(
+            required=False, help_text="with 422: the trigger that holds the idempotency key"
+        ),
+    },
+)
 
 
 class TriggerBulkOutputSerializer(serializers.Serializer):
-    results = TriggerBulkResultSerializer(many=True, help_text="one per item, in request order")
+    results = BULK_RESULT
 
 
 class TriggerBulkApi(APIView):
