@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -192,3 +193,7 @@ def test_no_operation_answers_5xx_or_strays_from_the_schema(web, tmp_path):
     assert summary["failures"] == [] and summary["errors"] == [], output
     assert operations["tested"] == operations["total"] > 0, output
     assert result.returncode == 0, output
+    # The stateful phase chains operations by the schema's links (notiflow/openapi.py LINKS):
+    # it must have followed some, from a trigger, workflow or webhook it created.
+    followed = re.search(r"API Links:\s+(\d+) covered", result.stdout)
+    assert followed and int(followed.group(1)) > 0, output
