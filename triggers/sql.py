@@ -259,16 +259,14 @@ WITH r AS (
            w.priority, v.definition ->> 'entry_node_id' AS entry_node_id
     FROM {Workflow._meta.db_table} w
     LEFT JOIN {WorkflowVersion._meta.db_table} v ON v.id = w.current_version_id
-    WHERE w.key IN (SELECT workflow FROM r)
+    WHERE @workflows
 ), inserted AS (
     INSERT INTO {TRIGGER_TABLE} ({_INTAKE_COLUMNS})
     SELECT {_INTAKE_SELECT}
     FROM r JOIN target ON target.key = r.workflow
     WHERE target.active AND target.version_id IS NOT NULL
       AND (target.served OR NOT %(require_worker)s)
-    -- In key order, whatever the request order: two bulk requests whose keys overlap then wait
-    -- for each other's rows in one order, and cannot deadlock.
-    ORDER BY target.workflow_id, r.key, r.idx
+    @insert_order
     ON CONFLICT (workflow_id, idempotency_key) WHERE deleted_at IS NULL DO NOTHING
     RETURNING *
 ), created_event AS (
@@ -277,11 +275,31 @@ WITH r AS (
 SELECT r.idx, target.workflow_id, target.key, target.active, target.version_id, target.number,
        target.queue, target.served, {_INTAKE_RETURNED}
 FROM r LEFT JOIN target ON target.key = r.workflow LEFT JOIN inserted ON inserted.id = r.id
-ORDER BY r.idx
+@rows_order
 """  # noqa: S608 (names from the models, values as parameters)
-# (replace, not format: the statement holds braces of its own, the empty jsonb `'{}'`)
-INTAKE_SQL = _INTAKE_TEMPLATE.replace("@requests", _ONE_REQUEST)
-INTAKE_MANY_SQL = _INTAKE_TEMPLATE.replace("@requests", _MANY_REQUESTS)
+
+
+def _intake_sql(**parts: str) -> str:
+    # replace, not format: the statement holds braces of its own (the empty jsonb, `'{}'`)
+    sql = _INTAKE_TEMPLATE
+    for name, part in parts.items():
+        sql = sql.replace(f"@{name}", part)
+    return sql
+
+
+# One request: its workflow looked up by the parameter itself, nothing to sort (a quarter less
+# of PostgreSQL's CPU per request than the many-requests form run with one).
+INTAKE_SQL = _intake_sql(
+    requests=_ONE_REQUEST, workflows="w.key = %(workflow)s", insert_order="", rows_order=""
+)
+INTAKE_MANY_SQL = _intake_sql(
+    requests=_MANY_REQUESTS,
+    workflows="w.key IN (SELECT workflow FROM r)",
+    # In key order, whatever the request order: two bulk requests whose keys overlap then wait
+    # for each other's rows in one order, and cannot deadlock.
+    insert_order="ORDER BY target.workflow_id, r.key, r.idx",
+    rows_order="ORDER BY r.idx",
+)
 INTAKE_WORKFLOW_COLUMNS = 8  # with the request's index first
 
 # The triggers not deleted that hold the keys (workflow_id[i], key[i]), with their version's
