@@ -212,12 +212,15 @@ class WsgiAdapter:
         waiter_factory: Callable[[], Any],
         wait_environ_key: str,
         slot_factory: Callable[[bool], Any],
+        max_body: int | None = None,
     ):
         self.wsgi_app = wsgi_app
         self.threads = threads
         self._waiter_factory = waiter_factory
         self._wait_key = wait_environ_key
         self._slot = slot_factory
+        # The body is read whole before Django sees it: past this, not further (see _read_body).
+        self.max_body = max_body
         self.pool: ThreadPoolExecutor | None = None
         self.waiter: Any = None
 
@@ -271,7 +274,7 @@ class WsgiAdapter:
         loop = asyncio.get_running_loop()
         arrived = loop.time()
         self.start()
-        body = await _read_body(receive)
+        body = await _read_body(receive, self.max_body)
         if body is None:
             return  # the client left before its request was whole
         slot = self._slot(False)
@@ -330,14 +333,20 @@ class WsgiAdapter:
                 await loop.run_in_executor(self.pool, discard, response)
 
 
-async def _read_body(receive: Receive) -> bytes | None:
+async def _read_body(receive: Receive, limit: int | None) -> bytes | None:
+    """The whole request body, or its first bytes past `limit` (Django then refuses it, 413, by
+    its length, and gunicorn closes the connection with the rest unread); None when the client
+    left."""
     parts: list[bytes] = []
+    size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
             return None
-        parts.append(message.get("body", b""))
-        if not message.get("more_body", False):
+        part = message.get("body", b"")
+        parts.append(part)
+        size += len(part)
+        if not message.get("more_body", False) or (limit is not None and size > limit):
             return b"".join(parts)
 
 
@@ -366,6 +375,7 @@ def _application() -> WsgiAdapter:
         waiter_factory=waiter,
         wait_environ_key=WAIT_ENVIRON_KEY,
         slot_factory=lambda redispatch: WaitSlot(redispatch=redispatch),
+        max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
     )
 
 

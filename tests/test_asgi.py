@@ -487,3 +487,46 @@ async def call_open(app: WsgiAdapter, the_scope: dict[str, Any]) -> list[dict[st
 
     await app(the_scope, receive, send)
     return sent
+
+
+def test_a_body_past_the_limit_is_not_read_further_and_django_refuses_it(committed):
+    """The adapter buffers the body before Django runs: past DATA_UPLOAD_MAX_MEMORY_SIZE it stops
+    reading, and Django's own size check answers 413 (gunicorn then closes the connection)."""
+    from django.conf import settings
+
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    _, key = api_key_create(name=f"limit-{uuid.uuid4().hex[:8]}")
+    piece = b"x" * 65536
+    pieces = tuple([piece] * (limit // len(piece) + 20))
+    taken: list[int] = []
+
+    app = adapter(get_wsgi_application())
+    app.max_body = limit
+
+    async def run() -> list[dict[str, Any]]:
+        incoming = [
+            {"type": "http.request", "body": p, "more_body": i < len(pieces) - 1}
+            for i, p in enumerate(pieces)
+        ]
+        sent: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            taken.append(1)
+            return incoming.pop(0)
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        headers = [
+            (b"host", b"testserver"),
+            (b"content-type", b"application/json"),
+            (b"authorization", f"Bearer {key}".encode()),
+        ]
+        await app(scope("/api/triggers/", method="POST", headers=headers), receive, send)
+        await app.stop()
+        return sent
+
+    sent = asyncio.run(run())
+    status, _, body = answer(sent)
+    assert status == 413, body
+    assert len(taken) == limit // len(piece) + 1  # one piece past the limit, no more
