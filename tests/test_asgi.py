@@ -388,9 +388,9 @@ def committed(django_db_setup, django_db_blocker) -> Iterator[None]:
 def test_a_client_sending_the_marker_to_the_trigger_view_neither_waits_nor_sees_it(committed):
     """The real view, through the adapter: a finished trigger with a forged marker header is
     answered at once, and the answer carries no trace of the marker."""
-    from tests.workers.helpers import due_trigger
+    from tests.workers.helpers import idle_trigger
 
-    trigger = due_trigger()
+    trigger = idle_trigger()
     trigger.status = "completed"
     trigger.save(update_fields=["status"])
     _, key = api_key_create(name=f"marker-{uuid.uuid4().hex[:8]}")
@@ -437,9 +437,9 @@ def test_lifespan_starts_and_stops_the_pool_and_the_waiter():
 def test_each_pool_thread_keeps_its_database_connection(committed):
     """30 requests, 10 at a time, through a pool of 2 threads open 2 connections, not 30 (the
     gthread worker's behaviour); stopping the adapter closes them."""
-    from tests.workers.helpers import due_trigger
+    from tests.workers.helpers import idle_trigger
 
-    trigger = due_trigger()
+    trigger = idle_trigger()
     _, key = api_key_create(name=f"reuse-{uuid.uuid4().hex[:8]}")
     opened: list[str] = []
 

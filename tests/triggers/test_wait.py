@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from tests.support.smtp import free_port
-from tests.workers.helpers import due_trigger
+from tests.workers.helpers import due_trigger, idle_trigger
 from triggers.models import TriggerInstance
 from triggers.waiting import TerminalWaiter, waiter_connection_params
 
@@ -110,8 +110,8 @@ async def _finish_after(trigger_id: uuid.UUID, seconds: float, status: str = "co
 
 
 def test_the_waiter_wakes_its_clients_once_the_trigger_is_finished(committed):
-    triggers = [due_trigger() for _ in range(3)]
-    other = due_trigger()
+    triggers = [idle_trigger() for _ in range(3)]
+    other = idle_trigger()
 
     async def run() -> tuple[list[bool], float, float, bool, TerminalWaiter]:
         waiter = TerminalWaiter(interval=0.05, connection_params=waiter_connection_params())
@@ -146,7 +146,7 @@ def test_the_waiter_wakes_its_clients_once_the_trigger_is_finished(committed):
 
 
 def test_the_waiter_survives_a_database_that_does_not_answer(committed):
-    trigger = due_trigger()
+    trigger = idle_trigger()
     dead = {**waiter_connection_params(), "host": "127.0.0.1", "port": free_port()}
 
     async def run() -> tuple[bool, float, TerminalWaiter]:
@@ -165,7 +165,7 @@ def test_the_waiter_survives_a_database_that_does_not_answer(committed):
 
 
 def test_the_waiter_reconnects_after_losing_its_connection(committed):
-    trigger = due_trigger()
+    trigger = idle_trigger()
 
     async def run() -> tuple[bool, TerminalWaiter]:
         waiter = TerminalWaiter(interval=0.05, connection_params=waiter_connection_params())
