@@ -29,4 +29,4 @@ USER notiflow
 EXPOSE 8000 5555
 
 # Binds NOTIFLOW_BIND, else NOTIFLOW_HOST:PORT (a platform's PORT; 8000 when unset).
-CMD ["gunicorn", "--config", "python:notiflow.gunicorn_conf", "notiflow.wsgi"]
+CMD ["gunicorn", "--config", "python:notiflow.gunicorn_conf", "notiflow.asgi"]

@@ -61,6 +61,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--db-prefix", default="notiflow_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14", help="flushed!")
     parser.add_argument("--port", type=int, default=None, help="gunicorn [NOTIFLOW_PORT or 8013]")
+    parser.add_argument(
+        "--web",
+        choices=("asgi", "wsgi"),
+        default="asgi",
+        help="intake's web process: the Procfile's (asgi) or the earlier gthread/WSGI one",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         for name, value in QUICK.items():
@@ -220,9 +226,9 @@ class Bench:
         from bench.profile import Profiler, summarise
 
         n = self.args.intake_requests
-        say(f"intake: {n} POST /api/triggers/ from 16 clients (gunicorn as in the Procfile)")
+        say(f"intake: {n} POST /api/triggers/ from 16 clients (gunicorn, {self.args.web})")
         # On the `sql` copy, where no worker runs: the engine figures never see these triggers.
-        web = self.procs.web(DATABASE_URL=self.config.db_url("sql"))
+        web = self.procs.web(self.args.web, DATABASE_URL=self.config.db_url("sql"))
         profile = self.config.workdir / "profile-intake.txt" if self.args.profile else None
         profiler = Profiler(web, profile, idle=self.args.profile == "wall") if profile else None
         sql_db = self.config.db_name("sql")

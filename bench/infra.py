@@ -235,13 +235,17 @@ class Processes:
         proc.wait_for_log(r"beat: Starting")
         return proc
 
-    def web(self, **env: str) -> Proc:
-        """The Procfile `web` command on the bench's port."""
+    def web(self, server: str = "asgi", **env: str) -> Proc:
+        """The Procfile `web` command on the bench's port; `server` "wsgi" runs the web process
+        as it was before notiflow/asgi.py (gthread, 4 threads, notiflow.wsgi), for an A/B."""
+        app = ["notiflow.asgi"]
+        if server == "wsgi":
+            app = ["--worker-class", "gthread", "--threads", "4", "notiflow.wsgi"]
         argv = [
             str(BIN / "gunicorn"),
             "--config",
             "python:notiflow.gunicorn_conf",
-            "notiflow.wsgi",
+            *app,
             "--bind",
             f"127.0.0.1:{self.config.port}",
         ]

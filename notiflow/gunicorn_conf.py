@@ -1,6 +1,13 @@
 """gunicorn's settings for every web process: `gunicorn -c python:notiflow.gunicorn_conf
-notiflow.wsgi` (Procfile, Dockerfile, the bench). Command-line options and GUNICORN_CMD_ARGS
-override these; WEB_CONCURRENCY sets the number of worker processes.
+notiflow.asgi` (Procfile, Dockerfile, make run, the test stack, the bench). Command-line options
+and GUNICORN_CMD_ARGS override these; WEB_CONCURRENCY sets the number of worker processes.
+
+The worker is gunicorn's own `asgi` worker (an event loop per process) serving notiflow/asgi.py,
+which runs the Django WSGI application in NOTIFLOW_WEB_THREADS [4] threads per process, as the
+`gthread` worker ran it before: a client waiting on `GET /api/triggers/<id>/?wait=` then holds
+no thread (docs/design.md, "Waiting for a trigger"). gunicorn's `threads` setting is not used
+(the asgi worker warns when it is set above 1); `worker_connections` [1000] bounds the clients
+one process serves at once, waiting ones included.
 
 Where it listens (`web_bind`): NOTIFLOW_BIND (`host:port`, gunicorn's own syntax) when set;
 otherwise port PORT [8000] on NOTIFLOW_HOST [127.0.0.1]. PORT is the Procfile convention: honcho
@@ -10,8 +17,8 @@ on a developer's machine must not put the admin on the network; on a platform th
 traffic to the container's interface, set NOTIFLOW_HOST=0.0.0.0 (gunicorn alone would bind
 0.0.0.0:$PORT whenever PORT is set).
 
-Threaded workers keep client connections alive between requests, and a kept connection stays
-with the worker process that accepted it. The app is loaded before the workers fork
+Workers keep client connections alive between requests, and a kept connection stays with the
+worker process that accepted it. The app is loaded before the workers fork
 (`preload_app`), so every worker accepts from the moment it is started: loaded after the fork,
 the first worker ready took every connection of a burst of new clients while the other was still
 importing Django, and served them alone on one core (half the intake rate in BENCHMARKS.md).
@@ -39,7 +46,6 @@ def web_bind(env: Mapping[str, str]) -> str:
 
 bind = web_bind(os.environ)
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
-threads = 4
+worker_class = "asgi"
 accesslog = "-"
 preload_app = True

@@ -359,6 +359,15 @@ NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", defau
 # Health is `degraded` once due work (a trigger, an expired lease) has waited this long: past one
 # re-nudge (NOTIFLOW_RENUDGE_AFTER_SECONDS [30]) and a sweep, a healthy system has taken it.
 NOTIFLOW_HEALTH_MAX_LAG_SECONDS = env.float("NOTIFLOW_HEALTH_MAX_LAG_SECONDS", default=60)
+# The web process (notiflow/asgi.py): the threads of each worker process that run Django, and how
+# often that process asks PostgreSQL whether the triggers its clients wait for
+# (`GET /api/triggers/<id>/?wait=`) are finished, while any client waits.
+NOTIFLOW_WEB_THREADS = env.int("NOTIFLOW_WEB_THREADS", default=4)
+NOTIFLOW_WAIT_POLL_SECONDS = env.float("NOTIFLOW_WAIT_POLL_SECONDS", default=0.1)
+if NOTIFLOW_WEB_THREADS < 1:
+    _refuse("NOTIFLOW_WEB_THREADS must be at least 1")
+if not 0 < NOTIFLOW_WAIT_POLL_SECONDS <= 5:
+    _refuse("NOTIFLOW_WAIT_POLL_SECONDS must be more than 0 and at most 5")
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
 # registers without the sms node type and fails an SMS step it meets (workers/nodes/__init__.py).

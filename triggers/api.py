@@ -42,6 +42,7 @@ from triggers.state import (
     trigger_delete,
     triggers_cancel_by_key,
 )
+from triggers.waiting import MAX_WAIT_SECONDS, trigger_wait, wait_seconds
 from workflows.models import Workflow
 from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 
@@ -143,6 +144,17 @@ TRIGGER_DELETE_BODY_SCHEMA = {
         }
     },
 }
+
+# `?wait=` (triggers/waiting.py).
+WAIT_PARAMETER = OpenApiParameter(
+    "wait",
+    {"type": "number", "minimum": 0, "maximum": MAX_WAIT_SECONDS},
+    description=(
+        "seconds to wait for the trigger to finish (completed, failed or cancelled) before "
+        "answering; the answer comes as soon as it is, or when the wait is over, with the "
+        "trigger as it is then. 0 or absent: at once."
+    ),
+)
 
 # `?deleted=`: which triggers a list shows.
 DELETED_FILTER = {"true": True, "false": False}
@@ -478,9 +490,11 @@ class TriggerCancelByKeyApi(APIView):
 
 
 class TriggerDetailApi(APIView):
-    @extend_schema(responses=TriggerOutputSerializer)
+    @extend_schema(responses=TriggerOutputSerializer, parameters=[WAIT_PARAMETER])
     def get(self, request: Request, trigger_id: str) -> Response:
+        wait = wait_seconds(request.query_params)
         trigger = get_object_or_404(trigger_list(), pk=trigger_id)
+        trigger = trigger_wait(request.META, trigger, wait)
         return Response(TriggerOutputSerializer(trigger).data)
 
     @extend_schema(

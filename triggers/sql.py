@@ -353,3 +353,13 @@ WHERE id IN (
 )
 RETURNING t.id, now(), {_ROUTE}
 """  # noqa: S608 (names from the models, values as parameters)
+
+
+# --- waiting clients ----------------------------------------------------------------------------
+
+# Which of these triggers are finished: the web process's shared poll for the clients of
+# `GET /api/triggers/<id>/?wait=` (triggers/waiting.py). One primary-key lookup per id; the
+# statuses are the parameter `terminal`.
+WAIT_TERMINAL_SQL = f"""
+SELECT id FROM {TRIGGER_TABLE} WHERE id = ANY(%(ids)s) AND status = ANY(%(terminal)s)
+"""  # noqa: S608 (names from the models, values as parameters)

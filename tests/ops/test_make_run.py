@@ -100,7 +100,7 @@ def test_gunicorn_reads_its_address_from_the_environment(tmp_path):
     env = clean_env(PORT=str(port), DJANGO_STATIC_ROOT=str(tmp_path))
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
     printed = subprocess.run(
-        [gunicorn, "-c", "python:notiflow.gunicorn_conf", "--print-config", "notiflow.wsgi"],
+        [gunicorn, "-c", "python:notiflow.gunicorn_conf", "--print-config", "notiflow.asgi"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -44,7 +44,7 @@ REFUSING = [
             str(BIN / "gunicorn"),
             "-c",
             "python:notiflow.gunicorn_conf",
-            "notiflow.wsgi",
+            "notiflow.asgi",
             "-b",
             "127.0.0.1:0",
         ],

@@ -130,12 +130,11 @@ class Stack:
                 str(BIN / "gunicorn"),
                 "--config",
                 "python:notiflow.gunicorn_conf",
-                "notiflow.wsgi",
+                "notiflow.asgi",
                 "--bind",
                 f"127.0.0.1:{port}",
-                "--threads",
-                "8",
             ],
+            {"NOTIFLOW_WEB_THREADS": "8"},
         )
 
     def stop(self) -> None:

@@ -46,6 +46,16 @@ def due_trigger(definition=None, payload=None, **fields) -> TriggerInstance:
     )
 
 
+def idle_trigger(**fields) -> TriggerInstance:
+    """An enqueued trigger due tomorrow: committed, it is not taken by the sweeper and workers of
+    an end-to-end stack running on the same test database."""
+    trigger = due_trigger(**fields)
+    TriggerInstance.objects.filter(pk=trigger.pk).update(
+        available_at=timezone.now() + timedelta(days=1)
+    )
+    return trigger
+
+
 def logged_failure(trigger: TriggerInstance, attempt: int, node_id: str = "mail") -> None:
     now = timezone.now()
     StepExecutionLog.objects.create(
