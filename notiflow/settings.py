@@ -185,12 +185,13 @@ DEFAULT_FROM_EMAIL = env.str(
 # --- REST framework ----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["triggers.auth.ApiKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # An API key with the scope the view declares for the method (notiflow/scopes.py).
+    "DEFAULT_PERMISSION_CLASSES": ["notiflow.scopes.HasScope"],
     "DEFAULT_PARSER_CLASSES": ["notiflow.http.NulSafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "notiflow.http.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "notiflow.openapi.ScopedAutoSchema",
     "EXCEPTION_HANDLER": "notiflow.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }

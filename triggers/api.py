@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
 from notiflow.http import StrictCharField
+from notiflow.scopes import ADMIN, TRIGGER
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
@@ -129,6 +130,7 @@ def _error(field: str, message: str, code: int) -> Response:
 
 
 class TriggerListApi(ListAPIView):
+    api_scopes = {"GET": TRIGGER, "POST": TRIGGER}
     serializer_class = TriggerOutputSerializer
 
     def get_queryset(self):
@@ -144,9 +146,10 @@ class TriggerListApi(ListAPIView):
         deleted = params.get("deleted", "false")
         if deleted not in DELETED_FILTER:
             raise ValidationError({"deleted": ["must be true or false"]})
-        return trigger_list(
+        triggers = trigger_list(
             workflow_key=workflow_key, status=wanted, deleted=DELETED_FILTER[deleted]
         )
+        return self.request.auth.limit_queryset(triggers)
 
     @extend_schema(
         parameters=[
@@ -194,6 +197,9 @@ class TriggerListApi(ListAPIView):
             )
         if key is None:
             return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
+        if not request.auth.allows_workflow(fields["workflow"]):
+            message = f"this API key may not trigger workflow {fields['workflow']!r}"
+            return _error("workflow", message, 403)
         try:
             trigger, created = trigger_create(
                 workflow_key=fields["workflow"],
@@ -211,9 +217,11 @@ class TriggerListApi(ListAPIView):
 
 
 class TriggerDetailApi(APIView):
+    api_scopes = {"GET": TRIGGER, "DELETE": ADMIN}
+
     @extend_schema(responses=TriggerOutputSerializer)
     def get(self, request: Request, trigger_id: str) -> Response:
-        trigger = get_object_or_404(trigger_list(), pk=trigger_id)
+        trigger = get_object_or_404(request.auth.limit_queryset(trigger_list()), pk=trigger_id)
         return Response(TriggerOutputSerializer(trigger).data)
 
     @extend_schema(
@@ -242,8 +250,13 @@ class TriggerDetailApi(APIView):
 
 
 class TriggerCancelApi(APIView):
+    api_scopes = {"POST": TRIGGER}
+
     @extend_schema(request=None, responses={200: TriggerOutputSerializer, 409: None})
     def post(self, request: Request, trigger_id: str) -> Response:
+        limited = request.auth.limit_queryset(trigger_list())
+        if request.auth.workflows and not limited.filter(pk=trigger_id).exists():
+            return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
         try:
             trigger_cancel(
                 trigger_id=trigger_id, actor=actor_of(request), reason="cancelled via API"
@@ -293,7 +306,11 @@ def workflow_stats_data(stats: WorkflowStats) -> dict[str, Any]:
 
 
 class WorkflowStatsApi(APIView):
+    api_scopes = {"GET": TRIGGER}
+
     @extend_schema(responses=WorkflowStatsSerializer)
     def get(self, request: Request, key: str) -> Response:
-        workflow = get_object_or_404(Workflow.objects.all(), key=key)
+        workflow = get_object_or_404(
+            request.auth.limit_queryset(Workflow.objects.all(), "key"), key=key
+        )
         return Response(workflow_stats_data(workflow_stats(workflow=workflow)))

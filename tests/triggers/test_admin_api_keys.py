@@ -37,15 +37,16 @@ def shown_key(html: str) -> str:
 # --- add: the name in, the key out, once ----------------------------------------------------
 
 
-def test_add_form_asks_only_for_the_name(admin_client):
+def test_add_form_asks_for_name_scope_workflows_and_expiry(admin_client):
     html = admin_client.get(f"{KEYS}add/").content.decode()
 
     fields = set(re.findall(r'<(?:input|textarea|select)[^>]* name="([^"]+)"', html))
-    assert fields == {"csrfmiddlewaretoken", "name", "_save"}
+    assert fields == {"csrfmiddlewaretoken", "name", "scope", "workflows", "expires_at", "_save"}
+    assert re.search(r'<option value="trigger" selected>', html)  # the default scope
 
 
 def test_adding_a_key_shows_it_once_and_the_key_works(admin_client):
-    response = admin_client.post(f"{KEYS}add/", {"name": "billing"})
+    response = admin_client.post(f"{KEYS}add/", {"name": "billing", "scope": "trigger"})
 
     assert response.status_code == 200  # the page itself: no redirect that could carry the key
     key = shown_key(response.content.decode())
@@ -60,7 +61,8 @@ def test_adding_a_key_shows_it_once_and_the_key_works(admin_client):
 
 
 def test_the_hash_is_on_no_page(admin_client):
-    created = admin_client.post(f"{KEYS}add/", {"name": "billing"}).content.decode()
+    created = admin_client.post(f"{KEYS}add/", {"name": "billing", "scope": "admin"})
+    created = created.content.decode()
     stored = ApiKey.objects.get(name="billing")
     pages = {
         "created": created,
@@ -78,7 +80,7 @@ def test_the_hash_is_on_no_page(admin_client):
 
 def test_a_name_in_use_is_refused_in_the_admin_form(admin_client):
     api_key_create(name="billing")
-    response = admin_client.post(f"{KEYS}add/", {"name": " billing "})
+    response = admin_client.post(f"{KEYS}add/", {"name": " billing ", "scope": "trigger"})
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -87,11 +89,13 @@ def test_a_name_in_use_is_refused_in_the_admin_form(admin_client):
     assert ApiKey.objects.filter(name="billing").count() == 1
 
 
-def test_a_key_is_read_only_and_cannot_be_deleted_in_the_admin(admin_client):
+def test_only_scope_workflows_and_expiry_can_change_and_a_key_cannot_be_deleted(admin_client):
     api_key, _ = api_key_create(name="billing")
 
     html = admin_client.get(f"{KEYS}{api_key.pk}/change/").content.decode()
-    assert 'name="_save"' not in html and 'name="name"' not in html
+    fields = set(re.findall(r'<(?:input|textarea|select)[^>]* name="([^"]+)"', html))
+    assert {"scope", "workflows", "expires_at_0", "expires_at_1"} <= fields  # date, time
+    assert not fields & {"name", "prefix", "key_hash", "created_at", "revoked_at"}
     assert admin_client.post(f"{KEYS}{api_key.pk}/delete/", {"post": "yes"}).status_code == 403
     assert ApiKey.objects.filter(pk=api_key.pk).exists()
 
