@@ -89,9 +89,9 @@ class ScopedAutoSchema(AutoSchema):
     def get_auth(self) -> list[dict[str, Any]]:
         auths: list[dict[str, Any]] = super().get_auth()
         # The health endpoint: a key is optional (drf-spectacular knows only AllowAny).
-        if any(isinstance(p, AnonymousOrHasScope) for p in self.view.get_permissions()):
-            if {} not in auths:
-                auths.append({})
+        permissions = self.view.get_permissions()
+        if any(isinstance(p, AnonymousOrHasScope) for p in permissions) and {} not in auths:
+            auths.append({})
         return auths
 
 

@@ -13,8 +13,10 @@ holds the URLconf to the table of docs/design.md). HEAD and OPTIONS need what GE
 `admin` includes `trigger`.
 
 The key's workflow limit is the view's business, since only it knows which workflow a request
-reaches: `request.auth` is the ApiKey, with `allows_workflow(key)` and
-`limit_queryset(queryset, field)`.
+reaches: `api_key_of(request)` is the request's ApiKey (triggers.models), with
+`allows_workflow(key)` (a request naming a workflow: 403 when False at intake) and
+`limit_queryset(queryset, field="workflow__key")` (lists filtered; one object through it, a 404
+when it is outside the limit).
 
 This module knows nothing of triggers (every app's views import it); it reads the key through
 `scope` and `has_scope`.
@@ -22,7 +24,7 @@ This module knows nothing of triggers (every app's views import it); it reads th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 from rest_framework import exceptions
 from rest_framework.permissions import BasePermission
@@ -30,6 +32,24 @@ from rest_framework.permissions import BasePermission
 TRIGGER = "trigger"
 ADMIN = "admin"
 SCOPES = (TRIGGER, ADMIN)
+
+
+class ScopedKey(Protocol):
+    """What views may ask of the request's key (triggers.models.ApiKey is one)."""
+
+    scope: str
+    workflows: list[str]
+
+    def has_scope(self, scope: str) -> bool: ...
+
+    def allows_workflow(self, key: str) -> bool: ...
+
+    def limit_queryset(self, queryset: Any, field: str = "workflow__key") -> Any: ...
+
+
+def api_key_of(request: Any) -> ScopedKey:
+    """The API key of a request that passed HasScope (never None there)."""
+    return cast(ScopedKey, request.auth)
 
 
 def required_scope(view: Any, method: str) -> str:

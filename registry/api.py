@@ -10,7 +10,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from notiflow.scopes import ADMIN
-
 from registry.models import Worker
 from registry.selectors import worker_list
 

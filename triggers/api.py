@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
 from notiflow.http import StrictCharField
-from notiflow.scopes import ADMIN, TRIGGER
+from notiflow.scopes import ADMIN, TRIGGER, api_key_of
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
@@ -149,7 +149,7 @@ class TriggerListApi(ListAPIView):
         triggers = trigger_list(
             workflow_key=workflow_key, status=wanted, deleted=DELETED_FILTER[deleted]
         )
-        return self.request.auth.limit_queryset(triggers)
+        return api_key_of(self.request).limit_queryset(triggers)
 
     @extend_schema(
         parameters=[
@@ -197,7 +197,7 @@ class TriggerListApi(ListAPIView):
             )
         if key is None:
             return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
-        if not request.auth.allows_workflow(fields["workflow"]):
+        if not api_key_of(request).allows_workflow(fields["workflow"]):
             message = f"this API key may not trigger workflow {fields['workflow']!r}"
             return _error("workflow", message, 403)
         try:
@@ -221,7 +221,9 @@ class TriggerDetailApi(APIView):
 
     @extend_schema(responses=TriggerOutputSerializer)
     def get(self, request: Request, trigger_id: str) -> Response:
-        trigger = get_object_or_404(request.auth.limit_queryset(trigger_list()), pk=trigger_id)
+        trigger = get_object_or_404(
+            api_key_of(request).limit_queryset(trigger_list()), pk=trigger_id
+        )
         return Response(TriggerOutputSerializer(trigger).data)
 
     @extend_schema(
@@ -254,8 +256,8 @@ class TriggerCancelApi(APIView):
 
     @extend_schema(request=None, responses={200: TriggerOutputSerializer, 409: None})
     def post(self, request: Request, trigger_id: str) -> Response:
-        limited = request.auth.limit_queryset(trigger_list())
-        if request.auth.workflows and not limited.filter(pk=trigger_id).exists():
+        limited = api_key_of(request).limit_queryset(trigger_list())
+        if api_key_of(request).workflows and not limited.filter(pk=trigger_id).exists():
             return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
         try:
             trigger_cancel(
@@ -311,6 +313,6 @@ class WorkflowStatsApi(APIView):
     @extend_schema(responses=WorkflowStatsSerializer)
     def get(self, request: Request, key: str) -> Response:
         workflow = get_object_or_404(
-            request.auth.limit_queryset(Workflow.objects.all(), "key"), key=key
+            api_key_of(request).limit_queryset(Workflow.objects.all(), "key"), key=key
         )
         return Response(workflow_stats_data(workflow_stats(workflow=workflow)))

@@ -21,8 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from notiflow.scopes import ADMIN, TRIGGER, AnonymousOrHasScope
-
+from notiflow.scopes import ADMIN, TRIGGER, AnonymousOrHasScope, api_key_of
 from registry.selectors import live_workers_by_queue, queue_unserved_list, worker_list
 from triggers.models import TriggerInstance
 from triggers.selectors import trigger_oldest_waiting
@@ -59,7 +58,7 @@ class TriggerLogsApi(APIView):
 
     @extend_schema(responses=StepLogSerializer(many=True))
     def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
-        triggers = request.auth.limit_queryset(TriggerInstance.objects.only("id"))
+        triggers = api_key_of(request).limit_queryset(TriggerInstance.objects.only("id"))
         get_object_or_404(triggers, pk=trigger_id)
         return Response(
             StepLogSerializer(step_log_list(trigger_id=str(trigger_id)), many=True).data
@@ -80,7 +79,7 @@ class StepLogListApi(ListAPIView):
         logs = step_log_list(
             trigger_id=trigger_id, node_id=self.request.query_params.get("node_id")
         )
-        return self.request.auth.limit_queryset(logs)
+        return api_key_of(self.request).limit_queryset(logs)
 
     @extend_schema(
         parameters=[

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
-from notiflow.scopes import ADMIN, TRIGGER
+from notiflow.scopes import ADMIN, TRIGGER, api_key_of
 from workflows.models import Workflow
 from workflows.routing import (
     NAME_MAX_LENGTH,
@@ -130,7 +130,7 @@ class WorkflowListApi(ListAPIView):
 
     def get_queryset(self):
         # A key limited to some workflows lists those (notiflow/scopes.py).
-        return self.request.auth.limit_queryset(workflow_list(), "key")
+        return api_key_of(self.request).limit_queryset(workflow_list(), "key")
 
     @extend_schema(request=WorkflowInputSerializer, responses={201: WorkflowOutputSerializer})
     def post(self, request: Request) -> Response:
@@ -171,7 +171,9 @@ class WorkflowDetailApi(APIView):
 
     def _get(self, key: str) -> Workflow:
         # Outside the key's workflows: 404, as if it did not exist.
-        return get_object_or_404(self.request.auth.limit_queryset(workflow_list(), "key"), key=key)
+        return get_object_or_404(
+            api_key_of(self.request).limit_queryset(workflow_list(), "key"), key=key
+        )
 
     @extend_schema(responses=WorkflowOutputSerializer, parameters=[KEY_PARAMETER])
     def get(self, request: Request, key: str) -> Response:

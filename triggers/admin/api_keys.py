@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.postgres.forms import SimpleArrayField
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.postgres.forms import SimpleArrayField
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -63,7 +63,7 @@ class ApiKeyAddForm(forms.Form):
     expires_at = forms.DateTimeField(required=False, label="Expires at", help_text=EXPIRES_HELP)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if "scope" in data and "workflows" in data and "expires_at" in data:
             try:
                 data["workflows"] = api_key_limits(
@@ -83,7 +83,7 @@ class ApiKeyChangeForm(forms.ModelForm):
         help_texts = {"scope": SCOPE_HELP, "expires_at": EXPIRES_HELP}
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if "scope" in data and "workflows" in data:
             try:
                 # An expiry in the past is allowed here: it ends the key now.
