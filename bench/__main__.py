@@ -112,7 +112,7 @@ class Bench:
         from bench.fixtures import ENGINE_DEFINITION, workflow_new
         from triggers.services import api_key_create
 
-        self.api_key = api_key_create(name="bench")[1]
+        self.api_key = api_key_create(name="bench", scope="admin")[1]
         self.intake_workflow = workflow_new("intake", ENGINE_DEFINITION)
         self.sql_workflow = workflow_new("sql", ENGINE_DEFINITION)
         self.sql_version = self.sql_workflow.current_version_id or 0

@@ -81,6 +81,8 @@ ENGINE_TIMINGS = {
 # The endpoint is the harness's receiver on loopback, which the address rule refuses in
 # production (events/addresses.py).
 WEBHOOK_SETTINGS = {"NOTIFLOW_WEBHOOK_ALLOW_PRIVATE": "true"}
+# The harness fires thousands of triggers with one key as fast as it can: no API rate limit.
+RATE_LIMITS_OFF = {"NOTIFLOW_RATE_LIMIT_TRIGGER": "off", "NOTIFLOW_RATE_LIMIT_ADMIN": "off"}
 
 # Run as the web role (or the owner): an endpoint on the receiver for the events given; prints
 # its id and secret (the secret is readable only here, as the API shows it once).
@@ -212,7 +214,8 @@ class ChaosRun:
         owner = self.postgres.url()
         self._manage(owner, "migrate", "--noinput", "-v", "0")
         self._manage(owner, "setup_db_roles", "--no-password")
-        api_key = self._manage(owner, "create_api_key", "chaos").strip().splitlines()[-1]
+        made = self._manage(owner, "create_api_key", "chaos", "--scope", "admin")
+        api_key = made.strip().splitlines()[-1]
         # The endpoint is made while the processes start (a Django start-up of its own, in
         # parallel): it exists before the first trigger, which is all it needs.
         web = self.postgres.url(user="notiflow_web" if self.config.least_privilege else "postgres")
@@ -232,6 +235,7 @@ class ChaosRun:
             # The environment may override a timing, e.g. NOTIFLOW_RENUDGE_AFTER_SECONDS=30.
             **{name: os.environ.get(name, value) for name, value in ENGINE_TIMINGS.items()},
             **WEBHOOK_SETTINGS,
+            **RATE_LIMITS_OFF,
         }
         for kind in ("web", "worker", "beat"):
             user = f"notiflow_{kind}" if self.config.least_privilege else "postgres"

@@ -36,6 +36,7 @@ from events.services.endpoints import (
 from events.signing import secret_hint
 from notiflow.actors import actor_of
 from notiflow.http import StrictBooleanField, StrictCharField
+from notiflow.scopes import ADMIN
 
 
 class WebhookEndpointSerializer(serializers.ModelSerializer):
@@ -179,6 +180,7 @@ def _locked(endpoint_id: uuid.UUID) -> WebhookEndpoint:
 
 
 class WebhookListApi(ListAPIView):
+    api_scopes = {"GET": ADMIN, "POST": ADMIN}
     serializer_class = WebhookEndpointSerializer
 
     def get_queryset(self):
@@ -202,6 +204,8 @@ class WebhookListApi(ListAPIView):
 
 
 class WebhookDetailApi(APIView):
+    api_scopes = {"GET": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
+
     @extend_schema(responses=WebhookEndpointSerializer)
     def get(self, request: Request, endpoint_id: uuid.UUID) -> Response:
         endpoint = endpoint_list().filter(pk=endpoint_id).first()
@@ -236,6 +240,8 @@ class WebhookDetailApi(APIView):
 
 
 class WebhookRotateSecretApi(APIView):
+    api_scopes = {"POST": ADMIN}
+
     @extend_schema(
         request=None,
         responses=WebhookEndpointWithSecretSerializer,
@@ -249,6 +255,8 @@ class WebhookRotateSecretApi(APIView):
 
 
 class WebhookTestApi(APIView):
+    api_scopes = {"POST": ADMIN}
+
     @extend_schema(
         request=None,
         responses={202: WebhookPingSerializer},
@@ -267,6 +275,7 @@ class WebhookTestApi(APIView):
 class WebhookAttemptListApi(ListAPIView):
     """The endpoint's delivery attempts, newest first: one per POST, with its outcome."""
 
+    api_scopes = {"GET": ADMIN}
     serializer_class = WebhookAttemptSerializer
 
     def get_queryset(self):

@@ -1,10 +1,12 @@
 """Notiflow settings: everything comes from the environment (see README, Configuration)."""
 
 import os
+import re
 import sys
 from datetime import timedelta
 from pathlib import Path
 from types import TracebackType
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -185,12 +187,15 @@ DEFAULT_FROM_EMAIL = env.str(
 # --- REST framework ----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["triggers.auth.ApiKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # An API key with the scope the view declares for the method (notiflow/scopes.py).
+    "DEFAULT_PERMISSION_CLASSES": ["notiflow.scopes.HasScope"],
+    # Per API key and scope, on Redis (notiflow/throttling.py; NOTIFLOW_RATE_LIMIT_*).
+    "DEFAULT_THROTTLE_CLASSES": ["notiflow.throttling.ApiKeyRateThrottle"],
     "DEFAULT_PARSER_CLASSES": ["notiflow.http.NulSafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "notiflow.http.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "notiflow.openapi.ScopedAutoSchema",
     "EXCEPTION_HANDLER": "notiflow.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
@@ -354,6 +359,39 @@ NOTIFLOW_REDIS_URL = env.str(
     if CELERY_BROKER_URL.startswith("redis")
     else "redis://127.0.0.1:6379/0",
 )
+
+
+# The shared cache: Django's CACHES and the API's rate limits (notiflow/throttling.py). Default:
+# the broker's Redis server, on the next database number (broker /0 -> /1), so that flushing
+# one never empties the other.
+def _next_redis_db(url: str) -> str:
+    parts = urlsplit(url)
+    db = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(db + 1) % 16}"))
+
+
+NOTIFLOW_CACHE_URL = env.str(
+    "NOTIFLOW_CACHE_URL",
+    default=_next_redis_db(
+        CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "redis://127.0.0.1:6379/0"
+    ),
+)
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": NOTIFLOW_CACHE_URL,
+        "KEY_PREFIX": "notiflow",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+}
+# Requests per API key: N/s, N/m, N/h or N/d; empty or `off`: no limit. One bucket per key and
+# scope of the endpoint (notiflow/scopes.py): intake and reads of triggers count against
+# TRIGGER, the management endpoints against ADMIN (docs/security.md says why 20/s).
+NOTIFLOW_RATE_LIMIT_TRIGGER = env.str("NOTIFLOW_RATE_LIMIT_TRIGGER", default="100/s")
+NOTIFLOW_RATE_LIMIT_ADMIN = env.str("NOTIFLOW_RATE_LIMIT_ADMIN", default="20/s")
+for _name in ("NOTIFLOW_RATE_LIMIT_TRIGGER", "NOTIFLOW_RATE_LIMIT_ADMIN"):
+    if not re.fullmatch(r"\s*(off|none|\d+\s*/\s*[smhd][a-z]*)?\s*", globals()[_name], re.I):
+        raise ValueError(f"{_name} must be N/s, N/m, N/h, N/d or off")
 # The public face of /api/health/ is computed at most this often per process (workers/api.py).
 NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", default=5)
 # Health is `degraded` once due work (a trigger, an expired lease) has waited this long: past one

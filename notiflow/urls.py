@@ -53,13 +53,18 @@ api = [
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",
-        SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]),
+        SpectacularAPIView.as_view(
+            authentication_classes=[], permission_classes=[], throttle_classes=[]
+        ),
         name="schema",
     ),
     path(
         "docs/",
         SpectacularSwaggerView.as_view(
-            url_name="schema", authentication_classes=[], permission_classes=[]
+            url_name="schema",
+            authentication_classes=[],
+            permission_classes=[],
+            throttle_classes=[],
         ),
         name="docs",
     ),

@@ -9,6 +9,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from notiflow.scopes import ADMIN
 from registry.models import Worker
 from registry.selectors import worker_list
 
@@ -42,6 +43,7 @@ class WorkerSerializer(serializers.ModelSerializer):
 
 
 class WorkerListApi(ListAPIView):
+    api_scopes = {"GET": ADMIN}
     """Every worker that ever registered, live ones first (paginated: names accumulate where
     hosts are named afresh on each start)."""
 

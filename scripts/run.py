@@ -305,7 +305,9 @@ def prepare(run_dir: Path) -> tuple[str, str] | None:
     key_path = run_dir / "api-key"
     if not key_path.exists() or api_key_authenticate(key=key_path.read_text().strip()) is None:
         # Names are unique: a key lost with .run/ (make clean) leaves its name behind.
-        key_path.write_text(api_key_create(name=f"make-run {secrets.token_hex(3)}")[1])
+        # An admin key: the readiness check lists the workers, and it is the developer's key.
+        key = api_key_create(name=f"make-run {secrets.token_hex(3)}", scope="admin")[1]
+        key_path.write_text(key)
         key_path.chmod(0o600)
     return password, key_path.read_text().strip()
 
@@ -389,6 +391,10 @@ def main() -> int:
     os.environ.setdefault("NOTIFLOW_SMS_FILE", str(run_dir / "sms.jsonl"))
     # A development instance: webhooks may go to a receiver on this machine.
     os.environ.setdefault("NOTIFLOW_WEBHOOK_ALLOW_PRIVATE", "true")
+    # Load tests against a development instance are common; its API keys are not rate limited
+    # unless the environment says otherwise.
+    os.environ.setdefault("NOTIFLOW_RATE_LIMIT_TRIGGER", "off")
+    os.environ.setdefault("NOTIFLOW_RATE_LIMIT_ADMIN", "off")
     run_dir.mkdir(parents=True, exist_ok=True)
     if not os.environ.get("DJANGO_SECRET_KEY", "").strip():
         os.environ["DJANGO_SECRET_KEY"] = secret_key(run_dir)

@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 from tests.support.receiver import Receiver
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import Stack, wait_until_up
+from triggers.models import ApiKeyScope
 from triggers.services import api_key_create
 
 TEST_BROKER_URL = settings.CELERY_BROKER_URL
@@ -65,7 +66,7 @@ def django_db_setup(django_db_blocker) -> Iterator[None]:
 
 @pytest.fixture
 def api_client(db) -> APIClient:
-    _, key = api_key_create(name=unique("client"))
+    _, key = api_key_create(name=unique("client"), scope=ApiKeyScope.ADMIN)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     return client
@@ -112,6 +113,10 @@ STACK_SETTINGS = {
     "NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS": "0.3",
     "NOTIFLOW_WEBHOOK_MAX_ATTEMPTS": "4",
     "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS": "2",
+    # The tests (Schemathesis, the concurrency tests) send bursts with one key; rate limits are
+    # tested on a web process of their own (tests/security/test_rate_limits.py).
+    "NOTIFLOW_RATE_LIMIT_TRIGGER": "off",
+    "NOTIFLOW_RATE_LIMIT_ADMIN": "off",
 }
 
 # The stack's two worker groups (docs/design.md, rule 11): `default` is served by both, `billing`
@@ -147,7 +152,7 @@ def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> 
     stack.beat()
     try:
         with django_db_blocker.unblock():
-            _, stack.env["API_KEY"] = api_key_create(name=unique("e2e"))
+            _, stack.env["API_KEY"] = api_key_create(name=unique("e2e"), scope=ApiKeyScope.ADMIN)
         wait_until_up(stack, workers=len(STACK_WORKERS), api_key=stack.env["API_KEY"])
         yield stack
     except BaseException:

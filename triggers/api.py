@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
 from notiflow.http import StrictCharField
+from notiflow.scopes import ADMIN, TRIGGER, api_key_of
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
@@ -164,8 +165,12 @@ def _error(field: str, message: str, code: int) -> Response:
     return Response({"detail": message, "errors": {field: [message]}}, status=code)
 
 
-def _item_error(index: int, field: str, message: str) -> dict[str, Any]:
-    return {"index": index, "status": 400, "detail": message, "errors": {field: [message]}}
+def _item_error(index: int, field: str, message: str, status: int = 400) -> dict[str, Any]:
+    return {"index": index, "status": status, "detail": message, "errors": {field: [message]}}
+
+
+def _not_allowed(workflow_key: str) -> str:
+    return f"this API key may not trigger workflow {workflow_key!r}"
 
 
 def _rejected(exc: TriggerRejected) -> dict[str, Any]:
@@ -243,6 +248,7 @@ CANCEL_BY_KEY_EXAMPLES = [
 
 
 class TriggerListApi(ListAPIView):
+    api_scopes = {"GET": TRIGGER, "POST": TRIGGER}
     serializer_class = TriggerOutputSerializer
 
     def get_queryset(self):
@@ -258,9 +264,10 @@ class TriggerListApi(ListAPIView):
         deleted = params.get("deleted", "false")
         if deleted not in DELETED_FILTER:
             raise ValidationError({"deleted": ["must be true or false"]})
-        return trigger_list(
+        triggers = trigger_list(
             workflow_key=workflow_key, status=wanted, deleted=DELETED_FILTER[deleted]
         )
+        return api_key_of(self.request).limit_queryset(triggers)
 
     @extend_schema(
         parameters=[
@@ -309,6 +316,8 @@ class TriggerListApi(ListAPIView):
             )
         if key is None:
             return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
+        if not api_key_of(request).allows_workflow(fields["workflow"]):
+            return _error("workflow", _not_allowed(fields["workflow"]), 403)
         try:
             trigger, created = trigger_create(
                 workflow_key=fields["workflow"],
@@ -381,6 +390,8 @@ class TriggerBulkOutputSerializer(serializers.Serializer):
 
 
 class TriggerBulkApi(APIView):
+    api_scopes = {"POST": TRIGGER}
+
     @extend_schema(
         request=TriggerBulkInputSerializer,
         responses={200: TriggerBulkOutputSerializer},
@@ -398,6 +409,7 @@ class TriggerBulkApi(APIView):
         body = TriggerBulkInputSerializer(data=request.data)
         if not body.is_valid():  # also when an item is not an object: nothing is stored
             raise ValidationError(body.errors)
+        api_key = api_key_of(request)
         results: list[dict[str, Any] | None] = []
         requests: list[tuple[int, TriggerRequest]] = []
         for index, item in enumerate(body.validated_data["triggers"]):
@@ -417,6 +429,9 @@ class TriggerBulkApi(APIView):
                 )
                 continue
             data = fields.validated_data
+            if not api_key.allows_workflow(data["workflow"]):
+                results.append(_item_error(index, "workflow", _not_allowed(data["workflow"]), 403))
+                continue
             results.append(None)
             requests.append(
                 (
@@ -463,6 +478,8 @@ class TriggerCancelByKeyOutputSerializer(serializers.Serializer):
 
 
 class TriggerCancelByKeyApi(APIView):
+    api_scopes = {"POST": TRIGGER}
+
     @extend_schema(
         request=TriggerCancelByKeyInputSerializer,
         responses={200: TriggerCancelByKeyOutputSerializer},
@@ -483,6 +500,8 @@ class TriggerCancelByKeyApi(APIView):
         ids = triggers_cancel_by_key(
             cancellation_key=fields["cancellation_key"],
             workflow_key=fields.get("workflow"),
+            # A key limited to workflows cancels their triggers only.
+            workflow_keys=api_key_of(request).workflows or None,
             actor=actor_of(request),
             reason="cancelled via API by cancellation key",
         )
@@ -490,10 +509,14 @@ class TriggerCancelByKeyApi(APIView):
 
 
 class TriggerDetailApi(APIView):
+    api_scopes = {"GET": TRIGGER, "DELETE": ADMIN}
+
     @extend_schema(responses=TriggerOutputSerializer, parameters=[WAIT_PARAMETER])
     def get(self, request: Request, trigger_id: str) -> Response:
         wait = wait_seconds(request.query_params)
-        trigger = get_object_or_404(trigger_list(), pk=trigger_id)
+        trigger = get_object_or_404(
+            api_key_of(request).limit_queryset(trigger_list()), pk=trigger_id
+        )
         trigger = trigger_wait(request.META, trigger, wait)
         return Response(TriggerOutputSerializer(trigger).data)
 
@@ -523,8 +546,13 @@ class TriggerDetailApi(APIView):
 
 
 class TriggerCancelApi(APIView):
+    api_scopes = {"POST": TRIGGER}
+
     @extend_schema(request=None, responses={200: TriggerOutputSerializer, 409: None})
     def post(self, request: Request, trigger_id: str) -> Response:
+        limited = api_key_of(request).limit_queryset(trigger_list())
+        if api_key_of(request).workflows and not limited.filter(pk=trigger_id).exists():
+            return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
         try:
             trigger_cancel(
                 trigger_id=trigger_id, actor=actor_of(request), reason="cancelled via API"
@@ -574,7 +602,11 @@ def workflow_stats_data(stats: WorkflowStats) -> dict[str, Any]:
 
 
 class WorkflowStatsApi(APIView):
+    api_scopes = {"GET": TRIGGER}
+
     @extend_schema(responses=WorkflowStatsSerializer)
     def get(self, request: Request, key: str) -> Response:
-        workflow = get_object_or_404(Workflow.objects.all(), key=key)
+        workflow = get_object_or_404(
+            api_key_of(request).limit_queryset(Workflow.objects.all(), "key"), key=key
+        )
         return Response(workflow_stats_data(workflow_stats(workflow=workflow)))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from triggers.services import api_key_authenticate
+from triggers.services import ApiKeyRefused, api_key_verify
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,10 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
         # Authentication schemes are case-insensitive (RFC 9110, 11.1); the key is not.
         if scheme.lower() != self.keyword.lower() or not key.strip():
             raise exceptions.AuthenticationFailed("Authorization must be 'Bearer <api key>'")
-        api_key = api_key_authenticate(key=key.strip())
-        if api_key is None:
-            raise exceptions.AuthenticationFailed("invalid API key")
+        try:
+            api_key = api_key_verify(key=key.strip())
+        except ApiKeyRefused as exc:
+            raise exceptions.AuthenticationFailed(str(exc)) from None
         return ApiClient(name=api_key.name), api_key
 
     def authenticate_header(self, request) -> str:
@@ -53,4 +54,13 @@ class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
     name = "ApiKey"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer", "description": "manage.py create_api_key"}
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "An API key from `manage.py create_api_key <name> --scope trigger|admin` "
+            "or the admin. A `trigger` key creates, reads and cancels triggers (with their logs) "
+            "and reads workflows and their stats, optionally only for the workflows it is "
+            "limited to; an `admin` key can do everything. A key without the scope an operation "
+            "needs gets 403; each operation's description names its scope. Revoked or expired "
+            "keys get 401; over the key's rate limit, 429 with Retry-After.",
+        }

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
+from typing import Any
 
+from django.contrib.postgres.fields import ArrayField
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.db.models import QuerySet
 from django.db.models.functions import Now
 
 from workflows.models import Workflow, WorkflowVersion
@@ -153,6 +157,17 @@ class TriggerEvent(models.Model):
         return f"{self.trigger_id}: {self.from_status or '-'} -> {self.to_status}"
 
 
+class ApiKeyScope(models.TextChoices):
+    """What an API key may do (docs/design.md, "HTTP API"); each view declares the scope each of
+    its methods needs (notiflow/scopes.py)."""
+
+    # Create, read and cancel triggers with their logs; read workflows and their stats.
+    TRIGGER = "trigger"
+    # Everything: `trigger`, plus writing workflows, webhooks, workers, deleting triggers and
+    # the health details.
+    ADMIN = "admin"
+
+
 class ApiKey(models.Model):
     """A client's API key. Only its SHA-256 is stored; the key itself is shown once."""
 
@@ -162,6 +177,14 @@ class ApiKey(models.Model):
     key_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    scope = models.CharField(
+        max_length=10, choices=ApiKeyScope.choices, default=ApiKeyScope.TRIGGER
+    )
+    # The workflow keys this key may reach; empty: every workflow. Only `trigger` keys are
+    # limited (an admin key manages webhooks and workers, which span every workflow).
+    workflows = ArrayField(models.CharField(max_length=100), default=list, blank=True)
+    # Refused (401) from this moment on; null: never expires.
+    expires_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "api_key"
@@ -172,3 +195,23 @@ class ApiKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+    def has_scope(self, scope: str) -> bool:
+        """`admin` includes `trigger`."""
+        return self.scope == ApiKeyScope.ADMIN or self.scope == scope
+
+    def allows_workflow(self, key: str) -> bool:
+        """Whether this key may reach the workflow `key` (and its triggers)."""
+        return not self.workflows or key in self.workflows
+
+    def limit_queryset(
+        self, queryset: QuerySet[Any], field: str = "workflow__key"
+    ) -> QuerySet[Any]:
+        """`queryset` narrowed to this key's workflows; `field` is the path to the workflow key
+        (`workflow__key` for triggers and step logs, `key` for workflows)."""
+        if not self.workflows:
+            return queryset
+        return queryset.filter(**{f"{field}__in": self.workflows})
+
+    def expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= now

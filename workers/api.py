@@ -17,11 +17,11 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from notiflow.scopes import ADMIN, TRIGGER, AnonymousOrHasScope, api_key_of
 from registry.selectors import live_workers_by_queue, queue_unserved_list, worker_list
 from triggers.models import TriggerInstance
 from triggers.selectors import trigger_oldest_waiting
@@ -54,15 +54,19 @@ class StepLogSerializer(serializers.ModelSerializer):
 
 
 class TriggerLogsApi(APIView):
+    api_scopes = {"GET": TRIGGER}
+
     @extend_schema(responses=StepLogSerializer(many=True))
     def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
-        get_object_or_404(TriggerInstance.objects.only("id"), pk=trigger_id)
+        triggers = api_key_of(request).limit_queryset(TriggerInstance.objects.only("id"))
+        get_object_or_404(triggers, pk=trigger_id)
         return Response(
             StepLogSerializer(step_log_list(trigger_id=str(trigger_id)), many=True).data
         )
 
 
 class StepLogListApi(ListAPIView):
+    api_scopes = {"GET": TRIGGER}
     serializer_class = StepLogSerializer
 
     def get_queryset(self):
@@ -72,9 +76,10 @@ class StepLogListApi(ListAPIView):
                 uuid.UUID(trigger_id)
             except ValueError:
                 raise ValidationError({"trigger": ["must be a trigger id (UUID)"]}) from None
-        return step_log_list(
+        logs = step_log_list(
             trigger_id=trigger_id, node_id=self.request.query_params.get("node_id")
         )
+        return api_key_of(self.request).limit_queryset(logs)
 
     @extend_schema(
         parameters=[
@@ -152,7 +157,10 @@ class HealthSerializer(serializers.Serializer):
 class HealthApi(APIView):
     """Public liveness (`status` only, cached); the details of each check with an API key."""
 
-    permission_classes = [AllowAny]
+    # Anyone without a key; the details need an admin key. Never throttled (load balancers).
+    api_scopes = {"GET": ADMIN}
+    permission_classes = [AnonymousOrHasScope]
+    throttle_classes: list[type] = []
 
     @extend_schema(
         responses={

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
+from notiflow.scopes import ADMIN, TRIGGER, api_key_of
 from workflows.models import Workflow
 from workflows.routing import (
     NAME_MAX_LENGTH,
@@ -124,10 +125,12 @@ def _invalid(exc: WorkflowInvalid) -> Response:
 
 
 class WorkflowListApi(ListAPIView):
+    api_scopes = {"GET": TRIGGER, "POST": ADMIN}
     serializer_class = WorkflowOutputSerializer
 
     def get_queryset(self):
-        return workflow_list()
+        # A key limited to some workflows lists those (notiflow/scopes.py).
+        return api_key_of(self.request).limit_queryset(workflow_list(), "key")
 
     @extend_schema(request=WorkflowInputSerializer, responses={201: WorkflowOutputSerializer})
     def post(self, request: Request) -> Response:
@@ -164,8 +167,13 @@ class WorkflowListApi(ListAPIView):
 
 
 class WorkflowDetailApi(APIView):
+    api_scopes = {"GET": TRIGGER, "PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
+
     def _get(self, key: str) -> Workflow:
-        return get_object_or_404(workflow_list(), key=key)
+        # Outside the key's workflows: 404, as if it did not exist.
+        return get_object_or_404(
+            api_key_of(self.request).limit_queryset(workflow_list(), "key"), key=key
+        )
 
     @extend_schema(responses=WorkflowOutputSerializer, parameters=[KEY_PARAMETER])
     def get(self, request: Request, key: str) -> Response:

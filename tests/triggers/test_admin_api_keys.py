@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from io import StringIO
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -16,6 +17,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from tests.factories import WorkflowFactory
 from triggers.models import ApiKey
 from triggers.services import ApiKeyNameTaken, api_key_create, api_key_revoke
 
@@ -37,15 +39,16 @@ def shown_key(html: str) -> str:
 # --- add: the name in, the key out, once ----------------------------------------------------
 
 
-def test_add_form_asks_only_for_the_name(admin_client):
+def test_add_form_asks_for_name_scope_workflows_and_expiry(admin_client):
     html = admin_client.get(f"{KEYS}add/").content.decode()
 
     fields = set(re.findall(r'<(?:input|textarea|select)[^>]* name="([^"]+)"', html))
-    assert fields == {"csrfmiddlewaretoken", "name", "_save"}
+    assert fields == {"csrfmiddlewaretoken", "name", "scope", "workflows", "expires_at", "_save"}
+    assert re.search(r'<option value="trigger" selected>', html)  # the default scope
 
 
 def test_adding_a_key_shows_it_once_and_the_key_works(admin_client):
-    response = admin_client.post(f"{KEYS}add/", {"name": "billing"})
+    response = admin_client.post(f"{KEYS}add/", {"name": "billing", "scope": "trigger"})
 
     assert response.status_code == 200  # the page itself: no redirect that could carry the key
     key = shown_key(response.content.decode())
@@ -60,7 +63,8 @@ def test_adding_a_key_shows_it_once_and_the_key_works(admin_client):
 
 
 def test_the_hash_is_on_no_page(admin_client):
-    created = admin_client.post(f"{KEYS}add/", {"name": "billing"}).content.decode()
+    created = admin_client.post(f"{KEYS}add/", {"name": "billing", "scope": "admin"})
+    created = created.content.decode()
     stored = ApiKey.objects.get(name="billing")
     pages = {
         "created": created,
@@ -78,7 +82,7 @@ def test_the_hash_is_on_no_page(admin_client):
 
 def test_a_name_in_use_is_refused_in_the_admin_form(admin_client):
     api_key_create(name="billing")
-    response = admin_client.post(f"{KEYS}add/", {"name": " billing "})
+    response = admin_client.post(f"{KEYS}add/", {"name": " billing ", "scope": "trigger"})
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -87,11 +91,13 @@ def test_a_name_in_use_is_refused_in_the_admin_form(admin_client):
     assert ApiKey.objects.filter(name="billing").count() == 1
 
 
-def test_a_key_is_read_only_and_cannot_be_deleted_in_the_admin(admin_client):
+def test_only_scope_workflows_and_expiry_can_change_and_a_key_cannot_be_deleted(admin_client):
     api_key, _ = api_key_create(name="billing")
 
     html = admin_client.get(f"{KEYS}{api_key.pk}/change/").content.decode()
-    assert 'name="_save"' not in html and 'name="name"' not in html
+    fields = set(re.findall(r'<(?:input|textarea|select)[^>]* name="([^"]+)"', html))
+    assert {"scope", "workflows", "expires_at_0", "expires_at_1"} <= fields  # date, time
+    assert not fields & {"name", "prefix", "key_hash", "created_at", "revoked_at"}
     assert admin_client.post(f"{KEYS}{api_key.pk}/delete/", {"post": "yes"}).status_code == 403
     assert ApiKey.objects.filter(pk=api_key.pk).exists()
 
@@ -194,3 +200,156 @@ def test_create_api_key_command_fails_in_one_line_with_exit_status_1(name, messa
     assert str(failure.value) == message and "\n" not in message
     assert failure.value.returncode == 1
     assert ApiKey.objects.count() == 1
+
+
+# --- scope, workflows and expiry: the command -----------------------------------------------
+
+
+def create(*args: str) -> tuple[ApiKey, str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("create_api_key", *args, stdout=out, stderr=err)
+    key = out.getvalue().strip().splitlines()[-1]
+    return (
+        ApiKey.objects.get(key_hash=hashlib.sha256(key.encode()).hexdigest()),
+        key,
+        err.getvalue(),
+    )
+
+
+def test_the_command_makes_trigger_keys_unless_told_admin():
+    plain, _, said = create("plain")
+    admin, key, _ = create("ops", "--scope", "admin")
+
+    assert (plain.scope, plain.workflows, plain.expires_at) == ("trigger", [], None)
+    assert "scope trigger" in said
+    assert admin.scope == "admin" and api_status(key) == 200
+
+
+def test_the_command_limits_a_key_to_the_workflows_given():
+    WorkflowFactory(key="billing.invoice")
+    api_key, _, said = create("billing", "--workflow", "billing.invoice", "--workflow", "welcome")
+
+    assert api_key.workflows == ["billing.invoice", "welcome"]
+    assert "Note: no workflow welcome exists (yet)." in said
+
+
+def test_the_command_sets_an_expiry_in_days_or_at_a_time():
+    before = timezone.now()
+    in_days, _, said = create("soon", "--expires-in-days", "30")
+    at, _, _ = create("at", "--expires-at", "2030-01-31T18:00:00+01:00")
+    naive, _, _ = create("naive", "--expires-at", "2030-01-31T18:00")
+
+    assert before + timedelta(days=30) <= in_days.expires_at <= timezone.now() + timedelta(days=30)
+    assert "expires 20" in said
+    assert at.expires_at == datetime(2030, 1, 31, 17, 0, tzinfo=UTC)
+    assert naive.expires_at == datetime(2030, 1, 31, 18, 0, tzinfo=UTC)  # UTC unless it says
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scope", "root"], "argument --scope: invalid choice: 'root'"),
+        (["--expires-in-days", "0"], "--expires-in-days must be more than 0 (not 0)"),
+        (["--expires-in-days", "1e12"], "--expires-in-days 1e+12 is too far away"),
+        (["--expires-at", "tomorrow"], "--expires-at must be an ISO 8601 time"),
+        (["--expires-at", "2001-01-01T00:00Z"], "the expiry 2001-01-01T00:00:00+00:00 is not in"),
+        (["--expires-at", "2030-01-01", "--expires-in-days", "3"], "not allowed with argument"),
+        (["--scope", "admin", "--workflow", "billing"], "an admin key cannot be limited"),
+        (["--workflow", "not a key"], "'not a key' is not a workflow key"),
+    ],
+)
+def test_the_command_refuses_wrong_options_and_creates_nothing(args, message):
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command("create_api_key", "client", *args, stdout=StringIO(), stderr=StringIO())
+    assert not ApiKey.objects.exists()
+
+
+# --- scope, workflows and expiry: the admin -------------------------------------------------
+
+
+def test_adding_a_limited_expiring_key_in_the_admin(admin_client):
+    WorkflowFactory(key="billing.invoice")
+    response = admin_client.post(
+        f"{KEYS}add/",
+        {
+            "name": "billing",
+            "scope": "trigger",
+            "workflows": "billing.invoice, welcome",
+            "expires_at": "2030-01-31 18:00",
+        },
+    )
+
+    assert response.status_code == 200 and 'id="api-key"' in response.content.decode()
+    stored = ApiKey.objects.get(name="billing")
+    assert stored.workflows == ["billing.invoice", "welcome"]
+    assert stored.expires_at == datetime(2030, 1, 31, 18, 0, tzinfo=UTC)
+    listed = admin_client.get(KEYS).content.decode()
+    assert "billing.invoice, welcome" in listed and "2030-01-31 18:00:00" in listed
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"scope": "admin", "workflows": "billing"}, "an admin key cannot be limited"),
+        ({"scope": "trigger", "expires_at": "2001-01-01 00:00"}, "is not in the future"),
+        ({"scope": "trigger", "workflows": "not a key"}, "is not a workflow key"),
+        ({"scope": "root"}, "Select a valid choice"),
+    ],
+)
+def test_the_add_form_refuses_what_the_service_refuses(admin_client, fields, error):
+    response = admin_client.post(f"{KEYS}add/", {"name": "billing", **fields})
+
+    assert response.status_code == 200
+    assert error in response.content.decode().replace("&#x27;", "'")
+    assert not ApiKey.objects.exists()
+
+
+def test_changing_scope_workflows_and_expiry_in_the_admin_applies_at_once(admin_client):
+    api_key, key = api_key_create(name="billing")
+    assert api_status(key) == 200  # cached in this process from now on
+    page = f"{KEYS}{api_key.pk}/change/"
+
+    changed = admin_client.post(
+        page, {"scope": "trigger", "workflows": "welcome", "expires_at_0": "", "expires_at_1": ""}
+    )
+    assert changed.status_code == 302
+    api_key.refresh_from_db()
+    assert api_key.workflows == ["welcome"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert client.get("/api/workflows/").json()["results"] == []  # limited, at once
+
+    refused = admin_client.post(page, {"scope": "admin", "workflows": "welcome"})
+    assert (
+        refused.status_code == 200 and "an admin key cannot be limited" in refused.content.decode()
+    )
+
+    now = timezone.localtime(timezone.now() - timedelta(minutes=1))
+    ended = admin_client.post(
+        page,
+        {
+            "scope": "admin",
+            "workflows": "",
+            "expires_at_0": now.strftime("%Y-%m-%d"),
+            "expires_at_1": now.strftime("%H:%M:%S"),
+        },
+    )
+    assert ended.status_code == 302
+    assert client.get("/api/workflows/").json() == {"detail": "this API key has expired"}
+    assert "expired " in admin_client.get(page).content.decode()
+    expired = admin_client.get(f"{KEYS}?state=expired").content.decode()
+    assert "billing" in expired
+    assert "billing" not in admin_client.get(f"{KEYS}?state=active").content.decode()
+    assert LogEntry.objects.filter(object_id=str(api_key.pk), action_flag=2).count() == 2
+
+
+def test_a_viewer_cannot_change_a_key():
+    api_key, _ = api_key_create(name="billing")
+    viewer = User.objects.create_user("viewer", password="pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_apikey"))
+    client = Client()
+    client.force_login(viewer)
+
+    client.post(f"{KEYS}{api_key.pk}/change/", {"scope": "admin", "workflows": ""})
+
+    assert ApiKey.objects.get(pk=api_key.pk).scope == "trigger"

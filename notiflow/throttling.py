@@ -1,0 +1,154 @@
+"""Rate limits per API key (docs/security.md, "Rate limits"), shared by every web process through
+Redis at NOTIFLOW_CACHE_URL.
+
+Each key has one bucket per scope: the requests to `trigger` endpoints count against
+NOTIFLOW_RATE_LIMIT_TRIGGER [100/s], those to `admin` endpoints against
+NOTIFLOW_RATE_LIMIT_ADMIN [20/s] (notiflow/scopes.py says which endpoint needs which). A rate
+`N/period` allows a burst of N and then one request every period/N: the generic cell rate
+algorithm, kept in Redis as one number per bucket (the time at which the bucket would be empty)
+and updated by one Lua script, so that the check and the count are one atomic step and one
+round trip. DRF's SimpleRateThrottle reads a list from the cache and writes it back, so N
+concurrent requests from one key in N processes could all pass; here they cannot
+(tests/security/test_rate_limits.py sends 20 at once against a limit of 5).
+
+The time is Redis's (TIME inside the script), so web hosts with different clocks share one
+bucket correctly. When Redis does not answer, requests are served unthrottled (fail open) and a
+warning is logged; the process then leaves Redis alone for a few seconds, so an outage costs each
+process one timeout per FAIL_OPEN_SECONDS, not one per request.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from functools import lru_cache
+from typing import Any
+
+import redis
+from django.conf import settings
+from rest_framework import exceptions
+from rest_framework.throttling import BaseThrottle
+
+from notiflow.scopes import ADMIN, TRIGGER, required_scope
+
+logger = logging.getLogger(__name__)
+
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+# How long a web process serves unthrottled after Redis failed to answer, before trying again.
+FAIL_OPEN_SECONDS = 5.0
+# Connecting to and answering from Redis: a request waits at most this for its rate limit.
+REDIS_TIMEOUT_SECONDS = 0.5
+
+# KEYS[1]: the bucket; ARGV[1]: milliseconds between two requests at the sustained rate (period
+# / N); ARGV[2]: the period in milliseconds (a burst of N fits in it). The bucket holds the
+# "theoretical arrival time" (TAT): when it would be empty again. Returns 0 when the request may
+# pass (and counts it), else the milliseconds until one may (and counts nothing).
+GCRA_SCRIPT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local interval = tonumber(ARGV[1])
+local period = tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or 0)
+if tat < now then tat = now end
+local new_tat = tat + interval
+local wait = new_tat - period - now
+if wait > 0 then return math.ceil(wait) end
+redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1)
+return 0
+"""
+
+
+def parse_rate(rate: str) -> tuple[int, int] | None:
+    """`100/s` -> (100, 1); `5/m`, `3600/h`, `1000/d` (the period's first letter counts, as in
+    DRF: `10/min`). Empty, `off` or `0/…`: None, no limit. ValueError otherwise."""
+    rate = rate.strip().lower()
+    if rate in ("", "off", "none"):
+        return None
+    number, _, period = rate.partition("/")
+    try:
+        count = int(number)
+        seconds = PERIODS[period.strip()[:1]]
+    except (ValueError, KeyError):
+        raise ValueError(f"a rate limit is N/s, N/m, N/h or N/d, or off (not {rate!r})") from None
+    if count < 0:
+        raise ValueError(f"a rate limit cannot be negative ({rate!r})")
+    return (count, seconds) if count else None
+
+
+@lru_cache(maxsize=2)
+def _script(url: str) -> Any:
+    client = redis.Redis.from_url(
+        url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, socket_timeout=REDIS_TIMEOUT_SECONDS
+    )
+    return client.register_script(GCRA_SCRIPT)
+
+
+class _FailOpen:
+    """When this process last found Redis unreachable; until when it does not ask again."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.until = 0.0
+
+    def skipping(self) -> bool:
+        return time.monotonic() < self.until
+
+    def failed(self, exc: BaseException) -> None:
+        with self.lock:
+            if self.skipping():
+                return
+            self.until = time.monotonic() + FAIL_OPEN_SECONDS
+        logger.warning(
+            "rate limits are off for %ss in this process: Redis at NOTIFLOW_CACHE_URL did not "
+            "answer (%s: %s); requests are served unthrottled",
+            FAIL_OPEN_SECONDS,
+            type(exc).__name__,
+            exc,
+        )
+
+
+FAIL_OPEN = _FailOpen()
+
+
+def rate_for(scope: str) -> str:
+    return {
+        TRIGGER: settings.NOTIFLOW_RATE_LIMIT_TRIGGER,
+        ADMIN: settings.NOTIFLOW_RATE_LIMIT_ADMIN,
+    }[scope]
+
+
+class ApiKeyRateThrottle(BaseThrottle):
+    """The default throttle (REST_FRAMEWORK): the request's API key, in the bucket of the scope
+    its endpoint needs. Requests without a key (health, schema, docs) are not counted. Over the
+    limit: 429 with Retry-After (whole seconds, at least 1) and `{"detail": ...}`."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        api_key = request.auth
+        if api_key is None:
+            return True
+        scope = required_scope(view, request.method)
+        rate = rate_for(scope)
+        limit = parse_rate(rate)  # read at request time, so override_settings applies
+        if limit is None or FAIL_OPEN.skipping():
+            return True
+        count, period = limit
+        bucket = f"notiflow:rate:{scope}:{api_key.key_hash[:32]}"
+        try:
+            wait_ms = int(
+                _script(settings.NOTIFLOW_CACHE_URL)(
+                    keys=[bucket], args=[period * 1000 / count, period * 1000]
+                )
+            )
+        except (redis.RedisError, OSError) as exc:
+            FAIL_OPEN.failed(exc)
+            return True
+        if wait_ms <= 0:
+            return True
+        wait = max(1, math.ceil(wait_ms / 1000))
+        raise exceptions.Throttled(
+            wait=wait,
+            # DRF adds "Expected available in N seconds."
+            detail=f"rate limit of {rate.strip()} for this API key's {scope} requests exceeded.",
+        )
