@@ -294,7 +294,7 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
         if row is not None and row[INTAKE_WORKFLOW_COLUMNS] is not None:
             return 201
         cur = await conn.execute(
-            INTAKE_EXISTING_SQL, {"workflow_ids": [workflow], "keys": [key]}, prepare=True
+            INTAKE_EXISTING_SQL, {"workflow_id": workflow, "key": key}, prepare=True
         )
         return 200 if await cur.fetchone() is not None else 500
 

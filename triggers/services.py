@@ -22,6 +22,7 @@ from registry.sql import live_within_seconds
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from triggers.models import ApiKey, ApiKeyScope, TriggerInstance
 from triggers.sql import (
+    INTAKE_EXISTING_MANY_SQL,
     INTAKE_EXISTING_SQL,
     INTAKE_MANY_SQL,
     INTAKE_REQUEST_FIELDS,
@@ -285,13 +286,18 @@ def _existing(
     held: list[tuple[int, int, str, str]], by_index: dict[int, tuple[TriggerRequest, str]]
 ) -> list[tuple[TriggerInstance, int]]:
     """The triggers (not deleted) that hold the keys of `held`, each with its version's number."""
-    rows = fetchall_prepared(
-        INTAKE_EXISTING_SQL,
-        {
-            "workflow_ids": [workflow_id for _index, workflow_id, _key, _digest in held],
-            "keys": [by_index[index][0].idempotency_key for index, *_rest in held],
-        },
-    )
+    if len(held) == 1:
+        (index, workflow_id, _key, _digest), *_ = held
+        key = by_index[index][0].idempotency_key
+        rows = fetchall_prepared(INTAKE_EXISTING_SQL, {"workflow_id": workflow_id, "key": key})
+    else:
+        rows = fetchall_prepared(
+            INTAKE_EXISTING_MANY_SQL,
+            {
+                "workflow_ids": [workflow_id for _index, workflow_id, _key, _digest in held],
+                "keys": [by_index[index][0].idempotency_key for index, *_rest in held],
+            },
+        )
     width = len(TRIGGER_COLUMNS)
     return [(trigger_from_row(row[:width]), row[width]) for row in rows]
 
