@@ -238,30 +238,26 @@ class Bench:
             "postgres backends": lambda: backends(server, sql_db),
             **redis_group(self.config.redis_url),
         }
-        meter = CpuMeter(groups)
-        meter.start()
-        try:
-            http = http_run(
+
+        def metered(run, **size):  # type: ignore[no-untyped-def]
+            meter = CpuMeter(groups)
+            meter.start()
+            result = run(
                 port=self.config.port,
                 api_key=self.api_key,
                 workflow_key=self.intake_workflow.key,
-                requests=n,
+                **size,
             )
-            http = replace(http, cpu=meter.stop())
+            return replace(result, cpu=meter.stop())
+
+        try:
+            http = metered(http_run, requests=n)
             say(f"  {http}")
             say(
                 f"intake: {n} triggers by POST /api/triggers/bulk/, {BULK_BATCH} a request from "
                 f"{BULK_CLIENTS} clients (the same gunicorn)"
             )
-            meter = CpuMeter(groups)
-            meter.start()
-            bulk = bulk_http_run(
-                port=self.config.port,
-                api_key=self.api_key,
-                workflow_key=self.intake_workflow.key,
-                triggers=n,
-            )
-            bulk = replace(bulk, cpu=meter.stop())
+            bulk = metered(bulk_http_run, triggers=n)
             say(f"  {bulk}")
         finally:
             if profiler:

@@ -53,9 +53,7 @@ class IntakeRun:
         return self.requests / self.seconds if self.seconds > 0 else 0.0
 
 
-def _summary(
-    latencies: list[float], seconds: float, created: int, existing: int, errors: int
-) -> IntakeRun:
+def _summary(latencies: list[float], seconds: float, codes: list[int]) -> IntakeRun:
     ordered = sorted(latencies)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
     return IntakeRun(
@@ -63,10 +61,17 @@ def _summary(
         seconds=seconds,
         p50_ms=statistics.median(ordered) * 1000 if ordered else 0.0,
         p99_ms=p99 * 1000,
-        created=created,
-        existing=existing,
-        errors=errors,
+        created=codes.count(201),
+        existing=codes.count(200),
+        errors=sum(1 for code in codes if code not in (200, 201)),
     )
+
+
+async def _close(states: list[dict]) -> None:
+    """Close the clients' connections."""
+    for state in states:
+        if "close" in state:
+            await state["close"]()
 
 
 async def _clients(
@@ -103,19 +108,10 @@ def _measure(one, requests: int, prefix: str, on_done=None) -> IntakeRun:  # typ
                 on_done()  # while the connections are still open
             return result
         finally:
-            for state in states:
-                if "close" in state:
-                    await state["close"]()
+            await _close(states)
 
     latencies, seconds, codes = asyncio.run(phases())
-    run = _summary(
-        latencies,
-        seconds,
-        created=codes.count(201),
-        existing=codes.count(200),
-        errors=sum(1 for c in codes if c not in (200, 201)),
-    )
-    return replace(run, sent=WARM_UP + requests)
+    return replace(_summary(latencies, seconds, codes), sent=WARM_UP + requests)
 
 
 # --- HTTP ---------------------------------------------------------------------------------------
@@ -227,18 +223,10 @@ def bulk_http_run(*, port: int, api_key: str, workflow_key: str, triggers: int) 
             await drain(batches, latencies)
             return latencies, time.perf_counter() - started
         finally:
-            for state in states:
-                if "close" in state:
-                    await state["close"]()
+            await _close(states)
 
     latencies, seconds = asyncio.run(phases())
-    run = _summary(
-        latencies,
-        seconds,
-        created=codes.count(201),
-        existing=codes.count(200),
-        errors=sum(1 for c in codes if c not in (200, 201)),
-    )
+    run = _summary(latencies, seconds, codes)
     return replace(run, requests=len(keys), sent=len(warm) + len(keys))
 
 
