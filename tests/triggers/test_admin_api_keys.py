@@ -353,3 +353,30 @@ def test_a_viewer_cannot_change_a_key():
     client.post(f"{KEYS}{api_key.pk}/change/", {"scope": "admin", "workflows": ""})
 
     assert ApiKey.objects.get(pk=api_key.pk).scope == "trigger"
+
+
+def test_revoke_api_key_refuses_the_key_at_once_and_says_so_again():
+    api_key, key = api_key_create(name="to-revoke")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert client.get("/api/triggers/").status_code == 200  # the key is now cached as active
+
+    out, err = StringIO(), StringIO()
+    call_command("revoke_api_key", "to-revoke", stdout=out, stderr=err)
+
+    assert out.getvalue() == "to-revoke: revoked\n"
+    assert client.get("/api/triggers/").status_code == 401
+    first = ApiKey.objects.get(pk=api_key.pk).revoked_at
+    again = StringIO()
+    call_command("revoke_api_key", "to-revoke", stdout=again)
+    assert again.getvalue().startswith("to-revoke: already revoked at ")
+    assert ApiKey.objects.get(pk=api_key.pk).revoked_at == first  # kept, not moved
+
+
+def test_revoke_api_key_fails_for_an_unknown_name_and_revokes_the_others():
+    api_key_create(name="known")
+    err = StringIO()
+    with pytest.raises(CommandError, match="1 of 2 names unknown"):
+        call_command("revoke_api_key", "known", "unknown", stdout=StringIO(), stderr=err)
+    assert err.getvalue() == "unknown: no API key with this name\n"
+    assert ApiKey.objects.get(name="known").revoked_at is not None
