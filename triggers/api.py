@@ -155,6 +155,7 @@ WAIT_PARAMETER = OpenApiParameter(
         "answering; the answer comes as soon as it is, or when the wait is over, with the "
         "trigger as it is then. 0 or absent: at once."
     ),
+    examples=[OpenApiExample("up to five seconds", value=5)],
 )
 
 # `?deleted=`: which triggers a list shows.
