@@ -380,3 +380,19 @@ def test_revoke_api_key_fails_for_an_unknown_name_and_revokes_the_others():
         call_command("revoke_api_key", "known", "unknown", stdout=StringIO(), stderr=err)
     assert err.getvalue() == "unknown: no API key with this name\n"
     assert ApiKey.objects.get(name="known").revoked_at is not None
+
+
+def test_the_list_shows_each_keys_state_with_its_expiry_in_five_columns(admin_client):
+    api_key_create(name="lasting")
+    api_key_create(name="dated", expires_at=timezone.now() + timedelta(days=3))
+    gone, _ = api_key_create(name="gone")
+    api_key_revoke(api_key=gone)
+
+    page = admin_client.get(KEYS)
+
+    rows = {row.name: row for row in page.context["cl"].result_list}
+    admin = page.context["cl"].model_admin
+    assert admin.state(rows["lasting"]) == "active"
+    assert admin.state(rows["dated"]).startswith("active, expires ")
+    assert admin.state(rows["gone"]).startswith("revoked ")
+    assert len(page.context["cl"].list_display) <= 6  # the checkbox column and five
