@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from notiflow import throttling
 from tests.conftest import unique
 from tests.support.smtp import free_port
-from tests.support.stack import BIN, Process, Stack, wait_for
+from tests.support.stack import Process, Stack, wait_for
 from triggers.models import ApiKeyScope
 from triggers.services import api_key_create
 
@@ -145,23 +145,12 @@ def limited_web(stack: Stack) -> Iterator[str]:
     """A second web process on the stack's database and Redis, with a trigger limit of 5/m (a
     burst of 5, then one every 12 s: the burst below ends long before the sixth is allowed)."""
     port = free_port()
-    process: Process = stack.spawn(
+    process: Process = stack.web_process(
         "web-limited",
-        [
-            str(BIN / "gunicorn"),
-            "--config",
-            "python:notiflow.gunicorn_conf",
-            "notiflow.asgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "3",
-        ],
-        {
-            "NOTIFLOW_WEB_THREADS": "8",
-            "NOTIFLOW_RATE_LIMIT_TRIGGER": "5/m",
-            "NOTIFLOW_RATE_LIMIT_ADMIN": "5/m",
-        },
+        port,
+        "--workers",
+        "3",
+        env={"NOTIFLOW_RATE_LIMIT_TRIGGER": "5/m", "NOTIFLOW_RATE_LIMIT_ADMIN": "5/m"},
     )
     base = f"http://127.0.0.1:{port}"
 

@@ -124,17 +124,17 @@ class Stack:
 
     def web(self, port: int) -> Process:
         self.base_url = f"http://127.0.0.1:{port}"
+        return self.web_process("web", port)
+
+    def web_process(
+        self, name: str, port: int, *args: str, env: dict[str, str] | None = None
+    ) -> Process:
+        """A web process as the Procfile starts it, on `port`, with gunicorn options `args`."""
+        command = [str(BIN / "gunicorn"), "--config", "python:notiflow.gunicorn_conf"]
         return self.spawn(
-            "web",
-            [
-                str(BIN / "gunicorn"),
-                "--config",
-                "python:notiflow.gunicorn_conf",
-                "notiflow.asgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-            ],
-            {"NOTIFLOW_WEB_THREADS": "8"},
+            name,
+            [*command, "notiflow.asgi", "--bind", f"127.0.0.1:{port}", *args],
+            {"NOTIFLOW_WEB_THREADS": "8", **(env or {})},
         )
 
     def stop(self) -> None:
