@@ -9,6 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
+def invalid_input(errors: dict[str, Any]) -> dict[str, Any]:
+    """The answer to input a serializer refused: `errors` (field -> messages), named in `detail`."""
+    fields = ", ".join(str(name) for name in errors)
+    return {"detail": f"invalid input: {fields}", "errors": errors}
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -16,8 +22,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     data = response.data
     if response.status_code == status.HTTP_400_BAD_REQUEST and isinstance(data, dict):
         if "detail" not in data:
-            fields = ", ".join(str(k) for k in data)
-            response.data = {"detail": f"invalid input: {fields}", "errors": data}
+            response.data = invalid_input(data)
     elif isinstance(data, list):
         response.data = {"detail": "; ".join(str(d) for d in data), "errors": data}
     return response

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
+from notiflow.api_errors import invalid_input
 from notiflow.http import StrictCharField
 from notiflow.scopes import ADMIN, TRIGGER, api_key_of
 from triggers.models import TriggerInstance, TriggerStatus
@@ -30,9 +31,9 @@ from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
 from triggers.services import (
     MAX_CANCELLATION_KEY_LENGTH,
     MAX_IDEMPOTENCY_KEY_LENGTH,
+    IntakeOutcome,
     TriggerRejected,
     TriggerRequest,
-    trigger_create,
     triggers_create,
 )
 from triggers.state import (
@@ -84,7 +85,7 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
         return trigger_json(instance)
 
 
-# The key's rules live in trigger_create (one home for the body, the header and the command);
+# The key's rules live in triggers_create (one home for the body, the header, bulk and the command);
 # the schema states them.
 IDEMPOTENCY_KEY_SCHEMA = {
     "type": "string",
@@ -102,7 +103,7 @@ class IdempotencyKeyField(serializers.CharField):
 
 @extend_schema_field({"type": "object", "additionalProperties": {}})
 class PayloadField(serializers.JSONField):
-    """Any JSON to the serializer; trigger_create refuses anything but an object."""
+    """Any JSON to the serializer; triggers_create refuses anything but an object."""
 
 
 class TriggerInputSerializer(serializers.Serializer):
@@ -172,6 +173,26 @@ def _item_error(index: int, field: str, message: str, status: int = 400) -> dict
 
 def _not_allowed(workflow_key: str) -> str:
     return f"this API key may not trigger workflow {workflow_key!r}"
+
+
+def _trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerRequest:
+    """The request of a body TriggerInputSerializer accepted."""
+    return TriggerRequest(
+        workflow_key=fields["workflow"],
+        idempotency_key=idempotency_key,
+        payload=fields.get("payload"),
+        priority=fields.get("priority"),
+        cancellation_key=fields["cancellation_key"],
+    )
+
+
+def _answer(outcome: IntakeOutcome) -> tuple[int, dict[str, Any]]:
+    """What POST /api/triggers/ answers for one request's outcome: the status and the body (the
+    trigger, or the error); each item of a bulk request gets the same."""
+    if isinstance(outcome, TriggerRejected):
+        return outcome.status_code, _rejected(outcome)
+    trigger, created = outcome
+    return (201 if created else 200), trigger_json(trigger)
 
 
 def _rejected(exc: TriggerRejected) -> dict[str, Any]:
@@ -319,21 +340,9 @@ class TriggerListApi(ListAPIView):
             return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
         if not api_key_of(request).allows_workflow(fields["workflow"]):
             return _error("workflow", _not_allowed(fields["workflow"]), 403)
-        try:
-            trigger, created = trigger_create(
-                workflow_key=fields["workflow"],
-                idempotency_key=key,
-                payload=fields.get("payload"),
-                actor=actor_of(request),
-                priority=fields.get("priority"),
-                cancellation_key=fields["cancellation_key"],
-            )
-        except TriggerRejected as exc:
-            return Response(_rejected(exc), status=exc.status_code)
-        return Response(
-            TriggerOutputSerializer(trigger).data,
-            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-        )
+        (outcome,) = triggers_create([_trigger_request(fields, key)], actor=actor_of(request))
+        code, body = _answer(outcome)
+        return Response(body, status=code)
 
 
 class TriggerBulkItemSerializer(TriggerInputSerializer):
@@ -419,48 +428,19 @@ class TriggerBulkApi(APIView):
                 continue
             fields = TriggerBulkItemSerializer(data=item)
             if not fields.is_valid():
-                names = ", ".join(str(name) for name in fields.errors)
-                results.append(
-                    {
-                        "index": index,
-                        "status": 400,
-                        "detail": f"invalid input: {names}",
-                        "errors": fields.errors,
-                    }
-                )
+                results.append({"index": index, "status": 400, **invalid_input(fields.errors)})
                 continue
             data = fields.validated_data
             if not api_key.allows_workflow(data["workflow"]):
                 results.append(_item_error(index, "workflow", _not_allowed(data["workflow"]), 403))
                 continue
             results.append(None)
-            requests.append(
-                (
-                    index,
-                    TriggerRequest(
-                        workflow_key=data["workflow"],
-                        idempotency_key=data["idempotency_key"],
-                        payload=data.get("payload"),
-                        priority=data.get("priority"),
-                        cancellation_key=data["cancellation_key"],
-                    ),
-                )
-            )
+            requests.append((index, _trigger_request(data, data["idempotency_key"])))
         outcomes = triggers_create([r for _, r in requests], actor=actor_of(request))
         for (index, _request), outcome in zip(requests, outcomes, strict=True):
-            if isinstance(outcome, TriggerRejected):
-                results[index] = {
-                    "index": index,
-                    "status": outcome.status_code,
-                    **_rejected(outcome),
-                }
-            else:
-                trigger, created = outcome
-                results[index] = {
-                    "index": index,
-                    "status": 201 if created else 200,
-                    "trigger": trigger_json(trigger),
-                }
+            code, answer = _answer(outcome)
+            shown = {"trigger": answer} if code < 300 else answer
+            results[index] = {"index": index, "status": code, **shown}
         return Response({"results": results})
 
 

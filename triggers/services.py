@@ -71,6 +71,17 @@ class TriggerRequest:
 IntakeOutcome = tuple[TriggerInstance, bool] | TriggerRejected
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """A valid request on its way through the inbox statement: its place in the request list,
+    its payload as JSON (keys sorted) and its request_hash."""
+
+    index: int
+    request: TriggerRequest
+    payload_json: str
+    digest: str
+
+
 def trigger_create(
     *,
     workflow_key: str,
@@ -109,14 +120,14 @@ def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> l
     Triggers come with their workflow and version attached.
     """
     outcomes: list[IntakeOutcome | None] = [None] * len(requests)
-    pending: list[tuple[int, TriggerRequest, str, str]] = []  # index, request, payload, hash
+    pending: list[_Pending] = []
     for index, request in enumerate(requests):
         try:
             payload_json, digest = _checked(request)
         except TriggerRejected as exc:
             outcomes[index] = exc
         else:
-            pending.append((index, request, payload_json, digest))
+            pending.append(_Pending(index, request, payload_json, digest))
     nudges: list[Nudge] = []
     # Twice at most: the trigger that held a key may be deleted between the inbox statement and
     # the read of it; the key is then free, and the statement's second run takes it.
@@ -124,8 +135,8 @@ def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> l
         if not pending:
             break
         pending = _intake(pending, actor, outcomes, nudges)
-    for index, _request, _payload, _digest in pending:
-        outcomes[index] = TriggerRejected(
+    for item in pending:
+        outcomes[item.index] = TriggerRejected(
             "idempotency_key",
             "the trigger with this idempotency key was deleted while this request ran, twice; "
             "send the request again",
@@ -178,29 +189,27 @@ def _checked(request: TriggerRequest) -> tuple[str, str]:
 
 
 def _intake(
-    pending: list[tuple[int, TriggerRequest, str, str]],
+    pending: list[_Pending],
     actor: str,
     outcomes: list[IntakeOutcome | None],
     nudges: list[Nudge],
-) -> list[tuple[int, TriggerRequest, str, str]]:
+) -> list[_Pending]:
     """One run of the inbox statement for `pending`: fills in `outcomes` and `nudges`, and
     returns the requests to run again (their key's holder was deleted meanwhile)."""
-    columns = {field: [] for field in INTAKE_REQUEST_FIELDS}  # type: ignore[var-annotated]
-    for index, request, payload_json, digest in pending:
-        for field, value in zip(
-            INTAKE_REQUEST_FIELDS,
-            (
-                index,
-                str(uuid.uuid4()),
-                request.workflow_key,
-                request.idempotency_key,
-                payload_json,
-                request.priority,
-                request.cancellation_key,
-                digest,
-            ),
-            strict=True,
-        ):
+    columns: dict[str, list[Any]] = {field: [] for field in INTAKE_REQUEST_FIELDS}
+    for item in pending:
+        request = item.request
+        values = (
+            item.index,
+            str(uuid.uuid4()),
+            request.workflow_key,
+            request.idempotency_key,
+            item.payload_json,
+            request.priority,
+            request.cancellation_key,
+            item.digest,
+        )
+        for field, value in zip(INTAKE_REQUEST_FIELDS, values, strict=True):
             columns[field].append(value)
     params: dict[str, Any] = {
         **STATUS_PARAMS,
@@ -212,20 +221,20 @@ def _intake(
         rows = fetchall_prepared(INTAKE_SQL, {**params, **{f: v[0] for f, v in columns.items()}})
     else:
         rows = fetchall_prepared(INTAKE_MANY_SQL, {**params, **columns})
-    by_index = {index: (request, digest) for index, request, _payload, digest in pending}
-    held: list[tuple[int, int, str, str]] = []  # index, workflow id, workflow key, request hash
+    by_index = {item.index: item for item in pending}
+    held: list[tuple[_Pending, int, str]] = []  # the request, its workflow's id and key
     for row in rows:
         index, workflow_id, key, active, version_id, number, queue, served = row[
             :INTAKE_WORKFLOW_COLUMNS
         ]
-        request, digest = by_index[index]
+        item = by_index[index]
         if workflow_id is None:
             outcomes[index] = TriggerRejected(
-                "workflow", f"workflow {request.workflow_key!r} does not exist"
+                "workflow", f"workflow {item.request.workflow_key!r} does not exist"
             )
         elif not active or version_id is None:
             outcomes[index] = TriggerRejected(
-                "workflow", f"workflow {request.workflow_key!r} is not active", status_code=409
+                "workflow", f"workflow {item.request.workflow_key!r} is not active", status_code=409
             )
         elif row[INTAKE_WORKFLOW_COLUMNS] is not None:
             trigger = trigger_from_row(row[INTAKE_WORKFLOW_COLUMNS:])
@@ -233,7 +242,7 @@ def _intake(
             outcomes[index] = (trigger, True)
             nudges.append(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
         else:
-            held.append((index, workflow_id, key, digest))
+            held.append((item, workflow_id, key))
             # Kept for the case where the key's holder turns out to be deleted meanwhile.
             if not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
                 outcomes[index] = TriggerRejected(
@@ -249,53 +258,53 @@ def _intake(
     # serves the queue: it was stored.
     existing = {
         (trigger.workflow_id, trigger.idempotency_key): (trigger, number)
-        for trigger, number in _existing(held, by_index)
+        for trigger, number in _existing([(workflow_id, item) for item, workflow_id, _ in held])
     }
     again = []
-    for index, workflow_id, key, digest in held:
-        request = by_index[index][0]
-        found = existing.get((workflow_id, request.idempotency_key))
+    for item, workflow_id, key in held:
+        found = existing.get((workflow_id, item.request.idempotency_key))
         if found is None:
-            if outcomes[index] is None:  # not refused for want of a worker: insert anew
-                again.append(next(p for p in pending if p[0] == index))
+            if outcomes[item.index] is None:  # not refused for want of a worker: insert anew
+                again.append(item)
             continue
         trigger, number = found
-        if trigger.request_hash and trigger.request_hash != digest:
-            outcomes[index] = TriggerRejected(
+        if trigger.request_hash and trigger.request_hash != item.digest:
+            outcomes[item.index] = TriggerRejected(
                 "idempotency_key",
-                f"idempotency key {request.idempotency_key!r} was used with other parameters "
-                f"(payload, priority or cancellation_key) by trigger {trigger.pk}; nothing was "
-                "changed. Send the same request again, or use a new key",
+                f"idempotency key {item.request.idempotency_key!r} was used with other "
+                f"parameters (payload, priority or cancellation_key) by trigger {trigger.pk}; "
+                "nothing was changed. Send the same request again, or use a new key",
                 status_code=422,
                 existing_id=str(trigger.pk),
             )
             continue
-        copy = trigger_from_row([getattr(trigger, column) for column in TRIGGER_COLUMNS])
+        # Two requests of one bulk holding the same key share the instance: the same answer.
         _attach(
-            copy,
+            trigger,
             workflow_id=workflow_id,
             key=key,
             version_id=trigger.workflow_version_id,
             number=number,
         )
-        outcomes[index] = (copy, False)
+        outcomes[item.index] = (trigger, False)
     return again
 
 
-def _existing(
-    held: list[tuple[int, int, str, str]], by_index: dict[int, tuple[TriggerRequest, str]]
-) -> list[tuple[TriggerInstance, int]]:
-    """The triggers (not deleted) that hold the keys of `held`, each with its version's number."""
+def _existing(held: list[tuple[int, _Pending]]) -> list[tuple[TriggerInstance, int]]:
+    """The triggers (not deleted) that hold the keys of `held` ((workflow id, request) pairs),
+    each with its version's number."""
     if len(held) == 1:
-        (index, workflow_id, _key, _digest), *_ = held
-        key = by_index[index][0].idempotency_key
-        rows = fetchall_prepared(INTAKE_EXISTING_SQL, {"workflow_id": workflow_id, "key": key})
+        ((workflow_id, item),) = held
+        rows = fetchall_prepared(
+            INTAKE_EXISTING_SQL,
+            {"workflow_id": workflow_id, "key": item.request.idempotency_key},
+        )
     else:
         rows = fetchall_prepared(
             INTAKE_EXISTING_MANY_SQL,
             {
-                "workflow_ids": [workflow_id for _index, workflow_id, _key, _digest in held],
-                "keys": [by_index[index][0].idempotency_key for index, *_rest in held],
+                "workflow_ids": [workflow_id for workflow_id, _ in held],
+                "keys": [item.request.idempotency_key for _, item in held],
             },
         )
     width = len(TRIGGER_COLUMNS)

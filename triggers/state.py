@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from events import catalog as events
-from events.services.outbox import events_record
+from events.services.outbox import Announcement, events_record
 from notiflow.db import fetchone_prepared
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import (
@@ -311,7 +311,7 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
     trigger = _locked(trigger_id)
     if trigger.is_terminal:
         raise TriggerStateConflict(trigger, f"trigger is already {trigger.status}")
-    _cancel_locked(trigger, actor=actor, reason=reason)
+    events_record([_cancel_locked(trigger, actor=actor, reason=reason)])
     return trigger
 
 
@@ -339,15 +339,19 @@ def triggers_cancel_by_key(
     if workflow_keys is not None:
         matching = matching.filter(workflow__key__in=list(workflow_keys))
     # The status is read again under the lock: a trigger that finished meanwhile is left be.
-    locked = matching.select_for_update(of=("self",)).order_by("pk")
-    cancelled = []
-    for trigger in locked:
-        _cancel_locked(trigger, actor=actor, reason=reason)
-        cancelled.append(trigger.pk)
-    return cancelled
+    # Workflow and version come along: the announcements show them.
+    locked = list(
+        matching.select_related("workflow", "workflow_version")
+        .select_for_update(of=("self",))
+        .order_by("pk")
+    )
+    events_record([_cancel_locked(trigger, actor=actor, reason=reason) for trigger in locked])
+    return [trigger.pk for trigger in locked]
 
 
-def _cancel_locked(trigger: TriggerInstance, *, actor: str, reason: str) -> None:
+def _cancel_locked(trigger: TriggerInstance, *, actor: str, reason: str) -> Announcement:
+    """Cancel `trigger`, locked and not terminal; its `trigger.cancelled`, for the caller to
+    record (with others, in one write)."""
     _change(
         trigger,
         to_status=TriggerStatus.CANCELLED,
@@ -356,7 +360,7 @@ def _cancel_locked(trigger: TriggerInstance, *, actor: str, reason: str) -> None
         lease_until=None,
         completed_at=timezone.now(),
     )
-    _announce(events.TRIGGER_CANCELLED, trigger)
+    return _announcement(events.TRIGGER_CANCELLED, trigger)
 
 
 @transaction.atomic
@@ -396,9 +400,13 @@ def trigger_delete(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
 
 def _announce(type: str, trigger: TriggerInstance) -> None:
     """Record event `type` about `trigger` in the current transaction (docs/design.md, rule 10)."""
-    from triggers.announce import announcement
+    events_record([_announcement(type, trigger)])
 
-    events_record([announcement(type, trigger)])
+
+def _announcement(type: str, trigger: TriggerInstance) -> Announcement:
+    from triggers.announce import announcement  # it imports this module
+
+    return announcement(type, trigger)
 
 
 def _refuse_deleted(trigger: TriggerInstance, action: str) -> None:
