@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "triggers",
     "workers",
     "events",
+    "deliveries",
 ]
 
 MIDDLEWARE = [

@@ -74,6 +74,7 @@ urlpatterns = [
     path("", landing, name="landing"),
     path("admin/", admin.site.urls),
     path("api/", include(api)),
+    path("deliveries/", include("deliveries.urls")),
 ]
 
 handler400 = "notiflow.errors.bad_request"

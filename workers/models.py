@@ -76,6 +76,10 @@ class SendLedger(models.Model):
     result = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # The named provider (workers/providers) that accepted the message, and the id it gave the
+    # message: what its delivery status callbacks name (deliveries/). Set with `sent`.
+    provider = models.CharField(max_length=50, blank=True, db_default="")
+    provider_message_id = models.CharField(max_length=255, blank=True, db_default="")
 
     class Meta:
         db_table = "send_ledger"
@@ -83,6 +87,55 @@ class SendLedger(models.Model):
             models.UniqueConstraint(fields=["trigger", "node_id"], name="send_ledger_once"),
             models.UniqueConstraint(fields=["idempotency_key"], name="send_ledger_key_unique"),
         ]
+        indexes = [
+            # A status callback finds its send by the provider's message id.
+            models.Index(
+                fields=["provider_message_id"],
+                name="send_ledger_provider_msg_idx",
+                condition=~models.Q(provider_message_id=""),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.idempotency_key} ({self.status})"
+
+
+class SuppressionScope(models.TextChoices):
+    ALL = "all"  # a hard bounce, a complaint, an operator: no message of the channel
+    MARKETING = "marketing"  # a one-click unsubscribe: no message of a marketing workflow
+
+
+class SuppressionReason(models.TextChoices):
+    BOUNCED = "bounced"
+    COMPLAINED = "complained"
+    UNSUBSCRIBED = "unsubscribed"
+    MANUAL = "manual"
+
+
+class Suppression(models.Model):
+    """A recipient no send of `channel` (in `scope`) may reach: checked before every provider
+    call. Added by delivery events (deliveries/), one-click unsubscribes and operators; removed
+    only by operators."""
+
+    channel = models.CharField(max_length=16)
+    # Normalised: an email address in lower case, a phone number as E.164.
+    recipient = models.CharField(max_length=320)
+    scope = models.CharField(
+        max_length=16, choices=SuppressionScope.choices, default=SuppressionScope.ALL
+    )
+    reason = models.CharField(max_length=16, choices=SuppressionReason.choices)
+    # What added it: a delivery event's id, "unsubscribe", "api:<key name>", "admin:<user>"...
+    source = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "suppression"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["channel", "recipient", "scope"], name="suppression_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel}:{self.recipient} ({self.scope}, {self.reason})"

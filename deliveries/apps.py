@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class DeliveriesConfig(AppConfig):
+    """What happens to a message after its provider accepted it: delivery status callbacks,
+    suppression, one-click unsubscribe (docs/design.md, "Deliveries")."""
+
+    name = "deliveries"
+    verbose_name = "Deliveries and suppression"
+    default_auto_field = "django.db.models.BigAutoField"

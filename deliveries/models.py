@@ -1,0 +1,1 @@
+"""Delivery events: what providers report about messages they accepted (docs/design.md)."""
