@@ -408,6 +408,10 @@ if NOTIFLOW_WEB_THREADS < 1:
 if not 0 < NOTIFLOW_WAIT_POLL_SECONDS <= 5:
     _refuse("NOTIFLOW_WAIT_POLL_SECONDS must be more than 0 and at most 5")
 NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
+# Where the outside world reaches this service (https://notify.example.com, no trailing slash):
+# the base of the links providers and recipients follow back to it (the one-click unsubscribe
+# URL of marketing email, Twilio's StatusCallback). Empty: no such links are made.
+NOTIFLOW_PUBLIC_URL = env.str("NOTIFLOW_PUBLIC_URL", default="").rstrip("/")
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
 # registers without the sms node type and fails an SMS step it meets (workers/nodes/__init__.py).
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
