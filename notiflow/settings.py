@@ -1,5 +1,6 @@
 """Notiflow settings: everything comes from the environment (see README, Configuration)."""
 
+import json
 import os
 import re
 import sys
@@ -426,6 +427,34 @@ TWILIO_ACCOUNT_SID = env.str("TWILIO_ACCOUNT_SID", default="")
 TWILIO_AUTH_TOKEN = secret("TWILIO_AUTH_TOKEN")
 TWILIO_FROM = env.str("TWILIO_FROM", default="")
 NOTIFLOW_TWILIO_BASE_URL = env.str("NOTIFLOW_TWILIO_BASE_URL", default="https://api.twilio.com")
+
+# --- Providers (workers/providers/__init__.py; docs/design.md, "Providers") ---------------------
+# Named providers per channel, in failover order: a transient failure is retried on the next.
+# Unset, each channel has the one provider above (EMAIL_BACKEND / EMAIL_URL, NOTIFLOW_SMS_BACKEND).
+NOTIFLOW_EMAIL_PROVIDERS = env.list("NOTIFLOW_EMAIL_PROVIDERS", default=[])
+NOTIFLOW_SMS_PROVIDERS = env.list("NOTIFLOW_SMS_PROVIDERS", default=[])
+# Per name: NOTIFLOW_PROVIDER_<NAME>_BACKEND (an alias or a dotted email backend) and
+# NOTIFLOW_PROVIDER_<NAME>_OPTIONS (a JSON object: the backend's keyword arguments).
+NOTIFLOW_PROVIDER_SETTINGS: dict[str, dict[str, object]] = {}
+for _name in {n.strip().lower() for n in NOTIFLOW_EMAIL_PROVIDERS + NOTIFLOW_SMS_PROVIDERS}:
+    _prefix = f"NOTIFLOW_PROVIDER_{_name.upper()}_"
+    try:
+        _options = json.loads(secret(_prefix + "OPTIONS") or "{}")
+    except ValueError as _exc:
+        _refuse(f"{_prefix}OPTIONS is not JSON: {_exc}")
+    NOTIFLOW_PROVIDER_SETTINGS[_name] = {
+        "backend": env.str(_prefix + "BACKEND", default=""),
+        "options": _options,
+    }
+# A rate per provider shared by every worker (`ses=14/s,twilio=100/m`): a send that finds no
+# token waits for it, without counting as an attempt (workers/services/provider_rates.py).
+NOTIFLOW_PROVIDER_RATE_LIMITS = env.str("NOTIFLOW_PROVIDER_RATE_LIMITS", default="")
+# anymail's own settings (API keys, WEBHOOK_SECRET, ...), from ANYMAIL_<NAME> variables.
+ANYMAIL = {
+    _key.removeprefix("ANYMAIL_"): secret(_key)
+    for _key in os.environ
+    if _key.startswith("ANYMAIL_")
+}
 
 LOGGING = {
     "version": 1,

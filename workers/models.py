@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 from triggers.models import TriggerInstance
@@ -80,6 +81,9 @@ class SendLedger(models.Model):
     # message: what its delivery status callbacks name (deliveries/). Set with `sent`.
     provider = models.CharField(max_length=50, blank=True, db_default="")
     provider_message_id = models.CharField(max_length=255, blank=True, db_default="")
+    # The provider of every attempt that reached one, in order (a failover shows as two names);
+    # an attempt cut off by a crash before its outcome was recorded is counted in send_count only.
+    providers = ArrayField(models.CharField(max_length=50), blank=True, db_default=[])
 
     class Meta:
         db_table = "send_ledger"

@@ -67,7 +67,9 @@ def send_open_params(*, channels: list[str]) -> dict[str, Any]:
 SEND_COMPLETED_CTE = "ledger_sent"
 SEND_COMPLETE_SQL = f"""
 UPDATE {LEDGER_TABLE}
-SET status = %(ledger_sent)s::text, result = %(ledger_result)s::jsonb, sent_at = now()
+SET status = %(ledger_sent)s::text, result = %(ledger_result)s::jsonb, sent_at = now(),
+    provider = %(ledger_provider)s::text, provider_message_id = %(ledger_provider_msg)s::text,
+    providers = providers || %(ledger_provider)s::text
 WHERE trigger_id = %(ledger_trigger)s AND node_id = %(ledger_node)s
   AND status = %(ledger_sending)s::text
 RETURNING trigger_id
@@ -79,10 +81,29 @@ def send_complete_params(
 ) -> dict[str, Any]:
     return {
         "ledger_result": json.dumps(result),
+        "ledger_provider": str(result.get("provider") or ""),
+        "ledger_provider_msg": str(result.get("provider_message_id") or "")[:255],
         "ledger_trigger": str(trigger_id),
         "ledger_node": node_id,
         "ledger_sending": SendStatus.SENDING.value,
         "ledger_sent": SendStatus.SENT.value,
+    }
+
+
+# An attempt that reached a provider and failed: its provider joins the ledger's list.
+SEND_FAILED_SQL = f"""
+UPDATE {LEDGER_TABLE} SET providers = providers || %(failed_provider)s::text
+WHERE trigger_id = %(failed_trigger)s AND node_id = %(failed_node)s
+  AND status = %(failed_sending)s::text
+"""  # noqa: S608 (names from the models, values as parameters)
+
+
+def send_failed_params(*, trigger_id: UUID | str, node_id: str, provider: str) -> dict[str, Any]:
+    return {
+        "failed_provider": provider,
+        "failed_trigger": str(trigger_id),
+        "failed_node": node_id,
+        "failed_sending": SendStatus.SENDING.value,
     }
 
 

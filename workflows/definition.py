@@ -29,14 +29,20 @@ NODE_TYPES: dict[str, NodeType] = {
         "email",
         required=("to", "subject", "body"),
         # max_recipients: how many addresses `to` may render to (1 unless set; docs/security.md).
-        optional=("html", "max_recipients"),
+        # provider: the named provider to send through first (docs/design.md, "Providers").
+        optional=("html", "max_recipients", "provider"),
         templates=("to", "subject", "body", "html"),
         html=("html",),
         sends=True,
     ),
-    "sms": NodeType("sms", required=("to", "body"), templates=("to", "body"), sends=True),
+    "sms": NodeType(
+        "sms", required=("to", "body"), optional=("provider",), templates=("to", "body"), sends=True
+    ),
     "delay": NodeType("delay", required=(), optional=("delay_ms", "duration")),
 }
+
+# A provider's name (workers/providers): what a node's `provider` may say.
+PROVIDER_NAME = re.compile(r"^[a-z][a-z0-9_]{0,49}$")
 
 _SHORT_DURATION = re.compile(r"^\s*(\d+)\s*(ms|s|m|h|d)\s*$")
 _ISO_DURATION = re.compile(

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 
-from workflows.definition import MAX_DELAY, NODE_TYPES, duration_parse
+from workflows.definition import MAX_DELAY, NODE_TYPES, PROVIDER_NAME, duration_parse
 from workflows.templating import TemplateError, condition_check, template_check
 
 # Node ids appear in Message-IDs, idempotency keys and vars keys: keep them plain.
@@ -153,6 +153,18 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
                 errors.append(ValidationError(f"{where}.{field}", "is required", node_id))
         if "max_recipients" in node:
             _check_max_recipients(node["max_recipients"], where, node_id, errors)
+        provider = node.get("provider")
+        if provider is not None and not (
+            isinstance(provider, str) and PROVIDER_NAME.match(provider)
+        ):
+            errors.append(
+                ValidationError(
+                    f"{where}.provider",
+                    "must be a provider's name: lower-case letters, digits and _, starting "
+                    "with a letter",
+                    node_id,
+                )
+            )
         for field in node_type.templates:
             value = node.get(field)
             if value is None or (field not in node_type.required and value == ""):

@@ -8,6 +8,9 @@ reject1-*@...   550 for the first delivery of a Message-ID, then accepted (a fai
                 operator's retry can then complete)
 hang-*@...      the first delivery of a Message-ID hangs (up to 20 s) and is then deferred
 slow-*@...      accepted after 1.5 s (a step that is still running when its worker is stopped)
+
+A server made with `refuse_with` (e.g. "451 4.3.0 down") gives that answer to every other
+address: a provider that is down (tests/workers/test_providers_e2e.py).
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ class Received:
 
 
 class RuleHandler:
-    def __init__(self) -> None:
+    def __init__(self, refuse_with: str | None = None) -> None:
+        self.refuse_with = refuse_with
         self.lock = threading.Lock()
         self.received: list[Received] = []
         self.deliveries: Counter[str] = Counter()
@@ -58,6 +62,8 @@ class RuleHandler:
             return "451 4.3.0 try again later"
         if local.startswith("defer-"):
             return "451 4.3.0 try again later"
+        if self.refuse_with:
+            return self.refuse_with
         if local.startswith("slow-"):
             await asyncio.sleep(1.5)  # under the stack's EMAIL_TIMEOUT (2 s)
         if local.startswith("hang-") and attempt == 1:
@@ -88,8 +94,8 @@ def free_port() -> int:
 
 
 class SmtpServer:
-    def __init__(self) -> None:
-        self.handler = RuleHandler()
+    def __init__(self, refuse_with: str | None = None) -> None:
+        self.handler = RuleHandler(refuse_with)
         self.controller = Controller(self.handler, hostname="127.0.0.1", port=free_port())
 
     def start(self) -> None:

@@ -6,54 +6,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.conf import settings
-
 from workers.nodes.base import Channel
 from workers.nodes.email import EmailChannel
 from workers.nodes.sms import SmsChannel
+from workers.providers import channel_providers
 from workflows.definition import NODE_TYPES
 
 # One channel for every node type that sends (workflows.definition.NODE_TYPES, `sends`).
 CHANNELS: dict[str, Channel] = {"email": EmailChannel(), "sms": SmsChannel()}
 
-# The value that says "this worker has no provider for the channel": its nodes are not runnable
-# here (NOTIFLOW_SMS_BACKEND=none, or empty).
-NO_PROVIDER = {"", "none"}
-
 # How an error message names a channel's provider ("no SMS provider").
 CHANNEL_LABELS = {"email": "email", "sms": "SMS"}
-
-# Django's own email backends, by the short name the registry shows.
-_DJANGO_EMAIL_BACKENDS = "django.core.mail.backends."
 
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What this worker's code and configuration can run: node types, and the provider serving
-    each sending channel ({"email": "smtp", "sms": "twilio"})."""
+    """What this worker's code and configuration can run: node types, and the providers serving
+    each sending channel in failover order ({"email": "ses,smtp", "sms": "twilio"})."""
 
     node_types: list[str]
     providers: dict[str, str]
 
 
-def _email_provider() -> str:
-    backend = str(getattr(settings, "EMAIL_BACKEND", "") or "").strip()
-    if backend.lower() in NO_PROVIDER:
-        return ""
-    if backend.startswith(_DJANGO_EMAIL_BACKENDS):  # django.core.mail.backends.smtp.EmailBackend
-        return backend.removeprefix(_DJANGO_EMAIL_BACKENDS).split(".")[0]
-    return backend
-
-
-def _sms_provider() -> str:
-    backend = str(settings.NOTIFLOW_SMS_BACKEND or "").strip().lower()
-    return "" if backend in NO_PROVIDER else backend
-
-
 def worker_capabilities() -> Capabilities:
     """Read from the settings on each call (cheap; tests change them): a sending node type is
     runnable when its channel has a provider, any other known type always."""
-    configured = {"email": _email_provider(), "sms": _sms_provider()}
+    configured = {
+        channel: ",".join(provider.name for provider in channel_providers(channel))
+        for channel in CHANNELS
+    }
     providers = {channel: name for channel, name in configured.items() if name}
     node_types = [name for name, spec in NODE_TYPES.items() if not spec.sends or name in providers]
     return Capabilities(node_types=node_types, providers=providers)
@@ -64,9 +45,16 @@ def node_unrunnable(node: dict[str, object]) -> str | None:
     `no_handler_registered:`), or None when it can. A step that meets this fails at once: a
     retry on the same worker would meet it again."""
     node_type = str(node.get("type"))
-    if node_type in worker_capabilities().node_types:
-        return None
     prefix = f"no_handler_registered: node {node.get('id')!r}"
+    if node_type in worker_capabilities().node_types:
+        named = str(node.get("provider") or "")
+        names = [provider.name for provider in channel_providers(node_type)] if named else []
+        if named and named not in names:
+            return (
+                f"{prefix} names provider {named!r}, which this worker does not have "
+                f"({CHANNEL_LABELS[node_type]} providers: {', '.join(names)})"
+            )
+        return None
     if node_type not in NODE_TYPES:
         return f"{prefix} has type {node_type!r}, which this worker's code does not know"
     label = CHANNEL_LABELS.get(node_type, node_type)

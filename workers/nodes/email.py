@@ -1,17 +1,30 @@
-"""Email through Django's email framework, with a deterministic Message-ID (docs/design.md, rule 6)."""
+"""Email through Django's email framework and the named provider's backend (an SMTP server, an
+anymail ESP), with a deterministic Message-ID whichever provider sends (docs/design.md, rule 6)."""
 
 from __future__ import annotations
 
 import smtplib
+from collections.abc import Mapping
 from email.utils import formataddr, getaddresses
 from typing import Any
 
+from anymail.exceptions import (
+    AnymailAPIError,
+    AnymailError,
+    AnymailInvalidAddress,
+    AnymailRecipientsRefused,
+    AnymailUnsupportedFeature,
+)
 from django.conf import settings
 from django.core.mail import BadHeaderError, EmailMultiAlternatives, get_connection
 from django.utils import timezone
 
 from workers.errors import PermanentError, TransientError
+from workers.providers import Provider
 from workflows.semantics import Rendered
+
+# Sent to anymail ESPs as metadata, which their tracking events echo (deliveries/).
+METADATA_KEY = "notiflow_key"
 
 
 def message_id_for(idempotency_key: str) -> str:
@@ -41,10 +54,31 @@ def _classify_smtp(exc: Exception) -> Exception:
     return TransientError(f"email transport: {type(exc).__name__}: {exc}")
 
 
+def _classify_anymail(exc: AnymailError) -> Exception:
+    """An ESP's refusal: invalid or refused recipients, an unsupported feature and HTTP 4xx are
+    permanent; HTTP 429 and 5xx, and no answer at all, transient."""
+    text = f"{type(exc).__name__}: {exc}"[:500]
+    if isinstance(
+        exc, AnymailInvalidAddress | AnymailRecipientsRefused | AnymailUnsupportedFeature
+    ):
+        return PermanentError(text)
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, AnymailAPIError) and status is not None and 400 <= status < 500:
+        return TransientError(text) if status in (408, 429) else PermanentError(text)
+    return TransientError(text)
+
+
 class EmailChannel:
     name = "email"
 
-    def send(self, rendered: Rendered, *, idempotency_key: str) -> dict[str, Any]:
+    def send(
+        self,
+        rendered: Rendered,
+        *,
+        idempotency_key: str,
+        provider: Provider,
+        headers: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         message_id = message_id_for(idempotency_key)
         # `to` is checked and normalised by the run semantics (workflows.semantics).
         recipients = [formataddr(pair) for pair in getaddresses([rendered["to"]])]
@@ -52,21 +86,43 @@ class EmailChannel:
             subject=rendered.get("subject", ""),
             body=rendered.get("body", ""),
             to=recipients,
-            headers={"Message-ID": message_id, "X-Notiflow-Idempotency-Key": idempotency_key},
-            connection=get_connection(fail_silently=False),
+            headers={
+                **(headers or {}),
+                "Message-ID": message_id,
+                "X-Notiflow-Idempotency-Key": idempotency_key,
+            },
+            connection=get_connection(provider.backend, fail_silently=False, **provider.options),
         )
         if rendered.get("html"):
             message.attach_alternative(rendered["html"], "text/html")
+        if provider.is_anymail:
+            # Tracking events echo it; ESPs that de-duplicate by a key of their own get it
+            # through anymail's esp_extra where they have one (none of anymail's do today).
+            message.metadata = {METADATA_KEY: idempotency_key}  # type: ignore[attr-defined]
         try:
             message.send()
         except (BadHeaderError, ValueError) as exc:
             # Refused by Django before any connection (the semantics' checks should have
             # caught it first): the same message would be refused again.
             raise PermanentError(f"email not sendable: {exc}") from exc
+        except AnymailError as exc:
+            raise _classify_anymail(exc) from exc
         except (smtplib.SMTPException, OSError) as exc:
             raise _classify_smtp(exc) from exc
         return {
             "message_id": message_id,
             "to": rendered["to"],
             "sent_at": timezone.now().isoformat(),
+            "provider": provider.name,
+            "provider_message_id": _provider_message_id(message, message_id),
         }
+
+
+def _provider_message_id(message: EmailMultiAlternatives, message_id: str) -> str:
+    """The id the provider knows the message by: an ESP's own (anymail_status), else the
+    Message-ID without its angle brackets."""
+    status = getattr(message, "anymail_status", None)
+    esp_id = getattr(status, "message_id", None) if status is not None else None
+    if isinstance(esp_id, set):  # one id per recipient, when the ESP gave them different ones
+        esp_id = ",".join(sorted(map(str, esp_id)))
+    return str(esp_id)[:255] if esp_id else message_id.strip("<>")

@@ -1,11 +1,13 @@
-"""SMS through the backend named by NOTIFLOW_SMS_BACKEND (see workers.providers.sms)."""
+"""SMS through the named provider's backend (workers/providers/sms.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils import timezone
 
+from workers.providers import Provider
 from workers.providers.sms import sms_backend
 from workflows.semantics import Rendered
 
@@ -13,12 +15,21 @@ from workflows.semantics import Rendered
 class SmsChannel:
     name = "sms"
 
-    def send(self, rendered: Rendered, *, idempotency_key: str) -> dict[str, Any]:
-        message_id = sms_backend().send(
+    def send(
+        self,
+        rendered: Rendered,
+        *,
+        idempotency_key: str,
+        provider: Provider,
+        headers: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        message_id = sms_backend(provider).send(
             to=rendered["to"], body=rendered["body"], idempotency_key=idempotency_key
         )
         return {
             "message_id": message_id,
             "to": rendered["to"],
             "sent_at": timezone.now().isoformat(),
+            "provider": provider.name,
+            "provider_message_id": message_id or "",
         }

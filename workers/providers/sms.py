@@ -1,4 +1,5 @@
-"""SMS backends, chosen by NOTIFLOW_SMS_BACKEND: console, file, twilio, null."""
+"""SMS backends: console, file, twilio, null; one per named provider (workers/providers), with
+that provider's options."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from workers.errors import PermanentError, TransientError
+from workers.providers import Provider
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +83,15 @@ class TwilioBackend:
     with no message id, never retried (a retry would send it again).
     """
 
-    def __init__(self, *, base_url: str, account_sid: str, auth_token: str, from_number: str):
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        account_sid: str,
+        auth_token: str,
+        from_number: str,
+        status_callback: str = "",
+    ):
         if not (account_sid and auth_token and from_number):
             raise PermanentError(
                 "twilio: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM needed"
@@ -89,13 +99,19 @@ class TwilioBackend:
         self.url = f"{base_url.rstrip('/')}/2010-04-01/Accounts/{account_sid}/Messages.json"
         self.auth = (account_sid, auth_token)
         self.from_number = from_number
+        # Where Twilio reports the message's delivery status (deliveries/), when the service
+        # has a public URL.
+        self.status_callback = status_callback
         self.session = requests.Session()
 
     def send(self, *, to: str, body: str, idempotency_key: str) -> str | None:
+        data = {"To": to, "From": self.from_number, "Body": body}
+        if self.status_callback:
+            data["StatusCallback"] = self.status_callback
         try:
             response = self.session.post(
                 self.url,
-                data={"To": to, "From": self.from_number, "Body": body},
+                data=data,
                 auth=self.auth,
                 headers={"Idempotency-Key": idempotency_key},
                 timeout=settings.NOTIFLOW_SMS_TIMEOUT_SECONDS,
@@ -118,23 +134,29 @@ class TwilioBackend:
             return None
 
 
-@lru_cache(maxsize=1)
-def _backend(name: str) -> SmsBackend:
-    if name == "console":
+@lru_cache(maxsize=16)
+def _backend(backend: str, options_json: str, public_url: str) -> SmsBackend:
+    options = json.loads(options_json)
+    if backend == "console":
         return ConsoleBackend()
-    if name == "null":
+    if backend == "null":
         return NullBackend()
-    if name == "file":
-        return FileBackend(settings.NOTIFLOW_SMS_FILE)
-    if name == "twilio":
+    if backend == "file":
+        return FileBackend(options.get("path") or settings.NOTIFLOW_SMS_FILE)
+    if backend == "twilio":
         return TwilioBackend(
-            base_url=settings.NOTIFLOW_TWILIO_BASE_URL,
-            account_sid=settings.TWILIO_ACCOUNT_SID,
-            auth_token=settings.TWILIO_AUTH_TOKEN,
-            from_number=settings.TWILIO_FROM,
+            base_url=options.get("base_url") or settings.NOTIFLOW_TWILIO_BASE_URL,
+            account_sid=options.get("account_sid") or settings.TWILIO_ACCOUNT_SID,
+            auth_token=options.get("auth_token") or settings.TWILIO_AUTH_TOKEN,
+            from_number=options.get("from_number") or settings.TWILIO_FROM,
+            status_callback=f"{public_url}/deliveries/twilio/status/" if public_url else "",
         )
-    raise PermanentError(f"unknown NOTIFLOW_SMS_BACKEND {name!r} (console, file, twilio, null)")
+    raise PermanentError(f"unknown SMS backend {backend!r} (console, file, twilio, null)")
 
 
-def sms_backend() -> SmsBackend:
-    return _backend(settings.NOTIFLOW_SMS_BACKEND)
+def sms_backend(provider: Provider) -> SmsBackend:
+    """The backend of an SMS provider, one instance per provider and options (a Twilio backend
+    keeps its HTTP session)."""
+    return _backend(
+        provider.backend, json.dumps(provider.options, sort_keys=True), settings.NOTIFLOW_PUBLIC_URL
+    )

@@ -27,16 +27,19 @@ from triggers.state import (
     trigger_claim_with,
     trigger_release_with,
 )
-from workers.errors import PermanentError, TransientError
-from workers.nodes import CHANNELS, node_unrunnable
+from workers.errors import PermanentError, StepError, TransientError
+from workers.nodes import CHANNELS, Channel, node_unrunnable
+from workers.providers import provider_for_attempt
 from workers.services.caps import send_caps_take
 from workers.services.ledger import (
     SendSlot,
     send_complete_write,
+    send_failed_write,
     send_open_write,
     send_slot,
     send_unused_write,
 )
+from workers.services.provider_rates import provider_token_take
 from workers.sql import SEND_COMPLETED_CTE, STEP_LOG_SQL, step_log_params
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
@@ -112,6 +115,7 @@ class Outcome:
     output: dict[str, Any] | None = None
     vars_patch: dict[str, Any] | None = None
     error: str = ""
+    put_back: bool = False  # not an attempt (a provider's rate limit): no step log
 
 
 # The claim opens the send ledger for the node it lands on, when that is a send node.
@@ -155,7 +159,7 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     )
     call = ProviderCall()
     outcome, run = _attempt(step, call)
-    return _record_or_fail(step, outcome, run, provider_reached=call.attempted)
+    return _record_or_fail(step, outcome, run, call=call)
 
 
 def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | None]:
@@ -176,6 +180,8 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
         rendered = node_render(step.node, step.context) if sends(step.node) else None
         run = _run_node(step, rendered, call)
         return _success(step, run, _next_node(step, run)), run
+    except RateLimited as exc:
+        return _put_back(step, exc), run
     except (PermanentError, RenderError, TemplateError) as exc:
         return _failure(step, str(exc), permanent=True), run
     except TransientError as exc:
@@ -187,14 +193,14 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
 
 
 def _record_or_fail(
-    step: StepAttempt, outcome: Outcome, run: NodeRun | None, *, provider_reached: bool
+    step: StepAttempt, outcome: Outcome, run: NodeRun | None, *, call: ProviderCall
 ) -> str | None:
     """_record, and when the database refuses that outcome, a failure saying so instead."""
     try:
         if connection.in_atomic_block:  # inside a caller's transaction: keep it usable
             with transaction.atomic():
-                return _record(step, outcome, run, provider_reached=provider_reached)
-        return _record(step, outcome, run, provider_reached=provider_reached)
+                return _record(step, outcome, run, call=call)
+        return _record(step, outcome, run, call=call)
     except (OperationalError, InterfaceError):
         raise  # the database is unreachable: the lease expires and the sweeper re-nudges
     except Exception as exc:
@@ -210,16 +216,27 @@ def _record_or_fail(
             step,
             _unrecordable(step, outcome, exc),
             run,
-            provider_reached=provider_reached,
+            call=call,
             log_step=False,
         )
 
 
 @dataclass
 class ProviderCall:
-    """Whether this step called the provider: only such a call counts in the send ledger."""
+    """Whether this step called a provider, and which: only such a call counts in the send
+    ledger, which records the provider of each."""
 
     attempted: bool = False
+    provider: str = ""
+
+
+class RateLimited(Exception):
+    """The provider's rate limit has no token for this send until `wait` has passed: the step
+    is put back, not failed, and not counted as an attempt."""
+
+    def __init__(self, provider: str, wait: timedelta):
+        super().__init__(f"provider {provider!r} rate limit: waits {wait.total_seconds():.3f}s")
+        self.wait = wait
 
 
 def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -> NodeRun:
@@ -234,20 +251,40 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
-        refused = send_caps_take(
-            channel=channel.name,
-            recipients=recipients_of(node, rendered),
-            created_by=step.trigger.created_by,
-        )
-        if refused:
-            raise PermanentError(refused)
-        call.attempted = True
-        result = channel.send(rendered, idempotency_key=f"{step.trigger.pk}:{node['id']}")
+        result = _send(step, channel, rendered, call)
     return NodeRun(
         output=result,
         vars_patch={output_key(node): result},
         sent=slot.recorded_result is None,
     )
+
+
+def _send(
+    step: StepAttempt, channel: Channel, rendered: Rendered, call: ProviderCall
+) -> dict[str, Any]:
+    """The provider call of a send node, through this attempt's provider (docs/design.md,
+    "Providers"): its rate limit first (no token: RateLimited, the step is put back), then the
+    send caps, then the send."""
+    node = step.node
+    idempotency_key = f"{step.trigger.pk}:{node['id']}"
+    provider = provider_for_attempt(
+        channel.name, named=str(node.get("provider") or ""), attempts=step.trigger.attempts
+    )
+    pause = provider_token_take(provider, idempotency_key=idempotency_key)
+    if pause is not None:
+        raise RateLimited(provider.name, pause)
+    refused = send_caps_take(
+        channel=channel.name,
+        recipients=recipients_of(node, rendered),
+        created_by=step.trigger.created_by,
+    )
+    if refused:
+        raise PermanentError(refused)
+    call.attempted, call.provider = True, provider.name
+    try:
+        return channel.send(rendered, idempotency_key=idempotency_key, provider=provider)
+    except StepError as exc:  # the error says which provider failed (a failover follows)
+        raise type(exc)(f"{provider.name}: {exc}") from exc
 
 
 def _next_node(step: StepAttempt, run: NodeRun) -> str | None:
@@ -283,6 +320,19 @@ def _failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
         available_at=now if give_up else now + retry_backoff(attempts),
         reason=f"{step.node['id']} failed ({kind}): {error}"[:1000],
         error=error,
+    )
+
+
+def _put_back(step: StepAttempt, limited: RateLimited) -> Outcome:
+    """Enqueued again at the same node for when the provider's token is due: no attempt counted,
+    no error, no step log (_record leaves it out: nothing was attempted)."""
+    return Outcome(
+        status=TriggerStatus.ENQUEUED,
+        next_node_id=step.node["id"],
+        attempts=step.trigger.attempts,
+        available_at=timezone.now() + limited.wait,
+        reason=f"{step.node['id']} waits: {limited}"[:1000],
+        put_back=True,
     )
 
 
@@ -349,7 +399,7 @@ def _record(
     outcome: Outcome,
     run: NodeRun | None,
     *,
-    provider_reached: bool,
+    call: ProviderCall,
     log_step: bool = True,
 ) -> str | None:
     """One transaction per step outcome (docs/design.md, rule 4), and one statement: ledger completion,
@@ -363,14 +413,18 @@ def _record(
     """
     now = timezone.now()
     nudge, countdown = _schedule(outcome, now)
-    writes = [_step_log_write(step, outcome, now)] if log_step else []
-    slot = step.send_slot
+    writes = [_step_log_write(step, outcome, now)] if log_step and not outcome.put_back else []
+    slot, node_id = step.send_slot, step.node["id"]
     if run is not None and run.sent:
         writes.insert(
-            0, send_complete_write(trigger=step.trigger, node_id=step.node["id"], result=run.output)
+            0, send_complete_write(trigger=step.trigger, node_id=node_id, result=run.output)
         )
-    elif slot is not None and slot.recorded_result is None and not provider_reached:
-        writes.insert(0, send_unused_write(trigger=step.trigger, node_id=step.node["id"]))
+    elif slot is not None and slot.recorded_result is None and not call.attempted:
+        writes.insert(0, send_unused_write(trigger=step.trigger, node_id=node_id))
+    elif call.attempted and call.provider:  # reached a provider and failed
+        writes.insert(
+            0, send_failed_write(trigger=step.trigger, node_id=node_id, provider=call.provider)
+        )
     release = Release(
         status=outcome.status,
         current_node_id=outcome.next_node_id,

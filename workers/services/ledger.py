@@ -15,10 +15,12 @@ from triggers.state import ClaimWrite, ReleaseWrite
 from workers.sql import (
     SEND_COMPLETE_SQL,
     SEND_COMPLETED_CTE,
+    SEND_FAILED_SQL,
     SEND_OPEN_RETURNS,
     SEND_OPEN_SQL,
     SEND_UNUSED_SQL,
     send_complete_params,
+    send_failed_params,
     send_open_params,
     send_unused_params,
 )
@@ -68,6 +70,15 @@ def send_complete_write(
         SEND_COMPLETE_SQL,
         send_complete_params(trigger_id=trigger.pk, node_id=node_id, result=result),
         name=SEND_COMPLETED_CTE,
+    )
+
+
+def send_failed_write(*, trigger: TriggerInstance, node_id: str, provider: str) -> ReleaseWrite:
+    """Recording, with the step's release, the provider of an attempt that reached it and failed
+    (a failover shows in the ledger as one provider after another)."""
+    return ReleaseWrite(
+        SEND_FAILED_SQL,
+        send_failed_params(trigger_id=trigger.pk, node_id=node_id, provider=provider),
     )
 
 

@@ -21,7 +21,7 @@ _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 _NODE_FIELD = {"delay_ms": "delay_amount", "duration": "delay_amount"}
 _EDGE_FIELD = {"from": "source", "to": "target", "when": "when"}
 _PATH = re.compile(r"^(nodes|edges)\[(\d+)\](?:\.(\w+))?$")
-_MANAGED_KEYS = {"id", "type", "to", "subject", "body", "html", "delay_ms", "duration"}
+_MANAGED_KEYS = {"id", "type", "to", "subject", "body", "html", "provider", "delay_ms", "duration"}
 
 
 def delay_amount_unit(node: dict[str, Any]) -> tuple[int | None, str]:
@@ -58,13 +58,18 @@ class NodeForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="optional",
     )
+    provider = forms.CharField(
+        required=False,
+        max_length=50,
+        help_text="optional: the provider to send through first (e.g. ses); empty: the first",
+    )
     delay_amount = forms.IntegerField(required=False, min_value=0, label="Wait")
     delay_unit = forms.ChoiceField(choices=DELAY_UNITS, initial="m", required=False, label="Unit")
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         """The type-specific fields, each with the node types that use it (for show/hide)."""
         groups = []
-        for name in ("to", "subject", "body", "html"):
+        for name in ("to", "subject", "body", "html", "provider"):
             kinds = [k for k, t in NODE_TYPES.items() if name in (*t.required, *t.optional)]
             groups.append((" ".join(kinds), [self[name]]))
         groups.append(("delay", [self["delay_amount"], self["delay_unit"]]))
@@ -104,7 +109,8 @@ class NodeForm(forms.Form):
 
     @classmethod
     def initial_for(cls, node: dict[str, Any]) -> dict[str, Any]:
-        initial = {k: node.get(k, "") for k in ("id", "type", "to", "subject", "body", "html")}
+        fields = ("id", "type", "to", "subject", "body", "html", "provider")
+        initial = {k: node.get(k, "") for k in fields}
         if node.get("type") == "delay":
             initial["delay_amount"], initial["delay_unit"] = delay_amount_unit(node)
         return initial
