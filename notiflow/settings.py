@@ -413,6 +413,8 @@ NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="noti
 # the base of the links providers and recipients follow back to it (the one-click unsubscribe
 # URL of marketing email, Twilio's StatusCallback). Empty: no such links are made.
 NOTIFLOW_PUBLIC_URL = env.str("NOTIFLOW_PUBLIC_URL", default="").rstrip("/")
+# How long a marketing email's one-click unsubscribe link works (workers/services/suppression.py).
+NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS", default=60)
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
 # registers without the sms node type and fails an SMS step it meets (workers/nodes/__init__.py).
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")

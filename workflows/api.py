@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
 from notiflow.scopes import ADMIN, TRIGGER, api_key_of
+from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of
 from workflows.models import Workflow
 from workflows.routing import (
     NAME_MAX_LENGTH,
@@ -39,6 +40,7 @@ from workflows.services import (
 class WorkflowOutputSerializer(serializers.ModelSerializer):
     version = serializers.IntegerField(read_only=True)
     entry_node_id = serializers.SerializerMethodField()
+    category = serializers.SerializerMethodField()
     nodes = serializers.SerializerMethodField()
     edges = serializers.SerializerMethodField()
 
@@ -52,6 +54,7 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
             "queue",
             "priority",
             "version",
+            "category",
             "entry_node_id",
             "nodes",
             "edges",
@@ -61,6 +64,10 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
 
     def get_entry_node_id(self, workflow: Workflow) -> str | None:
         return workflow.definition.get("entry_node_id")
+
+    @extend_schema_field(serializers.ChoiceField(choices=CATEGORIES))
+    def get_category(self, workflow: Workflow) -> str:
+        return category_of(workflow.definition)
 
     def get_nodes(self, workflow: Workflow) -> list[dict[str, Any]]:
         return workflow.definition.get("nodes", [])
@@ -95,6 +102,13 @@ class WorkflowInputSerializer(serializers.Serializer):
         min_value=PRIORITY_MIN,
         max_value=PRIORITY_MAX,
         help_text="Its runs' priority unless a trigger sets one: 0-9, higher is more urgent.",
+    )
+    category = serializers.ChoiceField(
+        choices=CATEGORIES,
+        required=False,
+        default=TRANSACTIONAL,
+        help_text="marketing: its email carries a one-click unsubscribe (RFC 8058) and is not "
+        "sent to recipients who unsubscribed from marketing; transactional (the default): never.",
     )
     # The definition is checked by the one validator (workflows.validation), not here.
     entry_node_id = serializers.CharField(min_length=1, max_length=100)

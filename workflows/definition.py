@@ -30,16 +30,32 @@ NODE_TYPES: dict[str, NodeType] = {
         required=("to", "subject", "body"),
         # max_recipients: how many addresses `to` may render to (1 unless set; docs/security.md).
         # provider: the named provider to send through first (docs/design.md, "Providers").
-        optional=("html", "max_recipients", "provider"),
+        # skip_suppressed: a suppressed recipient skips the node instead of failing the run.
+        optional=("html", "max_recipients", "provider", "skip_suppressed"),
         templates=("to", "subject", "body", "html"),
         html=("html",),
         sends=True,
     ),
     "sms": NodeType(
-        "sms", required=("to", "body"), optional=("provider",), templates=("to", "body"), sends=True
+        "sms",
+        required=("to", "body"),
+        optional=("provider", "skip_suppressed"),
+        templates=("to", "body"),
+        sends=True,
     ),
     "delay": NodeType("delay", required=(), optional=("delay_ms", "duration")),
 }
+
+# A workflow's category (docs/design.md, "Suppression and unsubscribe"): marketing email carries
+# a one-click unsubscribe and respects marketing-only suppressions; transactional mail neither.
+TRANSACTIONAL, MARKETING = "transactional", "marketing"
+CATEGORIES = (TRANSACTIONAL, MARKETING)
+
+
+def category_of(definition: dict[str, Any]) -> str:
+    """A (validated) definition's category: stored only when it is not the default."""
+    return str(definition.get("category") or TRANSACTIONAL)
+
 
 # A provider's name (workers/providers): what a node's `provider` may say.
 PROVIDER_NAME = re.compile(r"^[a-z][a-z0-9_]{0,49}$")

@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from workflows.definition import category_of
+
 
 @dataclass(frozen=True)
 class DiffLine:
@@ -45,6 +47,8 @@ def definition_diff(
         summary.append(
             f"entry node changed from {old.get('entry_node_id')} to {new.get('entry_node_id')}"
         )
+    if category_of(old) != category_of(new):
+        summary.append(f"category changed from {category_of(old)} to {category_of(new)}")
     old_nodes = {n.get("id"): n for n in old.get("nodes", []) if isinstance(n, dict)}
     new_nodes = {n.get("id"): n for n in new.get("nodes", []) if isinstance(n, dict)}
     for node_id in new_nodes.keys() - old_nodes.keys():

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from workflows.definition import category_of
 from workflows.models import Workflow, WorkflowVersion
 
 
@@ -29,6 +30,7 @@ class CompiledWorkflow:
     workflow_name: str
     entry_node_id: str
     nodes: dict[str, dict[str, Any]]
+    category: str
     outgoing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
@@ -49,6 +51,7 @@ def workflow_version_compiled(version_id: int) -> CompiledWorkflow:
         workflow_key=version.workflow.key,
         workflow_name=version.workflow.name,
         entry_node_id=definition["entry_node_id"],
+        category=category_of(definition),
         nodes={n["id"]: n for n in definition["nodes"]},
         outgoing=outgoing,
     )
@@ -68,6 +71,7 @@ def workflow_export(*, workflow: Workflow) -> dict[str, Any]:
         "description": workflow.description,
         "active": workflow.active,
         "version": workflow.version,
+        "category": category_of(definition),
         "entry_node_id": definition.get("entry_node_id"),
         "nodes": definition.get("nodes", []),
         "edges": definition.get("edges", []),

@@ -9,11 +9,12 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
 
+from workflows.definition import TRANSACTIONAL
 from workflows.models import Workflow, WorkflowVersion
 from workflows.routing import PRIORITY_DEFAULT, default_queue
 from workflows.validation import ValidationError, workflow_validate
 
-DEFINITION_KEYS = ("entry_node_id", "nodes", "edges")
+DEFINITION_KEYS = ("entry_node_id", "nodes", "edges", "category")
 
 
 class WorkflowInvalid(Exception):
@@ -25,12 +26,17 @@ class WorkflowInvalid(Exception):
 
 
 def definition_normalize(definition: dict[str, Any]) -> dict[str, Any]:
-    """The stored form: exactly entry_node_id, nodes and edges (edges default to none)."""
-    return {
+    """The stored form: exactly entry_node_id, nodes and edges (edges default to none), and
+    `category` when it is not the default (so definitions from before categories, and those that
+    name the default, are equal and make no new version)."""
+    normalized: dict[str, Any] = {
         "entry_node_id": definition.get("entry_node_id"),
         "nodes": definition.get("nodes"),
         "edges": definition.get("edges") if definition.get("edges") is not None else [],
     }
+    if definition.get("category") not in (None, "", TRANSACTIONAL):
+        normalized["category"] = definition["category"]
+    return normalized
 
 
 def _validated(definition: dict[str, Any]) -> dict[str, Any]:

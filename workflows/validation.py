@@ -10,7 +10,15 @@ from typing import Any
 
 from django.conf import settings
 
-from workflows.definition import MAX_DELAY, NODE_TYPES, PROVIDER_NAME, duration_parse
+from workflows.definition import (
+    CATEGORIES,
+    MARKETING,
+    MAX_DELAY,
+    NODE_TYPES,
+    PROVIDER_NAME,
+    TRANSACTIONAL,
+    duration_parse,
+)
 from workflows.templating import TemplateError, condition_check, template_check
 
 # Node ids appear in Message-IDs, idempotency keys and vars keys: keep them plain.
@@ -58,6 +66,11 @@ def workflow_validate(definition: Any) -> list[ValidationError]:
 
     node_ids = _check_nodes(nodes, errors)
     adjacency = _check_edges(edges, node_ids, errors)
+    category = definition.get("category", TRANSACTIONAL)
+    if category not in CATEGORIES:
+        errors.append(ValidationError("category", f"must be one of {', '.join(CATEGORIES)}"))
+    elif category == MARKETING:
+        _check_marketing(nodes if isinstance(nodes, list) else [], errors)
 
     entry = definition.get("entry_node_id")
     if not isinstance(entry, str) or not entry:
@@ -153,6 +166,10 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
                 errors.append(ValidationError(f"{where}.{field}", "is required", node_id))
         if "max_recipients" in node:
             _check_max_recipients(node["max_recipients"], where, node_id, errors)
+        if not isinstance(node.get("skip_suppressed", False), bool):
+            errors.append(
+                ValidationError(f"{where}.skip_suppressed", "must be true or false", node_id)
+            )
         provider = node.get("provider")
         if provider is not None and not (
             isinstance(provider, str) and PROVIDER_NAME.match(provider)
@@ -179,6 +196,25 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
         if node_type.name == "delay":
             _check_delay(node, where, node_id, errors)
     return seen
+
+
+def _check_marketing(nodes: list[Any], errors: list[ValidationError]) -> None:
+    """Marketing email goes to one recipient per message: each carries that recipient's own
+    one-click unsubscribe link."""
+    for index, node in enumerate(nodes):
+        if (
+            isinstance(node, dict)
+            and node.get("type") == "email"
+            and node.get("max_recipients", 1) not in (1, None)
+        ):
+            errors.append(
+                ValidationError(
+                    f"nodes[{index}].max_recipients",
+                    "must be 1 in a marketing workflow (each message carries its "
+                    "recipient's own unsubscribe link)",
+                    str(node.get("id")),
+                )
+            )
 
 
 def _check_max_recipients(value: Any, where: str, node_id: str, errors: list[ValidationError]):

@@ -40,7 +40,9 @@ from workers.services.ledger import (
     send_unused_write,
 )
 from workers.services.provider_rates import provider_token_take
+from workers.services.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from workers.sql import SEND_COMPLETED_CTE, STEP_LOG_SQL, step_log_params
+from workflows.definition import MARKETING
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
     Rendered,
@@ -251,7 +253,20 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
-        result = _send(step, channel, rendered, call)
+        marketing = step.workflow.category == MARKETING
+        try:
+            rendered, left_out = suppression_screen(
+                node=node, rendered=rendered, marketing=marketing
+            )
+        except Suppressed as exc:
+            if not node.get("skip_suppressed"):
+                raise PermanentError(str(exc)) from exc
+            skipped = {"skipped": str(exc), "to": rendered["to"]}
+            return NodeRun(output=skipped, vars_patch={output_key(node): skipped})
+        headers = _unsubscribe(rendered) if marketing and channel.name == "email" else None
+        result = _send(step, channel, rendered, call, headers)
+        if left_out:
+            result = {**result, "suppressed": left_out}
     return NodeRun(
         output=result,
         vars_patch={output_key(node): result},
@@ -259,8 +274,20 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
     )
 
 
+def _unsubscribe(rendered: Rendered) -> dict[str, str]:
+    """A marketing email's one-click unsubscribe headers (one recipient: the validator's rule)."""
+    try:
+        return unsubscribe_headers(recipient=rendered["to"])
+    except LookupError as exc:
+        raise PermanentError(str(exc)) from exc
+
+
 def _send(
-    step: StepAttempt, channel: Channel, rendered: Rendered, call: ProviderCall
+    step: StepAttempt,
+    channel: Channel,
+    rendered: Rendered,
+    call: ProviderCall,
+    headers: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The provider call of a send node, through this attempt's provider (docs/design.md,
     "Providers"): its rate limit first (no token: RateLimited, the step is put back), then the
@@ -282,7 +309,9 @@ def _send(
         raise PermanentError(refused)
     call.attempted, call.provider = True, provider.name
     try:
-        return channel.send(rendered, idempotency_key=idempotency_key, provider=provider)
+        return channel.send(
+            rendered, idempotency_key=idempotency_key, provider=provider, headers=headers
+        )
     except StepError as exc:  # the error says which provider failed (a failover follows)
         raise type(exc)(f"{provider.name}: {exc}") from exc
 

@@ -37,6 +37,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("triggers.TriggerInstance",), ("SELECT", "UPDATE")),
         (("triggers.TriggerEvent", "workers.StepExecutionLog"), APPEND),
         (("workers.SendLedger",), CHANGE),
+        # Every send checks the suppression list first (workers/services/suppression.py).
+        (("workers.Suppression",), READ),
         # Each worker registers itself and refreshes its heartbeat (registry/).
         (("registry.Worker",), CHANGE),
         # Events ride the release (events/sql.py); the dispatcher delivers them, counts an
@@ -53,6 +55,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("triggers.TriggerEvent",), APPEND),
         (("workers.StepExecutionLog", "workers.SendLedger", "registry.Worker"), READ),
         (("triggers.ApiKey",), ("SELECT", "UPDATE", "DELETE")),
+        # Suppressions come from providers' events, unsubscribes and operators, who remove them.
+        (("workers.Suppression",), ALL_BUT_TRUNCATE),
         # Webhook endpoints are managed over the API and in the admin; cancel and delete write
         # their events; a deleted endpoint takes its deliveries along (its attempts stay).
         (("events.WebhookEndpoint", "events.WebhookDelivery"), ALL_BUT_TRUNCATE),

@@ -5,8 +5,15 @@ before every provider call. Delivery events, one-click unsubscribes and operator
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
+from email.utils import formataddr, getaddresses
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
 
 from workers.models import Suppression, SuppressionReason, SuppressionScope
+from workflows.semantics import Rendered, recipients_of
 
 
 def recipient_normalise(channel: str, recipient: str) -> str:
@@ -48,3 +55,73 @@ def suppressed_among(
     )
     rows = Suppression.objects.filter(channel=channel, recipient__in=wanted, scope__in=scopes)
     return {row.recipient: row for row in rows}
+
+
+class Suppressed(Exception):
+    """Every recipient of a send is suppressed; the message says who and why, starting
+    `suppressed:`."""
+
+
+def suppression_screen(
+    *, node: dict[str, Any], rendered: Rendered, marketing: bool
+) -> tuple[Rendered, list[str]]:
+    """The send's rendered fields without its suppressed recipients, and those left out; raises
+    Suppressed when none is left. Several email recipients of whom some are suppressed: the
+    message goes to the others (docs/design.md, "Suppression and unsubscribe")."""
+    channel = str(node["type"])
+    recipients = recipients_of(node, rendered)
+    blocked = suppressed_among(channel=channel, recipients=recipients, marketing=marketing)
+    if not blocked:
+        return rendered, []
+    left_out = [r for r in recipients if recipient_normalise(channel, r) in blocked]
+    if len(left_out) == len(recipients):
+        reasons = "; ".join(_why(blocked[recipient_normalise(channel, r)]) for r in left_out)
+        raise Suppressed(f"suppressed: {reasons}")
+    kept = [
+        formataddr(pair)
+        for pair in getaddresses([rendered["to"]])
+        if recipient_normalise(channel, pair[1]) not in blocked
+    ]
+    return {**rendered, "to": ", ".join(kept)}, left_out
+
+
+def _why(row: Suppression) -> str:
+    scope = " from marketing" if row.scope == SuppressionScope.MARKETING else ""
+    return f"{row.recipient} ({row.reason}{scope}, {row.created_at:%Y-%m-%d})"
+
+
+# One-click unsubscribe (RFC 8058): a link that proves which recipient of which channel asked,
+# without a login, and expires. Made here, where messages are sent; read by deliveries' view.
+UNSUBSCRIBE_SALT = "notiflow.unsubscribe"
+
+
+def unsubscribe_token(*, channel: str, recipient: str) -> str:
+    return signing.dumps(
+        {"c": channel, "r": recipient_normalise(channel, recipient)}, salt=UNSUBSCRIBE_SALT
+    )
+
+
+def unsubscribe_token_read(token: str) -> tuple[str, str]:
+    """(channel, recipient) of a token this service signed within
+    NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS; signing.BadSignature (or its SignatureExpired) otherwise."""
+    data = signing.loads(
+        token,
+        salt=UNSUBSCRIBE_SALT,
+        max_age=timedelta(days=settings.NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS),
+    )
+    if not isinstance(data, dict) or not isinstance(data.get("r"), str):
+        raise signing.BadSignature("not an unsubscribe token")
+    return str(data.get("c") or "email"), data["r"]
+
+
+def unsubscribe_headers(*, recipient: str) -> dict[str, str]:
+    """The RFC 8058 headers of a marketing email to `recipient`; LookupError when the service has
+    no public URL to point them at."""
+    if not settings.NOTIFLOW_PUBLIC_URL:
+        raise LookupError(
+            "a marketing email carries a one-click unsubscribe link, and NOTIFLOW_PUBLIC_URL "
+            "(where recipients reach this service) is not set"
+        )
+    token = unsubscribe_token(channel="email", recipient=recipient)
+    url = f"{settings.NOTIFLOW_PUBLIC_URL}/deliveries/unsubscribe/{token}/"
+    return {"List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}

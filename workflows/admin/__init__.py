@@ -39,7 +39,7 @@ class WorkflowAdmin(admin.ModelAdmin):
     list_filter = ["active", "queue"]
     search_fields = ["key", "name"]
     fieldsets = [
-        (None, {"fields": ["key", "name", "description", "active"]}),
+        (None, {"fields": ["key", "name", "description", "active", "category"]}),
         ("Routing", {"fields": ["queue", "priority"]}),
     ]
     change_form_template = "admin/workflows/workflow/change_form.html"

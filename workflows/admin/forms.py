@@ -10,7 +10,7 @@ from typing import Any
 
 from django import forms
 
-from workflows.definition import NODE_TYPES, delay_of
+from workflows.definition import CATEGORIES, NODE_TYPES, TRANSACTIONAL, category_of, delay_of
 from workflows.models import Workflow
 from workflows.services import definition_normalize
 from workflows.validation import ValidationError, workflow_validate
@@ -21,7 +21,10 @@ _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 _NODE_FIELD = {"delay_ms": "delay_amount", "duration": "delay_amount"}
 _EDGE_FIELD = {"from": "source", "to": "target", "when": "when"}
 _PATH = re.compile(r"^(nodes|edges)\[(\d+)\](?:\.(\w+))?$")
-_MANAGED_KEYS = {"id", "type", "to", "subject", "body", "html", "provider", "delay_ms", "duration"}
+_MANAGED_KEYS = {
+    *("id", "type", "to", "subject", "body", "html", "provider", "skip_suppressed"),
+    *("delay_ms", "duration"),
+}
 
 
 def delay_amount_unit(node: dict[str, Any]) -> tuple[int | None, str]:
@@ -58,6 +61,11 @@ class NodeForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="optional",
     )
+    skip_suppressed = forms.BooleanField(
+        required=False,
+        label="Skip suppressed",
+        help_text="a suppressed recipient skips this node; unchecked, it fails the run",
+    )
     provider = forms.CharField(
         required=False,
         max_length=50,
@@ -69,7 +77,7 @@ class NodeForm(forms.Form):
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         """The type-specific fields, each with the node types that use it (for show/hide)."""
         groups = []
-        for name in ("to", "subject", "body", "html", "provider"):
+        for name in ("to", "subject", "body", "html", "provider", "skip_suppressed"):
             kinds = [k for k, t in NODE_TYPES.items() if name in (*t.required, *t.optional)]
             groups.append((" ".join(kinds), [self[name]]))
         groups.append(("delay", [self["delay_amount"], self["delay_unit"]]))
@@ -101,7 +109,11 @@ class NodeForm(forms.Form):
                 node["duration"] = f"{amount}{unit}"
             return node
         node_type = NODE_TYPES[kind]
+        if data.get("skip_suppressed") and "skip_suppressed" in node_type.optional:
+            node["skip_suppressed"] = True
         for name in (*node_type.required, *node_type.optional):
+            if name == "skip_suppressed":
+                continue
             value = _text(data.get(name))
             if value or name in node_type.required:
                 node[name] = value
@@ -110,7 +122,8 @@ class NodeForm(forms.Form):
     @classmethod
     def initial_for(cls, node: dict[str, Any]) -> dict[str, Any]:
         fields = ("id", "type", "to", "subject", "body", "html", "provider")
-        initial = {k: node.get(k, "") for k in fields}
+        initial: dict[str, Any] = {k: node.get(k, "") for k in fields}
+        initial["skip_suppressed"] = bool(node.get("skip_suppressed"))
         if node.get("type") == "delay":
             initial["delay_amount"], initial["delay_unit"] = delay_amount_unit(node)
         return initial
@@ -165,6 +178,14 @@ class WorkflowForm(forms.ModelForm):
         widget=forms.Select(attrs={"class": "node-choice"}),
     )
 
+    category = forms.ChoiceField(
+        choices=[(c, c) for c in CATEGORIES],
+        initial=TRANSACTIONAL,
+        required=False,
+        help_text="marketing: its email carries a one-click unsubscribe and skips recipients who "
+        "unsubscribed from marketing.",
+    )
+
     class Meta:
         model = Workflow
         fields = ["key", "name", "description", "active", "queue", "priority"]
@@ -196,6 +217,7 @@ class WorkflowForm(forms.ModelForm):
         )
         if not self.is_bound:
             self.initial.setdefault("entry_node_id", stored.get("entry_node_id", ""))
+            self.initial.setdefault("category", category_of(stored))
         _set_choices(self.fields["entry_node_id"], self._node_ids(), "(first node)")
         # An edge's ends offer only their current node here: every id in every edge row made the
         # page quadratic in the nodes (200 nodes: 80,000 options, 9 s). The page's script offers
@@ -234,6 +256,7 @@ class WorkflowForm(forms.ModelForm):
                 "entry_node_id": entry,
                 "nodes": nodes,
                 "edges": [row.edge() for row in edge_rows if isinstance(row, EdgeForm)],
+                "category": cleaned.get("category"),
             }
         )
         errors = workflow_validate(self.definition)
