@@ -1,1 +1,44 @@
-"""Delivery events: what providers report about messages they accepted (docs/design.md)."""
+"""Delivery events: what providers report about messages they accepted (docs/design.md,
+"Deliveries"). Append-only, like the other logs (rule 8)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models.functions import Now
+
+
+class DeliveryEvent(models.Model):
+    """One thing a provider reported about one sent message to one recipient: delivered,
+    bounced, complained, opened... (anymail's normalised event types; Twilio's statuses mapped
+    onto them). Matched to its send (trigger and node) when it arrives; one that matches no send
+    is logged and not stored.
+
+    `trigger_id` is a plain column, not a foreign key: retention removes a purged trigger's
+    events in its own functions (deliveries migration 0002), and a provider's late report about
+    a trigger already purged must still be acknowledged, not refused by a constraint.
+    """
+
+    trigger_id = models.UUIDField()
+    node_id = models.CharField(max_length=100)
+    channel = models.CharField(max_length=16)
+    provider = models.CharField(max_length=50)
+    event = models.CharField(max_length=20)
+    recipient = models.CharField(max_length=320, blank=True)
+    provider_message_id = models.CharField(max_length=255, blank=True)
+    # What makes a redelivered report the same one (the provider's event id, or a hash of the
+    # report): stored once.
+    dedupe_key = models.CharField(max_length=64, unique=True)
+    occurred_at = models.DateTimeField()
+    received_at = models.DateTimeField(db_default=Now())
+    description = models.TextField(blank=True)
+    raw = models.JSONField(default=dict)
+
+    class Meta:
+        db_table = "delivery_event"
+        ordering = ["occurred_at", "id"]
+        indexes = [
+            models.Index(fields=["trigger_id", "occurred_at"], name="delivery_event_trigger_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.trigger_id}/{self.node_id} {self.event} {self.recipient}"

@@ -23,7 +23,8 @@ JSON_OPEN_MAX_LINES = 40
 OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
-    "workers": ["StepExecutionLog", "SendLedger"],
+    "workers": ["StepExecutionLog", "SendLedger", "Suppression"],
+    "deliveries": ["DeliveryEvent"],
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],
 }

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from deliveries.api import SuppressionDetailApi, SuppressionListApi, TriggerDeliveriesApi
 from events.api import (
     WebhookAttemptListApi,
     WebhookDetailApi,
@@ -35,6 +36,11 @@ api = [
     path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
     path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),
+    path(
+        "triggers/<uuid:trigger_id>/deliveries/",
+        TriggerDeliveriesApi.as_view(),
+        name="trigger-deliveries",
+    ),
     path("logs/", StepLogListApi.as_view(), name="log-list"),
     path("workers/", WorkerListApi.as_view(), name="worker-list"),
     path("webhooks/", WebhookListApi.as_view(), name="webhook-list"),
@@ -50,6 +56,12 @@ api = [
         name="webhook-deliveries",
     ),
     path("webhooks/<uuid:endpoint_id>/test/", WebhookTestApi.as_view(), name="webhook-test"),
+    path("suppressions/", SuppressionListApi.as_view(), name="suppression-list"),
+    path(
+        "suppressions/<int:suppression_id>/",
+        SuppressionDetailApi.as_view(),
+        name="suppression-detail",
+    ),
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",

@@ -7,6 +7,10 @@ os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 # the tests; set here, every process the tests start (the stack, commands, Flower) inherits it.
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-never-used-outside-tests-" + "x" * 20)
 os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
+# The basic auth that mounts and guards the providers' tracking webhooks (deliveries/urls.py).
+os.environ.setdefault("ANYMAIL_WEBHOOK_SECRET", "tracking:test-only-webhook-secret")
+# Where links back to the service point (one-click unsubscribe, Twilio status callbacks).
+os.environ.setdefault("NOTIFLOW_PUBLIC_URL", "https://notiflow.test")
 
 from notiflow.settings import *  # noqa: F403
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -211,22 +212,35 @@ class TimelineEntry:
     """One line of a trigger's history: a status event or a step log, in time order."""
 
     at: datetime
-    kind: str  # "event" or "step"
+    kind: str  # "event", "step" or "delivery"
     item: Any
 
 
+# More entries of a trigger's timeline, from apps that come after `triggers` (deliveries adds what
+# providers reported): each returns its entries oldest first.
+TIMELINE_SOURCES: list[Callable[[TriggerInstance], list[TimelineEntry]]] = []
+
+
 def trigger_timeline(*, trigger: TriggerInstance) -> list[TimelineEntry]:
-    """The trigger's status events and step logs merged into one list, oldest first.
+    """The trigger's status events and step logs (and TIMELINE_SOURCES' entries) merged into one
+    list, oldest first.
 
     Step logs are reached through the reverse relation (`steps`), so `triggers` does not import
     `workers`. Events keep their insertion order (their ids): their times come from two clocks
-    (PostgreSQL's for claims, Python's for the rest); steps are merged in by start time.
+    (PostgreSQL's for claims, Python's for the rest); the rest are merged in by time.
     """
-    events = [TimelineEntry(e.created_at, "event", e) for e in trigger.events.order_by("id")]
+    merged = [TimelineEntry(e.created_at, "event", e) for e in trigger.events.order_by("id")]
     steps = [
         TimelineEntry(s.started_at, "step", s) for s in trigger.steps.order_by("started_at", "id")
     ]
-    merged: list[TimelineEntry] = []
-    while events and steps:
-        merged.append(steps.pop(0) if steps[0].at < events[0].at else events.pop(0))
-    return merged + events + steps
+    for entries in [steps, *(source(trigger) for source in TIMELINE_SOURCES)]:
+        merged = _merged(merged, entries)
+    return merged
+
+
+def _merged(ordered: list[TimelineEntry], entries: list[TimelineEntry]) -> list[TimelineEntry]:
+    """`entries` merged into `ordered` by time, keeping `ordered`'s own order."""
+    ordered, entries, result = list(ordered), list(entries), []
+    while ordered and entries:
+        result.append(entries.pop(0) if entries[0].at < ordered[0].at else ordered.pop(0))
+    return result + ordered + entries

@@ -56,11 +56,21 @@ SCOPES = {
     ("webhook-rotate-secret", "POST"): ADMIN,
     ("webhook-deliveries", "GET"): ADMIN,
     ("webhook-test", "POST"): ADMIN,
+    ("trigger-deliveries", "GET"): TRIGGER,
+    ("suppression-list", "GET"): ADMIN,
+    ("suppression-list", "POST"): ADMIN,
+    ("suppression-detail", "GET"): ADMIN,
+    ("suppression-detail", "DELETE"): ADMIN,
     ("health", "GET"): ADMIN,  # the details; without a key it is public
 }
 PUBLIC = {"schema", "docs"}
 # Path arguments that match each converter (the objects need not exist).
-ARGUMENTS = {"key": "no-such-workflow", "trigger_id": uuid.uuid4(), "endpoint_id": uuid.uuid4()}
+ARGUMENTS = {
+    "key": "no-such-workflow",
+    "trigger_id": uuid.uuid4(),
+    "endpoint_id": uuid.uuid4(),
+    "suppression_id": 2**31 - 1,
+}
 
 
 def api_views() -> dict[str, tuple[Any, dict[str, Any], list[str]]]:

@@ -5,19 +5,15 @@ node with the same message. A preview that says OK is a run that does not fail o
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core import mail
 from django.test import override_settings
-from django.utils import timezone
 
 from tests.factories import chain, delay_node, email_node, sms_node
-from tests.workers.helpers import due_trigger
-from triggers.models import TERMINAL_STATUSES, TriggerInstance
+from tests.workers.helpers import run_to_the_end
 from workers.models import StepExecutionLog
-from workers.services.engine import step_execute
 from workflows.preview import workflow_preview
 
 pytestmark = [
@@ -73,21 +69,6 @@ CASES = {
         {"email": "a@example.com", "name": "Co", "phone": "+15550100", "count": 3},
     ),
 }
-
-
-def run_to_the_end(definition: dict[str, Any], payload: dict[str, Any]) -> TriggerInstance:
-    """Step the engine in-process until the run is terminal. Each next step is made due at
-    once: the claim compares with the database's now(), which inside a test's transaction
-    stands still at its start."""
-    trigger = due_trigger(definition, payload=payload)
-    for _ in range(len(definition["nodes"]) + 1):
-        step_execute(trigger_id=str(trigger.pk), worker_id="w")
-        trigger.refresh_from_db()
-        if trigger.status in TERMINAL_STATUSES:
-            return trigger
-        earlier = timezone.now() - timedelta(hours=1)
-        TriggerInstance.objects.filter(pk=trigger.pk).update(available_at=earlier)
-    raise AssertionError(f"run did not end: {trigger.status} at {trigger.current_node_id}")
 
 
 @pytest.mark.parametrize("case", list(CASES))

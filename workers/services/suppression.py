@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core import signing
 
 from workers.models import Suppression, SuppressionReason, SuppressionScope
-from workflows.semantics import Rendered, recipients_of
+from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
 
 def recipient_normalise(channel: str, recipient: str) -> str:
@@ -125,3 +125,16 @@ def unsubscribe_headers(*, recipient: str) -> dict[str, str]:
     token = unsubscribe_token(channel="email", recipient=recipient)
     url = f"{settings.NOTIFLOW_PUBLIC_URL}/deliveries/unsubscribe/{token}/"
     return {"List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+
+
+def recipient_checked(*, channel: str, recipient: str) -> str:
+    """`recipient` as the sends of `channel` name it (one email address; an E.164 number, its
+    punctuation dropped), normalised; ValueError saying what is wrong. The run semantics' own
+    check (workflows.semantics), so the list holds what sends can match."""
+    if channel not in ("email", "sms"):
+        raise ValueError(f"unknown channel {channel!r} (email, sms)")
+    try:
+        checked = recipient_check({"id": "suppression", "type": channel}, {"to": recipient})
+    except RenderError as exc:
+        raise ValueError(str(exc).removeprefix("node 'suppression': ")) from None
+    return recipient_normalise(channel, checked["to"])

@@ -1,0 +1,96 @@
+"""Deliveries in the admin: what providers reported (read-only, as they wrote it) and the
+suppression list, which operators add to and remove from (docs/design.md, "Deliveries")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from deliveries.models import DeliveryEvent
+from notiflow.admin import ReadOnlyAdminMixin, json_block, list_time
+from workers.models import Suppression
+from workers.services.suppression import recipient_checked
+
+
+@admin.register(DeliveryEvent)
+class DeliveryEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["occurred", "event", "provider", "recipient", "trigger_id", "node_id"]
+    list_filter = ["event", "provider", "channel"]
+    search_fields = ["recipient", "=trigger_id", "=provider_message_id"]
+    fields = readonly_fields = (
+        "trigger_id",
+        "node_id",
+        "channel",
+        "provider",
+        "event",
+        "recipient",
+        "provider_message_id",
+        "occurred_at",
+        "received_at",
+        "description",
+        "raw_json",
+    )
+
+    @admin.display(description="When", ordering="occurred_at")
+    def occurred(self, row: DeliveryEvent) -> str:
+        return list_time(row.occurred_at)
+
+    @admin.display(description="Provider's report")
+    def raw_json(self, row: DeliveryEvent) -> str:
+        return json_block(row.raw)
+
+
+class SuppressionForm(forms.ModelForm):
+    class Meta:
+        model = Suppression
+        fields = ["channel", "recipient", "scope", "reason"]
+        widgets = {"channel": forms.Select(choices=[("email", "email"), ("sms", "sms")])}
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("channel") and cleaned.get("recipient"):
+            try:
+                cleaned["recipient"] = recipient_checked(
+                    channel=cleaned["channel"], recipient=cleaned["recipient"]
+                )
+            except ValueError as exc:
+                self.add_error("recipient", str(exc))
+        return cleaned
+
+
+@admin.register(Suppression)
+class SuppressionAdmin(admin.ModelAdmin):
+    form = SuppressionForm
+    list_display = ["recipient", "channel", "scope", "reason", "source", "added"]
+    list_filter = ["channel", "scope", "reason"]
+    search_fields = ["recipient"]
+    actions = ["remove_selected"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # An entry is added or removed, never edited: a changed recipient would be another entry.
+        return ["channel", "recipient", "scope", "reason", "source"] if obj else []
+
+    def save_model(self, request: HttpRequest, obj: Suppression, form: Any, change: bool) -> None:
+        if not change:
+            obj.source = f"admin:{request.user.get_username()}"
+        super().save_model(request, obj, form, change)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # "remove" says what it means here
+        return actions
+
+    @admin.action(description="Remove from the suppression list", permissions=["delete"])
+    def remove_selected(self, request: HttpRequest, queryset: QuerySet[Suppression]) -> None:
+        removed, _ = queryset.delete()
+        self.message_user(
+            request, f"{removed} recipient(s) may be sent to again.", messages.SUCCESS
+        )
+
+    @admin.display(description="Added", ordering="created_at")
+    def added(self, row: Suppression) -> str:
+        return list_time(row.created_at)

@@ -1,0 +1,159 @@
+"""REST endpoints of deliveries (docs/design.md, HTTP API): the suppression list, and what providers
+reported about a trigger's messages. Views parse and translate; the rules are in the services."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from deliveries.models import DeliveryEvent
+from deliveries.selectors import delivery_event_list
+from notiflow.actors import actor_of
+from notiflow.http import StrictCharField
+from notiflow.scopes import ADMIN, TRIGGER, api_key_of
+from triggers.models import TriggerInstance
+from workers.models import Suppression, SuppressionReason, SuppressionScope
+from workers.services.suppression import recipient_checked, suppression_add
+
+CHANNELS = ("email", "sms")
+
+
+class DeliveryEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DeliveryEvent
+        fields = [
+            "node_id",
+            "channel",
+            "provider",
+            "event",
+            "recipient",
+            "provider_message_id",
+            "occurred_at",
+            "received_at",
+            "description",
+        ]
+
+
+class TriggerDeliveriesApi(APIView):
+    api_scopes = {"GET": TRIGGER}
+
+    @extend_schema(
+        responses=DeliveryEventSerializer(many=True),
+        description="What the providers reported about the trigger's messages (delivered, "
+        "bounced, opened...), oldest first.",
+    )
+    def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
+        triggers = api_key_of(request).limit_queryset(TriggerInstance.objects.only("id"))
+        get_object_or_404(triggers, pk=trigger_id)
+        rows = delivery_event_list(trigger_id=trigger_id)
+        return Response(DeliveryEventSerializer(rows, many=True).data)
+
+
+class SuppressionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Suppression
+        fields = ["id", "channel", "recipient", "scope", "reason", "source", "created_at"]
+
+
+class SuppressionInputSerializer(serializers.Serializer):
+    channel = serializers.ChoiceField(choices=CHANNELS)
+    recipient = StrictCharField(
+        min_length=1,
+        max_length=320,
+        help_text="an email address, or a phone number in E.164 form (+15550100)",
+    )
+    scope = serializers.ChoiceField(
+        choices=SuppressionScope.choices,
+        default=SuppressionScope.ALL,
+        help_text="all: no message of the channel; marketing: no message of a marketing workflow",
+    )
+    reason = serializers.ChoiceField(choices=SuppressionReason.choices, default="manual")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            attrs["recipient"] = recipient_checked(
+                channel=attrs["channel"], recipient=attrs["recipient"]
+            )
+        except ValueError as exc:
+            raise ValidationError({"recipient": [str(exc)]}) from exc
+        return attrs
+
+
+FILTERS = [
+    OpenApiParameter("channel", str, enum=list(CHANNELS)),
+    OpenApiParameter("recipient", str, description="exact, as stored (email in lower case)"),
+    OpenApiParameter("scope", str, enum=list(SuppressionScope.values)),
+    OpenApiParameter("reason", str, enum=list(SuppressionReason.values)),
+]
+
+
+@extend_schema(parameters=FILTERS)
+class SuppressionListApi(ListAPIView):
+    api_scopes = {"GET": ADMIN, "POST": ADMIN}
+    serializer_class = SuppressionSerializer
+
+    def get_queryset(self) -> QuerySet[Suppression]:
+        rows = Suppression.objects.all()
+        params = self.request.query_params
+        for name, allowed in (
+            ("channel", CHANNELS),
+            ("scope", SuppressionScope.values),
+            ("reason", SuppressionReason.values),
+        ):
+            value = params.get(name)
+            if value is not None and value not in allowed:
+                raise ValidationError({name: [f"must be one of {', '.join(allowed)}"]})
+            if value:
+                rows = rows.filter(**{name: value})
+        if recipient := params.get("recipient"):
+            rows = rows.filter(
+                recipient=recipient.strip().lower() if "@" in recipient else recipient
+            )
+        return rows
+
+    @extend_schema(
+        request=SuppressionInputSerializer,
+        responses={201: SuppressionSerializer, 200: SuppressionSerializer},
+        description="Suppress a recipient: 201 with the new entry, 200 with the one already "
+        "there (unchanged).",
+        examples=[
+            OpenApiExample(
+                "an address",
+                value={"channel": "email", "recipient": "ada@example.com", "scope": "all"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            raise ValidationError({"body": ["the request body must be a JSON object"]})
+        data = SuppressionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        row, created = suppression_add(**data.validated_data, source=f"api:{actor_of(request)}")
+        answer = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(SuppressionSerializer(row).data, status=answer)
+
+
+class SuppressionDetailApi(APIView):
+    api_scopes = {"GET": ADMIN, "DELETE": ADMIN}
+
+    @extend_schema(responses=SuppressionSerializer)
+    def get(self, request: Request, suppression_id: int) -> Response:
+        row = get_object_or_404(Suppression, pk=suppression_id)
+        return Response(SuppressionSerializer(row).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, suppression_id: int) -> Response:
+        """Remove the entry: the recipient may be sent to again (in its scope)."""
+        get_object_or_404(Suppression, pk=suppression_id).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,168 @@
+"""Recording what providers report (docs/design.md, "Deliveries"): find the send a report is
+about, store it once, suppress the recipient after bad news, and announce it (rule 10), all in one
+transaction. The anymail receiver and the Twilio view only translate their provider's words."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from deliveries.models import DeliveryEvent
+from events import catalog as events
+from events.services.outbox import events_record
+from triggers.announce import announcement
+from triggers.models import TriggerInstance
+from workers.models import SendLedger, SuppressionReason
+from workers.services.suppression import suppression_add
+
+logger = logging.getLogger(__name__)
+
+# The outbox event of each delivery event type (events.catalog); `queued` and `sent` add
+# nothing to message.sent and are only stored.
+ANNOUNCED = {
+    "delivered": events.MESSAGE_DELIVERED,
+    "deferred": events.MESSAGE_DEFERRED,
+    "bounced": events.MESSAGE_BOUNCED,
+    "rejected": events.MESSAGE_FAILED,
+    "failed": events.MESSAGE_FAILED,
+    "complained": events.MESSAGE_COMPLAINED,
+    "unsubscribed": events.MESSAGE_UNSUBSCRIBED,
+    "opened": events.MESSAGE_OPENED,
+    "clicked": events.MESSAGE_CLICKED,
+}
+# Bad news that puts the recipient on the suppression list (scope all): a hard bounce (a
+# temporary one is `deferred`), a complaint, an unsubscribe through the provider.
+SUPPRESSING = {
+    "bounced": SuppressionReason.BOUNCED,
+    "complained": SuppressionReason.COMPLAINED,
+    "unsubscribed": SuppressionReason.UNSUBSCRIBED,
+}
+RAW_LIMIT = 16_000  # characters of a provider's raw report kept with the event
+_MESSAGE_ID = re.compile(
+    r"^<?(?P<trigger>[0-9a-f-]{36})\.(?P<node>[\w-]{1,100})@(?P<domain>[^>]+)>?$"
+)
+
+
+@dataclass(frozen=True)
+class Report:
+    """One report of a provider about one message and recipient, in Notiflow's words."""
+
+    provider: str
+    channel: str
+    event: str
+    recipient: str
+    provider_message_id: str
+    event_id: str = ""
+    occurred_at: datetime | None = None
+    description: str = ""
+    raw: Any = field(default_factory=dict)
+    # Other ways to find the send: the idempotency key the provider echoed from the message's
+    # metadata, and the message's own Message-ID header.
+    idempotency_key: str = ""
+    message_id: str = ""
+
+    def dedupe_key(self) -> str:
+        identity = [self.provider, self.event_id, self.event, self.recipient.lower()]
+        if not self.event_id:  # the report itself is its identity
+            identity.append(json.dumps(self.raw, sort_keys=True, default=str))
+        return hashlib.sha256("\x1f".join(identity).encode()).hexdigest()
+
+
+def send_of(report: Report) -> SendLedger | None:
+    """The send a report is about: by the provider's message id (recorded when it accepted the
+    message), else by the idempotency key it echoed, else by the Message-ID."""
+    sends = SendLedger.objects.only("trigger_id", "node_id", "channel", "provider")
+    if report.provider_message_id:
+        found = sends.filter(provider_message_id=report.provider_message_id).first()
+        if found:
+            return found
+    if report.idempotency_key:
+        found = sends.filter(idempotency_key=report.idempotency_key).first()
+        if found:
+            return found
+    match = _MESSAGE_ID.match(report.message_id.strip())
+    if match and match["domain"] == settings.NOTIFLOW_MESSAGE_ID_DOMAIN:
+        return sends.filter(trigger_id=uuid.UUID(match["trigger"]), node_id=match["node"]).first()
+    return None
+
+
+def delivery_record(report: Report) -> DeliveryEvent | None:
+    """Store `report` about its send, once (a provider's redelivery changes nothing), with its
+    suppression and its announcement; None when it matches no send (logged: the provider is
+    still answered 200, so it does not retry forever)."""
+    send = send_of(report)
+    if send is None:
+        logger.info(
+            "%s report %r about message %r for %s matches no send; ignored",
+            report.provider,
+            report.event,
+            report.provider_message_id or report.message_id or report.idempotency_key,
+            report.recipient,
+        )
+        return None
+    with transaction.atomic():
+        row, created = DeliveryEvent.objects.get_or_create(
+            dedupe_key=report.dedupe_key(),
+            defaults={
+                "trigger_id": send.trigger_id,
+                "node_id": send.node_id,
+                "channel": send.channel,
+                "provider": send.provider or report.provider,
+                "event": report.event,
+                "recipient": report.recipient,
+                "provider_message_id": report.provider_message_id[:255],
+                "occurred_at": report.occurred_at or timezone.now(),
+                "description": report.description[:1000],
+                "raw": _bounded(report.raw),
+            },
+        )
+        if not created:
+            return row
+        if (reason := SUPPRESSING.get(report.event)) and report.recipient:
+            suppression_add(
+                channel=send.channel,
+                recipient=report.recipient,
+                reason=reason,
+                source=f"{row.provider} {report.event} event {row.pk}",
+            )
+        if kind := ANNOUNCED.get(report.event):
+            _announce(kind, row)
+    return row
+
+
+def _announce(kind: str, row: DeliveryEvent) -> None:
+    trigger = (
+        TriggerInstance.objects.select_related("workflow", "workflow_version")
+        .filter(pk=row.trigger_id)
+        .first()
+    )
+    if trigger is None:  # purged meanwhile
+        return
+    message = {
+        "node_id": row.node_id,
+        "channel": row.channel,
+        "provider": row.provider,
+        "provider_message_id": row.provider_message_id,
+        "to": row.recipient,
+        "event": row.event,
+        "occurred_at": row.occurred_at.isoformat(),
+        "description": row.description,
+    }
+    events_record([announcement(kind, trigger, message=message)])
+
+
+def _bounded(raw: Any) -> Any:
+    text = json.dumps(raw, default=str)
+    if len(text) <= RAW_LIMIT:
+        return json.loads(text)
+    return {"truncated": True, "head": text[:RAW_LIMIT]}

@@ -1,0 +1,55 @@
+"""One-click unsubscribe (RFC 8058; docs/security.md): a POST with the signed link suppresses its
+recipient for marketing, without login, as often as it comes; a GET changes nothing; a bad or
+expired link is a 400."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from workers.models import Suppression
+from workers.services.suppression import unsubscribe_token
+
+pytestmark = pytest.mark.django_db
+
+
+def url(token: str) -> str:
+    return f"/deliveries/unsubscribe/{token}/"
+
+
+def test_a_one_click_post_suppresses_for_marketing_once(client):
+    token = unsubscribe_token(channel="email", recipient="Ada@Example.com")
+
+    first = client.post(
+        url(token), "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
+    again = client.post(
+        url(token), "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
+
+    assert first.status_code == again.status_code == 200
+    (row,) = Suppression.objects.filter(recipient="ada@example.com")
+    assert (row.channel, row.scope, row.reason) == ("email", "marketing", "unsubscribed")
+
+
+def test_a_get_shows_a_button_and_changes_nothing(client):
+    token = unsubscribe_token(channel="email", recipient="bo@example.com")
+
+    page = client.get(url(token))
+
+    assert page.status_code == 200
+    assert b'<form method="post">' in page.content and b"bo@example.com" in page.content
+    assert not Suppression.objects.filter(recipient="bo@example.com").exists()
+
+
+def test_a_forged_or_expired_link_is_a_400_and_changes_nothing(client, monkeypatch, settings):
+    token = unsubscribe_token(channel="email", recipient="cy@example.com")
+
+    assert client.post(url(token[:-3] + "abc")).status_code == 400
+    later = time.time() + (settings.NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS + 1) * 86400
+    monkeypatch.setattr("django.core.signing.time.time", lambda: later)
+    expired = client.post(url(token))
+    assert expired.status_code == 400 and b"expired" in expired.content
+
+    assert not Suppression.objects.filter(recipient="cy@example.com").exists()
