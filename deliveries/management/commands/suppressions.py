@@ -98,7 +98,7 @@ class Command(BaseCommand):
             source = command_actor("suppressions import")
             with transaction.atomic():
                 for entry in progress(entries, total=len(entries), description="importing"):
-                    _, created = suppression_add(**entry, source=entry.get("source") or source)
+                    _, created = suppression_add(**{**entry, "source": entry["source"] or source})
                     added, existing = added + created, existing + (not created)
         for problem in invalid:
             self.stderr.write(problem)
