@@ -451,12 +451,17 @@ for _name in {n.strip().lower() for n in NOTIFLOW_EMAIL_PROVIDERS + NOTIFLOW_SMS
 # A rate per provider shared by every worker (`ses=14/s,twilio=100/m`): a send that finds no
 # token waits for it, without counting as an attempt (workers/services/provider_rates.py).
 NOTIFLOW_PROVIDER_RATE_LIMITS = env.str("NOTIFLOW_PROVIDER_RATE_LIMITS", default="")
-# anymail's own settings (API keys, WEBHOOK_SECRET, ...), from ANYMAIL_<NAME> variables.
-ANYMAIL = {
-    _key.removeprefix("ANYMAIL_"): secret(_key)
-    for _key in os.environ
-    if _key.startswith("ANYMAIL_")
-}
+# anymail's own settings (API keys, WEBHOOK_SECRET, ...), from ANYMAIL_<NAME> variables; a value
+# that is a JSON object or list (AMAZON_SES_CLIENT_PARAMS) is passed as one.
+ANYMAIL: dict[str, object] = {}
+for _key in [k for k in os.environ if k.startswith("ANYMAIL_")]:
+    _value: object = secret(_key)
+    if str(_value).lstrip().startswith(("{", "[")):
+        try:
+            _value = json.loads(str(_value))
+        except ValueError as _exc:
+            _refuse(f"{_key} looks like JSON but is not: {_exc}")
+    ANYMAIL[_key.removeprefix("ANYMAIL_")] = _value
 
 LOGGING = {
     "version": 1,

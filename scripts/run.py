@@ -201,6 +201,9 @@ def plan(env: dict[str, str], run_dir: Path) -> Plan:
         FLOWER_PORT=str(flower.port),
         NOTIFLOW_FLOWER_URL=flower.url,
     )
+    # Links back to this instance (a marketing email's one-click unsubscribe) point at its web
+    # process unless the environment names a public URL.
+    env.setdefault("NOTIFLOW_PUBLIC_URL", web.url.rstrip("/"))
     processes = procfile_processes((ROOT / "Procfile").read_text())
     smtp = mail_web = None
     tool = ""

@@ -14,13 +14,15 @@ from tests.conftest import unique
 from tests.deliveries.support import basic_auth
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, email_node
+from tests.support.stack import wait_for
 from tests.workers.helpers import fire, wait_terminal
+from triggers.models import TriggerInstance
 from workers.models import Suppression
 
 pytestmark = pytest.mark.e2e
 
 
-def test_one_click_unsubscribe_stops_marketing_mail_only(e2e, api, smtp_server):
+def test_one_click_unsubscribe_stops_marketing_mail_only(e2e, api, operator, smtp_server):
     news = WorkflowFactory(definition={**chain(email_node("mail")), "category": "marketing"})
     receipts = WorkflowFactory(definition=chain(email_node("mail")))
     address = f"ok-{unique('reader')}@example.com"
@@ -50,6 +52,17 @@ def test_one_click_unsubscribe_stops_marketing_mail_only(e2e, api, smtp_server):
     assert receipt.status == "completed"
     assert len(smtp_server.handler.to(address)) == 2
     assert "List-Unsubscribe" not in smtp_server.handler.to(address)[1].message
+
+    # The operator removes the entry and retries the stopped run: a worker sends it.
+    assert api.delete(f"/api/suppressions/{row.pk}/").status_code == 204
+    retried = operator.post(f"/admin/triggers/triggerinstance/{stopped.pk}/retry/")
+    assert retried.status_code == 302
+    wait_for(
+        lambda: TriggerInstance.objects.get(pk=stopped.pk).status == "completed",
+        timeout=30,
+        message="the retried run to complete",
+    )
+    assert len(smtp_server.handler.to(address)) == 3
 
 
 def test_a_providers_report_reaches_the_trigger_and_its_subscribers(
