@@ -10,7 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from deliveries.models import DeliveryEvent
+from deliveries.models import SHOWN_FIELDS, DeliveryEvent
 from notiflow.admin import ReadOnlyAdminMixin, json_block, list_time
 from workers.models import Suppression
 from workers.services.suppression import recipient_checked
@@ -21,19 +21,7 @@ class DeliveryEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["occurred", "event", "provider", "recipient", "trigger_id", "node_id"]
     list_filter = ["event", "provider", "channel"]
     search_fields = ["recipient", "=trigger_id", "=provider_message_id"]
-    fields = readonly_fields = (
-        "trigger_id",
-        "node_id",
-        "channel",
-        "provider",
-        "event",
-        "recipient",
-        "provider_message_id",
-        "occurred_at",
-        "received_at",
-        "description",
-        "raw_json",
-    )
+    fields = readonly_fields = ("trigger_id", *SHOWN_FIELDS, "raw_json")
 
     @admin.display(description="When", ordering="occurred_at")
     def occurred(self, row: DeliveryEvent) -> str:

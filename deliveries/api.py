@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from deliveries.models import DeliveryEvent
+from deliveries.models import SHOWN_FIELDS, DeliveryEvent
 from deliveries.selectors import delivery_event_list
 from notiflow.actors import actor_of
 from notiflow.http import StrictCharField
@@ -31,17 +31,7 @@ CHANNELS = ("email", "sms")
 class DeliveryEventSerializer(serializers.ModelSerializer):
     class Meta:
         model = DeliveryEvent
-        fields = [
-            "node_id",
-            "channel",
-            "provider",
-            "event",
-            "recipient",
-            "provider_message_id",
-            "occurred_at",
-            "received_at",
-            "description",
-        ]
+        fields = list(SHOWN_FIELDS)
 
 
 class TriggerDeliveriesApi(APIView):

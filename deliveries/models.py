@@ -42,3 +42,17 @@ class DeliveryEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.trigger_id}/{self.node_id} {self.event} {self.recipient}"
+
+
+# What the API and the admin show of a delivery event (the trigger's id is in the URL or beside).
+SHOWN_FIELDS = (
+    "node_id",
+    "channel",
+    "provider",
+    "event",
+    "recipient",
+    "provider_message_id",
+    "occurred_at",
+    "received_at",
+    "description",
+)

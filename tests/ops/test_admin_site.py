@@ -59,6 +59,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
         "Workflows",
         "Triggers",
         "Workers",
+        "Deliveries and suppression",
         "Events and webhooks",
         "Worker registry",
         "Authentication and Authorization",
@@ -66,7 +67,8 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     ]
     models = {app["app_label"]: [m["object_name"] for m in app["models"]] for app in app_list}
     assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "ApiKey"]
-    assert models["workers"] == ["StepExecutionLog", "SendLedger"]
+    assert models["workers"] == ["StepExecutionLog", "SendLedger", "Suppression"]
+    assert models["deliveries"] == ["DeliveryEvent"]
     assert models["events"] == ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"]
     assert models["registry"] == ["Worker"]
     assert "PeriodicTask" in models["django_celery_beat"]
