@@ -5,14 +5,17 @@ before every provider call. Delivery events, one-click unsubscribes and operator
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from email.utils import formataddr, getaddresses
 from typing import Any
 
 from django.conf import settings
 from django.core import signing
 
+from notiflow.db import fetchall_prepared
 from workers.models import Suppression, SuppressionReason, SuppressionScope
+from workers.sql import SUPPRESSED_SQL
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
 
@@ -42,19 +45,28 @@ def suppression_add(
     )
 
 
-def suppressed_among(
-    *, channel: str, recipients: Iterable[str], marketing: bool
-) -> dict[str, Suppression]:
+@dataclass(frozen=True)
+class Hit:
+    """A suppression that stops a send: whom, in which scope, why, since when."""
+
+    recipient: str
+    scope: str
+    reason: str
+    created_at: datetime
+
+
+def suppressed_among(*, channel: str, recipients: Iterable[str], marketing: bool) -> dict[str, Hit]:
     """Which of `recipients` may not be sent to, by normalised recipient: suppressed in scope
-    `all`, or in `marketing` when the message is a marketing one. One indexed query."""
-    wanted = {recipient_normalise(channel, r) for r in recipients}
+    `all`, or in `marketing` when the message is a marketing one. One prepared, indexed query:
+    it runs before every send (through the ORM it cost a step more than a millisecond of CPU)."""
+    wanted = sorted({recipient_normalise(channel, r) for r in recipients})
     if not wanted:
         return {}
-    scopes = (
-        [SuppressionScope.ALL, SuppressionScope.MARKETING] if marketing else [SuppressionScope.ALL]
-    )
-    rows = Suppression.objects.filter(channel=channel, recipient__in=wanted, scope__in=scopes)
-    return {row.recipient: row for row in rows}
+    scopes = [SuppressionScope.ALL.value]
+    if marketing:
+        scopes.append(SuppressionScope.MARKETING.value)
+    params = {"sup_channel": channel, "sup_recipients": wanted, "sup_scopes": scopes}
+    return {row[0]: Hit(*row) for row in fetchall_prepared(SUPPRESSED_SQL, params)}
 
 
 class Suppressed(Exception):
@@ -85,7 +97,7 @@ def suppression_screen(
     return {**rendered, "to": ", ".join(kept)}, left_out
 
 
-def _why(row: Suppression) -> str:
+def _why(row: Hit) -> str:
     scope = " from marketing" if row.scope == SuppressionScope.MARKETING else ""
     return f"{row.recipient} ({row.reason}{scope}, {row.created_at:%Y-%m-%d})"
 
