@@ -4,6 +4,7 @@ import json
 import os
 import re
 import sys
+import zoneinfo
 from datetime import timedelta
 from pathlib import Path
 from types import TracebackType
@@ -309,6 +310,14 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Notiflow engine ----------------------------------------------------------------------------
+# Timing and flow-control nodes (docs/design.md): the zone of a send window whose `timezone`
+# renders empty, and the most payloads a digest hands its templates (its count is every run).
+NOTIFLOW_DEFAULT_TIMEZONE = env.str("NOTIFLOW_DEFAULT_TIMEZONE", default="UTC")
+try:
+    zoneinfo.ZoneInfo(NOTIFLOW_DEFAULT_TIMEZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
+    raise ValueError(f"NOTIFLOW_DEFAULT_TIMEZONE={NOTIFLOW_DEFAULT_TIMEZONE!r}: {exc}") from exc
+NOTIFLOW_DIGEST_MAX_EVENTS = env.int("NOTIFLOW_DIGEST_MAX_EVENTS", default=100)
 NOTIFLOW_RETRY_BASE_SECONDS = env.float("NOTIFLOW_RETRY_BASE_SECONDS", default=60)
 NOTIFLOW_RETRY_JITTER = env.float("NOTIFLOW_RETRY_JITTER", default=0.1)
 NOTIFLOW_MAX_RETRIES = env.int("NOTIFLOW_MAX_RETRIES", default=3)

@@ -143,3 +143,91 @@ class Suppression(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel}:{self.recipient} ({self.scope}, {self.reason})"
+
+
+class ThrottlePass(models.Model):
+    """A run that passed a throttle node: what the node counts, per workflow, node and rendered
+    key, over its sliding window (workers/services/flow.py). One per run and node, so a step
+    run again after a crash passes again without counting twice. Working state, not history:
+    the sweeper deletes each row once it is past every window it can count in (`expires_at`)."""
+
+    # Indexed by the composite index below, which leads with it.
+    workflow = models.ForeignKey(
+        Workflow, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    node_id = models.CharField(max_length=100)
+    key = models.CharField(max_length=500)
+    # Not a foreign key: retention purges triggers with plain SQL, and the row outlives nothing.
+    trigger_id = models.UUIDField()
+    passed_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "throttle_pass"
+        constraints = [
+            models.UniqueConstraint(fields=["trigger_id", "node_id"], name="throttle_pass_once"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["workflow", "node_id", "key", "passed_at"], name="throttle_pass_count_idx"
+            ),
+            models.Index(fields=["expires_at"], name="throttle_pass_expires_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.node_id}[{self.key}] {self.trigger_id}"
+
+
+class Digest(models.Model):
+    """The runs that reached a digest node with one rendered key within one window: opened by
+    the first (`opener_id`), which waits for `closes_at` and then continues with all of them;
+    closed (`closed_at`) by that run once the window is over, after which nothing joins.
+    Working state: the sweeper deletes a digest a week after its window closed."""
+
+    id = models.UUIDField(primary_key=True)
+    # Indexed by the composite index below, which leads with it.
+    workflow = models.ForeignKey(
+        Workflow, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    node_id = models.CharField(max_length=100)
+    key = models.CharField(max_length=500)
+    opener_id = models.UUIDField()  # the run that opened it (a trigger id)
+    opened_at = models.DateTimeField()
+    closes_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "digest"
+        indexes = [
+            models.Index(
+                fields=["workflow", "node_id", "key", "-closes_at"], name="digest_open_idx"
+            ),
+            models.Index(fields=["closes_at"], name="digest_closes_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.node_id}[{self.key}] {self.id}"
+
+
+class DigestEntry(models.Model):
+    """One run in a digest (its opener's too), with the payload it brought. A run is in at most
+    one digest per node (the unique constraint), whatever crashes and redeliveries do."""
+
+    digest = models.ForeignKey(
+        Digest, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
+    trigger_id = models.UUIDField()
+    node_id = models.CharField(max_length=100)
+    payload = models.JSONField()
+    joined_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "digest_entry"
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["trigger_id", "node_id"], name="digest_entry_once"),
+        ]
+        indexes = [models.Index(fields=["digest", "joined_at"], name="digest_entry_digest_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.digest_id} {self.trigger_id}"

@@ -9,6 +9,7 @@ import socket
 from celery import shared_task
 
 from workers.services.engine import step_execute
+from workers.services.flow import flow_state_prune
 from workers.services.sweeper import sweep as sweep_due
 
 logger = logging.getLogger(__name__)
@@ -28,8 +29,12 @@ def execute_node(trigger_id: str) -> str | None:
 
 @shared_task(name="workers.sweep", ignore_result=True)
 def sweep() -> int:
-    """Re-nudge due triggers and expired leases (run by celery beat every few seconds)."""
+    """Re-nudge due triggers and expired leases, and prune the throttle and digest state past
+    its use (run by celery beat every few seconds)."""
     nudged = sum(len(batch) for batch in sweep_due())
     if nudged:
         logger.info("sweeper nudged %d trigger(s)", nudged)
+    passes, digests, _ = flow_state_prune()
+    if passes or digests:
+        logger.info("sweeper pruned %d throttle pass(es), %d digest(s)", passes, digests)
     return nudged

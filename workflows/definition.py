@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 MAX_DELAY = timedelta(days=365)
+THROTTLE_MAX = 1_000_000  # the most runs a throttle's `limit` may let through per window
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class NodeType:
     # Whether running it calls a provider: a send ledger row, an output in vars (`<type>_<id>`).
     # Each such type has a channel in workers.nodes.CHANNELS.
     sends: bool = False
+    # Whether its output lands in vars (`<type>_<id>`) without sending: throttle and digest.
+    outputs: bool = False
 
 
 NODE_TYPES: dict[str, NodeType] = {
@@ -43,7 +46,18 @@ NODE_TYPES: dict[str, NodeType] = {
         templates=("to", "body"),
         sends=True,
     ),
-    "delay": NodeType("delay", required=(), optional=("delay_ms", "duration")),
+    # Timing and flow control (docs/design.md, "Timing and flow-control nodes"): each runs as
+    # one step like any other node; throttle and digest leave an output in vars too.
+    "delay": NodeType(
+        "delay", required=(), optional=("delay_ms", "duration", "until"), templates=("until",)
+    ),
+    "window": NodeType(
+        "window", required=("start", "end"), optional=("timezone", "days"), templates=("timezone",)
+    ),
+    "throttle": NodeType(
+        "throttle", required=("key", "limit", "window"), templates=("key",), outputs=True
+    ),
+    "digest": NodeType("digest", required=("key", "window"), templates=("key",), outputs=True),
 }
 
 # A workflow's category (docs/design.md, "Suppression and unsubscribe"): marketing email carries
@@ -86,7 +100,9 @@ def duration_parse(value: str) -> timedelta:
 
 
 def delay_of(node: dict[str, Any]) -> timedelta:
-    """The wait a (validated) delay node asks for."""
+    """The fixed wait a (validated) delay node asks for (none for a delay `until` a time)."""
+    if node.get("until"):
+        return timedelta(0)
     if node.get("delay_ms") is not None:
         return timedelta(milliseconds=int(node["delay_ms"]))
     return duration_parse(str(node["duration"]))

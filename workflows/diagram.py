@@ -13,6 +13,7 @@ from html import escape
 from typing import Any
 
 from workflows.semantics import sends
+from workflows.timing import WEEKDAYS
 
 NODE_WIDTH, NODE_HEIGHT = 200, 56
 BEND_WIDTH = 24  # the room a bend point of a long edge takes in its layer
@@ -24,6 +25,9 @@ _STYLE = {
     "email": ("#e8f1fb", "#2f6fb5"),
     "sms": ("#eaf6ec", "#2e8b47"),
     "delay": ("#fdf6e3", "#b8860b"),
+    "window": ("#fdf6e3", "#b8860b"),
+    "throttle": ("#fbeaea", "#b03a2e"),
+    "digest": ("#f1ebfa", "#6a3fb5"),
 }
 _UNKNOWN_STYLE = ("#f2f2f2", "#777777")
 
@@ -43,13 +47,29 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _days(days: Any) -> str:
+    """A window's days, short: "daily", "mon-fri" for a run of days, else "mon,wed"."""
+    if not isinstance(days, list) or not days or len(days) == len(WEEKDAYS):
+        return "daily"
+    index = [WEEKDAYS.index(d) for d in days if d in WEEKDAYS]
+    if len(index) > 2 and index == list(range(index[0], index[0] + len(index))):
+        return f"{days[0]}-{days[-1]}"
+    return ",".join(str(d) for d in days)
+
+
 def _summary(node: dict[str, Any]) -> str:
     kind = node.get("type")
     if kind == "delay":
         wait = node.get("duration") or (
             f"{node['delay_ms']} ms" if node.get("delay_ms") is not None else "?"
         )
-        return f"delay · wait {wait}"
+        return f"delay · until {node['until']}" if node.get("until") else f"delay · wait {wait}"
+    if kind == "window":
+        return f"window · {_days(node.get('days'))} {node.get('start')}-{node.get('end')}"
+    if kind == "throttle":
+        return f"throttle · {node.get('limit')} per {node.get('window')}"
+    if kind == "digest":
+        return f"digest · {node.get('window')} by {node.get('key')}"
     if sends(node):
         return f"{kind} → {node.get('to', '')}"
     return str(kind)

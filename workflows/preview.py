@@ -10,20 +10,23 @@ will run. A variable that does not exist is an error naming it, as at run time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from workflows.definition import NODE_TYPES, delay_of
+from workflows.definition import NODE_TYPES
 from workflows.semantics import (
     RenderError,
     execution_context,
     field_render,
+    flow_key,
     next_node_id,
     output_key,
     recipient_check,
     rendered_fields,
     sends,
+    timing_wait,
 )
+from workflows.semantics import outputs as outputs_of
 from workflows.templating import TemplateError, condition_variable_paths, template_variable_paths
 
 
@@ -64,7 +67,22 @@ class WorkflowPreview:
         return not self.route_error and all(n.ok for n in self.nodes)
 
 
-def _placeholder_output(node: dict[str, Any], to: str | None, now: datetime) -> dict[str, Any]:
+def _placeholder_output(
+    node: dict[str, Any], to: str | None, payload: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    """What a node leaves in vars, as the preview pretends it ran: a send's message, a throttle
+    that let the run through, a digest of this payload alone."""
+    if node.get("type") == "throttle":
+        return {"throttled": False, "count": 1}
+    if node.get("type") == "digest":
+        moment = now.isoformat()
+        return {
+            "id": "preview",
+            "count": 1,
+            "events": [payload],
+            "first_at": moment,
+            "last_at": moment,
+        }
     return {
         "message_id": f"<preview.{node['id']}@notiflow.local>",
         "to": to or "",
@@ -123,26 +141,60 @@ def workflow_preview(
             for key in (output_key(by_id[a]) for a in ancestors[node["id"]])
             if key in outputs
         }
-        preview = _node_preview(node, context(upstream))
+        preview = _node_preview(node, context(upstream), now)
         previews[node["id"]] = preview
-        if sends(node):
-            outputs[output_key(node)] = _placeholder_output(node, preview.value("to"), now)
+        if outputs_of(node):
+            outputs[output_key(node)] = _placeholder_output(node, preview.value("to"), payload, now)
 
     route, route_error = _route(definition.get("entry_node_id"), by_id, edges, context, outputs)
     return WorkflowPreview([previews[n["id"]] for n in nodes], route, route_error)
 
 
-def _node_preview(node: dict[str, Any], context: dict[str, Any]) -> NodePreview:
+def _flow_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
+    """A node that sends nothing: what it would do with this payload at `now`, or the error a
+    run would fail with."""
+    kind = str(node.get("type"))
+    try:
+        if kind in ("delay", "window"):
+            wait = timing_wait(node, context, now)
+            if wait.resume_at <= now:
+                return NodePreview(node["id"], kind, note="goes on at once")
+            return NodePreview(
+                node["id"],
+                kind,
+                note=f"waits until {wait.resume_at.isoformat()} ({_spelled(node, wait.resume_at - now)})",
+            )
+        if kind in ("throttle", "digest"):
+            key = flow_key(node, context)
+            field = [RenderedField("key", key)]
+            window = node.get("window")
+            if kind == "throttle":
+                note = f"lets {node.get('limit')} run(s) with this key through per {window}"
+            else:
+                note = f"gathers the runs with this key for {window}, then goes on once"
+            return NodePreview(node["id"], kind, field, note=note)
+    except RenderError as exc:
+        return NodePreview(node["id"], kind, error=str(exc))
+    except (ValueError, TypeError, KeyError) as exc:  # a definition the validator refuses
+        return NodePreview(node["id"], kind, note=f"invalid {kind}: {exc}")
+    return NodePreview(node["id"], kind)
+
+
+def _spelled(node: dict[str, Any], wait: timedelta) -> str:
+    fixed = node.get("duration") or (
+        f"{node['delay_ms']} ms" if node.get("delay_ms") is not None else ""
+    )
+    return f"{fixed}, {wait}" if fixed else str(wait)
+
+
+def _node_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
     kind = str(node.get("type"))
     if not sends(node):
-        if kind != "delay" or kind not in NODE_TYPES:
-            return NodePreview(node["id"], kind)
-        try:
-            wait = delay_of(node)
-            spelled = node.get("duration") or f"{node.get('delay_ms')} ms"
-            return NodePreview(node["id"], kind, note=f"waits {spelled} ({wait})")
-        except (ValueError, TypeError, KeyError) as exc:
-            return NodePreview(node["id"], kind, note=f"invalid delay: {exc}")
+        return (
+            _flow_preview(node, context, now)
+            if kind in NODE_TYPES
+            else NodePreview(node["id"], kind)
+        )
     fields, values, first_error = [], {}, ""
     for name in rendered_fields(node):
         try:

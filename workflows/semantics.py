@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import formataddr, getaddresses
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from workflows.definition import NODE_TYPES, delay_of
+from workflows.definition import MAX_DELAY, NODE_TYPES, delay_of, duration_parse
 from workflows.templating import TemplateError, condition_holds, render_budget, template_render
+from workflows.timing import WEEKDAYS, clock_parse, until_parse, window_opening, zone_parse
 
 Rendered = dict[str, str]
+
+# The longest rendered throttle or digest key (the column's size).
+FLOW_KEY_MAX = 500
 
 
 class RenderError(Exception):
@@ -64,12 +70,20 @@ def sends(node: dict[str, Any]) -> bool:
     return node_type is not None and node_type.sends
 
 
+def outputs(node: dict[str, Any]) -> bool:
+    """Whether running this node leaves an output in vars (`output_key`): a send, a throttle,
+    a digest."""
+    node_type = NODE_TYPES.get(str(node.get("type")))
+    return node_type is not None and (node_type.sends or node_type.outputs)
+
+
 def sending_types() -> list[str]:
     return [name for name, node_type in NODE_TYPES.items() if node_type.sends]
 
 
 def output_key(node: dict[str, Any]) -> str:
-    """Where a sending node's output lands in `vars`: `email_<id>`, `sms_<id>`."""
+    """Where a node's output lands in `vars`: `email_<id>`, `sms_<id>`, `throttle_<id>`,
+    `digest_<id>`."""
     return f"{node['type']}_{node['id']}"
 
 
@@ -161,16 +175,106 @@ def node_render(node: dict[str, Any], context: dict[str, Any]) -> Rendered:
     return recipient_check(node, rendered)
 
 
-def node_wait(node: dict[str, Any]) -> timedelta:
-    """How long the run waits after this node before the next one is due."""
-    return delay_of(node) if node.get("type") == "delay" else timedelta(0)
+@dataclass(frozen=True)
+class Wait:
+    """When a run goes on after a delay or window node (`resume_at`, `now` for at once), and
+    what its step log says."""
+
+    resume_at: datetime
+    output: dict[str, Any]
 
 
-def next_node_id(edges: Iterable[dict[str, Any]], context: dict[str, Any]) -> str | None:
+def timing_wait(node: dict[str, Any], context: dict[str, Any], now: datetime) -> Wait:
+    """A delay's or a send window's wait from `now`; RenderError (permanent) naming the node,
+    the field and the value when `until` or `timezone` renders to something unusable."""
+    if node["type"] == "window":
+        return _window_wait(node, context, now)
+    if not node.get("until"):
+        wait = delay_of(node)
+        return Wait(now + wait, {"delay_ms": _milliseconds(wait)})
+    with render_budget():
+        spelled = field_render(node, "until", context).strip()
+    try:
+        until = until_parse(spelled)
+    except ValueError as exc:
+        raise _value_error(node, "until", exc) from exc
+    if until - now > MAX_DELAY:
+        raise _value_error(node, "until", ValueError(f"{spelled!r} is more than 365 days away"))
+    resume_at = max(now, until)
+    return Wait(resume_at, {"until": until.isoformat(), "delay_ms": _milliseconds(resume_at - now)})
+
+
+def _window_wait(node: dict[str, Any], context: dict[str, Any], now: datetime) -> Wait:
+    with render_budget():
+        name = field_render(node, "timezone", context).strip() if node.get("timezone") else ""
+    name = name or settings.NOTIFLOW_DEFAULT_TIMEZONE
+    try:
+        zone = zone_parse(name)
+    except ValueError as exc:
+        raise _value_error(node, "timezone", exc) from exc
+    opens = window_opening(
+        now,
+        zone=zone,
+        days=window_days(node),
+        start=clock_parse(node["start"]),
+        end=clock_parse(node["end"]),
+    )
+    if opens is None:
+        return Wait(now, {"timezone": name, "open": True, "delay_ms": 0})
+    local = opens.astimezone(zone).isoformat()
+    return Wait(
+        opens,
+        {
+            "timezone": name,
+            "open": False,
+            "opens_at": local,
+            "delay_ms": _milliseconds(opens - now),
+        },
+    )
+
+
+def window_days(node: dict[str, Any]) -> list[str]:
+    """The days a (validated) window node is open on: every day unless it says."""
+    return list(node.get("days") or WEEKDAYS)
+
+
+def flow_key(node: dict[str, Any], context: dict[str, Any]) -> str:
+    """A throttle's or digest's rendered `key`; RenderError when it renders empty or too long."""
+    with render_budget():
+        key = field_render(node, "key", context).strip()
+    if not key:
+        raise RenderError(f"node {node['id']!r}: 'key' rendered empty", field="key")
+    if len(key) > FLOW_KEY_MAX:
+        raise RenderError(
+            f"node {node['id']!r}: 'key' rendered {len(key)} characters, more than {FLOW_KEY_MAX}",
+            field="key",
+        )
+    return key
+
+
+def flow_window(node: dict[str, Any]) -> timedelta:
+    """A (validated) throttle's or digest's window."""
+    return duration_parse(str(node["window"]))
+
+
+def _value_error(node: dict[str, Any], name: str, exc: ValueError) -> RenderError:
+    return RenderError(f"node {node['id']!r} field {name!r}: {exc}", field=name, detail=str(exc))
+
+
+def _milliseconds(wait: timedelta) -> int:
+    return int(wait.total_seconds() * 1000)
+
+
+def next_node_id(
+    edges: Iterable[dict[str, Any]], context: dict[str, Any], *, conditional_only: bool = False
+) -> str | None:
     """The target of the first of a node's outgoing `edges` whose `when` holds in `context` (an
     edge without `when` always holds), or None: the run ends. TemplateError when a condition
-    cannot be evaluated."""
+    cannot be evaluated. `conditional_only` (a throttled run) follows only an edge with a
+    `when`: the edges without one are the way on for the runs that passed."""
     for edge in edges:
+        if conditional_only and not edge.get("when"):
+            continue
         if condition_holds(edge.get("when"), context):
             return str(edge["to"])
     return None

@@ -277,3 +277,8 @@ def condition_variable_paths(expression: str) -> list[tuple[str, ...]]:
 def _first_line(exc: Exception) -> str:
     # python-liquid appends a source excerpt over several lines; the first line says it all.
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def template_has_markup(source: str) -> bool:
+    """Whether `source` holds Liquid output or tags, or is plain text rendered as itself."""
+    return "{{" in source or "{%" in source

@@ -16,10 +16,17 @@ from workflows.definition import (
     MAX_DELAY,
     NODE_TYPES,
     PROVIDER_NAME,
+    THROTTLE_MAX,
     TRANSACTIONAL,
     duration_parse,
 )
-from workflows.templating import TemplateError, condition_check, template_check
+from workflows.templating import (
+    TemplateError,
+    condition_check,
+    template_check,
+    template_has_markup,
+)
+from workflows.timing import WEEKDAYS, clock_parse, zone_parse
 
 # Node ids appear in Message-IDs, idempotency keys and vars keys: keep them plain.
 _NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
@@ -162,7 +169,7 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
             )
         for field in node_type.required:
             value = node.get(field)
-            if not isinstance(value, str) or not value.strip():
+            if value is None or (isinstance(value, str) and not value.strip()):
                 errors.append(ValidationError(f"{where}.{field}", "is required", node_id))
         if "max_recipients" in node:
             _check_max_recipients(node["max_recipients"], where, node_id, errors)
@@ -193,8 +200,8 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
                 template_check(value)
             except TemplateError as exc:
                 errors.append(ValidationError(f"{where}.{field}", f"template: {exc}", node_id))
-        if node_type.name == "delay":
-            _check_delay(node, where, node_id, errors)
+        if node_type.name in _TYPE_CHECKS:
+            _TYPE_CHECKS[node_type.name](node, where, node_id, errors)
     return seen
 
 
@@ -229,16 +236,21 @@ def _check_max_recipients(value: Any, where: str, node_id: str, errors: list[Val
 
 def _check_delay(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
     delay_ms, duration = node.get("delay_ms"), node.get("duration")
-    if delay_ms is None and duration in (None, ""):
+    given = [name for name in ("delay_ms", "duration", "until") if node.get(name) not in (None, "")]
+    if not given:
         errors.append(
-            ValidationError(f"{where}.delay_ms", "delay_ms or duration is required", node_id)
+            ValidationError(f"{where}.delay_ms", "delay_ms, duration or until is required", node_id)
         )
         return
-    if delay_ms is not None and duration not in (None, ""):
+    if len(given) > 1:
         errors.append(
-            ValidationError(f"{where}.duration", "give delay_ms or duration, not both", node_id)
+            ValidationError(
+                f"{where}.{given[1]}", f"give one of {' or '.join(given)}, not both", node_id
+            )
         )
         return
+    if given == ["until"]:
+        return  # a template (checked above), rendered and parsed at run time
     if delay_ms is not None:
         if isinstance(delay_ms, bool) or not isinstance(delay_ms, int) or delay_ms < 0:
             errors.append(
@@ -257,6 +269,79 @@ def _check_delay(node: dict[str, Any], where: str, node_id: str, errors: list[Va
             return
     if delay > MAX_DELAY:
         errors.append(ValidationError(f"{where}.delay_ms", "must be at most 365 days", node_id))
+
+
+def _check_window(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
+    clocks = {}
+    for name in ("start", "end"):
+        try:
+            clocks[name] = clock_parse(str(node.get(name, "")))
+        except ValueError as exc:
+            if node.get(name) not in (None, ""):  # a missing one is reported as required
+                errors.append(ValidationError(f"{where}.{name}", str(exc), node_id))
+    if len(clocks) == 2 and clocks["start"] == clocks["end"]:
+        errors.append(
+            ValidationError(f"{where}.end", "must differ from start (a window of no time)", node_id)
+        )
+    days = node.get("days")
+    if days is not None and (
+        not isinstance(days, list)
+        or not days
+        or any(day not in WEEKDAYS for day in days)
+        or len(set(days)) != len(days)
+    ):
+        errors.append(
+            ValidationError(
+                f"{where}.days",
+                f"must be a non-empty list of distinct days from {', '.join(WEEKDAYS)}",
+                node_id,
+            )
+        )
+    zone = node.get("timezone")
+    if isinstance(zone, str) and zone.strip() and not template_has_markup(zone):
+        try:  # a fixed zone is checked now; one from a template when it renders
+            zone_parse(zone)
+        except ValueError as exc:
+            errors.append(ValidationError(f"{where}.timezone", str(exc), node_id))
+
+
+def _check_throttle(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
+    limit = node.get("limit")
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= THROTTLE_MAX
+    ):
+        errors.append(
+            ValidationError(
+                f"{where}.limit", f"must be a whole number from 1 to {THROTTLE_MAX}", node_id
+            )
+        )
+    _check_window_length(node, where, node_id, errors)
+
+
+def _check_window_length(
+    node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]
+):
+    """A throttle's or digest's `window`: a duration from 1 second to 365 days."""
+    window = node.get("window")
+    if window in (None, ""):
+        return  # reported as required
+    try:
+        length = duration_parse(str(window))
+    except ValueError as exc:
+        errors.append(ValidationError(f"{where}.window", str(exc), node_id))
+        return
+    if not timedelta(seconds=1) <= length <= MAX_DELAY:
+        errors.append(
+            ValidationError(f"{where}.window", "must be from 1 second to 365 days", node_id)
+        )
+
+
+_TYPE_CHECKS = {
+    "delay": _check_delay,
+    "window": _check_window,
+    "throttle": _check_throttle,
+    "digest": _check_window_length,
+}
 
 
 def _check_edges(

@@ -58,7 +58,7 @@ def test_the_stacks_two_worker_groups_are_listed_live_with_their_queues(api):
         assert worker["live"] is True and worker["stopped_at"] is None
         assert worker["queues"] == sorted(queues)
         assert worker["concurrency"] == 2 and worker["host"] == HOST and worker["pid"] > 0
-        assert worker["node_types"] == ["delay", "email", "sms"]
+        assert worker["node_types"] == ["delay", "digest", "email", "sms", "throttle", "window"]
         assert worker["providers"] == {"email": "smtp", "sms": "file"}
         assert worker["version"] == metadata.version("notiflow")
     health = api.get("/api/health/").json()["workers"]
@@ -102,7 +102,7 @@ def test_a_worker_without_an_sms_provider_fails_an_sms_node_at_once(e2e, api):
     process, name = start_worker(e2e, queue, NOTIFLOW_SMS_BACKEND="none")
     try:
         worker = live_worker(api, name)
-        assert worker["node_types"] == ["delay", "email"]
+        assert worker["node_types"] == ["delay", "digest", "email", "throttle", "window"]
         assert set(worker["providers"]) == {"email"}
 
         workflow = WorkflowFactory(key=f"{queue}.text", definition=chain(sms_node("text")))

@@ -74,7 +74,13 @@ def test_starting_registers_what_the_worker_consumes_and_can_run_and_schedules_b
 
     worker = Worker.objects.get(name=name)
     assert worker.queues == ["billing", "default"] and worker.concurrency == 3
-    assert worker.node_types == ["delay", "email"]  # no SMS provider: no sms nodes
+    assert worker.node_types == [
+        "delay",
+        "digest",
+        "email",
+        "throttle",
+        "window",
+    ]  # no SMS provider: no sms nodes
     assert set(worker.providers) == {"email"}
     assert worker.version == metadata.version("notiflow")
     assert worker.stopped_at is None

@@ -163,7 +163,10 @@ def change_post(client: Client, workflow: Workflow, **overrides: str) -> dict[st
         )
         for row in formset.initial_forms:
             for name, value in row.initial.items():
-                data[f"{row.prefix}-{name}"] = "" if value is None else str(value)
+                if isinstance(value, list):  # a multiple choice: one value per ticked box
+                    data[f"{row.prefix}-{name}"] = value  # type: ignore[assignment]
+                else:
+                    data[f"{row.prefix}-{name}"] = "" if value is None else str(value)
     data.update(overrides)
     return data
 

@@ -1,9 +1,12 @@
-"""What a sending node type provides: a send through one named provider. Rendering and its checks
-are the run semantics (workflows.semantics), shared with the preview."""
+"""What a sending node type provides: a send through one named provider; and what running any
+node produces (NodeRun). Rendering and its checks are the run semantics (workflows.semantics),
+shared with the preview."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from workers.providers import Provider
@@ -29,3 +32,22 @@ class Channel(Protocol):
         extra email headers (SMS has none).
         """
         ...
+
+
+# Where a run goes after a node (NodeRun.follow).
+FOLLOW_EDGES = "edges"  # the first outgoing edge whose `when` holds
+FOLLOW_CONDITIONAL = "conditional"  # the same among the edges with a `when` (throttled)
+FOLLOW_AGAIN = "again"  # this node once more, at `resume_at` (a digest's opener)
+FOLLOW_END = "end"  # nowhere: the run is completed (a run that joined a digest)
+
+
+@dataclass
+class NodeRun:
+    """What running a node produced: its output (the step log's), the vars patch, when the run
+    goes on (`resume_at`; None: at once) and where (`follow`)."""
+
+    output: dict[str, Any]
+    vars_patch: dict[str, Any] = field(default_factory=dict)
+    resume_at: datetime | None = None
+    sent: bool = False
+    follow: str = FOLLOW_EDGES

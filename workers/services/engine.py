@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,6 +29,8 @@ from triggers.state import (
 )
 from workers.errors import PermanentError, StepError, TransientError
 from workers.nodes import CHANNELS, Channel, node_unrunnable
+from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
+from workers.nodes.flow import flow_run
 from workers.providers import provider_for_attempt
 from workers.services.caps import send_caps_take
 from workers.services.ledger import (
@@ -50,7 +52,6 @@ from workflows.semantics import (
     execution_context,
     next_node_id,
     node_render,
-    node_wait,
     output_key,
     recipients_of,
     sending_types,
@@ -59,16 +60,6 @@ from workflows.semantics import (
 from workflows.templating import TemplateError
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class NodeRun:
-    """What running a node produced: its output, the vars patch, and how long to wait after."""
-
-    output: dict[str, Any]
-    vars_patch: dict[str, Any] = field(default_factory=dict)
-    wait: timedelta = timedelta(0)
-    sent: bool = False
 
 
 def trigger_context(
@@ -244,8 +235,7 @@ class RateLimited(Exception):
 def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -> NodeRun:
     node = step.node
     if not sends(node):
-        wait = node_wait(node)
-        return NodeRun(output={"delay_ms": int(wait.total_seconds() * 1000)}, wait=wait)
+        return flow_run(node, trigger=step.trigger, context=step.context, now=step.started_at)
     channel = CHANNELS[node["type"]]
     slot = step.send_slot
     if slot is None or rendered is None:  # the claim found no send node: versions cannot change
@@ -317,19 +307,32 @@ def _send(
 
 
 def _next_node(step: StepAttempt, run: NodeRun) -> str | None:
-    """The target of the first outgoing edge whose `when` holds, seeing this node's output."""
+    """Where the run goes (NodeRun.follow): usually the target of the first outgoing edge whose
+    `when` holds, seeing this node's output."""
+    if run.follow == FOLLOW_AGAIN:
+        return str(step.node["id"])
+    if run.follow == FOLLOW_END:
+        return None
     context = {**step.context, "vars": {**step.trigger.vars, **run.vars_patch}}
-    return next_node_id(step.workflow.outgoing.get(step.node["id"], []), context)
+    return next_node_id(
+        step.workflow.outgoing.get(step.node["id"], []),
+        context,
+        conditional_only=run.follow == FOLLOW_CONDITIONAL,
+    )
 
 
 def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outcome:
     node_id = step.node["id"]
+    if run.follow == FOLLOW_AGAIN:
+        reason = f"{node_id} waits"
+    else:
+        reason = f"{node_id} done" + (f"; next {next_node_id}" if next_node_id else "")
     return Outcome(
         status=TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED,
         next_node_id=next_node_id,
         attempts=0,
-        available_at=timezone.now() + run.wait,
-        reason=f"{node_id} done" + (f"; next {next_node_id}" if next_node_id else ""),
+        available_at=run.resume_at or timezone.now(),
+        reason=reason,
         output=run.output,
         vars_patch=run.vars_patch,
     )

@@ -39,6 +39,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("workers.SendLedger",), CHANGE),
         # Every send checks the suppression list first (workers/services/suppression.py).
         (("workers.Suppression",), READ),
+        # Throttle and digest nodes keep their state here; the sweeper prunes it.
+        (("workers.ThrottlePass", "workers.Digest", "workers.DigestEntry"), ALL_BUT_TRUNCATE),
         # Each worker registers itself and refreshes its heartbeat (registry/).
         (("registry.Worker",), CHANGE),
         # Events ride the release (events/sql.py); the dispatcher delivers them, counts an
@@ -54,6 +56,7 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("triggers.TriggerInstance",), CHANGE),
         (("triggers.TriggerEvent",), APPEND),
         (("workers.StepExecutionLog", "workers.SendLedger", "registry.Worker"), READ),
+        (("workers.ThrottlePass", "workers.Digest", "workers.DigestEntry"), READ),
         (("triggers.ApiKey",), ("SELECT", "UPDATE", "DELETE")),
         # Suppressions come from providers' events, unsubscribes and operators, who remove them.
         (("workers.Suppression",), ALL_BUT_TRUNCATE),

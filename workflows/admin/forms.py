@@ -13,17 +13,21 @@ from django import forms
 from workflows.definition import CATEGORIES, NODE_TYPES, TRANSACTIONAL, category_of, delay_of
 from workflows.models import Workflow
 from workflows.services import definition_normalize
+from workflows.timing import WEEKDAYS
 from workflows.validation import ValidationError, workflow_validate
 
 DELAY_UNITS = [("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"), ("ms", "ms")]
 _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 # The validator's field names mapped onto the form fields that edit them.
 _NODE_FIELD = {"delay_ms": "delay_amount", "duration": "delay_amount"}
+# The fields of the timing and flow-control nodes, each in its own group (one row of inputs).
+_FLOW_GROUPS = (("until",), ("timezone", "start", "end"), ("days",), ("key", "limit", "window"))
 _EDGE_FIELD = {"from": "source", "to": "target", "when": "when"}
 _PATH = re.compile(r"^(nodes|edges)\[(\d+)\](?:\.(\w+))?$")
 _MANAGED_KEYS = {
     *("id", "type", "to", "subject", "body", "html", "provider", "skip_suppressed"),
-    *("delay_ms", "duration"),
+    *("delay_ms", "duration", "until", "timezone", "days", "start", "end"),
+    *("key", "limit", "window"),
 }
 
 
@@ -41,6 +45,15 @@ def delay_amount_unit(node: dict[str, Any]) -> tuple[int | None, str]:
         if seconds % size == 0 and (seconds or unit == "s"):
             return seconds // size, unit
     return seconds, "s"
+
+
+# Single-line fields of the timing and flow-control nodes: kept without surrounding spaces.
+_PLAIN = ("until", "timezone", "start", "end", "key", "window")
+
+
+def _users_of(name: str) -> str:
+    """The node types that have the field `name`, as the row's show/hide script reads them."""
+    return " ".join(k for k, t in NODE_TYPES.items() if name in (*t.required, *t.optional))
 
 
 def _text(value: str | None) -> str:
@@ -73,14 +86,55 @@ class NodeForm(forms.Form):
     )
     delay_amount = forms.IntegerField(required=False, min_value=0, label="Wait")
     delay_unit = forms.ChoiceField(choices=DELAY_UNITS, initial="m", required=False, label="Unit")
+    until = forms.CharField(
+        required=False,
+        label="Or until",
+        widget=forms.TextInput(attrs={"size": 30, "placeholder": "{{ payload.remind_at }}"}),
+        help_text="instead of a wait: a time with offset (ISO-8601), e.g. from the payload",
+    )
+    timezone = forms.CharField(
+        required=False,
+        label="Time zone",
+        widget=forms.TextInput(attrs={"placeholder": "{{ payload.tz }}"}),
+        help_text="IANA name, e.g. Europe/Berlin, or a template; empty: the default zone",
+    )
+    start = forms.CharField(
+        required=False, label="Opens", widget=forms.TextInput(attrs={"placeholder": "09:00"})
+    )
+    end = forms.CharField(
+        required=False,
+        label="Closes",
+        widget=forms.TextInput(attrs={"placeholder": "18:00"}),
+        help_text="before Opens: the window runs past midnight",
+    )
+    days = forms.MultipleChoiceField(
+        required=False,
+        choices=[(day, day.capitalize()) for day in WEEKDAYS],
+        widget=forms.CheckboxSelectMultiple,
+        help_text="none ticked: every day",
+    )
+    key = forms.CharField(
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "{{ payload.user_id }}"}),
+        help_text="the runs counted (or gathered) together share this rendered key",
+    )
+    limit = forms.IntegerField(
+        required=False, min_value=1, help_text="runs that pass per window; the rest are throttled"
+    )
+    window = forms.CharField(
+        required=False,
+        widget=forms.TextInput(attrs={"size": 8, "placeholder": "1h"}),
+        help_text="e.g. 90s, 10m, 1h, 1d",
+    )
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         """The type-specific fields, each with the node types that use it (for show/hide)."""
         groups = []
         for name in ("to", "subject", "body", "html", "provider", "skip_suppressed"):
-            kinds = [k for k, t in NODE_TYPES.items() if name in (*t.required, *t.optional)]
-            groups.append((" ".join(kinds), [self[name]]))
+            groups.append((_users_of(name), [self[name]]))
         groups.append(("delay", [self["delay_amount"], self["delay_unit"]]))
+        for names in _FLOW_GROUPS:
+            groups.append((_users_of(names[0]), [self[name] for name in names]))
         return groups
 
     def node(self, original: dict[str, Any] | None) -> dict[str, Any]:
@@ -91,6 +145,9 @@ class NodeForm(forms.Form):
         node: dict[str, Any] = {"id": data["id"].strip(), "type": kind}
         if original and original.get("type") == kind:
             node.update({k: v for k, v in original.items() if k not in _MANAGED_KEYS})
+        if kind == "delay" and _text(data.get("until")).strip():
+            node["until"] = _text(data.get("until")).strip()
+            return node
         if kind == "delay":
             amount, unit = data.get("delay_amount"), data.get("delay_unit") or "m"
             if amount is None:
@@ -114,16 +171,27 @@ class NodeForm(forms.Form):
         for name in (*node_type.required, *node_type.optional):
             if name == "skip_suppressed":
                 continue
-            value = _text(data.get(name))
+            if name == "days":  # none or all seven ticked: every day, the default
+                if 0 < len(data.get("days") or []) < len(WEEKDAYS):
+                    node["days"] = [day for day in WEEKDAYS if day in data["days"]]
+                continue
+            if name == "limit":
+                if data.get("limit") is not None:
+                    node["limit"] = data["limit"]
+                continue
+            value = _text(data.get(name)).strip() if name in _PLAIN else _text(data.get(name))
             if value or name in node_type.required:
                 node[name] = value
         return node
 
     @classmethod
     def initial_for(cls, node: dict[str, Any]) -> dict[str, Any]:
-        fields = ("id", "type", "to", "subject", "body", "html", "provider")
+        fields = ("id", "type", "to", "subject", "body", "html", "provider", *_PLAIN)
         initial: dict[str, Any] = {k: node.get(k, "") for k in fields}
         initial["skip_suppressed"] = bool(node.get("skip_suppressed"))
+        initial["limit"] = node.get("limit")
+        if node.get("type") == "window":
+            initial["days"] = node.get("days") or list(WEEKDAYS)
         if node.get("type") == "delay":
             initial["delay_amount"], initial["delay_unit"] = delay_amount_unit(node)
         return initial
