@@ -159,11 +159,10 @@ def _flow_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) 
             wait = timing_wait(node, context, now)
             if wait.resume_at <= now:
                 return NodePreview(node["id"], kind, note="goes on at once")
-            return NodePreview(
-                node["id"],
-                kind,
-                note=f"waits until {wait.resume_at.isoformat()} ({_spelled(node, wait.resume_at - now)})",
-            )
+            # A window's opening in its own zone; a delay's time as given.
+            until = wait.output.get("opens_at") or wait.resume_at.isoformat()
+            waited = _spelled(node, wait.resume_at - now)
+            return NodePreview(node["id"], kind, note=f"waits until {until} ({waited})")
         if kind in ("throttle", "digest"):
             key = flow_key(node, context)
             field = [RenderedField("key", key)]

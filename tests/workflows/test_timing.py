@@ -22,9 +22,7 @@ def utc(text: str) -> datetime:
 
 
 def opening(now: datetime, zone: ZoneInfo, start: str, end: str, days=EVERY_DAY):
-    return window_opening(
-        now, zone=zone, days=days, start=clock_parse(start), end=clock_parse(end)
-    )
+    return window_opening(now, zone=zone, days=days, start=clock_parse(start), end=clock_parse(end))
 
 
 # Europe/Berlin: clocks go 02:00 -> 03:00 on 2026-03-29 (CET +1 to CEST +2) and 03:00 -> 02:00
