@@ -367,3 +367,82 @@ def test_landing_page_branded_admin_and_an_api_key_shown_once(e2e, browser_page)
         interval=0.5,
         message="the revoked key to be refused",
     )
+
+
+def test_operator_authors_window_throttle_and_digest_nodes_in_the_rows_and_runs_them(
+    e2e, smtp_server, browser_page
+):
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    key, address = unique("wf-flow"), f"flow-{unique()}@example.com"
+    now = timezone.now()
+    page.goto(f"{base}/admin/workflows/workflow/add/")
+    page.click("button[data-add=nodes]")
+    page.click("button[data-add=nodes]")
+    page.fill("#id_key", key)
+    page.fill("#id_name", "Browser flow")
+
+    page.fill("#id_nodes-0-id", "hours")
+    page.select_option("#id_nodes-0-type", "window")
+    # Only a window's fields show: its zone, hours and days, no recipient, no wait.
+    expect(page.locator("#id_nodes-0-to")).to_be_hidden()
+    expect(page.locator("#id_nodes-0-delay_amount")).to_be_hidden()
+    expect(page.locator("#id_nodes-0-key")).to_be_hidden()
+    page.fill("#id_nodes-0-timezone", "{{ payload.tz }}")
+    page.fill("#id_nodes-0-start", (now - timedelta(hours=1)).strftime("%H:00"))
+    page.fill("#id_nodes-0-end", (now + timedelta(hours=2)).strftime("%H:00"))
+    # Today's box and yesterday's (a window opened before midnight belongs to its first day).
+    for day in {now.weekday(), (now - timedelta(days=1)).weekday()}:
+        page.check(f"#id_nodes-0-days_{day}")
+    expect(page.locator("#id_nodes-0-days_6")).to_be_visible()
+
+    page.fill("#id_nodes-1-id", "cap")
+    page.select_option("#id_nodes-1-type", "throttle")
+    expect(page.locator("#id_nodes-1-days_0")).to_be_hidden()
+    page.fill("#id_nodes-1-key", "{{ payload.email }}")
+    page.fill("#id_nodes-1-limit", "5")
+    page.fill("#id_nodes-1-window", "1h")
+
+    page.fill("#id_nodes-2-id", "batch")
+    page.select_option("#id_nodes-2-type", "digest")
+    expect(page.locator("#id_nodes-2-limit")).to_be_hidden()
+    page.fill("#id_nodes-2-key", "{{ payload.email }}")
+    page.fill("#id_nodes-2-window", "2s")
+
+    page.fill("#id_nodes-3-id", "mail")
+    page.select_option("#id_nodes-3-type", "email")
+    page.fill("#id_nodes-3-to", "{{ payload.email }}")
+    page.fill("#id_nodes-3-subject", "{{ vars.digest_batch.count }} for {{ payload.name }}")
+    page.fill("#id_nodes-3-body", "Passed {{ vars.throttle_cap.count }}")
+    page.select_option("#id_entry_node_id", "hours")
+    for index, (source, target) in enumerate(
+        [("hours", "cap"), ("cap", "batch"), ("batch", "mail")]
+    ):
+        if index == 2:
+            page.click("button[data-add=edges]")
+        page.select_option(f"#id_edges-{index}-source", source)
+        page.select_option(f"#id_edges-{index}-target", target)
+    shot(page, "7-add-flow-workflow")
+    page.click("input[name=_continue]")
+
+    expect(page.locator(".messagelist .success")).to_contain_text("was added successfully")
+    picture = page.locator("#dag svg.workflow-dag")
+    expect(picture).to_contain_text("throttle · 5 per 1h")
+    expect(picture).to_contain_text("digest · 2s by")
+    page.fill("#id_payload", f'{{"email": "{address}", "name": "Ada", "tz": "UTC"}}')
+    page.click("button[name=send_test]")
+    expect(page.locator(".messagelist .success")).to_contain_text("Test run")
+    expect(page.locator("#run-status")).to_have_text("completed", timeout=60_000)
+    shot(page, "8-flow-run-completed")
+
+    workflow = TriggerInstance.objects.filter(workflow__key=key).get().workflow
+    assert [n["type"] for n in workflow.definition["nodes"]] == [
+        "window",
+        "throttle",
+        "digest",
+        "email",
+    ]
+    (mail,) = smtp_server.handler.to(address)
+    assert mail.subject == "1 for Ada" and "Passed 1" in mail.body

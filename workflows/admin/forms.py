@@ -21,7 +21,7 @@ _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 # The validator's field names mapped onto the form fields that edit them.
 _NODE_FIELD = {"delay_ms": "delay_amount", "duration": "delay_amount"}
 # The fields of the timing and flow-control nodes, each in its own group (one row of inputs).
-_FLOW_GROUPS = (("until",), ("timezone", "start", "end"), ("days",), ("key", "limit", "window"))
+_FLOW_GROUPS = (("until",), ("timezone", "start", "end"), ("days",), ("key", "window"), ("limit",))
 _EDGE_FIELD = {"from": "source", "to": "target", "when": "when"}
 _PATH = re.compile(r"^(nodes|edges)\[(\d+)\](?:\.(\w+))?$")
 _MANAGED_KEYS = {
@@ -95,16 +95,18 @@ class NodeForm(forms.Form):
     timezone = forms.CharField(
         required=False,
         label="Time zone",
-        widget=forms.TextInput(attrs={"placeholder": "{{ payload.tz }}"}),
+        widget=forms.TextInput(attrs={"size": 22, "placeholder": "{{ payload.tz }}"}),
         help_text="IANA name, e.g. Europe/Berlin, or a template; empty: the default zone",
     )
     start = forms.CharField(
-        required=False, label="Opens", widget=forms.TextInput(attrs={"placeholder": "09:00"})
+        required=False,
+        label="Opens",
+        widget=forms.TextInput(attrs={"size": 5, "placeholder": "09:00"}),
     )
     end = forms.CharField(
         required=False,
         label="Closes",
-        widget=forms.TextInput(attrs={"placeholder": "18:00"}),
+        widget=forms.TextInput(attrs={"size": 5, "placeholder": "18:00"}),
         help_text="before Opens: the window runs past midnight",
     )
     days = forms.MultipleChoiceField(
@@ -133,7 +135,7 @@ class NodeForm(forms.Form):
         for name in ("to", "subject", "body", "html", "provider", "skip_suppressed"):
             groups.append((_users_of(name), [self[name]]))
         groups.append(("delay", [self["delay_amount"], self["delay_unit"]]))
-        for names in _FLOW_GROUPS:
+        for names in _FLOW_GROUPS:  # the fields of a group belong to the same node types
             groups.append((_users_of(names[0]), [self[name] for name in names]))
         return groups
 
