@@ -15,6 +15,7 @@ from pathlib import Path
 from chaos.harness import ChaosConfig, ChaosRun
 
 DEFAULTS = ChaosConfig()
+STRINGS = ("digest_window",)
 FLOATS = (
     "fault_interval",
     "deadline",
@@ -37,6 +38,9 @@ def parse(argv: list[str]) -> ChaosConfig:
         "concurrency": "pool processes per worker",
         "fault_interval": "seconds between faults",
         "delay_ms": "the workflow's delay node",
+        "digest_triggers": "runs of the digest workflow, fired alongside",
+        "digest_groups": "digest keys the digest runs are spread over",
+        "digest_window": "the digest node's window",
         "fire_threads": "concurrent HTTP clients firing triggers",
         "webhook_fail_first": "fraction of webhook events whose first attempt the receiver fails (500)",
         "receiver_outage_seconds": "seconds the receiver is down at each outage",
@@ -49,7 +53,7 @@ def parse(argv: list[str]) -> ChaosConfig:
             default = getattr(DEFAULTS, f.name)
             parser.add_argument(
                 "--" + f.name.replace("_", "-"),
-                type=float if f.name in FLOATS else int,
+                type=float if f.name in FLOATS else str if f.name in STRINGS else int,
                 default=default,
                 help=f"{helps[f.name]} [{default}]",
             )
@@ -89,7 +93,14 @@ def main(argv: list[str]) -> int:
         return 2
     print(
         f"Notiflow chaos run ({command}): {config.triggers} triggers of email -> "
-        f"{config.delay_ms} ms delay -> SMS, {config.workers} workers x {config.concurrency}, "
+        f"{config.delay_ms} ms delay -> SMS"
+        + (
+            f" and {config.digest_triggers} of digest ({config.digest_window}, "
+            f"{config.digest_groups} keys) -> email"
+            if config.digest_triggers
+            else ""
+        )
+        + f", {config.workers} workers x {config.concurrency}, "
         f"{'least-privilege roles' if config.least_privilege else 'owner role'}; "
         + (
             f"webhooks ({', '.join(config.webhook_events)}) to a receiver failing "

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import requests
 
 WORKFLOW_KEY = "chaos"
+DIGEST_WORKFLOW_KEY = "chaos-digest"
 
 
 def trigger_body(index: int) -> dict[str, Any]:
@@ -24,13 +26,32 @@ def trigger_body(index: int) -> dict[str, Any]:
     }
 
 
+def digest_body(index: int, *, groups: int) -> dict[str, Any]:
+    """A run of the digest workflow: its group is its digest key (one digest email per group and
+    window, to the group's address)."""
+    group = f"g{index % groups:03d}"
+    return {
+        "workflow": DIGEST_WORKFLOW_KEY,
+        "idempotency_key": f"chaos-digest-{index:05d}",
+        "payload": {"group": group, "email": f"digest-{group}@chaos.test", "item": index},
+    }
+
+
 class Firing:
     """`fired` maps idempotency key -> trigger id for every trigger the API acknowledged (201, or
     200 when an earlier attempt had created it); `retries` counts 5xx, 429 and connection errors.
     A retry re-sends the same key: the inbox makes it harmless (docs/design.md: idempotency key)."""
 
-    def __init__(self, *, base_url: str, headers: dict[str, str], threads: int):
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        headers: dict[str, str],
+        threads: int,
+        body: Callable[[int], dict[str, Any]] = trigger_body,
+    ):
         self.url = base_url + "/api/triggers/"
+        self.body = body
         self.headers = headers
         self.threads = threads
         self.lock = threading.Lock()
@@ -47,7 +68,7 @@ class Firing:
             if not hasattr(local, "session"):
                 local.session = requests.Session()
                 local.session.headers.update(self.headers)
-            self._fire_one(local.session, trigger_body(index), deadline)
+            self._fire_one(local.session, self.body(index), deadline)
 
         self.remaining = count
         try:

@@ -30,11 +30,11 @@ from chaos.faults import (
     WorkerPool,
     fault_plan,
 )
-from chaos.fire import WORKFLOW_KEY, Firing
+from chaos.fire import DIGEST_WORKFLOW_KEY, WORKFLOW_KEY, Firing, digest_body
 from chaos.receiver import ChaosReceiver
 from chaos.report import ChaosResult, Deliveries
 from chaos.services import PostgresCluster, RedisServer
-from chaos.tally import tally, tally_webhooks
+from chaos.tally import tally, tally_digests, tally_webhooks
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import ROOT, Stack, wait_for
 
@@ -106,6 +106,11 @@ class ChaosConfig:
     concurrency: int = 2
     fault_interval: float = 1.5
     delay_ms: int = 1000
+    # Runs of the digest workflow (docs/design.md, "Digest"), fired alongside the others: one
+    # digest per group and window, each sent as one email whose subject carries its count.
+    digest_triggers: int = 0
+    digest_groups: int = 20
+    digest_window: str = "2s"
     fire_threads: int = 8
     # What the webhook endpoint subscribes to (events.catalog names, "*" for all); none: no
     # endpoint, no receiver checks.
@@ -162,6 +167,26 @@ def workflow_definition(delay_ms: int) -> dict[str, Any]:
     }
 
 
+def digest_workflow_definition(window: str) -> dict[str, Any]:
+    return {
+        "key": DIGEST_WORKFLOW_KEY,
+        "name": "Chaos: a digest per group, then one email per digest",
+        "entry_node_id": "gather",
+        "nodes": [
+            {"id": "gather", "type": "digest", "key": "{{ payload.group }}", "window": window},
+            {
+                "id": "send",
+                "type": "email",
+                "to": "{{ payload.email }}",
+                # Counted by the tally: "digest <count> <digest id>".
+                "subject": "digest {{ vars.digest_gather.count }} {{ vars.digest_gather.id }}",
+                "body": "{% for e in vars.digest_gather.events %}{{ e.item }} {% endfor %}",
+            },
+        ],
+        "edges": [{"from": "gather", "to": "send"}],
+    }
+
+
 class ChaosRun:
     """Use as a context manager: everything it started is stopped and removed on exit, whatever
     happened (including Ctrl-C: the processes run in their own sessions and never see it)."""
@@ -184,6 +209,7 @@ class ChaosRun:
         self.pool: WorkerPool | None = None
         self.injector: FaultInjector | None = None
         self.firing: Firing | None = None
+        self.digest_firing: Firing | None = None
         self.died: list[str] = []
         self.api = requests.Session()
         self.supervising = threading.Event()
@@ -251,13 +277,13 @@ class ChaosRun:
         self.stacks["beat"].beat()
         self.api.headers["Authorization"] = f"Bearer {api_key}"
         wait_for(self._up, timeout=120, interval=0.5, message="web, workers and beat up")
-        created = self.api.post(
-            self.base_url + "/api/workflows/",
-            json=workflow_definition(self.config.delay_ms),
-            timeout=30,
-        )
-        if created.status_code != 201:
-            raise RuntimeError(f"creating the workflow: {created.status_code} {created.text}")
+        definitions = [workflow_definition(self.config.delay_ms)]
+        if self.config.digest_triggers:
+            definitions.append(digest_workflow_definition(self.config.digest_window))
+        for definition in definitions:
+            created = self.api.post(self.base_url + "/api/workflows/", json=definition, timeout=30)
+            if created.status_code != 201:
+                raise RuntimeError(f"creating a workflow: {created.status_code} {created.text}")
         hooks = "no webhook endpoint"
         if endpoint_create is not None:
             made = self._manage_result(endpoint_create, "shell -c <endpoint_create>")
@@ -358,7 +384,10 @@ class ChaosRun:
     def run(self) -> ChaosResult:
         config = self.config
         assert self.pool is not None
-        result = ChaosResult(triggers=config.triggers, faults_requested=dict(config.requested))
+        result = ChaosResult(
+            triggers=config.triggers + config.digest_triggers,
+            faults_requested=dict(config.requested),
+        )
         actions = {
             KILL_WORKER: self.pool.kill_worker,
             KILL_POOL_PROCESS: self.pool.kill_pool_process,
@@ -382,19 +411,28 @@ class ChaosRun:
             clock=lambda: time.monotonic() - self.started,
             say=self.say,
         )
-        deadline = config.deadline or 120 + 0.15 * config.triggers
+        deadline = config.deadline or 120 + 0.15 * (config.triggers + config.digest_triggers)
         began = time.monotonic()
         self.injector.start()
         supervisor = threading.Thread(target=self._supervise, name="chaos-supervisor", daemon=True)
         supervisor.start()
-        self.firing = Firing(
+        headers = {"Authorization": str(self.api.headers["Authorization"])}
+        self.firing = Firing(base_url=self.base_url, headers=headers, threads=config.fire_threads)
+        self.digest_firing = Firing(
             base_url=self.base_url,
-            headers={"Authorization": str(self.api.headers["Authorization"])},
-            threads=config.fire_threads,
+            headers=headers,
+            threads=max(1, config.fire_threads // 2),
+            body=lambda index: digest_body(index, groups=config.digest_groups),
         )
+        digests = threading.Thread(
+            target=self.digest_firing.fire, args=(config.digest_triggers,), name="chaos-digests"
+        )
+        digests.start()  # alongside the others: the same faults hit both workflows
         self.firing.fire(config.triggers)
+        digests.join()
         fired_at = time.monotonic()
-        self.say(f"fired {len(self.firing.fired)} trigger(s) in {fired_at - began:.1f}s")
+        fired = len(self.firing.fired) + len(self.digest_firing.fired)
+        self.say(f"fired {fired} trigger(s) in {fired_at - began:.1f}s")
         stuck = self._wait_terminal(began + deadline)
         drained_at = time.monotonic()
         if self.injector.error is not None:
@@ -418,11 +456,24 @@ class ChaosRun:
             result,
             query=self._query,
             fired=self.firing.fired,
+            digest_fired=self.digest_firing.fired,
             faults=self.injector,
             deliveries=deliveries,
             stuck=stuck,
             nodes=len(nodes),
         )
+        if config.digest_triggers:
+            subjects = {
+                str(m.message["X-Notiflow-Idempotency-Key"]): m.subject
+                for m in self.smtp.handler.received
+                if str(m.message["X-Notiflow-Idempotency-Key"]).endswith(":send")
+            }
+            tally_digests(
+                result.digests,
+                query=self._query,
+                fired=self.digest_firing.fired,
+                subjects=subjects,
+            )
         if self.endpoint_id:
             tally_webhooks(
                 result.webhooks,
@@ -432,9 +483,10 @@ class ChaosRun:
                 arrivals=self.receiver.received(),
                 failed_on_purpose=self.receiver.failed_on_purpose,
                 send_nodes=[node["id"] for node in nodes if node["type"] in ("email", "sms")],
+                send_triggers=set(self.firing.fired.values()),
             )
             result.webhooks.seconds_waited = settled_at - drained_at
-        result.intake_retries = self.firing.retries
+        result.intake_retries = self.firing.retries + self.digest_firing.retries
         result.seconds = {
             "firing": fired_at - began,
             "fire to all terminal": drained_at - began,
@@ -456,7 +508,9 @@ class ChaosRun:
         except psycopg.Error:
             return None
         # Not terminal in the database, plus (while firing) those not yet created.
-        return int(rows[0][0]) + (self.firing.remaining if self.firing else self.config.triggers)
+        waiting = [firing.remaining for firing in (self.firing, self.digest_firing) if firing]
+        unfired = sum(waiting) if waiting else self.config.triggers + self.config.digest_triggers
+        return int(rows[0][0]) + unfired
 
     def _wait_terminal(self, deadline: float) -> int:
         """Wait for every trigger to be terminal and every fault injected; return how many are

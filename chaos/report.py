@@ -146,6 +146,50 @@ class Webhooks:
 
 
 @dataclass
+class Digests:
+    """The digest workflow's runs (off when none were fired): each in exactly one digest, each
+    digest sent once, the counts its emails carry adding up to the runs."""
+
+    fired: int = 0
+    reached: int = 0  # runs in a digest
+    in_two: int = 0  # runs in more than one digest
+    in_none: int = 0  # runs in no digest
+    digests: int = 0
+    unsent: int = 0  # digests whose email never arrived
+    wrong: int = 0  # digest emails whose count or id is not the digest's
+    counted_in_emails: int = 0  # the sum of the counts in the digest emails
+
+    def misses(self) -> list[str]:
+        if not self.fired:
+            return []
+        checks = [
+            (self.in_none == 0, f"{self.in_none} digest run(s) in no digest"),
+            (self.in_two == 0, f"{self.in_two} digest run(s) in two digests"),
+            (self.unsent == 0, f"{self.unsent} digest(s) never sent"),
+            (self.wrong == 0, f"{self.wrong} digest email(s) with a wrong count or id"),
+            (
+                self.counted_in_emails == self.reached == self.fired,
+                f"digest counts add up to {self.counted_in_emails}, runs that reached the node "
+                f"{self.reached}, fired {self.fired}",
+            ),
+        ]
+        return [message for ok, message in checks if not ok]
+
+    def rows(self) -> list[tuple[str, object]]:
+        if not self.fired:
+            return []
+        return [
+            ("digest runs fired", self.fired),
+            ("  in a digest (reached the node)", self.reached),
+            ("  in no digest / in two", f"{self.in_none} / {self.in_two}"),
+            ("digests", self.digests),
+            ("  never sent", self.unsent),
+            ("  sum of the counts in the emails", self.counted_in_emails),
+            ("  emails with a wrong count or id", self.wrong),
+        ]
+
+
+@dataclass
 class ChaosResult:
     triggers: int
     fired: int = 0
@@ -173,6 +217,7 @@ class ChaosResult:
     missing_deliveries: int = 0
     unexpected_deliveries: int = 0
     webhooks: Webhooks = field(default_factory=Webhooks)
+    digests: Digests = field(default_factory=Digests)
     died_by_themselves: list[str] = field(default_factory=list)
     faults_requested: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -219,7 +264,8 @@ class ChaosResult:
                 f"faults injected {self.faults_injected} != requested {self.faults_requested}",
             ),
         ]
-        return [message for ok, message in checks if not ok] + self.webhooks.misses()
+        misses = [message for ok, message in checks if not ok]
+        return misses + self.digests.misses() + self.webhooks.misses()
 
     def table(self) -> str:
         d = self.deliveries
@@ -247,6 +293,7 @@ class ChaosResult:
             ("deliveries missing for completed triggers", self.missing_deliveries),
             ("steps logged twice", self.steps_logged_twice),
             ("processes that exited by themselves", len(self.died_by_themselves)),
+            *self.digests.rows(),
             *self.webhooks.rows(),
         ]
         width = max(len(label) for label, _ in rows)

@@ -16,20 +16,22 @@ from chaos.faults import (
     FaultInjector,
 )
 from chaos.receiver import Arrival
-from chaos.report import ChaosResult, Deliveries, Webhooks
+from chaos.report import ChaosResult, Deliveries, Digests, Webhooks
 
 Query = Callable[..., list[tuple[Any, ...]]]
 
-# Two successful step logs for one (trigger, node): a step recorded twice.
+# Two successful step logs for one (trigger, node): a step recorded twice. A digest's opener
+# logs two steps at its node, each once: the wait for the window ("opened") and the close.
 _STEPS_LOGGED_TWICE = """
 SELECT count(*) FROM (
-    SELECT 1 FROM step_log WHERE success GROUP BY trigger_id, node_id HAVING count(*) > 1
+    SELECT 1 FROM step_log WHERE success
+    GROUP BY trigger_id, node_id, coalesce(output ? 'opened', false) HAVING count(*) > 1
 ) twice
 """
-# A completed trigger without one successful step for every node of the workflow.
+# A completed trigger of the main workflow without one successful step for every node of it.
 _INCOMPLETE_RUNS = """
 SELECT count(*) FROM trigger_instance t
-WHERE t.status = 'completed'
+WHERE t.status = 'completed' AND t.id = ANY(%s::uuid[])
   AND (SELECT count(DISTINCT node_id) FROM step_log s WHERE s.trigger_id = t.id AND s.success)
       <> %s
 """
@@ -40,13 +42,15 @@ def tally(
     *,
     query: Query,
     fired: dict[str, str],
+    digest_fired: dict[str, str],
     faults: FaultInjector,
     deliveries: Deliveries,
     stuck: int,
     nodes: int,
 ) -> None:
-    """Fill `result` in. `fired` maps idempotency key -> trigger id, as the API answered."""
-    result.fired = len(fired)
+    """Fill `result` in. `fired` maps idempotency key -> trigger id, as the API answered, for the
+    main workflow; `digest_fired` the same for the digest workflow (tally_digests counts it)."""
+    result.fired = len(fired) + len(digest_fired)
     result.kills_worker = faults.count(KILL_WORKER)
     result.kills_pool_process = faults.count(KILL_POOL_PROCESS)
     result.redis_flushes = faults.count(REDIS_FLUSH)
@@ -64,10 +68,11 @@ def tally(
     not_terminal = statuses.get("enqueued", 0) + statuses.get("processing", 0)
     result.stuck = max(not_terminal, stuck)
     in_db = {str(row[0]) for row in query("SELECT id FROM trigger_instance")}
-    fired_ids = set(fired.values())
+    main_ids = set(fired.values())
+    fired_ids = main_ids | set(digest_fired.values())
     result.lost = len(fired_ids - in_db)
     result.steps_logged_twice = query(_STEPS_LOGGED_TWICE)[0][0]
-    result.incomplete_runs = query(_INCOMPLETE_RUNS, [nodes])[0][0]
+    result.incomplete_runs = query(_INCOMPLETE_RUNS, [list(main_ids), nodes])[0][0]
 
     send_counts: dict[str, int] = dict(query("SELECT idempotency_key, send_count FROM send_ledger"))
     result.ledger_resend_rows = sum(1 for n in send_counts.values() if n > 1)
@@ -78,8 +83,10 @@ def tally(
     result.unexplained_duplicates = sum(
         max(0, count - send_counts.get(key, 1)) for key, count in received.items()
     )
-    completed = query("SELECT id FROM trigger_instance WHERE status = 'completed'")
-    expected = {f"{row[0]}:{node}" for row in completed for node in ("mail", "text")}
+    completed = query("SELECT id::text FROM trigger_instance WHERE status = 'completed'")
+    expected = {
+        f"{row[0]}:{node}" for row in completed if row[0] in main_ids for node in ("mail", "text")
+    }
     result.missing_deliveries = len(expected - set(received))
     result.unexpected_deliveries = sum(
         1 for key in received if key.partition(":")[0] not in fired_ids
@@ -112,6 +119,7 @@ def tally_webhooks(
     arrivals: list[Arrival],
     failed_on_purpose: int,
     send_nodes: list[str],
+    send_triggers: set[str],
 ) -> None:
     """Fill `webhooks` in from what the receiver got (`arrivals`) and the outbox. `subscribed` is
     what the endpoint subscribes to (trigger.completed among it, ChaosConfig); message.sent is
@@ -172,6 +180,45 @@ def tally_webhooks(
         if (at := completed_at.get(trigger)) is not None
     ]
     if {"*", "message.sent"} & set(subscribed):
-        expected_sends = {(trigger, node) for trigger in completed_at for node in send_nodes}
+        expected_sends = {
+            (trigger, node)
+            for trigger in completed_at
+            if trigger in send_triggers
+            for node in send_nodes
+        }
         webhooks.sent_expected = len(expected_sends)
         webhooks.sent_missing = len(expected_sends - sent_received)
+
+
+# Every run of the digest workflow in a digest, with its digest and that digest's opener.
+_DIGEST_ENTRIES = """
+SELECT e.trigger_id::text, e.digest_id::text, d.opener_id::text
+FROM digest_entry e JOIN digest d ON d.id = e.digest_id
+"""
+
+
+def tally_digests(
+    digests: Digests, *, query: Query, fired: dict[str, str], subjects: dict[str, str]
+) -> None:
+    """Fill `digests` in: every run that reached the digest node in exactly one digest, each
+    digest sent (its opener's `send` email, whose subject is "digest <count> <id>"), and the
+    counts in those emails adding up to the runs that reached the node."""
+    fired_ids = set(fired.values())
+    digests.fired = len(fired_ids)
+    entries = [row for row in query(_DIGEST_ENTRIES) if row[0] in fired_ids]
+    per_run = Counter(trigger for trigger, _, _ in entries)
+    digests.reached = len(per_run)
+    digests.in_two = sum(1 for n in per_run.values() if n > 1)
+    digests.in_none = len(fired_ids - set(per_run))
+    size = Counter(digest for _, digest, _ in entries)
+    opener = {digest: opened_by for _, digest, opened_by in entries}
+    digests.digests = len(size)
+    for digest, count in size.items():
+        subject = subjects.get(f"{opener[digest]}:send")
+        if subject is None:
+            digests.unsent += 1
+            continue
+        _, sent_count, sent_id = [*subject.split(), "", "", ""][:3]
+        digests.counted_in_emails += int(sent_count) if sent_count.isdigit() else 0
+        if sent_id != digest or sent_count != str(count):
+            digests.wrong += 1

@@ -1,6 +1,7 @@
-"""The short chaos run in `make test`: 200 triggers, two SIGKILLs (a pool process mid-step and a
-whole worker), one Redis FLUSHALL, and each trigger.completed event sent to a webhook receiver
-that fails a tenth of first attempts and is down for 2 s. The full run (`make chaos`) adds
+"""The short chaos run in `make test`: 200 triggers, and 60 runs of a digest workflow beside them,
+two SIGKILLs (a pool process mid-step and a whole worker), one Redis FLUSHALL, and each
+trigger.completed event sent to a webhook receiver that fails a tenth of first attempts and is
+down for 2 s. The full run (`make chaos`) adds
 restarts of Redis and PostgreSQL, every event type to the receiver, and ten times the triggers. Everything runs on a PostgreSQL cluster and redis-server of
 its own, so the shared services are never touched."""
 
@@ -43,6 +44,9 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
         # fault came after the last trigger once the engine did the run in 6 s).
         fault_interval=1,
         delay_ms=2000,
+        # Six keys, a 2 s window: digests open and close while the faults land.
+        digest_triggers=60,
+        digest_groups=6,
         deadline=240,
         logs=tmp_path,
         seed=1,
@@ -52,24 +56,30 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
     print(result.table())
 
     assert result.misses() == []
-    assert (result.fired, result.completed, result.stuck, result.lost) == (200, 200, 0, 0)
+    assert (result.fired, result.completed, result.stuck, result.lost) == (260, 260, 0, 0)
+    # Every digest run in exactly one digest, every digest sent once with its count.
+    digests = result.digests
+    assert digests.reached == digests.counted_in_emails == 60
+    assert (digests.in_none, digests.in_two, digests.unsent, digests.wrong) == (0, 0, 0, 0)
+    assert 6 <= digests.digests < 60
     assert (result.kills_pool_process, result.kills_worker, result.redis_flushes) == (1, 1, 1)
     assert result.receiver_outages == 1
     assert result.faults_during_work == 4, "every fault should hit triggers in flight"
     assert result.steps_logged_twice == 0
-    assert result.deliveries.emails.total() >= 200 and result.deliveries.sms.total() >= 200
-    assert len(result.deliveries.by_key) == 400
+    assert result.deliveries.emails.total() >= 200 + digests.digests
+    assert result.deliveries.sms.total() >= 200
+    assert len(result.deliveries.by_key) == 400 + digests.digests
     assert result.unexplained_duplicates == 0 and result.missing_deliveries == 0
     assert result.died_by_themselves == []
     # Every completed trigger's trigger.completed received at least once, signed, through a
     # receiver that refused some first attempts and was down for 2 s.
     hooks = result.webhooks
-    assert hooks.completed_expected == hooks.completed_accepted == 200
+    assert hooks.completed_expected == hooks.completed_accepted == 260
     assert hooks.completed_missing == 0
-    assert hooks.events_written == hooks.accepted == 200 and hooks.events_missing == 0
+    assert hooks.events_written == hooks.accepted == 260 and hooks.events_missing == 0
     assert hooks.failed_on_purpose > 0 and hooks.redeliveries >= hooks.failed_on_purpose
     assert hooks.bad_signatures == 0 and hooks.changed_bodies == 0 and hooks.unknown == 0
-    assert hooks.deliveries == {"delivered": 200}
+    assert hooks.deliveries == {"delivered": 260}
 
 
 def test_workers_survive_redis_restarts_and_lose_nothing(tmp_path):
