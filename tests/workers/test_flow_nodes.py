@@ -43,7 +43,7 @@ def step(trigger: TriggerInstance, *, at: datetime | None = None) -> TriggerInst
 
 
 def last_log(trigger: TriggerInstance) -> StepExecutionLog:
-    return StepExecutionLog.objects.filter(trigger=trigger).order_by("-id").first()
+    return StepExecutionLog.objects.filter(trigger=trigger).order_by("-id")[0]
 
 
 def runs_of(definition, payloads) -> list[TriggerInstance]:

@@ -109,7 +109,7 @@ def test_the_admin_authors_each_new_node_type_without_json(admin_client):
         "nodes-4-subject": MAIL["subject"],
         "nodes-4-body": MAIL["body"],
     }
-    edges = {}
+    edges: dict[str, str] = {}
     for index, (source, target) in enumerate(
         [("later", "hours"), ("hours", "cap"), ("cap", "batch"), ("batch", "mail")]
     ):
