@@ -235,6 +235,8 @@ def _route(
 
 
 _SAMPLE_VALUES = (
+    ("timezone", "Europe/Berlin"),
+    ("tz", "Europe/Berlin"),
     ("email", "ada@example.com"),
     ("mail", "ada@example.com"),
     ("phone", "+15550100"),
@@ -248,12 +250,14 @@ _SAMPLE_VALUES = (
 )
 
 
-def _sample_value(name: str) -> str:
+def _sample_value(name: str, now: datetime) -> str:
     lowered = name.lower()
+    if lowered.endswith(("_at", "_time")):  # a time, as a delay's `until` reads it
+        return (now + timedelta(days=1)).replace(microsecond=0).isoformat()
     return next((value for hint, value in _SAMPLE_VALUES if hint in lowered), f"sample {name}")
 
 
-def sample_payload(definition: dict[str, Any]) -> dict[str, Any]:
+def sample_payload(definition: dict[str, Any], *, now: datetime | None = None) -> dict[str, Any]:
     """A payload with a plausible value at every `payload.…` path the templates and conditions
     read, as a starting point for the preview form."""
     paths: list[tuple[str, ...]] = []
@@ -265,6 +269,7 @@ def sample_payload(definition: dict[str, Any]) -> dict[str, Any]:
     for edge in definition.get("edges", []):
         if isinstance(edge, dict) and isinstance(edge.get("when"), str) and edge["when"].strip():
             paths.extend(condition_variable_paths(edge["when"]))
+    now = now or datetime.now(UTC)
     sample: dict[str, Any] = {}
     # Shortest first: a path that is a prefix of a longer one is then replaced by an object.
     for path in sorted({p for p in paths if len(p) > 1 and p[0] == "payload"}, key=len):
@@ -274,5 +279,5 @@ def sample_payload(definition: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(target.get(part), dict):
                 target[part] = {}
             target = target[part]
-        target.setdefault(leaf, _sample_value(leaf))
+        target.setdefault(leaf, _sample_value(leaf, now))
     return sample

@@ -15,6 +15,7 @@ from django.utils import timezone
 from tests.factories import WorkflowFactory, chain, email_node
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
+from triggers.state import trigger_cancel
 from workers.models import Digest, DigestEntry, StepExecutionLog, ThrottlePass
 from workers.services.engine import step_execute
 from workers.services.flow import digest_reach, flow_state_prune, throttle_take
@@ -238,20 +239,16 @@ def test_a_run_arriving_after_the_window_opens_the_next_digest():
 
 
 def test_a_digest_step_run_again_finds_what_its_first_run_decided():
-    workflow = WorkflowFactory(definition=digest_definition())
+    opener, joiner = runs_of(digest_definition(), [{"n": 1}, {"n": 2}])
     reach = {
-        "workflow_id": workflow.pk,
+        "workflow_id": opener.workflow_id,
         "node_id": "batch",
         "key": "u1",
         "window": timedelta(minutes=10),
     }
-    opener_id, joiner_id = (
-        "00000000-0000-0000-0000-00000000000a",
-        "00000000-0000-0000-0000-00000000000b",
-    )
-    opened = digest_reach(trigger_id=opener_id, payload_json=json.dumps({"n": 1}), **reach)
-    joined = digest_reach(trigger_id=joiner_id, payload_json=json.dumps({"n": 2}), **reach)
-    again = digest_reach(trigger_id=joiner_id, payload_json=json.dumps({"n": 2}), **reach)
+    opened = digest_reach(trigger_id=opener.pk, payload_json=json.dumps({"n": 1}), **reach)
+    joined = digest_reach(trigger_id=joiner.pk, payload_json=json.dumps({"n": 2}), **reach)
+    again = digest_reach(trigger_id=joiner.pk, payload_json=json.dumps({"n": 2}), **reach)
     assert opened.opener and not joined.opener and not again.opener
     assert joined.digest_id == again.digest_id == opened.digest_id
     assert DigestEntry.objects.filter(digest_id=opened.digest_id).count() == 2
@@ -259,10 +256,24 @@ def test_a_digest_step_run_again_finds_what_its_first_run_decided():
     Digest.objects.filter(pk=opened.digest_id).update(
         closes_at=timezone.now() - timedelta(seconds=1)
     )
-    closed = digest_reach(trigger_id=opener_id, payload_json="{}", **reach)
-    closed_again = digest_reach(trigger_id=opener_id, payload_json="{}", **reach)
-    assert closed.summary == closed_again.summary and closed.summary["count"] == 2
+    closed = digest_reach(trigger_id=opener.pk, payload_json="{}", **reach)
+    closed_again = digest_reach(trigger_id=opener.pk, payload_json="{}", **reach)
+    assert closed.summary == closed_again.summary
+    assert closed.summary is not None and closed.summary["count"] == 2
     assert [e["n"] for e in closed.summary["events"]] == [1, 2]
+
+
+def test_nothing_joins_the_digest_of_a_cancelled_opener():
+    payloads = [{**PAYLOAD, "user": "u1", "item": f"i{n}"} for n in range(3)]
+    opener, joined, late = runs_of(digest_definition(), payloads)
+    opener, joined = step(opener), step(joined)
+    assert joined.status == "completed"
+    trigger_cancel(trigger_id=opener.pk, reason="changed my mind", actor="test")
+
+    late = step(late)  # the window is still open, but nobody would send that digest
+    assert late.status == "enqueued" and Digest.objects.get(opener_id=late.pk)
+    close_now(late)
+    assert step(late).vars["digest_batch"]["count"] == 1
 
 
 def test_two_digest_nodes_in_one_workflow_each_gather_their_own_runs():

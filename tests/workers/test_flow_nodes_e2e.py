@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from tests.conftest import sms_outbox, unique
 from tests.factories import WorkflowFactory, chain, email_node, sms_node
+from tests.support.stack import wait_for
 from tests.workers.helpers import fire, wait_terminal
 from triggers.models import TriggerInstance
 from workers.models import Digest, DigestEntry, StepExecutionLog
@@ -90,8 +91,6 @@ def test_a_send_window_passes_inside_and_waits_outside_until_it_opens(api, e2e, 
 
 
 def wait_for_node(trigger_id, node_id) -> TriggerInstance:
-    from tests.support.stack import wait_for
-
     def there():
         trigger = TriggerInstance.objects.get(pk=trigger_id)
         return trigger if trigger.current_node_id == node_id else None
@@ -175,3 +174,38 @@ def test_runs_with_one_key_are_gathered_into_one_digest_sent_once(api, e2e, smtp
     late = wait_terminal(fire(api, workflow, payloads[0]), timeout=30)
     assert late.vars["digest_batch"]["count"] == 1
     assert len(smtp_server.handler.to(f"{ada}@example.com")) == 2
+
+
+def test_cancelling_runs_that_wait_at_a_window_or_a_digest(api, e2e, smtp_server):
+    """The operator's cancel, then the workers: a run waiting for a window never sends; a
+    cancelled digest opener's digest is joined by nobody after it, and the next run with the key
+    opens and sends its own."""
+    now = datetime.now(UTC)
+    hours = [(now + timedelta(hours=n)).strftime("%H:00") for n in (2, 3)]
+    closed = {"id": "hours", "type": "window", "start": hours[0], "end": hours[1]}  # not now
+    windowed = WorkflowFactory(definition=chain(closed, email_node("mail")))
+    waiting = fire(api, windowed, {"email": "never@example.com", "name": "N"})
+    wait_for_node(waiting, "mail")
+    assert api.post(f"/api/triggers/{waiting}/cancel/", {}).status_code == 200
+    assert wait_terminal(waiting).status == "cancelled"
+
+    digest = WorkflowFactory(
+        definition=chain(
+            {"id": "batch", "type": "digest", "key": "{{ payload.user }}", "window": "4s"},
+            email_node("mail", subject="{{ vars.digest_batch.count }} for {{ payload.name }}"),
+        )
+    )
+    user = unique("user")
+    payload = {"user": user, "email": f"{user}@example.com"}
+    opener = fire(api, digest, {**payload, "name": "first"})
+    wait_for(lambda: Digest.objects.filter(opener_id=opener).exists(), timeout=30, message="open")
+    joined = wait_terminal(fire(api, digest, {**payload, "name": "second"}))
+    assert joined.status == "completed"
+    assert api.post(f"/api/triggers/{opener}/cancel/", {}).status_code == 200
+    late = wait_terminal(fire(api, digest, {**payload, "name": "third"}), timeout=30)
+
+    assert late.status == "completed" and late.vars["digest_batch"]["count"] == 1
+    assert wait_terminal(opener).status == "cancelled"
+    (sent,) = smtp_server.handler.to(f"{user}@example.com")
+    assert sent.subject == "1 for third"
+    assert not smtp_server.handler.to("never@example.com")

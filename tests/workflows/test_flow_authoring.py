@@ -205,7 +205,10 @@ def test_the_preview_shows_what_each_node_does_with_the_sample_payload():
         definition=everything(), payload={**payload, "tz": "Nowhere"}, workflow={}, now=friday
     )
     assert "'Nowhere' is not an IANA time zone" in broken.nodes[1].error and not broken.ok
-    assert {"remind_at", "tz", "user"} <= set(sample_payload(everything()))
+    sample = sample_payload(everything(), now=friday)
+    assert sample["tz"] == "Europe/Berlin" and sample["remind_at"] == "2026-03-28T19:00:00+00:00"
+    sampled = workflow_preview(definition=everything(), payload=sample, workflow={}, now=friday)
+    assert [node.error for node in sampled.nodes[:4]] == ["", "", "", ""]
 
 
 def test_the_picture_says_what_each_node_does():

@@ -19,6 +19,7 @@ from uuid import UUID, uuid4
 from django.conf import settings
 from django.db import connection, transaction
 
+from triggers.sql import STATUS_PARAMS, TRIGGER_TABLE
 from workers.models import Digest, DigestEntry, ThrottlePass
 
 THROTTLE_TABLE = ThrottlePass._meta.db_table
@@ -90,11 +91,15 @@ FROM {ENTRY_TABLE} e JOIN {DIGEST_TABLE} d ON d.id = e.digest_id
 WHERE e.trigger_id = %(trigger)s AND e.node_id = %(node)s
 """  # noqa: S608
 
+# A digest collects while it is not closed, its window is not over, and its opener is alive: a
+# digest whose opener was cancelled, deleted or failed would never be sent, so nothing joins it.
 _COLLECTING_SQL = f"""
-SELECT id, opener_id, closes_at, clock_timestamp() FROM {DIGEST_TABLE}
-WHERE workflow_id = %(workflow)s AND node_id = %(node)s AND key = %(key)s
-  AND closed_at IS NULL AND closes_at > clock_timestamp()
-ORDER BY closes_at DESC LIMIT 1
+SELECT d.id, d.opener_id, d.closes_at, clock_timestamp() FROM {DIGEST_TABLE} d
+JOIN {TRIGGER_TABLE} t ON t.id = d.opener_id
+WHERE d.workflow_id = %(workflow)s AND d.node_id = %(node)s AND d.key = %(key)s
+  AND d.closed_at IS NULL AND d.closes_at > clock_timestamp()
+  AND t.status IN (%(st_enqueued)s, %(st_processing)s) AND t.deleted_at IS NULL
+ORDER BY d.closes_at DESC LIMIT 1
 """  # noqa: S608
 
 _OPEN_SQL = f"""
@@ -173,6 +178,7 @@ def digest_reach(
     opener reads or opens the next digest, never both and never neither.
     """
     params: dict[str, Any] = {
+        **STATUS_PARAMS,
         "workflow": workflow_id,
         "node": node_id,
         "key": key,
