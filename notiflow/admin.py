@@ -23,7 +23,7 @@ JSON_OPEN_MAX_LINES = 40
 OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
-    "workers": ["StepExecutionLog", "SendLedger", "Suppression"],
+    "workers": ["StepExecutionLog", "SendLedger", "Suppression", "Digest"],
     "deliveries": ["DeliveryEvent"],
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],

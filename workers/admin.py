@@ -1,13 +1,16 @@
-"""Step logs and the send ledger in the admin: read-only, their JSON shown indented."""
+"""Step logs, the send ledger and digests in the admin: read-only, their JSON shown indented."""
 
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 
 from notiflow.admin import ReadOnlyAdminMixin, id_short, json_block, list_time, text_cut
-from workers.models import SendLedger, StepExecutionLog
+from workers.models import Digest, SendLedger, StepExecutionLog
 
 
 def _run_link(trigger_id: Any, *, short: bool = False) -> str:
@@ -119,3 +122,84 @@ class SendLedgerAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="Provider's answer")
     def result_json(self, send: SendLedger) -> str:
         return json_block(send.result)
+
+
+@admin.register(Digest)
+class DigestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The digests of digest nodes (docs/design.md, "Timing and flow-control nodes"): which runs
+    each gathered, and whether its window is still open. Kept a week after closing."""
+
+    list_display = ["opened", "key_short", "node", "state", "runs", "opener_short"]
+    list_display_links = ["opened"]
+    list_filter = ["workflow", "node_id"]
+    search_fields = ["key", "=opener_id"]
+    ordering = ["-opened_at"]
+    show_full_result_count = False
+    fields = readonly_fields = (
+        "id",
+        "workflow",
+        "node_id",
+        "key",
+        "opener",
+        "opened_at",
+        "closes_at",
+        "closed_at",
+        "entries_table",
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Digest]:
+        return super().get_queryset(request).annotate(entry_count=Count("entries"))
+
+    @admin.display(description="Opened", ordering="opened_at")
+    def opened(self, digest: Digest) -> str:
+        return list_time(digest.opened_at)
+
+    @admin.display(description="Key", ordering="key")
+    def key_short(self, digest: Digest) -> str:
+        return text_cut(digest.key)
+
+    @admin.display(description="Node", ordering="node_id")
+    def node(self, digest: Digest) -> str:
+        return format_html(
+            '{}<span class="nf-detail">{}</span>', digest.node_id, digest.workflow.key
+        )
+
+    @admin.display(description="State")
+    def state(self, digest: Digest) -> str:
+        if digest.closed_at is not None:
+            return "sent on by its opener"
+        if digest.closes_at > timezone.now():
+            return "gathering"
+        return "window over, opener not yet run"
+
+    @admin.display(description="Runs", ordering="entry_count")
+    def runs(self, digest: Digest) -> int:
+        return int(getattr(digest, "entry_count", 0))
+
+    @admin.display(description="Opener")
+    def opener_short(self, digest: Digest) -> str:
+        return _run_link(digest.opener_id, short=True)
+
+    @admin.display(description="Opened by (the run that sends it)")
+    def opener(self, digest: Digest) -> str:
+        return _run_link(digest.opener_id)
+
+    @admin.display(description="Runs gathered, oldest first")
+    def entries_table(self, digest: Digest) -> str:
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    list_time(entry.joined_at),
+                    _run_link(entry.trigger_id, short=True),
+                    json_block(entry.payload),
+                )
+                for entry in digest.entries.all()
+            ),
+        )
+        return format_html(
+            "<table><thead><tr><th>Joined</th><th>Run</th><th>Payload</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            rows,
+        )

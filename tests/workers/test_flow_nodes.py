@@ -335,3 +335,16 @@ def test_the_sweeper_prunes_throttle_passes_past_their_window_and_old_digests():
     assert flow_state_prune() == (1, 1, 1)
     assert ThrottlePass.objects.count() == 1 and Digest.objects.count() == 1
     assert DigestEntry.objects.count() == 1
+
+
+def test_the_admin_shows_each_digest_with_the_runs_it_gathered(admin_client):
+    payloads = [{**PAYLOAD, "user": "u1", "item": f"item-{n}"} for n in range(3)]
+    opener, *_ = [step(run) for run in runs_of(digest_definition(), payloads)]
+    digest = Digest.objects.get(opener_id=opener.pk)
+
+    listing = admin_client.get("/admin/workers/digest/").content.decode()
+    assert "gathering" in listing and str(opener.pk)[:8] in listing
+
+    page = admin_client.get(f"/admin/workers/digest/{digest.pk}/change/").content.decode()
+    assert page.count("item-") == 3 and "Runs gathered, oldest first" in page
+    assert admin_client.post(f"/admin/workers/digest/{digest.pk}/delete/").status_code == 403
