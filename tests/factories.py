@@ -31,6 +31,37 @@ def delay_node(node_id: str = "wait", **fields: Any) -> dict:
     return {"id": node_id, "type": "delay", **(fields if fields else {"delay_ms": 100})}
 
 
+WEEKDAYS = ["mon", "tue", "wed", "thu", "fri"]
+
+
+def window_node(node_id: str = "hours", **fields: Any) -> dict:
+    """Office hours in the payload's zone."""
+    return {
+        "id": node_id,
+        "type": "window",
+        "timezone": "{{ payload.tz }}",
+        "days": WEEKDAYS,
+        "start": "09:00",
+        "end": "18:00",
+        **fields,
+    }
+
+
+def throttle_node(node_id: str = "cap", **fields: Any) -> dict:
+    return {
+        "id": node_id,
+        "type": "throttle",
+        "key": "{{ payload.user }}",
+        "limit": 3,
+        "window": "1h",
+        **fields,
+    }
+
+
+def digest_node(node_id: str = "batch", **fields: Any) -> dict:
+    return {"id": node_id, "type": "digest", "key": "{{ payload.user }}", "window": "10m", **fields}
+
+
 def chain(*nodes: dict) -> dict:
     """A definition that runs `nodes` one after another."""
     return {

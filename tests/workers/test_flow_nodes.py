@@ -12,7 +12,14 @@ from django.core import mail
 from django.test import override_settings
 from django.utils import timezone
 
-from tests.factories import WorkflowFactory, chain, email_node
+from tests.factories import (
+    WorkflowFactory,
+    chain,
+    digest_node,
+    email_node,
+    throttle_node,
+    window_node,
+)
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel
@@ -65,14 +72,7 @@ def runs_of(definition, payloads) -> list[TriggerInstance]:
     return [first, *others]
 
 
-OFFICE_HOURS = {
-    "id": "office",
-    "type": "window",
-    "timezone": "{{ payload.tz }}",
-    "days": ["mon", "tue", "wed", "thu", "fri"],
-    "start": "09:00",
-    "end": "18:00",
-}
+OFFICE_HOURS = window_node("office")
 PAYLOAD = {"email": "ada@example.com", "name": "Ada", "tz": "Europe/Berlin"}
 
 
@@ -119,13 +119,7 @@ def test_a_delay_until_waits_for_that_time_and_a_bad_value_fails_naming_it():
     assert bad.status == "failed" and "'Christmas' is not an ISO-8601 timestamp" in bad.last_error
 
 
-THROTTLE = {
-    "id": "cap",
-    "type": "throttle",
-    "key": "{{ payload.user }}",
-    "limit": 3,
-    "window": "1h",
-}
+THROTTLE = throttle_node()
 
 
 def throttled_definition():
@@ -182,7 +176,7 @@ def test_a_throttle_step_run_again_passes_again_without_counting_twice():
     assert ThrottlePass.objects.filter(workflow=workflow).count() == 2
 
 
-DIGEST = {"id": "batch", "type": "digest", "key": "{{ payload.user }}", "window": "10m"}
+DIGEST = digest_node()
 
 
 def digest_definition():

@@ -7,7 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tests.factories import WorkflowFactory, chain, email_node
+from tests.factories import (
+    WorkflowFactory,
+    chain,
+    digest_node,
+    email_node,
+    throttle_node,
+    window_node,
+)
 from tests.workflows.test_admin_authoring import ADD_URL, change_post, management
 from workflows.diagram import workflow_diagram_svg
 from workflows.models import Workflow
@@ -17,22 +24,9 @@ from workflows.services import workflow_import
 from workflows.validation import workflow_validate
 
 UNTIL = {"id": "later", "type": "delay", "until": "{{ payload.remind_at }}"}
-WINDOW = {
-    "id": "hours",
-    "type": "window",
-    "timezone": "{{ payload.tz }}",
-    "days": ["mon", "tue", "wed", "thu", "fri"],
-    "start": "09:00",
-    "end": "18:00",
-}
-THROTTLE = {
-    "id": "cap",
-    "type": "throttle",
-    "key": "{{ payload.user }}",
-    "limit": 3,
-    "window": "1h",
-}
-DIGEST = {"id": "batch", "type": "digest", "key": "{{ payload.user }}", "window": "10m"}
+WINDOW = window_node("hours")
+THROTTLE = throttle_node("cap")
+DIGEST = digest_node("batch")
 MAIL = email_node(
     "mail",
     subject="{{ vars.digest_batch.count }} updates",
