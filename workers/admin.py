@@ -167,10 +167,10 @@ class DigestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="State")
     def state(self, digest: Digest) -> str:
         if digest.closed_at is not None:
-            return "sent on by its opener"
+            return "closed: its opener went on"
         if digest.closes_at > timezone.now():
             return "gathering"
-        return "window over, opener not yet run"
+        return "window over: its opener is due"
 
     @admin.display(description="Runs", ordering="entry_count")
     def runs(self, digest: Digest) -> int:
