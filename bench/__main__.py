@@ -20,7 +20,9 @@ PARTS = (
     "queries",
     "engine",
     "baseline",
+    "floor",
     "dblimit",
+    "pools",
     "intake",
     "publish",
     "delays",
@@ -171,10 +173,16 @@ class Bench:
                     baseline_run(self.procs, chains=a.triggers)
                 )
                 say(f"  {self.r['baseline'][-1]}")
+            if "floor" in parts:
+                self.run_floor()
             if "dblimit" in parts:
                 self.run_dblimit()
             if "intake" in parts:
                 self.run_intake()
+        if "pools" in parts:
+            from bench.pools import pools_run
+
+            self.r["pools"] = pools_run(self, say)
         if "publish" in parts:
             from bench.publish import publish_run
 
@@ -202,6 +210,20 @@ class Bench:
             self.run_scale()
         if "explain" in parts:
             self.run_explain()
+
+    def run_floor(self) -> None:
+        from bench.floor import floor_run
+
+        say(f"floor: {self.args.triggers} x 3 hops of engine SQL in a plain Celery chain")
+        run = floor_run(
+            self.procs,
+            url=self.config.db_url("sql"),
+            workflow=self.sql_workflow.pk,
+            version=self.sql_version,
+            triggers=self.args.triggers,
+        )
+        self.r.setdefault("floor", []).append(run)
+        say(f"  {run}")
 
     def run_dblimit(self) -> None:
         from django.conf import settings

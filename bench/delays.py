@@ -68,7 +68,7 @@ def delays_run(
         workflow_new(f"delay-{ms}", chain(delay_node("wait", ms), sms_node("after")))
         for ms in delays
     ]
-    worker = procs.worker(**env)
+    worker = procs.worker("worker", "notiflow", (), **env)
     beat = procs.beat(**env)
     shares = [count // len(workflows) + (i < count % len(workflows)) for i in range(len(workflows))]
     try:

@@ -25,7 +25,7 @@ from bench.fixtures import (
     wait_finished,
     workflow_new,
 )
-from bench.infra import Proc, Processes, redis_flush
+from bench.infra import STANDARD, Layout, Proc, Processes, redis_flush
 from bench.profile import Profiler
 from workflows.models import Workflow
 
@@ -71,7 +71,7 @@ def _task_results(log: str) -> tuple[int, int]:
     return len(results), sum(1 for r in results if r.strip() == "None")
 
 
-def engine_meter(procs: Processes, worker: Proc, beat: Proc, database: str) -> CpuMeter:
+def engine_meter(procs: Processes, workers: list[Proc], beat: Proc, database: str) -> CpuMeter:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         row = cursor.fetchone()
@@ -79,8 +79,8 @@ def engine_meter(procs: Processes, worker: Proc, beat: Proc, database: str) -> C
     name, server = procs.config.db_name(database), procs.config.server_url
     return CpuMeter(
         {
-            "worker pool processes": lambda: children(worker.pid),
-            "worker main process": lambda: [worker.pid],
+            "worker pool processes": lambda: [p for w in workers for p in children(w.pid)],
+            "worker main process": lambda: [w.pid for w in workers],
             "beat": lambda: [beat.pid],
             "postgres: worker backends": lambda: [p for p in backends(server, name) if p != own],
             "postgres: producer backend": lambda: [own],
@@ -97,17 +97,20 @@ def engine_run(
     database: str = "engine",
     profile_to: Path | None = None,
     profile_idle: bool = True,
+    layout: Layout = STANDARD,
 ) -> EngineRun:
-    """K triggers of email -> sms -> email through `celery worker` (and beat, as deployed)."""
+    """K triggers of email -> sms -> email through `celery worker` (and beat, as deployed);
+    `layout` arranges the worker processes otherwise (the pool comparison)."""
     redis_flush(procs.config)
     use_database(procs.config.db_name(database))
     workflow = workflow_new(tag, ENGINE_DEFINITION)
     url = procs.config.db_url(database)
-    worker = procs.worker(DATABASE_URL=url)
+    workers = layout.start(procs, name="worker", app="notiflow", DATABASE_URL=url)
+    worker = workers[0]
     beat = procs.beat(DATABASE_URL=url)
     profiler = Profiler(worker, profile_to, idle=profile_idle) if profile_to else None
     before = db_counters()
-    meter = engine_meter(procs, worker, beat, database)
+    meter = engine_meter(procs, workers, beat, database)
     meter.start()
     try:
         enqueue = triggers_fire(workflow, triggers, prefix=tag)
@@ -119,8 +122,9 @@ def engine_run(
         if profiler:
             profiler.stop()
         procs.stop(beat)
-        procs.stop(worker)
-    tasks, idle = _task_results(worker.log())
+        for one in workers:
+            procs.stop(one)
+    tasks, idle = _task_results("".join(one.log() for one in workers))
     steps = steps_logged(workflow.pk)
     use_database(procs.config.db_name("engine"))
     return EngineRun(

@@ -192,6 +192,30 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class Layout:
+    """How a host's worker processes are arranged (issue 21's pool comparison): `workers`
+    separate `celery worker` processes, each with `args` (its pool and concurrency)."""
+
+    name: str
+    workers: int = 1
+    args: tuple[str, ...] = ()
+
+    def start(self, procs: Processes, *, name: str, app: str, **env: str) -> list[Proc]:
+        if self.workers == 1:
+            return [procs.worker(name=name, app=app, args=self.args, **env)]
+        return [
+            procs.worker(
+                name=f"{name}-{i}", app=app, args=(*self.args, "-n", f"{name}{i}@%h"), **env
+            )
+            for i in range(self.workers)
+        ]
+
+
+# The standard worker command, as deployed (Procfile `worker`).
+STANDARD = Layout("standard")
+
+
 @dataclass
 class Processes:
     """Every process the bench started, stopped in reverse order at the end, whatever happens."""
@@ -224,12 +248,15 @@ class Processes:
         for proc in reversed(list(self.running)):
             self.stop(proc)
 
-    def worker(self, name: str = "worker", app: str = "notiflow", **env: str) -> Proc:
+    def worker(
+        self, name: str = "worker", app: str = "notiflow", args: tuple[str, ...] = (), **env: str
+    ) -> Proc:
         """The standard worker command (Procfile `worker`): concurrency from the settings
-        (CELERY_WORKER_CONCURRENCY), as deployed."""
-        argv = [str(BIN / "celery"), "-A", app, "worker", "--loglevel=INFO"]
+        (CELERY_WORKER_CONCURRENCY), as deployed; `args` are more of its options (a pool, a
+        node name: Layout)."""
+        argv = [str(BIN / "celery"), "-A", app, "worker", "--loglevel=INFO", *args]
         proc = self.spawn(name, argv, base_env(self.config, **env))
-        proc.wait_for_log(r"celery@\S+ ready\.")
+        proc.wait_for_log(r"\S+@\S+ ready\.")
         return proc
 
     def beat(self, **env: str) -> Proc:
