@@ -2,11 +2,17 @@
 processes, in one run, each measured as figures 1 and 2 are (same triggers, same database
 copies, same broker). What a step mostly does is wait (PostgreSQL, the broker, a provider), so
 the question is which arrangement keeps the cores busy for the least CPU per step.
+
+gevent is not among them: psycopg (3.1.14 and later) waits cooperatively under it by itself, but
+Django keeps a connection per thread, which under gevent is per greenlet, and Celery's gevent
+pool runs each task in a greenlet of its own: every step opened a PostgreSQL connection of its
+own, and a run at -c 32 exhausted the server's 100 connections within seconds. Making it work
+needs a connection pool of ours (Django's `pool` option with psycopg_pool): a change, not a
+setting. eventlet: psycopg 3 does not support it.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -15,9 +21,8 @@ from bench.infra import Layout
 
 
 def layouts(concurrency: int) -> list[Layout]:
-    """Prefork (today's default, `concurrency` processes) and around it; threads; solo x N
-    separate workers; workers x threads; gevent when it is installed (psycopg >= 3.1.14 waits
-    cooperatively under it by itself: no patch of ours)."""
+    """Prefork (the default, `concurrency` processes) and around it; threads; solo x N separate
+    workers; workers x threads."""
     half, double = max(1, concurrency // 2), concurrency * 2
     found = [
         Layout(f"prefork x{concurrency} (default)"),
@@ -31,8 +36,6 @@ def layouts(concurrency: int) -> list[Layout]:
         ),
         Layout(f"{half} workers x threads 2", workers=half, args=("--pool", "threads", "-c", "2")),
     ]
-    if importlib.util.find_spec("gevent") is not None:
-        found.append(Layout("gevent x32", args=("--pool", "gevent", "-c", "32")))
     return found
 
 
