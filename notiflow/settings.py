@@ -246,6 +246,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # waits (on PostgreSQL, the broker, and above all the SMTP or SMS provider), so with one process
 # per core the cores sat idle while every process waited: 4 per CPU is the default here. CPUs
 # are those this process may run on (a cpuset); under a CPU quota, set the variable.
+#
+# The pool stays prefork (BENCHMARKS.md, "Pool comparison"; `make bench ARGS="--only pools"`,
+# 2 cores, 2,000 triggers, two runs): prefork x8 424 and 394 steps/s, x4 418 and 410, x16 400
+# and 388; threads x8 318 and 316; solo as 4 separate workers 464 and 475, as 8 workers 397 and
+# 397; 2 workers x 4 threads 459 and 481; 4 workers x 2 threads 435 and 434. Solo x 4 and 2 x 4
+# threads are 10-20% faster, because no pipe stands between a worker's consumer and its task,
+# but Celery enforces CELERY_TASK_SOFT_TIME_LIMIT and CELERY_TASK_TIME_LIMIT with prefork only
+# (the solo and threads pools ignore them): those limits are what keeps a live step inside its
+# lease (below), so a hung step would be reclaimed while it still runs, fenced but duplicated.
+# gevent: Django's per-greenlet connections opened one PostgreSQL connection per task
+# (bench/pools.py). Run `celery worker --pool solo` processes yourself when every provider call
+# in your deployment has a timeout you trust, and take the faster figure.
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * _CPUS)
 # Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
