@@ -30,6 +30,9 @@ PARTS = (
     "scale",
     "explain",
 )
+# What `make bench` runs without --only: every part but the pool comparison, which runs the
+# engine and the floor under eight arrangements (BENCHMARKS.md; about 7 minutes at K = 2000).
+DEFAULT_PARTS = tuple(part for part in PARTS if part != "pools")
 QUICK = {
     "triggers": 300,
     "intake_requests": 1000,
@@ -49,7 +52,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--delays", type=int, default=500, help="per path (below/above the cap)")
     parser.add_argument("--scale-triggers", type=int, default=1_000_000, help="x3 step logs")
     parser.add_argument("--memory-steps", type=int, default=100_000)
-    parser.add_argument("--only", default=",".join(PARTS), help=f"comma list of {','.join(PARTS)}")
+    parser.add_argument(
+        "--only",
+        default=",".join(DEFAULT_PARTS),
+        help=f"comma list of {','.join(PARTS)} [all but pools]",
+    )
     parser.add_argument(
         "--repeat", type=int, default=1, help="rounds of engine/baseline/dblimit/intake"
     )
