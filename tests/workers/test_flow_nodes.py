@@ -22,7 +22,7 @@ from tests.factories import (
 )
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
-from triggers.state import trigger_cancel
+from triggers.state import trigger_cancel, trigger_delete
 from workers.models import Digest, DigestEntry, StepExecutionLog, ThrottlePass
 from workers.services.engine import step_execute
 from workers.services.flow import digest_reach, flow_state_prune, throttle_take
@@ -257,12 +257,13 @@ def test_a_digest_step_run_again_finds_what_its_first_run_decided():
     assert [e["n"] for e in closed.summary["events"]] == [1, 2]
 
 
-def test_nothing_joins_the_digest_of_a_cancelled_opener():
+@pytest.mark.parametrize("action", [trigger_cancel, trigger_delete])
+def test_nothing_joins_the_digest_of_a_cancelled_or_deleted_opener(action):
     payloads = [{**PAYLOAD, "user": "u1", "item": f"i{n}"} for n in range(3)]
     opener, joined, late = runs_of(digest_definition(), payloads)
     opener, joined = step(opener), step(joined)
     assert joined.status == "completed"
-    trigger_cancel(trigger_id=opener.pk, reason="changed my mind", actor="test")
+    action(trigger_id=opener.pk, reason="changed my mind", actor="test")
 
     late = step(late)  # the window is still open, but nobody would send that digest
     assert late.status == "enqueued" and Digest.objects.get(opener_id=late.pk)
