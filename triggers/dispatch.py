@@ -9,7 +9,9 @@ Publishing by task name keeps `triggers` independent of `workers`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -22,6 +24,7 @@ from notiflow.broker import TaskCall, broker_priority, nudges_waiting, tasks_pub
 __all__ = [
     "EXECUTE_NODE_TASK",
     "Nudge",
+    "nudges_held",
     "nudges_waiting",
     "trigger_enqueue_on_commit",
     "triggers_enqueue_on_commit",
@@ -44,9 +47,39 @@ class Nudge:
     countdown: float | None = None
 
 
+_holding = threading.local()
+
+
+@contextmanager
+def nudges_held() -> Iterator[list[Nudge]]:
+    """Within the block, the nudges this thread would publish after a commit are collected in
+    the list it yields instead: the caller publishes them, or runs what they nudge itself
+    (workers.services.engine.steps_execute). Whatever is collected when the block raises is
+    published on the way out, so an error never swallows a nudge."""
+    held: list[Nudge] = []
+    _holding.held = held
+    try:
+        yield held
+    except BaseException:
+        _holding.held = None
+        if held:
+            triggers_publish(held)
+        raise
+    finally:
+        _holding.held = None
+
+
+def _publish_or_hold(nudges: list[Nudge]) -> None:
+    held = getattr(_holding, "held", None)
+    if held is not None:
+        held.extend(nudges)
+    else:
+        triggers_publish(nudges)
+
+
 def trigger_enqueue_on_commit(nudge: Nudge) -> None:
-    """Publish `nudge` once the current transaction commits."""
-    transaction.on_commit(lambda: triggers_publish([nudge]))
+    """Publish `nudge` once the current transaction commits (or hold it: nudges_held)."""
+    transaction.on_commit(lambda: _publish_or_hold([nudge]))
 
 
 def triggers_enqueue_on_commit(nudges: list[Nudge]) -> None:

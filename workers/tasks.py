@@ -6,9 +6,9 @@ import logging
 import os
 import socket
 
-from celery import shared_task
+from celery import Task, shared_task
 
-from workers.services.engine import step_execute
+from workers.services.engine import steps_execute
 from workers.services.flow import flow_state_prune
 from workers.services.sweeper import sweep as sweep_due
 
@@ -20,11 +20,13 @@ def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-@shared_task(name="workers.execute_node", ignore_result=True)
-def execute_node(trigger_id: str) -> str | None:
-    """Run the current node of a trigger. A trigger that is missing, not due or owned by another
-    worker is left alone: the claim returns nothing and so does this task."""
-    return step_execute(trigger_id=trigger_id, worker_id=worker_id())
+@shared_task(name="workers.execute_node", ignore_result=True, bind=True)
+def execute_node(self: Task, trigger_id: str) -> str | None:
+    """Run the current node of a trigger (and, with NOTIFLOW_STEPS_PER_TASK above 1, the next
+    ones due at once). A trigger that is missing, not due or owned by another worker is left
+    alone: the claim returns nothing and so does this task."""
+    queue = (self.request.delivery_info or {}).get("routing_key")
+    return steps_execute(trigger_id=trigger_id, worker_id=worker_id(), queue=queue)
 
 
 @shared_task(name="workers.sweep", ignore_result=True)

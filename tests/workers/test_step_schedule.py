@@ -121,3 +121,18 @@ def test_a_backoff_beyond_the_cap_is_left_to_the_sweeper(
     assert trigger.status == "enqueued"
     assert_due_after(trigger, step, timedelta(seconds=60))
     assert published == [] and trigger.nudged_at is None
+
+
+def test_held_nudges_are_collected_and_an_error_publishes_them(published):
+    """nudges_held (NOTIFLOW_STEPS_PER_TASK): inside the block nothing is published; when the
+    block raises, what it collected is published on the way out."""
+    with dispatch.nudges_held() as held:
+        dispatch._publish_or_hold([dispatch.Nudge("kept", "default", 5)])
+    assert [n.trigger_id for n in held] == ["kept"] and published == []
+
+    with pytest.raises(RuntimeError), dispatch.nudges_held():
+        dispatch._publish_or_hold([dispatch.Nudge("lost-unless-published", "default", 5)])
+        raise RuntimeError("the step crashed")
+    assert published == [("lost-unless-published", None)]
+    dispatch._publish_or_hold([dispatch.Nudge("after", "default", 5)])
+    assert published[-1] == ("after", None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -18,7 +19,7 @@ from events.dispatch import deliveries_enqueue_on_commit
 from events.services.outbox import Announcement
 from notiflow.backoff import backoff
 from triggers.announce import WITHOUT_RELEASE, announcement, outbox_release_writes
-from triggers.dispatch import Nudge, trigger_enqueue_on_commit
+from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.state import (
     Release,
@@ -153,6 +154,40 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     call = ProviderCall()
     outcome, run = _attempt(step, call)
     return _record_or_fail(step, outcome, run, call=call)
+
+
+def steps_execute(*, trigger_id: str, worker_id: str, queue: str | None) -> str | None:
+    """step_execute, and then, while the run's next node is due at once on the same queue
+    (`queue`: the one this task came from), the next steps in the same task instead of a nudge
+    each: at most NOTIFLOW_STEPS_PER_TASK steps, for at most a quarter of the task's soft time
+    limit (docs/design.md, "Several steps in one task").
+
+    Every step is claimed, run and recorded exactly as alone (its own lease, its own release);
+    only the nudge between two of them is not published. A crash between them loses that nudge,
+    which the sweeper sends again (rule 5), as for any nudge lost.
+    """
+    limit = settings.NOTIFLOW_STEPS_PER_TASK
+    if limit <= 1:
+        return step_execute(trigger_id=trigger_id, worker_id=worker_id)
+    deadline = time.monotonic() + settings.CELERY_TASK_SOFT_TIME_LIMIT / 4
+    status: str | None = None
+    for done in range(1, limit + 1):
+        with nudges_held() as held:
+            status = step_execute(trigger_id=trigger_id, worker_id=worker_id)
+        if (
+            status == TriggerStatus.ENQUEUED
+            and done < limit
+            and time.monotonic() < deadline
+            and len(held) == 1
+            and held[0].countdown is None
+            and str(held[0].trigger_id) == str(trigger_id)
+            and held[0].queue == queue
+        ):
+            continue
+        if held:
+            triggers_publish(held)
+        break
+    return status
 
 
 def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | None]:
