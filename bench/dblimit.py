@@ -101,6 +101,26 @@ RETURNING id
 """
 
 
+def triggers_create(url: str, *, workflow: int, version: int, count: int, prefix: str) -> list[str]:
+    """`count` triggers enqueued at the first node, created in one statement, then analysed;
+    their ids."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        ids = [
+            str(row[0])
+            for row in conn.execute(
+                CREATE_SQL,
+                {
+                    "workflow": workflow,
+                    "version": version,
+                    "prefix": f"{prefix}-{uuid.uuid4().hex[:6]}-",
+                    "count": count,
+                },
+            ).fetchall()
+        ]
+        conn.execute("VACUUM ANALYZE trigger_instance")
+    return ids
+
+
 def _step(
     cur: psycopg.Cursor, sql: dict[str, Any], trigger_id: str, index: int, workflow: int
 ) -> None:
@@ -206,20 +226,7 @@ def dblimit_run(
     url: str, *, sql: dict[str, Any], workflow: int, version: int, triggers: int, processes: int
 ) -> DbLimitRun:
     """`triggers` x 3 steps of engine SQL from `processes` plain psycopg processes."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        ids = [
-            str(row[0])
-            for row in conn.execute(
-                CREATE_SQL,
-                {
-                    "workflow": workflow,
-                    "version": version,
-                    "prefix": f"db-{uuid.uuid4().hex[:6]}-",
-                    "count": triggers,
-                },
-            ).fetchall()
-        ]
-        conn.execute("VACUUM ANALYZE trigger_instance")
+    ids = triggers_create(url, workflow=workflow, version=version, count=triggers, prefix="db")
     context = multiprocessing.get_context("spawn")
     go, done, out = context.Event(), context.Event(), context.Queue()
     shares = [ids[i::processes] for i in range(processes)]

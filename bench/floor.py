@@ -20,7 +20,7 @@ import psycopg
 import redis
 from celery import Celery
 
-from bench.dblimit import CREATE_SQL, NODES, _step
+from bench.dblimit import NODES, _step, triggers_create
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
 
@@ -91,20 +91,7 @@ def floor_run(
     from bench.infra import STANDARD, redis_flush
 
     redis_flush(procs.config)
-    with psycopg.connect(url, autocommit=True) as conn:
-        ids = [
-            str(row[0])
-            for row in conn.execute(
-                CREATE_SQL,
-                {
-                    "workflow": workflow,
-                    "version": version,
-                    "prefix": f"floor-{time.monotonic_ns()}-",
-                    "count": triggers,
-                },
-            ).fetchall()
-        ]
-        conn.execute("VACUUM ANALYZE trigger_instance")
+    ids = triggers_create(url, workflow=workflow, version=version, count=triggers, prefix="floor")
     client = redis.Redis.from_url(procs.config.redis_url)
     workers = (layout or STANDARD).start(
         procs,

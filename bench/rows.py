@@ -29,13 +29,7 @@ def _engine_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
         )
     if base:
         value, text = ratio(engine, base)
-        by_cpu = ""
-        if r.get("engine") and all(run.cpu for run in r["engine"] + r["baseline"]):
-            _, cpu_text = ratio(
-                [1 / cpu_per_unit(e, e.steps) for e in r["engine"]],
-                [1 / cpu_per_unit(b, b.chains * b.hops) for b in r["baseline"]],
-            )
-            by_cpu = f"; by CPU per unit {cpu_text}"
+        by_cpu = _by_cpu(r, "baseline", lambda b: b.chains * b.hops)
         rows.append(
             Row(
                 "2. Celery chain baseline (tasks/s)",
@@ -47,13 +41,7 @@ def _engine_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
         )
     if floor:
         value, text = ratio(engine, floor)
-        by_cpu = ""
-        if r.get("engine") and all(run.cpu for run in r["engine"] + r["floor"]):
-            _, cpu_text = ratio(
-                [1 / cpu_per_unit(e, e.steps) for e in r["engine"]],
-                [1 / cpu_per_unit(f, f.steps) for f in r["floor"]],
-            )
-            by_cpu = f"; by CPU per unit {cpu_text}"
+        by_cpu = _by_cpu(r, "floor", lambda f: f.steps)
         rows.append(
             Row(
                 "2. floor: the engine's SQL in a plain Celery chain (steps/s)",
@@ -77,6 +65,18 @@ def _engine_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             )
         )
     return rows
+
+
+def _by_cpu(r: dict[str, Any], key: str, units: Any) -> str:
+    """The engine against the runs under `key` by CPU per unit of work (`units(run)` of each):
+    their CPU per unit over the engine's per step, as "; by CPU per unit ..." or ""."""
+    if not r.get("engine") or not all(run.cpu for run in r["engine"] + r[key]):
+        return ""
+    _, text = ratio(
+        [1 / cpu_per_unit(e, e.steps) for e in r["engine"]],
+        [1 / cpu_per_unit(run, units(run)) for run in r[key]],
+    )
+    return f"; by CPU per unit {text}"
 
 
 def _query_row(bench: Any, r: dict[str, Any]) -> list[Row]:
