@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-fast test-tools lint format bench chaos schemathesis clean
+.PHONY: install run test test-rabbitmq test-fast test-tools lint format bench chaos schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
@@ -40,10 +40,23 @@ test-tools:
 	  fi; \
 	fi
 
-## The whole test suite against local PostgreSQL, Redis, real Celery workers and SMTP.
+## The whole test suite against local PostgreSQL, Redis, real Celery workers and SMTP; then the
+## short second-broker run: the engine's end-to-end tests with RabbitMQ as the broker
+## (`make test-rabbitmq` runs every end-to-end test that does not drive Redis itself).
+RABBITMQ_URL ?= amqp://guest:guest@127.0.0.1:5672//
+RABBITMQ_SHORT = tests/workers/test_engine_e2e.py tests/workers/test_cancellation.py \
+	tests/workers/test_queues_priority.py tests/workers/test_flow_nodes_e2e.py
+RABBITMQ_FULL = tests/workers tests/triggers tests/events tests/deliveries tests/registry
 test: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest $(PYTEST_ARGS)
+	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
+	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_SHORT) $(PYTEST_ARGS)
+
+## The end-to-end tests again with RabbitMQ as the broker (a few minutes).
+test-rabbitmq: install test-tools
+	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
+	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_FULL) $(PYTEST_ARGS)
 
 ## The quick loop (under a minute): everything but the end-to-end, browser and chaos tests
 ## (pytest markers, set in tests/conftest.py). test-tools too: the compose file's tests are fast.

@@ -269,7 +269,22 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # default of four would merge them in pairs (notiflow/broker.py maps them; rule 11).
     "priority_steps": list(range(10)),
 }
-# RabbitMQ orders a queue by priority only when it was declared with x-max-priority.
+# RabbitMQ (CELERY_BROKER_URL=amqp://..., or NOTIFLOW_BROKER=rabbitmq make run). What matters
+# there, and why:
+# - Priorities: RabbitMQ orders a queue by priority only when it was declared with
+#   x-max-priority, which this sets for every queue Celery declares (rule 11). That needs
+#   classic queues, the default. Quorum queues replicate, but know no priorities 0-9 (RabbitMQ 4
+#   has two levels), so rule 11's ordering would be lost; they are not configured here.
+# - Publisher confirms (broker_transport_options confirm_publish) are left off: a nudge that
+#   never reached RabbitMQ is re-sent by the sweeper from PostgreSQL (rules 1 and 5), so waiting
+#   for the broker's confirm on every publish would buy latency, not safety.
+# - acks_late and RabbitMQ's consumer_timeout (30 minutes by default): a delivery unacked for
+#   longer closes the worker's channel. A step is acked within CELERY_TASK_TIME_LIMIT, well inside
+#   it; a countdown nudge is held unacked by the worker until due, at most
+#   NOTIFLOW_MAX_COUNTDOWN_SECONDS (longer waits go through the sweeper), so keep that cap under
+#   the server's consumer_timeout. CELERY_VISIBILITY_TIMEOUT is Redis's and has no effect here.
+# - Redis stays: the cache, the API's rate limits and the send caps use it (NOTIFLOW_CACHE_URL,
+#   NOTIFLOW_REDIS_URL); the nudge writer of notiflow/broker.py steps aside (Celery publishes).
 if CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
     CELERY_TASK_QUEUE_MAX_PRIORITY = 9
 if CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] < 4 * NOTIFLOW_MAX_COUNTDOWN_SECONDS:

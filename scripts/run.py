@@ -387,7 +387,20 @@ def secret_key(run_dir: Path) -> str:
     return secret_file(run_dir / "secret-key", lambda: secrets.token_urlsafe(50))
 
 
+# NOTIFLOW_BROKER=rabbitmq make run: the broker by name, on this machine (CELERY_BROKER_URL, when
+# set, wins).
+BROKERS = {"redis": "redis://127.0.0.1:6379/0", "rabbitmq": "amqp://guest:guest@127.0.0.1:5672//"}
+
+
 def main() -> int:
+    broker = os.environ.get("NOTIFLOW_BROKER", "").strip().lower()
+    if broker and broker not in BROKERS:
+        print(
+            f"NOTIFLOW_BROKER must be one of {', '.join(BROKERS)}, not {broker!r}", file=sys.stderr
+        )
+        return 2
+    if broker:
+        os.environ.setdefault("CELERY_BROKER_URL", BROKERS[broker])
     run_dir = Path(os.environ.get("NOTIFLOW_RUN_DIR") or ROOT / ".run").resolve()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
     os.environ.setdefault("NOTIFLOW_SMS_BACKEND", "file")

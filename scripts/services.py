@@ -1,4 +1,5 @@
-"""Check that PostgreSQL and Redis answer, and create the database when it is missing.
+"""Check that PostgreSQL, Redis and (when it is the broker) RabbitMQ answer, and create the
+database when it is missing.
 
 python scripts/services.py check    # exit 1 with exact instructions when one is down
 python scripts/services.py ensure-db
@@ -16,6 +17,12 @@ from psycopg import sql
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/notiflow")
 BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+RABBITMQ = BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://"))
+# Redis is the broker, or beside RabbitMQ still the cache and the rate limits' counters
+# (NOTIFLOW_CACHE_URL; its default when the broker is not Redis).
+REDIS_URL = (
+    os.environ.get("NOTIFLOW_CACHE_URL", "redis://127.0.0.1:6379/1") if RABBITMQ else BROKER_URL
+)
 
 HOW_TO_START = """  Start it with one of:
     docker compose up -d db redis   (then DATABASE_URL=postgres://notiflow:notiflow@127.0.0.1:55432/notiflow
@@ -43,10 +50,27 @@ def check_postgres() -> str | None:
 
 def check_redis() -> str | None:
     try:
-        redis.Redis.from_url(BROKER_URL, socket_connect_timeout=3).ping()
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
     except redis.RedisError as exc:
-        return f"Redis at {BROKER_URL} cannot be reached: {exc}\n" + HOW_TO_START.format(
-            var="CELERY_BROKER_URL"
+        return f"Redis at {REDIS_URL} cannot be reached: {exc}\n" + HOW_TO_START.format(
+            var="NOTIFLOW_CACHE_URL" if RABBITMQ else "CELERY_BROKER_URL"
+        )
+    return None
+
+
+def check_rabbitmq() -> str | None:
+    if not RABBITMQ:
+        return None
+    from kombu import Connection
+
+    try:
+        with Connection(BROKER_URL, connect_timeout=3) as connection:
+            connection.ensure_connection(max_retries=1)
+    except Exception as exc:
+        return (
+            f"RabbitMQ at {BROKER_URL} cannot be reached: {exc}\n"
+            "  Start it with:  rabbitmq-server -detached   (Debian's rabbitmq-server)\n"
+            "  or point CELERY_BROKER_URL at a running server."
         )
     return None
 
@@ -62,7 +86,7 @@ def ensure_database() -> bool:
 
 
 def main(argv: list[str]) -> int:
-    problems = [p for p in (check_postgres(), check_redis()) if p]
+    problems = [p for p in (check_postgres(), check_redis(), check_rabbitmq()) if p]
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:

@@ -124,12 +124,29 @@ STACK_SETTINGS = {
 STACK_WORKERS = {"default": ["default"], "billing": ["billing", "default"]}
 
 
+def broker_clear(url: str) -> None:
+    """Nothing left in the test broker from an earlier run: the Redis database flushed, or on
+    RabbitMQ (CELERY_BROKER_URL=amqp://...) the queues the stack consumes purged."""
+    if url.startswith("redis://"):
+        redis.Redis.from_url(url).flushdb()
+        return
+    from celery import current_app
+
+    with current_app.connection_for_write(url) as connection:
+        channel = connection.default_channel
+        for queue in {queue for queues in STACK_WORKERS.values() for queue in queues or ["default"]}:
+            try:
+                channel.queue_purge(queue)
+            except Exception:  # not declared yet: nothing to purge
+                channel = connection.channel()
+
+
 @pytest.fixture(scope="session")
 def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> Iterator[Stack]:
     """gunicorn + two Celery workers (STACK_WORKERS) + beat against the test database and the
     test SMTP server."""
     workdir = tmp_path_factory.mktemp("stack")
-    redis.Redis.from_url(TEST_BROKER_URL).flushdb()
+    broker_clear(TEST_BROKER_URL)
     db = settings.DATABASES["default"]
     assert db["NAME"].startswith("test_"), f"refusing to run the stack on {db['NAME']!r}"
     env = {
