@@ -134,7 +134,9 @@ def broker_clear(url: str) -> None:
 
     with current_app.connection_for_write(url) as connection:
         channel = connection.default_channel
-        for queue in {queue for queues in STACK_WORKERS.values() for queue in queues or ["default"]}:
+        for queue in {
+            queue for queues in STACK_WORKERS.values() for queue in queues or ["default"]
+        }:
             try:
                 channel.queue_purge(queue)
             except Exception:  # not declared yet: nothing to purge
