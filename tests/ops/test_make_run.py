@@ -143,6 +143,16 @@ def test_make_run_stops_on_a_taken_port_before_touching_the_database(occupied, t
     assert "PostgreSQL" not in result.stderr + result.stdout
 
 
+def test_an_unknown_broker_name_stops_make_run_naming_the_choices(tmp_path):
+    env = clean_env(NOTIFLOW_BROKER="kafka", NOTIFLOW_RUN_DIR=str(tmp_path))
+    result = subprocess.run(
+        [sys.executable, str(RUN_SCRIPT)], env=env, capture_output=True, text=True, timeout=60
+    )
+
+    assert result.returncode == 2
+    assert "NOTIFLOW_BROKER must be one of redis, rabbitmq, not 'kafka'" in result.stderr
+
+
 def test_make_run_starts_the_procfile_and_a_mail_catcher_that_email_url_points_at(tmp_path):
     ports = {name: free_port() for name in ("web", "flower", "smtp", "mail")}
     env = clean_env(
