@@ -34,3 +34,14 @@ def test_unreachable_redis_names_the_url():
 
 def test_running_services_pass():
     assert check().returncode == 0
+
+
+def test_rabbitmq_as_the_broker_is_checked_and_redis_still_is():
+    down = "amqp://guest:guest@127.0.0.1:1//"
+    result = check(CELERY_BROKER_URL=down)
+    assert result.returncode == 1 and f"RabbitMQ at {down} cannot be reached" in result.stderr
+    assert "rabbitmq-server -detached" in result.stderr
+    up = "amqp://guest:guest@127.0.0.1:5672//"
+    assert check(CELERY_BROKER_URL=up).returncode == 0
+    no_redis = check(CELERY_BROKER_URL=up, NOTIFLOW_CACHE_URL="redis://127.0.0.1:1/1")
+    assert no_redis.returncode == 1 and "Redis at redis://127.0.0.1:1/1" in no_redis.stderr
