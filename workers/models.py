@@ -4,6 +4,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 from triggers.models import TriggerInstance
+from workflows.definition import FLOW_KEY_MAX
 from workflows.models import Workflow
 
 
@@ -156,7 +157,7 @@ class ThrottlePass(models.Model):
         Workflow, on_delete=models.CASCADE, related_name="+", db_index=False
     )
     node_id = models.CharField(max_length=100)
-    key = models.CharField(max_length=500)
+    key = models.CharField(max_length=FLOW_KEY_MAX)
     # Not a foreign key: retention purges triggers with plain SQL, and the row outlives nothing.
     trigger_id = models.UUIDField()
     passed_at = models.DateTimeField()
@@ -190,7 +191,7 @@ class Digest(models.Model):
         Workflow, on_delete=models.CASCADE, related_name="+", db_index=False
     )
     node_id = models.CharField(max_length=100)
-    key = models.CharField(max_length=500)
+    key = models.CharField(max_length=FLOW_KEY_MAX)
     opener_id = models.UUIDField()  # the run that opened it (a trigger id)
     opened_at = models.DateTimeField()
     closes_at = models.DateTimeField()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from workflows.definition import delay_spelled
 from workflows.semantics import sends
 from workflows.timing import WEEKDAYS
 
@@ -60,10 +61,8 @@ def _days(days: Any) -> str:
 def _summary(node: dict[str, Any]) -> str:
     kind = node.get("type")
     if kind == "delay":
-        wait = node.get("duration") or (
-            f"{node['delay_ms']} ms" if node.get("delay_ms") is not None else "?"
-        )
-        return f"delay · until {node['until']}" if node.get("until") else f"delay · wait {wait}"
+        spelled = delay_spelled(node) or "?"
+        return f"delay · {spelled}" if node.get("until") else f"delay · wait {spelled}"
     if kind == "window":
         return f"window · {_days(node.get('days'))} {node.get('start')}-{node.get('end')}"
     if kind == "throttle":

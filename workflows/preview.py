@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from workflows.definition import NODE_TYPES
+from workflows.definition import NODE_TYPES, delay_spelled
 from workflows.semantics import (
     RenderError,
     execution_context,
@@ -180,9 +180,7 @@ def _flow_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) 
 
 
 def _spelled(node: dict[str, Any], wait: timedelta) -> str:
-    fixed = node.get("duration") or (
-        f"{node['delay_ms']} ms" if node.get("delay_ms") is not None else ""
-    )
+    fixed = "" if node.get("until") else delay_spelled(node)
     return f"{fixed}, {wait}" if fixed else str(wait)
 
 

@@ -19,14 +19,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from workflows.definition import MAX_DELAY, NODE_TYPES, delay_of, duration_parse
+from workflows.definition import FLOW_KEY_MAX, MAX_DELAY, NODE_TYPES, delay_of, duration_parse
 from workflows.templating import TemplateError, condition_holds, render_budget, template_render
 from workflows.timing import WEEKDAYS, clock_parse, until_parse, window_opening, zone_parse
 
 Rendered = dict[str, str]
-
-# The longest rendered throttle or digest key (the column's size).
-FLOW_KEY_MAX = 500
 
 
 class RenderError(Exception):
