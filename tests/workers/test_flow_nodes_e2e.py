@@ -209,3 +209,27 @@ def test_cancelling_runs_that_wait_at_a_window_or_a_digest(api, e2e, smtp_server
     (sent,) = smtp_server.handler.to(f"{user}@example.com")
     assert sent.subject == "1 for third"
     assert not smtp_server.handler.to("never@example.com")
+
+
+def test_deleting_a_digest_opener_leaves_the_next_run_its_own_digest(api, e2e, smtp_server):
+    """The operator's soft delete, then the workers: the deleted opener's digest is joined by
+    nobody after it; the next run with the key opens one of its own and sends it."""
+    digest = WorkflowFactory(
+        definition=chain(
+            {"id": "batch", "type": "digest", "key": "{{ payload.user }}", "window": "4s"},
+            email_node("mail", subject="{{ vars.digest_batch.count }} for {{ payload.name }}"),
+        )
+    )
+    user = unique("user")
+    payload = {"user": user, "email": f"{user}@example.com"}
+    opener = fire(api, digest, {**payload, "name": "first"})
+    wait_for(lambda: Digest.objects.filter(opener_id=opener).exists(), timeout=30, message="open")
+    response = api.delete(f"/api/triggers/{opener}/", {"reason": "sent by mistake"})
+    assert response.status_code == 200, response.text
+
+    late = wait_terminal(fire(api, digest, {**payload, "name": "second"}), timeout=30)
+
+    assert late.status == "completed" and late.vars["digest_batch"]["count"] == 1
+    assert Digest.objects.filter(key=user, workflow=digest).count() == 2
+    (sent,) = smtp_server.handler.to(f"{user}@example.com")
+    assert sent.subject == "1 for second"
