@@ -152,11 +152,38 @@ DATABASES = {
 # reconnects by itself after a PostgreSQL restart.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=300))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# The hot statements are prepared (notiflow/db.py); false behind a pooler that cannot keep them.
-# psycopg prepares nothing while prepare_threshold is None (Django's default); Django's own cursors
-# bind on the client and never prepare, so this reaches only notiflow/db.py.
-if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
+# What stands between the processes and PostgreSQL (notiflow/pooler.py; README, "PgBouncer"):
+# `auto` finds out at each process's first connection (a pooler answers with a backend pid of
+# its own) and reads PgBouncer's admin console; `none` says PostgreSQL or a session pooler, and
+# probes nothing; `transaction` says a transaction pooler, and probes nothing.
+DATABASE_POOLER = env.str("DATABASE_POOLER", default="auto").lower()
+if DATABASE_POOLER not in {"auto", "none", "transaction"}:
+    _refuse(f"DATABASE_POOLER is auto, none or transaction, not {DATABASE_POOLER!r}")
+# The hot statements are prepared (notiflow/db.py). `auto`: wherever the connection keeps them
+# (not behind PgBouncer before 1.21 in transaction mode); `true`: always (a pooler you know keeps
+# them, e.g. PgBouncer >= 1.21 with max_prepared_statements whose console we may not read);
+# `false`: never. psycopg prepares nothing, not even execute(prepare=True), while
+# prepare_threshold is None (Django's default); Django's own cursors bind on the client and
+# never prepare, so this reaches only notiflow/db.py and the waiter (triggers/waiting.py).
+DATABASE_PREPARED_STATEMENTS = env.str("DATABASE_PREPARED_STATEMENTS", default="auto").lower()
+# The boolean spellings this setting took before `auto` existed.
+DATABASE_PREPARED_STATEMENTS = {
+    **{spelling: "true" for spelling in ("1", "yes", "on")},
+    **{spelling: "false" for spelling in ("0", "no", "off")},
+}.get(DATABASE_PREPARED_STATEMENTS, DATABASE_PREPARED_STATEMENTS)
+if DATABASE_PREPARED_STATEMENTS not in {"auto", "true", "false"}:
+    _refuse(
+        f"DATABASE_PREPARED_STATEMENTS is auto, true or false, not {DATABASE_PREPARED_STATEMENTS!r}"
+    )
+if DATABASE_PREPARED_STATEMENTS == "true" or (
+    DATABASE_PREPARED_STATEMENTS == "auto" and DATABASE_POOLER != "transaction"
+):
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
+# A WITH HOLD cursor (QuerySet.iterator() outside a transaction) outlives its transaction, and
+# behind transaction pooling the next fetch may reach another server connection (Django's docs,
+# "Transaction pooling and server-side cursors"). `auto` sets this at run time when it finds one.
+if DATABASE_POOLER == "transaction":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 # A database host that does not answer must not hold a process for the system's TCP timeout
 # (minutes): a worker's registry heartbeat runs on its event loop (workers/registration.py).
 DATABASES["default"].setdefault("OPTIONS", {}).setdefault(

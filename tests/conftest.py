@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from tests.support.pgbouncer import PgBouncer, pgbouncer_missing
 from tests.support.receiver import Receiver
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import Stack, wait_until_up
@@ -25,6 +26,10 @@ from triggers.models import ApiKeyScope
 from triggers.services import api_key_create
 
 TEST_BROKER_URL = settings.CELERY_BROKER_URL
+# NOTIFLOW_TEST_PGBOUNCER=1 (make test-pgbouncer): the stack's processes reach PostgreSQL through
+# a PgBouncer in transaction mode (the `pgbouncer` fixture). The test process itself stays
+# direct: it creates and migrates the test database, which a pooler need not see.
+THROUGH_PGBOUNCER = os.environ.get("NOTIFLOW_TEST_PGBOUNCER", "") == "1"
 
 
 def unique(prefix: str = "t") -> str:
@@ -143,18 +148,46 @@ def broker_clear(url: str) -> None:
                 channel = connection.channel()
 
 
+def pgbouncer_start(**options: Any) -> PgBouncer:
+    """A PgBouncer of its own (tests/support/pgbouncer.py) in front of the test PostgreSQL."""
+    missing = pgbouncer_missing()
+    if missing:
+        pytest.fail(missing)
+    db = settings.DATABASES["default"]
+    return PgBouncer(
+        server_host=db["HOST"] or "127.0.0.1",
+        server_port=int(db["PORT"] or 5432),
+        user=db["USER"],
+        **options,
+    ).start()
+
+
 @pytest.fixture(scope="session")
-def stack(django_db_setup, django_db_blocker, smtp_server, tmp_path_factory) -> Iterator[Stack]:
+def pgbouncer(django_db_setup) -> Iterator[PgBouncer]:
+    """One PgBouncer in transaction mode for the session (default_pool_size 10); stopped before
+    the test database is dropped (its server connections would keep the drop waiting)."""
+    bouncer = pgbouncer_start()
+    yield bouncer
+    bouncer.stop()
+
+
+@pytest.fixture(scope="session")
+def stack(
+    request, django_db_setup, django_db_blocker, smtp_server, tmp_path_factory
+) -> Iterator[Stack]:
     """gunicorn + two Celery workers (STACK_WORKERS) + beat against the test database and the
-    test SMTP server."""
+    test SMTP server; through the session's PgBouncer under NOTIFLOW_TEST_PGBOUNCER=1."""
     workdir = tmp_path_factory.mktemp("stack")
     broker_clear(TEST_BROKER_URL)
     db = settings.DATABASES["default"]
     assert db["NAME"].startswith("test_"), f"refusing to run the stack on {db['NAME']!r}"
+    database_url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    if THROUGH_PGBOUNCER:
+        database_url = request.getfixturevalue("pgbouncer").url(db["NAME"])
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "notiflow.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": TEST_BROKER_URL,
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp_server.port}",
         "NOTIFLOW_SMS_BACKEND": "file",

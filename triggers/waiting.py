@@ -115,6 +115,16 @@ def waiter_connection_params() -> dict[str, Any]:
     return params
 
 
+def _prepared_statements_on(params: Mapping[str, Any]) -> bool:
+    """As on Django's connections (notiflow/pooler.py): off behind a pooler that cannot keep
+    them. Probed once per process (in a thread: it may open a connection of its own)."""
+    from notiflow.pooler import pooler_detect, prepared_statements_on
+
+    if settings.DATABASE_POOLER != "auto":
+        return params.get("prepare_threshold") is not None
+    return prepared_statements_on(pooler_detect(params=params))
+
+
 class TerminalWaiter:
     """Wakes the waiting clients of one web process when their trigger is finished (see the
     module). Runs on that process's event loop; `wait` is its one entry point."""
@@ -200,6 +210,8 @@ class TerminalWaiter:
     async def _poll(self, ids: list[uuid.UUID]) -> list[uuid.UUID]:
         if self._connection is None or self._connection.closed:
             self._connection = await psycopg.AsyncConnection.connect(**self._params)
+            if not await asyncio.to_thread(_prepared_statements_on, self._params):
+                self._connection.prepare_threshold = None
         self.polls += 1
         cursor = await self._connection.execute(
             WAIT_TERMINAL_SQL,
