@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-rabbitmq test-fast test-tools lint format bench chaos schemathesis clean
+.PHONY: install run test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
@@ -23,14 +23,16 @@ install: $(STAMP)
 run: install
 	$(PY) scripts/run.py
 
-## System tools the tests drive: Debian's chromium (the admin browser test, no browser download)
-## and docker-compose (validates docker-compose.yml; no Docker engine needed). `make test` runs
-## this first: as root it installs the missing ones with apt-get; otherwise it prints the
-## apt-get line to run and fails.
+## System tools the tests drive: Debian's chromium (the admin browser test, no browser download),
+## docker-compose (validates docker-compose.yml; no Docker engine needed) and pgbouncer (the tests
+## start private ones on loopback; Debian's service is not used). `make test` runs this first: as
+## root it installs the missing ones with apt-get; otherwise it prints the apt-get line to run
+## and fails.
 test-tools:
 	@missing=""; \
 	test -x /usr/bin/chromium || missing="$$missing chromium"; \
 	command -v docker-compose >/dev/null 2>&1 || missing="$$missing docker-compose"; \
+	test -x /usr/sbin/pgbouncer || command -v pgbouncer >/dev/null 2>&1 || missing="$$missing pgbouncer"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "make test-tools: running as root, installing$$missing with apt-get"; \
