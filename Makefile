@@ -44,21 +44,33 @@ test-tools:
 
 ## The whole test suite against local PostgreSQL, Redis, real Celery workers and SMTP; then the
 ## short second-broker run: the engine's end-to-end tests with RabbitMQ as the broker
-## (`make test-rabbitmq` runs every end-to-end test that does not drive Redis itself).
+## (`make test-rabbitmq` runs every end-to-end test that does not drive Redis itself); then the
+## short PgBouncer run: the engine's and the flow nodes' end-to-end tests with the stack's
+## processes behind a PgBouncer in transaction mode (`make test-pgbouncer`: every one).
 RABBITMQ_URL ?= amqp://guest:guest@127.0.0.1:5672//
 RABBITMQ_SHORT = tests/workers/test_engine_e2e.py tests/workers/test_cancellation.py \
 	tests/workers/test_queues_priority.py tests/workers/test_flow_nodes_e2e.py
 RABBITMQ_FULL = tests/workers tests/triggers tests/events tests/deliveries tests/registry
+PGBOUNCER_SHORT = tests/workers/test_engine_e2e.py tests/workers/test_flow_nodes_e2e.py
 test: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest $(PYTEST_ARGS)
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_SHORT) $(PYTEST_ARGS)
+	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m e2e $(PGBOUNCER_SHORT) $(PYTEST_ARGS)
 
 ## The end-to-end tests again with RabbitMQ as the broker (a few minutes).
 test-rabbitmq: install test-tools
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_FULL) $(PYTEST_ARGS)
+
+## Every end-to-end test with the stack's web, workers and beat behind a private PgBouncer in
+## transaction mode (tests/support/pgbouncer.py, on a free loopback port; the test process itself
+## stays direct: it creates and migrates the test database). Not the chaos tests: they run a
+## PostgreSQL and Redis of their own.
+test-pgbouncer: install test-tools
+	$(PY) scripts/services.py check
+	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m "e2e and not chaos" tests $(PYTEST_ARGS)
 
 ## The quick loop (under a minute): everything but the end-to-end, browser and chaos tests
 ## (pytest markers, set in tests/conftest.py). test-tools too: the compose file's tests are fast.
