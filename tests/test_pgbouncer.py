@@ -1,11 +1,16 @@
 """Prepared statements and server-side cursors behind a pooler (notiflow/pooler.py): a process
 finds out at its first connection whether PgBouncer stands in between, switches off what that
 PgBouncer cannot keep, and says so once; direct to PostgreSQL everything stays on. Against a
-real PgBouncer (tests/support/pgbouncer.py) and the test PostgreSQL."""
+real PgBouncer (tests/support/pgbouncer.py) and the test PostgreSQL. And what DATABASE_POOLER and
+DATABASE_PREPARED_STATEMENTS decide at start, before any connection."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +22,7 @@ from django.db.backends.postgresql.base import DatabaseWrapper
 from notiflow.pooler import pooler_forget
 from tests.conftest import pgbouncer_start
 from tests.support.pgbouncer import PgBouncer
+from tests.support.stack import ROOT
 
 # A statement of the hot path's kind, run as notiflow/db.py runs them: prepare=True.
 HOT_STATEMENT = "SELECT count(*) FROM pg_class WHERE relname = %(name)s"
@@ -148,3 +154,59 @@ def test_behind_pgbouncer_in_session_mode_prepared_statements_stay_on(
             "prepared statements on, server-side cursors on",
         )
     ]
+
+
+def settings_under(**env: str) -> subprocess.CompletedProcess[str]:
+    """notiflow.settings loaded in a process of its own with `env`: what it made of the
+    database, as JSON, or its refusal."""
+    script = (
+        "import json; from notiflow import settings as s; db = s.DATABASES['default']; "
+        "print(json.dumps([s.DATABASE_POOLER, s.DATABASE_PREPARED_STATEMENTS, "
+        "db['OPTIONS'].get('prepare_threshold'), db.get('DISABLE_SERVER_SIDE_CURSORS', False)]))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("pooler", "prepared", "expected"),
+    [
+        # auto: prepared until a probe finds a pooler that cannot keep them.
+        ("auto", "auto", ["auto", "auto", 5, False]),
+        ("none", "auto", ["none", "auto", 5, False]),
+        # A transaction pooler said, not probed: both off, unless prepared statements are vouched for.
+        ("transaction", "auto", ["transaction", "auto", None, True]),
+        ("transaction", "true", ["transaction", "true", 5, True]),
+        ("auto", "false", ["auto", "false", None, False]),
+        # The boolean spellings the setting had before `auto`.
+        ("auto", "0", ["auto", "false", None, False]),
+        ("auto", "yes", ["auto", "true", 5, False]),
+    ],
+)
+def test_the_pooler_settings_decide_at_start_what_needs_no_probe(
+    pooler: str, prepared: str, expected: list[Any]
+) -> None:
+    result = settings_under(DATABASE_POOLER=pooler, DATABASE_PREPARED_STATEMENTS=prepared)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "choices"),
+    [
+        ("DATABASE_POOLER", "auto, none or transaction"),
+        ("DATABASE_PREPARED_STATEMENTS", "auto, true or false"),
+    ],
+)
+def test_an_unknown_pooler_setting_stops_the_process_naming_the_choices(
+    name: str, choices: str
+) -> None:
+    result = settings_under(**{name: "pgbouncer2"})
+    assert result.returncode != 0
+    assert f"notiflow: {name} is {choices}, not 'pgbouncer2'" in result.stderr
