@@ -44,17 +44,32 @@ class PostgresCluster:
     and a fast restart is a clean shutdown, so committed data survives exactly as with fsync on.
     """
 
-    def __init__(self, root: Path):
+    def __init__(
+        self,
+        root: Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        trusted: str | None = None,
+        prefix: tuple[str, ...] = (),
+    ):
+        """Listening on `host` (loopback unless the hosts harness gives a namespace's address),
+        trusting connections from the `trusted` network (CIDR) besides loopback; every command
+        runs behind `prefix` (e.g. `ip netns exec <ns>`)."""
         self.root = root
         self.data = root / "data"
         self.log = root / "postgres.log"
-        self.port = free_port()
+        self.host = host
+        self.port = port or free_port()
+        self.trusted = trusted
         self.bindir = postgres_bindir()
         # initdb refuses to run as root: run the server as `postgres` when we are root.
-        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self.as_owner = [*prefix, *owner]
+        self.chown = bool(owner)
 
     def url(self, *, user: str = "postgres", database: str = "notiflow") -> str:
-        return f"postgres://{user}@127.0.0.1:{self.port}/{database}"
+        return f"postgres://{user}@{self.host}:{self.port}/{database}"
 
     def _pg_ctl(self, *args: str, check: bool = True) -> None:
         # Never a pipe: the server started by pg_ctl inherits its stdout and stderr, and a pipe
@@ -71,14 +86,14 @@ class PostgresCluster:
 
     def _start_server(self) -> None:
         options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            f"-p {self.port} -k {self.root} -c listen_addresses={self.host} -c fsync=off "
             "-c full_page_writes=off -c max_connections=200"
         )
         self._pg_ctl("-l", str(self.log), "-o", options, "-w", "start")
 
     def start(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        if self.as_owner:
+        if self.chown:
             shutil.chown(self.root, user="postgres", group="postgres")
         subprocess.run(
             [
@@ -90,6 +105,9 @@ class PostgresCluster:
             capture_output=True,  # initdb starts nothing that outlives it
             timeout=START_TIMEOUT,
         )
+        if self.trusted:
+            with (self.data / "pg_hba.conf").open("a") as hba:
+                hba.write(f"host all all {self.trusted} trust\n")
         self._start_server()
         with psycopg.connect(self.url(database="postgres"), autocommit=True) as conn:
             conn.execute("CREATE DATABASE notiflow")
@@ -112,19 +130,33 @@ class PostgresCluster:
 class RedisServer:
     """redis-server without persistence: a restart loses everything, like a FLUSHALL."""
 
-    def __init__(self, root: Path):
+    def __init__(
+        self,
+        root: Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        prefix: tuple[str, ...] = (),
+    ):
+        """Bound to `host`; started behind `prefix` (e.g. `ip netns exec <ns>`)."""
         self.root = root
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.host = host
+        self.port = port or free_port()
+        self.prefix = prefix
+        self.url = f"redis://{host}:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             [
-                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+                *self.prefix,
+                *("redis-server", "--port", str(self.port), "--bind", self.host),
                 *("--save", "", "--appendonly", "no", "--dir", str(self.root)),
                 *("--logfile", str(self.root / "redis.log")),
+                # Off the loopback, protected mode refuses every client without a password: the
+                # only other address is a private namespace's (hosts/), which nothing else sees.
+                *(("--protected-mode", "no") if self.host != "127.0.0.1" else ()),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
