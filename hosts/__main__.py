@@ -10,6 +10,7 @@ fault was met, 1 when one was missed, 2 when the harness itself could not run.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import signal
 import subprocess
@@ -21,6 +22,8 @@ from hosts import netns
 from hosts.plan import FAULTS, HostsConfig, parse_faults
 
 INSIDE = "NOTIFLOW_HOSTS_INSIDE"  # set for the run inside the web namespace
+# The namespaces have fixed names: a second run at the same time would tear the first one's down.
+LOCK = Path("/run/notiflow-hosts.lock")
 
 
 def parse(argv: list[str]) -> HostsConfig:
@@ -71,12 +74,22 @@ def outside(argv: list[str]) -> int:
         print("python -m hosts makes network namespaces: run it as root", file=sys.stderr)
         return 2
     inside = None
+    lock = LOCK.open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"another hosts run holds {LOCK}; wait for it to end", file=sys.stderr)
+        return 2
     try:
         netns.setup(config.hosts)
         command = netns.in_namespace(netns.WEB, [sys.executable, "-m", "hosts", *argv])
         inside = subprocess.Popen(command, env={**os.environ, INSIDE: "1"})
         return inside.wait()
     except KeyboardInterrupt:
+        # The run inside had the same Ctrl-C (one terminal, one process group) and is stopping
+        # what it started: let it finish rather than cut its cleanup short.
+        if inside is not None:
+            inside.wait(timeout=120)
         return 130
     except Exception as exc:
         print(f"hosts harness error: {exc}", file=sys.stderr)
@@ -89,6 +102,7 @@ def outside(argv: list[str]) -> int:
             except subprocess.TimeoutExpired:
                 inside.kill()
         netns.teardown()
+        lock.close()
 
 
 def main(argv: list[str]) -> int:

@@ -9,6 +9,9 @@ unit tests check them); `sh` runs them.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 from dataclasses import dataclass
 
@@ -127,7 +130,18 @@ def sh(commands: list[list[str]], *, check: bool = True) -> None:
 
 
 def teardown() -> None:
-    sh(teardown_commands(existing_namespaces()), check=False)
+    """Every `nf-` namespace deleted, after SIGKILLing what still runs in it (only a run that
+    was itself killed leaves anything: a namespace outlives its deletion while a process holds
+    it, and so would a PostgreSQL server)."""
+    ours = [name for name in existing_namespaces() if name.startswith(PREFIX + "-")]
+    for name in ours:
+        listed = subprocess.run(
+            ["ip", "netns", "pids", name], capture_output=True, text=True, check=False, timeout=30
+        )
+        for pid in listed.stdout.split():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+    sh(teardown_commands(ours), check=False)
 
 
 def setup(hosts: int) -> None:
