@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-rabbitmq test-fast test-tools lint format bench chaos schemathesis clean
+.PHONY: install run test test-rabbitmq test-fast test-tools lint format bench chaos hosts schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
@@ -105,6 +105,18 @@ chaos: install
 	$(PY) -m chaos --triggers $(N) --digest-triggers $(DIGESTS) --kills $(KILLS) --flushes $(FLUSHES) \
 		--redis-restarts $(REDIS_RESTARTS) --pg-restarts $(PG_RESTARTS) \
 		--receiver-outages $(RECEIVER_OUTAGES) $(CHAOS_ARGS)
+
+## Several hosts (docs/reliability.md): as root, network namespaces on this machine stand for the
+## machines - PostgreSQL, Redis, web + beat, and three worker hosts on one bridge (10.77.0.0/24;
+## nothing in the root namespace). Each fault on one host under HOSTS_N triggers: link-down (its
+## link cut past the lease), pg-cut / broker-cut (cut from PostgreSQL / the broker only), sigstop
+## (frozen past the lease). One table per fault; exit 1 when a target is missed.
+## e.g. make hosts FAULTS=sigstop HOSTS_N=100
+HOSTS_N ?= 600
+FAULTS ?= link-down,pg-cut,broker-cut,sigstop
+HOSTS_ARGS ?=
+hosts: install
+	$(PY) -m hosts --faults $(FAULTS) --triggers $(HOSTS_N) $(HOSTS_ARGS)
 
 clean:
 	rm -rf $(VENV) .run .pytest_cache .mypy_cache .ruff_cache staticfiles

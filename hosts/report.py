@@ -35,8 +35,8 @@ class HostsResult:
     chaos: ChaosResult
     shares: list[HostShare] = field(default_factory=list)
     timeline: list[FaultLog] = field(default_factory=list)
-    # Seconds from the restore to the last trigger terminal.
-    recovery: float | None = None
+    # When (on the timeline's clock) every trigger was first terminal; None when some never were.
+    all_terminal: float | None = None
 
     def misses(self) -> list[str]:
         late = sum(share.late_releases for share in self.shares)
@@ -51,9 +51,10 @@ class HostsResult:
             "cut short by the time limits"
             for s in self.shares
         ]
-        timeline = [f"  {entry.at:7.1f}s  {entry.kind}: {entry.detail}" for entry in self.timeline]
-        if self.recovery is not None:
-            timeline.append(f"  every trigger terminal {self.recovery:.1f}s after the restore")
+        entries = [(entry.at, f"{entry.kind}: {entry.detail}") for entry in self.timeline]
+        if self.all_terminal is not None:
+            entries.append((self.all_terminal, "every trigger terminal"))
+        timeline = [f"  {at:7.1f}s  {what}" for at, what in sorted(entries)]
         return "\n".join(
             [
                 f"fault: {self.plan.describe()}",

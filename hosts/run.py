@@ -93,6 +93,7 @@ class HostsRun:
         self.api = requests.Session()
         self.firing: Firing | None = None
         self.fault: TimedFault | None = None
+        self.terminal_at: float | None = None  # when every fired trigger was first terminal
 
     def say(self, message: str) -> None:
         if not self.config.quiet:
@@ -235,7 +236,7 @@ class HostsRun:
         fired_at = time.monotonic()
         self.say(f"fired {len(self.firing.fired)} trigger(s) in {fired_at - began:.1f}s")
         stuck = self._wait_terminal(began + config.deadline_for(plan))
-        drained_at = time.monotonic()
+        drained_at = self.terminal_at or time.monotonic()
         if self.fault.error is not None:
             raise RuntimeError(f"the fault could not be injected: {self.fault.error!r}")
         result.died_by_themselves = [
@@ -269,13 +270,12 @@ class HostsRun:
             "fire to all terminal": drained_at - began,
             "whole run": time.monotonic() - self.started,
         }
-        restored = self.fault.restored_at
         return HostsResult(
             plan=plan,
             chaos=result,
             shares=self._shares(),
             timeline=list(self.fault.log),
-            recovery=drained_at - restored if restored and not stuck else None,
+            all_terminal=None if stuck else drained_at - self.started,
         )
 
     def _shares(self) -> list[HostShare]:
@@ -323,6 +323,8 @@ class HostsRun:
         in_flight: int | None = None
         while time.monotonic() < deadline:
             in_flight = self._in_flight()
+            if in_flight == 0 and self.terminal_at is None:
+                self.terminal_at = time.monotonic()
             if in_flight == 0 and not self.fault.is_alive():
                 return 0
             if time.monotonic() - last_report > 5:
