@@ -38,6 +38,12 @@ def parse(argv: list[str]) -> HostsConfig:
         "--triggers", type=int, default=defaults.triggers, help="per fault [%(default)s]"
     )
     parser.add_argument(
+        "--after",
+        type=int,
+        default=defaults.after,
+        help="triggers fired once the faulted host is back: it must take a share [%(default)s]",
+    )
+    parser.add_argument(
         "--concurrency", type=int, default=defaults.concurrency, help="pool processes per worker"
     )
     parser.add_argument(
@@ -59,6 +65,7 @@ def parse(argv: list[str]) -> HostsConfig:
     return HostsConfig(
         faults=faults,
         triggers=args.triggers,
+        after=args.after,
         concurrency=args.concurrency,
         fault_after=args.fault_after,
         seconds={kind: args.seconds for kind in faults} if args.seconds else {},

@@ -80,7 +80,7 @@ class TimedFault(FaultInjector):
         self.fault = plan
         self.undo = undo
         self.holding = holding
-        self.restored_at: float | None = None
+        self.restored_wall: float | None = None  # time.time(), to compare with PostgreSQL's
 
     def _armed(self) -> bool:
         """Until the host holds a lease (or ARM_TIMEOUT); False when asked to stop."""
@@ -103,7 +103,7 @@ class TimedFault(FaultInjector):
                 self.stopping.wait(self.fault.seconds)
             finally:
                 detail = self.undo()
-                self.restored_at = time.monotonic()
+                self.restored_wall = time.time()
                 in_flight = self.in_flight()
                 detail += f" ({in_flight} trigger(s) in flight)"
                 self.log.append(FaultLog(RESTORE, self.clock(), None, detail))

@@ -70,6 +70,8 @@ class HostsConfig:
     concurrency: int = 2
     delay_ms: int = 1000
     fire_threads: int = 8
+    # Triggers fired once the fault is undone and the host beats again: it must take its share.
+    after: int = 60
     # The fault comes this long after the first trigger is fired: the host holds claims, and most
     # of the triggers are still to run (or to be fired).
     fault_after: float = 1.0

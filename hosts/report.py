@@ -17,6 +17,7 @@ class HostShare:
 
     host: str
     claims: int = 0
+    claims_after_restore: int = 0
     takeovers: int = 0  # expired leases of other workers it claimed
     taken_over: int = 0  # its own leases that expired and another worker claimed
     # Releases under those taken-over leases: late writes the fence let through (target 0).
@@ -37,15 +38,29 @@ class HostsResult:
     timeline: list[FaultLog] = field(default_factory=list)
     # When (on the timeline's clock) every trigger was first terminal; None when some never were.
     all_terminal: float | None = None
+    # Seconds from the restore to the faulted host's first beat in the registry (None: never,
+    # within hosts.run.BACK_TIMEOUT), and the triggers fired after that.
+    back: float | None = None
+    after: int = 0
 
     def misses(self) -> list[str]:
         late = sum(share.late_releases for share in self.shares)
-        fence = [f"{late} release(s) applied under a lease another worker had taken over"]
-        return self.chaos.misses() + (fence if late else [])
+        host = f"host{self.plan.host}"
+        faulted = next((share for share in self.shares if share.host == host), None)
+        checks = [
+            (late == 0, f"{late} release(s) applied under a lease another worker had taken over"),
+            (self.back is not None, f"{host} not back in the registry after the restore"),
+            (
+                faulted is None or faulted.claims_after_restore > 0 or not self.after,
+                f"{host} claimed nothing of the {self.after} triggers fired after the restore",
+            ),
+        ]
+        return self.chaos.misses() + [message for ok, message in checks if not ok]
 
     def table(self) -> str:
         shares = [
-            f"  {s.host}: {s.claims} claims ({s.takeovers} of expired leases); "
+            f"  {s.host}: {s.claims} claims ({s.takeovers} of expired leases, "
+            f"{s.claims_after_restore} after the restore); "
             f"{s.taken_over} of its leases expired and taken over, {s.late_releases} released "
             f"late under them; worker log: {s.fenced} outcomes fenced off, {s.cut_short} steps "
             "cut short by the time limits"
@@ -53,7 +68,17 @@ class HostsResult:
         ]
         entries = [(entry.at, f"{entry.kind}: {entry.detail}") for entry in self.timeline]
         if self.all_terminal is not None:
-            entries.append((self.all_terminal, "every trigger terminal"))
+            entries.append((self.all_terminal, "every trigger fired before the restore terminal"))
+        back = f"{self.back:.1f}s" if self.back is not None else "never"
+        restored = [entry.at for entry in self.timeline if entry.kind != self.plan.kind]
+        if restored:
+            entries.append(
+                (
+                    restored[0] + (self.back or 0),
+                    f"host{self.plan.host} beats again ({back} after the restore); "
+                    f"{self.after} more triggers fired",
+                )
+            )
         timeline = [f"  {at:7.1f}s  {what}" for at, what in sorted(entries)]
         return "\n".join(
             [

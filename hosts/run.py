@@ -22,7 +22,7 @@ from typing import Any
 import psycopg
 import requests
 
-from chaos.fire import Firing
+from chaos.fire import Firing, trigger_body
 from chaos.harness import ENGINE_TIMINGS, RATE_LIMITS_OFF, chaos_secret_key, workflow_definition
 from chaos.report import ChaosResult, Deliveries
 from chaos.services import PostgresCluster, RedisServer
@@ -53,6 +53,17 @@ FROM trigger_event WHERE to_status = 'processing'
 _RELEASED_UNDER = """
 SELECT count(*) FROM trigger_event WHERE from_status = 'processing' AND actor = ANY(%s)
 """
+# Claims made after the fault was undone (a wall-clock time), by host.
+_CLAIMS_SINCE = """
+SELECT split_part(actor, ':', 1), count(*) FROM trigger_event
+WHERE to_status = 'processing' AND created_at > to_timestamp(%s) GROUP BY 1
+"""
+# The worker beat into the registry after the given wall-clock time: its consumer is up again
+# (beats stop while the broker connection is lost) and it reaches PostgreSQL.
+_SEEN_SINCE = """
+SELECT count(*) FROM worker WHERE name = %s AND stopped_at IS NULL AND last_seen_at > to_timestamp(%s)
+"""
+BACK_TIMEOUT = 60.0  # seconds, from the restore, for the faulted host to beat again
 # The host's leases held now.
 _HOLDING = """
 SELECT count(*) FROM trigger_instance WHERE status = 'processing' AND leased_by LIKE %s
@@ -125,6 +136,8 @@ class HostsRun:
             "PYTHONUNBUFFERED": "1",
             **{name: os.environ.get(name, value) for name, value in ENGINE_TIMINGS.items()},
             **RATE_LIMITS_OFF,
+            # [10] A worker back from a fault is seen in the registry within 2 s.
+            "NOTIFLOW_WORKER_HEARTBEAT_SECONDS": "2",
         }
 
     def _start(self) -> None:
@@ -239,6 +252,15 @@ class HostsRun:
         drained_at = self.terminal_at or time.monotonic()
         if self.fault.error is not None:
             raise RuntimeError(f"the fault could not be injected: {self.fault.error!r}")
+        fired = dict(self.firing.fired)
+        retries = self.firing.retries
+        back = after = None
+        if not stuck and self.fault.restored_wall is not None:
+            back, after = self._after_the_restore(victim, self.workers[plan.host - 1], headers)
+            fired.update(after.fired)
+            retries += after.retries
+            stuck = self._wait_terminal(time.monotonic() + 60 + 0.15 * config.after)
+            result.triggers += config.after
         result.died_by_themselves = [
             f"{p.name}: exited {p.popen.returncode}"
             for stack in self.stacks.values()
@@ -256,7 +278,7 @@ class HostsRun:
         tally(
             result,
             query=self._query,
-            fired=self.firing.fired,
+            fired=fired,
             digest_fired={},
             faults=self.fault,
             deliveries=deliveries,
@@ -264,7 +286,7 @@ class HostsRun:
             nodes=len(workflow_definition(config.delay_ms)["nodes"]),
         )
         result.other_faults = {plan.kind: self.fault.count(plan.kind)}
-        result.intake_retries = self.firing.retries
+        result.intake_retries = retries
         result.seconds = {
             "firing": fired_at - began,
             "fire to all terminal": drained_at - began,
@@ -275,8 +297,37 @@ class HostsRun:
             chaos=result,
             shares=self._shares(),
             timeline=list(self.fault.log),
-            all_terminal=None if stuck else drained_at - self.started,
+            all_terminal=drained_at - self.started if self.terminal_at else None,
+            back=back,
+            after=len(after.fired) if after else 0,
         )
+
+    def _after_the_restore(
+        self, victim: netns.Machine, worker: Process, headers: dict[str, str]
+    ) -> tuple[float | None, Firing]:
+        """Is the host back? Wait (BACK_TIMEOUT) for its worker to beat into the registry, then
+        fire `after` more triggers, which every host should share. Returns the seconds from the
+        restore to its first beat (None: not back), and that firing."""
+        assert self.fault is not None and self.fault.restored_wall is not None
+        restored = self.fault.restored_wall
+        name = f"{worker.name}@{victim.hostname}"
+        deadline = time.monotonic() + BACK_TIMEOUT
+        back: float | None = None
+        while time.monotonic() < deadline:
+            if self._query(_SEEN_SINCE, [name, restored])[0][0]:
+                back = time.time() - restored
+                break
+            time.sleep(0.2)
+        self.say(f"{name} " + (f"beat again {back:.1f}s after the restore" if back else "not back"))
+        self.firing = Firing(
+            base_url=self.base_url,
+            headers=headers,
+            threads=self.config.fire_threads,
+            body=lambda index: trigger_body(self.config.triggers + index),
+        )
+        self.firing.fire(self.config.after)
+        self.say(f"fired {len(self.firing.fired)} more trigger(s) after the restore")
+        return back, self.firing
 
     def _shares(self) -> list[HostShare]:
         shares = {host.hostname: HostShare(host.hostname) for host in self.hosts}
@@ -285,13 +336,16 @@ class HostsRun:
             share = shares.get(actor.partition(":")[0])
             if share is None:
                 continue
-            share.claims += 1
+            share.claims += 1  # every claim, after the restore too
             if reclaim:
                 share.takeovers += 1
                 if prior and prior.partition(":")[0] in stale:
                     stale[prior.partition(":")[0]].append(prior)
+        restored = self.fault.restored_wall if self.fault else None
+        since = dict(self._query(_CLAIMS_SINCE, [restored])) if restored else {}
         for machine, worker in zip(self.hosts, self.workers, strict=True):
             host = machine.hostname
+            shares[host].claims_after_restore = since.get(host, 0)
             share = shares[host]
             share.taken_over = len(stale[host])
             share.late_releases = self._query(_RELEASED_UNDER, [stale[host]])[0][0]

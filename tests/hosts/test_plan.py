@@ -45,8 +45,8 @@ def test_each_fault_has_a_host_and_every_host_is_hit():
 
 
 def test_arguments_make_the_config():
-    config = parse(["--faults", "pg-cut", "--triggers", "100", "--seconds", "9"])
-    assert (config.faults, config.triggers) == ((PG_CUT,), 100)
+    config = parse(["--faults", "pg-cut", "--triggers", "100", "--seconds", "9", "--after", "7"])
+    assert (config.faults, config.triggers, config.after) == ((PG_CUT,), 100, 7)
     plan = config.plan(PG_CUT)
     assert (plan.kind, plan.host, plan.seconds) == (PG_CUT, 2, 9)
     assert config.deadline_for(plan) == 120 + 0.15 * 100 + plan.after + 9
@@ -113,11 +113,27 @@ def test_a_worker_host_runs_in_its_namespace_under_its_own_hostname():
     assert "hostname host3" in argv[8] and argv[-2:] == ["celery", "worker"]
 
 
-def test_a_late_release_under_a_lease_taken_over_is_a_miss():
-    plan = HostsConfig().plan(SIGSTOP)
+def result(*shares: HostShare, back: float | None = 1.0, after: int = 60) -> HostsResult:
     chaos = ChaosResult(triggers=0, faults_requested={SIGSTOP: 1}, other_faults={SIGSTOP: 1})
-    clean = HostsResult(plan=plan, chaos=chaos, shares=[HostShare("host1", taken_over=2)])
+    plan = HostsConfig().plan(SIGSTOP)  # host1
+    return HostsResult(plan=plan, chaos=chaos, shares=list(shares), back=back, after=after)
+
+
+def test_a_host_back_at_work_with_its_stale_leases_fenced_meets_every_target():
+    clean = result(HostShare("host1", taken_over=2, claims_after_restore=5), HostShare("host2"))
     assert clean.misses() == []
-    late = HostsResult(plan=plan, chaos=chaos, shares=[HostShare("host1", late_releases=1)])
-    assert late.misses() == ["1 release(s) applied under a lease another worker had taken over"]
     assert "sigstop" in clean.table() and "kills" not in clean.table()
+
+
+def test_a_late_release_under_a_lease_taken_over_is_a_miss():
+    late = result(HostShare("host1", late_releases=1, claims_after_restore=5))
+    assert late.misses() == ["1 release(s) applied under a lease another worker had taken over"]
+
+
+def test_a_host_that_does_not_come_back_to_work_is_a_miss():
+    assert result(HostShare("host1", claims_after_restore=5), back=None).misses() == [
+        "host1 not back in the registry after the restore"
+    ]
+    assert result(HostShare("host1"), HostShare("host2", claims_after_restore=9)).misses() == [
+        "host1 claimed nothing of the 60 triggers fired after the restore"
+    ]
