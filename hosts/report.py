@@ -41,6 +41,9 @@ class HostsResult:
     # Seconds from the restore to the faulted host's first beat in the registry (None: never,
     # within hosts.run.BACK_TIMEOUT), and the triggers fired after that.
     back: float | None = None
+    # Seconds from the restore to its first claim (None: none), and the triggers fired after the
+    # restore, in batches, until it made one.
+    at_work: float | None = None
     after: int = 0
 
     def misses(self) -> list[str]:
@@ -69,16 +72,18 @@ class HostsResult:
         entries = [(entry.at, f"{entry.kind}: {entry.detail}") for entry in self.timeline]
         if self.all_terminal is not None:
             entries.append((self.all_terminal, "every trigger fired before the restore terminal"))
-        back = f"{self.back:.1f}s" if self.back is not None else "never"
         restored = [entry.at for entry in self.timeline if entry.kind != self.plan.kind]
-        if restored:
+        host = f"host{self.plan.host}"
+        if restored and self.back is not None:
             entries.append(
                 (
-                    restored[0] + (self.back or 0),
-                    f"host{self.plan.host} beats again ({back} after the restore); "
-                    f"{self.after} more triggers fired",
+                    restored[0] + self.back,
+                    f"{host} beats again in the registry; from here on {self.after} more "
+                    f"triggers fired, in batches until {host} claims one",
                 )
             )
+        if restored and self.at_work is not None:
+            entries.append((restored[0] + self.at_work, f"{host} claims again"))
         timeline = [f"  {at:7.1f}s  {what}" for at, what in sorted(entries)]
         return "\n".join(
             [
@@ -88,5 +93,8 @@ class HostsResult:
                 *shares,
                 "timeline (seconds since the harness started):",
                 *timeline,
+                "hosts targets: all met"
+                if not self.misses()
+                else "hosts targets MISSED: " + "; ".join(self.misses()),
             ]
         )

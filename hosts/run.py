@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,10 +65,20 @@ _SEEN_SINCE = """
 SELECT count(*) FROM worker WHERE name = %s AND stopped_at IS NULL AND last_seen_at > to_timestamp(%s)
 """
 BACK_TIMEOUT = 60.0  # seconds, from the restore, for the faulted host to beat again
+# Seconds from the given wall-clock time to the host's first claim after it (NULL: none).
+_FIRST_CLAIM_SINCE = """
+SELECT extract(epoch FROM min(created_at))::float8 - %(since)s FROM trigger_event
+WHERE to_status = 'processing' AND created_at > to_timestamp(%(since)s) AND actor LIKE %(host)s
+"""
 # The host's leases held now.
 _HOLDING = """
 SELECT count(*) FROM trigger_instance WHERE status = 'processing' AND leased_by LIKE %s
 """
+
+
+def numbered_from(offset: int) -> Callable[[int], dict[str, Any]]:
+    """Trigger bodies numbered from `offset`: a batch after the first has keys of its own."""
+    return lambda index: trigger_body(offset + index)
 
 
 class HostsRun:
@@ -254,13 +265,16 @@ class HostsRun:
             raise RuntimeError(f"the fault could not be injected: {self.fault.error!r}")
         fired = dict(self.firing.fired)
         retries = self.firing.retries
-        back = after = None
+        back = at_work = None
+        after: list[Firing] = []
         if not stuck and self.fault.restored_wall is not None:
-            back, after = self._after_the_restore(victim, self.workers[plan.host - 1], headers)
-            fired.update(after.fired)
-            retries += after.retries
-            stuck = self._wait_terminal(time.monotonic() + 60 + 0.15 * config.after)
-            result.triggers += config.after
+            worker = self.workers[plan.host - 1]
+            back = self._wait_back(f"{worker.name}@{victim.hostname}")
+            at_work, after, stuck = self._back_at_work(victim, headers)
+            for firing in after:
+                fired.update(firing.fired)
+                retries += firing.retries
+            result.triggers += config.after * len(after)
         result.died_by_themselves = [
             f"{p.name}: exited {p.popen.returncode}"
             for stack in self.stacks.values()
@@ -299,35 +313,59 @@ class HostsRun:
             timeline=list(self.fault.log),
             all_terminal=drained_at - self.started if self.terminal_at else None,
             back=back,
-            after=len(after.fired) if after else 0,
+            at_work=at_work,
+            after=sum(len(firing.fired) for firing in after),
         )
 
-    def _after_the_restore(
-        self, victim: netns.Machine, worker: Process, headers: dict[str, str]
-    ) -> tuple[float | None, Firing]:
-        """Is the host back? Wait (BACK_TIMEOUT) for its worker to beat into the registry, then
-        fire `after` more triggers, which every host should share. Returns the seconds from the
-        restore to its first beat (None: not back), and that firing."""
+    def _wait_back(self, name: str) -> float | None:
+        """Seconds from the restore to the worker `name`'s first beat in the registry after it;
+        None when it has not beaten within BACK_TIMEOUT."""
         assert self.fault is not None and self.fault.restored_wall is not None
         restored = self.fault.restored_wall
-        name = f"{worker.name}@{victim.hostname}"
         deadline = time.monotonic() + BACK_TIMEOUT
-        back: float | None = None
         while time.monotonic() < deadline:
             if self._query(_SEEN_SINCE, [name, restored])[0][0]:
                 back = time.time() - restored
-                break
+                self.say(f"{name} beat again {back:.1f}s after the restore")
+                return back
             time.sleep(0.2)
-        self.say(f"{name} " + (f"beat again {back:.1f}s after the restore" if back else "not back"))
-        self.firing = Firing(
-            base_url=self.base_url,
-            headers=headers,
-            threads=self.config.fire_threads,
-            body=lambda index: trigger_body(self.config.triggers + index),
+        self.say(f"{name} not back {BACK_TIMEOUT:g}s after the restore")
+        return None
+
+    def _back_at_work(
+        self, victim: netns.Machine, headers: dict[str, str]
+    ) -> tuple[float | None, list[Firing], int]:
+        """Fire `after` more triggers at a time, each batch once the last is terminal, until the
+        faulted host has claimed one of them (or BACK_TIMEOUT has passed since the first): a
+        host that beats but takes no work is not back. A batch can come and go while the host
+        is still replacing pool processes (see docs/reliability.md), hence more than one.
+        Returns the seconds from the restore to its first claim after it (None: none), the
+        batches, and how many triggers are not terminal at the end."""
+        assert self.fault is not None and self.fault.restored_wall is not None
+        restored = self.fault.restored_wall
+        deadline = time.monotonic() + BACK_TIMEOUT
+        batches: list[Firing] = []
+        stuck = 0
+        first: float | None = None
+        while first is None and time.monotonic() < deadline and not stuck:
+            offset = self.config.triggers + self.config.after * len(batches)
+            self.firing = Firing(
+                base_url=self.base_url,
+                headers=headers,
+                threads=self.config.fire_threads,
+                body=numbered_from(offset),
+            )
+            self.firing.fire(self.config.after)
+            batches.append(self.firing)
+            stuck = self._wait_terminal(time.monotonic() + 60 + 0.15 * self.config.after)
+            first = self._query(
+                _FIRST_CLAIM_SINCE, {"since": restored, "host": f"{victim.hostname}:%"}
+            )[0][0]
+        self.say(
+            f"{len(batches)} batch(es) of {self.config.after} after the restore; "
+            + (f"first claim {first:.1f}s after it" if first is not None else "no claim")
         )
-        self.firing.fire(self.config.after)
-        self.say(f"fired {len(self.firing.fired)} more trigger(s) after the restore")
-        return back, self.firing
+        return first, batches, stuck
 
     def _shares(self) -> list[HostShare]:
         shares = {host.hostname: HostShare(host.hostname) for host in self.hosts}
