@@ -192,6 +192,7 @@ class Digests:
 @dataclass
 class ChaosResult:
     triggers: int
+    broker: str = "redis"
     fired: int = 0
     intake_retries: int = 0
     completed: int = 0
@@ -206,6 +207,7 @@ class ChaosResult:
     kills_pool_process: int = 0
     redis_flushes: int = 0
     redis_restarts: int = 0
+    rabbitmq_restarts: int = 0
     postgres_restarts: int = 0
     receiver_outages: int = 0
     faults_during_work: int = 0
@@ -230,7 +232,8 @@ class ChaosResult:
     def faults_injected(self) -> dict[str, int]:
         return {
             "kills": self.kills,
-            "flushes": self.redis_flushes,
+            # With RabbitMQ as the broker, its restart takes the flush's place (fault_plan).
+            "flushes": self.redis_flushes + self.rabbitmq_restarts,
             "redis_restarts": self.redis_restarts,
             "pg_restarts": self.postgres_restarts,
             "receiver_outages": self.receiver_outages,
@@ -267,6 +270,14 @@ class ChaosResult:
         misses = [message for ok, message in checks if not ok]
         return misses + self.digests.misses() + self.webhooks.misses()
 
+    def _broker_rows(self) -> list[tuple[str, object]]:
+        if self.broker == "rabbitmq":
+            return [
+                ("RabbitMQ restarts (the broker)", self.rabbitmq_restarts),
+                ("Redis restarts (cache and rate limits)", self.redis_restarts),
+            ]
+        return [("Redis flushes", self.redis_flushes), ("Redis restarts", self.redis_restarts)]
+
     def table(self) -> str:
         d = self.deliveries
         rows: list[tuple[str, object]] = [
@@ -280,8 +291,7 @@ class ChaosResult:
                 f"{self.kills} ({self.kills_worker} whole worker, "
                 f"{self.kills_pool_process} pool process)",
             ),
-            ("Redis flushes", self.redis_flushes),
-            ("Redis restarts", self.redis_restarts),
+            *self._broker_rows(),
             ("PostgreSQL restarts", self.postgres_restarts),
             ("webhook receiver outages", self.receiver_outages),
             ("emails received", d.emails.total()),
