@@ -192,6 +192,7 @@ class Digests:
 @dataclass
 class ChaosResult:
     triggers: int
+    broker: str = "redis"
     fired: int = 0
     intake_retries: int = 0
     completed: int = 0
@@ -206,6 +207,7 @@ class ChaosResult:
     kills_pool_process: int = 0
     redis_flushes: int = 0
     redis_restarts: int = 0
+    rabbitmq_restarts: int = 0
     postgres_restarts: int = 0
     receiver_outages: int = 0
     faults_during_work: int = 0
@@ -235,7 +237,8 @@ class ChaosResult:
         of its own, some zero times; a run of other faults requests only those)."""
         injected = {
             "kills": self.kills,
-            "flushes": self.redis_flushes,
+            # With RabbitMQ as the broker, its restart takes the flush's place (fault_plan).
+            "flushes": self.redis_flushes + self.rabbitmq_restarts,
             "redis_restarts": self.redis_restarts,
             "pg_restarts": self.postgres_restarts,
             "receiver_outages": self.receiver_outages,
@@ -274,6 +277,18 @@ class ChaosResult:
         misses = [message for ok, message in checks if not ok]
         return misses + self.digests.misses() + self.webhooks.misses()
 
+    def _broker_rows(self) -> list[tuple[str, str, object]]:
+        """(kind in faults_injected, label, value) of the broker's faults."""
+        if self.broker == "rabbitmq":
+            return [
+                ("flushes", "RabbitMQ restarts (the broker)", self.rabbitmq_restarts),
+                ("redis_restarts", "Redis restarts (cache and rate limits)", self.redis_restarts),
+            ]
+        return [
+            ("flushes", "Redis flushes", self.redis_flushes),
+            ("redis_restarts", "Redis restarts", self.redis_restarts),
+        ]
+
     def table(self) -> str:
         d = self.deliveries
         injected = self.faults_injected
@@ -284,8 +299,7 @@ class ChaosResult:
                 f"{self.kills} ({self.kills_worker} whole worker, "
                 f"{self.kills_pool_process} pool process)",
             ),
-            ("flushes", "Redis flushes", self.redis_flushes),
-            ("redis_restarts", "Redis restarts", self.redis_restarts),
+            *self._broker_rows(),
             ("pg_restarts", "PostgreSQL restarts", self.postgres_restarts),
             ("receiver_outages", "webhook receiver outages", self.receiver_outages),
             *((kind, kind, count) for kind, count in self.other_faults.items()),
