@@ -25,3 +25,15 @@ def test_other_faults_are_counted_against_what_was_requested():
     result.other_faults = {"link-down": 1}
     assert result.misses() == []
     assert "link-down" in result.table() and "Redis flushes" not in result.table()
+
+
+def test_with_rabbitmq_as_the_broker_its_restarts_take_the_flushes_row():
+    requested = ChaosConfig(
+        broker="rabbitmq", kills=0, flushes=1, redis_restarts=0, pg_restarts=0, receiver_outages=0
+    ).requested
+    result = ChaosResult(triggers=0, broker="rabbitmq", faults_requested=dict(requested))
+    result.rabbitmq_restarts = 1
+    table = result.table()
+    assert "RabbitMQ restarts (the broker)" in table and "Redis flushes" not in table
+    assert "Redis restarts (cache and rate limits)" in table
+    assert result.faults_injected == requested
