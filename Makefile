@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos schemathesis clean
+.PHONY: install run test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos hosts schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
@@ -102,12 +102,15 @@ format: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-## Chaos run (docs/reliability.md): its own PostgreSQL and Redis, N triggers while workers are
+## Chaos run (docs/reliability.md): its own PostgreSQL and Redis (and RabbitMQ), N triggers while workers are
 ## SIGKILLed, Redis flushed and restarted, PostgreSQL restarted, and every event webhooked to a
 ## flaky receiver that is also taken down; DIGESTS runs of a digest workflow alongside (every
 ## run in exactly one digest, each digest sent once). Exit 1 when a target is missed.
+## BROKER=rabbitmq: a RabbitMQ node of the run's own is the broker, restarted (stop_app/start_app)
+## in each flush's place; Redis stays as the cache and is still restarted.
 ## e.g. make chaos N=200 DIGESTS=50 KILLS=2 FLUSHES=1 REDIS_RESTARTS=0 PG_RESTARTS=0
 N ?= 2000
+BROKER ?= redis
 DIGESTS ?= 500
 KILLS ?= 10
 FLUSHES ?= 2
@@ -116,9 +119,21 @@ PG_RESTARTS ?= 1
 RECEIVER_OUTAGES ?= 1
 CHAOS_ARGS ?=
 chaos: install
-	$(PY) -m chaos --triggers $(N) --digest-triggers $(DIGESTS) --kills $(KILLS) --flushes $(FLUSHES) \
+	$(PY) -m chaos --broker $(BROKER) --triggers $(N) --digest-triggers $(DIGESTS) --kills $(KILLS) --flushes $(FLUSHES) \
 		--redis-restarts $(REDIS_RESTARTS) --pg-restarts $(PG_RESTARTS) \
 		--receiver-outages $(RECEIVER_OUTAGES) $(CHAOS_ARGS)
+
+## Several hosts (docs/reliability.md): as root, network namespaces on this machine stand for the
+## machines - PostgreSQL, Redis, web + beat, and three worker hosts on one bridge (10.77.0.0/24;
+## nothing in the root namespace). Each fault on one host under HOSTS_N triggers: link-down (its
+## link cut past the lease), pg-cut / broker-cut (cut from PostgreSQL / the broker only), sigstop
+## (frozen past the lease). One table per fault; exit 1 when a target is missed.
+## e.g. make hosts FAULTS=sigstop HOSTS_N=100
+HOSTS_N ?= 600
+FAULTS ?= link-down,pg-cut,broker-cut,sigstop
+HOSTS_ARGS ?=
+hosts: install
+	$(PY) -m hosts --faults $(FAULTS) --triggers $(HOSTS_N) $(HOSTS_ARGS)
 
 clean:
 	rm -rf $(VENV) .run .pytest_cache .mypy_cache .ruff_cache staticfiles

@@ -5,12 +5,14 @@ BENCHMARKS.md. See `python -m bench --help` and BENCHMARKS.md.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import signal
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from bench import infra
@@ -24,6 +26,8 @@ PARTS = (
     "dblimit",
     "pools",
     "intake",
+    "brokers",
+    "curve",
     "publish",
     "delays",
     "memory",
@@ -40,6 +44,7 @@ QUICK = {
     "delays": 100,
     "scale_triggers": 50_000,
     "memory_steps": 3000,
+    "curve_triggers": 300,
 }
 
 
@@ -52,6 +57,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--delays", type=int, default=500, help="per path (below/above the cap)")
     parser.add_argument("--scale-triggers", type=int, default=1_000_000, help="x3 step logs")
     parser.add_argument("--memory-steps", type=int, default=100_000)
+    parser.add_argument(
+        "--curve-triggers", type=int, default=2000, help="per point of the scaling curve (7 points)"
+    )
     parser.add_argument(
         "--only",
         default=",".join(DEFAULT_PARTS),
@@ -69,6 +77,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--no-write", action="store_true", help="do not update BENCHMARKS.md")
     parser.add_argument("--db-prefix", default="notiflow_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14", help="flushed!")
+    parser.add_argument(
+        "--broker",
+        choices=("redis", "rabbitmq"),
+        default="redis",
+        help="Redis (--redis-url) or RabbitMQ (--rabbitmq-url, vhost <db-prefix>, remade)",
+    )
+    parser.add_argument("--rabbitmq-url", default="amqp://guest:guest@127.0.0.1:5672")
+    parser.add_argument(
+        "--summary-json", help="write the engine and intake figures here (the brokers part)"
+    )
     parser.add_argument("--port", type=int, default=None, help="gunicorn [NOTIFLOW_PORT or 8013]")
     parser.add_argument(
         "--web",
@@ -109,7 +127,8 @@ class Bench:
 
     def setup(self) -> None:
         say(
-            f"databases {self.config.db_prefix}_* on {self.config.server_url}, Redis {self.config.redis_url}"
+            f"databases {self.config.db_prefix}_* on {self.config.server_url}, Redis "
+            f"{self.config.redis_url}, broker {self.config.broker_url}"
         )
         infra.database_template(self.config)
         infra.database_clone(self.config, source="template", target="engine")
@@ -186,6 +205,15 @@ class Bench:
                 self.run_dblimit()
             if "intake" in parts:
                 self.run_intake()
+        if "brokers" in parts:
+            from bench.brokers import brokers_run
+
+            self.r["brokers"] = brokers_run(self, say)
+            say(f"  {self.r['brokers']}")
+        if "curve" in parts:
+            from bench.curve import curve_run
+
+            self.r["curve"] = curve_run(self, say)
         if "pools" in parts:
             from bench.pools import pools_run
 
@@ -385,7 +413,10 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, _stop)  # also when started in the background, which ignores it
     args = parse_args(argv)
     config = infra.Config.from_env(
-        db_prefix=args.db_prefix, redis_url=args.redis_url, port=args.port
+        db_prefix=args.db_prefix,
+        redis_url=args.redis_url,
+        port=args.port,
+        rabbitmq_url=args.rabbitmq_url if args.broker == "rabbitmq" else None,
     )
     bench = Bench(args, config)
     started = time.monotonic()
@@ -403,6 +434,16 @@ def main(argv: list[str]) -> int:
     print()
     print(body)
     say(f"done in {time.monotonic() - started:.0f}s")
+    if args.summary_json:
+        from bench.brokers import summary
+
+        Path(args.summary_json).write_text(json.dumps(summary(bench.r)))
+    if bench.r.get("curve"):
+        from bench.curve import curve_chart
+
+        chart = (infra.ROOT if not args.no_write else config.workdir) / "BENCHMARKS-scaling.png"
+        curve_chart(bench.r["curve"], chart, title=f'make bench ARGS="{shlex.join(argv)}"')
+        say(f"scaling chart: {chart}")
     if not args.no_write:
         write_benchmarks(
             infra.ROOT / "BENCHMARKS.md", machine=machine, body=body, args=shlex.join(argv)

@@ -3,6 +3,8 @@
 Nothing here touches a database or a Redis database that the bench did not name itself: the
 databases are `<prefix>_template`, `<prefix>_engine` and `<prefix>_sql` on the server of
 DATABASE_URL, and Redis is the one database of --redis-url (flushed before each measurement).
+With `--broker rabbitmq` the broker is the vhost `<prefix>` of the RabbitMQ on --rabbitmq-url,
+deleted and made again before each measurement; Redis stays as the cache.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import psycopg
 import redis
@@ -37,6 +39,18 @@ class Config:
     redis_url: str
     port: int
     workdir: Path
+    # Redis's URL, or amqp://user:password@host:port/<db_prefix> (a vhost of the bench's own).
+    broker_url: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.broker_url:
+            object.__setattr__(self, "broker_url", self.redis_url)
+
+    @property
+    def rabbitmq_vhost(self) -> str | None:
+        if not self.broker_url.startswith("amqp"):
+            return None
+        return unquote(urlsplit(self.broker_url).path.lstrip("/"))
 
     def db_url(self, part: str) -> str:
         return f"{self.server_url}/{self.db_name(part)}"
@@ -45,7 +59,10 @@ class Config:
         return f"{self.db_prefix}_{part}"
 
     @classmethod
-    def from_env(cls, *, db_prefix: str, redis_url: str, port: int | None) -> Config:
+    def from_env(
+        cls, *, db_prefix: str, redis_url: str, port: int | None, rabbitmq_url: str | None = None
+    ) -> Config:
+        """`rabbitmq_url` (amqp://user:password@host:port, no vhost): RabbitMQ is the broker."""
         url = urlsplit(
             os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/notiflow")
         )
@@ -58,6 +75,9 @@ class Config:
             redis_url=redis_url,
             port=port or int(os.environ.get("NOTIFLOW_PORT", "8013")),
             workdir=workdir,
+            broker_url=f"{rabbitmq_url.rstrip('/')}/{quote(db_prefix, safe='')}"
+            if rabbitmq_url
+            else "",
         )
 
 
@@ -104,7 +124,25 @@ def database_template(config: Config) -> None:
 
 
 def redis_flush(config: Config) -> None:
+    """Empty the bench's Redis database and, with RabbitMQ as the broker, its vhost."""
     redis.Redis.from_url(config.redis_url).flushdb()
+    if config.rabbitmq_vhost:
+        rabbitmq_vhost_reset(config.rabbitmq_vhost)
+
+
+def rabbitmq_vhost_reset(vhost: str) -> None:
+    """Delete the vhost (its queues and messages with it) and make it again for guest: as empty
+    as a flushed Redis database. rabbitmqctl talks to the local node."""
+    for args in (
+        ("delete_vhost", vhost),
+        ("add_vhost", vhost),
+        ("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*"),
+    ):
+        done = subprocess.run(["rabbitmqctl", "-q", *args], capture_output=True, text=True)
+        if done.returncode != 0 and not (
+            args[0] == "delete_vhost" and "does not exist" in done.stderr
+        ):
+            raise RuntimeError(f"rabbitmqctl {' '.join(args)}: {done.stderr.strip()}")
 
 
 # --- processes ----------------------------------------------------------------------------------
@@ -123,7 +161,7 @@ def base_env(config: Config, db_part: str = "engine", **extra: str) -> dict[str,
             # throwaway, so a fixed key signs nothing worth forging (yours wins if set).
             "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or BENCH_SECRET_KEY,
             "DATABASE_URL": config.db_url(db_part),
-            "CELERY_BROKER_URL": config.redis_url,
+            "CELERY_BROKER_URL": config.broker_url,
             # Sends nothing and keeps nothing (locmem would keep every message in memory).
             "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
             "NOTIFLOW_SMS_BACKEND": "null",
@@ -139,6 +177,9 @@ def base_env(config: Config, db_part: str = "engine", **extra: str) -> dict[str,
             "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
         }
     )
+    if config.rabbitmq_vhost:
+        # The cache and the rate limits stay on Redis: the bench's database, not the default.
+        env["NOTIFLOW_CACHE_URL"] = env["NOTIFLOW_REDIS_URL"] = config.redis_url
     env.update(extra)
     return env
 
@@ -320,6 +361,8 @@ def machine_description(config: Config) -> dict[str, str]:
         "python": platform.python_version(),
         "postgresql": f"{pg[0] if pg else '?'} ({', '.join(f'{k}={v}' for k, v in settings.items())})",
         "redis": str(info.get("redis_version", "?")),
+        "broker": config.broker_url.split("://", 1)[0]
+        + (f" (vhost {config.rabbitmq_vhost})" if config.rabbitmq_vhost else ""),
         "worker pool processes (CELERY_WORKER_CONCURRENCY)": _worker_concurrency(),
         "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
     }

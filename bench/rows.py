@@ -255,10 +255,37 @@ def rows(bench: Any) -> list[Row]:
         *_engine_rows(bench, r, a),
         *_query_row(bench, r),
         *_intake_rows(bench, r, a),
+        *_broker_rows(bench, r, a),
         *_publish_rows(bench, r, a),
         *_delay_rows(bench, r, a),
         *_scale_memory_rows(bench, r, a),
         *_explain_rows(bench, r),
+    ]
+
+
+def _broker_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    """RabbitMQ as the broker against this run's Redis figures (issue 20)."""
+    rabbitmq = r.get("brokers")
+    if rabbitmq is None:
+        return []
+    engine = [e.steps_per_second for e in r.get("engine", [])]
+    intake = [h.per_second for h in r.get("intake_http", [])]
+    _, engine_text = ratio(rabbitmq.engine, engine)
+    _, intake_text = ratio(rabbitmq.intake, intake)
+    size = {"triggers": a.triggers, "intake_requests": a.intake_requests}
+    return [
+        Row(
+            "1. engine throughput, RabbitMQ as the broker (steps/s)",
+            spread(rabbitmq.engine) + f"; {a.triggers} triggers, the same run's second process",
+            ratio=f"rabbitmq/redis {engine_text}" if engine_text else "",
+            command=bench.cmd("engine,intake,brokers", **size),
+        ),
+        Row(
+            "4. intake POST /api/triggers/, RabbitMQ as the broker (req/s)",
+            spread(rabbitmq.intake) + f"; p99 {spread(rabbitmq.intake_p99_ms, ' ms')}",
+            ratio=f"rabbitmq/redis {intake_text}" if intake_text else "",
+            command=bench.cmd("engine,intake,brokers", **size),
+        ),
     ]
 
 
@@ -321,4 +348,13 @@ def notes(bench: Any) -> list[str]:
 
         limits = [d.steps_per_second for d in r.get("dblimit", [])]
         out += ["", *pools_table(r["pools"], sorted(limits)[len(limits) // 2] if limits else None)]
+    if r.get("curve"):
+        from bench.curve import curve_table
+
+        out += [
+            "",
+            *curve_table(r["curve"]),
+            "",
+            f"Reproduce: {bench.cmd('curve', curve_triggers=bench.args.curve_triggers)}",
+        ]
     return out

@@ -12,10 +12,10 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
-from chaos.harness import ChaosConfig, ChaosRun
+from chaos.harness import BROKERS, ChaosConfig, ChaosRun
 
 DEFAULTS = ChaosConfig()
-STRINGS = ("digest_window",)
+STRINGS = ("digest_window", "broker")
 FLOATS = (
     "fault_interval",
     "deadline",
@@ -30,7 +30,8 @@ def parse(argv: list[str]) -> ChaosConfig:
     helps = {
         "triggers": "triggers to fire",
         "kills": "SIGKILLs, alternating one pool process and a whole worker (then replaced)",
-        "flushes": "Redis FLUSHALLs",
+        "broker": "redis, or rabbitmq (a node of the harness's own; Redis stays as the cache)",
+        "flushes": "Redis FLUSHALLs (RabbitMQ restarts with --broker rabbitmq)",
         "redis_restarts": "Redis restarts (no persistence: everything in it is lost)",
         "pg_restarts": "PostgreSQL fast restarts",
         "receiver_outages": "webhook receiver outages (its port refuses connections)",
@@ -56,6 +57,7 @@ def parse(argv: list[str]) -> ChaosConfig:
                 type=float if f.name in FLOATS else str if f.name in STRINGS else int,
                 default=default,
                 help=f"{helps[f.name]} [{default}]",
+                choices=BROKERS if f.name == "broker" else None,
             )
     parser.add_argument(
         "--as-owner",
@@ -100,7 +102,7 @@ def main(argv: list[str]) -> int:
             if config.digest_triggers
             else ""
         )
-        + f", {config.workers} workers x {config.concurrency}, "
+        + f", {config.broker} as the broker, {config.workers} workers x {config.concurrency}, "
         f"{'least-privilege roles' if config.least_privilege else 'owner role'}; "
         + (
             f"webhooks ({', '.join(config.webhook_events)}) to a receiver failing "

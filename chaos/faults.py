@@ -1,6 +1,7 @@
 """The faults: SIGKILL a whole worker (and start a new one) or one of its pool processes, flush or
-restart Redis, restart PostgreSQL, take the webhook receiver down for a few seconds. One every
-few seconds, spread over the run."""
+restart Redis (with RabbitMQ as the broker: restart RabbitMQ in the flush's place), restart
+PostgreSQL, take the webhook receiver down for a few seconds. One every few seconds, spread over
+the run."""
 
 from __future__ import annotations
 
@@ -18,19 +19,27 @@ KILL_WORKER = "kill-worker"
 KILL_POOL_PROCESS = "kill-pool-process"
 REDIS_FLUSH = "redis-flush"
 REDIS_RESTART = "redis-restart"
+RABBITMQ_RESTART = "rabbitmq-restart"
 PG_RESTART = "pg-restart"
 RECEIVER_DOWN = "receiver-down"
 
 
 def fault_plan(
-    *, kills: int, flushes: int, redis_restarts: int, pg_restarts: int, receiver_outages: int = 0
+    *,
+    kills: int,
+    flushes: int,
+    redis_restarts: int,
+    pg_restarts: int,
+    receiver_outages: int = 0,
+    flush: str = REDIS_FLUSH,
 ) -> list[str]:
     """Faults in the order they will happen: each kind spread evenly over the run, kills
     alternating between a pool process (a step dies mid-flight, the worker lives) and a whole
-    worker (main process and pool together; a replacement starts)."""
+    worker (main process and pool together; a replacement starts). `flush` is the broker's fault
+    in the flushes' slots: REDIS_FLUSH, or RABBITMQ_RESTART when RabbitMQ is the broker."""
     spread: list[tuple[float, int, str]] = []
     for order, (kind, count) in enumerate(
-        (("kill", kills), (REDIS_FLUSH, flushes), (PG_RESTART, pg_restarts)),
+        (("kill", kills), (flush, flushes), (PG_RESTART, pg_restarts)),
     ):
         spread += [((i + 0.5) / count, order, kind) for i in range(count)]
     # A Redis restart goes just after the PostgreSQL restart when both are asked for.

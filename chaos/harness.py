@@ -23,6 +23,7 @@ from chaos.faults import (
     KILL_POOL_PROCESS,
     KILL_WORKER,
     PG_RESTART,
+    RABBITMQ_RESTART,
     RECEIVER_DOWN,
     REDIS_FLUSH,
     REDIS_RESTART,
@@ -33,7 +34,7 @@ from chaos.faults import (
 from chaos.fire import DIGEST_WORKFLOW_KEY, WORKFLOW_KEY, Firing, digest_body
 from chaos.receiver import ChaosReceiver
 from chaos.report import ChaosResult, Deliveries
-from chaos.services import PostgresCluster, RedisServer
+from chaos.services import PostgresCluster, RabbitNode, RedisServer
 from chaos.tally import tally, tally_digests, tally_webhooks
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import ROOT, Stack, wait_for
@@ -94,9 +95,15 @@ print(json.dumps({{"id": str(endpoint.pk), "secret": endpoint.secret}}))
 """
 
 
+BROKERS = ("redis", "rabbitmq")
+
+
 @dataclass
 class ChaosConfig:
     triggers: int = 2000
+    # The broker: the harness's redis-server, or a RabbitMQ node of its own (then the Redis
+    # server stays as the cache, and each "flush" is a RabbitMQ restart instead).
+    broker: str = "redis"
     kills: int = 10
     flushes: int = 2
     redis_restarts: int = 1
@@ -138,6 +145,8 @@ class ChaosConfig:
             "pg_restarts": self.pg_restarts,
             "receiver_outages": self.receiver_outages,
         }
+        if self.broker not in BROKERS:
+            raise ValueError(f"unknown broker {self.broker!r}: one of {', '.join(BROKERS)}")
         if self.webhook_events and not {"*", "trigger.completed"} & set(self.webhook_events):
             raise ValueError("the webhook endpoint must subscribe to trigger.completed (or *)")
 
@@ -201,6 +210,7 @@ class ChaosRun:
         self.logs.mkdir(parents=True, exist_ok=True)
         self.postgres = PostgresCluster(self.tmp / "pg")
         self.redis = RedisServer(self.tmp / "redis")
+        self.rabbitmq = RabbitNode(self.tmp / "rabbitmq") if config.broker == "rabbitmq" else None
         self.smtp = SmtpServer()
         self.receiver = ChaosReceiver(fail_first=config.webhook_fail_first, seed=config.seed)
         self.endpoint_id = ""
@@ -235,6 +245,8 @@ class ChaosRun:
         self.say(f"services in {self.tmp}, logs in {self.logs}")
         self.postgres.start()
         self.redis.start()
+        if self.rabbitmq is not None:
+            self.rabbitmq.start()
         self.smtp.start()
         self.receiver.start()
         owner = self.postgres.url()
@@ -252,7 +264,7 @@ class ChaosRun:
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "notiflow.settings",
             "DJANGO_SECRET_KEY": chaos_secret_key(),
-            "CELERY_BROKER_URL": self.redis.url,
+            **self._broker_env(),
             "EMAIL_URL": f"smtp://127.0.0.1:{self.smtp.port}",
             "NOTIFLOW_SMS_BACKEND": "file",
             "NOTIFLOW_SMS_FILE": str(self.logs / "sms.jsonl"),
@@ -301,7 +313,7 @@ class ChaosRun:
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "notiflow.settings", **WEBHOOK_SETTINGS}
         env["DJANGO_SECRET_KEY"] = chaos_secret_key()
         env["DATABASE_URL"] = database_url
-        env["CELERY_BROKER_URL"] = self.redis.url
+        env.update(self._broker_env())
         process = subprocess.Popen(
             [sys.executable, "manage.py", *args],
             cwd=ROOT,
@@ -313,6 +325,17 @@ class ChaosRun:
         )
         self.commands.append(process)
         return process
+
+    def _broker_env(self) -> dict[str, str]:
+        if self.rabbitmq is None:
+            return {"CELERY_BROKER_URL": self.redis.url}
+        # Without Redis as the broker, the cache and rate limits still need one: ours, never
+        # the machine's (their defaults).
+        return {
+            "CELERY_BROKER_URL": self.rabbitmq.url,
+            "NOTIFLOW_CACHE_URL": self.redis.url,
+            "NOTIFLOW_REDIS_URL": self.redis.url,
+        }
 
     @staticmethod
     def _manage_result(process: subprocess.Popen[str], what: str) -> str:
@@ -350,6 +373,7 @@ class ChaosRun:
             self.smtp.stop,
             self.receiver.stop,
             self.redis.stop,
+            *([self.rabbitmq.stop] if self.rabbitmq is not None else []),
             self.postgres.stop,
         ]
         for step in steps:
@@ -386,6 +410,7 @@ class ChaosRun:
         assert self.pool is not None
         result = ChaosResult(
             triggers=config.triggers + config.digest_triggers,
+            broker=config.broker,
             faults_requested=dict(config.requested),
         )
         actions = {
@@ -394,6 +419,7 @@ class ChaosRun:
             REDIS_FLUSH: self.redis.flush,
             REDIS_RESTART: lambda: f"redis-server back after {self.redis.restart():.1f}s",
             PG_RESTART: lambda: f"PostgreSQL back after {self.postgres.restart():.1f}s",
+            RABBITMQ_RESTART: self._rabbitmq_restart,
             RECEIVER_DOWN: lambda: self.receiver.down(config.receiver_outage_seconds),
         }
         plan = fault_plan(
@@ -402,6 +428,7 @@ class ChaosRun:
             redis_restarts=config.redis_restarts,
             pg_restarts=config.pg_restarts,
             receiver_outages=config.receiver_outages,
+            flush=REDIS_FLUSH if self.rabbitmq is None else RABBITMQ_RESTART,
         )
         self.injector = FaultInjector(
             plan,
@@ -494,6 +521,10 @@ class ChaosRun:
             "whole run": time.monotonic() - self.started,
         }
         return result
+
+    def _rabbitmq_restart(self) -> str:
+        assert self.rabbitmq is not None
+        return f"RabbitMQ stop_app/start_app, back after {self.rabbitmq.restart():.1f}s"
 
     def _query(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         with psycopg.connect(self.postgres.url(), connect_timeout=5, autocommit=True) as conn:

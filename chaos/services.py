@@ -44,17 +44,32 @@ class PostgresCluster:
     and a fast restart is a clean shutdown, so committed data survives exactly as with fsync on.
     """
 
-    def __init__(self, root: Path):
+    def __init__(
+        self,
+        root: Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        trusted: str | None = None,
+        prefix: tuple[str, ...] = (),
+    ):
+        """Listening on `host` (loopback unless the hosts harness gives a namespace's address),
+        trusting connections from the `trusted` network (CIDR) besides loopback; every command
+        runs behind `prefix` (e.g. `ip netns exec <ns>`)."""
         self.root = root
         self.data = root / "data"
         self.log = root / "postgres.log"
-        self.port = free_port()
+        self.host = host
+        self.port = port or free_port()
+        self.trusted = trusted
         self.bindir = postgres_bindir()
         # initdb refuses to run as root: run the server as `postgres` when we are root.
-        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self.as_owner = [*prefix, *owner]
+        self.chown = bool(owner)
 
     def url(self, *, user: str = "postgres", database: str = "notiflow") -> str:
-        return f"postgres://{user}@127.0.0.1:{self.port}/{database}"
+        return f"postgres://{user}@{self.host}:{self.port}/{database}"
 
     def _pg_ctl(self, *args: str, check: bool = True) -> None:
         # Never a pipe: the server started by pg_ctl inherits its stdout and stderr, and a pipe
@@ -71,14 +86,14 @@ class PostgresCluster:
 
     def _start_server(self) -> None:
         options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            f"-p {self.port} -k {self.root} -c listen_addresses={self.host} -c fsync=off "
             "-c full_page_writes=off -c max_connections=200"
         )
         self._pg_ctl("-l", str(self.log), "-o", options, "-w", "start")
 
     def start(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        if self.as_owner:
+        if self.chown:
             shutil.chown(self.root, user="postgres", group="postgres")
         subprocess.run(
             [
@@ -90,6 +105,9 @@ class PostgresCluster:
             capture_output=True,  # initdb starts nothing that outlives it
             timeout=START_TIMEOUT,
         )
+        if self.trusted:
+            with (self.data / "pg_hba.conf").open("a") as hba:
+                hba.write(f"host all all {self.trusted} trust\n")
         self._start_server()
         with psycopg.connect(self.url(database="postgres"), autocommit=True) as conn:
             conn.execute("CREATE DATABASE notiflow")
@@ -112,19 +130,33 @@ class PostgresCluster:
 class RedisServer:
     """redis-server without persistence: a restart loses everything, like a FLUSHALL."""
 
-    def __init__(self, root: Path):
+    def __init__(
+        self,
+        root: Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        prefix: tuple[str, ...] = (),
+    ):
+        """Bound to `host`; started behind `prefix` (e.g. `ip netns exec <ns>`)."""
         self.root = root
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.host = host
+        self.port = port or free_port()
+        self.prefix = prefix
+        self.url = f"redis://{host}:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             [
-                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+                *self.prefix,
+                *("redis-server", "--port", str(self.port), "--bind", self.host),
                 *("--save", "", "--appendonly", "no", "--dir", str(self.root)),
                 *("--logfile", str(self.root / "redis.log")),
+                # Off the loopback, protected mode refuses every client without a password: the
+                # only other address is a private namespace's (hosts/), which nothing else sees.
+                *(("--protected-mode", "no") if self.host != "127.0.0.1" else ()),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -161,3 +193,82 @@ class RedisServer:
         self.stop()
         self.start()
         return time.monotonic() - started
+
+
+class RabbitNode:
+    """A RabbitMQ node of the harness's own (rabbitmq-server with its own node name, ports, data
+    and config under `root`), so that restarting it never touches the machine's RabbitMQ.
+
+    Queues are durable and messages persistent (Celery's defaults): a restart keeps what was
+    queued and requeues what was delivered but not acknowledged, as a production restart does.
+    """
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.port = free_port()
+        # Erlang distribution, which rabbitmqctl talks over; epmd (4369) is shared with any
+        # other node on the machine and only maps names to ports.
+        self.dist_port = free_port()
+        self.node = f"notiflow-chaos-{self.port}@localhost"
+        self.url = f"amqp://guest:guest@127.0.0.1:{self.port}//"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def _ctl(self, *args: str) -> None:
+        subprocess.run(
+            ["rabbitmqctl", "-q", "-n", self.node, *args],
+            check=True,
+            capture_output=True,
+            timeout=START_TIMEOUT,
+        )
+
+    def start(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        # Our own config and env files: the machine's (/etc/rabbitmq) name the shared node and
+        # its port. rabbitmq-server, started as root, runs the node as `rabbitmq`.
+        (self.root / "rabbitmq.conf").write_text(
+            f"listeners.tcp.local = 127.0.0.1:{self.port}\nloopback_users.guest = true\n"
+        )
+        (self.root / "rabbitmq-env.conf").write_text("ERL_EPMD_ADDRESS=127.0.0.1\n")
+        (self.root / "enabled_plugins").write_text("[].\n")
+        if os.geteuid() == 0:
+            shutil.chown(self.root, user="rabbitmq", group="rabbitmq")
+        env = {
+            **os.environ,
+            "RABBITMQ_NODENAME": self.node,
+            "RABBITMQ_DIST_PORT": str(self.dist_port),
+            "RABBITMQ_CONFIG_FILE": str(self.root / "rabbitmq.conf"),
+            "RABBITMQ_CONF_ENV_FILE": str(self.root / "rabbitmq-env.conf"),
+            "RABBITMQ_ENABLED_PLUGINS_FILE": str(self.root / "enabled_plugins"),
+            "RABBITMQ_MNESIA_BASE": str(self.root / "mnesia"),
+            "RABBITMQ_LOG_BASE": str(self.root / "log"),
+            "RABBITMQ_PID_FILE": str(self.root / "node.pid"),
+            "ERL_FLAGS": "-kernel inet_dist_use_interface {127,0,0,1}",
+        }
+        with (self.root / "server.log").open("ab") as out:
+            self.process = subprocess.Popen(
+                ["rabbitmq-server"],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        # `wait` returns once the pid file is there and the broker's applications have started.
+        self._ctl("wait", str(self.root / "node.pid"), "--timeout", str(START_TIMEOUT))
+
+    def restart(self) -> float:
+        """stop_app then start_app: every connection is cut and the broker is away meanwhile;
+        returns how long it was away."""
+        started = time.monotonic()
+        self._ctl("stop_app")
+        self._ctl("start_app")
+        return time.monotonic() - started
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            self._ctl("shutdown")
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)

@@ -10,6 +10,7 @@ from chaos.faults import (
     KILL_POOL_PROCESS,
     KILL_WORKER,
     PG_RESTART,
+    RABBITMQ_RESTART,
     RECEIVER_DOWN,
     REDIS_FLUSH,
     REDIS_RESTART,
@@ -55,6 +56,7 @@ def tally(
     result.kills_pool_process = faults.count(KILL_POOL_PROCESS)
     result.redis_flushes = faults.count(REDIS_FLUSH)
     result.redis_restarts = faults.count(REDIS_RESTART)
+    result.rabbitmq_restarts = faults.count(RABBITMQ_RESTART)
     result.postgres_restarts = faults.count(PG_RESTART)
     result.receiver_outages = faults.count(RECEIVER_DOWN)
     result.faults_during_work = sum(1 for fault in faults.log if fault.in_flight)

@@ -111,3 +111,36 @@ def test_workers_survive_redis_restarts_and_lose_nothing(tmp_path):
     assert result.died_by_themselves == []
     assert result.redis_restarts == 6
     assert result.misses() == []
+
+
+def test_rabbitmq_restarts_lose_nothing_and_send_nothing_twice(tmp_path):
+    """RabbitMQ as the broker (a node of the run's own): two restarts of it (stop_app/start_app:
+    every connection cut, unacknowledged messages requeued), a restart of the Redis that stays as
+    the cache, and two SIGKILLs, all while triggers are in flight."""
+    if not shutil.which("rabbitmq-server"):
+        pytest.skip("rabbitmq-server not found (this run starts a RabbitMQ node of its own)")
+    config = ChaosConfig(
+        broker="rabbitmq",
+        triggers=200,
+        kills=2,
+        flushes=2,
+        redis_restarts=1,
+        pg_restarts=0,
+        receiver_outages=0,
+        webhook_events=("trigger.completed",),
+        fault_interval=1,
+        delay_ms=2000,
+        deadline=240,
+        logs=tmp_path,
+        seed=3,
+    )
+    with ChaosRun(config) as run:
+        result = run.run()
+    print(result.table())
+
+    assert result.misses() == []
+    assert (result.rabbitmq_restarts, result.redis_flushes, result.redis_restarts) == (2, 0, 1)
+    assert result.faults_during_work == 5, "every fault should hit triggers in flight"
+    assert (result.fired, result.completed, result.stuck, result.lost) == (200, 200, 0, 0)
+    assert result.steps_logged_twice == 0 and result.unexplained_duplicates == 0
+    assert len(result.deliveries.by_key) == 400 and result.missing_deliveries == 0

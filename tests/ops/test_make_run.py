@@ -230,16 +230,47 @@ def run_database() -> Iterator[str]:
         )
 
 
+RUN_VHOST = "notiflow_make_run_test"
+
+
+def _rabbitmqctl(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["rabbitmqctl", "-q", *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture(params=["redis", "rabbitmq"])
+def run_broker(request) -> Iterator[dict[str, str]]:
+    """make run's broker: a Redis database next to the tests' own, or (NOTIFLOW_BROKER=rabbitmq)
+    a RabbitMQ vhost of this test's, with Redis staying as the cache. Either way, not the
+    broker of the end-to-end stack, which may be running in this same session."""
+    if request.param == "redis":
+        yield {"CELERY_BROKER_URL": _sibling_broker_url()}
+        return
+    _rabbitmqctl("delete_vhost", RUN_VHOST)
+    for args in (
+        ("add_vhost", RUN_VHOST),
+        ("set_permissions", "-p", RUN_VHOST, "guest", ".*", ".*", ".*"),
+    ):
+        made = _rabbitmqctl(*args)
+        assert made.returncode == 0, made.stderr
+    yield {
+        "NOTIFLOW_BROKER": "rabbitmq",
+        "CELERY_BROKER_URL": f"amqp://guest:guest@127.0.0.1:5672/{RUN_VHOST}",
+        "NOTIFLOW_CACHE_URL": _sibling_broker_url(),
+        "NOTIFLOW_REDIS_URL": _sibling_broker_url(),
+    }
+    _rabbitmqctl("delete_vhost", RUN_VHOST)
+
+
 @pytest.mark.e2e
 @pytest.mark.timeout(400)
 def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_email(
-    tmp_path, run_database
+    tmp_path, run_database, run_broker
 ):
     ports = {name: free_port() for name in ("web", "flower", "smtp", "mail")}
     run_dir = tmp_path / "run"
     env = clean_env(
         DATABASE_URL=run_database,
-        CELERY_BROKER_URL=_sibling_broker_url(),
+        **run_broker,
         PORT=str(ports["web"]),
         FLOWER_PORT=str(ports["flower"]),
         NOTIFLOW_MAIL_SMTP_PORT=str(ports["smtp"]),
@@ -280,7 +311,7 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         health = requests.get(
             f"{web}/api/health/", headers={"Authorization": f"Bearer {key}"}, timeout=10
         ).json()
-        assert health["database"]["ok"] is True
+        assert health["database"]["ok"] is True and health["broker"]["ok"] is True
         flower = f"http://127.0.0.1:{ports['flower']}/"
         assert requests.get(flower, timeout=10).status_code == 401
         assert requests.get(flower, auth=("admin", password), timeout=10).status_code == 200
@@ -292,6 +323,7 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         ]
         assert gunicorn, "no gunicorn among make run's processes"
         assert process_environ(gunicorn[0])["NOTIFLOW_FLOWER_URL"] == flower
+        assert process_environ(gunicorn[0])["CELERY_BROKER_URL"] == run_broker["CELERY_BROKER_URL"]
         secret_key = (run_dir / "secret-key").read_text().strip()
         assert process_environ(gunicorn[0])["DJANGO_SECRET_KEY"] == secret_key
 

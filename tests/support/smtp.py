@@ -94,9 +94,11 @@ def free_port() -> int:
 
 
 class SmtpServer:
-    def __init__(self, refuse_with: str | None = None) -> None:
+    def __init__(
+        self, refuse_with: str | None = None, *, host: str = "127.0.0.1", port: int | None = None
+    ) -> None:
         self.handler = RuleHandler(refuse_with)
-        self.controller = Controller(self.handler, hostname="127.0.0.1", port=free_port())
+        self.controller = Controller(self.handler, hostname=host, port=port or free_port())
 
     def start(self) -> None:
         self.controller.start()

@@ -1,0 +1,67 @@
+"""The bench's broker choice and scaling curve, without running a benchmark: where the RabbitMQ
+run's vhost comes from, and what the curve's table and chart are made of."""
+
+from pathlib import Path
+
+from bench.curve import CurvePoint, curve_chart, curve_table
+from bench.infra import Config, base_env
+
+
+def config(**extra) -> Config:
+    return Config.from_env(
+        db_prefix="nf_test", redis_url="redis://127.0.0.1:6379/11", port=1, **extra
+    )
+
+
+def test_redis_is_the_broker_unless_rabbitmq_is_asked_for():
+    redis_only = config()
+    assert redis_only.broker_url == "redis://127.0.0.1:6379/11"
+    assert redis_only.rabbitmq_vhost is None
+    assert base_env(redis_only)["CELERY_BROKER_URL"] == "redis://127.0.0.1:6379/11"
+
+
+def test_with_rabbitmq_the_vhost_is_the_bench_prefix_and_redis_stays_the_cache():
+    rabbitmq = config(rabbitmq_url="amqp://guest:guest@127.0.0.1:5672/")
+    assert rabbitmq.broker_url == "amqp://guest:guest@127.0.0.1:5672/nf_test"
+    assert rabbitmq.rabbitmq_vhost == "nf_test"
+    env = base_env(rabbitmq)
+    assert env["CELERY_BROKER_URL"] == rabbitmq.broker_url
+    assert env["NOTIFLOW_CACHE_URL"] == env["NOTIFLOW_REDIS_URL"] == rabbitmq.redis_url
+
+
+def point(hosts: int, processes: int, rate: float, limit: float) -> CurvePoint:
+    return CurvePoint(
+        hosts=hosts,
+        processes=processes,
+        steps_per_second=rate,
+        cpu_ms_per_step=4.5,
+        postgres_ms_per_step=1.25,
+        postgres_cores=rate * 1.25 / 1000,
+        machine_cores=1.9,
+        sql_limit=limit,
+    )
+
+
+POINTS = [
+    point(1, 1, 100, 600),
+    point(1, 4, 300, 1200),
+    point(2, 8, 310, 0),
+]
+
+
+def test_the_curve_table_has_a_row_per_point_with_the_engine_against_the_sql_limit():
+    lines = curve_table(POINTS)
+    rows = [line for line in lines if line.startswith("| ") and "---" not in line][1:]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| 1 process",
+        "| 4 processes",
+        "| 2 hosts x 4",
+    ]
+    assert rows[1].endswith("| 1,200 | 0.25 |")
+    assert rows[2].endswith("| - | - |")  # no SQL limit run for the hosts
+
+
+def test_the_chart_is_a_png(tmp_path: Path):
+    chart = tmp_path / "curve.png"
+    curve_chart(POINTS, chart, title="test")
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
