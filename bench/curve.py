@@ -10,8 +10,9 @@ PostgreSQL and the broker over loopback. What crosses a real network is `make ho
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +60,19 @@ def _point(run: Any, *, hosts: int, processes: int, sql_limit: float) -> CurvePo
     )
 
 
-def curve_run(bench: Any, say: Callable[[str], None]) -> list[CurvePoint]:
+def curve_run(bench: Any, say: Callable[[str], None]) -> list[list[CurvePoint]]:
+    """`--repeat` rounds of the whole curve, each point once per round (a change in the
+    machine's load then spreads over every point rather than bending the curve)."""
+    return [curve_round(bench, say, round_) for round_ in range(bench.args.repeat)]
+
+
+def curve_round(bench: Any, say: Callable[[str], None], round_: int) -> list[CurvePoint]:
     from bench.dblimit import dblimit_run, engine_statements
     from bench.engine import engine_run
 
     triggers, points = bench.args.curve_triggers, []
     statements = engine_statements()
+    say = _numbered(say, round_)
 
     def sql_limit(processes: int) -> float:
         run = dblimit_run(
@@ -93,30 +101,55 @@ def curve_run(bench: Any, say: Callable[[str], None]) -> list[CurvePoint]:
     return points
 
 
-def curve_table(points: list[CurvePoint]) -> list[str]:
+def _numbered(say: Callable[[str], None], round_: int) -> Callable[[str], None]:
+    return lambda message: say(message.replace("curve:", f"curve (round {round_ + 1}):", 1))
+
+
+def curve_medians(rounds: list[list[CurvePoint]]) -> list[CurvePoint]:
+    """Each point's median over the rounds, figure by figure."""
+    numbers = [f.name for f in fields(CurvePoint) if f.name not in ("hosts", "processes")]
+    return [
+        replace(
+            same[0],
+            **{name: statistics.median(getattr(p, name) for p in same) for name in numbers},
+        )
+        for same in zip(*rounds, strict=True)
+    ]
+
+
+def curve_table(rounds: list[list[CurvePoint]]) -> list[str]:
+    points = curve_medians(rounds)
     lines = [
         "Scaling curve: engine steps/s against worker processes and worker hosts, "
-        "CPU per step, and the same SQL from plain psycopg",
+        "CPU per step, and the same SQL from plain psycopg"
+        + (
+            f" (medians of {len(rounds)} rounds; steps/s of each round in brackets)"
+            if len(rounds) > 1
+            else ""
+        ),
         "",
         "| workers | engine steps/s | CPU ms per step (ours) | of which PostgreSQL | "
         "PostgreSQL cores busy | machine cores busy | SQL limit, plain psycopg (steps/s) | "
         "engine / SQL limit |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for p in points:
+    for i, p in enumerate(points):
+        each = [f"{r[i].steps_per_second:,.0f}" for r in rounds]
+        rate = f"{p.steps_per_second:,.0f}" + (f" ({', '.join(each)})" if len(rounds) > 1 else "")
         limit = f"{p.sql_limit:,.0f}" if p.sql_limit else "-"
         share = f"{p.steps_per_second / p.sql_limit:.2f}" if p.sql_limit else "-"
         lines.append(
-            f"| {p.label} | {p.steps_per_second:,.0f} | {p.cpu_ms_per_step:.2f} | "
+            f"| {p.label} | {rate} | {p.cpu_ms_per_step:.2f} | "
             f"{p.postgres_ms_per_step:.2f} | {p.postgres_cores:.2f} | {p.machine_cores:.2f} | "
             f"{limit} | {share} |"
         )
     return lines
 
 
-def curve_chart(points: list[CurvePoint], path: Path, *, title: str) -> None:
+def curve_chart(rounds: list[list[CurvePoint]], path: Path, *, title: str) -> None:
     """Two panels: steps/s against processes (engine on one host, the SQL limit, hosts), and
-    CPU per step (ours, PostgreSQL's share)."""
+    CPU per step (ours, PostgreSQL's share); medians over the rounds."""
+    points = curve_medians(rounds)
     import matplotlib
 
     matplotlib.use("Agg")  # no screen: render to a file

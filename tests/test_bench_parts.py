@@ -3,7 +3,7 @@ run's vhost comes from, and what the curve's table and chart are made of."""
 
 from pathlib import Path
 
-from bench.curve import CurvePoint, curve_chart, curve_table
+from bench.curve import CurvePoint, curve_chart, curve_medians, curve_table
 from bench.infra import Config, base_env
 
 
@@ -50,7 +50,7 @@ POINTS = [
 
 
 def test_the_curve_table_has_a_row_per_point_with_the_engine_against_the_sql_limit():
-    lines = curve_table(POINTS)
+    lines = curve_table([POINTS])
     rows = [line for line in lines if line.startswith("| ") and "---" not in line][1:]
     assert [row.split(" | ")[0] for row in rows] == [
         "| 1 process",
@@ -63,5 +63,17 @@ def test_the_curve_table_has_a_row_per_point_with_the_engine_against_the_sql_lim
 
 def test_the_chart_is_a_png(tmp_path: Path):
     chart = tmp_path / "curve.png"
-    curve_chart(POINTS, chart, title="test")
+    curve_chart([POINTS, POINTS], chart, title="test")
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_over_several_rounds_each_figure_is_its_median_and_each_round_is_shown():
+    rounds = [
+        [point(1, 1, 100, 600), point(1, 4, 300, 1200)],
+        [point(1, 1, 180, 900), point(1, 4, 280, 1000)],
+        [point(1, 1, 150, 700), point(1, 4, 330, 1500)],
+    ]
+    medians = curve_medians(rounds)
+    assert [(p.steps_per_second, p.sql_limit) for p in medians] == [(150, 700), (300, 1200)]
+    rows = [line for line in curve_table(rounds) if line.startswith("| 4 processes")]
+    assert rows == [rows[0]] and rows[0].startswith("| 4 processes | 300 (300, 280, 330) |")
