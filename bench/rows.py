@@ -289,6 +289,13 @@ def _broker_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     ]
 
 
+def _curve_cmd(bench: Any) -> str:
+    sizes = {"curve_triggers": bench.args.curve_triggers}
+    if bench.args.repeat > 1:
+        sizes["repeat"] = bench.args.repeat
+    return str(bench.cmd("curve", **sizes))
+
+
 def cpu_per_unit(run: Any, count: int) -> float:
     """Our CPU milliseconds per unit of work (others on the machine excluded)."""
     return 1000 * sum(v for k, v in run.cpu.items() if k not in (OTHERS, WALL)) / max(1, count)
@@ -355,6 +362,6 @@ def notes(bench: Any) -> list[str]:
             "",
             *curve_table(r["curve"]),
             "",
-            f"Reproduce: {bench.cmd('curve', curve_triggers=bench.args.curve_triggers)}",
+            f"Reproduce: {_curve_cmd(bench)}",
         ]
     return out
