@@ -169,26 +169,26 @@ def curve_chart(rounds: list[list[CurvePoint]], path: Path, *, title: str) -> No
     )
     for p in hosts[1:]:
         rate.annotate(f"{p.hosts} hosts", (p.processes, p.steps_per_second), fontsize=8)
-    rate.set_xscale("log", base=2)
-    rate.set_xticks(sorted({*x, *(p.processes for p in hosts)}))
-    rate.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
-    rate.set_xlabel("worker processes in all")
-    rate.set_ylabel("steps/s")
-    rate.set_ylim(bottom=0)
-    rate.legend(fontsize=8)
-    rate.grid(alpha=0.3)
+    _axes(rate, sorted({*x, *(p.processes for p in hosts)}), "worker processes in all", "steps/s")
     cost.plot(x, [p.cpu_ms_per_step for p in one], "o-", label="ours in all")
     cost.plot(x, [p.postgres_ms_per_step for p in one], "s-", label="PostgreSQL backends")
     cost.plot(x, [p.machine_cores for p in one], "x:", label="machine cores busy")
-    cost.set_xscale("log", base=2)
-    cost.set_xticks(x)
-    cost.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
-    cost.set_xlabel("worker processes (1 host)")
-    cost.set_ylabel("CPU ms per step / cores")
-    cost.set_ylim(bottom=0)
-    cost.legend(fontsize=8)
-    cost.grid(alpha=0.3)
+    _axes(cost, x, "worker processes (1 host)", "CPU ms per step / cores")
     figure.suptitle(title, fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
+
+
+def _axes(axes: Any, ticks: list[int], xlabel: str, ylabel: str) -> None:
+    """Processes on a log-2 scale, labelled as plain numbers; values from zero."""
+    from matplotlib.ticker import ScalarFormatter
+
+    axes.set_xscale("log", base=2)
+    axes.set_xticks(ticks)
+    axes.get_xaxis().set_major_formatter(ScalarFormatter())
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_ylim(bottom=0)
+    axes.legend(fontsize=8)
+    axes.grid(alpha=0.3)

@@ -19,6 +19,7 @@ from typing import Any
 import psycopg
 import requests
 
+from chaos.common import not_terminal, query, stacks_up
 from chaos.faults import (
     KILL_POOL_PROCESS,
     KILL_WORKER,
@@ -353,16 +354,7 @@ class ChaosRun:
         return self.stacks["web"].base_url
 
     def _up(self) -> bool:
-        for stack in self.stacks.values():
-            for process in stack.processes:
-                if process.popen.poll() is not None:
-                    raise RuntimeError(f"{process.name} exited early:\n{process.log()[-3000:]}")
-        try:
-            # The details (with the API key) count the workers; the public answer names none.
-            health = self.api.get(self.base_url + "/api/health/", timeout=2).json()
-        except (requests.RequestException, ValueError):
-            return False
-        return bool(health.get("workers", {}).get("count", 0) >= self.config.workers)
+        return stacks_up(self.stacks.values(), self.api, self.base_url, self.config.workers)
 
     def close(self) -> None:
         steps = [
@@ -527,21 +519,16 @@ class ChaosRun:
         return f"RabbitMQ stop_app/start_app, back after {self.rabbitmq.restart():.1f}s"
 
     def _query(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
-        with psycopg.connect(self.postgres.url(), connect_timeout=5, autocommit=True) as conn:
-            return conn.execute(sql, params).fetchall()
+        return query(self.postgres.url(), sql, params)
 
     def _in_flight(self) -> int | None:
-        try:
-            rows = self._query(
-                "SELECT count(*) FROM trigger_instance "
-                "WHERE status NOT IN ('completed', 'failed', 'cancelled')"
-            )
-        except psycopg.Error:
+        in_db = not_terminal(self.postgres.url())
+        if in_db is None:
             return None
         # Not terminal in the database, plus (while firing) those not yet created.
         waiting = [firing.remaining for firing in (self.firing, self.digest_firing) if firing]
         unfired = sum(waiting) if waiting else self.config.triggers + self.config.digest_triggers
-        return int(rows[0][0]) + unfired
+        return in_db + unfired
 
     def _wait_terminal(self, deadline: float) -> int:
         """Wait for every trigger to be terminal and every fault injected; return how many are

@@ -20,9 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import requests
 
+from chaos.common import not_terminal, query, stacks_up
 from chaos.fire import Firing, trigger_body
 from chaos.harness import ENGINE_TIMINGS, RATE_LIMITS_OFF, chaos_secret_key, workflow_definition
 from chaos.report import ChaosResult, Deliveries
@@ -206,15 +206,7 @@ class HostsRun:
         return self.stacks["web"].base_url
 
     def _up(self) -> bool:
-        for stack in self.stacks.values():
-            for process in stack.processes:
-                if process.popen.poll() is not None:
-                    raise RuntimeError(f"{process.name} exited early:\n{process.log()[-3000:]}")
-        try:
-            health = self.api.get(self.base_url + "/api/health/", timeout=2).json()
-        except (requests.RequestException, ValueError):
-            return False
-        return bool(health.get("workers", {}).get("count", 0) >= len(self.hosts))
+        return stacks_up(self.stacks.values(), self.api, self.base_url, len(self.hosts))
 
     def close(self) -> None:
         steps = [
@@ -393,19 +385,14 @@ class HostsRun:
         return list(shares.values())
 
     def _query(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
-        with psycopg.connect(self.postgres.url(), connect_timeout=5, autocommit=True) as conn:
-            return conn.execute(sql, params).fetchall()
+        return query(self.postgres.url(), sql, params)
 
     def _in_flight(self) -> int | None:
-        try:
-            rows = self._query(
-                "SELECT count(*) FROM trigger_instance "
-                "WHERE status NOT IN ('completed', 'failed', 'cancelled')"
-            )
-        except psycopg.Error:
+        in_db = not_terminal(self.postgres.url())
+        if in_db is None:
             return None
         unfired = self.firing.remaining if self.firing else self.config.triggers
-        return int(rows[0][0]) + unfired
+        return in_db + unfired
 
     def _wait_terminal(self, deadline: float) -> int:
         """Until every trigger is terminal and the fault undone; how many are still not terminal
