@@ -3,7 +3,8 @@ PostgreSQL, count the triggers not yet terminal, and wait for the processes to b
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import psycopg
@@ -44,3 +45,12 @@ def stacks_up(stacks: Iterable[Stack], api: requests.Session, base_url: str, wor
     except (requests.RequestException, ValueError):
         return False
     return bool(health.get("workers", {}).get("count", 0) >= workers)
+
+
+def cleanup(steps: Iterable[Callable[[], object]], *, tag: str) -> None:
+    """Run every step, whatever the earlier ones raised: each says what it could not stop."""
+    for step in steps:
+        try:
+            step()
+        except Exception as exc:  # keep cleaning up; say what could not be
+            print(f"[{tag}] cleanup step failed: {exc!r}", file=sys.stderr)

@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 import requests
 
-from chaos.common import not_terminal, query, stacks_up
+from chaos.common import cleanup, not_terminal, query, stacks_up
 from chaos.faults import (
     KILL_POOL_PROCESS,
     KILL_WORKER,
@@ -368,11 +368,7 @@ class ChaosRun:
             *([self.rabbitmq.stop] if self.rabbitmq is not None else []),
             self.postgres.stop,
         ]
-        for step in steps:
-            try:
-                step()
-            except Exception as exc:  # keep cleaning up; say what could not be
-                print(f"[chaos] cleanup step failed: {exc!r}", file=sys.stderr)
+        cleanup(steps, tag="chaos")
         # The cluster, Redis and (unless --logs put them elsewhere) the logs.
         shutil.rmtree(self.tmp, ignore_errors=True)
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import requests
 
-from chaos.common import not_terminal, query, stacks_up
+from chaos.common import cleanup, not_terminal, query, stacks_up
 from chaos.fire import Firing, trigger_body
 from chaos.harness import ENGINE_TIMINGS, RATE_LIMITS_OFF, chaos_secret_key, workflow_definition
 from chaos.report import ChaosResult, Deliveries
@@ -216,11 +216,7 @@ class HostsRun:
             self.redis.stop,
             self.postgres.stop,
         ]
-        for step in steps:
-            try:
-                step()
-            except Exception as exc:  # keep cleaning up; say what could not be
-                print(f"[hosts] cleanup step failed: {exc!r}", file=sys.stderr)
+        cleanup(steps, tag="hosts")
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def _stop_fault(self) -> None:
