@@ -161,6 +161,8 @@ class Bench:
         if not self.args.keep:
             for part in ("engine", "sql", "scale", "template"):
                 infra.database_drop(self.config, part)
+            if self.config.rabbitmq_vhost:
+                infra.rabbitmq_vhost_delete(self.config.rabbitmq_vhost)
 
     # --- the figures ----------------------------------------------------------------------------
 

@@ -133,16 +133,20 @@ def redis_flush(config: Config) -> None:
 def rabbitmq_vhost_reset(vhost: str) -> None:
     """Delete the vhost (its queues and messages with it) and make it again for guest: as empty
     as a flushed Redis database. rabbitmqctl talks to the local node."""
-    for args in (
-        ("delete_vhost", vhost),
-        ("add_vhost", vhost),
-        ("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*"),
-    ):
-        done = subprocess.run(["rabbitmqctl", "-q", *args], capture_output=True, text=True)
-        if done.returncode != 0 and not (
-            args[0] == "delete_vhost" and "does not exist" in done.stderr
-        ):
-            raise RuntimeError(f"rabbitmqctl {' '.join(args)}: {done.stderr.strip()}")
+    rabbitmq_vhost_delete(vhost)
+    _rabbitmqctl("add_vhost", vhost)
+    _rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*")
+
+
+def rabbitmq_vhost_delete(vhost: str) -> None:
+    """The vhost gone, whether or not it was there."""
+    _rabbitmqctl("delete_vhost", vhost, missing_ok=True)
+
+
+def _rabbitmqctl(*args: str, missing_ok: bool = False) -> None:
+    done = subprocess.run(["rabbitmqctl", "-q", *args], capture_output=True, text=True, timeout=60)
+    if done.returncode != 0 and not (missing_ok and "does not exist" in done.stderr):
+        raise RuntimeError(f"rabbitmqctl {' '.join(args)}: {done.stderr.strip()}")
 
 
 # --- processes ----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Self
 
 import psycopg
 import requests
@@ -54,3 +54,25 @@ def cleanup(steps: Iterable[Callable[[], object]], *, tag: str) -> None:
             step()
         except Exception as exc:  # keep cleaning up; say what could not be
             print(f"[{tag}] cleanup step failed: {exc!r}", file=sys.stderr)
+
+
+class Harness:
+    """Use as a context manager: `_start()` on entry, and `close()` on exit, also when the start
+    itself failed halfway (whatever it had started is stopped)."""
+
+    def _start(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 import requests
 
-from chaos.common import cleanup, not_terminal, query, stacks_up
+from chaos.common import Harness, cleanup, not_terminal, query, stacks_up
 from chaos.faults import (
     KILL_POOL_PROCESS,
     KILL_WORKER,
@@ -197,7 +197,7 @@ def digest_workflow_definition(window: str) -> dict[str, Any]:
     }
 
 
-class ChaosRun:
+class ChaosRun(Harness):
     """Use as a context manager: everything it started is stopped and removed on exit, whatever
     happened (including Ctrl-C: the processes run in their own sessions and never see it)."""
 
@@ -226,17 +226,6 @@ class ChaosRun:
         self.supervising = threading.Event()
 
     # --- lifecycle ---------------------------------------------------------------------------
-
-    def __enter__(self) -> ChaosRun:
-        try:
-            self._start()
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def say(self, message: str) -> None:
         if not self.config.quiet:

@@ -22,7 +22,7 @@ from typing import Any
 
 import requests
 
-from chaos.common import cleanup, not_terminal, query, stacks_up
+from chaos.common import Harness, cleanup, not_terminal, query, stacks_up
 from chaos.fire import Firing, trigger_body
 from chaos.harness import ENGINE_TIMINGS, RATE_LIMITS_OFF, chaos_secret_key, workflow_definition
 from chaos.report import ChaosResult, Deliveries
@@ -81,7 +81,7 @@ def numbered_from(offset: int) -> Callable[[int], dict[str, Any]]:
     return lambda index: trigger_body(offset + index)
 
 
-class HostsRun:
+class HostsRun(Harness):
     """Use as a context manager: every process it started is stopped and its files removed on
     exit, whatever happened. The namespaces are the caller's (hosts/__main__.py)."""
 
@@ -123,17 +123,6 @@ class HostsRun:
             print(f"[hosts {elapsed:6.1f}s] {self.plan.kind}: {message}", file=sys.stderr)
 
     # --- lifecycle ---------------------------------------------------------------------------
-
-    def __enter__(self) -> HostsRun:
-        try:
-            self._start()
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def _env(self, database_url: str) -> dict[str, str]:
         return {

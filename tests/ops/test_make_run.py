@@ -21,6 +21,7 @@ import requests
 from django.conf import settings
 from psycopg import sql
 
+from bench.infra import rabbitmq_vhost_delete, rabbitmq_vhost_reset
 from notiflow.gunicorn_conf import web_bind
 from tests.conftest import TEST_BROKER_URL
 from tests.support.smtp import free_port
@@ -233,10 +234,6 @@ def run_database() -> Iterator[str]:
 RUN_VHOST = "notiflow_make_run_test"
 
 
-def _rabbitmqctl(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["rabbitmqctl", "-q", *args], capture_output=True, text=True, timeout=60)
-
-
 @pytest.fixture(params=["redis", "rabbitmq"])
 def run_broker(request) -> Iterator[dict[str, str]]:
     """make run's broker: a Redis database next to the tests' own, or (NOTIFLOW_BROKER=rabbitmq)
@@ -245,20 +242,14 @@ def run_broker(request) -> Iterator[dict[str, str]]:
     if request.param == "redis":
         yield {"CELERY_BROKER_URL": _sibling_broker_url()}
         return
-    _rabbitmqctl("delete_vhost", RUN_VHOST)
-    for args in (
-        ("add_vhost", RUN_VHOST),
-        ("set_permissions", "-p", RUN_VHOST, "guest", ".*", ".*", ".*"),
-    ):
-        made = _rabbitmqctl(*args)
-        assert made.returncode == 0, made.stderr
+    rabbitmq_vhost_reset(RUN_VHOST)
     yield {
         "NOTIFLOW_BROKER": "rabbitmq",
         "CELERY_BROKER_URL": f"amqp://guest:guest@127.0.0.1:5672/{RUN_VHOST}",
         "NOTIFLOW_CACHE_URL": _sibling_broker_url(),
         "NOTIFLOW_REDIS_URL": _sibling_broker_url(),
     }
-    _rabbitmqctl("delete_vhost", RUN_VHOST)
+    rabbitmq_vhost_delete(RUN_VHOST)
 
 
 @pytest.mark.e2e
