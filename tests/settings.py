@@ -2,9 +2,18 @@
 
 import os
 
-os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
-# The settings refuse to load without a key outside debug. This one signs nothing that outlives
-# the tests; set here, every process the tests start (the stack, commands, Flower) inherits it.
+# The tests' Redis databases: the broker on 14, the cache derived from it on 15 (notiflow/settings.py
+# takes the next number), and a sibling pair 12/13 for the processes that must not eat the stack's
+# nudges (`make run`'s test, Schemathesis' web): never 0/1, the development stack's.
+# NOTIFLOW_TEST_SLOT (0-9, default 0) lets several checkouts on one machine run their tests at
+# once: slot n > 0 has its own test database (test_notiflow_<n>) and its own Redis server on port
+# 6390 + n, which the developer starts (`redis-server --port 639n --save "" --daemonize yes`).
+TEST_SLOT = int(os.environ.get("NOTIFLOW_TEST_SLOT", "0"))
+if not 0 <= TEST_SLOT <= 9:
+    raise RuntimeError(f"NOTIFLOW_TEST_SLOT must be 0-9, not {TEST_SLOT}")
+os.environ.setdefault(
+    "CELERY_BROKER_URL", f"redis://127.0.0.1:{6390 + TEST_SLOT if TEST_SLOT else 6379}/14"
+)
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-never-used-outside-tests-" + "x" * 20)
 os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
 # The basic auth that mounts and guards the providers' tracking webhooks (deliveries/urls.py).
@@ -13,6 +22,11 @@ os.environ.setdefault("ANYMAIL_WEBHOOK_SECRET", "tracking:test-only-webhook-secr
 os.environ.setdefault("NOTIFLOW_PUBLIC_URL", "https://notiflow.test")
 
 from notiflow.settings import *  # noqa: F403
+
+if TEST_SLOT:
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = (  # noqa: F405
+        f"test_{DATABASES['default']['NAME']}_{TEST_SLOT}"  # noqa: F405
+    )
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
 

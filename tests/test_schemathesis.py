@@ -85,7 +85,7 @@ def web(django_db_setup, tmp_path) -> Iterator[tuple[Stack, str]]:
         "DJANGO_SETTINGS_MODULE": "notiflow.settings",
         "DATABASE_URL": f"{server}/{name}",
         # Not the stack's queue: its workers have no such triggers.
-        "CELERY_BROKER_URL": urlunsplit(broker._replace(path=f"/{number - 1 if number else 1}")),
+        "CELERY_BROKER_URL": urlunsplit(broker._replace(path=f"/{number - 2}")),
         "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
         "PYTHONUNBUFFERED": "1",
         # No worker runs here: intake accepts triggers and they wait in PostgreSQL (with the

@@ -195,7 +195,7 @@ def _sibling_broker_url() -> str:
     end-to-end stack, which may be running in this same session."""
     parts = urlsplit(TEST_BROKER_URL)
     number = int(parts.path.strip("/") or 0)
-    return urlunsplit(parts._replace(path=f"/{number - 1 if number > 0 else 1}"))
+    return urlunsplit(parts._replace(path=f"/{number - 2}"))
 
 
 def descendants(pid: int) -> list[int]:
