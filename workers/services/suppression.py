@@ -45,6 +45,19 @@ def suppression_add(
     )
 
 
+def suppressions_present(
+    entries: Iterable[tuple[str, str, str]],
+) -> set[tuple[str, str, str]]:
+    """Which of `entries` ((channel, normalised recipient, scope)) the list holds already: what
+    suppression_add would leave as they are."""
+    wanted = set(entries)
+    if not wanted:
+        return set()
+    rows = Suppression.objects.filter(recipient__in={recipient for _, recipient, _ in wanted})
+    found = rows.values_list("channel", "recipient", "scope")
+    return {(channel, recipient, scope) for channel, recipient, scope in found} & wanted
+
+
 @dataclass(frozen=True)
 class Hit:
     """A suppression that stops a send: which entry, whom, in which scope, why, since when."""
