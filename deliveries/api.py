@@ -129,7 +129,7 @@ class SuppressionListApi(ListAPIView):
             raise ValidationError({"body": ["the request body must be a JSON object"]})
         data = SuppressionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        row, created = suppression_add(**data.validated_data, source=f"api:{actor_of(request)}")
+        row, created = suppression_add(**data.validated_data, source=actor_of(request))
         answer = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(SuppressionSerializer(row).data, status=answer)
 

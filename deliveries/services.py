@@ -22,8 +22,8 @@ from events import catalog as events
 from events.services.outbox import events_record
 from triggers.announce import announcement
 from triggers.models import TriggerInstance
-from workers.models import SendLedger, SuppressionReason
-from workers.services.suppression import suppression_add
+from workers.models import SendLedger, SuppressionReason, SuppressionScope
+from workers.services.suppression import Unsubscribing, suppression_add
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +70,10 @@ class Report:
     # metadata, and the message's own Message-ID header.
     idempotency_key: str = ""
     message_id: str = ""
+    # Who reported it when not the provider (the one-click link), and the scope bad news
+    # suppresses the recipient in.
+    via: str = ""
+    scope: str = SuppressionScope.ALL
 
     def dedupe_key(self) -> str:
         identity = [self.provider, self.event_id, self.event, self.recipient.lower()]
@@ -133,11 +137,48 @@ def delivery_record(report: Report) -> DeliveryEvent | None:
                 channel=send.channel,
                 recipient=report.recipient,
                 reason=reason,
-                source=f"{row.provider} {report.event} event {row.pk}",
+                scope=report.scope,
+                source=f"{report.via or row.provider} {report.event} event {row.pk}",
             )
         if kind := ANNOUNCED.get(report.event):
             _announce(kind, row)
     return row
+
+
+ONE_CLICK = "one-click"
+
+
+def unsubscribe_record(*, unsubscribing: Unsubscribing) -> bool:
+    """A one-click unsubscribe (RFC 8058): its recipient suppressed on its channel for marketing
+    and, when the link names a send still known, an `unsubscribed` delivery event about that send
+    announced as `message.unsubscribed`, as a provider's unsubscribe is (delivery_record); in one
+    transaction, and once however often the link is posted (the suppression is added again if
+    an operator removed it meanwhile). Whether the suppression is new."""
+    channel, recipient, key = unsubscribing
+    report = Report(
+        provider=ONE_CLICK,
+        channel=channel,
+        event="unsubscribed",
+        recipient=recipient,
+        provider_message_id="",
+        event_id=f"{ONE_CLICK} {key}",
+        description="one-click unsubscribe (List-Unsubscribe-Post): no more marketing",
+        raw={"List-Unsubscribe": "One-Click"},
+        idempotency_key=key,
+        via=ONE_CLICK,
+        scope=SuppressionScope.MARKETING,
+    )
+    with transaction.atomic():
+        if key:
+            delivery_record(report)
+        _, created = suppression_add(
+            channel=channel,
+            recipient=recipient,
+            reason=SuppressionReason.UNSUBSCRIBED,
+            scope=SuppressionScope.MARKETING,
+            source=f"{ONE_CLICK} unsubscribe",
+        )
+    return created
 
 
 def _announce(kind: str, row: DeliveryEvent) -> None:

@@ -2,7 +2,8 @@
 
 A marketing email's `List-Unsubscribe` URL carries a signed, expiring token naming its recipient
 (workers/services/suppression.py). A POST to it, which mail clients send with the body
-`List-Unsubscribe=One-Click` and no cookie, suppresses that recipient for marketing mail: no
+`List-Unsubscribe=One-Click` and no cookie, suppresses that recipient for marketing mail and
+records it against the message as a provider's unsubscribe is (deliveries.services): no
 login, no CSRF token (the signed URL is the proof), the same answer however often it comes. A
 GET, which link scanners and previews also send, changes nothing: it shows a button that POSTs.
 """
@@ -17,8 +18,8 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from workers.models import SuppressionReason, SuppressionScope
-from workers.services.suppression import suppression_add, unsubscribe_token_read
+from deliveries.services import unsubscribe_record
+from workers.services.suppression import unsubscribe_token_read
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ def _page(
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        channel, recipient = unsubscribe_token_read(token)
+        unsubscribing = unsubscribe_token_read(token)
     except signing.SignatureExpired:
         return _page(request, 400, "This link has expired", "Use the link in a newer message.")
     except signing.BadSignature:
@@ -49,17 +50,15 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
             "Stop receiving marketing email at this address? Messages about your account and "
             "orders still arrive.",
             confirm=True,
-            recipient=recipient,
+            recipient=unsubscribing.recipient,
         )
-    _, created = suppression_add(
-        channel=channel,
-        recipient=recipient,
-        reason=SuppressionReason.UNSUBSCRIBED,
-        scope=SuppressionScope.MARKETING,
-        source="one-click unsubscribe",
-    )
-    if created:
-        logger.info("%s unsubscribed from marketing %s", recipient, channel)
+    if unsubscribe_record(unsubscribing=unsubscribing):
+        logger.info(
+            "%s unsubscribed from marketing %s", unsubscribing.recipient, unsubscribing.channel
+        )
     return _page(
-        request, 200, "You are unsubscribed", f"{recipient} will receive no more marketing email."
+        request,
+        200,
+        "You are unsubscribed",
+        f"{unsubscribing.recipient} will receive no more marketing email.",
     )

@@ -16,6 +16,8 @@ TRIGGER_CANCELLED = "trigger.cancelled"
 TRIGGER_DELETED = "trigger.deleted"
 STEP_FAILED = "step.failed"
 MESSAGE_SENT = "message.sent"
+# A send the suppression list stopped and that does not fail the run (workers/services/engine.py).
+MESSAGE_SKIPPED = "message.skipped"
 # What providers report after accepting a message (deliveries/services.py).
 MESSAGE_DELIVERED = "message.delivered"
 MESSAGE_DEFERRED = "message.deferred"
@@ -35,12 +37,18 @@ EVENT_TYPES: dict[str, str] = {
     TRIGGER_DELETED: "a trigger was soft-deleted",
     STEP_FAILED: "a step failed and will be retried (data.step has the attempt and the error)",
     MESSAGE_SENT: "an email or SMS was accepted by its provider (data.message)",
+    MESSAGE_SKIPPED: (
+        "a send was skipped, its recipient suppressed (unsubscribed, say); the run goes on "
+        "(data.message says which rule and entry)"
+    ),
     MESSAGE_DELIVERED: "the provider reports the message delivered to the recipient",
     MESSAGE_DEFERRED: "the provider reports a temporary delivery failure; it keeps trying",
     MESSAGE_BOUNCED: "the message bounced for good; the recipient is now suppressed",
     MESSAGE_FAILED: "the provider rejected or could not deliver the message",
     MESSAGE_COMPLAINED: "the recipient marked the message as spam; now suppressed",
-    MESSAGE_UNSUBSCRIBED: "the recipient unsubscribed through the provider; now suppressed",
+    MESSAGE_UNSUBSCRIBED: (
+        "the recipient unsubscribed (through the provider, or the one-click link); now suppressed"
+    ),
     MESSAGE_OPENED: "the recipient opened the message (where the provider tracks opens)",
     MESSAGE_CLICKED: "the recipient clicked a link (where the provider tracks clicks)",
 }

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from tqdm import tqdm
 
+from triggers.selectors import trigger_ids_by_prefix
 from workflows.definition import duration_parse
 from workflows.models import Workflow
 
@@ -64,10 +65,12 @@ def read_json(value: str, *, what: str) -> Any:
     """JSON given inline, as @path to a file, or as @- for standard input."""
     if value.startswith("@"):
         source = value[1:]
+        where = "standard input" if source == "-" else source
         try:
             text = sys.stdin.read() if source == "-" else Path(source).read_text()
         except OSError as exc:
-            raise CommandError(f"cannot read {what} from {source}: {exc.strerror}") from exc
+            raise CommandError(f"cannot read {what} from {where}: {exc.strerror}") from exc
+        what = f"{what} in {where}"
     else:
         text = value
     try:
@@ -77,15 +80,30 @@ def read_json(value: str, *, what: str) -> Any:
 
 
 def parse_trigger_ids(values: Iterable[str]) -> list[UUID]:
-    """Trigger ids as given on the command line; one CommandError naming every malformed one."""
+    """The triggers named on the command line, each by its id or by a unique prefix of it (the
+    8 characters the admin shows will do); one CommandError naming every value that is not one,
+    names no trigger, or names several (listing them). Nothing is changed before all are known."""
     ids, bad = [], []
     for value in values:
         try:
             ids.append(UUID(value.strip()))
+            continue
         except ValueError:
-            bad.append(repr(value))
+            pass
+        try:
+            found = trigger_ids_by_prefix(value)
+        except ValueError as exc:
+            bad.append(str(exc))
+            continue
+        if len(found) == 1:
+            ids.append(found[0])
+        elif not found:
+            bad.append(f"no trigger id starts with {value!r}")
+        else:
+            listed = ", ".join(map(str, found[:10])) + (", …" if len(found) > 10 else "")
+            bad.append(f"{value!r} is ambiguous: it starts the ids {listed}")
     if bad:
-        raise CommandError(f"not a trigger id (a UUID): {', '.join(bad)}; nothing was changed")
+        raise CommandError(f"{'; '.join(bad)}; nothing was changed")
     return ids
 
 

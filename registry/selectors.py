@@ -54,3 +54,9 @@ def queue_unserved_list(*, served: dict[str, int] | None = None) -> list[str]:
         Workflow.objects.filter(active=True).values_list("queue", flat=True).order_by().distinct()
     )
     return sorted(set(queues) - set(served))
+
+
+def worker_command(queue: str) -> str:
+    """The command that starts a worker serving `queue`, as the README recommends it: its own
+    node name (`-n <queue>@%h`), so it can run beside the host's other workers."""
+    return f"celery -A notiflow worker -Q {queue} -n {queue}@%h"

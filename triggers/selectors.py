@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.db.models import (
     Aggregate,
@@ -23,6 +25,8 @@ from django.utils import timezone
 from registry.selectors import live_workers_by_queue
 from triggers.models import TriggerInstance, TriggerStatus
 from workflows.models import Workflow
+
+_HEX = re.compile(r"[0-9a-f]+")
 
 
 def trigger_list(
@@ -244,3 +248,22 @@ def _merged(ordered: list[TimelineEntry], entries: list[TimelineEntry]) -> list[
     while ordered and entries:
         result.append(entries.pop(0) if entries[0].at < ordered[0].at else ordered.pop(0))
     return result + ordered + entries
+
+
+# The shortest prefix of a trigger id the commands accept: the admin shows the first 8.
+TRIGGER_PREFIX_MIN = 4
+
+
+def trigger_ids_by_prefix(prefix: str, *, limit: int = 11) -> list[UUID]:
+    """The ids (at most `limit`, in order) of the triggers, deleted ones too, whose id starts
+    with `prefix`: hex digits as the id is written, hyphens optional, any case. One range scan
+    of the primary key; ValueError when `prefix` is not such a prefix."""
+    digits = prefix.strip().lower().replace("-", "")
+    if len(digits) < TRIGGER_PREFIX_MIN or len(digits) > 32 or not _HEX.fullmatch(digits):
+        raise ValueError(
+            f"not a trigger id (a UUID, or at least {TRIGGER_PREFIX_MIN} of its first hex "
+            f"digits): {prefix!r}"
+        )
+    low, high = UUID(digits.ljust(32, "0")), UUID(digits.ljust(32, "f"))
+    ids = TriggerInstance.objects.filter(pk__gte=low, pk__lte=high).order_by("pk")
+    return list(ids.values_list("pk", flat=True)[:limit])

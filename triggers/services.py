@@ -18,6 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from notiflow.db import fetchall_prepared
+from registry.selectors import worker_command
 from registry.sql import live_within_seconds
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from triggers.models import ApiKey, ApiKeyScope, TriggerInstance
@@ -248,7 +249,7 @@ def _intake(
                 outcomes[index] = TriggerRejected(
                     "workflow",
                     f"no live worker serves queue {queue!r}; start one with: "
-                    f"celery -A notiflow worker -Q {queue}",
+                    + worker_command(queue),
                     status_code=503,
                 )
     if not held:

@@ -127,7 +127,7 @@ def send_unused_params(*, trigger_id: UUID | str, node_id: str) -> dict[str, Any
 # (workers/services/suppression.py): a few probes of suppression_once (channel, recipient, scope),
 # prepared once per connection like the claim and the release.
 SUPPRESSED_SQL = f"""
-SELECT recipient, scope, reason, created_at FROM {SUPPRESSION_TABLE}
+SELECT id, recipient, scope, reason, created_at FROM {SUPPRESSION_TABLE}
 WHERE channel = %(sup_channel)s AND recipient = ANY(%(sup_recipients)s)
   AND scope = ANY(%(sup_scopes)s)
 """  # noqa: S608 (names from the models, values as parameters)

@@ -150,11 +150,21 @@ def _email_recipients(node: dict[str, Any], recipient: str, where: str) -> str:
             field="to",
         )
     for _, address in addresses:
-        try:
-            validate_email(address)
-        except ValidationError as exc:
-            raise RenderError(f"{where}: {address!r} is not an email address", field="to") from exc
+        # The parser keeps a word of `not an email`, and glues `a@example.com junk` into one
+        # address: what it found must be an address, and be written so in the value.
+        if _is_email(address) and address in recipient:
+            continue
+        named = repr(recipient) if len(addresses) == 1 else f"{address!r} (in {recipient!r})"
+        raise RenderError(f"{where}: {named} is not an email address", field="to")
     return ", ".join(formataddr(pair) for pair in addresses)
+
+
+def _is_email(address: str) -> bool:
+    try:
+        validate_email(address)
+    except ValidationError:
+        return False
+    return True
 
 
 def recipients_of(node: dict[str, Any], rendered: Rendered) -> list[str]:

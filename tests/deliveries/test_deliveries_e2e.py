@@ -1,33 +1,42 @@
 """Deliveries end to end, with the stack's real processes: a marketing email carries a one-click
-link that a POST to the live web process (no key, no login) turns into a marketing suppression,
-which the next marketing run obeys and a transactional one ignores; a provider's report about a
+link that a POST to the live web process (no key, no login) turns into a marketing suppression
+(with its delivery event and `message.unsubscribed`), which the next marketing run obeys by
+skipping the send and completing (`message.skipped`), and a transactional one ignores; a provider's report about a
 sent email reaches the trigger's deliveries and its subscribers."""
 
 from __future__ import annotations
 
 import json
+from io import StringIO
 
 import pytest
 import requests
+from django.core.management import call_command
 
 from tests.conftest import unique
 from tests.deliveries.support import basic_auth
 from tests.events.support import endpoint_on
-from tests.factories import WorkflowFactory, chain, email_node
-from tests.support.stack import wait_for
+from tests.factories import WorkflowFactory, chain, email_node, sms_node
 from tests.workers.helpers import fire, wait_terminal
 from triggers.models import TriggerInstance
-from workers.models import Suppression
+from workers.models import StepExecutionLog, Suppression
 
 pytestmark = pytest.mark.e2e
 
 
-def test_one_click_unsubscribe_stops_marketing_mail_only(e2e, api, operator, smtp_server):
-    news = WorkflowFactory(definition={**chain(email_node("mail")), "category": "marketing"})
+def test_one_click_unsubscribe_skips_marketing_mail_only_and_the_run_completes(
+    e2e, api, receiver, smtp_server
+):
+    _, path_hooks = endpoint_on(receiver, events=["message.skipped", "message.unsubscribed"])
+    news = WorkflowFactory(
+        definition={**chain(email_node("mail"), sms_node("text")), "category": "marketing"}
+    )
     receipts = WorkflowFactory(definition=chain(email_node("mail")))
     address = f"ok-{unique('reader')}@example.com"
+    payload = {"email": address, "name": "Ada", "phone": "+15550142"}
 
-    assert wait_terminal(fire(api, news, {"email": address, "name": "Ada"})).status == "completed"
+    first_id = fire(api, news, payload)
+    assert wait_terminal(first_id).status == "completed"
     (newsletter,) = smtp_server.handler.to(address)
     link = str(newsletter.message["List-Unsubscribe"]).strip("<>")
     assert newsletter.message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -45,23 +54,38 @@ def test_one_click_unsubscribe_stops_marketing_mail_only(e2e, api, operator, smt
         assert clicked.status_code == 200
     (row,) = Suppression.objects.filter(recipient=address)
     assert (row.scope, row.reason) == ("marketing", "unsubscribed")
+    # Recorded against the message and announced, as a provider's unsubscribe is: once.
+    (delivery,) = api.get(f"/api/triggers/{first_id}/deliveries/").json()
+    assert (delivery["event"], delivery["node_id"]) == ("unsubscribed", "mail")
+    (unsubscribed,) = receiver.wait_for(path_hooks, 1)
+    assert unsubscribed.event["type"] == "notiflow.message.unsubscribed"
+    assert unsubscribed.event["subject"] == first_id
 
-    stopped = wait_terminal(fire(api, news, {"email": address, "name": "Ada"}))
-    assert stopped.status == "failed" and stopped.last_error.startswith("suppressed:")
+    # The next marketing run skips the send, goes on to the SMS and completes.
+    skipped_id = fire(api, news, payload)
+    skipped = wait_terminal(skipped_id)
+    assert skipped.status == "completed" and skipped.last_error == ""
+    assert skipped.vars["email_mail"]["rule"] == "marketing" and "sms_text" in skipped.vars
+    step = StepExecutionLog.objects.get(trigger_id=skipped_id, node_id="mail")
+    assert step.success and step.output["suppressions"][0]["id"] == row.pk
+    _, hook = receiver.wait_for(path_hooks, 2)
+    assert hook.event["type"] == "notiflow.message.skipped"
+    assert hook.event["subject"] == skipped_id
+    assert hook.event["data"]["message"]["suppressions"][0]["reason"] == "unsubscribed"
+    # Nothing failed, so the operator's retry of failed runs does not pick it.
+    out = StringIO()
+    call_command("retry_failed", "--workflow", news.key, stdout=out)
+    assert "Retried 0 of 0 failed trigger(s)." in out.getvalue()
+    assert TriggerInstance.objects.get(pk=skipped_id).status == "completed"
+
     receipt = wait_terminal(fire(api, receipts, {"email": address, "name": "Ada"}))
     assert receipt.status == "completed"
     assert len(smtp_server.handler.to(address)) == 2
     assert "List-Unsubscribe" not in smtp_server.handler.to(address)[1].message
 
-    # The operator removes the entry and retries the stopped run: a worker sends it.
+    # The operator removes the entry: a worker sends the next marketing run to the recipient.
     assert api.delete(f"/api/suppressions/{row.pk}/").status_code == 204
-    retried = operator.post(f"/admin/triggers/triggerinstance/{stopped.pk}/retry/")
-    assert retried.status_code == 302
-    wait_for(
-        lambda: TriggerInstance.objects.get(pk=stopped.pk).status == "completed",
-        timeout=30,
-        message="the retried run to complete",
-    )
+    assert wait_terminal(fire(api, news, payload)).status == "completed"
     assert len(smtp_server.handler.to(address)) == 3
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from rest_framework.test import APIClient
 
+from triggers.models import ApiKeyScope
+from triggers.services import api_key_create
 from workers.models import Suppression
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +33,18 @@ def test_adding_is_idempotent_and_normalises_the_recipient(api_client):
     assert first.json()["id"] == again.json()["id"]
     assert first.json()["recipient"] == who.lower()
     assert (first.json()["scope"], first.json()["reason"]) == ("all", "manual")
-    assert first.json()["source"].startswith("api:")
+
+
+def test_an_entry_added_over_the_api_records_the_key_name_as_its_source():
+    name = f"crm-{uuid.uuid4().hex[:8]}"
+    _, key = api_key_create(name=name, scope=ApiKeyScope.ADMIN)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+
+    body = {"channel": "email", "recipient": address()}
+    added = client.post("/api/suppressions/", body, format="json")
+
+    assert added.status_code == 201 and added.json()["source"] == f"api:{name}"
 
 
 @pytest.mark.parametrize(

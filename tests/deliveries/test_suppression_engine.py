@@ -1,15 +1,20 @@
 """Every send checks the suppression list first (docs/design.md, "Suppression and unsubscribe"):
-no provider call for a suppressed recipient, a `suppressed:` failure or a skip, the others of
-several recipients still sent; marketing email carries a one-click unsubscribe."""
+no provider call for a suppressed recipient; an opt-out or a marketing send is skipped (the run
+goes on, the step log and `message.skipped` name the rule and the entry), a transactional send's
+hard bounce or complaint fails; the others of several recipients still sent; marketing email
+carries a one-click unsubscribe."""
 
 from __future__ import annotations
 
 import pytest
 from django.core import mail
 
+from events import catalog
+from events.models import OutboxEvent, WebhookEndpoint
+from events.services.endpoints import endpoint_create
 from tests.factories import chain, email_node, sms_node
 from tests.workers.helpers import run_to_the_end
-from triggers.models import TriggerInstance
+from triggers.models import TriggerEvent, TriggerInstance
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.suppression import suppression_add, unsubscribe_token_read
 
@@ -26,7 +31,7 @@ def run(definition: dict, payload: dict) -> TriggerInstance:
     return run_to_the_end(definition, {"name": "Ada", **payload})
 
 
-def test_a_suppressed_recipient_gets_no_provider_call_and_the_run_fails_saying_why():
+def test_a_hard_bounce_stops_a_transactional_send_with_no_provider_call_and_fails_saying_why():
     suppression_add(channel="email", recipient="Gone@Example.com", reason="bounced")
 
     trigger = run(chain(email_node("mail")), {"email": "gone@example.com"})
@@ -37,17 +42,73 @@ def test_a_suppressed_recipient_gets_no_provider_call_and_the_run_fails_saying_w
     assert SendLedger.objects.get(trigger=trigger).send_count == 0  # opened, never sent
 
 
-def test_skip_suppressed_skips_the_node_and_the_run_goes_on():
-    suppression_add(channel="sms", recipient="+15550100", reason="unsubscribed")
+def test_a_complaint_stops_a_transactional_send_as_a_failure():
+    suppression_add(channel="email", recipient="cross@example.com", reason="complained")
+
+    trigger = run(chain(email_node("mail")), {"email": "cross@example.com"})
+
+    assert trigger.status == "failed" and trigger.last_error.startswith("suppressed: cross@")
+
+
+def test_skip_suppressed_skips_even_a_hard_bounce_and_the_run_goes_on():
+    row, _ = suppression_add(channel="sms", recipient="+15550100", reason="bounced")
     definition = chain(sms_node("text", skip_suppressed=True), email_node("mail"))
 
     trigger = run(definition, {"phone": "+15550100", "email": "ada@example.com"})
 
     assert trigger.status == "completed"
     assert trigger.vars["sms_text"]["skipped"].startswith("suppressed: +15550100")
+    assert trigger.vars["sms_text"]["rule"] == "skip_suppressed"
     assert len(mail.outbox) == 1
     step = StepExecutionLog.objects.get(trigger=trigger, node_id="text")
-    assert step.success and "skipped" in step.output
+    assert step.success and step.output["suppressions"][0]["id"] == row.pk
+
+
+@pytest.fixture
+def subscriber():
+    """An endpoint for every event (the test's transaction rolls it back), others set aside."""
+    WebhookEndpoint.objects.all().delete()
+    return endpoint_create(url="http://127.0.0.1:9/hook", events=["*"])
+
+
+def test_an_unsubscribed_recipient_is_a_skip_that_the_run_goes_on_from(subscriber):
+    row, _ = suppression_add(channel="sms", recipient="+15550100", reason="unsubscribed")
+    definition = chain(sms_node("text"), email_node("mail"))
+
+    trigger = run(definition, {"phone": "+15550100", "email": "ada@example.com"})
+
+    assert trigger.status == "completed" and trigger.last_error == ""
+    assert len(mail.outbox) == 1
+    step = StepExecutionLog.objects.get(trigger=trigger, node_id="text")
+    assert step.success and step.error == ""
+    assert step.output["skipped"].startswith("suppressed: +15550100 (unsubscribed, ")
+    assert step.output["rule"] == "opt-out"
+    (entry,) = step.output["suppressions"]
+    assert (entry["id"], entry["scope"], entry["reason"]) == (row.pk, "all", "unsubscribed")
+    reasons = list(TriggerEvent.objects.filter(trigger=trigger).values_list("reason", flat=True))
+    assert any(r.startswith("text skipped (suppressed: +15550100") for r in reasons), reasons
+    types = list(OutboxEvent.objects.order_by("id").values_list("type", flat=True))
+    assert types == [catalog.MESSAGE_SKIPPED, catalog.MESSAGE_SENT, catalog.TRIGGER_COMPLETED]
+    skipped = OutboxEvent.objects.get(type=catalog.MESSAGE_SKIPPED).data["message"]
+    assert (skipped["node_id"], skipped["channel"], skipped["rule"]) == ("text", "sms", "opt-out")
+    assert skipped["suppressions"][0]["id"] == row.pk
+
+
+def test_a_when_edge_can_branch_on_a_skipped_send():
+    suppression_add(channel="email", recipient="ada@example.com", reason="manual")
+    definition = {
+        "entry_node_id": "mail",
+        "nodes": [email_node("mail"), sms_node("fallback"), sms_node("thanks")],
+        "edges": [
+            {"from": "mail", "to": "fallback", "when": "vars.email_mail.skipped"},
+            {"from": "mail", "to": "thanks"},
+        ],
+    }
+
+    trigger = run(definition, {"email": "ada@example.com", "phone": "+15550101"})
+
+    assert trigger.status == "completed"
+    assert "sms_fallback" in trigger.vars and "sms_thanks" not in trigger.vars
 
 
 def test_of_several_recipients_the_suppressed_are_left_out():
@@ -79,20 +140,32 @@ def test_marketing_email_carries_a_one_click_unsubscribe_and_transactional_does_
     )
     assert marketing_mail.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     token = link.removeprefix("<https://notify.example.com/deliveries/unsubscribe/")[:-2]
-    assert unsubscribe_token_read(token) == ("email", "ada@example.com")
+    channel, recipient, key = unsubscribe_token_read(token)
+    assert (channel, recipient, key.partition(":")[2]) == ("email", "ada@example.com", "mail")
     assert "List-Unsubscribe" not in transactional_mail.extra_headers
 
 
-def test_a_marketing_suppression_stops_marketing_mail_only():
+def test_a_marketing_suppression_skips_marketing_mail_only():
     suppression_add(
         channel="email", recipient="ada@example.com", reason="unsubscribed", scope="marketing"
     )
 
-    stopped = run(marketing(email_node("mail")), {"email": "ada@example.com"})
+    skipped = run(marketing(email_node("mail")), {"email": "ada@example.com"})
     delivered = run(chain(email_node("mail")), {"email": "ada@example.com"})
 
-    assert stopped.status == "failed" and "from marketing" in stopped.last_error
+    assert skipped.status == "completed" and skipped.last_error == ""
+    assert "from marketing" in skipped.vars["email_mail"]["skipped"]
     assert delivered.status == "completed" and len(mail.outbox) == 1
+
+
+def test_any_suppression_of_a_marketing_send_is_a_skip_by_the_marketing_rule():
+    suppression_add(channel="email", recipient="gone@example.com", reason="bounced")
+
+    trigger = run(marketing(email_node("mail")), {"email": "gone@example.com"})
+
+    assert trigger.status == "completed" and mail.outbox == []
+    assert trigger.vars["email_mail"]["rule"] == "marketing"
+    assert SendLedger.objects.get(trigger=trigger).send_count == 0
 
 
 def test_marketing_email_without_a_public_url_fails_naming_the_setting(settings):

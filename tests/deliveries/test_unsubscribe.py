@@ -1,6 +1,7 @@
 """One-click unsubscribe (RFC 8058; docs/security.md): a POST with the signed link suppresses its
 recipient for marketing, without login, as often as it comes; a GET changes nothing; a bad or
-expired link is a 400."""
+expired link is a 400. Like a provider's unsubscribe, it leaves a delivery event about the message
+and a `message.unsubscribed`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ import time
 
 import pytest
 
+from deliveries.models import DeliveryEvent
+from events import catalog
+from events.models import OutboxEvent, WebhookEndpoint
+from events.services.endpoints import endpoint_create
+from tests.deliveries.support import sent
 from workers.models import Suppression
 from workers.services.suppression import unsubscribe_token
 
@@ -53,3 +59,48 @@ def test_a_forged_or_expired_link_is_a_400_and_changes_nothing(client, monkeypat
     assert expired.status_code == 400 and b"expired" in expired.content
 
     assert not Suppression.objects.filter(recipient="cy@example.com").exists()
+
+
+def one_click(client, token: str):
+    return client.post(
+        url(token), "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
+
+
+def test_a_one_click_unsubscribe_leaves_a_delivery_event_and_a_message_unsubscribed(client):
+    WebhookEndpoint.objects.all().delete()  # set aside those of committed tests (rolled back)
+    endpoint_create(url="http://127.0.0.1:9/hook", events=["message.unsubscribed"])
+    trigger = sent("one-click-1", provider="smtp")
+    token = unsubscribe_token(
+        channel="email", recipient="ada@example.com", idempotency_key=f"{trigger.pk}:mail"
+    )
+
+    assert one_click(client, token).status_code == one_click(client, token).status_code == 200
+
+    (event,) = DeliveryEvent.objects.filter(trigger_id=trigger.pk)
+    assert (event.event, event.node_id, event.recipient) == (
+        "unsubscribed",
+        "mail",
+        "ada@example.com",
+    )
+    assert "one-click" in event.description
+    (row,) = Suppression.objects.filter(recipient="ada@example.com")
+    assert (row.scope, row.reason) == ("marketing", "unsubscribed")
+    assert row.source == f"one-click unsubscribed event {event.pk}"
+    (announced,) = OutboxEvent.objects.filter(trigger_id=trigger.pk)
+    assert announced.type == catalog.MESSAGE_UNSUBSCRIBED
+    assert announced.data["message"]["to"] == "ada@example.com"
+
+
+def test_a_one_click_after_an_operator_removed_the_entry_suppresses_again(client):
+    trigger = sent("one-click-2", provider="smtp")
+    token = unsubscribe_token(
+        channel="email", recipient="bo@example.com", idempotency_key=f"{trigger.pk}:mail"
+    )
+    one_click(client, token)
+    Suppression.objects.filter(recipient="bo@example.com").delete()  # as the API does
+
+    assert one_click(client, token).status_code == 200
+
+    assert Suppression.objects.filter(recipient="bo@example.com", scope="marketing").exists()
+    assert DeliveryEvent.objects.filter(trigger_id=trigger.pk).count() == 1

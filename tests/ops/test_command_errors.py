@@ -14,10 +14,13 @@ from django.conf import settings
 from tests.support.stack import ROOT
 
 CASES = [
-    (["cancel_trigger", "not-a-uuid"], "not a trigger id (a UUID): 'not-a-uuid'"),
-    (["cancel_trigger", ""], "not a trigger id (a UUID): ''"),
+    (["cancel_trigger", "not-a-uuid"], "of its first hex digits): 'not-a-uuid'"),
+    (["cancel_trigger", ""], "not a trigger id (a UUID, or at least 4 of its first hex"),
+    (["cancel_trigger", "abc"], "digits): 'abc'; nothing was changed"),
+    (["cancel_trigger", "fffffffe"], "no trigger id starts with 'fffffffe'; nothing was changed"),
     (["cancel_trigger", str(uuid.UUID(int=7))], "1 of 1 not cancelled"),
-    (["delete_trigger", "not-a-uuid"], "not a trigger id (a UUID): 'not-a-uuid'"),
+    (["delete_trigger", "not-a-uuid"], "of its first hex digits): 'not-a-uuid'"),
+    (["delete_trigger", "fffffffe"], "no trigger id starts with 'fffffffe'"),
     (["delete_trigger", str(uuid.UUID(int=7))], "1 of 1 not deleted"),
     (["delete_trigger", str(uuid.UUID(int=7)), "--reason", "x" * 1001], "--reason must be"),
     (["retry_failed", "--workflow", "nope"], "--workflow: no workflow 'nope'"),
@@ -28,7 +31,10 @@ CASES = [
     (["requeue_stuck", "--older-than", "soon"], "'soon' is neither a date nor an age"),
     (["trigger_workflow", "nope", "--idempotency-key", "k"], "workflow 'nope' does not exist"),
     (["export_workflow", "nope"], "no workflow 'nope'"),
-    (["import_workflow", "/nonexistent.json"], "cannot read"),
+    (
+        ["import_workflow", "/nonexistent.json"],
+        "cannot read the workflow export from /nonexistent.json: No such file or directory",
+    ),
     (["purge_logs", "--older-than", "0s"], "--older-than must be longer than zero"),
     (["purge_deleted", "--older-than", "0s"], "--older-than must be longer than zero"),
     (["purge_deleted", "--older-than", "30d", "--batch-size", "0"], "--batch-size must be"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from io import StringIO
 
 import pytest
@@ -11,6 +12,7 @@ from django.core.management.base import CommandError
 
 from tests.factories import WorkflowFactory, chain, email_node, sms_node
 from tests.triggers.support import claimed, failed, new_trigger
+from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
 from workflows.models import Workflow, WorkflowVersion
 
@@ -69,6 +71,48 @@ def test_cancel_trigger_exits_non_zero_for_a_finished_trigger():
         run("cancel_trigger", str(running.pk), str(finished.pk))
     running.refresh_from_db()
     assert running.status == "cancelled"
+
+
+def test_cancel_and_delete_take_the_8_characters_the_admin_shows():
+    running, other = new_trigger(), new_trigger()
+
+    out, _ = run("cancel_trigger", str(running.pk)[:8])
+    assert out.strip() == f"{running.pk}: cancelled"
+    out, _ = run("delete_trigger", str(other.pk)[:8].upper())
+    assert out.strip() == f"{other.pk}: deleted (enqueued)"
+    assert TriggerInstance.objects.get(pk=other.pk).deleted_at is not None
+
+
+def test_an_ambiguous_prefix_is_refused_listing_the_triggers_it_starts():
+    ids = [uuid.UUID(f"abcd0000-0000-4000-8000-00000000000{n}") for n in (1, 2)]
+    for trigger_id in ids:
+        due_trigger(id=trigger_id)  # each of a workflow of its own
+
+    with pytest.raises(CommandError) as refused:
+        run("cancel_trigger", "abcd0000")
+
+    assert str(refused.value) == (
+        f"'abcd0000' is ambiguous: it starts the ids {ids[0]}, {ids[1]}; nothing was changed"
+    )
+    assert {t.status for t in TriggerInstance.objects.filter(pk__in=ids)} == {"enqueued"}
+
+
+def test_deleting_a_deleted_trigger_says_already_deleted_as_revoking_says_already_revoked():
+    trigger = new_trigger()
+    run("delete_trigger", str(trigger.pk), "--reason", "first")
+
+    out, _ = run("delete_trigger", str(trigger.pk), "--reason", "second")
+
+    trigger.refresh_from_db()
+    assert out.startswith(f"{trigger.pk}: already deleted at {trigger.deleted_at:%Y-%m-%d}")
+    assert trigger.delete_reason == "first"
+
+
+def test_import_of_a_file_that_is_not_json_names_the_file(tmp_path):
+    target = tmp_path / "broken.json"
+    target.write_text("{")
+    with pytest.raises(CommandError, match=f"the workflow export in {target} is not valid JSON"):
+        run("import_workflow", str(target))
 
 
 def test_retry_failed_retries_only_the_selected_workflow():

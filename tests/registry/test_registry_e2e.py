@@ -77,11 +77,13 @@ def test_a_queue_is_served_only_while_its_worker_is_live_and_a_warm_shutdown_sto
     refused = fire(api, workflow.key)
     assert refused.status_code == 503
     assert refused.json()["detail"] == (
-        f"no live worker serves queue '{queue}'; start one with: celery -A notiflow worker -Q {queue}"
+        f"no live worker serves queue '{queue}'; start one with: "
+        f"celery -A notiflow worker -Q {queue} -n {queue}@%h"
     )
     assert not TriggerInstance.objects.filter(workflow=workflow).exists()
 
-    process, name = start_worker(e2e, queue)
+    process, name = start_worker(e2e, queue)  # what that command starts, `%h` this host
+    assert name == f"{queue}@{HOST}"
     try:
         worker = live_worker(api, name)
         assert worker["queues"] == [queue]

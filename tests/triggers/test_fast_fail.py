@@ -15,7 +15,8 @@ from triggers.models import TriggerEvent, TriggerInstance
 pytestmark = pytest.mark.django_db
 
 REFUSED = (
-    "no live worker serves queue 'billing'; start one with: celery -A notiflow worker -Q billing"
+    "no live worker serves queue 'billing'; start one with: "
+    "celery -A notiflow worker -Q billing -n billing@%h"
 )
 
 

@@ -37,7 +37,10 @@ def cancel_action(api, operator, trigger_id: str) -> None:
 
 
 def cancel_command(api, operator, trigger_id: str) -> None:
-    call_command("cancel_trigger", trigger_id, stdout=StringIO(), stderr=StringIO())
+    out = StringIO()
+    # By the 8 characters the admin shows.
+    call_command("cancel_trigger", trigger_id[:8], stdout=out, stderr=StringIO())
+    assert out.getvalue() == f"{trigger_id}: cancelled\n"
 
 
 @pytest.mark.parametrize(

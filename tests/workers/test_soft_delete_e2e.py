@@ -47,9 +47,12 @@ def delete_admin(api, operator: Client, trigger_id: str, reason: str) -> None:
 
 
 def delete_command(api, operator: Client, trigger_id: str, reason: str) -> None:
-    out = StringIO()
-    call_command("delete_trigger", trigger_id, reason=reason, stdout=out)
+    out, again = StringIO(), StringIO()
+    # By the 8 characters the admin shows; a second time changes nothing and says so.
+    call_command("delete_trigger", trigger_id[:8], reason=reason, stdout=out)
+    call_command("delete_trigger", trigger_id[:8], reason="twice", stdout=again)
     assert out.getvalue().startswith(f"{trigger_id}: deleted")
+    assert again.getvalue().startswith(f"{trigger_id}: already deleted at ")
 
 
 def logged(trigger_id: str) -> list[tuple[str, int, bool]]:

@@ -44,10 +44,12 @@ FOLLOW_END = "end"  # nowhere: the run is completed (a run that joined a digest)
 @dataclass
 class NodeRun:
     """What running a node produced: its output (the step log's), the vars patch, when the run
-    goes on (`resume_at`; None: at once) and where (`follow`)."""
+    goes on (`resume_at`; None: at once) and where (`follow`); whether it sent, or skipped a
+    send (a suppression that is not a failure: the output says why)."""
 
     output: dict[str, Any]
     vars_patch: dict[str, Any] = field(default_factory=dict)
     resume_at: datetime | None = None
     sent: bool = False
+    skipped: bool = False
     follow: str = FOLLOW_EDGES

@@ -284,11 +284,12 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
                 node=node, rendered=rendered, marketing=marketing
             )
         except Suppressed as exc:
-            if not node.get("skip_suppressed"):
+            if not exc.rule:  # a transactional send's hard bounce or complaint
                 raise PermanentError(str(exc)) from exc
-            skipped = {"skipped": str(exc), "to": rendered["to"]}
-            return NodeRun(output=skipped, vars_patch={output_key(node): skipped})
-        headers = _unsubscribe(rendered) if marketing and channel.name == "email" else None
+            skipped = exc.skipped_output(to=rendered["to"])
+            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
+        key = f"{step.trigger.pk}:{node['id']}"
+        headers = _unsubscribe(rendered, key) if marketing and channel.name == "email" else None
         result = _send(step, channel, rendered, call, headers)
         if left_out:
             result = {**result, "suppressed": left_out}
@@ -299,10 +300,10 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
     )
 
 
-def _unsubscribe(rendered: Rendered) -> dict[str, str]:
+def _unsubscribe(rendered: Rendered, idempotency_key: str) -> dict[str, str]:
     """A marketing email's one-click unsubscribe headers (one recipient: the validator's rule)."""
     try:
-        return unsubscribe_headers(recipient=rendered["to"])
+        return unsubscribe_headers(recipient=rendered["to"], idempotency_key=idempotency_key)
     except LookupError as exc:
         raise PermanentError(str(exc)) from exc
 
@@ -361,7 +362,8 @@ def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outco
     if run.follow == FOLLOW_AGAIN:
         reason = f"{node_id} waits"
     else:
-        reason = f"{node_id} done" + (f"; next {next_node_id}" if next_node_id else "")
+        done = f"skipped ({run.output['skipped']})" if run.skipped else "done"
+        reason = f"{node_id} {done}" + (f"; next {next_node_id}" if next_node_id else "")
     return Outcome(
         status=TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED,
         next_node_id=next_node_id,
@@ -532,13 +534,16 @@ def _record(
 def _announcements(
     step: StepAttempt, release: Release, run: NodeRun | None, now: datetime
 ) -> list[Announcement]:
-    """The events a step's outcome announces (events.catalog): the message it sent, the step's
-    failure (to be retried) or the trigger's end, each written only if the release applies.
+    """The events a step's outcome announces (events.catalog): the message it sent or skipped,
+    the step's failure (to be retried) or the trigger's end, each written only if the release applies.
     A send is announced in any case: when the release cannot apply (the trigger was cancelled
     or the lease lost meanwhile), its message.sent shows the trigger as the step found it."""
     kinds: list[tuple[str, dict[str, Any]]] = []
     node = step.node
     unreleased: list[Announcement] = []
+    if run is not None and run.skipped:
+        skipped = {"node_id": node["id"], "channel": node["type"], **run.output}
+        kinds.append((events.MESSAGE_SKIPPED, {"message": skipped}))
     if run is not None and run.sent:
         message = {"node_id": node["id"], "channel": node["type"], **run.output}
         kinds.append((events.MESSAGE_SENT, {"message": message}))

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import formataddr, getaddresses
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core import signing
@@ -45,14 +45,38 @@ def suppression_add(
     )
 
 
+def suppressions_present(
+    entries: Iterable[tuple[str, str, str]],
+) -> set[tuple[str, str, str]]:
+    """Which of `entries` ((channel, normalised recipient, scope)) the list holds already: what
+    suppression_add would leave as they are."""
+    wanted = set(entries)
+    if not wanted:
+        return set()
+    rows = Suppression.objects.filter(recipient__in={recipient for _, recipient, _ in wanted})
+    found = rows.values_list("channel", "recipient", "scope")
+    return {(channel, recipient, scope) for channel, recipient, scope in found} & wanted
+
+
 @dataclass(frozen=True)
 class Hit:
-    """A suppression that stops a send: whom, in which scope, why, since when."""
+    """A suppression that stops a send: which entry, whom, in which scope, why, since when."""
 
+    id: int
     recipient: str
     scope: str
     reason: str
     created_at: datetime
+
+    def described(self) -> dict[str, Any]:
+        """As a skipped send's output and its `message.skipped` event name it."""
+        return {
+            "id": self.id,
+            "recipient": self.recipient,
+            "scope": self.scope,
+            "reason": self.reason,
+            "created_at": self.created_at.isoformat(),
+        }
 
 
 def suppressed_among(*, channel: str, recipients: Iterable[str], marketing: bool) -> dict[str, Hit]:
@@ -66,19 +90,54 @@ def suppressed_among(*, channel: str, recipients: Iterable[str], marketing: bool
     if marketing:
         scopes.append(SuppressionScope.MARKETING.value)
     params = {"sup_channel": channel, "sup_recipients": wanted, "sup_scopes": scopes}
-    return {row[0]: Hit(*row) for row in fetchall_prepared(SUPPRESSED_SQL, params)}
+    return {row[1]: Hit(*row) for row in fetchall_prepared(SUPPRESSED_SQL, params)}
+
+
+# Which rule makes a send whose every recipient is suppressed a *skip* (the node is skipped, the
+# run goes on) rather than a failure (docs/design.md, "Suppression and unsubscribe"). The one home
+# of that decision; the step log and `message.skipped` name the rule that decided.
+RULE_MARKETING = "marketing"  # a marketing send: any suppression skips it
+RULE_OPT_OUT = "opt-out"  # the recipient unsubscribed, or an operator suppressed them by hand
+RULE_SKIP_SUPPRESSED = "skip_suppressed"  # the node asks to skip every suppression
+# A transactional send stopped by a hard bounce or a complaint is none of these: it fails
+# (`suppressed: …`), so the client hears that a message it needed did not go out.
+OPT_OUT_REASONS = frozenset({SuppressionReason.UNSUBSCRIBED.value, SuppressionReason.MANUAL.value})
+
+
+def suppression_skip_rule(*, hits: Iterable[Hit], marketing: bool, skip_suppressed: bool) -> str:
+    """The rule that skips a send stopped by `hits`, or "" when it fails instead."""
+    if marketing:
+        return RULE_MARKETING
+    if all(
+        hit.reason in OPT_OUT_REASONS or hit.scope == SuppressionScope.MARKETING for hit in hits
+    ):
+        return RULE_OPT_OUT
+    return RULE_SKIP_SUPPRESSED if skip_suppressed else ""
 
 
 class Suppressed(Exception):
     """Every recipient of a send is suppressed; the message says who and why, starting
-    `suppressed:`."""
+    `suppressed:`. `rule` is the rule that skips the send ("" when it fails)."""
+
+    def __init__(self, hits: list[Hit], *, rule: str):
+        super().__init__("suppressed: " + "; ".join(_why(hit) for hit in hits))
+        self.hits, self.rule = hits, rule
+
+    def skipped_output(self, *, to: str) -> dict[str, Any]:
+        """The output of the skipped node (the step log's, and in vars for `when` edges)."""
+        return {
+            "skipped": str(self),
+            "rule": self.rule,
+            "suppressions": [hit.described() for hit in self.hits],
+            "to": to,
+        }
 
 
 def suppression_screen(
     *, node: dict[str, Any], rendered: Rendered, marketing: bool
 ) -> tuple[Rendered, list[str]]:
     """The send's rendered fields without its suppressed recipients, and those left out; raises
-    Suppressed when none is left. Several email recipients of whom some are suppressed: the
+    Suppressed when none is left, saying whether that skips the send or fails it. Several email recipients of whom some are suppressed: the
     message goes to the others (docs/design.md, "Suppression and unsubscribe")."""
     channel = str(node["type"])
     recipients = recipients_of(node, rendered)
@@ -87,8 +146,12 @@ def suppression_screen(
         return rendered, []
     left_out = [r for r in recipients if recipient_normalise(channel, r) in blocked]
     if len(left_out) == len(recipients):
-        reasons = "; ".join(_why(blocked[recipient_normalise(channel, r)]) for r in left_out)
-        raise Suppressed(f"suppressed: {reasons}")
+        hits = [blocked[recipient_normalise(channel, r)] for r in left_out]
+        skip_suppressed = bool(node.get("skip_suppressed"))
+        rule = suppression_skip_rule(
+            hits=hits, marketing=marketing, skip_suppressed=skip_suppressed
+        )
+        raise Suppressed(hits, rule=rule)
     kept = [
         formataddr(pair)
         for pair in getaddresses([rendered["to"]])
@@ -107,15 +170,25 @@ def _why(row: Hit) -> str:
 UNSUBSCRIBE_SALT = "notiflow.unsubscribe"
 
 
-def unsubscribe_token(*, channel: str, recipient: str) -> str:
-    return signing.dumps(
-        {"c": channel, "r": recipient_normalise(channel, recipient)}, salt=UNSUBSCRIBE_SALT
-    )
+class Unsubscribing(NamedTuple):
+    """Who a one-click unsubscribe link is for, and the message that carried it (its send's
+    idempotency key, `<trigger_id>:<node_id>`; empty in links made before it was carried)."""
+
+    channel: str
+    recipient: str
+    idempotency_key: str = ""
 
 
-def unsubscribe_token_read(token: str) -> tuple[str, str]:
-    """(channel, recipient) of a token this service signed within
-    NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS; signing.BadSignature (or its SignatureExpired) otherwise."""
+def unsubscribe_token(*, channel: str, recipient: str, idempotency_key: str = "") -> str:
+    data = {"c": channel, "r": recipient_normalise(channel, recipient)}
+    if idempotency_key:
+        data["k"] = idempotency_key
+    return signing.dumps(data, salt=UNSUBSCRIBE_SALT)
+
+
+def unsubscribe_token_read(token: str) -> Unsubscribing:
+    """Whom a token this service signed within NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS names;
+    signing.BadSignature (or its SignatureExpired) otherwise."""
     data = signing.loads(
         token,
         salt=UNSUBSCRIBE_SALT,
@@ -123,18 +196,19 @@ def unsubscribe_token_read(token: str) -> tuple[str, str]:
     )
     if not isinstance(data, dict) or not isinstance(data.get("r"), str):
         raise signing.BadSignature("not an unsubscribe token")
-    return str(data.get("c") or "email"), data["r"]
+    return Unsubscribing(str(data.get("c") or "email"), data["r"], str(data.get("k") or ""))
 
 
-def unsubscribe_headers(*, recipient: str) -> dict[str, str]:
-    """The RFC 8058 headers of a marketing email to `recipient`; LookupError when the service has
-    no public URL to point them at."""
+def unsubscribe_headers(*, recipient: str, idempotency_key: str) -> dict[str, str]:
+    """The RFC 8058 headers of a marketing email to `recipient`, sent as `idempotency_key` (so
+    an unsubscribe through them is recorded against that send); LookupError when the service
+    has no public URL to point them at."""
     if not settings.NOTIFLOW_PUBLIC_URL:
         raise LookupError(
             "a marketing email carries a one-click unsubscribe link, and NOTIFLOW_PUBLIC_URL "
             "(where recipients reach this service) is not set"
         )
-    token = unsubscribe_token(channel="email", recipient=recipient)
+    token = unsubscribe_token(channel="email", recipient=recipient, idempotency_key=idempotency_key)
     url = f"{settings.NOTIFLOW_PUBLIC_URL}/deliveries/unsubscribe/{token}/"
     return {"List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
 

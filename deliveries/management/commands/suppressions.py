@@ -13,7 +13,11 @@ from django.db import transaction
 from notiflow.actors import command_actor
 from notiflow.cli import progress
 from workers.models import Suppression, SuppressionReason, SuppressionScope
-from workers.services.suppression import recipient_checked, suppression_add
+from workers.services.suppression import (
+    recipient_checked,
+    suppression_add,
+    suppressions_present,
+)
 
 COLUMNS = ["channel", "recipient", "scope", "reason", "source", "created_at"]
 REQUIRED = {"channel", "recipient"}
@@ -37,7 +41,11 @@ class Command(BaseCommand):
         load.add_argument(
             "--reason", choices=SuppressionReason.values, default=SuppressionReason.MANUAL
         )
-        load.add_argument("--dry-run", action="store_true", help="check and count, add nothing")
+        load.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="check and count what would be added; add nothing",
+        )
 
     def handle(self, *args: Any, verb: str, **options: Any) -> None:
         if verb == "export":
@@ -78,12 +86,13 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
         reader = csv.DictReader(text.splitlines())
         header = set(reader.fieldnames or [])
-        missing = (REQUIRED - {"channel"} if channel else REQUIRED) - header
-        unknown = header - set(COLUMNS)
+        required = REQUIRED - {"channel"} if channel else REQUIRED
+        missing, unknown = required - header, header - set(COLUMNS)
         if missing or unknown:
+            optional = [name for name in COLUMNS if name not in required]
             raise CommandError(
-                f"{file}: the header must name the columns {','.join(COLUMNS)} "
-                f"(missing: {', '.join(sorted(missing)) or 'none'}; "
+                f"{file}: the header must name {' and '.join(sorted(required))} and may name "
+                f"{', '.join(optional)} (missing: {', '.join(sorted(missing)) or 'none'}; "
                 f"unknown: {', '.join(sorted(unknown)) or 'none'}); nothing was added"
             )
         rows = list(reader)
@@ -93,8 +102,10 @@ class Command(BaseCommand):
                 entries.append(self._entry(row, channel=channel, reason=reason))
             except ValueError as exc:
                 invalid.append(f"line {line}: {exc}")
-        added = existing = 0
-        if not dry_run:
+        if dry_run:
+            added, existing = self._preview(entries)
+        else:
+            added = existing = 0
             source = command_actor("suppressions import")
             with transaction.atomic():
                 for entry in progress(entries, total=len(entries), description="importing"):
@@ -102,13 +113,26 @@ class Command(BaseCommand):
                     added, existing = added + created, existing + (not created)
         for problem in invalid:
             self.stderr.write(problem)
-        verb = "would be checked" if dry_run else "added"
+        verb = "would be added" if dry_run else "added"
         self.stdout.write(
             f"{len(entries)} valid row(s): {added} {verb}, {existing} already there; "
             f"{len(invalid)} invalid row(s) skipped."
         )
         if invalid:
             raise CommandError(f"{len(invalid)} invalid row(s) (listed above) were skipped")
+
+    @staticmethod
+    def _preview(entries: list[dict[str, str]]) -> tuple[int, int]:
+        """(added, already there) as the import would count them, adding nothing: an entry the
+        list holds, or an earlier row of the file, is already there."""
+        keys = [(entry["channel"], entry["recipient"], entry["scope"]) for entry in entries]
+        present = suppressions_present(keys)
+        added = 0
+        for key in keys:
+            if key not in present:
+                added += 1
+                present.add(key)
+        return added, len(keys) - added
 
     @staticmethod
     def _entry(row: dict[str, Any], *, channel: str | None, reason: str) -> dict[str, str]:

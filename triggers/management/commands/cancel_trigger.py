@@ -18,7 +18,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("trigger_ids", nargs="*", metavar="trigger_id")
+        parser.add_argument(
+            "trigger_ids", nargs="*", metavar="trigger_id", help="an id, or a unique prefix of one"
+        )
         parser.add_argument(
             "--cancellation-key", help="cancel every unfinished trigger carrying this key"
         )

@@ -56,7 +56,9 @@ class Command(BaseCommand):
             trigger.refresh_from_db()
             if (trigger.status, trigger.current_node_id) != last:
                 last = (trigger.status, trigger.current_node_id)
-                self.stderr.write(f"  {trigger.status} at {trigger.current_node_id or '-'}")
+                # A completed run is at no node; the others say where they are.
+                node = trigger.current_node_id
+                self.stderr.write(f"  {trigger.status}" + (f" at {node}" if node else ""))
             if trigger.status in TERMINAL_STATUSES:
                 return trigger
             if time.monotonic() > deadline:

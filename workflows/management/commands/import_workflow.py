@@ -16,7 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the exported JSON file, or - for stdin")
 
     def handle(self, *args, file, **options):
-        document = read_json("@" + file, what=file)
+        document = read_json("@" + file, what="the workflow export")
         documents = document if isinstance(document, list) else [document]
         try:
             results = workflow_import(documents=documents, actor=command_actor("import_workflow"))
