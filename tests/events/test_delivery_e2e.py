@@ -10,6 +10,7 @@ import signal
 import pytest
 
 from events.models import DeliveryStatus, WebhookAttempt, WebhookDelivery
+from events.services.attempts import ABANDONED
 from events.services.dispatcher import endpoint_enable
 from tests.conftest import unique
 from tests.events.support import endpoint_on, types_of, verified
@@ -175,5 +176,10 @@ def test_a_worker_killed_mid_post_leaves_the_event_to_be_delivered_again(api, e2
     first, second = receiver.received(path)
     assert first.webhook_id == second.webhook_id and first.body == second.body
     assert verified(second, endpoint.secret)
-    # The killed attempt never recorded its outcome; the one that delivered did.
-    assert [a.status_code for a in WebhookAttempt.objects.filter(delivery=delivery)] == [200]
+    # Both attempts are on record: the killed one, started before its POST and found unfinished
+    # when the lease expired, as a failure; the one that delivered with its answer.
+    attempts = WebhookAttempt.objects.filter(delivery=delivery).order_by("attempt")
+    assert [(a.attempt, a.state, a.status_code, a.error) for a in attempts] == [
+        (1, "finished", None, ABANDONED),
+        (2, "finished", 200, ""),
+    ]
