@@ -547,13 +547,13 @@ NOTIFLOW_EVENT_SOURCE = env.str("NOTIFLOW_EVENT_SOURCE", default="/notiflow")
 # The Celery queue of the webhook dispatcher's deliveries, served by a worker group of its own
 # (Procfile `webhooks`, -Q webhooks): a slow receiver then holds a webhook worker's slot, never
 # the engine's (issue 31: eight slow receivers on the shared queue made an email take 27 s).
-# `default` puts them back on the engine's workers (one worker group serves everything).
+# `default` puts them back on the engine's workers (one worker group serves everything). No
+# CELERY_TASK_ROUTES for it: events/dispatch.py names this queue on every nudge, and any route
+# would turn off the direct nudge writer (notiflow/broker.py, TaskMessageWriter.for_app).
 NOTIFLOW_WEBHOOK_QUEUE = env.str("NOTIFLOW_WEBHOOK_QUEUE", default="webhooks")
 # The most deliveries to one endpoint in flight at once (checked at claim time): a slow
 # receiver holds at most this many of the webhook workers' slots, and the others go on.
 NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY = env.int("NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY", default=2)
-# events.deliver goes there however it is sent (events/dispatch.py names the queue too).
-CELERY_TASK_ROUTES = {"events.deliver": {"queue": NOTIFLOW_WEBHOOK_QUEUE}}
 NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS = env.float("NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS", default=30)
 NOTIFLOW_WEBHOOK_MAX_ATTEMPTS = env.int("NOTIFLOW_WEBHOOK_MAX_ATTEMPTS", default=8)
 NOTIFLOW_WEBHOOK_DISABLE_AFTER = env.int("NOTIFLOW_WEBHOOK_DISABLE_AFTER", default=50)
