@@ -9,7 +9,10 @@ connecting (TLS included), sending and reading the status line all fit in it, wh
 receiver does. urllib3's timeouts are per socket operation, so a receiver sending its answer a
 byte at a time would never trip them (issue 31: every delivery ran into the task's soft time
 limit); a Deadline watchdog shuts the connection's socket down when the time is up, which ends
-any read or write in progress, and the attempt is a failure like any other.
+any read or write in progress, and the attempt is a failure like any other. It learns of each
+socket through urllib3's `HTTPConnection._new_conn` (private, urllib3 2.x): should a urllib3
+upgrade stop calling it, tests/events/test_sender_deadline.py fails (the drip outlives the
+deadline).
 """
 
 from __future__ import annotations
