@@ -82,7 +82,9 @@ ENGINE_TIMINGS = {
 
 # The endpoint is the harness's receiver on loopback, which the address rule refuses in
 # production (events/addresses.py).
-WEBHOOK_SETTINGS = {"NOTIFLOW_WEBHOOK_ALLOW_PRIVATE": "true"}
+# The harness's workers (WorkerPool, no -Q) serve `default`: the webhook deliveries go there too,
+# rather than to the production default `webhooks`, which no worker here would serve.
+WEBHOOK_SETTINGS = {"NOTIFLOW_WEBHOOK_ALLOW_PRIVATE": "true", "NOTIFLOW_WEBHOOK_QUEUE": "default"}
 # The harness fires thousands of triggers with one key as fast as it can: no API rate limit.
 RATE_LIMITS_OFF = {"NOTIFLOW_RATE_LIMIT_TRIGGER": "off", "NOTIFLOW_RATE_LIMIT_ADMIN": "off"}
 

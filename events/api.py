@@ -132,6 +132,11 @@ class WebhookAttemptSerializer(serializers.ModelSerializer):
         allow_null=True, help_text="the receiver's HTTP status; null when none came"
     )
     error = serializers.CharField(help_text="why it failed (no answer, refused address); or empty")
+    state = serializers.CharField(
+        help_text="`started` while its POST is under way (recorded before it), `finished` once "
+        "its outcome is written (a worker that died mid-POST: finished as failed when the "
+        "delivery is claimed again)"
+    )
 
     class Meta:
         model = WebhookAttempt
@@ -140,6 +145,7 @@ class WebhookAttemptSerializer(serializers.ModelSerializer):
             "event_id",
             "event_type",
             "attempt",
+            "state",
             "status_code",
             "error",
             "duration_ms",

@@ -116,15 +116,32 @@ class WebhookDelivery(models.Model):
                 name="webhook_delivery_due_idx",
                 condition=Q(status="pending"),
             ),
+            # The claim's count of an endpoint's deliveries in flight (leased), which bounds
+            # them (NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY): few rows, whatever its history.
+            models.Index(
+                fields=["endpoint"],
+                name="webhook_delivery_leased_idx",
+                condition=Q(lease_until__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.event_id} -> {self.endpoint_id} ({self.status})"
 
 
+class AttemptState(models.TextChoices):
+    # Written before the POST, in its own committed transaction: an attempt that began is on
+    # record even if its worker dies during it.
+    STARTED = "started"
+    # Its outcome written (the one change the append-only guard allows, events 0003): what the
+    # receiver answered, or why there was no answer, a worker that died included.
+    FINISHED = "finished"
+
+
 class WebhookAttempt(models.Model):
-    """One POST of one event to one endpoint, append-only. No foreign keys: the record stays
-    when its endpoint is deleted, until retention removes it with its event."""
+    """One POST of one event to one endpoint, append-only but for its one change, from started
+    to finished with its outcome. No foreign keys: the record stays when its endpoint is
+    deleted, until retention removes it with its event."""
 
     delivery = models.ForeignKey(
         WebhookDelivery,
@@ -136,6 +153,9 @@ class WebhookAttempt(models.Model):
     event_id = models.UUIDField()
     event_type = models.CharField(max_length=64)
     attempt = models.PositiveIntegerField()
+    state = models.CharField(
+        max_length=16, choices=AttemptState.choices, default=AttemptState.STARTED
+    )
     status_code = models.PositiveIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
     duration_ms = models.PositiveIntegerField()

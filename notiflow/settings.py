@@ -544,22 +544,38 @@ LOGGING = {
 # --- Events and webhooks (docs/design.md, "Events and webhooks") ----------------------------------
 # The CloudEvents `source` of every event.
 NOTIFLOW_EVENT_SOURCE = env.str("NOTIFLOW_EVENT_SOURCE", default="/notiflow")
-# The Celery queue of the webhook dispatcher's tasks. `default` works with any worker; a worker
-# group of its own (-Q webhooks, with this set to `webhooks`) keeps slow receivers from taking
-# the engine's worker slots.
-NOTIFLOW_WEBHOOK_QUEUE = env.str("NOTIFLOW_WEBHOOK_QUEUE", default="default")
+# The Celery queue of the webhook dispatcher's deliveries, served by a worker group of its own
+# (Procfile `webhooks`, -Q webhooks): a slow receiver then holds a webhook worker's slot, never
+# the engine's (issue 31: eight slow receivers on the shared queue made an email take 27 s).
+# `default` puts them back on the engine's workers (one worker group serves everything). No
+# CELERY_TASK_ROUTES for it: events/dispatch.py names this queue on every nudge, and any route
+# would turn off the direct nudge writer (notiflow/broker.py, TaskMessageWriter.for_app).
+NOTIFLOW_WEBHOOK_QUEUE = env.str("NOTIFLOW_WEBHOOK_QUEUE", default="webhooks")
+# The most deliveries to one endpoint in flight at once (checked at claim time): a slow
+# receiver holds at most this many of the webhook workers' slots, and the others go on.
+NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY = env.int("NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY", default=2)
 NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS = env.float("NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS", default=30)
 NOTIFLOW_WEBHOOK_MAX_ATTEMPTS = env.int("NOTIFLOW_WEBHOOK_MAX_ATTEMPTS", default=8)
 NOTIFLOW_WEBHOOK_DISABLE_AFTER = env.int("NOTIFLOW_WEBHOOK_DISABLE_AFTER", default=50)
-# Seconds to wait for a receiver to accept the connection, and again for its answer.
+# One attempt's whole deadline, from its start to the receiver's status line (connecting, TLS,
+# sending, reading), enforced whatever the receiver does (events/services/sender.py).
 NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS = env.float("NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS", default=10)
 # Lets webhook URLs resolve to loopback and private addresses: development and tests only.
 NOTIFLOW_WEBHOOK_ALLOW_PRIVATE = env.bool("NOTIFLOW_WEBHOOK_ALLOW_PRIVATE", default=False)
-if NOTIFLOW_WEBHOOK_MAX_ATTEMPTS < 1 or NOTIFLOW_WEBHOOK_DISABLE_AFTER < 1:
-    raise ValueError(
-        "NOTIFLOW_WEBHOOK_MAX_ATTEMPTS and NOTIFLOW_WEBHOOK_DISABLE_AFTER must be >= 1"
+if (
+    min(
+        NOTIFLOW_WEBHOOK_MAX_ATTEMPTS,
+        NOTIFLOW_WEBHOOK_DISABLE_AFTER,
+        NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY,
     )
-# Connecting and then reading each take at most the timeout: both fit in a task's soft limit.
+    < 1
+):
+    raise ValueError(
+        "NOTIFLOW_WEBHOOK_MAX_ATTEMPTS, NOTIFLOW_WEBHOOK_DISABLE_AFTER and "
+        "NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY must be >= 1"
+    )
+# An attempt, with the claim and the record around it, ends well inside the task's soft limit
+# (and so inside its lease): the deadline, not the time limit, is what ends a slow receiver.
 if 2 * NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ValueError(
         "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS must be under half of CELERY_TASK_SOFT_TIME_LIMIT"

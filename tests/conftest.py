@@ -124,9 +124,14 @@ STACK_SETTINGS = {
     "NOTIFLOW_RATE_LIMIT_ADMIN": "off",
 }
 
-# The stack's two worker groups (docs/design.md, rule 11): `default` is served by both, `billing`
-# (workflows with keys `billing.*`) by one. Each registers under its name (`default@<host>`).
-STACK_WORKERS = {"default": ["default"], "billing": ["billing", "default"]}
+# The stack's worker groups (docs/design.md, rule 11): `default` is served by two, `billing`
+# (workflows with keys `billing.*`) by one, and `webhooks` (the webhook dispatcher's queue, as
+# the Procfile's) by one of its own. Each registers under its name (`default@<host>`).
+STACK_WORKERS = {
+    "default": ["default"],
+    "billing": ["billing", "default"],
+    "webhooks": ["webhooks"],
+}
 
 
 def broker_clear(url: str) -> None:

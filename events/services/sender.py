@@ -1,18 +1,33 @@
 """One signed POST of one event to one endpoint (docs/design.md, rule 10).
 
 The request goes to an address checked by events.addresses (never a second DNS answer), with the
-Standard Webhooks headers, a short timeout, no redirect followed and no retry here: the
-dispatcher decides what a failure means. Nothing of the response is kept but its status.
+Standard Webhooks headers, no redirect followed and no retry here: the dispatcher decides what a
+failure means. Nothing of the response is kept but its status.
+
+One attempt has a total deadline, NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS from its start: resolving,
+connecting (TLS included), sending and reading the status line all fit in it, whatever the
+receiver does. urllib3's timeouts are per socket operation, so a receiver sending its answer a
+byte at a time would never trip them (issue 31: every delivery ran into the task's soft time
+limit); a Deadline watchdog shuts the connection's socket down when the time is up, which ends
+any read or write in progress, and the attempt is a failure like any other. It learns of each
+socket through urllib3's `HTTPConnection._new_conn` (private, urllib3 2.x): should a urllib3
+upgrade stop calling it, tests/events/test_sender_deadline.py fails (the drip outlives the
+deadline).
 """
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import certifi
 import urllib3
 from django.conf import settings
+from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.exceptions import HTTPError, NewConnectionError
 
 from events.addresses import AddressRefused, Target, target_resolve
@@ -49,9 +64,98 @@ def webhook_headers(*, secret: str, message_id: str, body: bytes, now: float) ->
     }
 
 
-def _pool(target: Target, address: str, timeout: urllib3.Timeout) -> urllib3.HTTPConnectionPool:
+class Deadline:
+    """A watchdog over one attempt: at `at` (time.monotonic()) it shuts down the socket it
+    watches, so a receiver can hold the attempt no longer than that, whatever it sends.
+
+    It watches the socket's file descriptor (the number stays when TLS wraps the socket) and
+    acts on a duplicate of it, under a lock that `unwatch` also takes: once the connection may
+    be closed, the watchdog can no longer reach the descriptor, nor whatever reuses it."""
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+        self.fired = False
+        self._fd: int | None = None
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(0.0, at - time.monotonic()), self._fire)
+        self._timer.daemon = True
+
+    def __enter__(self) -> Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.unwatch()
+        self._timer.cancel()
+
+    @property
+    def remaining(self) -> float:
+        return self.at - time.monotonic()
+
+    @property
+    def passed(self) -> bool:
+        return self.fired or self.remaining <= 0
+
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._fd = sock.fileno()
+            if self.fired:  # connected just as the time ran out
+                self._shut()
+
+    def unwatch(self) -> None:
+        with self._lock:
+            self._fd = None
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            self._shut()
+
+    def _shut(self) -> None:
+        if self._fd is None:
+            return
+        try:
+            with socket.socket(fileno=os.dup(self._fd)) as duplicate:
+                duplicate.shutdown(socket.SHUT_RDWR)
+        except OSError:  # not connected (yet, or any more): nothing to stop
+            pass
+
+
+class _Watched:
+    """A urllib3 connection that hands each socket it opens to the attempt's Deadline."""
+
+    def __init__(self, *args: Any, deadline: Deadline, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline = deadline
+
+    def _new_conn(self) -> socket.socket:
+        sock: socket.socket = super()._new_conn()  # type: ignore[misc]
+        self._deadline.watch(sock)
+        return sock
+
+
+class _HTTPConnection(_Watched, HTTPConnection):
+    pass
+
+
+class _HTTPSConnection(_Watched, HTTPSConnection):
+    pass
+
+
+class _HTTPPool(urllib3.HTTPConnectionPool):
+    ConnectionCls = _HTTPConnection
+
+
+class _HTTPSPool(urllib3.HTTPSConnectionPool):
+    ConnectionCls = _HTTPSConnection
+
+
+def _pool(target: Target, address: str, deadline: Deadline) -> urllib3.HTTPConnectionPool:
+    # Each socket operation may take what is left of the deadline; the watchdog ends the whole.
+    remaining = max(deadline.remaining, 0.001)
+    timeout = urllib3.Timeout(connect=remaining, read=remaining)
     if target.scheme == "https":
-        return urllib3.HTTPSConnectionPool(
+        return _HTTPSPool(
             address,
             target.port,
             timeout=timeout,
@@ -60,13 +164,18 @@ def _pool(target: Target, address: str, timeout: urllib3.Timeout) -> urllib3.HTT
             assert_hostname=target.host,
             cert_reqs="CERT_REQUIRED",
             ca_certs=certifi.where(),
+            deadline=deadline,
         )
-    return urllib3.HTTPConnectionPool(address, target.port, timeout=timeout, retries=False)
+    return _HTTPPool(address, target.port, timeout=timeout, retries=False, deadline=deadline)
 
 
 def post_signed(*, url: str, secret: str, message_id: str, body: bytes) -> PostResult:
-    """POST `body` to `url`, signed with `secret` as message `message_id`."""
+    """POST `body` to `url`, signed with `secret` as message `message_id`. Returns within
+    NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS of its call (plus the time a DNS answer takes), with the
+    status the receiver answered or the error that stopped the attempt; never raises for
+    anything the receiver does."""
     started = time.monotonic()
+    seconds = settings.NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS
 
     def result(status_code: int | None, error: str = "") -> PostResult:
         return PostResult(status_code, error[:1000], int((time.monotonic() - started) * 1000))
@@ -77,28 +186,35 @@ def post_signed(*, url: str, secret: str, message_id: str, body: bytes) -> PostR
         return result(None, f"refused: {exc}")
     headers = webhook_headers(secret=secret, message_id=message_id, body=body, now=time.time())
     headers["Host"] = target.host_header
-    seconds = settings.NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS
-    timeout = urllib3.Timeout(connect=seconds, read=seconds)
     error = "no address to connect to"
-    for address in target.addresses:
-        pool = _pool(target, address, timeout)
-        try:
-            response = pool.urlopen(
-                "POST",
-                target.path,
-                body=body,
-                headers=headers,
-                redirect=False,
-                assert_same_host=False,
-                preload_content=False,
-            )
-            status = response.status  # the body is not read: only the status counts
-            response.close()
-            return result(status)
-        except NewConnectionError as exc:
-            error = f"could not connect to {address}: {exc}"  # the next address, if any
-        except HTTPError as exc:
-            return result(None, f"{type(exc).__name__}: {exc}")
-        finally:
-            pool.close()
+    with Deadline(started + seconds) as deadline:
+        for address in target.addresses:
+            if deadline.passed:
+                break
+            pool = _pool(target, address, deadline)
+            try:
+                response = pool.urlopen(
+                    "POST",
+                    target.path,
+                    body=body,
+                    headers=headers,
+                    redirect=False,
+                    assert_same_host=False,
+                    preload_content=False,
+                )
+                status = response.status  # the body is not read: only the status counts
+                deadline.unwatch()
+                response.close()
+                return result(status)
+            except NewConnectionError as exc:
+                error = f"could not connect to {address}: {exc}"  # the next address, if any
+            except HTTPError as exc:
+                error = f"{type(exc).__name__}: {exc}"
+                if not deadline.passed:
+                    return result(None, error)
+            finally:
+                deadline.unwatch()
+                pool.close()
+        if deadline.passed:
+            return result(None, f"timed out: no complete answer within the {seconds:g} s deadline")
     return result(None, error)

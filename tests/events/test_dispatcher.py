@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from events.models import DeliveryStatus, WebhookAttempt, WebhookDelivery
+from events.services.attempts import ABANDONED
 from events.services.dispatcher import (
     deliveries_sweep,
     delivery_claim,
@@ -43,8 +44,14 @@ def test_an_outcome_under_a_lost_lease_is_logged_but_changes_nothing(receiver):
     assert delivery_record(stale, PostResult(200, "", 5)) is None
     delivery.refresh_from_db()
     assert delivery.status == DeliveryStatus.PENDING and delivery.leased_by == fresh.token
-    assert WebhookAttempt.objects.filter(delivery_id=delivery.pk).count() == 1
+    # Both attempts are on record; the stale one as the reclaim found it (never finished), not
+    # as its late outcome claims.
+    first, second = WebhookAttempt.objects.filter(delivery_id=delivery.pk).order_by("attempt")
+    assert (first.state, first.status_code, first.error) == ("finished", None, ABANDONED)
+    assert second.state == "started"
     assert delivery_record(fresh, PostResult(200, "", 5)) == DeliveryStatus.DELIVERED
+    second.refresh_from_db()
+    assert (second.state, second.status_code) == ("finished", 200)
 
 
 def test_failed_events_in_a_row_disable_the_endpoint_and_a_success_resets_the_count(

@@ -434,11 +434,13 @@ def test_deliveries_lists_the_attempts_newest_first(api_client, receiver):
         "event_id",
         "event_type",
         "attempt",
+        "state",
         "status_code",
         "error",
         "duration_ms",
         "created_at",
     }
+    assert newest["state"] == oldest["state"] == "finished"
     assert (oldest["event_type"], oldest["attempt"], oldest["status_code"]) == (
         "notiflow.ping",
         1,

@@ -76,9 +76,11 @@ def test_the_test_ping_reaches_the_receiver_signed_and_is_listed(api, receiver, 
     assert event["type"] == ping["type"] == "notiflow.ping"
 
     def listed() -> list[dict[str, Any]]:
-        return api.get(f"{ROOT}{endpoint['id']}/deliveries/").json()["results"]
+        attempts = api.get(f"{ROOT}{endpoint['id']}/deliveries/").json()["results"]
+        # On record from before the POST, `started`, until its outcome is written.
+        return attempts if attempts and attempts[0]["state"] == "finished" else []
 
-    (attempt,) = wait_for(listed, timeout=10, message="the ping's attempt listed")
+    (attempt,) = wait_for(listed, timeout=10, message="the ping's attempt listed, finished")
     assert (attempt["event_id"], attempt["event_type"]) == (ping["event_id"], "notiflow.ping")
     assert attempt["status_code"] == 200 and attempt["attempt"] == 1
 

@@ -165,7 +165,7 @@ def test_make_run_starts_the_procfile_and_a_mail_catcher_that_email_url_points_a
     plan = run.plan(env, tmp_path)
 
     names = [name for name, _ in run.procfile_processes(plan.procfile)]
-    assert names == ["web", "worker", "beat", "flower", "mail"]
+    assert names == ["web", "worker", "webhooks", "beat", "flower", "mail"]
     assert plan.env["EMAIL_URL"] == f"smtp://127.0.0.1:{ports['smtp']}"
     assert plan.env["NOTIFLOW_BIND"] == f"127.0.0.1:{ports['web']}"
     assert plan.env["NOTIFLOW_FLOWER_URL"] == f"http://127.0.0.1:{ports['flower']}/"

@@ -71,7 +71,7 @@ def test_flower_serves_only_with_the_password_and_keeps_no_state(tmp_path):
     assert not list(ROOT.glob("flower*")) and not list(tmp_path.glob("flower*.db"))
 
 
-COMPOSE_SERVICES = {"db", "redis", "web", "worker", "beat", "flower", "mailpit"}
+COMPOSE_SERVICES = {"db", "redis", "web", "worker", "worker-webhooks", "beat", "flower", "mailpit"}
 
 
 # The variables compose refuses to start without; .env.example lists them (docs/security.md).
@@ -135,11 +135,13 @@ def test_compose_file_validates_and_runs_every_process_from_one_image(tmp_path):
     assert set(services) >= COMPOSE_SERVICES
     for name in COMPOSE_SERVICES:
         assert "healthcheck" in services[name], name
-    app = {"web", "worker", "beat", "flower"}
+    app = {"web", "worker", "worker-webhooks", "beat", "flower"}
     assert {services[name]["image"] for name in app} == {"notiflow:dev"}
     assert all(services[name]["build"]["context"] == str(ROOT) for name in app)
     assert (ROOT / "Dockerfile").exists()
     assert services["flower"]["command"] == ["python", "scripts/flower.py"]
+    # The webhook dispatcher's queue has a worker group of its own (NOTIFLOW_WEBHOOK_QUEUE).
+    assert services["worker-webhooks"]["command"][3:6] == ["worker", "-Q", "webhooks"]
     assert (
         services["worker"]["environment"]["CELERY_BROKER_URL"]
         == (services["flower"]["environment"]["CELERY_BROKER_URL"])

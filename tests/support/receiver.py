@@ -7,6 +7,8 @@
 /redirect/...  302 to /ok/ (a sender must not follow it)
 /hang/...      no answer for 30 s (past any sender's timeout)
 /hang1/...     the first request with a given webhook-id gets no answer for 30 s; later ones 200
+/drip/...      a 200 sent one byte every `drip_seconds` [1], status line included: every read
+               gets a byte well inside a per-read timeout, and the whole answer takes ~40 s
 
 It records every request (path, headers, body) as it arrives, before answering.
 """
@@ -38,8 +40,12 @@ class Request:
         return self.headers["webhook-id"]
 
 
+DRIP_ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
 class Receiver:
-    def __init__(self) -> None:
+    def __init__(self, drip_seconds: float = 1.0) -> None:
+        self.drip_seconds = drip_seconds
         self.requests: list[Request] = []
         self.counts: Counter[tuple[str, str]] = Counter()
         self.lock = threading.Lock()
@@ -105,12 +111,24 @@ class Receiver:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 with receiver.lock:
                     receiver.requests.append(Request(self.path, headers, body))
+                if self.path.startswith("/drip/"):
+                    self.drip()
+                    return
                 status = receiver._answer(self.path, headers.get("webhook-id", ""))
                 self.send_response(status)
                 if status == 302:
                     self.send_header("Location", "/ok/redirected")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+
+            def drip(self) -> None:
+                self.close_connection = True
+                try:
+                    for byte in DRIP_ANSWER:
+                        self.wfile.write(bytes([byte]))
+                        time.sleep(receiver.drip_seconds)
+                except OSError:  # the sender gave up and closed the connection
+                    pass
 
             def log_message(self, *args: Any) -> None:
                 pass
