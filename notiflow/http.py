@@ -144,11 +144,12 @@ def unknown_name_message(name: str, known: Iterable[str], what: str = "field") -
     return f"unknown {what}; the known ones are: {', '.join(known)}"
 
 
+# A serializer that refuses a field it does not declare: a misspelled optional field would
+# otherwise be dropped and its default used (`"catgory": "marketing"` stored as transactional).
+# Each unknown field is an error of its own name, beside the errors of the known fields.
+# (Comments, not docstrings, here and below: drf-spectacular would show an inherited docstring
+# as the description of every serializer and view without one of its own.)
 class StrictSerializer(serializers.Serializer):
-    """A serializer that refuses a field it does not declare: a misspelled optional field would
-    otherwise be dropped and its default used (`"catgory": "marketing"` stored as transactional).
-    Each unknown field is an error of its own name, beside the errors of the known fields."""
-
     def to_internal_value(self, data: Any) -> Any:
         unknown: dict[str, list[str]] = {}
         if isinstance(data, Mapping):
@@ -169,8 +170,9 @@ class StrictSerializer(serializers.Serializer):
         return value
 
 
+# The body of an operation that takes none: absent, or `{}`.
 class NoFieldsSerializer(StrictSerializer):
-    """The body of an operation that takes none: absent, or `{}`."""
+    pass
 
 
 def request_fields(
@@ -186,13 +188,11 @@ def request_fields(
     return checked.validated_data
 
 
+# View mixin: a query parameter the operation does not declare, or one given twice, is a 400
+# naming it, after authentication and permission (a request without a key stays a 401).
+# `query_parameters` maps a method to its OpenApiParameters (query ones); the schema shows them
+# (notiflow.openapi.ScopedAutoSchema), and a list's `page` comes with its pagination.
 class StrictQueryParameters:
-    """View mixin: a query parameter the operation does not declare, or one given twice, is a 400
-    naming it, after authentication and permission (a request without a key stays a 401).
-
-    `query_parameters` maps a method to its OpenApiParameters (query ones); the schema shows them
-    (notiflow.openapi.ScopedAutoSchema), and a list's `page` comes with its pagination."""
-
     query_parameters: ClassVar[Mapping[str, list[Any]]] = {}
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:

@@ -140,6 +140,42 @@ def add_delete_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     return result
 
 
+def close_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """`additionalProperties: false` on every request body object, and the objects it holds
+    (a bulk request's items): the API refuses a field it does not know (notiflow.http
+    StrictSerializer), and the schema says so, so a client or fuzzer knows an extra field is a
+    400 and not a valid request."""
+    components = result.get("components", {}).get("schemas", {})
+    pending = [
+        media["schema"]
+        for methods in result.get("paths", {}).values()
+        for operation in methods.values()
+        for media in operation.get("requestBody", {}).get("content", {}).values()
+    ]
+    seen: set[int] = set()
+    while pending:
+        schema = pending.pop()
+        if id(schema) in seen:
+            continue
+        seen.add(id(schema))
+        if "$ref" in schema:
+            pending.append(components[schema["$ref"].rsplit("/", 1)[-1]])
+            continue
+        if schema.get("type") == "object" and "properties" in schema:
+            schema["additionalProperties"] = False
+            pending.extend(p for p in schema["properties"].values() if _holds_objects(p))
+        pending.extend(schema.get("allOf", []))
+        if isinstance(schema.get("items"), dict):
+            pending.append(schema["items"])
+    return result
+
+
+def _holds_objects(schema: dict[str, Any]) -> bool:
+    """A property the walk follows: one naming a component, or an array of them. A free-form
+    object (a payload, a node) stays open."""
+    return "$ref" in schema or "allOf" in schema or isinstance(schema.get("items"), dict)
+
+
 # OpenAPI links: what a created resource's id feeds (Schemathesis's stateful phase follows them,
 # tests/test_schemathesis.py). (path, method, status) -> [(link name, operationId, parameters)].
 _TRIGGER = {"trigger_id": "$response.body#/id"}

@@ -58,3 +58,26 @@ def test_suppression_filters_are_parameters_of_the_list_only(schema):
     listed = {p["name"] for p in operations["get"]["parameters"]}
     assert {"channel", "recipient", "scope", "reason", "page"} <= listed
     assert [p for p in operations["post"].get("parameters", []) if p["in"] == "query"] == []
+
+
+def test_every_request_body_says_it_takes_no_other_fields(schema):
+    components = schema["components"]["schemas"]
+    for path, method, operation in operations(schema):
+        for media in operation.get("requestBody", {}).get("content", {}).values():
+            body = media["schema"]
+            if "$ref" in body:
+                body = components[body["$ref"].rsplit("/", 1)[-1]]
+            assert body["additionalProperties"] is False, (method, path)
+    assert components["TriggerBulkItem"]["additionalProperties"] is False
+    # A payload and a node stay free-form objects.
+    assert components["TriggerInput"]["properties"]["payload"]["additionalProperties"] == {}
+    nodes = components["WorkflowInput"]["properties"]["nodes"]["items"]
+    assert nodes["additionalProperties"] == {}
+
+
+def test_the_strict_mechanism_lends_no_description_to_what_uses_it(schema):
+    """drf-spectacular shows an inherited class docstring as a description."""
+    assert "description" not in schema["components"]["schemas"]["TriggerBulkInput"]
+    assert schema["paths"]["/api/triggers/"]["get"]["description"] == (
+        "Needs an API key with the `trigger` scope."
+    )
