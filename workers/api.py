@@ -178,6 +178,11 @@ class HealthApi(StrictQueryParameters, APIView):
                 {"$ref": "#/components/schemas/Error"},
                 description="a wrong or revoked API key (no key at all is fine)",
             ),
+            400: OpenApiResponse(
+                {"$ref": "#/components/schemas/Error"},
+                description="a query parameter: it takes none (`errors` names it), or one "
+                "containing NUL (%00)",
+            ),
         },
         description="Without a key: `status` only (cached a few seconds). With an API key: "
         "every check, fresh, including the registry's live workers per queue.",

@@ -40,6 +40,12 @@ def test_every_400_documents_unknown_fields_query_parameters_and_nul(schema):
         assert "given twice" in description and "NUL" in description, (method, path)
 
 
+def test_the_public_health_check_documents_its_400(schema):
+    """It takes no query parameter; one is a 400 (notiflow.http.StrictQueryParameters)."""
+    description = schema["paths"]["/api/health/"]["get"]["responses"]["400"]["description"]
+    assert "takes none" in description and "NUL" in description
+
+
 @pytest.mark.parametrize("path", ["/api/triggers/", "/api/triggers/cancel/"])
 def test_the_400_for_an_unknown_workflow_is_documented(schema, path):
     assert (
