@@ -182,7 +182,8 @@ def request_fields(
     unknown or invalid."""
     data = request.data
     if not isinstance(data, Mapping):
-        raise ValidationError({"body": ["the request body must be a JSON object"]})
+        message = "the request body must be a JSON object"
+        raise ValidationError({"detail": message, "errors": {"body": [message]}})
     checked = serializer(data=data, **kwargs)
     checked.is_valid(raise_exception=True)
     return checked.validated_data

@@ -493,7 +493,7 @@ class TriggerCancelByKeyApi(StrictQueryParameters, APIView):
             return _error("workflow", message, 400)
         ids = triggers_cancel_by_key(
             cancellation_key=fields["cancellation_key"],
-            workflow_key=fields.get("workflow"),
+            workflow_key=workflow_key,
             # A key limited to workflows cancels their triggers only.
             workflow_keys=api_key_of(request).workflows or None,
             actor=actor_of(request),

@@ -81,6 +81,22 @@ def test_every_write_operation_refuses_an_unknown_field_naming_it(api_client, pa
     assert Suppression.objects.filter(pk=path_values["suppression_id"]).exists()
 
 
+def test_every_write_operation_refuses_a_body_that_is_not_an_object(api_client, path_values):
+    refused_wrongly = []
+    for path, method, _ in operations():
+        if method == "get":
+            continue
+        response = send(api_client, method, filled(path, path_values), [UNKNOWN])
+        body = response.json() if response.content else {}
+        expected = {
+            "detail": "the request body must be a JSON object",
+            "errors": {"body": ["the request body must be a JSON object"]},
+        }
+        if response.status_code != 400 or body != expected:
+            refused_wrongly.append((method, path, response.status_code, body))
+    assert refused_wrongly == []
+
+
 def test_every_operation_refuses_an_unknown_query_parameter_naming_it(api_client, path_values):
     refused_wrongly = []
     for path, method, _ in operations():
