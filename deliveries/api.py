@@ -19,7 +19,13 @@ from rest_framework.views import APIView
 from deliveries.models import SHOWN_FIELDS, DeliveryEvent
 from deliveries.selectors import delivery_event_list
 from notiflow.actors import actor_of
-from notiflow.http import StrictCharField
+from notiflow.http import (
+    NoFieldsSerializer,
+    StrictCharField,
+    StrictQueryParameters,
+    StrictSerializer,
+    request_fields,
+)
 from notiflow.scopes import ADMIN, TRIGGER, api_key_of
 from triggers.models import TriggerInstance
 from workers.models import Suppression, SuppressionReason, SuppressionScope
@@ -34,10 +40,11 @@ class DeliveryEventSerializer(serializers.ModelSerializer):
         fields = list(SHOWN_FIELDS)
 
 
-class TriggerDeliveriesApi(APIView):
+class TriggerDeliveriesApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER}
 
     @extend_schema(
+        summary="List what providers reported about a trigger's messages",
         responses=DeliveryEventSerializer(many=True),
         description="What the providers reported about the trigger's messages (delivered, "
         "bounced, opened...), oldest first.",
@@ -55,7 +62,7 @@ class SuppressionSerializer(serializers.ModelSerializer):
         fields = ["id", "channel", "recipient", "scope", "reason", "source", "created_at"]
 
 
-class SuppressionInputSerializer(serializers.Serializer):
+class SuppressionInputSerializer(StrictSerializer):
     channel = serializers.ChoiceField(choices=CHANNELS)
     recipient = StrictCharField(
         min_length=1,
@@ -87,10 +94,10 @@ FILTERS = [
 ]
 
 
-@extend_schema(parameters=FILTERS)
-class SuppressionListApi(ListAPIView):
+class SuppressionListApi(StrictQueryParameters, ListAPIView):
     api_scopes = {"GET": ADMIN, "POST": ADMIN}
     serializer_class = SuppressionSerializer
+    query_parameters = {"GET": FILTERS}  # the list's; POST takes none
 
     def get_queryset(self) -> QuerySet[Suppression]:
         rows = Suppression.objects.all()
@@ -111,7 +118,12 @@ class SuppressionListApi(ListAPIView):
             )
         return rows
 
+    @extend_schema(summary="List suppressed recipients")
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
     @extend_schema(
+        summary="Suppress a recipient",
         request=SuppressionInputSerializer,
         responses={201: SuppressionSerializer, 200: SuppressionSerializer},
         description="Suppress a recipient: 201 with the new entry, 200 with the one already "
@@ -125,25 +137,23 @@ class SuppressionListApi(ListAPIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        if not isinstance(request.data, dict):
-            raise ValidationError({"body": ["the request body must be a JSON object"]})
-        data = SuppressionInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        row, created = suppression_add(**data.validated_data, source=actor_of(request))
+        fields = request_fields(request, SuppressionInputSerializer)
+        row, created = suppression_add(**fields, source=actor_of(request))
         answer = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(SuppressionSerializer(row).data, status=answer)
 
 
-class SuppressionDetailApi(APIView):
+class SuppressionDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": ADMIN, "DELETE": ADMIN}
 
-    @extend_schema(responses=SuppressionSerializer)
+    @extend_schema(summary="Get a suppression", responses=SuppressionSerializer)
     def get(self, request: Request, suppression_id: int) -> Response:
         row = get_object_or_404(Suppression, pk=suppression_id)
         return Response(SuppressionSerializer(row).data)
 
-    @extend_schema(responses={204: None})
+    @extend_schema(summary="Remove a suppression", responses={204: None})
     def delete(self, request: Request, suppression_id: int) -> Response:
         """Remove the entry: the recipient may be sent to again (in its scope)."""
+        request_fields(request, NoFieldsSerializer)
         get_object_or_404(Suppression, pk=suppression_id).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

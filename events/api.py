@@ -9,7 +9,6 @@ answer shows its hint (events.signing.secret_hint).
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.db import transaction
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -35,7 +34,14 @@ from events.services.endpoints import (
 )
 from events.signing import secret_hint
 from notiflow.actors import actor_of
-from notiflow.http import StrictBooleanField, StrictCharField
+from notiflow.http import (
+    NoFieldsSerializer,
+    StrictBooleanField,
+    StrictCharField,
+    StrictQueryParameters,
+    StrictSerializer,
+    request_fields,
+)
 from notiflow.scopes import ADMIN
 
 
@@ -97,7 +103,7 @@ class EventsField(serializers.ListField):
     child = StrictCharField()
 
 
-class WebhookEndpointInputSerializer(serializers.Serializer):
+class WebhookEndpointInputSerializer(StrictSerializer):
     url = StrictCharField(
         max_length=MAX_URL_LENGTH,
         help_text="http or https, no user:password; its host must resolve to public addresses "
@@ -162,15 +168,6 @@ class WebhookPingSerializer(serializers.Serializer):
     type = serializers.CharField(help_text=catalog.cloud_type(catalog.PING))
 
 
-def _fields(request: Request, serializer: type[serializers.Serializer], **kwargs: Any) -> Any:
-    """The body's fields, of the right JSON types; a 400 naming each wrong one."""
-    if not isinstance(request.data, dict):
-        raise ValidationError({"body": ["the request body must be a JSON object"]})
-    data = serializer(data=request.data, **kwargs)
-    data.is_valid(raise_exception=True)
-    return data.validated_data
-
-
 def _invalid(exc: EndpointInvalid) -> ValidationError:
     """The service's {field: message} as the API's 400."""
     return ValidationError({name: [message] for name, message in exc.errors.items()})
@@ -185,21 +182,26 @@ def _locked(endpoint_id: uuid.UUID) -> WebhookEndpoint:
     return endpoint
 
 
-class WebhookListApi(ListAPIView):
+class WebhookListApi(StrictQueryParameters, ListAPIView):
     api_scopes = {"GET": ADMIN, "POST": ADMIN}
     serializer_class = WebhookEndpointSerializer
 
     def get_queryset(self):
         return endpoint_list()
 
+    @extend_schema(summary="List webhook endpoints")
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
     @extend_schema(
+        summary="Create a webhook endpoint",
         request=WebhookEndpointInputSerializer,
         responses={201: WebhookEndpointWithSecretSerializer},
         description="A new endpoint with a new secret (in this answer only). It receives the "
         "events of changes that commit after it was created.",
     )
     def post(self, request: Request) -> Response:
-        fields = _fields(request, WebhookEndpointInputSerializer)
+        fields = request_fields(request, WebhookEndpointInputSerializer)
         try:
             endpoint = endpoint_create(**fields, actor=actor_of(request))
         except EndpointInvalid as exc:
@@ -209,10 +211,10 @@ class WebhookListApi(ListAPIView):
         )
 
 
-class WebhookDetailApi(APIView):
+class WebhookDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
 
-    @extend_schema(responses=WebhookEndpointSerializer)
+    @extend_schema(summary="Get a webhook endpoint", responses=WebhookEndpointSerializer)
     def get(self, request: Request, endpoint_id: uuid.UUID) -> Response:
         endpoint = endpoint_list().filter(pk=endpoint_id).first()
         if endpoint is None:
@@ -220,13 +222,14 @@ class WebhookDetailApi(APIView):
         return Response(WebhookEndpointSerializer(endpoint).data)
 
     @extend_schema(
+        summary="Change a webhook endpoint",
         request=WebhookEndpointChangeSerializer,
         responses=WebhookEndpointSerializer,
         description="Change what is given (the URL is checked again when it changes). "
         "`enabled: true` on a disabled endpoint delivers the events it kept, attempts afresh.",
     )
     def patch(self, request: Request, endpoint_id: uuid.UUID) -> Response:
-        fields = _fields(request, WebhookEndpointChangeSerializer, partial=True)
+        fields = request_fields(request, WebhookEndpointChangeSerializer, partial=True)
         with transaction.atomic():
             try:
                 endpoint = endpoint_update(_locked(endpoint_id), **fields)
@@ -235,41 +238,47 @@ class WebhookDetailApi(APIView):
         return Response(WebhookEndpointSerializer(endpoint).data)
 
     @extend_schema(
+        summary="Delete a webhook endpoint",
         responses={204: None},
         description="Delete the endpoint and its pending and past deliveries; its attempts stay "
         "in the log until retention.",
     )
     def delete(self, request: Request, endpoint_id: uuid.UUID) -> Response:
+        request_fields(request, NoFieldsSerializer)
         with transaction.atomic():
             endpoint_delete(_locked(endpoint_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class WebhookRotateSecretApi(APIView):
+class WebhookRotateSecretApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": ADMIN}
 
     @extend_schema(
+        summary="Rotate a webhook endpoint's secret",
         request=None,
         responses=WebhookEndpointWithSecretSerializer,
         description="A new secret, at once: every request from now on is signed with it "
         "(also the retries of events sent before). Shown in this answer only.",
     )
     def post(self, request: Request, endpoint_id: uuid.UUID) -> Response:
+        request_fields(request, NoFieldsSerializer)
         with transaction.atomic():
             endpoint = endpoint_rotate_secret(_locked(endpoint_id))
         return Response(WebhookEndpointWithSecretSerializer(endpoint).data)
 
 
-class WebhookTestApi(APIView):
+class WebhookTestApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": ADMIN}
 
     @extend_schema(
+        summary="Send a test ping to a webhook endpoint",
         request=None,
         responses={202: WebhookPingSerializer},
         description="Send a notiflow.ping event to this endpoint alone. It goes like any event "
         "(see its deliveries); to a disabled endpoint it waits until it is enabled.",
     )
     def post(self, request: Request, endpoint_id: uuid.UUID) -> Response:
+        request_fields(request, NoFieldsSerializer)
         with transaction.atomic():
             event = endpoint_ping(_locked(endpoint_id))
         return Response(
@@ -278,11 +287,15 @@ class WebhookTestApi(APIView):
         )
 
 
-class WebhookAttemptListApi(ListAPIView):
+class WebhookAttemptListApi(StrictQueryParameters, ListAPIView):
     """The endpoint's delivery attempts, newest first: one per POST, with its outcome."""
 
     api_scopes = {"GET": ADMIN}
     serializer_class = WebhookAttemptSerializer
+
+    @extend_schema(summary="List a webhook endpoint's delivery attempts")
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         endpoint_id = self.kwargs["endpoint_id"]

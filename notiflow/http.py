@@ -8,19 +8,27 @@ json.loads ends such a body in a RecursionError (a 500) somewhere past a few hun
 every later walk over a payload (templates, jsonb, rendering) would pay for the depth again. A page number that is not one is a 400 too (DRF took an empty `page=` for
 page 1 and anything else for a missing page). So is a value of the wrong JSON type where DRF
 would convert it (StrictCharField, StrictBooleanField).
+
+An unknown field is a 400 naming it, with a "did you mean" for a near miss (StrictSerializer, the
+base of every input serializer; request_fields reads a body with one). So is a query parameter the
+operation does not declare, or one given twice (StrictQueryParameters, a mixin of every API view:
+its `query_parameters` are both what it accepts and what the schema lists, via
+notiflow.openapi.ScopedAutoSchema).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
 
 NUL = "\x00"
 MAX_JSON_DEPTH = 64
@@ -84,7 +92,10 @@ class StrictPageNumberPagination(PageNumberPagination):
     404 (it does not exist), anything else is a 400 naming `page`."""
 
     def get_page_number(self, request, paginator):
-        value = request.query_params.get(self.page_query_param)
+        values = request.query_params.getlist(self.page_query_param)
+        if len(values) > 1:
+            raise ValidationError({self.page_query_param: [REPEATED]})
+        value = values[0] if values else None
         if value is None:
             return 1
         if not _PAGE_NUMBER.fullmatch(value):
@@ -115,3 +126,87 @@ class StrictBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid", input=data)
         return data
+
+
+# --- unknown fields and query parameters -------------------------------------------------------
+REPEATED = "given more than once"
+
+
+def unknown_name_message(name: str, known: Iterable[str], what: str = "field") -> str:
+    """Why `name` is refused: unknown, with the nearest known name for a near miss (difflib)
+    or else the names there are."""
+    known = sorted(known)
+    near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    if near:
+        return f"unknown {what}; did you mean {near[0]!r}?"
+    if not known:
+        return f"unknown {what}; this operation takes none"
+    return f"unknown {what}; the known ones are: {', '.join(known)}"
+
+
+# A serializer that refuses a field it does not declare: a misspelled optional field would
+# otherwise be dropped and its default used (`"catgory": "marketing"` stored as transactional).
+# Each unknown field is an error of its own name, beside the errors of the known fields.
+# (Comments, not docstrings, here and below: drf-spectacular would show an inherited docstring
+# as the description of every serializer and view without one of its own.)
+class StrictSerializer(serializers.Serializer):
+    def to_internal_value(self, data: Any) -> Any:
+        unknown: dict[str, list[str]] = {}
+        if isinstance(data, Mapping):
+            writable = [name for name, field in self.fields.items() if not field.read_only]
+            unknown = {
+                str(name): [unknown_name_message(str(name), writable)]
+                for name in data
+                if name not in writable
+            }
+        try:
+            value = super().to_internal_value(data)
+        except ValidationError as exc:
+            if unknown and isinstance(exc.detail, dict):
+                raise ValidationError({**exc.detail, **unknown}) from None
+            raise
+        if unknown:
+            raise ValidationError(unknown)
+        return value
+
+
+# The body of an operation that takes none: absent, or `{}`.
+class NoFieldsSerializer(StrictSerializer):
+    pass
+
+
+def request_fields(
+    request: Request, serializer: type[serializers.Serializer], **kwargs: Any
+) -> Any:
+    """The body's validated fields: a 400 when it is not a JSON object, or names a field that is
+    unknown or invalid."""
+    data = request.data
+    if not isinstance(data, Mapping):
+        message = "the request body must be a JSON object"
+        raise ValidationError({"detail": message, "errors": {"body": [message]}})
+    checked = serializer(data=data, **kwargs)
+    checked.is_valid(raise_exception=True)
+    return checked.validated_data
+
+
+# View mixin: a query parameter the operation does not declare, or one given twice, is a 400
+# naming it, after authentication and permission (a request without a key stays a 401).
+# `query_parameters` maps a method to its OpenApiParameters (query ones); the schema shows them
+# (notiflow.openapi.ScopedAutoSchema), and a list's `page` comes with its pagination.
+class StrictQueryParameters:
+    query_parameters: ClassVar[Mapping[str, list[Any]]] = {}
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        known = {p.name for p in self.query_parameters.get(request.method or "", [])}
+        paginator = getattr(self, "paginator", None)
+        if request.method == "GET" and paginator is not None:
+            known.add(paginator.page_query_param)
+        errors: dict[str, list[str]] = {}
+        for name in request.query_params:
+            if name not in known:
+                errors[name] = [unknown_name_message(name, known, "query parameter")]
+            elif len(request.query_params.getlist(name)) > 1:
+                errors[name] = [REPEATED]
+        if errors:
+            raise ValidationError(errors)

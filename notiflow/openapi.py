@@ -34,15 +34,20 @@ WORKFLOW_REFUSED = {("/api/triggers/", "post")}
 UNSERVED = {("/api/triggers/", "post")}
 # An idempotency key reused with other parameters (docs/design.md, HTTP API).
 UNPROCESSABLE = {("/api/triggers/", "post")}
+# A workflow named in the body that does not exist is a 400 (a bulk item's own 400 in bulk).
+UNKNOWN_WORKFLOW = {("/api/triggers/", "post"), ("/api/triggers/cancel/", "post")}
 DESCRIPTIONS = {
-    "400": "Invalid input; `errors` names the fields",
+    "400": "Invalid input; `errors` names each field or query parameter at fault: missing, "
+    "invalid, or unknown (a near miss gets a did-you-mean: `unknown field; did you mean "
+    "'category'?`); a query parameter given twice; a query parameter containing NUL (%00), "
+    "with `detail` only",
     "401": "No or wrong API key",
     "404": "No such resource (or page)",
     "429": "Over this API key's rate limit for the operation's scope (NOTIFLOW_RATE_LIMIT_TRIGGER "
     "or NOTIFLOW_RATE_LIMIT_ADMIN); the Retry-After header says in how many seconds to retry",
     "409": "Conflict with the current state",
-    "422": "The idempotency key was used with other parameters (payload, priority or "
-    "cancellation_key); nothing changed. `detail` names the trigger holding it, "
+    "422": "The idempotency key was used with other parameters; nothing changed. `detail` names "
+    "the ones that differ (payload, priority, cancellation_key) and the trigger holding the key, "
     "`existing_trigger_id` is its id",
     "503": "no live worker serves the workflow's queue (NOTIFLOW_TRIGGER_REQUIRES_WORKER); "
     "nothing was stored, `detail` names the queue and the command that starts a worker for it",
@@ -64,6 +69,10 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
                 codes.append("503")
             for code in codes:
                 operation["responses"].setdefault(code, _error(DESCRIPTIONS[code]))
+            if (path, method) in UNKNOWN_WORKFLOW:
+                operation["responses"]["400"]["description"] += (
+                    "; the workflow named does not exist (or is outside the API key's workflows)"
+                )
             operation["responses"]["429"]["headers"] = {
                 "Retry-After": {
                     "schema": {"type": "integer", "minimum": 1},
@@ -98,6 +107,12 @@ class ScopedAutoSchema(AutoSchema):
         operation["responses"].setdefault("403", _error(refused))
         return operation
 
+    def get_override_parameters(self) -> list[Any]:
+        """The query parameters the view declares for the method: the ones it accepts
+        (notiflow.http.StrictQueryParameters), so the two cannot drift apart."""
+        declared = getattr(self.view, "query_parameters", {}).get(self.method, [])
+        return [*super().get_override_parameters(), *declared]
+
     def get_auth(self) -> list[dict[str, Any]]:
         auths: list[dict[str, Any]] = super().get_auth()
         # The health endpoint: a key is optional (drf-spectacular knows only AllowAny).
@@ -123,6 +138,42 @@ def add_delete_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
             },
         )
     return result
+
+
+def close_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """`additionalProperties: false` on every request body object, and the objects it holds
+    (a bulk request's items): the API refuses a field it does not know (notiflow.http
+    StrictSerializer), and the schema says so, so a client or fuzzer knows an extra field is a
+    400 and not a valid request."""
+    components = result.get("components", {}).get("schemas", {})
+    pending = [
+        media["schema"]
+        for methods in result.get("paths", {}).values()
+        for operation in methods.values()
+        for media in operation.get("requestBody", {}).get("content", {}).values()
+    ]
+    seen: set[int] = set()
+    while pending:
+        schema = pending.pop()
+        if id(schema) in seen:
+            continue
+        seen.add(id(schema))
+        if "$ref" in schema:
+            pending.append(components[schema["$ref"].rsplit("/", 1)[-1]])
+            continue
+        if schema.get("type") == "object" and "properties" in schema:
+            schema["additionalProperties"] = False
+            pending.extend(p for p in schema["properties"].values() if _holds_objects(p))
+        pending.extend(schema.get("allOf", []))
+        if isinstance(schema.get("items"), dict):
+            pending.append(schema["items"])
+    return result
+
+
+def _holds_objects(schema: dict[str, Any]) -> bool:
+    """A property the walk follows: one naming a component, or an array of them. A free-form
+    object (a payload, a node) stays open."""
+    return "$ref" in schema or "allOf" in schema or isinstance(schema.get("items"), dict)
 
 
 # OpenAPI links: what a created resource's id feeds (Schemathesis's stateful phase follows them,

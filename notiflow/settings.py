@@ -241,6 +241,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "notiflow.openapi.add_error_responses",
         "notiflow.openapi.add_delete_bodies",
+        "notiflow.openapi.close_request_bodies",
         "notiflow.openapi.add_links",
     ],
 }

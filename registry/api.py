@@ -9,6 +9,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from notiflow.http import StrictQueryParameters
 from notiflow.scopes import ADMIN
 from registry.models import Worker
 from registry.selectors import worker_list
@@ -42,12 +43,19 @@ class WorkerSerializer(serializers.ModelSerializer):
         ]
 
 
-class WorkerListApi(ListAPIView):
-    api_scopes = {"GET": ADMIN}
+class WorkerListApi(StrictQueryParameters, ListAPIView):
     """Every worker that ever registered, live ones first (paginated: names accumulate where
     hosts are named afresh on each start)."""
 
+    api_scopes = {"GET": ADMIN}
     serializer_class = WorkerSerializer
+    query_parameters = {
+        "GET": [
+            OpenApiParameter(
+                "live", str, enum=list(BOOLEANS), description="only live (or only not live) workers"
+            )
+        ]
+    }
 
     def get_queryset(self):
         live = self.request.query_params.get("live")
@@ -55,12 +63,6 @@ class WorkerListApi(ListAPIView):
             raise ValidationError({"live": ["must be true or false"]})
         return worker_list(live=None if live is None else BOOLEANS[live])
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "live", str, enum=list(BOOLEANS), description="only live (or only not live) workers"
-            )
-        ]
-    )
+    @extend_schema(summary="List workers")
     def get(self, request: Request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)

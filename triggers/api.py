@@ -23,7 +23,13 @@ from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
 from notiflow.api_errors import invalid_input
-from notiflow.http import StrictCharField
+from notiflow.http import (
+    NoFieldsSerializer,
+    StrictCharField,
+    StrictQueryParameters,
+    StrictSerializer,
+    request_fields,
+)
 from notiflow.scopes import ADMIN, TRIGGER, api_key_of
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_json
@@ -106,7 +112,7 @@ class PayloadField(serializers.JSONField):
     """Any JSON to the serializer; triggers_create refuses anything but an object."""
 
 
-class TriggerInputSerializer(serializers.Serializer):
+class TriggerInputSerializer(StrictSerializer):
     workflow = serializers.CharField(min_length=1, max_length=100)
     # May come in the Idempotency-Key header instead.
     idempotency_key = IdempotencyKeyField(required=False, trim_whitespace=False)
@@ -127,7 +133,7 @@ class TriggerInputSerializer(serializers.Serializer):
     )
 
 
-class TriggerDeleteInputSerializer(serializers.Serializer):
+class TriggerDeleteInputSerializer(StrictSerializer):
     # A body is optional; without one the reason is empty.
     reason = StrictCharField(
         required=False, allow_blank=True, max_length=MAX_DELETE_REASON_LENGTH, default=""
@@ -175,6 +181,13 @@ def _not_allowed(workflow_key: str) -> str:
     return f"this API key may not trigger workflow {workflow_key!r}"
 
 
+def _workflow_known(request: Request, workflow_key: str) -> bool:
+    """Whether the workflow exists for this API key (one limited to other workflows does not
+    learn that it exists)."""
+    workflows = api_key_of(request).limit_queryset(Workflow.objects.all(), "key")
+    return workflows.filter(key=workflow_key).exists()
+
+
 def _trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerRequest:
     """The request of a body TriggerInputSerializer accepted."""
     return TriggerRequest(
@@ -217,8 +230,8 @@ TRIGGER_EXAMPLES = [
         "the key used with another payload",
         value={
             "detail": "idempotency key 'invoice-1042-due' was used with other parameters "
-            f"(payload, priority or cancellation_key) by trigger {_TRIGGER_ID}; nothing was "
-            "changed. Send the same request again, or use a new key",
+            f"(differing: payload) by trigger {_TRIGGER_ID}; nothing was changed. Send "
+            "the same request again, or use a new key",
             "errors": {"idempotency_key": ["..."]},
             "existing_trigger_id": _TRIGGER_ID,
         },
@@ -269,9 +282,24 @@ CANCEL_BY_KEY_EXAMPLES = [
 ]
 
 
-class TriggerListApi(ListAPIView):
+class TriggerListApi(StrictQueryParameters, ListAPIView):
     api_scopes = {"GET": TRIGGER, "POST": TRIGGER}
     serializer_class = TriggerOutputSerializer
+    query_parameters = {
+        "GET": [
+            OpenApiParameter(
+                "workflow", {"type": "string", "minLength": 1}, description="workflow key"
+            ),
+            OpenApiParameter("status", str, enum=TriggerStatus.values),
+            OpenApiParameter(
+                "deleted",
+                str,
+                enum=list(DELETED_FILTER),
+                default="false",
+                description="true: only soft-deleted triggers; false (the default): the others",
+            ),
+        ]
+    }
 
     def get_queryset(self):
         # A filter given empty is a mistake (a form field left blank), not "no filter": listing
@@ -291,25 +319,12 @@ class TriggerListApi(ListAPIView):
         )
         return api_key_of(self.request).limit_queryset(triggers)
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "workflow", {"type": "string", "minLength": 1}, description="workflow key"
-            ),
-            OpenApiParameter("status", str, enum=TriggerStatus.values),
-            OpenApiParameter(
-                "deleted",
-                str,
-                enum=list(DELETED_FILTER),
-                default="false",
-                description="true: only soft-deleted triggers; false (the default): the others",
-            ),
-        ]
-    )
+    @extend_schema(summary="List triggers")
     def get(self, request: Request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
+        summary="Trigger a workflow",
         request=TriggerInputSerializer,
         responses={201: TriggerOutputSerializer, 200: TriggerOutputSerializer},
         examples=TRIGGER_EXAMPLES,
@@ -323,11 +338,7 @@ class TriggerListApi(ListAPIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        if not isinstance(request.data, dict):
-            return _error("body", "the request body must be a JSON object", 400)
-        data = TriggerInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
+        fields = request_fields(request, TriggerInputSerializer)
         key = fields.get("idempotency_key")
         header_key = request.headers.get("Idempotency-Key")
         if key is None:
@@ -356,9 +367,10 @@ class BulkItemField(serializers.JSONField):
     that item's 400, not the request's."""
 
 
-class TriggerBulkInputSerializer(serializers.Serializer):
+class TriggerBulkInputSerializer(StrictSerializer):
     triggers = serializers.ListField(
-        child=BulkItemField(),
+        # null too: a malformed item is that item's 400, whatever its JSON type.
+        child=BulkItemField(allow_null=True),
         min_length=1,
         help_text="1 to NOTIFLOW_BULK_MAX [1000] trigger requests, each as POST /api/triggers/ "
         "takes it, with its idempotency_key in the item",
@@ -399,10 +411,11 @@ class TriggerBulkOutputSerializer(serializers.Serializer):
     results = BULK_RESULT
 
 
-class TriggerBulkApi(APIView):
+class TriggerBulkApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
 
     @extend_schema(
+        summary="Trigger many at once",
         request=TriggerBulkInputSerializer,
         responses={200: TriggerBulkOutputSerializer},
         examples=BULK_EXAMPLES,
@@ -414,15 +427,13 @@ class TriggerBulkApi(APIView):
         ),
     )
     def post(self, request: Request) -> Response:
-        if not isinstance(request.data, dict):
-            return _error("body", "the request body must be a JSON object", 400)
-        body = TriggerBulkInputSerializer(data=request.data)
-        if not body.is_valid():  # also when an item is not an object: nothing is stored
-            raise ValidationError(body.errors)
+        # Only a malformed envelope refuses the request (nothing is stored); each item is decided
+        # alone, a malformed one (not an object, an unknown field) being its own 400.
+        items = request_fields(request, TriggerBulkInputSerializer)["triggers"]
         api_key = api_key_of(request)
         results: list[dict[str, Any] | None] = []
         requests: list[tuple[int, TriggerRequest]] = []
-        for index, item in enumerate(body.validated_data["triggers"]):
+        for index, item in enumerate(items):
             if not isinstance(item, dict):
                 results.append(_item_error(index, "item", "each trigger must be a JSON object"))
                 continue
@@ -444,7 +455,7 @@ class TriggerBulkApi(APIView):
         return Response({"results": results})
 
 
-class TriggerCancelByKeyInputSerializer(serializers.Serializer):
+class TriggerCancelByKeyInputSerializer(StrictSerializer):
     cancellation_key = StrictCharField(
         min_length=1, max_length=MAX_CANCELLATION_KEY_LENGTH, trim_whitespace=False
     )
@@ -458,10 +469,11 @@ class TriggerCancelByKeyOutputSerializer(serializers.Serializer):
     ids = serializers.ListField(child=serializers.UUIDField(), help_text="their ids")
 
 
-class TriggerCancelByKeyApi(APIView):
+class TriggerCancelByKeyApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
 
     @extend_schema(
+        summary="Cancel triggers by cancellation key",
         request=TriggerCancelByKeyInputSerializer,
         responses={200: TriggerCancelByKeyOutputSerializer},
         examples=CANCEL_BY_KEY_EXAMPLES,
@@ -469,18 +481,19 @@ class TriggerCancelByKeyApi(APIView):
         description=(
             "Cancel every trigger carrying `cancellation_key` that has not finished (and is not "
             "deleted), of `workflow` when given. None matching is not an error: "
-            '`{"cancelled": 0, "ids": []}`.'
+            '`{"cancelled": 0, "ids": []}`; a `workflow` that does not exist (or is outside '
+            "the API key's workflows) is a 400."
         ),
     )
     def post(self, request: Request) -> Response:
-        if not isinstance(request.data, dict):
-            return _error("body", "the request body must be a JSON object", 400)
-        data = TriggerCancelByKeyInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
+        fields = request_fields(request, TriggerCancelByKeyInputSerializer)
+        workflow_key = fields.get("workflow")
+        if workflow_key is not None and not _workflow_known(request, workflow_key):
+            message = f"workflow {workflow_key!r} does not exist"
+            return _error("workflow", message, 400)
         ids = triggers_cancel_by_key(
             cancellation_key=fields["cancellation_key"],
-            workflow_key=fields.get("workflow"),
+            workflow_key=workflow_key,
             # A key limited to workflows cancels their triggers only.
             workflow_keys=api_key_of(request).workflows or None,
             actor=actor_of(request),
@@ -489,10 +502,11 @@ class TriggerCancelByKeyApi(APIView):
         return Response({"cancelled": len(ids), "ids": [str(i) for i in ids]})
 
 
-class TriggerDetailApi(APIView):
+class TriggerDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "DELETE": ADMIN}
+    query_parameters = {"GET": [WAIT_PARAMETER]}
 
-    @extend_schema(responses=TriggerOutputSerializer, parameters=[WAIT_PARAMETER])
+    @extend_schema(summary="Get a trigger", responses=TriggerOutputSerializer)
     def get(self, request: Request, trigger_id: str) -> Response:
         wait = wait_seconds(request.query_params)
         trigger = get_object_or_404(
@@ -502,6 +516,7 @@ class TriggerDetailApi(APIView):
         return Response(TriggerOutputSerializer(trigger).data)
 
     @extend_schema(
+        summary="Soft-delete a trigger",
         request=None,  # TRIGGER_DELETE_BODY_SCHEMA, added by notiflow.openapi
         responses={200: TriggerOutputSerializer},
         description=(
@@ -511,26 +526,24 @@ class TriggerDetailApi(APIView):
         ),
     )
     def delete(self, request: Request, trigger_id: str) -> Response:
-        if not isinstance(request.data, dict):
-            return _error("body", "the request body must be a JSON object", 400)
-        data = TriggerDeleteInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        fields = request_fields(request, TriggerDeleteInputSerializer)
         try:
-            trigger_delete(
-                trigger_id=trigger_id,
-                actor=actor_of(request),
-                reason=data.validated_data["reason"],
-            )
+            trigger_delete(trigger_id=trigger_id, actor=actor_of(request), reason=fields["reason"])
         except TriggerNotFound:
             return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
         return Response(TriggerOutputSerializer(trigger_list().get(pk=trigger_id)).data)
 
 
-class TriggerCancelApi(APIView):
+class TriggerCancelApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
 
-    @extend_schema(request=None, responses={200: TriggerOutputSerializer, 409: None})
+    @extend_schema(
+        summary="Cancel a trigger",
+        request=None,
+        responses={200: TriggerOutputSerializer, 409: None},
+    )
     def post(self, request: Request, trigger_id: str) -> Response:
+        request_fields(request, NoFieldsSerializer)
         limited = api_key_of(request).limit_queryset(trigger_list())
         if api_key_of(request).workflows and not limited.filter(pk=trigger_id).exists():
             return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
@@ -582,10 +595,10 @@ def workflow_stats_data(stats: WorkflowStats) -> dict[str, Any]:
     return dict(WorkflowStatsSerializer(stats).data)
 
 
-class WorkflowStatsApi(APIView):
+class WorkflowStatsApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER}
 
-    @extend_schema(responses=WorkflowStatsSerializer)
+    @extend_schema(summary="Get a workflow's run statistics", responses=WorkflowStatsSerializer)
     def get(self, request: Request, key: str) -> Response:
         workflow = get_object_or_404(
             api_key_of(request).limit_queryset(Workflow.objects.all(), "key"), key=key

@@ -273,8 +273,9 @@ def _intake(
             outcomes[item.index] = TriggerRejected(
                 "idempotency_key",
                 f"idempotency key {item.request.idempotency_key!r} was used with other "
-                f"parameters (payload, priority or cancellation_key) by trigger {trigger.pk}; "
-                "nothing was changed. Send the same request again, or use a new key",
+                f"parameters (differing: {', '.join(_differing(trigger, item))}) by trigger "
+                f"{trigger.pk}; nothing was changed. "
+                "Send the same request again, or use a new key",
                 status_code=422,
                 existing_id=str(trigger.pk),
             )
@@ -289,6 +290,21 @@ def _intake(
         )
         outcomes[item.index] = (trigger, False)
     return again
+
+
+def _differing(trigger: TriggerInstance, item: _Pending) -> list[str]:
+    """Which of the request's parameters differ from those the key's trigger was made with
+    (their request_hash differs). A priority left out on one side and given on the other is a
+    difference even when it equals the workflow's."""
+    request = item.request
+    differing = []
+    if json.dumps(trigger.payload, sort_keys=True, separators=(",", ":")) != item.payload_json:
+        differing.append("payload")
+    if request.priority is not None and request.priority != trigger.priority:
+        differing.append("priority")
+    if request.cancellation_key != trigger.cancellation_key:
+        differing.append("cancellation_key")
+    return differing or ["priority"]
 
 
 def _existing(held: list[tuple[int, _Pending]]) -> list[tuple[TriggerInstance, int]]:

@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from notiflow.http import StrictQueryParameters
 from notiflow.scopes import ADMIN, TRIGGER, AnonymousOrHasScope, api_key_of
 from registry.selectors import live_workers_by_queue, queue_unserved_list, worker_list
 from triggers.models import TriggerInstance
@@ -53,10 +54,10 @@ class StepLogSerializer(serializers.ModelSerializer):
         ]
 
 
-class TriggerLogsApi(APIView):
+class TriggerLogsApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER}
 
-    @extend_schema(responses=StepLogSerializer(many=True))
+    @extend_schema(summary="List a trigger's step logs", responses=StepLogSerializer(many=True))
     def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
         triggers = api_key_of(request).limit_queryset(TriggerInstance.objects.only("id"))
         get_object_or_404(triggers, pk=trigger_id)
@@ -65,12 +66,23 @@ class TriggerLogsApi(APIView):
         )
 
 
-class StepLogListApi(ListAPIView):
+class StepLogListApi(StrictQueryParameters, ListAPIView):
     api_scopes = {"GET": TRIGGER}
     serializer_class = StepLogSerializer
+    query_parameters = {
+        "GET": [
+            OpenApiParameter("trigger", uuid.UUID, description="trigger id"),
+            OpenApiParameter("node_id", {"type": "string", "minLength": 1}),
+        ]
+    }
 
     def get_queryset(self):
-        trigger_id = self.request.query_params.get("trigger")
+        # Given empty is a mistake (a blank form field), not "no filter": a 400, not every log.
+        params = self.request.query_params
+        for name in ("trigger", "node_id"):
+            if params.get(name) == "":
+                raise ValidationError({name: ["must not be empty"]})
+        trigger_id = params.get("trigger")
         if trigger_id:
             try:
                 uuid.UUID(trigger_id)
@@ -81,12 +93,7 @@ class StepLogListApi(ListAPIView):
         )
         return api_key_of(self.request).limit_queryset(logs)
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("trigger", uuid.UUID, description="trigger id"),
-            OpenApiParameter("node_id", str),
-        ]
-    )
+    @extend_schema(summary="List step logs")
     def get(self, request: Request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -154,7 +161,7 @@ class HealthSerializer(serializers.Serializer):
     backlog = BacklogHealthSerializer(required=False, help_text="with an API key only")
 
 
-class HealthApi(APIView):
+class HealthApi(StrictQueryParameters, APIView):
     """Public liveness (`status` only, cached); the details of each check with an API key."""
 
     # Anyone without a key; the details need an admin key. Never throttled (load balancers).
@@ -163,12 +170,18 @@ class HealthApi(APIView):
     throttle_classes: list[type] = []
 
     @extend_schema(
+        summary="Check the service's health",
         responses={
             200: HealthSerializer,
             503: OpenApiResponse(HealthSerializer, description="down: the database or broker"),
             401: OpenApiResponse(
                 {"$ref": "#/components/schemas/Error"},
                 description="a wrong or revoked API key (no key at all is fine)",
+            ),
+            400: OpenApiResponse(
+                {"$ref": "#/components/schemas/Error"},
+                description="a query parameter: it takes none (`errors` names it), or one "
+                "containing NUL (%00)",
             ),
         },
         description="Without a key: `status` only (cached a few seconds). With an API key: "

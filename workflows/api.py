@@ -15,8 +15,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from notiflow.actors import actor_of
+from notiflow.http import (
+    NoFieldsSerializer,
+    StrictQueryParameters,
+    StrictSerializer,
+    request_fields,
+)
 from notiflow.scopes import ADMIN, TRIGGER, api_key_of
-from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of
+from workflows.definition import CATEGORIES, NODE_TYPES, TRANSACTIONAL, category_of
 from workflows.models import Workflow
 from workflows.routing import (
     NAME_MAX_LENGTH,
@@ -70,10 +76,28 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
         return category_of(workflow.definition)
 
     def get_nodes(self, workflow: Workflow) -> list[dict[str, Any]]:
-        return workflow.definition.get("nodes", [])
+        return [_node_in_order(node) for node in workflow.definition.get("nodes", [])]
 
     def get_edges(self, workflow: Workflow) -> list[dict[str, Any]]:
-        return workflow.definition.get("edges", [])
+        return [_in_order(edge, EDGE_FIELD_ORDER) for edge in workflow.definition.get("edges", [])]
+
+
+# The definition is stored in jsonb, which keeps an object's keys in its own order (shortest
+# first), not the author's; the API shows nodes and edges with their fields in the order the
+# node type declares them (workflows.definition.NODE_TYPES), which is how they are written.
+EDGE_FIELD_ORDER = ("from", "to", "when")
+
+
+def _node_in_order(node: dict[str, Any]) -> dict[str, Any]:
+    node_type = NODE_TYPES.get(node.get("type"))  # type: ignore[arg-type]
+    declared = (node_type.required + node_type.optional) if node_type else ()
+    return _in_order(node, ("id", "type", *declared))
+
+
+def _in_order(item: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
+    """`item` with the keys of `order` first, in that order, then any others as they come."""
+    ordered = {key: item[key] for key in order if key in item}
+    return {**ordered, **{key: value for key, value in item.items() if key not in ordered}}
 
 
 def _key_field(**options: Any) -> serializers.CharField:
@@ -84,7 +108,7 @@ def _key_field(**options: Any) -> serializers.CharField:
     )
 
 
-class WorkflowInputSerializer(serializers.Serializer):
+class WorkflowInputSerializer(StrictSerializer):
     key = _key_field()
     name = serializers.CharField(min_length=1, max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
@@ -111,7 +135,12 @@ class WorkflowInputSerializer(serializers.Serializer):
         "sent to recipients who unsubscribed from marketing; transactional (the default): never.",
     )
     # The definition is checked by the one validator (workflows.validation), not here.
-    entry_node_id = serializers.CharField(min_length=1, max_length=100)
+    entry_node_id = serializers.CharField(
+        required=False,
+        min_length=1,
+        max_length=100,
+        help_text="the node each run starts at; left out: the first node",
+    )
     nodes = serializers.ListField(child=serializers.DictField(), allow_empty=False, min_length=1)
     edges = serializers.ListField(child=serializers.DictField(), required=False)
 
@@ -138,7 +167,7 @@ def _invalid(exc: WorkflowInvalid) -> Response:
     )
 
 
-class WorkflowListApi(ListAPIView):
+class WorkflowListApi(StrictQueryParameters, ListAPIView):
     api_scopes = {"GET": TRIGGER, "POST": ADMIN}
     serializer_class = WorkflowOutputSerializer
 
@@ -146,11 +175,17 @@ class WorkflowListApi(ListAPIView):
         # A key limited to some workflows lists those (notiflow/scopes.py).
         return api_key_of(self.request).limit_queryset(workflow_list(), "key")
 
-    @extend_schema(request=WorkflowInputSerializer, responses={201: WorkflowOutputSerializer})
+    @extend_schema(summary="List workflows")
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Create a workflow",
+        request=WorkflowInputSerializer,
+        responses={201: WorkflowOutputSerializer},
+    )
     def post(self, request: Request) -> Response:
-        data = WorkflowInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
+        fields = request_fields(request, WorkflowInputSerializer)
         if Workflow.objects.filter(key=fields["key"]).exists():
             return Response(
                 {
@@ -180,7 +215,7 @@ class WorkflowListApi(ListAPIView):
         return Response(WorkflowOutputSerializer(workflow).data, status=status.HTTP_201_CREATED)
 
 
-class WorkflowDetailApi(APIView):
+class WorkflowDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
 
     def _get(self, key: str) -> Workflow:
@@ -189,11 +224,14 @@ class WorkflowDetailApi(APIView):
             api_key_of(self.request).limit_queryset(workflow_list(), "key"), key=key
         )
 
-    @extend_schema(responses=WorkflowOutputSerializer, parameters=[KEY_PARAMETER])
+    @extend_schema(
+        summary="Get a workflow", responses=WorkflowOutputSerializer, parameters=[KEY_PARAMETER]
+    )
     def get(self, request: Request, key: str) -> Response:
         return Response(WorkflowOutputSerializer(self._get(key)).data)
 
     @extend_schema(
+        summary="Replace a workflow",
         request=WorkflowReplaceSerializer,
         responses=WorkflowOutputSerializer,
         parameters=[KEY_PARAMETER],
@@ -202,6 +240,7 @@ class WorkflowDetailApi(APIView):
         return self._update(request, key, partial=False)
 
     @extend_schema(
+        summary="Change a workflow",
         request=WorkflowInputSerializer,
         responses=WorkflowOutputSerializer,
         parameters=[KEY_PARAMETER],
@@ -211,19 +250,17 @@ class WorkflowDetailApi(APIView):
 
     def _update(self, request: Request, key: str, *, partial: bool) -> Response:
         workflow = self._get(key)
-        body = dict(request.data) if isinstance(request.data, dict) else request.data
-        if isinstance(body, dict):
-            body.setdefault("key", key)
-        data = WorkflowInputSerializer(data=body, partial=partial)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
-        if fields.get("key", key) != key:
+        serializer = WorkflowInputSerializer if partial else WorkflowReplaceSerializer
+        fields = request_fields(request, serializer, partial=partial)
+        if fields.get("key", key) != key:  # PUT without a key: the path's
             return Response(
                 {"detail": "the key cannot be changed", "errors": {"key": ["cannot be changed"]}},
                 status=status.HTTP_400_BAD_REQUEST,
             )
         definition = None
-        if any(k in fields for k in DEFINITION_KEYS):
+        if not partial:  # a replacement: what is left out takes its default, as on create
+            definition = {k: fields.get(k) for k in DEFINITION_KEYS}
+        elif any(k in fields for k in DEFINITION_KEYS):
             definition = {
                 **workflow.definition,
                 **{k: fields[k] for k in DEFINITION_KEYS if k in fields},
@@ -245,8 +282,13 @@ class WorkflowDetailApi(APIView):
             raise NotFound(f"workflow {key!r} was deleted meanwhile") from exc
         return Response(WorkflowOutputSerializer(workflow).data)
 
-    @extend_schema(responses={204: None, 200: WorkflowOutputSerializer}, parameters=[KEY_PARAMETER])
+    @extend_schema(
+        summary="Delete a workflow (or deactivate it)",
+        responses={204: None, 200: WorkflowOutputSerializer},
+        parameters=[KEY_PARAMETER],
+    )
     def delete(self, request: Request, key: str) -> Response:
+        request_fields(request, NoFieldsSerializer)
         workflow = self._get(key)
         if workflow_delete(workflow=workflow):
             return Response(status=status.HTTP_204_NO_CONTENT)

@@ -26,12 +26,16 @@ class WorkflowInvalid(Exception):
 
 
 def definition_normalize(definition: dict[str, Any]) -> dict[str, Any]:
-    """The stored form: exactly entry_node_id, nodes and edges (edges default to none), and
-    `category` when it is not the default (so definitions from before categories, and those that
-    name the default, are equal and make no new version)."""
+    """The stored form: exactly entry_node_id, nodes and edges (edges default to none, the entry
+    to the first node), and `category` when it is not the default (so definitions from before
+    categories, and those that name the default, are equal and make no new version)."""
+    entry = definition.get("entry_node_id")
+    nodes = definition.get("nodes")
+    if entry in (None, "") and isinstance(nodes, list) and nodes and isinstance(nodes[0], dict):
+        entry = nodes[0].get("id")
     normalized: dict[str, Any] = {
-        "entry_node_id": definition.get("entry_node_id"),
-        "nodes": definition.get("nodes"),
+        "entry_node_id": entry,
+        "nodes": nodes,
         "edges": definition.get("edges") if definition.get("edges") is not None else [],
     }
     if definition.get("category") not in (None, "", TRANSACTIONAL):

@@ -28,6 +28,13 @@ def test_a_trigger_filter_or_page_the_api_cannot_use_is_400_naming_it(api_client
     assert parameter in body["errors"] and parameter in body["detail"]
 
 
+@pytest.mark.parametrize("query", ["trigger=", "node_id="])
+def test_an_empty_log_filter_is_a_400_not_every_log(api_client, query):
+    response = api_client.get(f"/api/logs/?{query}")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {query[:-1]: ["must not be empty"]}
+
+
 @pytest.mark.parametrize("path", ["/api/workflows/", "/api/logs/"])
 @pytest.mark.parametrize("page", ["", "0", "x"])
 def test_every_list_refuses_a_page_that_is_not_a_page_number(api_client, path, page):

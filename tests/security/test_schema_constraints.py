@@ -48,9 +48,9 @@ def test_the_schema_says_which_strings_and_lists_must_not_be_empty(schema):
 
 def test_put_does_not_demand_the_key_it_takes_from_the_path(schema):
     put = request_schema(schema, "/api/workflows/{key}/", "put")
-    assert "key" not in put["required"] and {"name", "nodes", "entry_node_id"} <= set(
-        put["required"]
-    )
+    assert "key" not in put["required"] and {"name", "nodes"} <= set(put["required"])
+    # entry_node_id defaults to the first node.
+    assert "entry_node_id" not in put["required"]
     (key,) = [p for p in schema["paths"]["/api/workflows/{key}/"]["get"]["parameters"]]
     # The pattern of workflows.routing, as its URL converter matches it (dotted keys).
     assert key["in"] == "path" and key["schema"]["pattern"] == NAME_PATTERN

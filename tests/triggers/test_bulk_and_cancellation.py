@@ -300,3 +300,63 @@ def test_the_command_cancels_by_key(capsys):
         call_command("cancel_trigger", str(theirs.pk), "--workflow", workflow.key)
     with pytest.raises(CommandError, match="must not be empty"):
         call_command("cancel_trigger", "--cancellation-key", "")
+
+
+# --- strict input (issue 30, §2) ---------------------------------------------------------------
+
+
+def test_every_malformed_bulk_item_is_its_own_400_null_too(api_client):
+    workflow = WorkflowFactory()
+    results = bulk(
+        api_client,
+        [item(workflow, "ok"), None, 1, "x", [], item(workflow, "typo", priorty=9)],
+    )
+    assert [r["status"] for r in results] == [201, 400, 400, 400, 400, 400]
+    assert all(
+        r["errors"] == {"item": ["each trigger must be a JSON object"]} for r in results[1:5]
+    )
+    assert results[5]["errors"] == {"priorty": ["unknown field; did you mean 'priority'?"]}
+    assert TriggerInstance.objects.filter(workflow__key=workflow.key).count() == 1
+
+
+def test_an_unknown_field_of_the_bulk_envelope_refuses_the_request(api_client):
+    workflow = WorkflowFactory()
+    response = api_client.post(BULK, {"trigger": [item(workflow, "k")]}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"]["trigger"] == ["unknown field; did you mean 'triggers'?"]
+    assert not TriggerInstance.objects.filter(workflow__key=workflow.key).exists()
+
+
+@pytest.mark.parametrize(
+    ("other", "differing"),
+    [
+        ({"payload": {"a": 2}}, "payload"),
+        ({"priority": 9}, "priority"),
+        ({"cancellation_key": "c-2"}, "cancellation_key"),
+        ({"payload": {}, "cancellation_key": ""}, "payload, cancellation_key"),
+        ({"priority": None}, "priority"),  # left out, where the first request named one
+    ],
+)
+def test_a_422_names_the_parameters_that_differ(api_client, other, differing):
+    workflow = WorkflowFactory()
+    first = {**item(workflow, "k", {"a": 1}), "priority": 3, "cancellation_key": "c-1"}
+    assert api_client.post("/api/triggers/", first, format="json").status_code == 201
+    again = {k: v for k, v in {**first, **other}.items() if v is not None}
+
+    response = api_client.post("/api/triggers/", again, format="json")
+
+    assert response.status_code == 422
+    assert (
+        f"used with other parameters (differing: {differing}) by trigger"
+        in (response.json()["detail"])
+    )
+
+
+def test_cancel_by_key_naming_an_unknown_workflow_is_a_400(api_client):
+    trigger = keyed(None, "order-8")
+    response = api_client.post(
+        CANCEL, {"cancellation_key": "order-8", "workflow": "no-such-workflow"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"workflow": ["workflow 'no-such-workflow' does not exist"]}
+    assert TriggerInstance.objects.get(pk=trigger.pk).status == TriggerStatus.ENQUEUED
