@@ -413,6 +413,11 @@ NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS = env.int(
     "NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS", default=1_000_000
 )
 NOTIFLOW_TEMPLATE_DEADLINE_SECONDS = env.float("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS", default=2)
+# One filter's result, and what all of a node's filter calls make (bytes, estimated).
+NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES = env.int("NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES", default=4_000_000)
+NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES = env.int(
+    "NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES", default=32_000_000
+)
 # Parsed templates kept per process, bounded by the bytes of their source.
 NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=4_000_000)
 # How many addresses an email node may send to at most (its own `max_recipients`, 1 unless set).

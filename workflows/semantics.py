@@ -114,16 +114,31 @@ _E164 = re.compile(r"^\+[1-9]\d{1,14}$")
 _PHONE_PUNCTUATION = re.compile(r"[\s().-]")
 
 
+# The rendered fields that become email headers.
+HEADER_FIELDS = ("to", "subject")
+# What can end a header line between here and the inbox: Python's email package breaks lines on
+# \v \f \x1c-\x1e \x85 \u2028 \u2029 as well as \r \n (str.splitlines), and no other control
+# character but tab belongs in a header either (C0, DEL, C1).
+_HEADER_BREAKING = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def header_value_problem(value: str) -> str:
+    """Why `value` cannot be an email header's value (header injection), or "" when it can."""
+    found = _HEADER_BREAKING.search(value)
+    if found is None:
+        return ""
+    return f"a line break or control character ({found.group()!r}); a header is one line"
+
+
 def recipient_check(node: dict[str, Any], rendered: Rendered) -> Rendered:
     """The rendered fields as they will be sent (`to` normalised), or RenderError when they
     cannot be: an empty or malformed recipient, more email recipients than the node allows
-    (`max_recipients`, 1 unless set), a header field with a line break (header injection)."""
+    (`max_recipients`, 1 unless set), a header field with a character that can end a header
+    line (header injection: header_value_problem)."""
     where = f"node {node['id']!r}"
-    for name in ("to", "subject"):
-        if "\r" in rendered.get(name, "") or "\n" in rendered.get(name, ""):
-            raise RenderError(
-                f"{where}: {name!r} rendered a line break (one line only)", field=name
-            )
+    for name in HEADER_FIELDS:
+        if problem := header_value_problem(rendered.get(name, "")):
+            raise RenderError(f"{where}: {name!r} rendered {problem}", field=name)
     recipient = rendered.get("to", "").strip()
     if not recipient:
         raise RenderError(f"{where}: recipient 'to' rendered empty", field="to")

@@ -6,88 +6,59 @@ an empty string in a customer's inbox. Edge conditions use lenient undefined, so
 autoescape: what comes from the payload or vars is escaped unless the template says `| raw`.
 
 Every render has a budget (docs/security.md), whatever the template does: loop iterations in all
-(not only nested ones), the size of what it assigns, the size of its output, and a wall-clock
-deadline. Exceeding any is a TemplateError naming the limit and its setting, which fails the step
-permanently: the same template on the same data would exceed it again.
+(not only nested ones), the size of what it assigns, the size of its output, the bytes its
+filters make (workflows.render_budget), and a wall-clock deadline looked at on every loop,
+assignment, write and filter call. Exceeding any is a TemplateError naming the limit and its
+setting, which fails the step permanently: the same template on the same data would exceed it
+again. So is anything else a render raises (a filter's ValueError on odd payload data): a
+TemplateError naming it, never a crash or a retry.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
 from io import StringIO
 from typing import Any
 
 from django.conf import settings
 from liquid import Environment, RenderContext, StrictUndefined, Undefined
 from liquid.exceptions import LiquidError, LoopIterationLimitError, ResourceLimitError
+from liquid.token import Token
+
+from workflows.render_budget import RenderBudgetError, filter_call, spend, too_many_iterations, uniq
+from workflows.render_budget import render_budget as render_budget
 
 
 class TemplateError(Exception):
     """A template or condition that does not parse or does not render."""
 
 
-class _RenderBudgetError(ResourceLimitError):
-    """A render went over one of its budgets (the message names which)."""
-
-
-@dataclass
-class _Budget:
-    deadline: float
-    iterations_left: int
-
-
-_budget: ContextVar[_Budget | None] = ContextVar("notiflow_render_budget", default=None)
-
-
-def _too_many_iterations() -> _RenderBudgetError:
-    return _RenderBudgetError(
-        f"over {settings.NOTIFLOW_TEMPLATE_MAX_ITERATIONS} loop iterations "
-        "(NOTIFLOW_TEMPLATE_MAX_ITERATIONS)",
-        token=None,
-    )
-
-
-def _spend(iterations: int = 0) -> None:
-    budget = _budget.get()
-    if budget is None:
-        return
-    budget.iterations_left -= iterations
-    if budget.iterations_left < 0:
-        raise _too_many_iterations()
-    if time.monotonic() > budget.deadline:
-        raise _RenderBudgetError(
-            f"took over {settings.NOTIFLOW_TEMPLATE_DEADLINE_SECONDS:g}s to render "
-            "(NOTIFLOW_TEMPLATE_DEADLINE_SECONDS)",
-            token=None,
-        )
-
-
 class _BudgetedContext(RenderContext):
-    """Counts every loop iteration of the render (liquid's own limit counts nested loops only)
-    and looks at the clock at every loop and every assignment."""
+    """Counts every loop iteration of the render (liquid's own limit counts nested loops only),
+    looks at the clock at every loop and every assignment, and calls every filter through the
+    budget (render_budget.filter_call)."""
+
+    def filter(self, name: str, token: Token | None) -> Callable[..., object]:
+        return partial(filter_call, name, super().filter(name, token))
 
     def raise_for_loop_limit(self, length: int = 1) -> None:
-        _spend(length)
+        spend(length)
         try:
             super().raise_for_loop_limit(length)  # nested loops, counted up front
         except LoopIterationLimitError as exc:
-            raise _too_many_iterations() from exc
+            raise too_many_iterations() from exc
 
     def assign(self, key: str, val: Any) -> None:
-        _spend()
+        spend()
         try:
             super().assign(key, val)
         except ResourceLimitError as exc:
-            raise _RenderBudgetError(
+            raise RenderBudgetError(
                 f"assigned over {settings.NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES} bytes "
-                "(NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES)",
-                token=None,
+                "(NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES)"
             ) from exc
 
 
@@ -103,11 +74,10 @@ class _BudgetedOutput(StringIO):
         if text:
             self.size += len(text)
             if self.size > self.limit:
-                raise _RenderBudgetError(
-                    f"output over {self.limit} characters (NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS)",
-                    token=None,
+                raise RenderBudgetError(
+                    f"output over {self.limit} characters (NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS)"
                 )
-            _spend()
+            spend()
         return super().write(text)
 
 
@@ -119,6 +89,7 @@ class _SandboxedEnvironment(Environment):
         super().__init__(**options)
         # `raw`: the explicit opt-out of autoescape in HTML fields (a no-op elsewhere).
         self.filters["raw"] = self.filters["safe"]
+        self.filters["uniq"] = uniq  # linear; liquid's own is quadratic
 
     @property
     def local_namespace_limit(self) -> int:  # type: ignore[override]
@@ -181,6 +152,8 @@ def _parse(environment: Environment, source: str) -> Any:
         return environment.from_string(source)
     except LiquidError as exc:
         raise TemplateError(_first_line(exc)) from exc
+    except Exception as exc:
+        raise TemplateError(_unexpected(exc)) from exc
 
 
 def _condition_source(expression: str) -> str:
@@ -202,31 +175,19 @@ def condition_check(expression: str) -> None:
     _parse(_conditions, _condition_source(expression))
 
 
-@contextmanager
-def render_budget() -> Iterator[None]:
-    """One budget (iterations, deadline) for every render inside: a node's fields share one.
-    Renders outside any get a budget each."""
-    if _budget.get() is not None:
-        yield
-        return
-    token = _budget.set(
-        _Budget(
-            deadline=time.monotonic() + settings.NOTIFLOW_TEMPLATE_DEADLINE_SECONDS,
-            iterations_left=settings.NOTIFLOW_TEMPLATE_MAX_ITERATIONS,
-        )
-    )
-    try:
-        yield
-    finally:
-        _budget.reset(token)
-
-
 def _render(template: Any, context: dict[str, Any]) -> str:
     with render_budget():
         render_context = _BudgetedContext(template, globals=template.make_globals(context))
         output = _BudgetedOutput(settings.NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS)
         template.render_with_context(render_context, output)
+        spend()  # a render that wrote nothing still had a deadline
         return output.getvalue()
+
+
+def _unexpected(exc: Exception) -> str:
+    # What python-liquid lets through on odd data (a number too long to print, a RecursionError):
+    # named, and as permanent as any other template error.
+    return f"{type(exc).__name__}: {exc}"[:500]
 
 
 def template_render(source: str, context: dict[str, Any], *, html: bool = False) -> str:
@@ -239,6 +200,8 @@ def template_render(source: str, context: dict[str, Any], *, html: bool = False)
         raise TemplateError(f"template budget: {_first_line(exc)}") from exc
     except LiquidError as exc:
         raise TemplateError(_first_line(exc)) from exc
+    except Exception as exc:
+        raise TemplateError(_unexpected(exc)) from exc
 
 
 def condition_holds(expression: str | None, context: dict[str, Any]) -> bool:
@@ -250,6 +213,8 @@ def condition_holds(expression: str | None, context: dict[str, Any]) -> bool:
         return bool(_render(template, context) == "1")
     except LiquidError as exc:
         raise TemplateError(f"condition {expression!r}: {_first_line(exc)}") from exc
+    except Exception as exc:
+        raise TemplateError(f"condition {expression!r}: {_unexpected(exc)}") from exc
 
 
 def template_variable_paths(source: str) -> list[tuple[str, ...]]:
