@@ -421,8 +421,9 @@ NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES = env.int(
 # Admin previews rendering at once in one web process; more are told to try again (each holds a
 # web thread for up to a render budget, and a process has NOTIFLOW_WEB_THREADS of them).
 NOTIFLOW_PREVIEW_CONCURRENCY = env.int("NOTIFLOW_PREVIEW_CONCURRENCY", default=1)
-# Parsed templates kept per process, bounded by the bytes of their source.
-NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=4_000_000)
+# Parsed templates kept per process, bounded by the memory they take (estimated from their
+# markup, an upper bound: workflows.templating.parsed_size_estimate).
+NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=32_000_000)
 # How many addresses an email node may send to at most (its own `max_recipients`, 1 unless set).
 NOTIFLOW_MAX_RECIPIENTS = 50
 # Where operators find Flower; the landing page at / links it when set (empty: no link).

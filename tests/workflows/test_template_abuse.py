@@ -4,6 +4,7 @@ template error; no character that can end a header line reaches one."""
 
 from __future__ import annotations
 
+import gc
 import re
 import time
 import tracemalloc
@@ -13,7 +14,8 @@ from django.test import override_settings
 
 from tests.factories import email_node, sms_node
 from workflows.semantics import RenderError, node_render
-from workflows.templating import TemplateError, template_render
+from workflows import templating
+from workflows.templating import TemplateError, parsed_size_estimate, template_render
 from workflows.timing import until_parse
 
 
@@ -136,3 +138,42 @@ def test_a_tab_and_unicode_text_stay_allowed_in_headers():
     subject = "Grüße\tfrom Zürich — ✓"
     assert node_render(node, {"payload": {"name": "A", "s": subject}})["subject"] == subject
     assert node_render(sms_node("t", to="+15550100"), {"payload": {"name": "x"}})["to"]
+
+
+# --- the parse cache ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["{{a}}", "{{a.b}}", "{{a[0]}}", "{%if a%}{%endif%}", "{{a|size}}", "Dear {{ a }},\n", "text"],
+)
+def test_the_parsed_size_estimate_is_an_upper_bound_of_the_memory_a_parse_takes(unit):
+    source = unit * (16_000 // len(unit))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        parsed = templating._templates.from_string(source)
+        taken, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert parsed is not None
+    assert taken <= parsed_size_estimate(source) < 3 * taken + 2 * len(source)
+
+
+@override_settings(NOTIFLOW_TEMPLATE_CACHE_BYTES=10_000_000)
+def test_the_parsed_template_cache_is_bounded_by_the_memory_it_takes():
+    # Four 32 KB templates of `{{a}}`: 128 KB of source, ~15 MB parsed.
+    templating.PARSED.clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for i in range(4):
+            templating.PARSED.get_or_parse(templating._templates, "{{a}}" * 6_399 + str(i))
+        gc.collect()
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        cached = templating.PARSED.size_bytes
+        templating.PARSED.clear()
+    assert 0 < cached <= 10_000_000
+    assert held < 11_000_000
