@@ -13,8 +13,8 @@ import pytest
 from django.test import override_settings
 
 from tests.factories import email_node, sms_node
-from workflows.semantics import RenderError, node_render
 from workflows import templating
+from workflows.semantics import RenderError, node_render
 from workflows.templating import TemplateError, parsed_size_estimate, template_render
 from workflows.timing import until_parse
 
