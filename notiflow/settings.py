@@ -372,6 +372,8 @@ try:
 except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
     raise ValueError(f"NOTIFLOW_DEFAULT_TIMEZONE={NOTIFLOW_DEFAULT_TIMEZONE!r}: {exc}") from exc
 NOTIFLOW_DIGEST_MAX_EVENTS = env.int("NOTIFLOW_DIGEST_MAX_EVENTS", default=100)
+# ... and the most bytes of payload JSON it hands them (the summary is copied into vars and events).
+NOTIFLOW_DIGEST_MAX_BYTES = env.int("NOTIFLOW_DIGEST_MAX_BYTES", default=1_000_000)
 # Steps of one run a worker may take in one task when the next is due at once (docs/design.md,
 # "Several steps in one task"). 1, the default, is one node per task (the contract). 3 measured
 # 404.9 and 408.0 -> 591.0 and 547.7 steps/s on email -> sms -> email (2 cores, `python -m bench

@@ -20,7 +20,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from workflows.definition import FLOW_KEY_MAX, MAX_DELAY, NODE_TYPES, delay_of, duration_parse
-from workflows.templating import TemplateError, condition_holds, render_budget, template_render
+from workflows.templating import (
+    TemplateError,
+    condition_holds,
+    read_paths,
+    render_budget,
+    template_render,
+)
 from workflows.timing import WEEKDAYS, clock_parse, until_parse, window_opening, zone_parse
 
 Rendered = dict[str, str]
@@ -59,6 +65,59 @@ def execution_context(
         "workflow": workflow,
         "now": now.isoformat(),
     }
+
+
+def step_input(
+    *, node: dict[str, Any], edges: Iterable[dict[str, Any]], context: dict[str, Any]
+) -> dict[str, Any]:
+    """What a step log keeps of the context its step saw: `trigger`, `workflow` and `now`, and of
+    `payload` and `vars` only what the node's templates and its outgoing edges' conditions read
+    (a run's payload is on the trigger, its vars too; a digest or a large payload is then not
+    copied into every step log). A path read whole (`{{ payload }}`) is kept whole."""
+    node_type = NODE_TYPES.get(str(node.get("type")))
+    paths = [
+        path
+        for name in (node_type.templates if node_type else ())
+        if isinstance(node.get(name), str)
+        for path in read_paths(node[name])
+    ]
+    for edge in edges:
+        if isinstance(edge.get("when"), str) and edge["when"].strip():
+            paths.extend(read_paths(edge["when"], condition=True))
+    kept: dict[str, Any] = {key: value for key, value in context.items() if key not in _PICKED}
+    for root in _PICKED:
+        kept[root] = _picked(context.get(root), [p[1:] for p in paths if p and p[0] == root])
+    return kept
+
+
+_PICKED = ("payload", "vars")
+
+
+def _picked(source: Any, paths: list[tuple[str, ...]]) -> Any:
+    """The parts of `source` at `paths`, in fresh objects (`source` itself is never changed):
+    each path is walked while it names a key of an object; where it meets a list or a value
+    (`items.first.name`), that is kept whole; a key that is not there keeps nothing."""
+    if not isinstance(source, dict):
+        return source
+    kept: dict[str, Any] = {}
+    whole: set[tuple[str, ...]] = set()
+    for path in sorted(set(paths), key=len):
+        value, reached = source, 0
+        while reached < len(path) and isinstance(value, dict) and path[reached] in value:
+            value, reached = value[path[reached]], reached + 1
+        if reached < len(path) and isinstance(value, dict):
+            continue  # a key that is not there: nothing was read
+        found = path[:reached]
+        if any(found[:length] in whole for length in range(len(found) + 1)):
+            continue  # inside a part already kept whole
+        if not found:
+            return source
+        whole.add(found)
+        target = kept
+        for key in found[:-1]:
+            target = target.setdefault(key, {})
+        target[found[-1]] = value
+    return kept
 
 
 def sends(node: dict[str, Any]) -> bool:

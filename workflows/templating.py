@@ -262,6 +262,29 @@ def condition_variable_paths(expression: str) -> list[tuple[str, ...]]:
     return [tuple(s) for s in segments if all(isinstance(part, str) for part in s)]
 
 
+def read_paths(source: str, *, condition: bool = False) -> list[tuple[str, ...]]:
+    """The global variable paths a template (or an edge condition) reads, each cut at its first
+    segment that is not a name (`payload[vars.k].x` reads `payload`, and `vars.k`); a source
+    that does not parse reads nothing."""
+    try:
+        if condition:
+            parsed = PARSED.get_or_parse(_conditions, _condition_source(source))
+        else:
+            parsed = PARSED.get_or_parse(_templates, source)
+        segments = parsed.global_variable_segments()
+    except (TemplateError, LiquidError):
+        return []
+    paths = []
+    for path in segments:
+        names = []
+        for part in path:
+            if not isinstance(part, str):
+                break
+            names.append(part)
+        paths.append(tuple(names))
+    return paths
+
+
 def _first_line(exc: Exception) -> str:
     # python-liquid appends a source excerpt over several lines; the first line says it all.
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
