@@ -149,3 +149,22 @@ def test_the_email_channel_refuses_any_header_that_could_end_its_line_permanentl
             {**rendered, "body": "b"}, idempotency_key="t:n", provider=provider, headers=headers
         )
     assert mail.outbox == []
+
+
+@override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
+def test_a_header_parse_error_fails_the_step_permanently_and_counts_no_send(monkeypatch):
+    from email.errors import HeaderParseError
+
+    from django.core.mail import EmailMultiAlternatives
+
+    def refuse(self, *args, **kwargs):
+        raise HeaderParseError("expected addr-spec")
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", refuse)
+    trigger = due_trigger(chain(email_node("mail", to="a@example.com")), payload={"name": "A"})
+
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
+
+    trigger.refresh_from_db()
+    assert "HeaderParseError" in trigger.last_error or "addr-spec" in trigger.last_error
+    assert trigger.attempts == 1  # permanent: no retry, so no phantom sends
