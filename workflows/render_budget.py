@@ -99,6 +99,11 @@ MAX_NUMBER_DIGITS = 4300
 _MAX_NUMBER_BITS = int(MAX_NUMBER_DIGITS * 3.33)
 
 
+def _range_length(span: range) -> int:
+    # len() of (1..10**20) is an OverflowError, not a length.
+    return max(0, -(-(span.stop - span.start) // span.step))
+
+
 def size_of(value: Any) -> int:
     """An estimate of the bytes `value` holds (shallow: a list's strings, not its dicts)."""
     if isinstance(value, str | bytes):
@@ -106,7 +111,7 @@ def size_of(value: Any) -> int:
     if isinstance(value, list | tuple | dict | set | range):
         items = value.values() if isinstance(value, dict) else value
         if isinstance(value, range):
-            return 8 * len(value)
+            return 8 * _range_length(value)
         return 8 * len(value) + sum(len(item) for item in items if isinstance(item, str))
     if isinstance(value, bool):
         return 1
@@ -167,7 +172,7 @@ def _charge(name: str, result: Any) -> None:
 
 def filter_call(name: str, func: Callable[..., Any], left: Any, *args: Any, **kwargs: Any) -> Any:
     """Call the filter `func` (registered as `name`) within the render's budget."""
-    spend(sum(len(value) for value in (left, *args) if isinstance(value, range)))
+    spend(sum(_range_length(value) for value in (left, *args) if isinstance(value, range)))
     _refuse_value(name, _predicted_size(name, left, args))
     if name == "times":
         bits = sum(v.bit_length() for v in (left, *args[:1]) if isinstance(v, int))

@@ -66,6 +66,8 @@ def test_what_all_the_filters_of_a_render_make_is_bounded():
 def test_a_range_a_filter_walks_counts_as_loop_iterations():
     with pytest.raises(TemplateError, match="NOTIFLOW_TEMPLATE_MAX_ITERATIONS"):
         render("{{ (1..2000000) | join: '' | size }}")
+    with pytest.raises(TemplateError, match="NOTIFLOW_TEMPLATE_MAX_ITERATIONS"):
+        render("{{ (1..100000000000000000000) | first }}")
     assert render("{{ (1..10) | join: ',' }}") == "1,2,3,4,5,6,7,8,9,10"
 
 
