@@ -37,6 +37,14 @@ def test_deeply_nested_json_is_a_form_error_in_every_admin_form(admin_client, fo
     assert "more than 64 levels deep" in response.content.decode()
 
 
+def test_deeply_nested_json_is_not_sent_by_the_send_test_button(admin_client):
+    workflow = WorkflowFactory(definition=chain(email_node("hello")))
+    url = f"/admin/triggers/triggerinstance/send-test/{workflow.pk}/"
+    response = admin_client.post(url, {"payload": '{"a": ' + DEEP + "}"}, follow=True)
+    assert response.status_code == 200
+    assert "Not sent: Not valid JSON: JSON may not nest" in response.content.decode()
+
+
 def busy_preview(body: str) -> dict:
     return {
         "definition": chain(email_node("mail", to="a@example.com", body=body)),
