@@ -36,7 +36,7 @@ def test_a_filter_chain_stops_at_the_deadline_even_when_it_writes_nothing():
     started = time.monotonic()
     with pytest.raises(TemplateError, match="NOTIFLOW_TEMPLATE_DEADLINE_SECONDS"):
         render("{{ payload.s" + chain + " | remove: payload.s }}", s="ab" * 100_000)
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 1.5
 
 
 def test_a_filter_result_that_would_be_too_big_is_refused_before_it_is_made():
@@ -82,7 +82,7 @@ def test_uniq_is_linear_and_keeps_its_meaning():
     started = time.monotonic()
     assert render("{{ payload.items | uniq | size }}", items=items) == "40000"
     assert render("{{ payload.items | uniq: 'id' | size }}", items=items) == "20000"
-    assert time.monotonic() - started < 2  # liquid's own compares every pair: minutes
+    assert time.monotonic() - started < 5  # liquid's own compares every pair: minutes
     assert render("{{ payload.l | uniq | join: ',' }}", l=[1, "1", 1, [2, 1], 3, 2]) == "1,1,2,3"
     mixed = [{"a": 1, "b": 2}, {"b": 2, "a": 1}, {"a": 1}]
     assert render("{{ payload.l | uniq | size }}", l=mixed) == "2"
