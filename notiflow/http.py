@@ -19,6 +19,7 @@ notiflow.openapi.ScopedAutoSchema).
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
@@ -55,6 +56,20 @@ def _refuse_unstorable(data: Any) -> None:
 
 _NUL_MESSAGE = "JSON strings may not contain \\u0000 (NUL): it cannot be stored"
 _DEPTH_MESSAGE = f"JSON may not nest objects and arrays more than {MAX_JSON_DEPTH} levels deep"
+
+
+def json_loads_storable(text: str) -> Any:
+    """json.loads, refusing what the API's parser refuses (nesting past MAX_JSON_DEPTH, NUL):
+    for the admin's JSON forms. ValueError saying why (json.JSONDecodeError for bad JSON)."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(_DEPTH_MESSAGE) from None
+    try:
+        _refuse_unstorable(data)
+    except ParseError as exc:
+        raise ValueError(str(exc.detail)) from None
+    return data
 
 
 class NulSafeJSONParser(JSONParser):

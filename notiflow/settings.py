@@ -373,6 +373,8 @@ try:
 except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
     raise ValueError(f"NOTIFLOW_DEFAULT_TIMEZONE={NOTIFLOW_DEFAULT_TIMEZONE!r}: {exc}") from exc
 NOTIFLOW_DIGEST_MAX_EVENTS = env.int("NOTIFLOW_DIGEST_MAX_EVENTS", default=100)
+# ... and the most bytes of payload JSON it hands them (the summary is copied into vars and events).
+NOTIFLOW_DIGEST_MAX_BYTES = env.int("NOTIFLOW_DIGEST_MAX_BYTES", default=1_000_000)
 # Steps of one run a worker may take in one task when the next is due at once (docs/design.md,
 # "Several steps in one task"). 1, the default, is one node per task (the contract). 3 measured
 # 404.9 and 408.0 -> 591.0 and 547.7 steps/s on email -> sms -> email (2 cores, `python -m bench
@@ -414,8 +416,17 @@ NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS = env.int(
     "NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS", default=1_000_000
 )
 NOTIFLOW_TEMPLATE_DEADLINE_SECONDS = env.float("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS", default=2)
-# Parsed templates kept per process, bounded by the bytes of their source.
-NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=4_000_000)
+# One filter's result, and what all of a node's filter calls make (bytes, estimated).
+NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES = env.int("NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES", default=4_000_000)
+NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES = env.int(
+    "NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES", default=32_000_000
+)
+# Admin previews rendering at once in one web process; more are told to try again (each holds a
+# web thread for up to a render budget, and a process has NOTIFLOW_WEB_THREADS of them).
+NOTIFLOW_PREVIEW_CONCURRENCY = env.int("NOTIFLOW_PREVIEW_CONCURRENCY", default=1)
+# Parsed templates kept per process, bounded by the memory they take (estimated from their
+# markup, an upper bound: workflows.templating.parsed_size_estimate).
+NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=32_000_000)
 # How many addresses an email node may send to at most (its own `max_recipients`, 1 unless set).
 NOTIFLOW_MAX_RECIPIENTS = 50
 # Where operators find Flower; the landing page at / links it when set (empty: no link).

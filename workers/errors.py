@@ -10,4 +10,6 @@ class TransientError(StepError):
 
 
 class PermanentError(StepError):
-    """Retrying cannot help: a template that does not render, no recipient, SMTP 5xx, HTTP 4xx."""
+    """Retrying cannot help: a template that does not render (whatever it raised, a render budget
+    included), no recipient, a header value that could end its line or that Python's email
+    package cannot parse (HeaderParseError), SMTP 5xx, HTTP 4xx."""

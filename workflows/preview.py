@@ -9,9 +9,14 @@ will run. A variable that does not exist is an error naming it, as at run time.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from django.conf import settings
 
 from workflows.definition import NODE_TYPES, delay_spelled
 from workflows.semantics import (
@@ -27,7 +32,39 @@ from workflows.semantics import (
     timing_wait,
 )
 from workflows.semantics import outputs as outputs_of
-from workflows.templating import TemplateError, condition_variable_paths, template_variable_paths
+from workflows.templating import (
+    TemplateError,
+    condition_variable_paths,
+    render_budget,
+    template_variable_paths,
+)
+
+
+class PreviewBusy(Exception):
+    """This process already renders as many previews as NOTIFLOW_PREVIEW_CONCURRENCY allows."""
+
+
+_running_lock = threading.Lock()
+_running = 0
+
+
+@contextmanager
+def _preview_slot() -> Iterator[None]:
+    """One of the process's preview slots, or PreviewBusy at once: a web process has a few
+    threads, and previews (each up to a render budget) must not take them all."""
+    global _running
+    with _running_lock:
+        if _running >= settings.NOTIFLOW_PREVIEW_CONCURRENCY:
+            raise PreviewBusy(
+                f"{_running} preview(s) already rendering in this process "
+                "(NOTIFLOW_PREVIEW_CONCURRENCY): busy, try again in a few seconds"
+            )
+        _running += 1
+    try:
+        yield
+    finally:
+        with _running_lock:
+            _running -= 1
 
 
 @dataclass(frozen=True)
@@ -118,8 +155,20 @@ def workflow_preview(
     """Render each node's templates in definition order, and trace the route of this payload.
 
     `workflow` is the context's `workflow` object (`key`, `name`, `version`). Never raises for a
-    template problem: each field carries its value or its error.
+    template problem: each field carries its value or its error. The whole preview renders within
+    one render budget, a node's (past it, every field left says so), and at most
+    NOTIFLOW_PREVIEW_CONCURRENCY previews run at once in a process: PreviewBusy otherwise.
     """
+    with _preview_slot(), render_budget():
+        return _workflow_preview(definition, payload, workflow, now)
+
+
+def _workflow_preview(
+    definition: dict[str, Any],
+    payload: dict[str, Any],
+    workflow: dict[str, Any],
+    now: datetime | None,
+) -> WorkflowPreview:
     now = now or datetime.now(UTC)
     nodes = [n for n in definition.get("nodes", []) if isinstance(n, dict) and "id" in n]
     edges = [e for e in definition.get("edges", []) if isinstance(e, dict)]

@@ -20,7 +20,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from workflows.definition import FLOW_KEY_MAX, MAX_DELAY, NODE_TYPES, delay_of, duration_parse
-from workflows.templating import TemplateError, condition_holds, render_budget, template_render
+from workflows.templating import (
+    TemplateError,
+    condition_holds,
+    read_paths,
+    render_budget,
+    template_render,
+)
 from workflows.timing import WEEKDAYS, clock_parse, until_parse, window_opening, zone_parse
 
 Rendered = dict[str, str]
@@ -59,6 +65,59 @@ def execution_context(
         "workflow": workflow,
         "now": now.isoformat(),
     }
+
+
+def step_input(
+    *, node: dict[str, Any], edges: Iterable[dict[str, Any]], context: dict[str, Any]
+) -> dict[str, Any]:
+    """What a step log keeps of the context its step saw: `trigger`, `workflow` and `now`, and of
+    `payload` and `vars` only what the node's templates and its outgoing edges' conditions read
+    (a run's payload is on the trigger, its vars too; a digest or a large payload is then not
+    copied into every step log). A path read whole (`{{ payload }}`) is kept whole."""
+    node_type = NODE_TYPES.get(str(node.get("type")))
+    paths = [
+        path
+        for name in (node_type.templates if node_type else ())
+        if isinstance(node.get(name), str)
+        for path in read_paths(node[name])
+    ]
+    for edge in edges:
+        if isinstance(edge.get("when"), str) and edge["when"].strip():
+            paths.extend(read_paths(edge["when"], condition=True))
+    kept: dict[str, Any] = {key: value for key, value in context.items() if key not in _PICKED}
+    for root in _PICKED:
+        kept[root] = _picked(context.get(root), [p[1:] for p in paths if p and p[0] == root])
+    return kept
+
+
+_PICKED = ("payload", "vars")
+
+
+def _picked(source: Any, paths: list[tuple[str, ...]]) -> Any:
+    """The parts of `source` at `paths`, in fresh objects (`source` itself is never changed):
+    each path is walked while it names a key of an object; where it meets a list or a value
+    (`items.first.name`), that is kept whole; a key that is not there keeps nothing."""
+    if not isinstance(source, dict):
+        return source
+    kept: dict[str, Any] = {}
+    whole: set[tuple[str, ...]] = set()
+    for path in sorted(set(paths), key=len):
+        value, reached = source, 0
+        while reached < len(path) and isinstance(value, dict) and path[reached] in value:
+            value, reached = value[path[reached]], reached + 1
+        if reached < len(path) and isinstance(value, dict):
+            continue  # a key that is not there: nothing was read
+        found = path[:reached]
+        if any(found[:length] in whole for length in range(len(found) + 1)):
+            continue  # inside a part already kept whole
+        if not found:
+            return source
+        whole.add(found)
+        target = kept
+        for key in found[:-1]:
+            target = target.setdefault(key, {})
+        target[found[-1]] = value
+    return kept
 
 
 def sends(node: dict[str, Any]) -> bool:
@@ -114,16 +173,31 @@ _E164 = re.compile(r"^\+[1-9]\d{1,14}$")
 _PHONE_PUNCTUATION = re.compile(r"[\s().-]")
 
 
+# The rendered fields that become email headers.
+HEADER_FIELDS = ("to", "subject")
+# What can end a header line between here and the inbox: Python's email package breaks lines on
+# \v \f \x1c-\x1e \x85 \u2028 \u2029 as well as \r \n (str.splitlines), and no other control
+# character but tab belongs in a header either (C0, DEL, C1).
+_HEADER_BREAKING = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def header_value_problem(value: str) -> str:
+    """Why `value` cannot be an email header's value (header injection), or "" when it can."""
+    found = _HEADER_BREAKING.search(value)
+    if found is None:
+        return ""
+    return f"a line break or control character ({found.group()!r}); a header is one line"
+
+
 def recipient_check(node: dict[str, Any], rendered: Rendered) -> Rendered:
     """The rendered fields as they will be sent (`to` normalised), or RenderError when they
     cannot be: an empty or malformed recipient, more email recipients than the node allows
-    (`max_recipients`, 1 unless set), a header field with a line break (header injection)."""
+    (`max_recipients`, 1 unless set), a header field with a character that can end a header
+    line (header injection: header_value_problem)."""
     where = f"node {node['id']!r}"
-    for name in ("to", "subject"):
-        if "\r" in rendered.get(name, "") or "\n" in rendered.get(name, ""):
-            raise RenderError(
-                f"{where}: {name!r} rendered a line break (one line only)", field=name
-            )
+    for name in HEADER_FIELDS:
+        if problem := header_value_problem(rendered.get(name, "")):
+            raise RenderError(f"{where}: {name!r} rendered {problem}", field=name)
     recipient = rendered.get("to", "").strip()
     if not recipient:
         raise RenderError(f"{where}: recipient 'to' rendered empty", field="to")

@@ -6,88 +6,60 @@ an empty string in a customer's inbox. Edge conditions use lenient undefined, so
 autoescape: what comes from the payload or vars is escaped unless the template says `| raw`.
 
 Every render has a budget (docs/security.md), whatever the template does: loop iterations in all
-(not only nested ones), the size of what it assigns, the size of its output, and a wall-clock
-deadline. Exceeding any is a TemplateError naming the limit and its setting, which fails the step
-permanently: the same template on the same data would exceed it again.
+(not only nested ones), the size of what it assigns, the size of its output, the bytes its
+filters make (workflows.render_budget), and a wall-clock deadline looked at on every loop,
+assignment, write and filter call. Exceeding any is a TemplateError naming the limit and its
+setting, which fails the step permanently: the same template on the same data would exceed it
+again. So is anything else a render raises (a filter's ValueError on odd payload data): a
+TemplateError naming it, never a crash or a retry.
 """
 
 from __future__ import annotations
 
+import re
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
 from io import StringIO
 from typing import Any
 
 from django.conf import settings
 from liquid import Environment, RenderContext, StrictUndefined, Undefined
 from liquid.exceptions import LiquidError, LoopIterationLimitError, ResourceLimitError
+from liquid.token import Token
+
+from workflows.render_budget import RenderBudgetError, filter_call, spend, too_many_iterations, uniq
+from workflows.render_budget import render_budget as render_budget
 
 
 class TemplateError(Exception):
     """A template or condition that does not parse or does not render."""
 
 
-class _RenderBudgetError(ResourceLimitError):
-    """A render went over one of its budgets (the message names which)."""
-
-
-@dataclass
-class _Budget:
-    deadline: float
-    iterations_left: int
-
-
-_budget: ContextVar[_Budget | None] = ContextVar("notiflow_render_budget", default=None)
-
-
-def _too_many_iterations() -> _RenderBudgetError:
-    return _RenderBudgetError(
-        f"over {settings.NOTIFLOW_TEMPLATE_MAX_ITERATIONS} loop iterations "
-        "(NOTIFLOW_TEMPLATE_MAX_ITERATIONS)",
-        token=None,
-    )
-
-
-def _spend(iterations: int = 0) -> None:
-    budget = _budget.get()
-    if budget is None:
-        return
-    budget.iterations_left -= iterations
-    if budget.iterations_left < 0:
-        raise _too_many_iterations()
-    if time.monotonic() > budget.deadline:
-        raise _RenderBudgetError(
-            f"took over {settings.NOTIFLOW_TEMPLATE_DEADLINE_SECONDS:g}s to render "
-            "(NOTIFLOW_TEMPLATE_DEADLINE_SECONDS)",
-            token=None,
-        )
-
-
 class _BudgetedContext(RenderContext):
-    """Counts every loop iteration of the render (liquid's own limit counts nested loops only)
-    and looks at the clock at every loop and every assignment."""
+    """Counts every loop iteration of the render (liquid's own limit counts nested loops only),
+    looks at the clock at every loop and every assignment, and calls every filter through the
+    budget (render_budget.filter_call)."""
+
+    def filter(self, name: str, token: Token | None) -> Callable[..., object]:
+        return partial(filter_call, name, super().filter(name, token))
 
     def raise_for_loop_limit(self, length: int = 1) -> None:
-        _spend(length)
+        spend(length)
         try:
             super().raise_for_loop_limit(length)  # nested loops, counted up front
         except LoopIterationLimitError as exc:
-            raise _too_many_iterations() from exc
+            raise too_many_iterations() from exc
 
     def assign(self, key: str, val: Any) -> None:
-        _spend()
+        spend()
         try:
             super().assign(key, val)
         except ResourceLimitError as exc:
-            raise _RenderBudgetError(
+            raise RenderBudgetError(
                 f"assigned over {settings.NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES} bytes "
-                "(NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES)",
-                token=None,
+                "(NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES)"
             ) from exc
 
 
@@ -103,11 +75,10 @@ class _BudgetedOutput(StringIO):
         if text:
             self.size += len(text)
             if self.size > self.limit:
-                raise _RenderBudgetError(
-                    f"output over {self.limit} characters (NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS)",
-                    token=None,
+                raise RenderBudgetError(
+                    f"output over {self.limit} characters (NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS)"
                 )
-            _spend()
+            spend()
         return super().write(text)
 
 
@@ -119,6 +90,7 @@ class _SandboxedEnvironment(Environment):
         super().__init__(**options)
         # `raw`: the explicit opt-out of autoescape in HTML fields (a no-op elsewhere).
         self.filters["raw"] = self.filters["safe"]
+        self.filters["uniq"] = uniq  # linear; liquid's own is quadratic
 
     @property
     def local_namespace_limit(self) -> int:  # type: ignore[override]
@@ -136,13 +108,33 @@ _conditions = _SandboxedEnvironment(undefined=Undefined)
 _CONDITION_FORBIDDEN = ("{%", "%}", "{{", "}}")
 
 
+# What a parsed template costs, measured with tracemalloc (python-liquid 2.3): at most ~118 bytes
+# per character of markup (`{{a}}` repeated: 64 KB of source parse to 7.5 MB), 30-90 for usual
+# markup, next to nothing for text (kept by reference to the source).
+PARSED_BYTES_PER_MARKUP_CHAR = 128
+_MARKUP_OPENER = re.compile(r"\{[{%]")
+
+
+def parsed_size_estimate(source: str) -> int:
+    """An upper bound of the memory `source` takes once parsed and cached, in bytes: the source
+    itself and PARSED_BYTES_PER_MARKUP_CHAR per character inside {{ }} and {% %}. Linear."""
+    markup, at = 0, 0
+    while (opener := _MARKUP_OPENER.search(source, at)) is not None:
+        closer = "}}" if opener.group() == "{{" else "%}"
+        end = source.find(closer, opener.end())
+        end = len(source) if end < 0 else end + 2
+        markup += end - opener.start()
+        at = end
+    return len(source) + PARSED_BYTES_PER_MARKUP_CHAR * markup
+
+
 class _ParsedCache:
-    """Parsed templates by source, least recently used first out, bounded by the bytes of
-    source it holds (parsed forms are roughly proportional): a few huge templates cannot fill
-    the memory the way an entry-count bound lets them."""
+    """Parsed templates by source, least recently used first out, bounded by the memory they take
+    (parsed_size_estimate, NOTIFLOW_TEMPLATE_CACHE_BYTES): a few markup-dense templates cannot
+    fill a process the way a bound by source size let them (4 MB of source was ~430 MB)."""
 
     def __init__(self) -> None:
-        self._entries: OrderedDict[tuple[int, str], Any] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, str], tuple[Any, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -151,16 +143,17 @@ class _ParsedCache:
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
-                return self._entries[key]
+                return self._entries[key][0]
         parsed = _parse(environment, source)
         limit = settings.NOTIFLOW_TEMPLATE_CACHE_BYTES
+        size = parsed_size_estimate(source)
         with self._lock:
-            if key not in self._entries and len(source) <= limit:
-                self._entries[key] = parsed
-                self._bytes += len(source)
+            if key not in self._entries and size <= limit:
+                self._entries[key] = (parsed, size)
+                self._bytes += size
                 while self._bytes > limit:
-                    (_, evicted), _ = self._entries.popitem(last=False)
-                    self._bytes -= len(evicted)
+                    _, (_, evicted) = self._entries.popitem(last=False)
+                    self._bytes -= evicted
         return parsed
 
     def clear(self) -> None:
@@ -170,6 +163,7 @@ class _ParsedCache:
 
     @property
     def size_bytes(self) -> int:
+        """The estimated memory of what the cache holds (parsed_size_estimate)."""
         return self._bytes
 
 
@@ -181,6 +175,8 @@ def _parse(environment: Environment, source: str) -> Any:
         return environment.from_string(source)
     except LiquidError as exc:
         raise TemplateError(_first_line(exc)) from exc
+    except Exception as exc:
+        raise TemplateError(_unexpected(exc)) from exc
 
 
 def _condition_source(expression: str) -> str:
@@ -202,31 +198,19 @@ def condition_check(expression: str) -> None:
     _parse(_conditions, _condition_source(expression))
 
 
-@contextmanager
-def render_budget() -> Iterator[None]:
-    """One budget (iterations, deadline) for every render inside: a node's fields share one.
-    Renders outside any get a budget each."""
-    if _budget.get() is not None:
-        yield
-        return
-    token = _budget.set(
-        _Budget(
-            deadline=time.monotonic() + settings.NOTIFLOW_TEMPLATE_DEADLINE_SECONDS,
-            iterations_left=settings.NOTIFLOW_TEMPLATE_MAX_ITERATIONS,
-        )
-    )
-    try:
-        yield
-    finally:
-        _budget.reset(token)
-
-
 def _render(template: Any, context: dict[str, Any]) -> str:
     with render_budget():
         render_context = _BudgetedContext(template, globals=template.make_globals(context))
         output = _BudgetedOutput(settings.NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS)
         template.render_with_context(render_context, output)
+        spend()  # a render that wrote nothing still had a deadline
         return output.getvalue()
+
+
+def _unexpected(exc: Exception) -> str:
+    # What python-liquid lets through on odd data (a number too long to print, a RecursionError):
+    # named, and as permanent as any other template error.
+    return f"{type(exc).__name__}: {exc}"[:500]
 
 
 def template_render(source: str, context: dict[str, Any], *, html: bool = False) -> str:
@@ -239,6 +223,8 @@ def template_render(source: str, context: dict[str, Any], *, html: bool = False)
         raise TemplateError(f"template budget: {_first_line(exc)}") from exc
     except LiquidError as exc:
         raise TemplateError(_first_line(exc)) from exc
+    except Exception as exc:
+        raise TemplateError(_unexpected(exc)) from exc
 
 
 def condition_holds(expression: str | None, context: dict[str, Any]) -> bool:
@@ -250,6 +236,8 @@ def condition_holds(expression: str | None, context: dict[str, Any]) -> bool:
         return bool(_render(template, context) == "1")
     except LiquidError as exc:
         raise TemplateError(f"condition {expression!r}: {_first_line(exc)}") from exc
+    except Exception as exc:
+        raise TemplateError(f"condition {expression!r}: {_unexpected(exc)}") from exc
 
 
 def template_variable_paths(source: str) -> list[tuple[str, ...]]:
@@ -272,6 +260,29 @@ def condition_variable_paths(expression: str) -> list[tuple[str, ...]]:
     except (TemplateError, LiquidError):
         return []
     return [tuple(s) for s in segments if all(isinstance(part, str) for part in s)]
+
+
+def read_paths(source: str, *, condition: bool = False) -> list[tuple[str, ...]]:
+    """The global variable paths a template (or an edge condition) reads, each cut at its first
+    segment that is not a name (`payload[vars.k].x` reads `payload`, and `vars.k`); a source
+    that does not parse reads nothing."""
+    try:
+        if condition:
+            parsed = PARSED.get_or_parse(_conditions, _condition_source(source))
+        else:
+            parsed = PARSED.get_or_parse(_templates, source)
+        segments = parsed.global_variable_segments()
+    except (TemplateError, LiquidError):
+        return []
+    paths = []
+    for path in segments:
+        names = []
+        for part in path:
+            if not isinstance(part, str):
+                break
+            names.append(part)
+        paths.append(tuple(names))
+    return paths
 
 
 def _first_line(exc: Exception) -> str:

@@ -29,7 +29,10 @@ def until_parse(text: str) -> datetime:
         ) from None
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"{spelled!r} has no UTC offset (add one, e.g. +02:00 or Z)")
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+14:00 is before the first moment Python has
+        raise ValueError(f"{spelled!r} is out of the range of dates") from None
 
 
 def zone_parse(name: str) -> ZoneInfo:

@@ -29,6 +29,27 @@ CASES = {
         {"s": "Hello\r\nBcc: everyone@example.com"},
         "'subject' rendered a line break",
     ),
+    "header injection through a form feed": (
+        chain(email_node("mail", to="a@example.com", subject="{{ payload.s }}")),
+        {"s": "Your order\x0cX-Injected : yes"},
+        "'subject' rendered a line break or control character ('\\x0c')",
+    ),
+    "a filter over its budget": (
+        chain(
+            email_node(
+                "mail",
+                to="a@example.com",
+                body="{{ 'x'" + " | replace: 'x', 'xxxxxxxxxx'" * 8 + " }}",
+            )
+        ),
+        {},
+        "NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES",
+    ),
+    "a filter failing on payload data": (
+        chain(email_node("mail", to="a@example.com", body="{{ payload.h | strip_html }}")),
+        {"h": "hi <![ there >"},
+        "filter 'strip_html' failed: AssertionError",
+    ),
     "not an address": (
         chain(email_node("mail", to="{{ payload.to }}")),
         {"to": "@@@"},
@@ -49,7 +70,7 @@ CASES = {
             )
         ),
         {},
-        "NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES",
+        "filter 'times' would make a number of over 4300 digits",
     ),
 }
 
@@ -104,3 +125,46 @@ def test_what_one_creator_has_sent_is_capped_across_recipients():
     assert step_execute(trigger_id=str(second.pk), worker_id="w") == "failed"
     second.refresh_from_db()
     assert f"send cap: {creator} reached 1 sms messages" in second.last_error
+
+
+@override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
+@pytest.mark.parametrize(
+    ("rendered", "headers"),
+    [
+        ({"to": "a@example.com", "subject": "Hi\x1dBcc: b@example.com"}, None),
+        ({"to": "a@example.com", "subject": "Hi"}, {"List-Unsubscribe": "<x>\u2028Bcc: b"}),
+    ],
+    ids=["subject", "extra header"],
+)
+def test_the_email_channel_refuses_any_header_that_could_end_its_line_permanently(
+    rendered, headers
+):
+    from workers.errors import PermanentError
+    from workers.nodes import CHANNELS
+    from workers.providers import provider_for_attempt
+
+    provider = provider_for_attempt("email", named="", attempts=0)
+    with pytest.raises(PermanentError, match="line break or control character"):
+        CHANNELS["email"].send(
+            {**rendered, "body": "b"}, idempotency_key="t:n", provider=provider, headers=headers
+        )
+    assert mail.outbox == []
+
+
+@override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
+def test_a_header_parse_error_fails_the_step_permanently_and_counts_no_send(monkeypatch):
+    from email.errors import HeaderParseError
+
+    from django.core.mail import EmailMultiAlternatives
+
+    def refuse(self, *args, **kwargs):
+        raise HeaderParseError("expected addr-spec")
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", refuse)
+    trigger = due_trigger(chain(email_node("mail", to="a@example.com")), payload={"name": "A"})
+
+    assert step_execute(trigger_id=str(trigger.pk), worker_id="w") == "failed"
+
+    trigger.refresh_from_db()
+    assert "HeaderParseError" in trigger.last_error or "addr-spec" in trigger.last_error
+    assert trigger.attempts == 1  # permanent: no retry, so no phantom sends

@@ -77,7 +77,7 @@ DOUBLING = '{% assign s = "x" %}{% for i in (1..40) %}{% assign s = s | append: 
     [
         (SEQUENTIAL_LOOPS, "NOTIFLOW_TEMPLATE_MAX_ITERATIONS"),
         ("{% for i in (1..100000) %}.{% endfor %}", "NOTIFLOW_TEMPLATE_MAX_ITERATIONS"),
-        (SQUARING, "NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES"),
+        (SQUARING, "filter 'times' would make a number of over 4300 digits"),
         (DOUBLING, "NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES"),
         ("{% for i in (1..9000) %}" + "x" * 200 + "{% endfor %}", "OUTPUT_CHARS"),
     ],
@@ -194,4 +194,4 @@ def test_the_preview_renders_within_the_same_budgets():
         workflow={"key": "k", "name": "K", "version": 1},
     )
     (mail,) = preview.nodes
-    assert not preview.ok and "NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES" in mail.error
+    assert not preview.ok and "would make a number of over 4300 digits" in mail.error

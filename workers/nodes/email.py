@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import smtplib
 from collections.abc import Mapping
+from email.errors import MessageError
 from email.utils import formataddr, getaddresses
 from typing import Any
 
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from workers.errors import PermanentError, TransientError
 from workers.providers import Provider
-from workflows.semantics import Rendered
+from workflows.semantics import Rendered, header_value_problem
 
 # Sent to anymail ESPs as metadata, which their tracking events echo (deliveries/).
 METADATA_KEY = "notiflow_key"
@@ -80,6 +81,7 @@ class EmailChannel:
         headers: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         message_id = message_id_for(idempotency_key)
+        _refuse_unsafe_headers(rendered, headers)
         # `to` is checked and normalised by the run semantics (workflows.semantics).
         recipients = [formataddr(pair) for pair in getaddresses([rendered["to"]])]
         message = EmailMultiAlternatives(
@@ -101,9 +103,10 @@ class EmailChannel:
             message.metadata = {METADATA_KEY: idempotency_key}  # type: ignore[attr-defined]
         try:
             message.send()
-        except (BadHeaderError, ValueError) as exc:
-            # Refused by Django before any connection (the semantics' checks should have
-            # caught it first): the same message would be refused again.
+        except (BadHeaderError, ValueError, MessageError) as exc:
+            # Refused by Django or Python's email package (HeaderParseError) before any
+            # connection (the semantics' checks should have caught it first): the same message
+            # would be refused again.
             raise PermanentError(f"email not sendable: {exc}") from exc
         except AnymailError as exc:
             raise _classify_anymail(exc) from exc
@@ -116,6 +119,21 @@ class EmailChannel:
             "provider": provider.name,
             "provider_message_id": _provider_message_id(message, message_id),
         }
+
+
+def _refuse_unsafe_headers(rendered: Rendered, headers: Mapping[str, str] | None) -> None:
+    """PermanentError when a value bound for a header could end its line (header injection):
+    the subject, the recipients, the sender, any extra header. The run semantics refuse the
+    rendered ones first; this covers every header, whatever built it."""
+    values = {
+        "subject": rendered.get("subject", ""),
+        "to": rendered.get("to", ""),
+        "from": str(settings.DEFAULT_FROM_EMAIL),
+        **{f"header {name!r}": f"{name}{value}" for name, value in (headers or {}).items()},
+    }
+    for name, value in values.items():
+        if problem := header_value_problem(str(value)):
+            raise PermanentError(f"email not sendable: {name} has {problem}")
 
 
 def _provider_message_id(message: EmailMultiAlternatives, message_id: str) -> str:

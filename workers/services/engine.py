@@ -57,6 +57,7 @@ from workflows.semantics import (
     recipients_of,
     sending_types,
     sends,
+    step_input,
 )
 from workflows.templating import TemplateError
 
@@ -456,7 +457,11 @@ def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) 
         node_type=step.node["type"],
         started_at=step.started_at,
         finished_at=finished_at,
-        input=step.context,
+        input=step_input(
+            node=step.node,
+            edges=step.workflow.outgoing.get(step.node["id"], []),
+            context=step.context,
+        ),
         output=outcome.output,
         error=outcome.error,
     )

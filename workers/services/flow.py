@@ -120,8 +120,12 @@ WHERE id = %(digest)s AND closes_at <= clock_timestamp()
 RETURNING closed_at
 """  # noqa: S608
 
+# Every entry's time (`count`, `first_at`, `last_at`); the payload only of those the summary may
+# show (NOTIFLOW_DIGEST_MAX_EVENTS, oldest first).
 _ENTRIES_SQL = f"""
-SELECT payload::text, joined_at FROM {ENTRY_TABLE} WHERE digest_id = %(digest)s
+SELECT CASE WHEN row_number() OVER (ORDER BY joined_at, id) <= %(shown)s THEN payload::text END,
+       joined_at
+FROM {ENTRY_TABLE} WHERE digest_id = %(digest)s
 ORDER BY joined_at, id
 """  # noqa: S608
 
@@ -209,7 +213,9 @@ def digest_reach(
         cursor.execute(_CLOSE_SQL, {"digest": digest_id})
         if cursor.fetchone() is None:  # the database's clock is behind the row's: not yet
             return reach
-        cursor.execute(_ENTRIES_SQL, {"digest": digest_id})
+        cursor.execute(
+            _ENTRIES_SQL, {"digest": digest_id, "shown": settings.NOTIFLOW_DIGEST_MAX_EVENTS}
+        )
         entries = cursor.fetchall()
     return DigestReach(
         digest_id=digest_id,
@@ -220,14 +226,22 @@ def digest_reach(
     )
 
 
-def _summary(digest_id: UUID, entries: list[tuple[str, datetime]]) -> dict[str, Any]:
-    """A closed digest as its opener's templates see it (`vars.digest_<id>`): at most
-    NOTIFLOW_DIGEST_MAX_EVENTS payloads, oldest first; `count` is every run it holds."""
-    shown = entries[: settings.NOTIFLOW_DIGEST_MAX_EVENTS]
+def _summary(digest_id: UUID, entries: list[tuple[str | None, datetime]]) -> dict[str, Any]:
+    """A closed digest as its opener's templates see it (`vars.digest_<id>`): its oldest
+    payloads, at most NOTIFLOW_DIGEST_MAX_EVENTS of them and at most NOTIFLOW_DIGEST_MAX_BYTES of
+    their JSON in all (the summary is copied into vars, the run's `trigger.completed` body and
+    what later steps read); `count` is every run it holds, shown or not."""
+    events: list[Any] = []
+    size = 0
+    for payload, _ in entries[: settings.NOTIFLOW_DIGEST_MAX_EVENTS]:
+        size += len(payload or "")
+        if payload is None or size > settings.NOTIFLOW_DIGEST_MAX_BYTES:
+            break
+        events.append(json.loads(payload))
     return {
         "id": str(digest_id),
         "count": len(entries),
-        "events": [json.loads(payload) for payload, _ in shown],
+        "events": events,
         "first_at": entries[0][1].isoformat(),
         "last_at": entries[-1][1].isoformat(),
     }

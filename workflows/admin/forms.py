@@ -3,13 +3,13 @@ definition and checked by the one validator, whose errors land on the row and fi
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import timedelta
 from typing import Any
 
 from django import forms
 
+from notiflow.http import json_loads_storable
 from workflows.definition import CATEGORIES, NODE_TYPES, TRANSACTIONAL, category_of, delay_of
 from workflows.models import Workflow
 from workflows.services import definition_normalize
@@ -374,8 +374,8 @@ class RawDefinitionForm(forms.Form):
 
     def clean_definition(self) -> dict[str, Any]:
         try:
-            value = json.loads(self.cleaned_data["definition"])
-        except json.JSONDecodeError as exc:
+            value = json_loads_storable(self.cleaned_data["definition"])
+        except ValueError as exc:  # json.JSONDecodeError, or nested too deep
             raise forms.ValidationError(f"Not valid JSON: {exc}") from exc
         if not isinstance(value, dict):
             raise forms.ValidationError("The definition must be a JSON object.")
@@ -394,8 +394,8 @@ class SamplePayloadForm(forms.Form):
 
     def clean_payload(self) -> dict[str, Any]:
         try:
-            value = json.loads(self.cleaned_data["payload"])
-        except json.JSONDecodeError as exc:
+            value = json_loads_storable(self.cleaned_data["payload"])
+        except ValueError as exc:  # json.JSONDecodeError, or nested too deep
             raise forms.ValidationError(f"Not valid JSON: {exc}") from exc
         if not isinstance(value, dict):
             raise forms.ValidationError("The payload must be a JSON object.")

@@ -17,11 +17,12 @@ from django.urls import reverse
 from django.views import View
 
 from notiflow.actors import actor_of
+from notiflow.http import json_loads_storable
 from workflows.admin.forms import RawDefinitionForm, SamplePayloadForm
 from workflows.diagram import workflow_diagram_svg
 from workflows.history import definition_diff
 from workflows.models import Workflow, WorkflowVersion
-from workflows.preview import sample_payload, workflow_preview
+from workflows.preview import PreviewBusy, sample_payload, workflow_preview
 from workflows.selectors import workflow_export, workflow_list
 from workflows.services import WorkflowImportInvalid, workflow_import, workflow_update
 
@@ -89,11 +90,21 @@ class PreviewView(_WorkflowPage):
         result = None
         if form.is_valid():
             remember_payload(request, workflow, form.data["payload"])
-            result = workflow_preview(
-                definition=workflow.definition,
-                payload=form.cleaned_data["payload"],
-                workflow={"key": workflow.key, "name": workflow.name, "version": workflow.version},
-            )
+            try:
+                result = workflow_preview(
+                    definition=workflow.definition,
+                    payload=form.cleaned_data["payload"],
+                    workflow={
+                        "key": workflow.key,
+                        "name": workflow.name,
+                        "version": workflow.version,
+                    },
+                )
+            except PreviewBusy as exc:
+                messages.warning(request, str(exc))
+                busy = self.page(request, workflow, form, None)
+                busy.status_code, busy["Retry-After"] = 503, "5"
+                return busy
         return self.page(request, workflow, form, result)
 
     def page(self, request: HttpRequest, workflow: Workflow, form: Any, result: Any) -> Any:
@@ -172,8 +183,8 @@ class ImportView(_WorkflowPage):
     def post(self, request: HttpRequest) -> HttpResponse:
         text = request.POST.get("document", "")
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
+            document = json_loads_storable(text)
+        except ValueError as exc:  # json.JSONDecodeError, or nested too deep
             return self.page(request, text, [f"Not valid JSON: {exc}"])
         documents = document if isinstance(document, list) else [document]
         try:
