@@ -45,8 +45,10 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("registry.Worker",), CHANGE),
         # Events ride the release (events/sql.py); the dispatcher delivers them, counts an
         # endpoint's failures and disables it (events/services/dispatcher.py).
-        (("events.OutboxEvent", "events.WebhookAttempt"), APPEND),
-        (("events.WebhookDelivery", "events.WebhookEndpoint"), CHANGE),
+        (("events.OutboxEvent",), APPEND),
+        # An attempt is recorded `started` before its POST and `finished` after it
+        # (events/services/attempts.py); the append-only trigger allows that one move only.
+        (("events.WebhookAttempt", "events.WebhookDelivery", "events.WebhookEndpoint"), CHANGE),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
