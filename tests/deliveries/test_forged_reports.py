@@ -1,0 +1,261 @@
+"""Forged and misrouted provider reports (docs/security.md, "Provider reports"; issue 31): a
+report changes state only for a recipient its send went to, and only when its provider accepted
+that send (else it is stored as an unmatched report and logged); only the tracking webhooks of
+configured ESPs are served, with their signature where the ESP signs; a stranger's request is a
+4xx without a traceback, never a 500."""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.test import Client
+from twilio.request_validator import RequestValidator
+
+from deliveries.models import DeliveryEvent, UnmatchedReport
+from tests.deliveries.support import basic_auth, sendgrid_signed, sent
+from tests.deliveries.test_tracking_webhooks import SENDGRID, post_sns, ses_bounce
+from workers.models import Suppression
+
+pytestmark = pytest.mark.django_db
+
+VICTIM = "ceo@victim-corp.com"
+
+
+def sendgrid_bounce(email: str, **match: str) -> list[dict]:
+    return [
+        {
+            "event": "bounce",
+            "type": "bounce",
+            "email": email,
+            "status": "5.1.1",
+            "reason": "550 5.1.1 no such user",
+            "timestamp": 1461095250,
+            "sg_event_id": uuid.uuid4().hex,
+            **match,
+        }
+    ]
+
+
+def assert_unmatched(trigger, reason: str) -> None:
+    assert not DeliveryEvent.objects.filter(trigger_id=trigger.pk).exists()
+    (row,) = UnmatchedReport.objects.filter(trigger_id=trigger.pk)
+    assert reason in row.reason
+    assert not Suppression.objects.filter(recipient=VICTIM).exists()
+
+
+def test_a_report_naming_another_recipient_suppresses_no_one(client, esps, caplog):
+    message_id = f"0000{uuid.uuid4().hex}-000000"
+    trigger = sent(message_id, to="customer@example.com")
+    bounce = ses_bounce(message_id)
+    event = json.loads(bounce["Message"])
+    event["bounce"]["bouncedRecipients"][0]["emailAddress"] = VICTIM
+    bounce["Message"] = json.dumps(event)
+
+    with caplog.at_level(logging.WARNING, logger="deliveries.services"):
+        assert post_sns(client, bounce, **basic_auth()).status_code == 200
+        assert post_sns(client, bounce, **basic_auth()).status_code == 200  # stored once
+
+    assert_unmatched(trigger, "not one the send went to")
+    assert [r for r in caplog.records if VICTIM in r.getMessage()]
+
+
+def test_a_sendgrid_report_about_a_message_sent_by_smtp_changes_nothing(client, esps):
+    """Issue 31: a SendGrid-format bounce matched by the idempotency key of a send that went
+    out through SMTP, naming its very recipient: still not SendGrid's to report on."""
+    trigger = sent("", to=VICTIM, provider="smtp")
+
+    events = sendgrid_bounce(VICTIM, notiflow_key=f"{trigger.pk}:mail")
+    response = client.post(SENDGRID, **sendgrid_signed(events), **basic_auth())
+
+    assert response.status_code == 200
+    assert_unmatched(trigger, "sent through smtp")
+
+
+def test_a_sendgrid_report_about_an_ses_send_changes_nothing(client, esps):
+    message_id = str(uuid.uuid4())
+    trigger = sent(message_id, to=VICTIM, provider="ses")
+
+    events = sendgrid_bounce(VICTIM, anymail_id=message_id)
+    assert client.post(SENDGRID, **sendgrid_signed(events), **basic_auth()).status_code == 200
+
+    assert_unmatched(trigger, "sent through ses")
+
+
+@pytest.mark.parametrize(
+    "signed",
+    [
+        pytest.param(lambda events: {"data": json.dumps(events)}, id="unsigned"),
+        pytest.param(
+            lambda events: sendgrid_signed(events, key=ec.generate_private_key(ec.SECP256R1())),
+            id="signed by another key",
+        ),
+    ],
+)
+def test_a_sendgrid_report_without_its_signature_is_400_and_changes_nothing(client, esps, signed):
+    trigger = sent("", to=VICTIM, provider="sendgrid")
+    events = sendgrid_bounce(VICTIM, notiflow_key=f"{trigger.pk}:mail")
+
+    response = client.post(
+        SENDGRID, **{"content_type": "application/json", **signed(events)}, **basic_auth()
+    )
+
+    assert response.status_code == 400
+    assert not DeliveryEvent.objects.filter(trigger_id=trigger.pk).exists()
+    assert not Suppression.objects.filter(recipient=VICTIM).exists()
+
+
+def test_sendgrid_is_not_served_without_its_signature_key(client, esps, settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": settings.ANYMAIL["WEBHOOK_SECRET"]}
+    events = sendgrid_bounce(VICTIM)
+
+    assert client.post(SENDGRID, **sendgrid_signed(events), **basic_auth()).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/deliveries/anymail/postmark/tracking/",
+        "/deliveries/anymail/mailgun/tracking/",
+        "/deliveries/anymail/amazon_ses/inbound/",
+        "/deliveries/anymail/sendgrid/inbound/",
+        "/deliveries/anymail/mandrill/",
+        "/deliveries/anymail/nobody/tracking/",
+    ],
+)
+def test_only_the_tracking_webhooks_of_configured_esps_are_served(client, esps, path):
+    assert client.post(path, data="{}", content_type="application/json").status_code == 404
+
+
+def test_no_tracking_webhook_is_served_without_the_webhook_secret(client, esps, settings):
+    settings.ANYMAIL = {}
+    message_id = f"0000{uuid.uuid4().hex}-000000"
+
+    assert post_sns(client, ses_bounce(message_id)).status_code == 404
+
+
+# ESPs that sign, as a deployment would configure them: the provider and the ESP's key.
+SIGNING_ESPS = {
+    "mailgun": ("anymail.backends.mailgun.EmailBackend", "MAILGUN_WEBHOOK_SIGNING_KEY"),
+    "mailersend": ("anymail.backends.mailersend.EmailBackend", "MAILERSEND_SIGNING_SECRET"),
+    "postal": ("anymail.backends.postal.EmailBackend", "POSTAL_WEBHOOK_KEY"),
+    "unisender_go": ("anymail.backends.unisender_go.EmailBackend", "UNISENDER_GO_API_KEY"),
+    "mandrill": ("anymail.backends.mandrill.EmailBackend", "MANDRILL_WEBHOOK_KEY"),
+}
+
+
+@pytest.fixture
+def signing_esps(settings):
+    settings.NOTIFLOW_EMAIL_PROVIDERS = list(SIGNING_ESPS)
+    settings.NOTIFLOW_PROVIDER_SETTINGS = {
+        name: {"backend": backend, "options": {}} for name, (backend, _) in SIGNING_ESPS.items()
+    }
+
+
+def no_traceback(caplog) -> None:
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
+
+
+@pytest.mark.parametrize("esp", list(SIGNING_ESPS))
+def test_a_signing_esp_without_its_key_is_not_served(esp, signing_esps, caplog):
+    client = Client(raise_request_exception=False)
+
+    response = client.post(f"/deliveries/anymail/{esp}/tracking/", data={})
+
+    assert response.status_code == 404
+    assert SIGNING_ESPS[esp][1] in caplog.text
+    no_traceback(caplog)
+
+
+@pytest.mark.parametrize("esp", list(SIGNING_ESPS))
+def test_a_signing_esp_answers_a_request_without_credentials_400(
+    esp, signing_esps, settings, caplog
+):
+    settings.ANYMAIL = {
+        **settings.ANYMAIL,
+        **{key: "c2lnbmluZy1rZXk=" for _, key in SIGNING_ESPS.values()},
+    }
+    client = Client(raise_request_exception=False)
+
+    for body in ({}, {"mandrill_events": "[]", "signature": "x"}):
+        response = client.post(f"/deliveries/anymail/{esp}/tracking/", data=body)
+        assert response.status_code == 400, response.content
+
+    no_traceback(caplog)
+
+
+@pytest.mark.parametrize("body", ["[]", "null", "not json", '{"Type": 1}'])
+def test_amazon_ses_answers_a_malformed_body_400(esps, body, caplog):
+    client = Client(raise_request_exception=False)
+
+    response = client.post(
+        "/deliveries/anymail/amazon_ses/tracking/",
+        data=body,
+        content_type="text/plain",
+        HTTP_X_AMZ_SNS_MESSAGE_TYPE="Notification",
+        **basic_auth(),
+    )
+
+    assert response.status_code == 400
+    no_traceback(caplog)
+
+
+# --- Twilio ------------------------------------------------------------------------------------
+TWILIO = "/deliveries/twilio/status/"
+
+
+@pytest.fixture
+def twilio_accounts(settings):
+    """Two Twilio providers, each with its own account's auth token."""
+    settings.NOTIFLOW_PUBLIC_URL = "https://notify.example.com"
+    settings.NOTIFLOW_SMS_PROVIDERS = ["twilio", "backup"]
+    settings.NOTIFLOW_PROVIDER_SETTINGS = {
+        "twilio": {"backend": "twilio", "options": {"auth_token": "token-a"}},
+        "backup": {"backend": "twilio", "options": {"auth_token": "token-b"}},
+    }
+
+
+def twilio_post(client, params: dict[str, str], token: str):
+    signature = RequestValidator(token).compute_signature(
+        "https://notify.example.com" + TWILIO, params
+    )
+    return client.post(TWILIO, params, HTTP_X_TWILIO_SIGNATURE=signature)
+
+
+def stopped(sid: str, to: str) -> dict[str, str]:
+    return {"MessageSid": sid, "MessageStatus": "failed", "ErrorCode": "21610", "To": to}
+
+
+def test_a_signed_twilio_report_naming_another_number_suppresses_no_one(client, twilio_accounts):
+    sid = "SM" + uuid.uuid4().hex
+    trigger = sent(sid, to="+15550100", provider="twilio", channel="sms")
+
+    assert twilio_post(client, stopped(sid, "+15559999"), "token-a").status_code == 200
+
+    assert not DeliveryEvent.objects.filter(trigger_id=trigger.pk).exists()
+    assert UnmatchedReport.objects.get(trigger_id=trigger.pk).recipient == "+15559999"
+    assert not Suppression.objects.filter(channel="sms").filter(recipient="+15559999").exists()
+
+
+def test_a_twilio_report_signed_by_another_account_changes_nothing(client, twilio_accounts):
+    sid = "SM" + uuid.uuid4().hex
+    trigger = sent(sid, to="+15550101", provider="twilio", channel="sms")
+
+    assert twilio_post(client, stopped(sid, "+15550101"), "token-b").status_code == 200
+
+    assert "sent through twilio" in UnmatchedReport.objects.get(trigger_id=trigger.pk).reason
+    assert not Suppression.objects.filter(channel="sms", recipient="+15550101").exists()
+
+    assert twilio_post(client, stopped(sid, "+15550101"), "token-a").status_code == 200
+    assert DeliveryEvent.objects.get(trigger_id=trigger.pk).event == "unsubscribed"
+
+
+def test_the_twilio_callback_is_not_served_without_a_twilio_provider(client, settings):
+    settings.NOTIFLOW_SMS_PROVIDERS = []
+    settings.NOTIFLOW_SMS_BACKEND = "console"
+    settings.TWILIO_AUTH_TOKEN = "token-a"
+
+    assert twilio_post(client, stopped("SM1", "+15550100"), "token-a").status_code == 404
