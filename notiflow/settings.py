@@ -460,7 +460,15 @@ CACHES = {
 # TRIGGER, the management endpoints against ADMIN (docs/security.md says why 20/s).
 NOTIFLOW_RATE_LIMIT_TRIGGER = env.str("NOTIFLOW_RATE_LIMIT_TRIGGER", default="100/s")
 NOTIFLOW_RATE_LIMIT_ADMIN = env.str("NOTIFLOW_RATE_LIMIT_ADMIN", default="20/s")
-for _name in ("NOTIFLOW_RATE_LIMIT_TRIGGER", "NOTIFLOW_RATE_LIMIT_ADMIN"):
+# Failed admin logins per account and per client address, same syntax (notiflow/login_throttle.py).
+NOTIFLOW_LOGIN_LIMIT_ACCOUNT = env.str("NOTIFLOW_LOGIN_LIMIT_ACCOUNT", default="10/h")
+NOTIFLOW_LOGIN_LIMIT_ADDRESS = env.str("NOTIFLOW_LOGIN_LIMIT_ADDRESS", default="30/h")
+for _name in (
+    "NOTIFLOW_RATE_LIMIT_TRIGGER",
+    "NOTIFLOW_RATE_LIMIT_ADMIN",
+    "NOTIFLOW_LOGIN_LIMIT_ACCOUNT",
+    "NOTIFLOW_LOGIN_LIMIT_ADDRESS",
+):
     if not re.fullmatch(r"\s*(off|none|\d+\s*/\s*[smhd][a-z]*)?\s*", globals()[_name], re.I):
         raise ValueError(f"{_name} must be N/s, N/m, N/h, N/d or off")
 # The public face of /api/health/ is computed at most this often per process (workers/api.py).

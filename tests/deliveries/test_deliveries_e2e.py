@@ -126,11 +126,15 @@ def test_a_providers_report_reaches_the_trigger_and_its_subscribers(
             "HTTP_X_TWILIO_EMAIL_EVENT_WEBHOOK_TIMESTAMP"
         ],
     }
-    path = "/deliveries/anymail/sendgrid/tracking/"
+    tracking = "/deliveries/anymail/sendgrid/tracking/"
     # The stack sends through SMTP: it serves no SendGrid webhook to forge a report on.
-    forged = requests.post(e2e.base_url + path, data=signed["data"], headers=headers, timeout=10)
+    forged = requests.post(
+        e2e.base_url + tracking, data=signed["data"], headers=headers, timeout=10
+    )
     assert forged.status_code == 404
-    answer = requests.post(sendgrid_web + path, data=signed["data"], headers=headers, timeout=10)
+    answer = requests.post(
+        sendgrid_web + tracking, data=signed["data"], headers=headers, timeout=10
+    )
     assert answer.status_code == 200
 
     (delivery,) = api.get(f"/api/triggers/{trigger_id}/deliveries/").json()
