@@ -60,6 +60,18 @@ if not SECRET_KEY:
             'print(get_random_secret_key())", or set DJANGO_DEBUG=1 on a development machine.'
         )
     SECRET_KEY = "django-insecure-debug-only-key-set-DJANGO_SECRET_KEY"  # noqa: S105 (debug only)
+# Django's own rule for a key that can be guessed (check --deploy, security.W009), as a refusal.
+elif not DEBUG and (
+    len(SECRET_KEY) < 50
+    or len(set(SECRET_KEY)) < 5
+    or SECRET_KEY.startswith("django-insecure-")
+):
+    _refuse(
+        "refusing to start with a weak DJANGO_SECRET_KEY (it needs at least 50 characters, 5 of "
+        "them different, and no django-insecure- prefix). Set it to a long random value, e.g. "
+        'python -c "from django.core.management.utils import get_random_secret_key; '
+        'print(get_random_secret_key())", or set DJANGO_DEBUG=1 on a development machine.'
+    )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # HTTPS: off by default, because make run, compose and the tests serve plain HTTP on loopback;
@@ -490,6 +502,18 @@ NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="noti
 # the base of the links providers and recipients follow back to it (the one-click unsubscribe
 # URL of marketing email, Twilio's StatusCallback). Empty: no such links are made.
 NOTIFLOW_PUBLIC_URL = env.str("NOTIFLOW_PUBLIC_URL", default="").rstrip("/")
+# HTTPS outside debug: the unsubscribe tokens and Twilio's signed callbacks travel in these URLs.
+# Plain HTTP stays allowed on a loopback host (make run's own address), which nothing outside
+# this machine reaches anyway.
+_public = urlsplit(NOTIFLOW_PUBLIC_URL)
+if NOTIFLOW_PUBLIC_URL and not (
+    _public.scheme == "https"
+    or DEBUG
+    or (_public.scheme == "http" and _public.hostname in ("127.0.0.1", "localhost", "::1"))
+):
+    _refuse(
+        f"NOTIFLOW_PUBLIC_URL must be an https:// URL outside debug (got {NOTIFLOW_PUBLIC_URL!r})"
+    )
 # How long a marketing email's one-click unsubscribe link works (workers/services/suppression.py).
 NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS", default=60)
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
