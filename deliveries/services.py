@@ -140,8 +140,8 @@ def delivery_record(report: Report) -> DeliveryEvent | None:
             report.recipient,
         )
         return None
-    if reason := report_mismatch(report, send):
-        _unmatched(report, send, reason)
+    if mismatch := report_mismatch(report, send):
+        _unmatched(report, send, mismatch)
         return None
     with transaction.atomic():
         row, created = DeliveryEvent.objects.get_or_create(

@@ -67,8 +67,7 @@ class ThrottledAuthenticationForm(AdminAuthenticationForm):
     error_messages = {
         **AdminAuthenticationForm.error_messages,
         "locked": (
-            "Too many failed logins for this account or from this address. "
-            "Try again in %(wait)s."
+            "Too many failed logins for this account or from this address. Try again in %(wait)s."
         ),
     }
 

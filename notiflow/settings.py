@@ -62,9 +62,7 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-debug-only-key-set-DJANGO_SECRET_KEY"  # noqa: S105 (debug only)
 # Django's own rule for a key that can be guessed (check --deploy, security.W009), as a refusal.
 elif not DEBUG and (
-    len(SECRET_KEY) < 50
-    or len(set(SECRET_KEY)) < 5
-    or SECRET_KEY.startswith("django-insecure-")
+    len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")
 ):
     _refuse(
         "refusing to start with a weak DJANGO_SECRET_KEY (it needs at least 50 characters, 5 of "

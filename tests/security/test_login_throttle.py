@@ -19,7 +19,7 @@ from tests.conftest import unique
 pytestmark = pytest.mark.django_db
 
 LOGIN = "/admin/login/"
-PASSWORD = "right-horse-battery-staple"  # noqa: S105 (a test user's)
+PASSWORD = "right-horse-battery-staple"
 LOCKED = b"Too many failed logins for this account or from this address"
 
 
@@ -60,11 +60,12 @@ def test_after_the_account_limit_even_the_right_password_is_refused(limits, monk
 
     checked = []
     real_verify = MD5PasswordHasher.verify
-    monkeypatch.setattr(
-        MD5PasswordHasher,
-        "verify",
-        lambda self, password, encoded: checked.append(1) or real_verify(self, password, encoded),
-    )
+
+    def verify(self, password: str, encoded: str) -> bool:
+        checked.append(password)
+        return real_verify(self, password, encoded)
+
+    monkeypatch.setattr(MD5PasswordHasher, "verify", verify)
     refused = login(username, PASSWORD, address())  # from elsewhere too
 
     assert refused.status_code == 200 and "_auth_user_id" not in refused.client.session
