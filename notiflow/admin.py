@@ -26,7 +26,7 @@ OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
     "workers": ["StepExecutionLog", "SendLedger", "Suppression", "Digest"],
-    "deliveries": ["DeliveryEvent"],
+    "deliveries": ["DeliveryEvent", "UnmatchedReport"],
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],
 }

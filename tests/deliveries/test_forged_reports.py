@@ -63,6 +63,20 @@ def test_a_report_naming_another_recipient_suppresses_no_one(client, esps, caplo
     assert [r for r in caplog.records if VICTIM in r.getMessage()]
 
 
+def test_operators_see_unmatched_reports_in_the_admin(client, admin_client, esps):
+    message_id = f"0000{uuid.uuid4().hex}-000000"
+    trigger = sent(message_id, to="customer@example.com", provider="sendgrid")
+    post_sns(client, ses_bounce(message_id), **basic_auth())
+    row = UnmatchedReport.objects.get(trigger_id=trigger.pk)
+
+    listed = admin_client.get("/admin/deliveries/unmatchedreport/")
+    shown = admin_client.get(f"/admin/deliveries/unmatchedreport/{row.pk}/change/")
+
+    assert listed.status_code == 200 and b"sent through sendgrid" in listed.content
+    assert shown.status_code == 200 and b"Jane@example.com" in shown.content
+    assert admin_client.get("/admin/deliveries/unmatchedreport/add/").status_code == 403
+
+
 def test_a_sendgrid_report_about_a_message_sent_by_smtp_changes_nothing(client, esps):
     """Issue 31: a SendGrid-format bounce matched by the idempotency key of a send that went
     out through SMTP, naming its very recipient: still not SendGrid's to report on."""
