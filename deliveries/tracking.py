@@ -96,13 +96,13 @@ def _guarded(view_class: type[AnymailCoreWebhookView]) -> type[AnymailCoreWebhoo
         def run_validators(self, request: HttpRequest) -> None:
             try:
                 super().run_validators(request)
-            except (AnymailError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            except (AnymailError, ValueError, TypeError, LookupError, AttributeError) as exc:
                 raise _Refused(exc) from exc
 
         def parse_events(self, request: HttpRequest) -> Any:
             try:
                 return super().parse_events(request)
-            except (AnymailError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            except (AnymailError, ValueError, TypeError, LookupError, AttributeError) as exc:
                 raise _Refused(exc) from exc
 
     Guarded.__name__ = Guarded.__qualname__ = view_class.__name__

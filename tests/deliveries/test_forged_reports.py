@@ -217,6 +217,32 @@ def test_amazon_ses_answers_a_malformed_body_400(esps, body, caplog):
     no_traceback(caplog)
 
 
+BASIC_AUTH_ESPS = {
+    "postmark": "anymail.backends.postmark.EmailBackend",
+    "brevo": "anymail.backends.brevo.EmailBackend",
+    "mailjet": "anymail.backends.mailjet.EmailBackend",
+    "sparkpost": "anymail.backends.sparkpost.EmailBackend",
+}
+
+
+@pytest.mark.parametrize("esp", list(BASIC_AUTH_ESPS))
+@pytest.mark.parametrize("body", ["null", "1", "not json", '[1, "a"]'])
+def test_an_unreadable_report_with_the_basic_auth_is_400(settings, esp, body, caplog):
+    settings.NOTIFLOW_EMAIL_PROVIDERS = [esp]
+    settings.NOTIFLOW_PROVIDER_SETTINGS = {esp: {"backend": BASIC_AUTH_ESPS[esp], "options": {}}}
+    client = Client(raise_request_exception=False)
+
+    response = client.post(
+        f"/deliveries/anymail/{esp}/tracking/",
+        data=body,
+        content_type="application/json",
+        **basic_auth(),
+    )
+
+    assert response.status_code == 400
+    no_traceback(caplog)
+
+
 # --- Twilio ------------------------------------------------------------------------------------
 TWILIO = "/deliveries/twilio/status/"
 
