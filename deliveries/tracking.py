@@ -9,9 +9,13 @@ of anymail.urls; no inbound view), and only:
 - for an ESP whose webhooks anymail can verify a signature of (SIGNING below), when that
   signature's key is set too: anymail then checks it on every report.
 
-Anything else is a 404. A report that fails anymail's checks, or that anymail cannot parse, is a
-400 logged in one line (anymail would raise: a 500 and a traceback for a stranger's request);
-an error while recording a report that passed them stays a 500, which the ESP retries.
+Amazon SES's reports also have their SNS signature checked (deliveries/sns.py), which anymail
+does not, unless NOTIFLOW_SNS_VERIFY_SIGNATURES is off.
+
+Anything else is a 404. A report that fails these checks, or that anymail cannot parse, is a 400
+logged in one line (anymail would raise: a 500 and a traceback for a stranger's request); an
+SNS certificate that cannot be fetched is a 503, and an error while recording a report that
+passed them stays a 500: the ESP retries both.
 """
 
 from __future__ import annotations
@@ -22,12 +26,15 @@ from typing import Any
 
 from anymail import urls as anymail_urls
 from anymail.exceptions import AnymailError
+from anymail.webhooks.amazon_ses import AmazonSESBaseWebhookView
 from anymail.webhooks.base import AnymailCoreWebhookView
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 from django.views.decorators.csrf import csrf_exempt
+from requests import RequestException
 
+from deliveries.sns import sns_verify
 from workers.providers import ProviderConfigError, channel_providers
 
 logger = logging.getLogger(__name__)
@@ -96,6 +103,10 @@ def _guarded(view_class: type[AnymailCoreWebhookView]) -> type[AnymailCoreWebhoo
         def run_validators(self, request: HttpRequest) -> None:
             try:
                 super().run_validators(request)
+                if isinstance(self, AmazonSESBaseWebhookView) and (
+                    settings.NOTIFLOW_SNS_VERIFY_SIGNATURES
+                ):
+                    sns_verify(self._parse_sns_message(request))
             except (AnymailError, ValueError, TypeError, LookupError, AttributeError) as exc:
                 raise _Refused(exc) from exc
 
@@ -133,6 +144,9 @@ def anymail_tracking(request: HttpRequest, esp: str) -> HttpResponse:
     except AnymailError as exc:  # anymail's view could not even start (its settings)
         logger.warning("%s tracking webhook is not served: %s", esp, exc)
         raise Http404("this ESP's tracking webhook is not configured") from None
+    except RequestException as exc:  # the SNS signing certificate did not come
+        logger.warning("%s tracking webhook could not check a signature: %s", esp, exc)
+        return HttpResponse("try again later", status=503, content_type="text/plain")
     except _Refused as exc:
         cause = exc.__cause__ or exc
         logger.warning(

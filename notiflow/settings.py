@@ -550,6 +550,13 @@ for _name in {n.strip().lower() for n in NOTIFLOW_EMAIL_PROVIDERS + NOTIFLOW_SMS
 # A rate per provider shared by every worker (`ses=14/s,twilio=100/m`): a send that finds no
 # token waits for it, without counting as an attempt (workers/services/provider_rates.py).
 NOTIFLOW_PROVIDER_RATE_LIMITS = env.str("NOTIFLOW_PROVIDER_RATE_LIMITS", default="")
+# Amazon SES's reports: their SNS signature is checked (deliveries/sns.py) against a certificate
+# fetched from an address matching this pattern (AWS's SNS hosts), unless turned off.
+NOTIFLOW_SNS_VERIFY_SIGNATURES = env.bool("NOTIFLOW_SNS_VERIFY_SIGNATURES", default=True)
+NOTIFLOW_SNS_CERT_URL_PATTERN = env.str(
+    "NOTIFLOW_SNS_CERT_URL_PATTERN",
+    default=r"https://sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?/[A-Za-z0-9_./-]+\.pem",
+)
 # anymail's own settings (API keys, WEBHOOK_SECRET, ...), from ANYMAIL_<NAME> variables; a value
 # that is a JSON object or list (AMAZON_SES_CLIENT_PARAMS) is passed as one.
 ANYMAIL: dict[str, object] = {}

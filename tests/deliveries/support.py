@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import base64
+import datetime
 import json
+import threading
 import time
+from functools import cache
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+from cryptography.x509.oid import NameOID
 from django.conf import settings
 
+from deliveries.sns import sns_canonical
 from tests.factories import chain, email_node, sms_node
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
@@ -63,3 +70,56 @@ def sendgrid_signed(events: list[dict], *, key: ec.EllipticCurvePrivateKey = SEN
         "HTTP_X_TWILIO_EMAIL_EVENT_WEBHOOK_SIGNATURE": base64.b64encode(signature).decode(),
         "HTTP_X_TWILIO_EMAIL_EVENT_WEBHOOK_TIMESTAMP": timestamp,
     }
+
+
+# Amazon SNS's signatures (deliveries/sns.py): the tests' signing key, and its certificate served
+# on loopback as SNS serves its own (NOTIFLOW_SNS_CERT_URL_PATTERN lets the tests' address pass).
+SNS_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+SNS_CERT_URL_PATTERN = r"http://127\.0\.0\.1:\d+/[A-Za-z0-9_./-]+\.pem"
+
+
+def _certificate(key: rsa.RSAPrivateKey) -> bytes:
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "sns.us-east-1.amazonaws.com")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=30))
+        .sign(key, hashes.SHA256())
+    )
+    return cert.public_bytes(serialization.Encoding.PEM)
+
+
+@cache
+def sns_cert_url() -> str:
+    """The URL of the tests' SNS signing certificate, on a loopback server started once."""
+    pem = _certificate(SNS_KEY)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-pem-file")
+            self.send_header("Content-Length", str(len(pem)))
+            self.end_headers()
+            self.wfile.write(pem)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}/SimpleNotificationService-test.pem"
+
+
+def sns_signed(
+    payload: dict, *, key: rsa.RSAPrivateKey = SNS_KEY, version: str = "1", url: str = ""
+) -> dict:
+    """`payload` as SNS sends it: with its SignatureVersion, SigningCertURL and Signature."""
+    message = {**payload, "SignatureVersion": version, "SigningCertURL": url or sns_cert_url()}
+    algorithm = hashes.SHA1() if version == "1" else hashes.SHA256()  # noqa: S303 (SNS's v1)
+    signature = key.sign(sns_canonical(message), padding.PKCS1v15(), algorithm)
+    return {**message, "Signature": base64.b64encode(signature).decode()}

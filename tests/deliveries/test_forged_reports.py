@@ -11,13 +11,14 @@ import logging
 import uuid
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from django.test import Client
 from twilio.request_validator import RequestValidator
 
 from deliveries.models import DeliveryEvent, UnmatchedReport
-from tests.deliveries.support import basic_auth, sendgrid_signed, sent
+from tests.deliveries.support import basic_auth, sendgrid_signed, sent, sns_signed
 from tests.deliveries.test_tracking_webhooks import SENDGRID, post_sns, ses_bounce
+from tests.support.smtp import free_port
 from workers.models import Suppression
 
 pytestmark = pytest.mark.django_db
@@ -149,6 +150,86 @@ def test_no_tracking_webhook_is_served_without_the_webhook_secret(client, esps, 
     message_id = f"0000{uuid.uuid4().hex}-000000"
 
     assert post_sns(client, ses_bounce(message_id)).status_code == 404
+
+
+# --- Amazon SES: SNS signatures (deliveries/sns.py) ---------------------------------------------
+
+
+def ses_post(client, message: dict):
+    return client.post(
+        "/deliveries/anymail/amazon_ses/tracking/",
+        data=json.dumps(message),
+        content_type="text/plain; charset=UTF-8",
+        HTTP_X_AMZ_SNS_MESSAGE_ID=message["MessageId"],
+        HTTP_X_AMZ_SNS_MESSAGE_TYPE=message["Type"],
+        **basic_auth(),
+    )
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        pytest.param(lambda bounce: bounce, id="unsigned"),
+        pytest.param(
+            lambda bounce: sns_signed(
+                bounce, key=rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            ),
+            id="signed by another key",
+        ),
+        pytest.param(
+            lambda bounce: {**sns_signed(bounce), "TopicArn": "arn:aws:sns:us-east-1:1:other"},
+            id="changed after signing",
+        ),
+        pytest.param(
+            lambda bounce: sns_signed(bounce, url="https://evil.example.com/cert.pem"),
+            id="certificate elsewhere",
+        ),
+        pytest.param(lambda bounce: {**sns_signed(bounce), "SignatureVersion": "3"}, id="v3"),
+    ],
+)
+def test_an_ses_report_without_a_valid_sns_signature_is_400_and_changes_nothing(
+    client, esps, forge, caplog
+):
+    message_id = f"0000{uuid.uuid4().hex}-000000"
+    trigger = sent(message_id, to="jane@example.com")
+
+    response = ses_post(client, forge(ses_bounce(message_id)))
+
+    assert response.status_code == 400
+    assert not DeliveryEvent.objects.filter(trigger_id=trigger.pk).exists()
+    assert not Suppression.objects.filter(recipient="jane@example.com").exists()
+    no_traceback(caplog)
+
+
+def test_an_ses_report_signed_with_signature_version_2_is_recorded(client, esps):
+    message_id = f"0000{uuid.uuid4().hex}-000000"
+    trigger = sent(message_id, to="jane@example.com")
+
+    assert ses_post(client, sns_signed(ses_bounce(message_id), version="2")).status_code == 200
+
+    assert DeliveryEvent.objects.get(trigger_id=trigger.pk).event == "bounced"
+
+
+def test_an_unreachable_sns_certificate_is_503_which_sns_retries(client, esps, caplog):
+    message_id = f"0000{uuid.uuid4().hex}-000000"
+    trigger = sent(message_id, to="jane@example.com")
+    nowhere = f"http://127.0.0.1:{free_port()}/SimpleNotificationService-gone.pem"
+
+    response = ses_post(client, sns_signed(ses_bounce(message_id), url=nowhere))
+
+    assert response.status_code == 503
+    assert not DeliveryEvent.objects.filter(trigger_id=trigger.pk).exists()
+    no_traceback(caplog)
+
+
+def test_sns_signatures_can_be_left_unchecked(client, esps, settings):
+    settings.NOTIFLOW_SNS_VERIFY_SIGNATURES = False
+    message_id = f"0000{uuid.uuid4().hex}-000000"
+    trigger = sent(message_id, to="jane@example.com")
+
+    assert ses_post(client, ses_bounce(message_id)).status_code == 200
+
+    assert DeliveryEvent.objects.filter(trigger_id=trigger.pk).exists()
 
 
 # ESPs that sign, as a deployment would configure them: the provider and the ESP's key.

@@ -14,7 +14,7 @@ import pytest
 from deliveries.models import DeliveryEvent
 from events.models import OutboxEvent, WebhookEndpoint
 from events.services.endpoints import endpoint_create
-from tests.deliveries.support import basic_auth, sendgrid_signed, sent
+from tests.deliveries.support import basic_auth, sendgrid_signed, sent, sns_signed
 from workers.models import Suppression
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("esps")]
@@ -65,10 +65,11 @@ def ses_bounce(message_id: str, sns_id: str = "19ba9823-d7f2-53c1-860e-cb10e0d13
     }
 
 
-def post_sns(client, payload: dict, **auth):
+def post_sns(client, payload: dict, *, signed: bool = True, **auth):
+    """`payload` posted as SNS posts it, signed with the tests' SNS key unless `signed` is off."""
     return client.post(
         SES,
-        data=json.dumps(payload),
+        data=json.dumps(sns_signed(payload) if signed else payload),
         content_type="text/plain; charset=UTF-8",
         HTTP_X_AMZ_SNS_MESSAGE_ID=payload["MessageId"],
         HTTP_X_AMZ_SNS_MESSAGE_TYPE=payload["Type"],
