@@ -29,6 +29,7 @@ from anymail.exceptions import AnymailError
 from anymail.webhooks.amazon_ses import AmazonSESBaseWebhookView
 from anymail.webhooks.base import AnymailCoreWebhookView
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 from django.views.decorators.csrf import csrf_exempt
@@ -58,6 +59,11 @@ class _Refused(Exception):
     """A report anymail refused or could not read: a 400, not a 500."""
 
 
+# What anymail's checks and parsers raise about a request (its configuration errors too: an
+# inbound message posted to a tracking URL is one).
+REFUSALS = (AnymailError, ImproperlyConfigured, ValueError, TypeError, LookupError, AttributeError)
+
+
 @cache
 def tracking_views() -> dict[str, type[AnymailCoreWebhookView]]:
     """anymail's tracking view of each ESP, by the path segment anymail.urls gives it."""
@@ -73,7 +79,7 @@ def tracking_views() -> dict[str, type[AnymailCoreWebhookView]]:
 
 def backend_esp(backend: str) -> str:
     """The ESP (anymail's esp_name) an email backend sends through; "" for any other backend."""
-    if not backend.startswith("anymail.") and "." not in backend:
+    if "." not in backend:
         return ""
     try:
         return str(getattr(import_string(backend), "esp_name", "") or "")
@@ -107,13 +113,13 @@ def _guarded(view_class: type[AnymailCoreWebhookView]) -> type[AnymailCoreWebhoo
                     settings.NOTIFLOW_SNS_VERIFY_SIGNATURES
                 ):
                     sns_verify(self._parse_sns_message(request))
-            except (AnymailError, ValueError, TypeError, LookupError, AttributeError) as exc:
+            except REFUSALS as exc:
                 raise _Refused(exc) from exc
 
         def parse_events(self, request: HttpRequest) -> Any:
             try:
                 return super().parse_events(request)
-            except (AnymailError, ValueError, TypeError, LookupError, AttributeError) as exc:
+            except REFUSALS as exc:
                 raise _Refused(exc) from exc
 
     Guarded.__name__ = Guarded.__qualname__ = view_class.__name__
@@ -141,7 +147,7 @@ def anymail_tracking(request: HttpRequest, esp: str) -> HttpResponse:
         raise Http404("this ESP's webhook signature key is not set")
     try:
         response: HttpResponse = _view(esp)(request)
-    except AnymailError as exc:  # anymail's view could not even start (its settings)
+    except (AnymailError, ImproperlyConfigured) as exc:  # the view could not start (settings)
         logger.warning("%s tracking webhook is not served: %s", esp, exc)
         raise Http404("this ESP's tracking webhook is not configured") from None
     except RequestException as exc:  # the SNS signing certificate did not come

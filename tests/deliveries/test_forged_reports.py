@@ -6,6 +6,7 @@ configured ESPs are served, with their signature where the ESP signs; a stranger
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import uuid
@@ -201,6 +202,21 @@ def test_an_ses_report_without_a_valid_sns_signature_is_400_and_changes_nothing(
     no_traceback(caplog)
 
 
+def test_an_inbound_message_posted_to_the_ses_tracking_url_is_400(esps, caplog):
+    inbound = {
+        "Type": "Notification",
+        "MessageId": str(uuid.uuid4()),
+        "TopicArn": "arn:aws:sns:us-east-1:1234567890:SES_Inbound",
+        "Message": json.dumps({"notificationType": "Received", "mail": {}, "receipt": {}}),
+        "Timestamp": "2018-03-26T17:58:59.675Z",
+    }
+
+    response = ses_post(Client(raise_request_exception=False), sns_signed(inbound))
+
+    assert response.status_code == 400
+    no_traceback(caplog)
+
+
 def test_an_ses_report_signed_with_signature_version_2_is_recorded(client, esps):
     message_id = f"0000{uuid.uuid4().hex}-000000"
     trigger = sent(message_id, to="jane@example.com")
@@ -262,6 +278,20 @@ def test_a_signing_esp_without_its_key_is_not_served(esp, signing_esps, caplog):
 
     assert response.status_code == 404
     assert SIGNING_ESPS[esp][1] in caplog.text
+    no_traceback(caplog)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("svix") is not None, reason="svix is installed")
+def test_resend_without_the_svix_package_is_not_served(settings, caplog):
+    """anymail checks Resend's signature with svix, an extra Notiflow does not install."""
+    settings.NOTIFLOW_EMAIL_PROVIDERS = ["resend"]
+    settings.ANYMAIL = {**settings.ANYMAIL, "RESEND_SIGNING_SECRET": "whsec_dGVzdA=="}
+    client = Client(raise_request_exception=False)
+
+    response = client.post("/deliveries/anymail/resend/tracking/", data={}, **basic_auth())
+
+    assert response.status_code == 404
+    assert "svix" in caplog.text
     no_traceback(caplog)
 
 
