@@ -10,17 +10,21 @@ import importlib.util
 import json
 import logging
 import uuid
+from datetime import timedelta
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from django.test import Client
+from django.utils import timezone
 from twilio.request_validator import RequestValidator
 
 from deliveries.models import DeliveryEvent, UnmatchedReport
 from tests.deliveries.support import basic_auth, sendgrid_signed, sent, sns_signed
 from tests.deliveries.test_tracking_webhooks import SENDGRID, post_sns, ses_bounce
 from tests.support.smtp import free_port
+from tests.workers.history import backdate, trigger_with_history
 from workers.models import Suppression
+from workers.services.retention import retention_purge
 
 pytestmark = pytest.mark.django_db
 
@@ -410,3 +414,27 @@ def test_the_twilio_callback_is_not_served_without_a_twilio_provider(client, set
     settings.TWILIO_AUTH_TOKEN = "token-a"
 
     assert twilio_post(client, stopped("SM1", "+15550100"), "token-a").status_code == 404
+
+
+# --- Retention ---------------------------------------------------------------------------------
+
+
+def test_unmatched_reports_leave_with_their_trigger():
+    trigger = trigger_with_history(status="completed")
+    backdate(trigger, timezone.now() - timedelta(days=40))
+    kept = sent("SM-kept", to="+15550100", provider="twilio", channel="sms")
+    for owner in (trigger, kept):
+        UnmatchedReport.objects.create(
+            trigger_id=owner.pk,
+            node_id="mail",
+            channel="email",
+            reporter="SendGrid",
+            event="bounced",
+            reason="the recipient is not one the send went to",
+            dedupe_key=uuid.uuid4().hex,
+        )
+
+    retention_purge(older_than=timedelta(days=30))
+
+    assert not UnmatchedReport.objects.filter(trigger_id=trigger.pk).exists()
+    assert UnmatchedReport.objects.filter(trigger_id=kept.pk).exists()
