@@ -23,8 +23,10 @@ from tests.deliveries.support import basic_auth, sendgrid_signed, sent, sns_sign
 from tests.deliveries.test_tracking_webhooks import SENDGRID, post_sns, ses_bounce
 from tests.support.smtp import free_port
 from tests.workers.history import backdate, trigger_with_history
+from tests.workers.test_db_roles import as_role
 from workers.models import Suppression
 from workers.services.retention import retention_purge
+from workers.services.roles import db_role_setup
 
 pytestmark = pytest.mark.django_db
 
@@ -438,3 +440,16 @@ def test_unmatched_reports_leave_with_their_trigger():
 
     assert not UnmatchedReport.objects.filter(trigger_id=trigger.pk).exists()
     assert UnmatchedReport.objects.filter(trigger_id=kept.pk).exists()
+
+
+def test_the_web_role_stores_an_unmatched_report(client, esps):
+    """The web process's least-privilege role (manage.py setup_db_roles) may write one."""
+    role = f"nf_test_web_{uuid.uuid4().hex[:8]}"
+    db_role_setup(kind="web", name=role, password=None, generate_password=False)
+    message_id = f"0000{uuid.uuid4().hex}-000000"
+    trigger = sent(message_id, to="customer@example.com")
+
+    with as_role(role):
+        assert post_sns(client, ses_bounce(message_id), **basic_auth()).status_code == 200
+
+    assert UnmatchedReport.objects.filter(trigger_id=trigger.pk).exists()
