@@ -3,7 +3,7 @@
 Before a password is checked, the login asks two buckets of the API's limiter
 (notiflow/throttling.py, one Redis bucket each, shared by every web process): the account's (the
 user name as typed, in lower case) at NOTIFLOW_LOGIN_LIMIT_ACCOUNT [10/h] and the client
-address's at NOTIFLOW_LOGIN_LIMIT_ADDRESS [30/h]. Either empty: the login is refused with a
+address's (an IPv6 address's /64) at NOTIFLOW_LOGIN_LIMIT_ADDRESS [30/h]. Either empty: the login is refused with a
 lockout message saying when to try again, without checking the password (a check costs the
 password hasher's CPU). Only a failed login is counted in both; a right password is never
 counted. A rate N/period allows N failures at once, then one more every period/N.
@@ -16,6 +16,7 @@ logins are not throttled (the limiter fails open, with a warning).
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import math
 from typing import Any
@@ -30,13 +31,28 @@ from notiflow.throttling import bucket_wait, parse_rate
 logger = logging.getLogger(__name__)
 
 
+def client_network(address: str) -> str:
+    """Whom an address's bucket counts: an IPv4 address, or an IPv6 address's /64 (one host's
+    usual share, so that an attacker cannot take a fresh address for every guess)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 def login_buckets(*, username: str, address: str) -> list[tuple[str, tuple[int, int]]]:
     """The buckets a login for `username` from `address` counts against, with their limits
     (none of a limit that is off)."""
     digest = hashlib.sha256(username.strip().lower().encode()).hexdigest()[:32]
+    network = client_network(address)
     buckets = [
         (f"notiflow:login:account:{digest}", settings.NOTIFLOW_LOGIN_LIMIT_ACCOUNT),
-        (f"notiflow:login:address:{address}", settings.NOTIFLOW_LOGIN_LIMIT_ADDRESS),
+        (f"notiflow:login:address:{network}", settings.NOTIFLOW_LOGIN_LIMIT_ADDRESS),
     ]
     return [(bucket, limit) for bucket, rate in buckets if (limit := parse_rate(rate))]
 

@@ -101,3 +101,11 @@ def test_with_redis_down_logins_are_not_throttled(limits, settings):
         assert login(username, PASSWORD, remote).status_code == 302
     finally:
         throttling._script.cache_clear()
+
+
+def test_ipv6_addresses_of_one_64_share_their_bucket(limits):
+    prefix = f"2001:db8:{random.randrange(65536):x}:{random.randrange(65536):x}"
+    for host in range(5):
+        login(unique("nobody"), "wrong", f"{prefix}::{host + 1:x}")
+
+    assert LOCKED in login(operator(), PASSWORD, f"{prefix}:ffff::9").content
