@@ -21,7 +21,7 @@ RUN mkdir -p notiflow workflows triggers workers \
 
 COPY . .
 RUN pip install --no-deps . \
-    && DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput -v 0 \
+    && DJANGO_DEBUG=1 python manage.py collectstatic --noinput -v 0 \
     && useradd --system --uid 10001 --home-dir /app notiflow \
     && chown -R notiflow /app
 

@@ -10,7 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from deliveries.models import SHOWN_FIELDS, DeliveryEvent
+from deliveries.models import SHOWN_FIELDS, DeliveryEvent, UnmatchedReport
 from notiflow.admin import ReadOnlyAdminMixin, json_block, list_time
 from workers.models import Suppression
 from workers.services.suppression import recipient_checked
@@ -29,6 +29,37 @@ class DeliveryEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="Provider's report")
     def raw_json(self, row: DeliveryEvent) -> str:
+        return json_block(row.raw)
+
+
+@admin.register(UnmatchedReport)
+class UnmatchedReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Reports that named a send but not its provider or recipient (docs/security.md, "Provider
+    reports"): what was tried, for the operator to look into."""
+
+    list_display = ["received", "reporter", "event", "recipient", "reason", "trigger_id"]
+    list_filter = ["reporter", "event", "channel"]
+    search_fields = ["recipient", "=trigger_id", "=provider_message_id"]
+    fields = readonly_fields = (
+        "trigger_id",
+        "node_id",
+        "channel",
+        "reporter",
+        "provider",
+        "event",
+        "recipient",
+        "provider_message_id",
+        "reason",
+        "received_at",
+        "raw_json",
+    )
+
+    @admin.display(description="Received", ordering="received_at")
+    def received(self, row: UnmatchedReport) -> str:
+        return list_time(row.received_at)
+
+    @admin.display(description="Provider's report")
+    def raw_json(self, row: UnmatchedReport) -> str:
         return json_block(row.raw)
 
 

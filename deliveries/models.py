@@ -56,3 +56,31 @@ SHOWN_FIELDS = (
     "received_at",
     "description",
 )
+
+
+class UnmatchedReport(models.Model):
+    """A provider's report that named a send but changed nothing, because its provider is not
+    the one that accepted the send, or its recipient is not one the send went to (a forged or
+    misrouted report: docs/security.md, "Provider reports"). Kept for the operator, stored once.
+    """
+
+    trigger_id = models.UUIDField()
+    node_id = models.CharField(max_length=100)
+    channel = models.CharField(max_length=16)
+    # Who reported (the ESP, or `twilio`) and who accepted the send (a named provider).
+    reporter = models.CharField(max_length=50)
+    provider = models.CharField(max_length=50, blank=True)
+    event = models.CharField(max_length=20)
+    recipient = models.CharField(max_length=320, blank=True)
+    provider_message_id = models.CharField(max_length=255, blank=True)
+    reason = models.CharField(max_length=200)
+    dedupe_key = models.CharField(max_length=64, unique=True)
+    received_at = models.DateTimeField(db_default=Now())
+    raw = models.JSONField(default=dict)
+
+    class Meta:
+        db_table = "delivery_unmatched_report"
+        ordering = ["received_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} {self.event} {self.recipient}: {self.reason}"

@@ -1,5 +1,6 @@
 """anymail's tracking signal (docs/design.md, "Deliveries"): every ESP's webhook view, once it has
-checked its caller, sends a normalised AnymailTrackingEvent; this turns it into a Report."""
+checked its caller, sends a normalised AnymailTrackingEvent; this turns it into a Report, which
+the configured providers that send through that ESP may have made (deliveries/tracking.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from anymail.signals import AnymailTrackingEvent
 
 from deliveries.services import Report, delivery_record
+from deliveries.tracking import esp_providers
 from workers.nodes.email import METADATA_KEY
 
 
@@ -28,6 +30,7 @@ def anymail_tracking(
             raw=event.esp_event if isinstance(event.esp_event, dict | list) else {},
             idempotency_key=str(metadata.get(METADATA_KEY) or ""),
             message_id=_message_id_header(event.esp_event),
+            reporters=esp_providers(esp_name),
         )
     )
 

@@ -1,5 +1,6 @@
 """Recording what providers report (docs/design.md, "Deliveries"): find the send a report is
-about, store it once, suppress the recipient after bad news, and announce it (rule 10), all in one
+about, check that its provider accepted that send and that its recipient is one the send went to,
+store it once, suppress the recipient after bad news, and announce it (rule 10), all in one
 transaction. The anymail receiver and the Twilio view only translate their provider's words."""
 
 from __future__ import annotations
@@ -11,19 +12,20 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.utils import getaddresses
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from deliveries.models import DeliveryEvent
+from deliveries.models import DeliveryEvent, UnmatchedReport
 from events import catalog as events
 from events.services.outbox import events_record
 from triggers.announce import announcement
 from triggers.models import TriggerInstance
 from workers.models import SendLedger, SuppressionReason, SuppressionScope
-from workers.services.suppression import Unsubscribing, suppression_add
+from workers.services.suppression import Unsubscribing, recipient_normalise, suppression_add
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +49,7 @@ SUPPRESSING = {
     "complained": SuppressionReason.COMPLAINED,
     "unsubscribed": SuppressionReason.UNSUBSCRIBED,
 }
+ONE_CLICK = "one-click"  # the one-click unsubscribe link's reports (unsubscribe_record)
 RAW_LIMIT = 16_000  # characters of a provider's raw report kept with the event
 _MESSAGE_ID = re.compile(
     r"^<?(?P<trigger>[0-9a-f-]{36})\.(?P<node>[\w-]{1,100})@(?P<domain>[^>]+)>?$"
@@ -70,8 +73,12 @@ class Report:
     # metadata, and the message's own Message-ID header.
     idempotency_key: str = ""
     message_id: str = ""
-    # Who reported it when not the provider (the one-click link), and the scope bad news
-    # suppresses the recipient in.
+    # The named providers (workers/providers) that may have made this report: those of the ESP
+    # whose webhook it came through, or the Twilio accounts whose auth token signed it. A report
+    # about a send that another provider accepted changes nothing (none given: none may).
+    reporters: frozenset[str] = frozenset()
+    # Who reported it when not the provider (ONE_CLICK: the link Notiflow signed itself, which
+    # vouches for any provider's send), and the scope bad news suppresses the recipient in.
     via: str = ""
     scope: str = SuppressionScope.ALL
 
@@ -85,7 +92,7 @@ class Report:
 def send_of(report: Report) -> SendLedger | None:
     """The send a report is about: by the provider's message id (recorded when it accepted the
     message), else by the idempotency key it echoed, else by the Message-ID."""
-    sends = SendLedger.objects.only("trigger_id", "node_id", "channel", "provider")
+    sends = SendLedger.objects.only("trigger_id", "node_id", "channel", "provider", "result")
     if report.provider_message_id:
         found = sends.filter(provider_message_id=report.provider_message_id).first()
         if found:
@@ -100,10 +107,34 @@ def send_of(report: Report) -> SendLedger | None:
     return None
 
 
+def send_recipients(send: SendLedger) -> set[str]:
+    """The recipients `send` went to, normalised: the `to` its provider accepted (the ledger's
+    result, written when the send completed; none before)."""
+    to = str((send.result or {}).get("to") or "") if isinstance(send.result, dict) else ""
+    if send.channel == "email":
+        found = [address for _, address in getaddresses([to]) if address]
+    else:
+        found = [part for part in to.split(",") if part.strip()]
+    return {recipient_normalise(send.channel, r) for r in found}
+
+
+def report_mismatch(report: Report, send: SendLedger) -> str:
+    """Why `report` may not change the state of `send` ("" when it may): it must come from the
+    provider that accepted the send and be about a recipient the send went to."""
+    if report.via != ONE_CLICK and send.provider not in report.reporters:
+        accepted = send.provider or "no provider"
+        return f"sent through {accepted}, not a provider of {report.provider}"
+    if recipient_normalise(send.channel, report.recipient) not in send_recipients(send):
+        return "the recipient is not one the send went to"
+    return ""
+
+
 def delivery_record(report: Report) -> DeliveryEvent | None:
     """Store `report` about its send, once (a provider's redelivery changes nothing), with its
-    suppression and its announcement; None when it matches no send (logged: the provider is
-    still answered 200, so it does not retry forever)."""
+    suppression and its announcement. None when it matches no send (logged: the provider is
+    still answered 200, so it does not retry forever), or when it names a send that its
+    provider did not accept or a recipient the send did not go to (stored as an
+    UnmatchedReport, once, and logged): such a report suppresses and announces nothing."""
     send = send_of(report)
     if send is None:
         logger.info(
@@ -113,6 +144,9 @@ def delivery_record(report: Report) -> DeliveryEvent | None:
             report.provider_message_id or report.message_id or report.idempotency_key,
             report.recipient,
         )
+        return None
+    if mismatch := report_mismatch(report, send):
+        _unmatched(report, send, mismatch)
         return None
     with transaction.atomic():
         row, created = DeliveryEvent.objects.get_or_create(
@@ -143,9 +177,6 @@ def delivery_record(report: Report) -> DeliveryEvent | None:
         if kind := ANNOUNCED.get(report.event):
             _announce(kind, row)
     return row
-
-
-ONE_CLICK = "one-click"
 
 
 def unsubscribe_record(*, unsubscribing: Unsubscribing) -> bool:
@@ -179,6 +210,35 @@ def unsubscribe_record(*, unsubscribing: Unsubscribing) -> bool:
             source=f"{ONE_CLICK} unsubscribe",
         )
     return created
+
+
+def _unmatched(report: Report, send: SendLedger, reason: str) -> None:
+    row, created = UnmatchedReport.objects.get_or_create(
+        dedupe_key=report.dedupe_key(),
+        defaults={
+            "trigger_id": send.trigger_id,
+            "node_id": send.node_id,
+            "channel": send.channel,
+            "reporter": report.provider[:50],
+            "provider": send.provider,
+            "event": report.event[:20],
+            "recipient": report.recipient[:320],
+            "provider_message_id": report.provider_message_id[:255],
+            "reason": reason[:200],
+            "raw": _bounded(report.raw),
+        },
+    )
+    if created:
+        logger.warning(
+            "%s report %r for %r about trigger %s node %s changes nothing: %s (unmatched report %s)",
+            report.provider,
+            report.event,
+            report.recipient,
+            send.trigger_id,
+            send.node_id,
+            reason,
+            row.pk,
+        )
 
 
 def _announce(kind: str, row: DeliveryEvent) -> None:

@@ -2,7 +2,10 @@
 
 Twilio signs each callback (X-Twilio-Signature: HMAC-SHA1 of the URL it called and the POST
 parameters, keyed by the account's auth token); `twilio.request_validator.RequestValidator`
-checks it. A request without a valid signature is a 403 and changes nothing. The URL is rebuilt
+checks it against the token of each configured Twilio provider. Without a Twilio provider the
+endpoint is a 404; a request without a valid signature is a 403 and changes nothing. The report
+is then one that only the providers whose token signed it may have made: it changes a send
+that one of them accepted, for the number it went to (deliveries/services.py). The URL is rebuilt
 from NOTIFLOW_PUBLIC_URL when it is set (behind a proxy the request's own host and scheme are not
 the ones Twilio called), else from the request.
 """
@@ -12,13 +15,13 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from twilio.request_validator import RequestValidator
 
 from deliveries.services import Report, delivery_record
-from workers.providers import channel_providers
+from workers.providers import ProviderConfigError, channel_providers
 
 logger = logging.getLogger(__name__)
 
@@ -39,9 +42,19 @@ STATUSES = {
 UNSUBSCRIBED_ERROR = "21610"
 
 
-def _auth_tokens() -> list[str]:
-    tokens = [str(p.options.get("auth_token") or "") for p in channel_providers("sms")]
-    return [t for t in {*tokens, settings.TWILIO_AUTH_TOKEN} if t]
+def _auth_tokens() -> dict[str, str]:
+    """The auth token of each configured Twilio provider, by name (TWILIO_AUTH_TOKEN unless its
+    options give its own, as the backend does: workers/providers/sms.py)."""
+    try:
+        providers = channel_providers("sms")
+    except ProviderConfigError:
+        return {}
+    tokens = {
+        p.name: str(p.options.get("auth_token") or settings.TWILIO_AUTH_TOKEN or "")
+        for p in providers
+        if p.backend == "twilio"
+    }
+    return {name: token for name, token in tokens.items() if token}
 
 
 def _called_url(request: HttpRequest) -> str:
@@ -53,12 +66,18 @@ def _called_url(request: HttpRequest) -> str:
 @csrf_exempt
 @require_POST
 def twilio_status(request: HttpRequest) -> HttpResponse:
+    tokens = _auth_tokens()
+    if not tokens:
+        raise Http404("no Twilio provider is configured")
     params = request.POST.dict()
     signature = request.headers.get("X-Twilio-Signature", "")
     url = _called_url(request)
-    if not signature or not any(
-        RequestValidator(token).validate(url, params, signature) for token in _auth_tokens()
-    ):
+    signers = frozenset(
+        name
+        for name, token in tokens.items()
+        if signature and RequestValidator(token).validate(url, params, signature)
+    )
+    if not signers:
         logger.warning("twilio status callback with a bad or missing signature; refused")
         return HttpResponse("bad signature", status=403, content_type="text/plain")
     status = params.get("MessageStatus") or params.get("SmsStatus") or ""
@@ -75,6 +94,7 @@ def twilio_status(request: HttpRequest) -> HttpResponse:
             event_id=f"{sid}:{status}:{error}",
             description=" ".join(filter(None, [status, f"error {error}" if error else ""])),
             raw=params,
+            reporters=signers,
         )
     )
     return HttpResponse(status=200)

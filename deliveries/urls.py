@@ -2,17 +2,15 @@
 unsubscribe, outside /api/ and its API keys: each checks its caller its own way
 (docs/security.md)."""
 
-from django.conf import settings
-from django.urls import URLPattern, URLResolver, include, path
+from django.urls import URLPattern, URLResolver, path
 
-from deliveries import twilio, views
+from deliveries import tracking, twilio, views
 
 app_name = "deliveries"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("twilio/status/", twilio.twilio_status, name="twilio-status"),
+    # anymail's tracking webhooks, of the configured ESPs only, with their basic auth and, where
+    # the ESP signs, their signature (deliveries/tracking.py); a 404 otherwise.
+    path("anymail/<slug:esp>/tracking/", tracking.anymail_tracking, name="anymail-tracking"),
 ]
-# anymail's tracking webhooks (/deliveries/anymail/<esp>/tracking/), with their basic auth: only
-# when a secret is set, since anymail would otherwise accept anyone's reports.
-if settings.ANYMAIL.get("WEBHOOK_SECRET"):
-    urlpatterns.append(path("anymail/", include("anymail.urls")))

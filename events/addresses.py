@@ -2,7 +2,10 @@
 
 A webhook URL is `http` or `https`, with a host and no user:password. Every address its host
 resolves to must be public (not loopback, private, link-local, shared, multicast, reserved or
-unspecified); one that is not is refused when the endpoint is created or changed, and again at
+unspecified, nor the 6to4 relay anycast 192.88.99.0/24 or the local-use NAT64 prefix
+64:ff9b:1::/48), and so must every IPv4 address an IPv6 one carries (IPv4-mapped, 6to4
+2002::/16, Teredo 2001::/32, NAT64 64:ff9b::/96), which is where it leads. One that is not is
+refused when the endpoint is created or changed, and again at
 each send, after resolution, and the request then goes to the very address that was checked, so
 a DNS answer that changes in between (rebinding) cannot redirect it.
 NOTIFLOW_WEBHOOK_ALLOW_PRIVATE=true lifts the address rule (development and tests).
@@ -56,12 +59,46 @@ def _split(url: str) -> tuple[str, str, int, str]:
     return parts.scheme, parts.hostname, port or SCHEMES[parts.scheme], path
 
 
-def is_public(address: str) -> bool:
-    """Whether `address` is globally routable unicast (IPv4-mapped IPv6 judged as its IPv4)."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+# Ranges Python's is_global counts as global that a webhook may not reach: the 6to4 relay
+# anycast (RFC 7526 deprecated it; it relays to whatever 6to4 address follows), and the NAT64
+# prefix for local use (RFC 8215), whose translator is on the sender's own network.
+NOT_PUBLIC = (ipaddress.ip_network("192.88.99.0/24"), ipaddress.ip_network("64:ff9b:1::/48"))
+# The well-known NAT64 prefix (RFC 6052): the last 32 bits are the IPv4 address reached.
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _carried(ip: IPAddress) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries, and leads to: IPv4-mapped, 6to4, Teredo (its
+    server and its client), NAT64."""
+    if isinstance(ip, ipaddress.IPv4Address):
+        return []
+    if ip.ipv4_mapped is not None:
+        return [ip.ipv4_mapped]
+    if ip.sixtofour is not None:
+        return [ip.sixtofour]
+    if ip.teredo is not None:
+        return list(ip.teredo)
+    if ip in NAT64:
+        return [ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)]
+    return []
+
+
+def _global(ip: IPAddress) -> bool:
+    if any(ip.version == net.version and ip in net for net in NOT_PUBLIC):
+        return False
     return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_unspecified)
+
+
+def is_public(address: str) -> bool:
+    """Whether `address` is globally routable unicast; an IPv6 address that carries IPv4 ones
+    (_carried) is judged by those alone."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if any(ip.version == net.version and ip in net for net in NOT_PUBLIC):
+        return False
+    carried = _carried(ip)
+    return all(_global(v4) for v4 in carried) if carried else _global(ip)
 
 
 def _resolve(host: str, port: int) -> list[str]:

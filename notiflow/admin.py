@@ -16,6 +16,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from notiflow.login_throttle import ThrottledAuthenticationForm
+
 # JSON this long or shorter is shown open; longer JSON is folded and opens on a click.
 JSON_OPEN_MAX_LINES = 40
 
@@ -24,7 +26,7 @@ OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
     "workers": ["StepExecutionLog", "SendLedger", "Suppression", "Digest"],
-    "deliveries": ["DeliveryEvent"],
+    "deliveries": ["DeliveryEvent", "UnmatchedReport"],
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],
 }
@@ -45,6 +47,7 @@ class NotiflowAdminSite(admin.AdminSite):
     site_title = "Notiflow admin"
     index_title = "Notiflow operations"
     site_url = "/"  # the landing page (notiflow.views.landing)
+    login_form = ThrottledAuthenticationForm  # failed logins throttled (notiflow/login_throttle.py)
 
     def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list[Any]:
         """Django's list of what this user may see, reordered: the operator's apps first, then

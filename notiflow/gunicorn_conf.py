@@ -22,6 +22,12 @@ worker process that accepted it. The app is loaded before the workers fork
 (`preload_app`), so every worker accepts from the moment it is started: loaded after the fork,
 the first worker ready took every connection of a burst of new clients while the other was still
 importing Django, and served them alone on one core (half the intake rate in BENCHMARKS.md).
+
+gunicorn's control socket (gunicornc, gunicorn >= 25.1) is off: its default path
+($XDG_RUNTIME_DIR/gunicorn.ctl, else ~/.gunicorn/gunicorn.ctl) is one for every instance a user
+runs on the host, so a second instance took over the first one's, and `gunicornc` then reached
+whichever came last. NOTIFLOW_CONTROL_SOCKET=<path> turns it on at a path of this instance's own
+(e.g. under its run directory; mode 0600).
 """
 
 import os
@@ -44,6 +50,13 @@ def web_bind(env: Mapping[str, str]) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def control_socket_settings(env: Mapping[str, str]) -> dict[str, object]:
+    """gunicorn's control socket settings: at NOTIFLOW_CONTROL_SOCKET when set, else none."""
+    path = env.get("NOTIFLOW_CONTROL_SOCKET", "").strip()
+    return {"control_socket": path} if path else {"control_socket_disable": True}
+
+
+globals().update(control_socket_settings(os.environ))
 bind = web_bind(os.environ)
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "asgi"

@@ -60,6 +60,16 @@ if not SECRET_KEY:
             'print(get_random_secret_key())", or set DJANGO_DEBUG=1 on a development machine.'
         )
     SECRET_KEY = "django-insecure-debug-only-key-set-DJANGO_SECRET_KEY"  # noqa: S105 (debug only)
+# Django's own rule for a key that can be guessed (check --deploy, security.W009), as a refusal.
+elif not DEBUG and (
+    len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")
+):
+    _refuse(
+        "refusing to start with a weak DJANGO_SECRET_KEY (it needs at least 50 characters, 5 of "
+        "them different, and no django-insecure- prefix). Set it to a long random value, e.g. "
+        'python -c "from django.core.management.utils import get_random_secret_key; '
+        'print(get_random_secret_key())", or set DJANGO_DEBUG=1 on a development machine.'
+    )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 # HTTPS: off by default, because make run, compose and the tests serve plain HTTP on loopback;
@@ -472,7 +482,15 @@ CACHES = {
 # TRIGGER, the management endpoints against ADMIN (docs/security.md says why 20/s).
 NOTIFLOW_RATE_LIMIT_TRIGGER = env.str("NOTIFLOW_RATE_LIMIT_TRIGGER", default="100/s")
 NOTIFLOW_RATE_LIMIT_ADMIN = env.str("NOTIFLOW_RATE_LIMIT_ADMIN", default="20/s")
-for _name in ("NOTIFLOW_RATE_LIMIT_TRIGGER", "NOTIFLOW_RATE_LIMIT_ADMIN"):
+# Failed admin logins per account and per client address, same syntax (notiflow/login_throttle.py).
+NOTIFLOW_LOGIN_LIMIT_ACCOUNT = env.str("NOTIFLOW_LOGIN_LIMIT_ACCOUNT", default="10/h")
+NOTIFLOW_LOGIN_LIMIT_ADDRESS = env.str("NOTIFLOW_LOGIN_LIMIT_ADDRESS", default="30/h")
+for _name in (
+    "NOTIFLOW_RATE_LIMIT_TRIGGER",
+    "NOTIFLOW_RATE_LIMIT_ADMIN",
+    "NOTIFLOW_LOGIN_LIMIT_ACCOUNT",
+    "NOTIFLOW_LOGIN_LIMIT_ADDRESS",
+):
     if not re.fullmatch(r"\s*(off|none|\d+\s*/\s*[smhd][a-z]*)?\s*", globals()[_name], re.I):
         raise ValueError(f"{_name} must be N/s, N/m, N/h, N/d or off")
 # The public face of /api/health/ is computed at most this often per process (workers/api.py).
@@ -494,6 +512,18 @@ NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="noti
 # the base of the links providers and recipients follow back to it (the one-click unsubscribe
 # URL of marketing email, Twilio's StatusCallback). Empty: no such links are made.
 NOTIFLOW_PUBLIC_URL = env.str("NOTIFLOW_PUBLIC_URL", default="").rstrip("/")
+# HTTPS outside debug: the unsubscribe tokens and Twilio's signed callbacks travel in these URLs.
+# Plain HTTP stays allowed on a loopback host (make run's own address), which nothing outside
+# this machine reaches anyway.
+_public = urlsplit(NOTIFLOW_PUBLIC_URL)
+if NOTIFLOW_PUBLIC_URL and not (
+    _public.scheme == "https"
+    or DEBUG
+    or (_public.scheme == "http" and _public.hostname in ("127.0.0.1", "localhost", "::1"))
+):
+    _refuse(
+        f"NOTIFLOW_PUBLIC_URL must be an https:// URL outside debug (got {NOTIFLOW_PUBLIC_URL!r})"
+    )
 # How long a marketing email's one-click unsubscribe link works (workers/services/suppression.py).
 NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS", default=60)
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
@@ -532,6 +562,13 @@ for _name in {n.strip().lower() for n in NOTIFLOW_EMAIL_PROVIDERS + NOTIFLOW_SMS
 # A rate per provider shared by every worker (`ses=14/s,twilio=100/m`): a send that finds no
 # token waits for it, without counting as an attempt (workers/services/provider_rates.py).
 NOTIFLOW_PROVIDER_RATE_LIMITS = env.str("NOTIFLOW_PROVIDER_RATE_LIMITS", default="")
+# Amazon SES's reports: their SNS signature is checked (deliveries/sns.py) against a certificate
+# fetched from an address matching this pattern (AWS's SNS hosts), unless turned off.
+NOTIFLOW_SNS_VERIFY_SIGNATURES = env.bool("NOTIFLOW_SNS_VERIFY_SIGNATURES", default=True)
+NOTIFLOW_SNS_CERT_URL_PATTERN = env.str(
+    "NOTIFLOW_SNS_CERT_URL_PATTERN",
+    default=r"https://sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?/[A-Za-z0-9_./-]+\.pem",
+)
 # anymail's own settings (API keys, WEBHOOK_SECRET, ...), from ANYMAIL_<NAME> variables; a value
 # that is a JSON object or list (AMAZON_SES_CLIENT_PARAMS) is passed as one.
 ANYMAIL: dict[str, object] = {}

@@ -42,9 +42,11 @@ FAIL_OPEN_SECONDS = 5.0
 REDIS_TIMEOUT_SECONDS = 0.5
 
 # KEYS[1]: the bucket; ARGV[1]: milliseconds between two requests at the sustained rate (period
-# / N); ARGV[2]: the period in milliseconds (a burst of N fits in it). The bucket holds the
-# "theoretical arrival time" (TAT): when it would be empty again. Returns 0 when the request may
-# pass (and counts it), else the milliseconds until one may (and counts nothing).
+# / N); ARGV[2]: the period in milliseconds (a burst of N fits in it); ARGV[3]: 1 to count the
+# request when it may pass, 0 only to ask (the admin login asks before checking a password and
+# counts only a failed one: notiflow/login_throttle.py). The bucket holds the "theoretical
+# arrival time" (TAT): when it would be empty again. Returns 0 when the request may pass (and
+# counts it if asked to), else the milliseconds until one may (and counts nothing).
 GCRA_SCRIPT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
@@ -55,7 +57,9 @@ if tat < now then tat = now end
 local new_tat = tat + interval
 local wait = new_tat - period - now
 if wait > 0 then return math.ceil(wait) end
-redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1)
+if ARGV[3] ~= '0' then
+    redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1)
+end
 return 0
 """
 
@@ -112,6 +116,24 @@ class _FailOpen:
 FAIL_OPEN = _FailOpen()
 
 
+def bucket_wait(*, bucket: str, limit: tuple[int, int], take: bool = True) -> float:
+    """Seconds until `bucket` (at `limit`, (count, period)) lets one more request pass; 0 when
+    it may now, counted when `take`. 0 too while Redis does not answer (fail open, logged)."""
+    if FAIL_OPEN.skipping():
+        return 0.0
+    count, period = limit
+    try:
+        wait_ms = int(
+            _script(settings.NOTIFLOW_CACHE_URL)(
+                keys=[bucket], args=[period * 1000 / count, period * 1000, int(take)]
+            )
+        )
+    except (redis.RedisError, OSError) as exc:
+        FAIL_OPEN.failed(exc)
+        return 0.0
+    return max(0, wait_ms) / 1000
+
+
 def rate_for(scope: str) -> str:
     return {
         TRIGGER: settings.NOTIFLOW_RATE_LIMIT_TRIGGER,
@@ -131,22 +153,12 @@ class ApiKeyRateThrottle(BaseThrottle):
         scope = required_scope(view, request.method)
         rate = rate_for(scope)
         limit = parse_rate(rate)  # read at request time, so override_settings applies
-        if limit is None or FAIL_OPEN.skipping():
+        if limit is None:
             return True
-        count, period = limit
-        bucket = f"notiflow:rate:{scope}:{api_key.key_hash[:32]}"
-        try:
-            wait_ms = int(
-                _script(settings.NOTIFLOW_CACHE_URL)(
-                    keys=[bucket], args=[period * 1000 / count, period * 1000]
-                )
-            )
-        except (redis.RedisError, OSError) as exc:
-            FAIL_OPEN.failed(exc)
+        seconds = bucket_wait(bucket=f"notiflow:rate:{scope}:{api_key.key_hash[:32]}", limit=limit)
+        if seconds <= 0:
             return True
-        if wait_ms <= 0:
-            return True
-        wait = max(1, math.ceil(wait_ms / 1000))
+        wait = max(1, math.ceil(seconds))
         raise exceptions.Throttled(
             wait=wait,
             # DRF adds "Expected available in N seconds."

@@ -39,9 +39,9 @@ def test_an_operator_adds_and_removes_a_suppression(admin_client):
     assert not Suppression.objects.filter(pk=row.pk).exists()
 
 
-def test_the_run_page_shows_what_the_provider_reported(client, admin_client):
+def test_the_run_page_shows_what_the_provider_reported(client, admin_client, esps):
     message_id = f"0000{uuid.uuid4().hex}-000000"
-    trigger = sent(message_id)
+    trigger = sent(message_id, to="jane@example.com")
     post_sns(client, ses_bounce(message_id), **basic_auth())
 
     page = admin_client.get(f"/admin/triggers/triggerinstance/{trigger.pk}/change/")

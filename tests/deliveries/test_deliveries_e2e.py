@@ -1,8 +1,9 @@
 """Deliveries end to end, with the stack's real processes: a marketing email carries a one-click
 link that a POST to the live web process (no key, no login) turns into a marketing suppression
 (with its delivery event and `message.unsubscribed`), which the next marketing run obeys by
-skipping the send and completing (`message.skipped`), and a transactional one ignores; a provider's report about a
-sent email reaches the trigger's deliveries and its subscribers."""
+skipping the send and completing (`message.skipped`), and a transactional one ignores; a
+provider's report about a sent email reaches the trigger's deliveries and its subscribers, from
+its provider only."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ import requests
 from django.core.management import call_command
 
 from tests.conftest import unique
-from tests.deliveries.support import basic_auth
+from tests.deliveries.support import SENDGRID_PUBLIC_KEY, basic_auth, sendgrid_signed
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, email_node, sms_node
+from tests.support.smtp import free_port
+from tests.support.stack import Stack, wait_for
 from tests.workers.helpers import fire, wait_terminal
 from triggers.models import TriggerInstance
 from workers.models import StepExecutionLog, Suppression
@@ -89,8 +92,38 @@ def test_one_click_unsubscribe_skips_marketing_mail_only_and_the_run_completes(
     assert len(smtp_server.handler.to(address)) == 3
 
 
+@pytest.fixture(scope="module")
+def sendgrid_web(stack: Stack):
+    """A second web process on the stack's database and broker that knows the provider named
+    `smtp` (the stack's, which sent the message) as a SendGrid account, with SendGrid's signature
+    key: the deployment whose provider really was SendGrid, as far as its reports go."""
+    port = free_port()
+    process = stack.web_process(
+        "web-sendgrid",
+        port,
+        env={
+            "NOTIFLOW_EMAIL_PROVIDERS": "smtp",
+            "NOTIFLOW_PROVIDER_SMTP_BACKEND": "sendgrid",
+            "ANYMAIL_SENDGRID_TRACKING_WEBHOOK_VERIFICATION_KEY": SENDGRID_PUBLIC_KEY,
+        },
+    )
+    base = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        if process.popen.poll() is not None:
+            raise AssertionError(process.log()[-3000:])
+        try:
+            return requests.get(f"{base}/api/health/", timeout=2).status_code in (200, 503)
+        except requests.RequestException:
+            return False
+
+    wait_for(up, timeout=60, interval=0.2, message="the SendGrid-configured gunicorn")
+    yield base
+    process.stop()
+
+
 def test_a_providers_report_reaches_the_trigger_and_its_subscribers(
-    e2e, api, receiver, smtp_server
+    e2e, api, receiver, smtp_server, sendgrid_web
 ):
     _, path = endpoint_on(receiver, events=["message.delivered"])
     workflow = WorkflowFactory(definition=chain(email_node("mail")))
@@ -110,12 +143,25 @@ def test_a_providers_report_reaches_the_trigger_and_its_subscribers(
             "response": "250 2.0.0 OK",
         }
     ]
-    auth = basic_auth()["HTTP_AUTHORIZATION"]
+    signed = sendgrid_signed(report)
+    headers = {
+        "Content-Type": "application/json",
+        "Authorization": basic_auth()["HTTP_AUTHORIZATION"],
+        "X-Twilio-Email-Event-Webhook-Signature": signed[
+            "HTTP_X_TWILIO_EMAIL_EVENT_WEBHOOK_SIGNATURE"
+        ],
+        "X-Twilio-Email-Event-Webhook-Timestamp": signed[
+            "HTTP_X_TWILIO_EMAIL_EVENT_WEBHOOK_TIMESTAMP"
+        ],
+    }
+    tracking = "/deliveries/anymail/sendgrid/tracking/"
+    # The stack sends through SMTP: it serves no SendGrid webhook to forge a report on.
+    forged = requests.post(
+        e2e.base_url + tracking, data=signed["data"], headers=headers, timeout=10
+    )
+    assert forged.status_code == 404
     answer = requests.post(
-        e2e.base_url + "/deliveries/anymail/sendgrid/tracking/",
-        data=json.dumps(report),
-        headers={"Content-Type": "application/json", "Authorization": auth},
-        timeout=10,
+        sendgrid_web + tracking, data=signed["data"], headers=headers, timeout=10
     )
     assert answer.status_code == 200
 

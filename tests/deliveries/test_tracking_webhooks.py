@@ -1,6 +1,8 @@
 """Providers' tracking webhooks through anymail's real views (docs/design.md, "Deliveries"): the
 recorded payloads anymail's own tests use (Amazon SES through SNS, SendGrid), checked by anymail's
-basic auth, matched to their send, stored once, suppressing after bad news, announced."""
+basic auth (and SendGrid's signature), matched to their send, stored once, suppressing after bad
+news, announced. Forged reports (docs/security.md, "Provider reports"):
+tests/deliveries/test_forged_reports.py."""
 
 from __future__ import annotations
 
@@ -12,10 +14,10 @@ import pytest
 from deliveries.models import DeliveryEvent
 from events.models import OutboxEvent, WebhookEndpoint
 from events.services.endpoints import endpoint_create
-from tests.deliveries.support import basic_auth, sent
+from tests.deliveries.support import basic_auth, sendgrid_signed, sent, sns_signed
 from workers.models import Suppression
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("esps")]
 
 SES = "/deliveries/anymail/amazon_ses/tracking/"
 SENDGRID = "/deliveries/anymail/sendgrid/tracking/"
@@ -63,10 +65,11 @@ def ses_bounce(message_id: str, sns_id: str = "19ba9823-d7f2-53c1-860e-cb10e0d13
     }
 
 
-def post_sns(client, payload: dict, **auth):
+def post_sns(client, payload: dict, *, signed: bool = True, **auth):
+    """`payload` posted as SNS posts it, signed with the tests' SNS key unless `signed` is off."""
     return client.post(
         SES,
-        data=json.dumps(payload),
+        data=json.dumps(sns_signed(payload) if signed else payload),
         content_type="text/plain; charset=UTF-8",
         HTTP_X_AMZ_SNS_MESSAGE_ID=payload["MessageId"],
         HTTP_X_AMZ_SNS_MESSAGE_TYPE=payload["Type"],
@@ -76,7 +79,7 @@ def post_sns(client, payload: dict, **auth):
 
 def test_an_ses_hard_bounce_is_recorded_suppresses_and_is_announced(client):
     message_id = f"0000{uuid.uuid4().hex}-000000"
-    trigger = sent(message_id)
+    trigger = sent(message_id, to="Jane Doe <jane@example.com>, other@example.com")
 
     response = post_sns(client, ses_bounce(message_id), **basic_auth())
 
@@ -98,7 +101,7 @@ def test_an_ses_hard_bounce_is_recorded_suppresses_and_is_announced(client):
 
 def test_a_redelivered_report_is_stored_once(client):
     message_id = f"0000{uuid.uuid4().hex}-000000"
-    trigger = sent(message_id)
+    trigger = sent(message_id, to="jane@example.com")
     payload = ses_bounce(message_id)
 
     assert post_sns(client, payload, **basic_auth()).status_code == 200
@@ -125,7 +128,7 @@ def test_a_report_about_an_unknown_message_is_acknowledged_and_not_stored(client
 )
 def test_a_report_without_the_webhook_secret_changes_nothing(client, auth, status):
     message_id = f"0000{uuid.uuid4().hex}-000000"
-    trigger = sent(message_id)
+    trigger = sent(message_id, to="jane@example.com")
 
     assert post_sns(client, ses_bounce(message_id), **auth).status_code == status
 
@@ -136,7 +139,8 @@ def test_a_report_without_the_webhook_secret_changes_nothing(client, auth, statu
 def test_sendgrid_events_are_matched_by_anymail_id_and_by_our_key(client):
     """anymail's tests/test_sendgrid_webhooks.py delivered and bounce events: one matched by the
     id anymail sent as a custom arg, one by the idempotency key echoed from our metadata."""
-    by_id, by_key = sent(str(uuid.uuid4()), provider="sendgrid"), sent("", provider="sendgrid")
+    by_id = sent(str(uuid.uuid4()), to="recipient@example.com", provider="sendgrid")
+    by_key = sent("", to="noreply@example.com", provider="sendgrid")
     events = [
         {
             "ip": "167.89.17.173",
@@ -160,9 +164,7 @@ def test_sendgrid_events_are_matched_by_anymail_id_and_by_our_key(client):
         },
     ]
 
-    response = client.post(
-        SENDGRID, data=json.dumps(events), content_type="application/json", **basic_auth()
-    )
+    response = client.post(SENDGRID, **sendgrid_signed(events), **basic_auth())
 
     assert response.status_code == 200
     delivered = DeliveryEvent.objects.get(trigger_id=by_id.pk)
@@ -179,7 +181,7 @@ def test_sendgrid_events_are_matched_by_anymail_id_and_by_our_key(client):
 
 def test_an_ses_complaint_suppresses_the_recipient(client):
     message_id = f"0000{uuid.uuid4().hex}-000000"
-    trigger = sent(message_id)
+    trigger = sent(message_id, to="richard@example.com")
     complaint = {
         "notificationType": "Complaint",
         "complaint": {
@@ -204,7 +206,7 @@ def test_an_ses_complaint_suppresses_the_recipient(client):
 
 def test_the_trigger_shows_its_deliveries_in_the_api(client, api_client):
     message_id = f"0000{uuid.uuid4().hex}-000000"
-    trigger = sent(message_id)
+    trigger = sent(message_id, to="jane@example.com")
     post_sns(client, ses_bounce(message_id), **basic_auth())
 
     response = api_client.get(f"/api/triggers/{trigger.pk}/deliveries/")

@@ -21,6 +21,8 @@ TOKEN = "twilio-test-auth-token"
 @pytest.fixture(autouse=True)
 def auth_token(settings):
     settings.TWILIO_AUTH_TOKEN = TOKEN
+    settings.NOTIFLOW_SMS_PROVIDERS = []
+    settings.NOTIFLOW_SMS_BACKEND = "twilio"  # the one provider, named `twilio`
     settings.NOTIFLOW_PUBLIC_URL = "https://notify.example.com"
 
 
@@ -45,7 +47,7 @@ def params(sid: str, status: str, **extra: str) -> dict[str, str]:
 
 def test_signed_callbacks_are_recorded_in_order(client):
     sid = "SM" + uuid.uuid4().hex
-    trigger = sent(sid, provider="twilio", channel="sms")
+    trigger = sent(sid, to="+15550100", provider="twilio", channel="sms")
 
     assert callback(client, params(sid, "sent")).status_code == 200
     assert callback(client, params(sid, "delivered")).status_code == 200
@@ -59,8 +61,8 @@ def test_signed_callbacks_are_recorded_in_order(client):
 
 def test_undelivered_and_failed_are_failures_and_stop_is_an_unsubscribe(client):
     failed, stopped = "SM" + uuid.uuid4().hex, "SM" + uuid.uuid4().hex
-    sent(failed, provider="twilio", channel="sms")
-    sent(stopped, provider="twilio", channel="sms")
+    sent(failed, to="+15550100", provider="twilio", channel="sms")
+    sent(stopped, to="+15550100", provider="twilio", channel="sms")
 
     callback(client, params(failed, "undelivered", ErrorCode="30003"))
     callback(client, params(stopped, "failed", ErrorCode="21610"))
@@ -74,7 +76,7 @@ def test_undelivered_and_failed_are_failures_and_stop_is_an_unsubscribe(client):
 @pytest.mark.parametrize("signature", ["", "forged"], ids=["missing", "wrong"])
 def test_a_callback_without_a_valid_signature_is_403_and_changes_nothing(client, signature):
     sid = "SM" + uuid.uuid4().hex
-    trigger = sent(sid, provider="twilio", channel="sms")
+    trigger = sent(sid, to="+15550100", provider="twilio", channel="sms")
 
     response = client.post(
         PATH,
@@ -88,7 +90,7 @@ def test_a_callback_without_a_valid_signature_is_403_and_changes_nothing(client,
 
 def test_a_callback_signed_with_another_token_is_refused(client):
     sid = "SM" + uuid.uuid4().hex
-    sent(sid, provider="twilio", channel="sms")
+    sent(sid, to="+15550100", provider="twilio", channel="sms")
 
     assert callback(client, params(sid, "delivered"), token="someone-else").status_code == 403
 

@@ -68,7 +68,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     models = {app["app_label"]: [m["object_name"] for m in app["models"]] for app in app_list}
     assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "ApiKey"]
     assert models["workers"] == ["StepExecutionLog", "SendLedger", "Suppression", "Digest"]
-    assert models["deliveries"] == ["DeliveryEvent"]
+    assert models["deliveries"] == ["DeliveryEvent", "UnmatchedReport"]
     assert models["events"] == ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"]
     assert models["registry"] == ["Worker"]
     assert "PeriodicTask" in models["django_celery_beat"]

@@ -134,7 +134,9 @@ SHOW = (
 
 
 def shown(**env: str) -> list:
-    result = run([sys.executable, "-c", SHOW], base_env(DJANGO_SECRET_KEY="k" * 50, **env))
+    result = run(
+        [sys.executable, "-c", SHOW], base_env(DJANGO_SECRET_KEY=get_random_secret_key(), **env)
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -193,3 +195,72 @@ def test_a_secret_key_starting_with_a_dollar_is_taken_as_it_is():
 SHOW_KEY = (
     "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
 )
+
+
+# --- Weak settings refused outside debug (issue 31) ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        pytest.param("s3cr3t", id="5 characters"),
+        pytest.param("k" * 60, id="one character repeated"),
+        pytest.param("abcd" * 20, id="four different characters"),
+        pytest.param("django-insecure-" + get_random_secret_key(), id="django-insecure- prefix"),
+    ],
+)
+def test_a_weak_secret_key_is_refused_outside_debug_in_one_line(key):
+    result = run([*MANAGE, "check"], base_env(DJANGO_SECRET_KEY=key))
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "weak DJANGO_SECRET_KEY" in lines[0], result.stderr[-3000:]
+    assert key not in result.stderr  # the key itself is not printed
+
+    assert (
+        run([*MANAGE, "check"], base_env(DJANGO_SECRET_KEY=key, DJANGO_DEBUG="1")).returncode == 0
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "debug", "refused"),
+    [
+        ("http://notify.example.com", "0", True),
+        ("ftp://notify.example.com", "0", True),
+        ("http://notify.example.com", "1", False),
+        ("https://notify.example.com", "0", False),
+        ("http://127.0.0.1:8000", "0", False),  # make run's own address
+    ],
+)
+def test_a_plain_http_public_url_is_refused_outside_debug(url, debug, refused):
+    env = base_env(
+        DJANGO_SECRET_KEY=get_random_secret_key(), DJANGO_DEBUG=debug, NOTIFLOW_PUBLIC_URL=url
+    )
+    result = run([*MANAGE, "check"], env)
+    assert (result.returncode != 0) is refused, result.stderr[-3000:]
+    if refused:
+        assert "NOTIFLOW_PUBLIC_URL must be an https:// URL" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def gunicorn_config(**env: str) -> str:
+    printed = run(
+        [
+            str(BIN / "gunicorn"),
+            "-c",
+            "python:notiflow.gunicorn_conf",
+            "--print-config",
+            "notiflow.asgi",
+        ],
+        base_env(DJANGO_DEBUG="1", **env),
+    )
+    assert printed.returncode == 0, printed.stderr
+    return printed.stdout
+
+
+def test_gunicorn_opens_no_control_socket_at_a_path_shared_by_every_instance(tmp_path):
+    assert re.search(r"^control_socket_disable\s+= True$", gunicorn_config(), re.M)
+
+    own = str(tmp_path / "web.ctl")
+    printed = gunicorn_config(NOTIFLOW_CONTROL_SOCKET=own)
+    assert re.search(r"^control_socket_disable\s+= False$", printed, re.M)
+    assert re.search(rf"^control_socket\s+= {re.escape(own)}$", printed, re.M)

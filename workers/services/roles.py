@@ -63,7 +63,7 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # Suppressions come from providers' events, unsubscribes and operators, who remove them.
         (("workers.Suppression",), ALL_BUT_TRUNCATE),
         # Providers' reports arrive at the web process (deliveries/).
-        (("deliveries.DeliveryEvent",), APPEND),
+        (("deliveries.DeliveryEvent", "deliveries.UnmatchedReport"), APPEND),
         # Webhook endpoints are managed over the API and in the admin; cancel and delete write
         # their events; a deleted endpoint takes its deliveries along (its attempts stay).
         (("events.WebhookEndpoint", "events.WebhookDelivery"), ALL_BUT_TRUNCATE),
