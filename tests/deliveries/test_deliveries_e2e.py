@@ -7,7 +7,6 @@ its provider only."""
 
 from __future__ import annotations
 
-import json
 from io import StringIO
 
 import pytest
