@@ -70,7 +70,7 @@ def one_click(client, token: str):
 def test_a_one_click_unsubscribe_leaves_a_delivery_event_and_a_message_unsubscribed(client):
     WebhookEndpoint.objects.all().delete()  # set aside those of committed tests (rolled back)
     endpoint_create(url="http://127.0.0.1:9/hook", events=["message.unsubscribed"])
-    trigger = sent("one-click-1", provider="smtp")
+    trigger = sent("one-click-1", to="ada@example.com", provider="smtp")
     token = unsubscribe_token(
         channel="email", recipient="ada@example.com", idempotency_key=f"{trigger.pk}:mail"
     )
@@ -93,7 +93,7 @@ def test_a_one_click_unsubscribe_leaves_a_delivery_event_and_a_message_unsubscri
 
 
 def test_a_one_click_after_an_operator_removed_the_entry_suppresses_again(client):
-    trigger = sent("one-click-2", provider="smtp")
+    trigger = sent("one-click-2", to="bo@example.com", provider="smtp")
     token = unsubscribe_token(
         channel="email", recipient="bo@example.com", idempotency_key=f"{trigger.pk}:mail"
     )
