@@ -86,6 +86,15 @@ class StepExecutionLogAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return json_block(step.input)
 
 
+def idempotency_key_short(key: str) -> str:
+    """A send's key (`<trigger id>:<node id>`) as a list shows it: the run's id cut to 8
+    characters, the node id whole (it is what tells one run's sends apart); the whole key in
+    the tooltip."""
+    run, separator, node = key.partition(":")
+    shown = f"{run[:8]}…{separator}{node}" if separator and len(run) > 8 else key
+    return format_html('<span class="nf-id nf-nowrap" title="{}">{}</span>', key, shown)
+
+
 @admin.register(SendLedger)
 class SendLedgerAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["key", "channel", "status", "send_count", "created", "sent"]
@@ -105,7 +114,7 @@ class SendLedgerAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="Idempotency key", ordering="idempotency_key")
     def key(self, send: SendLedger) -> str:
-        return text_cut(send.idempotency_key)
+        return idempotency_key_short(send.idempotency_key)
 
     @admin.display(description="Created", ordering="created_at")
     def created(self, send: SendLedger) -> str:
