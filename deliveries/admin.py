@@ -9,7 +9,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-
 from django.utils.html import format_html
 
 from deliveries.models import SHOWN_FIELDS, DeliveryEvent
