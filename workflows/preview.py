@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -295,8 +296,7 @@ def _loop_paths(source: str, digests: set[str]) -> tuple[list[VarPath], set[VarP
     reads `payload.items` as a list of objects with a `sku`. A template that does not parse
     reads nothing."""
     try:
-        template = Environment().from_string(source)
-        used = template.analyze().variables
+        template, used = _analysed(source)
     except LiquidError:
         return [], set()
     paths: list[VarPath] = []
@@ -317,6 +317,15 @@ def _loop_paths(source: str, digests: set[str]) -> tuple[list[VarPath], set[VarP
             if tail and all(isinstance(part, str) for part in tail):
                 paths.append((*base, *tail))
     return paths, lists
+
+
+_PARSER = Environment()  # parsing only: what a template reads, never how it renders
+
+
+@lru_cache(maxsize=1024)
+def _analysed(source: str) -> tuple[Any, dict[str, Any]]:
+    template = _PARSER.from_string(source)
+    return template, template.analyze().variables
 
 
 def _for_nodes(nodes: Iterable[Any]) -> Iterator[ForNode]:
