@@ -227,12 +227,17 @@ def test_the_change_page_has_no_empty_rows_until_asked_and_the_add_page_one_node
     assert 'id="nodes-empty"' in page and 'id="edges-empty"' in page
 
 
-def test_preview_and_send_test_sit_beside_the_picture_above_the_definition(admin_client):
+def test_preview_and_send_test_sit_beside_the_fields_above_the_definition(admin_client):
     workflow = WorkflowFactory(definition=chain(email_node("hello"), sms_node("text")))
     page = admin_client.get(f"/admin/workflows/workflow/{workflow.pk}/change/").content.decode()
 
-    bench = page.index('class="wf-bench"')
-    assert bench < page.index('id="preview-panel"') < page.index('id="definition"')
+    top = page.index('class="wf-top"')
+    assert (
+        top
+        < page.index('id="preview-panel"')
+        < page.index('id="dag"')
+        < page.index('id="definition"')
+    )
     assert page.index('id="definition"') < page.index('class="submit-row"')
     # Its fields belong to a form of their own, outside the workflow's (forms do not nest).
     assert '<textarea name="payload" id="id_payload" form="preview-form"' in page
