@@ -20,7 +20,16 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from tests.conftest import unique
-from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from tests.factories import (
+    WorkflowFactory,
+    chain,
+    delay_node,
+    digest_node,
+    email_node,
+    sms_node,
+    throttle_node,
+    window_node,
+)
 from tests.support.stack import ROOT, wait_for
 from tests.triggers.support import claimed, failed, new_trigger, released
 from triggers.models import ApiKey, TriggerInstance
@@ -109,6 +118,12 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     page.fill("#id_nodes-0-to", "{{ payload.email }}")
     page.fill("#id_nodes-0-subject", "Welcome {{ payload.name }}")
     page.fill("#id_nodes-0-body", "Hello {{ payload.name }}, from {{ workflow.key }}")
+    # One node row to start with; each further row (node or edge) on demand.
+    expect(page.locator("#id_nodes-1-id")).to_have_count(0)
+    expect(page.locator("#edge-rows tr")).to_have_count(0)
+    page.click("button[data-add=nodes]")
+    expect(page.locator("#id_nodes-1-id")).to_be_focused()
+    page.click("button[data-add=nodes]")
     page.fill("#id_nodes-1-id", "pause")
     page.select_option("#id_nodes-1-type", "delay")
     expect(page.locator("#id_nodes-1-subject")).to_be_hidden()  # only a delay's fields show
@@ -121,6 +136,8 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     page.click("button[data-add=nodes]")  # an extra row, left empty: ignored on save
     expect(page.locator("#id_nodes-3-id")).to_be_visible()
     page.select_option("#id_entry_node_id", "welcome")
+    page.click("button[data-add=edges]")
+    page.click("button[data-add=edges]")
     page.select_option("#id_edges-0-source", "welcome")
     page.select_option("#id_edges-0-target", "pause")
     page.select_option("#id_edges-1-source", "pause")
@@ -300,6 +317,74 @@ def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
         expect(page.locator(".json-block pre")).to_contain_text('"entry_node_id"')
 
 
+# The change page of a workflow with every node type, as tall as it may get at 1280 px (it was
+# 4,809 px, with Preview and Send test below the save bar and an empty node row).
+EVERY_NODE_PAGE_MAX_HEIGHT = 4_000
+
+
+def every_node_type() -> dict:
+    nodes = [
+        window_node("hours"),
+        throttle_node("cap"),
+        digest_node("comments", key="{{ payload.user_id }}"),
+        delay_node("pause", duration="5s"),
+        email_node(
+            "mail",
+            subject="{{ vars.digest_comments.count }} new comments",
+            body="{% for e in vars.digest_comments.events %}{{ e.author }}: {{ e.text }}\n"
+            "{% endfor %}",
+        ),
+        sms_node("note"),
+    ]
+    edges = [("hours", "cap", ""), ("cap", "comments", ""), ("comments", "pause", "")]
+    edges += [("pause", "mail", ""), ("cap", "note", "vars.throttle_cap.throttled")]
+    return {
+        "entry_node_id": "hours",
+        "nodes": nodes,
+        "edges": [{"from": a, "to": b, **({"when": w} if w else {})} for a, b, w in edges],
+    }
+
+
+def test_a_workflow_with_every_node_type_fits_1280_px_and_its_page_is_compact(e2e, browser_page):
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    workflow = WorkflowFactory(key=unique("wf-every-node"), definition=every_node_type())
+    page.goto(f"{base}/admin/workflows/workflow/{workflow.pk}/change/")
+    shot(page, "workflow-every-node-1280")
+
+    size = page.evaluate(
+        "() => ({scroll: document.documentElement.scrollWidth,"
+        " client: document.documentElement.clientWidth,"
+        " height: document.documentElement.scrollHeight,"
+        " cards: [...document.querySelectorAll('.node-row')]"
+        "   .map(card => card.scrollWidth - card.clientWidth)})"
+    )
+    assert size["scroll"] <= size["client"], size  # nothing sticks out of the page...
+    assert len(size["cards"]) == 6 and max(size["cards"]) <= 0, size  # ...or out of a card
+    assert size["height"] <= EVERY_NODE_PAGE_MAX_HEIGHT, size
+    # The window's "Closes" and its help text are inside its card (they were 67 px outside).
+    card = page.locator('.node-row[data-type="window"]').bounding_box()
+    closes = page.locator("#id_nodes-0-end").bounding_box()
+    assert card and closes and closes["x"] + closes["width"] <= card["x"] + card["width"]
+    # No empty node row: the six nodes and nothing else; Preview and Send test on the first screen.
+    expect(page.locator("#node-rows .node-row")).to_have_count(6)
+    expect(page.locator("button[name=send_test]")).to_be_in_viewport()
+    body = page.locator("#id_nodes-4-body").bounding_box()
+    assert body and body["height"] >= 90 and body["width"] >= 600, body
+    # The conditional edge after an unconditional one: "passed" and "2. ...", never "otherwise".
+    expect(page.locator("#dag")).not_to_contain_text("otherwise")
+    expect(page.locator("#dag")).to_contain_text("passed")
+
+    # The sample payload has the digest's shape: its preview is clean.
+    page.click("button[name=preview]")
+    expect(page.locator("#preview-result")).to_be_visible()
+    expect(page.locator(".render-error")).to_have_count(0)
+    expect(page.locator('.preview-card[data-node-id="pause"]')).to_contain_text("waits 5s, until")
+    shot(page, "workflow-every-node-preview")
+
+
 # --- the way in, and an API key's life ------------------------------------------------------
 
 
@@ -379,8 +464,8 @@ def test_operator_authors_window_throttle_and_digest_nodes_in_the_rows_and_runs_
     key, address = unique("wf-flow"), f"flow-{unique()}@example.com"
     now = timezone.now()
     page.goto(f"{base}/admin/workflows/workflow/add/")
-    page.click("button[data-add=nodes]")
-    page.click("button[data-add=nodes]")
+    for _ in range(3):
+        page.click("button[data-add=nodes]")
     page.fill("#id_key", key)
     page.fill("#id_name", "Browser flow")
 
@@ -420,8 +505,7 @@ def test_operator_authors_window_throttle_and_digest_nodes_in_the_rows_and_runs_
     for index, (source, target) in enumerate(
         [("hours", "cap"), ("cap", "batch"), ("batch", "mail")]
     ):
-        if index == 2:
-            page.click("button[data-add=edges]")
+        page.click("button[data-add=edges]")
         page.select_option(f"#id_edges-{index}-source", source)
         page.select_option(f"#id_edges-{index}-target", target)
     shot(page, "7-add-flow-workflow")
