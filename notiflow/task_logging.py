@@ -19,7 +19,7 @@ def periodic_task_names() -> frozenset[str]:
     """The tasks beat sends (settings.CELERY_BEAT_SCHEDULE)."""
     from django.conf import settings
 
-    return frozenset(entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values())
+    return frozenset(str(entry["task"]) for entry in settings.CELERY_BEAT_SCHEDULE.values())
 
 
 def _task_name(record: logging.LogRecord) -> Any:

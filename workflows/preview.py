@@ -12,8 +12,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from liquid import Environment
@@ -368,9 +368,9 @@ def sample_payload(definition: dict[str, Any], *, now: datetime | None = None) -
         target.setdefault(leaf, _sample_value(leaf, now))
     # Longest first, so that a list inside a list's item is wrapped before its parent is.
     for path in sorted(lists, key=len, reverse=True):
-        target = sample
+        holder: Any = sample
         for part in path[1:-1]:
-            target = target.get(part) if isinstance(target, dict) else None
-        if isinstance(target, dict) and path[-1] in target:
-            target[path[-1]] = [target[path[-1]]]
+            holder = holder.get(part) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and path[-1] in holder:
+            holder[path[-1]] = [holder[path[-1]]]
     return sample
