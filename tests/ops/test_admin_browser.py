@@ -253,6 +253,26 @@ def seed_runs(workflow, long_id: str) -> dict[str, TriggerInstance]:
     return {"waiting": waiting, "retrying": retrying, "failed": done}
 
 
+def seed_ledger_and_suppressions(run: TriggerInstance) -> None:
+    """Rows as long as real ones: a ledger key with a long node id, a bounce's suppression."""
+    from workers.models import SendLedger, Suppression
+
+    node = "welcome_email_for_new_customers"
+    SendLedger.objects.create(
+        trigger=run,
+        node_id=node,
+        idempotency_key=f"{run.pk}:{node}",
+        channel="email",
+        status="sent",
+    )
+    Suppression.objects.create(
+        channel="email",
+        recipient=f"a.rather.long.address.{unique()}@example.com",
+        reason="bounced",
+        source=f"ses:{uuid.uuid4()}-{uuid.uuid4()}",
+    )
+
+
 def assert_fits(page, name: str, *, is_list: bool) -> None:
     overflow = page.evaluate(OVERFLOW)
     if is_list:  # the measure must exist, or a renamed element would make this pass silently
@@ -279,12 +299,17 @@ def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
     long_id = f"<{uuid.uuid4()}.{uuid.uuid4()}.welcome_email_for_new_customers@notiflow.local>"
     runs = seed_runs(workflow, long_id)
     version = workflow.versions.get(number=2)
+    seed_ledger_and_suppressions(runs["failed"])
     pages = [
         ("trigger-list", f"/admin/triggers/triggerinstance/?workflow__id__exact={workflow.pk}"),
         ("step-logs", f"/admin/workers/stepexecutionlog/?workflow__id__exact={workflow.pk}"),
         ("run", f"/admin/triggers/triggerinstance/{runs['waiting'].pk}/change/"),
         ("version", f"/admin/workflows/workflowversion/{version.pk}/change/"),
         ("diff", f"/admin/workflows/workflow/{workflow.pk}/versions/diff/?a=1&b=2"),
+        ("trigger-events-list", f"/admin/triggers/triggerevent/?q={runs['failed'].pk}"),
+        ("ledger-list", "/admin/workers/sendledger/"),
+        ("suppression-list", "/admin/workers/suppression/"),
+        ("webhook-add", "/admin/events/webhookendpoint/add/"),
     ]
 
     for width in WIDTHS:
@@ -315,6 +340,20 @@ def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
         page.goto(base + pages[3][1])
         expect(page.locator("h1")).to_have_text(f"{workflow.key} — version 2")
         expect(page.locator(".json-block pre")).to_contain_text('"entry_node_id"')
+
+        # What tells rows apart is in view, not cut: an event's actor, a send's node id, when a
+        # suppression was added.
+        page.goto(base + pages[5][1])
+        actor = page.locator("#result_list .field-actor_cut .nf-wrap").first
+        assert actor.evaluate("e => e.scrollWidth <= e.clientWidth")
+        page.goto(base + pages[6][1])
+        expect(page.locator("#result_list .field-key")).to_contain_text(
+            ":welcome_email_for_new_customers"
+        )
+        page.goto(base + pages[7][1])
+        added = page.locator("#result_list td.field-added").first
+        box, results = added.bounding_box(), page.locator("#changelist .results").bounding_box()
+        assert box and results and box["x"] + box["width"] <= results["x"] + results["width"]
 
 
 # The change page of a workflow with every node type, as tall as it may get at 1280 px (it was

@@ -309,7 +309,8 @@ def test_the_ledger_list_shows_the_node_id_part_of_the_key(admin_client):
 
     (cell,) = re.findall(r'<t[hd] class="field-key">(.*?)</t[hd]>', html, re.S)
     shown = f"{str(trigger.pk)[:8]}…:welcome_email_for_new_customers"
-    assert f'title="{key}">{shown}</span>' in cell
+    assert f'<span class="nf-id nf-wrap" title="{key}">{shown}</span>' in cell
+    assert '<span class="nf-detail">email</span>' in cell  # the channel under it
 
 
 def test_cancel_action_cancels_the_selected_and_skips_the_finished(admin_client):
