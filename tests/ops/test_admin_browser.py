@@ -307,8 +307,8 @@ def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
         ("version", f"/admin/workflows/workflowversion/{version.pk}/change/"),
         ("diff", f"/admin/workflows/workflow/{workflow.pk}/versions/diff/?a=1&b=2"),
         ("trigger-events-list", f"/admin/triggers/triggerevent/?q={runs['failed'].pk}"),
-        ("ledger-list", "/admin/workers/sendledger/"),
-        ("suppression-list", "/admin/workers/suppression/"),
+        ("ledger-list", f"/admin/workers/sendledger/?q={runs['failed'].pk}"),
+        ("suppression-list", "/admin/workers/suppression/?q=a.rather.long.address"),
         ("webhook-add", "/admin/events/webhookendpoint/add/"),
     ]
 
