@@ -9,10 +9,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
 
 from deliveries.models import SHOWN_FIELDS, DeliveryEvent, UnmatchedReport
-from notiflow.admin import ReadOnlyAdminMixin, json_block, list_time
-from workers.models import Suppression
+from notiflow.admin import ReadOnlyAdminMixin, json_block, list_time, text_cut, text_wrap
+from workers.models import Suppression, SuppressionScope
 from workers.services.suppression import recipient_checked
 
 
@@ -81,11 +82,34 @@ class SuppressionForm(forms.ModelForm):
         return cleaned
 
 
+# What a scope keeps from the recipient, in the list and its filter: the model's labels ("All",
+# "Marketing") made the filter read "All / All / Marketing".
+SCOPE_LABELS = {
+    SuppressionScope.ALL: "every message",
+    SuppressionScope.MARKETING: "marketing only",
+}
+
+
+class ScopeFilter(admin.SimpleListFilter):
+    title = "scope"
+    parameter_name = "scope"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(str(scope), label) for scope, label in SCOPE_LABELS.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(scope=self.value()) if self.value() else queryset
+
+
+# Listed in the Deliveries section (notiflow.admin.MODEL_SECTIONS); the table is the workers app's.
 @admin.register(Suppression)
 class SuppressionAdmin(admin.ModelAdmin):
     form = SuppressionForm
-    list_display = ["recipient", "channel", "scope", "reason", "source", "added"]
-    list_filter = ["channel", "scope", "reason"]
+    # Five columns that fit beside the filters at 1280 px: the recipient whole with its channel
+    # under it, the source cut at 12em (whole in its tooltip), so "Added" is never pushed out.
+    list_display = ["recipient_shown", "scope_shown", "reason", "source_cut", "added"]
+    list_display_links = ["recipient_shown"]
+    list_filter = ["channel", ScopeFilter, "reason"]
     search_fields = ["recipient"]
     actions = ["remove_selected"]
 
@@ -109,6 +133,20 @@ class SuppressionAdmin(admin.ModelAdmin):
         self.message_user(
             request, f"{removed} recipient(s) may be sent to again.", messages.SUCCESS
         )
+
+    @admin.display(description="Recipient", ordering="recipient")
+    def recipient_shown(self, row: Suppression) -> str:
+        return format_html(
+            '{}<span class="nf-detail">{}</span>', text_wrap(row.recipient), row.channel
+        )
+
+    @admin.display(description="Scope", ordering="scope")
+    def scope_shown(self, row: Suppression) -> str:
+        return SCOPE_LABELS.get(row.scope, row.scope)  # type: ignore[call-overload]
+
+    @admin.display(description="Source", ordering="source")
+    def source_cut(self, row: Suppression) -> str:
+        return text_cut(row.source, fill=False)
 
     @admin.display(description="Added", ordering="created_at")
     def added(self, row: Suppression) -> str:

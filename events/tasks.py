@@ -23,7 +23,9 @@ def deliver(delivery_id: int) -> str | None:
     return delivery_send(delivery_id, worker_id=f"{socket.gethostname()}:{os.getpid()}")
 
 
-@shared_task(name="events.sweep", ignore_result=True)
+# No task events: every few seconds, they filled Flower's task list (which cannot hide a task by
+# name) with sweeps. A sweep that did something logs it; one that failed is logged by Celery.
+@shared_task(name="events.sweep", ignore_result=True, send_events=False)
 def sweep() -> int:
     """Re-nudge due deliveries (run by celery beat every sweep interval)."""
     nudged = deliveries_sweep()

@@ -10,8 +10,10 @@ import json
 from datetime import datetime
 from typing import Any
 
+from django.apps import apps as django_apps
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -25,11 +27,17 @@ JSON_OPEN_MAX_LINES = 40
 OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
-    "workers": ["StepExecutionLog", "SendLedger", "Suppression", "Digest"],
-    "deliveries": ["DeliveryEvent", "UnmatchedReport"],
+    "workers": ["StepExecutionLog", "SendLedger", "Digest"],
+    "deliveries": ["DeliveryEvent", "Suppression", "UnmatchedReport"],
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],
 }
+# Models listed in another section than the app that holds their table ("app.Model": the section's
+# app label): the suppression list is about what happens to messages after sending (docs/design.md,
+# "Deliveries") while its table is the engine's, which checks it before every send. Only the
+# grouping moves: the URL stays /admin/workers/suppression/ (its pages' breadcrumbs name the
+# section: deliveries/templates/admin/workers/suppression/).
+MODEL_SECTIONS: dict[str, str] = {"workers.Suppression": "deliveries"}
 # celery-beat's tables hold the sweeper's schedule, which beat installs at start
 # (CELERY_BEAT_SCHEDULE). Operators have no use for them day to day and editing them changes how
 # lost nudges are recovered, but a superuser looking into beat must still find them: so they
@@ -53,7 +61,9 @@ class NotiflowAdminSite(admin.AdminSite):
         """Django's list of what this user may see, reordered: the operator's apps first, then
         the others (accounts) in Django's order, then the internal ones under their new name.
         The index and the sidebar of every page both come from here."""
-        apps = super().get_app_list(request, app_label)
+        apps = _sections_moved(request, super().get_app_list(request))
+        if app_label is not None:
+            apps = [app for app in apps if app["app_label"] == app_label]
         for app in apps:
             order = OPERATOR_APPS.get(app["app_label"], [])
             app["models"].sort(key=lambda model, order=order: _rank(order, model["object_name"]))
@@ -63,6 +73,29 @@ class NotiflowAdminSite(admin.AdminSite):
             apps,
             key=lambda app: (app["app_label"] in INTERNAL_APPS, _rank(operator, app["app_label"])),
         )
+
+
+def _sections_moved(request: HttpRequest, apps: list[Any]) -> list[Any]:
+    """`apps` (Django's app list) with each model of MODEL_SECTIONS under its section's app (made
+    if this user sees nothing else of it), and without apps left empty."""
+    by_label = {app["app_label"]: app for app in apps}
+    for app in list(apps):
+        for model in list(app["models"]):
+            section = MODEL_SECTIONS.get(f"{app['app_label']}.{model['object_name']}")
+            if section is None:
+                continue
+            app["models"].remove(model)
+            if section not in by_label:
+                by_label[section] = {
+                    "name": django_apps.get_app_config(section).verbose_name,
+                    "app_label": section,
+                    "app_url": reverse("admin:app_list", kwargs={"app_label": section}),
+                    "has_module_perms": True,
+                    "models": [],
+                }
+                apps.append(by_label[section])
+            by_label[section]["models"].append(model)
+    return [app for app in apps if app["models"]]
 
 
 def json_block(value: Any) -> SafeString:
@@ -104,6 +137,12 @@ def text_cut(text: str, *, fill: bool = True) -> SafeString:
     return format_html(
         '<span class="nf-cut {}" title="{}">{}</span>', "nf-fill" if fill else "nf-clip", text, text
     )
+
+
+def text_wrap(text: str) -> SafeString:
+    """A short text for a list column, shown whole: it wraps (anywhere, so a long token such as
+    a worker's name cannot widen the column) rather than being cut."""
+    return format_html('<span class="nf-wrap">{}</span>', text)
 
 
 def id_short(value: Any) -> SafeString:

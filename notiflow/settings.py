@@ -581,13 +581,20 @@ for _key in [k for k in os.environ if k.startswith("ANYMAIL_")]:
             _refuse(f"{_key} looks like JSON but is not: {_exc}")
     ANYMAIL[_key.removeprefix("ANYMAIL_")] = _value
 
+_CELERY_TASK_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    # Celery's "received"/"succeeded"/"Sending due task" lines about the sweepers, every few
+    # seconds, are left out (notiflow/task_logging.py); a sweep logs what it did, if anything.
+    "filters": {"quiet_periodic_tasks": {"()": "notiflow.task_logging.QuietPeriodicTasks"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        **{name: {"filters": ["quiet_periodic_tasks"]} for name in _CELERY_TASK_LOGGERS},
+    },
 }
 
 # --- Events and webhooks (docs/design.md, "Events and webhooks") ----------------------------------

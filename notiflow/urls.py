@@ -10,7 +10,7 @@ from events.api import (
     WebhookRotateSecretApi,
     WebhookTestApi,
 )
-from notiflow.views import landing
+from notiflow.views import favicon, landing
 from registry.api import WorkerListApi
 from triggers.api import (
     TriggerBulkApi,
@@ -84,6 +84,7 @@ api = [
 
 urlpatterns = [
     path("", landing, name="landing"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("api/", include(api)),
     path("deliveries/", include("deliveries.urls")),

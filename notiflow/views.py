@@ -1,4 +1,8 @@
-"""The landing page at `/`: where a new user (or the admin's "View site") finds everything."""
+"""The landing page at `/`: where a new user (or the admin's "View site") finds everything; and
+the site's icon at /favicon.ico, where browsers ask for it on every page."""
+
+from functools import cache
+from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -18,3 +22,20 @@ def landing(request: HttpRequest) -> HttpResponse:
     if settings.NOTIFLOW_FLOWER_URL:
         links.append(("Flower", settings.NOTIFLOW_FLOWER_URL, "the Celery workers and their tasks"))
     return render(request, "landing.html", {"links": links})
+
+
+FAVICON = Path(__file__).resolve().parent / "static" / "notiflow" / "favicon.svg"
+
+
+@cache
+def _favicon() -> bytes:
+    return FAVICON.read_bytes()
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The icon (an SVG, which browsers take at this path by its content type): pages link it,
+    and a page that does not (the API docs, JSON) gets it here rather than a 404."""
+    response = HttpResponse(_favicon(), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -4,9 +4,12 @@
 
 An SMTP server (aiosmtpd) accepts every message and keeps it as a `.eml` file in --dir, named
 so that names sort by arrival; a web page lists them (date, from, to, subject, newest first)
-and shows one message's headers and text. Nothing is relayed anywhere. Both listen on loopback
-unless told otherwise; every value shown comes from a message and is HTML-escaped, and the pages
-carry a Content-Security-Policy that runs no script.
+and shows one message as Mailpit does: its HTML part in a sandboxed frame, its text part, and
+every header in a table (List-Unsubscribe included). Nothing is relayed anywhere. Both listen on
+loopback unless told otherwise; every value shown comes from a message and is HTML-escaped, and
+the pages carry a Content-Security-Policy that runs no script. The HTML part is served on its own
+(/html/<name>) under a CSP `sandbox` that also loads nothing from the network (no tracking
+pixel fires): a sandboxed iframe shows it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,11 @@ from aiosmtpd.controller import Controller
 logger = logging.getLogger("mailcatcher")
 
 LIST_LIMIT = 200
+# The pages: no script, and frames only from here (the HTML part's own URL).
+PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'"
+# A message's HTML part: sandboxed (no script, an origin of its own) even when opened directly,
+# its inline styles and embedded (data:) images shown, nothing fetched from the network.
+HTML_PART_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _NAME = re.compile(r"^[0-9TZ.]+-[0-9a-f]{8}\.eml$")
 
 
@@ -74,6 +82,16 @@ def message_text(message: EmailMessage) -> str:
     part = message.get_body(preferencelist=("plain", "html"))
     if part is None:
         return "(no text or HTML body)"
+    return _content(part)
+
+
+def message_html(message: EmailMessage) -> str | None:
+    """The HTML body as sent, or None when the message has none."""
+    part = message.get_body(preferencelist=("html",))
+    return None if part is None else _content(part)
+
+
+def _content(part: Any) -> str:
     try:
         return str(part.get_content())
     except (LookupError, ValueError) as exc:  # an unknown charset or a broken encoding
@@ -86,7 +104,9 @@ def _page(title: str, body: str, *, refresh: bool = False) -> bytes:
 <html><head><meta charset="utf-8">{meta}<title>{html.escape(title)}</title>
 <style>body{{font:14px system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}
 td,th{{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}}
-pre{{white-space:pre-wrap;background:#f6f6f6;padding:1em}}</style></head>
+pre{{white-space:pre-wrap;background:#f6f6f6;padding:1em}}h2{{font-size:1.1em;margin-top:1.5em}}
+iframe{{width:100%;height:28em;border:1px solid #ddd;background:#fff}}
+table.headers td{{font-family:monospace;font-size:12px;overflow-wrap:anywhere}}</style></head>
 <body>{body}</body></html>""".encode()
 
 
@@ -116,14 +136,25 @@ def list_page(directory: Path) -> bytes:
 
 def message_page(path: Path) -> bytes:
     message = _parse(path)
-    headers = "".join(
+    summary = "".join(
         f"<tr><th>{name}</th><td>{html.escape(str(message.get(name, '')))}</td></tr>"
         for name in ("Date", "From", "To", "Subject", "Message-ID", "X-RcptTo")
+    )
+    every_header = "".join(
+        f"<tr><th>{html.escape(name)}</th><td>{html.escape(str(value))}</td></tr>"
+        for name, value in message.items()
+    )
+    html_part = (
+        f'<h2>HTML</h2><iframe sandbox src="/html/{path.name}" title="HTML part"></iframe>'
+        if message_html(message) is not None
+        else ""
     )
     body = (
         '<p><a href="/">all mail</a></p>'
         f"<h1>{html.escape(str(message.get('Subject', '') or '(no subject)'))}</h1>"
-        f"<table>{headers}</table><pre>{html.escape(message_text(message))}</pre>"
+        f"<table>{summary}</table>{html_part}"
+        f"<h2>Text</h2><pre>{html.escape(message_text(message))}</pre>"
+        f'<h2>Headers</h2><table class="headers">{every_header}</table>'
         f'<p><a href="/raw/{path.name}">raw message</a></p>'
     )
     return _page(str(message.get("Subject", "message")), body)
@@ -139,19 +170,24 @@ class MailPages(BaseHTTPRequestHandler):
             return
         kind, _, name = path.strip("/").partition("/")
         file = self.directory / name
-        if kind in ("messages", "raw") and _NAME.match(name) and file.is_file():
+        if kind in ("messages", "raw", "html") and _NAME.match(name) and file.is_file():
             if kind == "raw":
                 self._send(file.read_bytes(), "text/plain; charset=utf-8")
+            elif kind == "html":
+                part = message_html(_parse(file))
+                self._send((part or "").encode(), "text/html; charset=utf-8", csp=HTML_PART_CSP)
             else:
                 self._send(message_page(file), "text/html; charset=utf-8")
             return
         self._send(b"not found\n", "text/plain; charset=utf-8", HTTPStatus.NOT_FOUND)
 
-    def _send(self, content: bytes, content_type: str, code: int = HTTPStatus.OK) -> None:
+    def _send(
+        self, content: bytes, content_type: str, code: int = HTTPStatus.OK, *, csp: str = PAGE_CSP
+    ) -> None:
         self.send_response(code)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(content)))
-        self.send_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+        self.send_header("Content-Security-Policy", csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         self.wfile.write(content)

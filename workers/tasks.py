@@ -29,7 +29,9 @@ def execute_node(self: Task, trigger_id: str) -> str | None:
     return steps_execute(trigger_id=trigger_id, worker_id=worker_id(), queue=queue)
 
 
-@shared_task(name="workers.sweep", ignore_result=True)
+# No task events: every few seconds, they filled Flower's task list (which cannot hide a task by
+# name) with sweeps. A sweep that did something logs it; one that failed is logged by Celery.
+@shared_task(name="workers.sweep", ignore_result=True, send_events=False)
 def sweep() -> int:
     """Re-nudge due triggers and expired leases, and prune the throttle and digest state past
     its use (run by celery beat every few seconds)."""

@@ -157,6 +157,31 @@ def _port(point: _Point, towards: _Point, routes: list[list[_Point]], end: int) 
     return point.x - NODE_WIDTH * 0.35 + share * others.index(towards.x)
 
 
+def _edge_label(
+    edge: dict[str, Any],
+    edges: list[dict[str, Any]],
+    by_id: dict[str, dict[str, Any]],
+    rank: int,
+    siblings: int,
+) -> str:
+    """What an edge's label says: its condition, numbered in the order the engine tries a node's
+    edges when there are several. An edge without `when` is "otherwise" only as the fallback
+    after conditional ones; a throttle's is the way on for the runs that "passed" (a throttled
+    run follows only conditional edges); the single or first edge of any other node needs no
+    label (it is always taken)."""
+    when = str(edge.get("when") or "")
+    if siblings <= 1:
+        return when
+    if when:
+        return f"{rank}. {when}"
+    earlier = [e for e in edges if e["from"] == edge["from"]][: rank - 1]
+    if any(e.get("when") for e in earlier):
+        return f"{rank}. otherwise"
+    if by_id.get(edge["from"], {}).get("type") == "throttle":
+        return "passed"
+    return ""
+
+
 def _label(
     text: str,
     tooltip: str,
@@ -247,9 +272,7 @@ def workflow_diagram_svg(definition: dict[str, Any], *, title: str = "workflow")
             f'data-to="{escape(edge["to"])}" d="{_curve(coords)}" fill="none" stroke="#555" '
             'stroke-width="1.4" marker-end="url(#dag-arrow)"/>'
         )
-        label = edge.get("when") or ""
-        if outgoing_count[edge["from"]] > 1:
-            label = f"{rank[edge['from']]}. {label or 'otherwise'}"
+        label = _edge_label(edge, edges, by_id, rank[edge["from"]], outgoing_count[edge["from"]])
         if label:
             out.append(_label(label, str(edge.get("when") or ""), coords, placed))
     for node_id in ids:

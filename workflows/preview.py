@@ -9,6 +9,7 @@ will run. A variable that does not exist is an error naming it, as at run time.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +37,7 @@ from workflows.templating import (
     TemplateError,
     condition_variable_paths,
     render_budget,
+    template_loops,
     template_variable_paths,
 )
 
@@ -65,6 +67,9 @@ def _preview_slot() -> Iterator[None]:
     finally:
         with _running_lock:
             _running -= 1
+
+
+VarPath = tuple[str, ...]  # a variable's path, e.g. ("payload", "user", "email")
 
 
 @dataclass(frozen=True)
@@ -208,10 +213,11 @@ def _flow_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) 
             wait = timing_wait(node, context, now)
             if wait.resume_at <= now:
                 return NodePreview(node["id"], kind, note="goes on at once")
-            # A window's opening in its own zone; a delay's time as given.
-            until = wait.output.get("opens_at") or wait.resume_at.isoformat()
+            # A window's opening in its own zone; a delay's time in UTC.
+            opens_at = wait.output.get("opens_at")
+            until = datetime.fromisoformat(opens_at) if opens_at else wait.resume_at
             waited = _spelled(node, wait.resume_at - now)
-            return NodePreview(node["id"], kind, note=f"waits until {until} ({waited})")
+            return NodePreview(node["id"], kind, note=f"waits {waited}, until {_moment(until)}")
         if kind in ("throttle", "digest"):
             key = flow_key(node, context)
             field = [RenderedField("key", key)]
@@ -229,8 +235,31 @@ def _flow_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) 
 
 
 def _spelled(node: dict[str, Any], wait: timedelta) -> str:
-    fixed = "" if node.get("until") else delay_spelled(node)
-    return f"{fixed}, {wait}" if fixed else str(wait)
+    """A wait as its author wrote it (a delay's "15m"), else in its two largest units ("2d 12h")."""
+    fixed = "" if node.get("until") or node.get("type") != "delay" else delay_spelled(node)
+    if fixed:
+        return fixed
+    total = float(round(max(wait.total_seconds(), 0.0)))
+    units = (("d", 86400), ("h", 3600), ("m", 60), ("s", 1))
+    for (big, big_size), (small, small_size) in itertools.pairwise(units):
+        if total >= big_size:  # rounded to the smaller unit: 2d 11h 59m 59s is "2d 12h"
+            whole, rest = divmod(round(total / small_size) * small_size, big_size)
+            return f"{whole}{big} {rest // small_size}{small}" if rest else f"{whole}{big}"
+    return f"{round(total)}s"
+
+
+def _moment(when: datetime) -> str:
+    """A time to the minute (to the second when it has seconds), with its zone: "UTC" or the
+    offset of the zone it was computed in ("2026-03-30 09:00 +02:00")."""
+    shown = when.strftime("%Y-%m-%d %H:%M:%S" if when.second else "%Y-%m-%d %H:%M")
+    offset = when.utcoffset()
+    if not offset:
+        return f"{shown} UTC"
+    sign, minutes = (
+        ("+" if offset >= timedelta(0) else "-"),
+        abs(round(offset.total_seconds() / 60)),
+    )
+    return f"{shown} {sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 def _node_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
@@ -304,15 +333,43 @@ def _sample_value(name: str, now: datetime) -> str:
     return next((value for hint, value in _SAMPLE_VALUES if hint in lowered), f"sample {name}")
 
 
+def _loop_paths(source: str, digests: set[str]) -> tuple[list[VarPath], set[VarPath]]:
+    """The payload paths a template reads through its loops, and the payload paths it loops over.
+
+    `{% for e in vars.digest_x.events %}{{ e.author }}` reads `payload.author` of every run the
+    digest gathered (its events are their payloads); `{% for i in payload.items %}{{ i.sku }}`
+    reads `payload.items` as a list of objects with a `sku`."""
+    paths: list[VarPath] = []
+    lists: set[VarPath] = set()
+    for iterable, tails in template_loops(source):
+        if len(iterable) == 3 and iterable[0] == "vars" and iterable[1] in digests:
+            base: VarPath = ("payload",)
+        elif len(iterable) > 1 and iterable[0] == "payload":
+            base = iterable
+            lists.add(base)
+        else:
+            continue
+        paths.extend((*base, *tail) for tail in tails)
+    return paths, lists
+
+
 def sample_payload(definition: dict[str, Any], *, now: datetime | None = None) -> dict[str, Any]:
     """A payload with a plausible value at every `payload.…` path the templates and conditions
-    read, as a starting point for the preview form."""
-    paths: list[tuple[str, ...]] = []
-    for node in definition.get("nodes", []):
-        node_type = NODE_TYPES.get(str(node.get("type"))) if isinstance(node, dict) else None
+    read, as a starting point for the preview form. Paths read through a digest's events are
+    the payload's own (each event is a gathered run's payload); a payload path a template loops
+    over is a list of one sample item."""
+    nodes = [n for n in definition.get("nodes", []) if isinstance(n, dict)]
+    digests = {output_key(n) for n in nodes if n.get("type") == "digest" and "id" in n}
+    paths: list[VarPath] = []
+    lists: set[VarPath] = set()
+    for node in nodes:
+        node_type = NODE_TYPES.get(str(node.get("type")))
         for name in node_type.templates if node_type else ():
             if isinstance(node.get(name), str):
                 paths.extend(template_variable_paths(node[name]))
+                looped, iterated = _loop_paths(node[name], digests)
+                paths.extend(looped)
+                lists |= iterated
     for edge in definition.get("edges", []):
         if isinstance(edge, dict) and isinstance(edge.get("when"), str) and edge["when"].strip():
             paths.extend(condition_variable_paths(edge["when"]))
@@ -327,4 +384,11 @@ def sample_payload(definition: dict[str, Any], *, now: datetime | None = None) -
                 target[part] = {}
             target = target[part]
         target.setdefault(leaf, _sample_value(leaf, now))
+    # Longest first, so that a list inside a list's item is wrapped before its parent is.
+    for path in sorted(lists, key=len, reverse=True):
+        holder: Any = sample
+        for part in path[1:-1]:
+            holder = holder.get(part) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and path[-1] in holder:
+            holder[path[-1]] = [holder[path[-1]]]
     return sample

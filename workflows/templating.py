@@ -26,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from liquid import Environment, RenderContext, StrictUndefined, Undefined
+from liquid.builtin.tags.for_tag import ForNode
 from liquid.exceptions import LiquidError, LoopIterationLimitError, ResourceLimitError
 from liquid.token import Token
 
@@ -260,6 +261,34 @@ def condition_variable_paths(expression: str) -> list[tuple[str, ...]]:
     except (TemplateError, LiquidError):
         return []
     return [tuple(s) for s in segments if all(isinstance(part, str) for part in s)]
+
+
+def template_loops(source: str) -> list[tuple[tuple[str, ...], list[tuple[str, ...]]]]:
+    """The `for` loops of a template over a named path: each as that path and the paths read
+    through the loop's variable, without the variable: `{% for e in vars.d.events %}{{ e.author }}`
+    gives `(("vars", "d", "events"), [("author",)])`. For sample payloads; a template that does
+    not parse has none. Parsed through the one bounded cache (PARSED)."""
+    try:
+        template = PARSED.get_or_parse(_templates, source)
+        used = template.analyze().variables
+    except (TemplateError, LiquidError):
+        return []
+    loops = []
+    for loop in _for_nodes(template.nodes):
+        iterable = getattr(loop.expression.iterable, "path", None)
+        if not isinstance(iterable, list) or not all(isinstance(p, str) for p in iterable):
+            continue
+        tails = [tuple(v.segments[1:]) for v in used.get(loop.expression.identifier, [])]
+        named = [t for t in tails if t and all(isinstance(part, str) for part in t)]
+        loops.append((tuple(iterable), named))
+    return loops
+
+
+def _for_nodes(nodes: Any) -> Any:
+    for node in nodes:
+        if isinstance(node, ForNode):
+            yield node
+        yield from _for_nodes(node.children(None, include_partials=False))
 
 
 def read_paths(source: str, *, condition: bool = False) -> list[tuple[str, ...]]:

@@ -94,6 +94,14 @@ def test_adding_an_endpoint_shows_its_secret_once_on_the_page_that_answers(admin
     )
 
 
+def test_the_event_checkboxes_are_laid_out_in_columns_across_the_form(admin_client):
+    html = admin_client.get("/admin/events/webhookendpoint/add/").content.decode()
+
+    # One narrow column made each label four lines tall; the grid is in base_site.html.
+    assert '<div id="id_events" class="nf-choices">' in html
+    assert "div.nf-choices { display: grid;" in html
+
+
 def test_the_add_form_shows_the_services_messages_on_their_fields(admin_client):
     response = admin_client.post(
         f"{ENDPOINTS}add/",

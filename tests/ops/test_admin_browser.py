@@ -20,7 +20,16 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from tests.conftest import unique
-from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from tests.factories import (
+    WorkflowFactory,
+    chain,
+    delay_node,
+    digest_node,
+    email_node,
+    sms_node,
+    throttle_node,
+    window_node,
+)
 from tests.support.stack import ROOT, wait_for
 from tests.triggers.support import claimed, failed, new_trigger, released
 from triggers.models import ApiKey, TriggerInstance
@@ -109,6 +118,12 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     page.fill("#id_nodes-0-to", "{{ payload.email }}")
     page.fill("#id_nodes-0-subject", "Welcome {{ payload.name }}")
     page.fill("#id_nodes-0-body", "Hello {{ payload.name }}, from {{ workflow.key }}")
+    # One node row to start with; each further row (node or edge) on demand.
+    expect(page.locator("#id_nodes-1-id")).to_have_count(0)
+    expect(page.locator("#edge-rows tr")).to_have_count(0)
+    page.click("button[data-add=nodes]")
+    expect(page.locator("#id_nodes-1-id")).to_be_focused()
+    page.click("button[data-add=nodes]")
     page.fill("#id_nodes-1-id", "pause")
     page.select_option("#id_nodes-1-type", "delay")
     expect(page.locator("#id_nodes-1-subject")).to_be_hidden()  # only a delay's fields show
@@ -121,6 +136,8 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     page.click("button[data-add=nodes]")  # an extra row, left empty: ignored on save
     expect(page.locator("#id_nodes-3-id")).to_be_visible()
     page.select_option("#id_entry_node_id", "welcome")
+    page.click("button[data-add=edges]")
+    page.click("button[data-add=edges]")
     page.select_option("#id_edges-0-source", "welcome")
     page.select_option("#id_edges-0-target", "pause")
     page.select_option("#id_edges-1-source", "pause")
@@ -236,6 +253,26 @@ def seed_runs(workflow, long_id: str) -> dict[str, TriggerInstance]:
     return {"waiting": waiting, "retrying": retrying, "failed": done}
 
 
+def seed_ledger_and_suppressions(run: TriggerInstance) -> None:
+    """Rows as long as real ones: a ledger key with a long node id, a bounce's suppression."""
+    from workers.models import SendLedger, Suppression
+
+    node = "welcome_email_for_new_customers"
+    SendLedger.objects.create(
+        trigger=run,
+        node_id=node,
+        idempotency_key=f"{run.pk}:{node}",
+        channel="email",
+        status="sent",
+    )
+    Suppression.objects.create(
+        channel="email",
+        recipient=f"a.rather.long.address.{unique()}@example.com",
+        reason="bounced",
+        source=f"ses:{uuid.uuid4()}-{uuid.uuid4()}",
+    )
+
+
 def assert_fits(page, name: str, *, is_list: bool) -> None:
     overflow = page.evaluate(OVERFLOW)
     if is_list:  # the measure must exist, or a renamed element would make this pass silently
@@ -262,12 +299,17 @@ def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
     long_id = f"<{uuid.uuid4()}.{uuid.uuid4()}.welcome_email_for_new_customers@notiflow.local>"
     runs = seed_runs(workflow, long_id)
     version = workflow.versions.get(number=2)
+    seed_ledger_and_suppressions(runs["failed"])
     pages = [
         ("trigger-list", f"/admin/triggers/triggerinstance/?workflow__id__exact={workflow.pk}"),
         ("step-logs", f"/admin/workers/stepexecutionlog/?workflow__id__exact={workflow.pk}"),
         ("run", f"/admin/triggers/triggerinstance/{runs['waiting'].pk}/change/"),
         ("version", f"/admin/workflows/workflowversion/{version.pk}/change/"),
         ("diff", f"/admin/workflows/workflow/{workflow.pk}/versions/diff/?a=1&b=2"),
+        ("trigger-events-list", f"/admin/triggers/triggerevent/?q={runs['failed'].pk}"),
+        ("ledger-list", f"/admin/workers/sendledger/?q={runs['failed'].pk}"),
+        ("suppression-list", "/admin/workers/suppression/?q=a.rather.long.address"),
+        ("webhook-add", "/admin/events/webhookendpoint/add/"),
     ]
 
     for width in WIDTHS:
@@ -298,6 +340,88 @@ def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
         page.goto(base + pages[3][1])
         expect(page.locator("h1")).to_have_text(f"{workflow.key} — version 2")
         expect(page.locator(".json-block pre")).to_contain_text('"entry_node_id"')
+
+        # What tells rows apart is in view, not cut: an event's actor, a send's node id, when a
+        # suppression was added.
+        page.goto(base + pages[5][1])
+        actor = page.locator("#result_list .field-actor_cut .nf-wrap").first
+        assert actor.evaluate("e => e.scrollWidth <= e.clientWidth")
+        page.goto(base + pages[6][1])
+        expect(page.locator("#result_list .field-key")).to_contain_text(
+            ":welcome_email_for_new_customers"
+        )
+        page.goto(base + pages[7][1])
+        added = page.locator("#result_list td.field-added").first
+        box, results = added.bounding_box(), page.locator("#changelist .results").bounding_box()
+        assert box and results and box["x"] + box["width"] <= results["x"] + results["width"]
+
+
+# The change page of a workflow with every node type, as tall as it may get at 1280 px (it was
+# 4,809 px, with Preview and Send test below the save bar and an empty node row).
+EVERY_NODE_PAGE_MAX_HEIGHT = 4_000
+
+
+def every_node_type() -> dict:
+    nodes = [
+        window_node("hours"),
+        throttle_node("cap"),
+        digest_node("comments", key="{{ payload.user_id }}"),
+        delay_node("pause", duration="5s"),
+        email_node(
+            "mail",
+            subject="{{ vars.digest_comments.count }} new comments",
+            body="{% for e in vars.digest_comments.events %}{{ e.author }}: {{ e.text }}\n"
+            "{% endfor %}",
+        ),
+        sms_node("note"),
+    ]
+    edges = [("hours", "cap", ""), ("cap", "comments", ""), ("comments", "pause", "")]
+    edges += [("pause", "mail", ""), ("cap", "note", "vars.throttle_cap.throttled")]
+    return {
+        "entry_node_id": "hours",
+        "nodes": nodes,
+        "edges": [{"from": a, "to": b, **({"when": w} if w else {})} for a, b, w in edges],
+    }
+
+
+def test_a_workflow_with_every_node_type_fits_1280_px_and_its_page_is_compact(e2e, browser_page):
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    workflow = WorkflowFactory(key=unique("wf-every-node"), definition=every_node_type())
+    page.goto(f"{base}/admin/workflows/workflow/{workflow.pk}/change/")
+    shot(page, "workflow-every-node-1280")
+
+    size = page.evaluate(
+        "() => ({scroll: document.documentElement.scrollWidth,"
+        " client: document.documentElement.clientWidth,"
+        " height: document.documentElement.scrollHeight,"
+        " cards: [...document.querySelectorAll('.node-row')]"
+        "   .map(card => card.scrollWidth - card.clientWidth)})"
+    )
+    assert size["scroll"] <= size["client"], size  # nothing sticks out of the page...
+    assert len(size["cards"]) == 6 and max(size["cards"]) <= 0, size  # ...or out of a card
+    assert size["height"] <= EVERY_NODE_PAGE_MAX_HEIGHT, size
+    # The window's "Closes" and its help text are inside its card (they were 67 px outside).
+    card = page.locator('.node-row[data-type="window"]').bounding_box()
+    closes = page.locator("#id_nodes-0-end").bounding_box()
+    assert card and closes and closes["x"] + closes["width"] <= card["x"] + card["width"]
+    # No empty node row: the six nodes and nothing else; Preview and Send test on the first screen.
+    expect(page.locator("#node-rows .node-row")).to_have_count(6)
+    expect(page.locator("button[name=send_test]")).to_be_in_viewport()
+    body = page.locator("#id_nodes-4-body").bounding_box()
+    assert body and body["height"] >= 90 and body["width"] >= 600, body
+    # The conditional edge after an unconditional one: "passed" and "2. ...", never "otherwise".
+    expect(page.locator("#dag")).not_to_contain_text("otherwise")
+    expect(page.locator("#dag")).to_contain_text("passed")
+
+    # The sample payload has the digest's shape: its preview is clean.
+    page.click("button[name=preview]")
+    expect(page.locator("#preview-result")).to_be_visible()
+    expect(page.locator(".render-error")).to_have_count(0)
+    expect(page.locator('.preview-card[data-node-id="pause"]')).to_contain_text("waits 5s, until")
+    shot(page, "workflow-every-node-preview")
 
 
 # --- the way in, and an API key's life ------------------------------------------------------
@@ -379,8 +503,8 @@ def test_operator_authors_window_throttle_and_digest_nodes_in_the_rows_and_runs_
     key, address = unique("wf-flow"), f"flow-{unique()}@example.com"
     now = timezone.now()
     page.goto(f"{base}/admin/workflows/workflow/add/")
-    page.click("button[data-add=nodes]")
-    page.click("button[data-add=nodes]")
+    for _ in range(3):
+        page.click("button[data-add=nodes]")
     page.fill("#id_key", key)
     page.fill("#id_name", "Browser flow")
 
@@ -420,8 +544,7 @@ def test_operator_authors_window_throttle_and_digest_nodes_in_the_rows_and_runs_
     for index, (source, target) in enumerate(
         [("hours", "cap"), ("cap", "batch"), ("batch", "mail")]
     ):
-        if index == 2:
-            page.click("button[data-add=edges]")
+        page.click("button[data-add=edges]")
         page.select_option(f"#id_edges-{index}-source", source)
         page.select_option(f"#id_edges-{index}-target", target)
     shot(page, "7-add-flow-workflow")

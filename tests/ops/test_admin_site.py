@@ -67,11 +67,49 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     ]
     models = {app["app_label"]: [m["object_name"] for m in app["models"]] for app in app_list}
     assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "ApiKey"]
-    assert models["workers"] == ["StepExecutionLog", "SendLedger", "Suppression", "Digest"]
-    assert models["deliveries"] == ["DeliveryEvent", "UnmatchedReport"]
+    assert models["workers"] == ["StepExecutionLog", "SendLedger", "Digest"]
+    assert models["deliveries"] == ["DeliveryEvent", "Suppression", "UnmatchedReport"]
     assert models["events"] == ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"]
     assert models["registry"] == ["Worker"]
     assert "PeriodicTask" in models["django_celery_beat"]
+
+
+def test_suppressions_are_listed_under_deliveries_though_their_table_is_the_workers(admin_client):
+    deliveries = admin_client.get("/admin/deliveries/")
+    workers = admin_client.get("/admin/workers/")
+
+    [section] = deliveries.context["app_list"]
+    assert [m["object_name"] for m in section["models"]] == ["DeliveryEvent", "Suppression"]
+    assert section["models"][1]["admin_url"] == "/admin/workers/suppression/"
+    assert "Suppression" not in [m["object_name"] for m in workers.context["app_list"][0]["models"]]
+    # Its own pages say where it is listed.
+    for url in ("/admin/workers/suppression/", "/admin/workers/suppression/add/"):
+        crumbs = re.search(
+            r'<div class="breadcrumbs">(.*?)</div>', admin_client.get(url).text, re.S
+        )
+        assert crumbs is not None and "Deliveries and suppression" in crumbs.group(1), url
+        assert "Workers" not in crumbs.group(1), url
+
+
+def test_a_user_who_may_see_only_suppressions_finds_them_under_deliveries(client):
+    from django.contrib.auth.models import Permission
+
+    viewer = User.objects.create_user("supp-viewer", password="pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_suppression"))
+    client.force_login(viewer)
+
+    app_list = client.get("/admin/").context["app_list"]
+    assert [(app["app_label"], [m["object_name"] for m in app["models"]]) for app in app_list] == [
+        ("deliveries", ["Suppression"])
+    ]
+
+
+def test_every_page_links_the_favicon_and_it_is_served(client, admin_client):
+    assert '<link rel="icon" href="/favicon.ico"' in admin_client.get("/admin/").text
+    assert '<link rel="icon" href="/favicon.ico"' in client.get("/").text
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon["Content-Type"] == "image/svg+xml"
+    assert icon.content.startswith(b"<svg") and b"</svg>" in icon.content
 
 
 def test_the_sidebar_on_every_page_has_the_same_order(admin_client):

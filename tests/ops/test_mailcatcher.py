@@ -62,13 +62,23 @@ def catcher(tmp_path) -> Iterator[Catcher]:
         process.wait(timeout=10)
 
 
-def send(port: int, *, subject: str, body: str, to: str = "ann@example.com") -> None:
+def send(
+    port: int,
+    *,
+    subject: str,
+    body: str,
+    to: str = "ann@example.com",
+    html: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> None:
     message = EmailMessage()
     message["From"] = "Notiflow <notifications@notiflow.local>"
     message["To"] = to
     message["Subject"] = subject
+    for name, value in (headers or {}).items():
+        message[name] = value
     message.set_content(body)
-    message.add_alternative(f"<p>{body}</p>", subtype="html")
+    message.add_alternative(html or f"<p>{body}</p>", subtype="html")
     with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
         smtp.send_message(message)
 
@@ -114,8 +124,60 @@ def test_message_content_is_escaped_and_pages_run_no_script(catcher):
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
+def test_a_message_shows_its_html_part_in_a_sandboxed_frame_and_every_header(catcher):
+    unsubscribe = "<https://notiflow.test/deliveries/unsubscribe/abc/>"
+    send(
+        catcher.smtp_port,
+        subject="Your digest",
+        body="3 new comments",
+        html='<p style="color:#2f6fb5">3 new <b>comments</b></p><img src="https://t.example/p.gif">',
+        headers={
+            "List-Unsubscribe": unsubscribe,
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    [eml] = list(catcher.directory.glob("*.eml"))
+
+    page = requests.get(f"{catcher.web}/messages/{eml.name}", timeout=5)
+    assert f'<iframe sandbox src="/html/{eml.name}"' in page.text
+    assert "frame-src 'self'" in page.headers["Content-Security-Policy"]
+    headers = page.text[page.text.index('<table class="headers">') :]
+    assert (
+        "<th>List-Unsubscribe</th><td>&lt;https://notiflow.test/deliveries/unsubscribe/abc/&gt;</td>"
+        in headers
+    )
+    assert "<th>List-Unsubscribe-Post</th><td>List-Unsubscribe=One-Click</td>" in headers
+    assert "<th>X-MailFrom</th>" in headers  # the envelope too, as every header in the file
+
+    part = requests.get(f"{catcher.web}/html/{eml.name}", timeout=5)
+    assert part.status_code == 200 and "3 new <b>comments</b>" in part.text
+    # Sandboxed even when opened on its own, and the tracking pixel is never fetched.
+    csp = part.headers["Content-Security-Policy"]
+    assert csp.startswith("sandbox;") and "default-src 'none'" in csp and "script" not in csp
+
+
+def test_a_message_without_html_has_no_frame(catcher):
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "a@example.com", "b@example.com", "plain"
+    message.set_content("only text")
+    with smtplib.SMTP("127.0.0.1", catcher.smtp_port, timeout=10) as smtp:
+        smtp.send_message(message)
+    [eml] = list(catcher.directory.glob("*.eml"))
+
+    page = requests.get(f"{catcher.web}/messages/{eml.name}", timeout=5).text
+    assert "<iframe" not in page and "only text" in page
+    assert requests.get(f"{catcher.web}/html/{eml.name}", timeout=5).content == b""
+
+
 @pytest.mark.parametrize(
-    "path", ["/messages/../catcher.log", "/messages/nothing.eml", "/raw/%2e%2e%2fcatcher.log", "/x"]
+    "path",
+    [
+        "/messages/../catcher.log",
+        "/messages/nothing.eml",
+        "/raw/%2e%2e%2fcatcher.log",
+        "/html/../catcher.log",
+        "/x",
+    ],
 )
 def test_only_caught_messages_are_served(catcher, path):
     assert requests.get(catcher.web + path, timeout=5).status_code == 404

@@ -259,6 +259,60 @@ def test_retry_now_puts_a_failed_trigger_back_with_attempts_reset(
     assert len(nudges) == 1
 
 
+def test_after_retry_the_banner_says_it_runs_shortly_and_the_page_follows_the_run(admin_client):
+    """A worker may take the run (and fail it again) before the page loads: the banner must
+    not claim a status the page contradicts ("Trigger is now enqueued." beside `failed`)."""
+    trigger = failed(new_trigger())
+    response = admin_client.post(f"{LIST}{trigger.pk}/retry/")
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{LIST}{trigger.pk}/change/?watch=1"
+    page = admin_client.get(response["Location"])
+    texts = [str(m) for m in page.context["messages"]]
+    assert texts == ["Back in the queue: a worker runs it shortly; this page follows it."]
+    assert '<meta http-equiv="refresh" content="2">' in page.content.decode()
+
+
+def test_cancel_says_the_new_status_and_stays_on_the_page(admin_client):
+    trigger = new_trigger()
+    response = admin_client.post(f"{LIST}{trigger.pk}/cancel/", follow=True)
+
+    assert [str(m) for m in response.context["messages"]] == ["Trigger is now cancelled."]
+    assert response.redirect_chain[-1][0] == f"{LIST}{trigger.pk}/change/"
+
+
+def test_trigger_events_show_reason_and_actor_whole(admin_client):
+    from triggers.state import trigger_cancel
+
+    actor = "worker-host-with-a-long-name.internal:12345/8f3a2c1e-token"
+    trigger_cancel(trigger_id=new_trigger().pk, actor=actor, reason="cancelled by the client")
+    html = admin_client.get("/admin/triggers/triggerevent/").content.decode()
+
+    reasons = re.findall(r'<td class="field-reason_cut">(.*?)</td>', html, re.S)
+    actors = re.findall(r'<td class="field-actor_cut">(.*?)</td>', html, re.S)
+    assert '<span class="nf-wrap">cancelled by the client</span>' in reasons
+    assert f'<span class="nf-wrap">{actor}</span>' in actors  # not cut at 12em
+    assert "nf-cut" not in "".join(reasons + actors)
+
+
+def test_the_ledger_list_shows_the_node_id_part_of_the_key(admin_client):
+    trigger = new_trigger()
+    key = f"{trigger.pk}:welcome_email_for_new_customers"
+    SendLedger.objects.create(
+        trigger=trigger,
+        node_id="welcome_email_for_new_customers",
+        idempotency_key=key,
+        channel="email",
+        status="sent",
+    )
+    html = admin_client.get("/admin/workers/sendledger/").content.decode()
+
+    (cell,) = re.findall(r'<t[hd] class="field-key">(.*?)</t[hd]>', html, re.S)
+    shown = f"{str(trigger.pk)[:8]}…:welcome_email_for_new_customers"
+    assert f'<span class="nf-id nf-wrap" title="{key}">{shown}</span>' in cell
+    assert '<span class="nf-detail">email</span>' in cell  # the channel under it
+
+
 def test_cancel_action_cancels_the_selected_and_skips_the_finished(admin_client):
     running, finished = new_trigger(), failed(new_trigger())
     response = admin_client.post(

@@ -209,6 +209,51 @@ def test_workflow_page_shows_the_dag_picture_of_the_current_version(admin_client
     assert re.search(r'<(script|link|img)[^>]+(src|href)="(https?:)?//', page) is None
 
 
+def test_the_change_page_has_no_empty_rows_until_asked_and_the_add_page_one_node_row(
+    admin_client,
+):
+    workflow = WorkflowFactory(definition=chain(email_node("hello"), sms_node("text")))
+    form = (
+        admin_client.get(f"/admin/workflows/workflow/{workflow.pk}/change/")
+        .context["adminform"]
+        .form
+    )
+    assert (form.nodes.total_form_count(), form.edges.total_form_count()) == (2, 1)
+
+    added = admin_client.get(ADD_URL).context["adminform"].form
+    assert (added.nodes.total_form_count(), added.edges.total_form_count()) == (1, 0)
+    page = admin_client.get(ADD_URL).content.decode()
+    assert 'data-add="nodes">Add a node</button>' in page  # more rows on demand
+    assert 'id="nodes-empty"' in page and 'id="edges-empty"' in page
+
+
+def test_preview_and_send_test_sit_beside_the_fields_above_the_definition(admin_client):
+    workflow = WorkflowFactory(definition=chain(email_node("hello"), sms_node("text")))
+    page = admin_client.get(f"/admin/workflows/workflow/{workflow.pk}/change/").content.decode()
+
+    top = page.index('class="wf-top"')
+    assert (
+        top
+        < page.index('id="preview-panel"')
+        < page.index('id="dag"')
+        < page.index('id="definition"')
+    )
+    assert page.index('id="definition"') < page.index('class="submit-row"')
+    # Its fields belong to a form of their own, outside the workflow's (forms do not nest).
+    assert '<textarea name="payload" id="id_payload" form="preview-form"' in page
+    assert re.search(r'<button[^>]+name="send_test"[^>]+form="preview-form"', page)
+    preview_form = f'<form id="preview-form" method="post" action="/admin/workflows/workflow/{workflow.pk}/preview/">'
+    assert preview_form in page
+    assert page.index("</form>", page.index('id="definition"')) < page.index(preview_form)
+
+
+def test_a_message_body_gets_a_box_of_useful_height(admin_client):
+    workflow = WorkflowFactory(definition=chain(email_node("hello")))
+    page = admin_client.get(f"/admin/workflows/workflow/{workflow.pk}/change/").content.decode()
+
+    assert re.search(r'<textarea name="nodes-0-body" cols="40" rows="6"', page)
+
+
 def test_raw_json_edit_goes_through_the_validator(admin_client):
     workflow = WorkflowFactory(definition=chain(email_node("hello")))
     url = f"/admin/workflows/workflow/{workflow.pk}/definition/"

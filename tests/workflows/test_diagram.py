@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from tests.factories import chain, delay_node, email_node, sms_node
+from tests.factories import chain, delay_node, email_node, sms_node, throttle_node
 from workflows.diagram import NODE_HEIGHT, NODE_WIDTH, workflow_diagram_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -73,6 +73,39 @@ def test_conditions_and_edge_order_label_the_edges():
     assert "1. payload.plan == &quot;pro&quot;" in labels
     assert "2. payload.vip" in labels
     assert "3. otherwise" in labels
+
+
+def labels_of(definition: dict) -> dict[tuple[str, str], str]:
+    """Each edge's label by (from, to): the label follows its edge's path in the SVG."""
+    svg = workflow_diagram_svg(definition)
+    found = re.findall(
+        r'<path class="dag-edge" data-from="([^"]+)" data-to="([^"]+)"[^>]*/>'
+        r'(?:<g class="dag-edge-label">.*?<text[^>]*>(.*?)</text>)?',
+        svg,
+    )
+    return {(a, b): label for a, b, label in found}
+
+
+def test_an_edge_without_when_is_otherwise_only_after_conditional_ones():
+    definition = chain(email_node("a"), sms_node("b"))
+    definition["nodes"].append(email_node("c"))
+    definition["edges"].append({"from": "a", "to": "c", "when": "payload.vip"})
+
+    # The first edge has no condition and comes first: it is always taken, not "otherwise".
+    assert labels_of(definition) == {("a", "b"): "", ("a", "c"): "2. payload.vip"}
+    definition["edges"].reverse()
+    assert labels_of(definition) == {("a", "c"): "1. payload.vip", ("a", "b"): "2. otherwise"}
+
+
+def test_a_throttles_edge_without_when_is_the_way_on_for_the_runs_that_passed():
+    definition = chain(throttle_node("cap"), email_node("mail"))
+    definition["nodes"].append(sms_node("note"))
+    definition["edges"].append({"from": "cap", "to": "note", "when": "vars.throttle_cap.throttled"})
+
+    assert labels_of(definition) == {
+        ("cap", "mail"): "passed",
+        ("cap", "note"): "2. vars.throttle_cap.throttled",
+    }
 
 
 def test_template_text_is_escaped():

@@ -187,9 +187,10 @@ def test_the_preview_shows_what_each_node_does_with_the_sample_payload():
         definition=everything(), payload=payload, workflow={"key": "w"}, now=friday
     )
     later, hours, cap, batch, mail = preview.nodes
-    assert later.note.startswith("waits until 2026-03-30T07:00:00+00:00")
-    # Each node is previewed at `now` (a Friday evening): the window opens on Monday morning.
-    assert hours.note == "waits until 2026-03-30T09:00:00+02:00 (2 days, 12:00:00)"
+    assert later.note == "waits 2d 12h, until 2026-03-30 07:00 UTC"
+    # Each node is previewed at `now` (a Friday evening): the window opens on Monday morning,
+    # shown in its own zone.
+    assert hours.note == "waits 2d 12h, until 2026-03-30 09:00 +02:00"
     assert cap.value("key") == "u1" and "3 run(s)" in cap.note
     assert batch.value("key") == "u1"
     assert mail.value("subject") == "1 updates" and mail.value("body") == "x "

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
-from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from tests.factories import WorkflowFactory, chain, delay_node, digest_node, email_node, sms_node
 from workflows.history import definition_diff
 from workflows.models import Workflow
 from workflows.preview import sample_payload, workflow_preview
@@ -73,6 +75,41 @@ def test_sample_payload_has_every_payload_path_the_templates_read():
         "vip": "sample vip",
         "name": "Ada",  # the factory's default email body reads payload.name
     }
+
+
+def test_a_digest_workflows_sample_payload_has_the_shape_its_events_are_read_with():
+    """Each of a digest's events is a gathered run's payload: what a loop over them reads
+    (`e.author`) is a payload field, so the sample has it and the preview of a correct digest
+    workflow is clean (it said "A run fails here: e.author is undefined")."""
+    definition = chain(
+        digest_node("comments", key="{{ payload.user_id }}"),
+        email_node(
+            "mail",
+            subject="{{ vars.digest_comments.count }} new comments",
+            body="{% for e in vars.digest_comments.events %}{{ e.author }}: {{ e.text }}\n"
+            "{% endfor %}{% for item in payload.items %}{{ item.sku }}{% endfor %}",
+        ),
+    )
+
+    sample = sample_payload(definition)
+
+    assert sample["author"] == "sample author" and sample["text"] == "sample text"
+    assert sample["items"] == [{"sku": "sample sku"}]  # a payload list a loop reads items of
+    preview = workflow_preview(definition=definition, payload=sample, workflow=WORKFLOW)
+    assert preview.ok, [n.error for n in preview.nodes]
+    assert preview.nodes[1].value("body") == "sample author: sample text\nsample sku"
+
+
+def test_a_wait_reads_as_one_duration_and_one_time():
+    now = datetime(2026, 11, 25, 14, 42, 17, 968811, tzinfo=UTC)
+    definition = chain(delay_node("pause", duration="5s"), delay_node("long", delay_ms=5_400_000))
+
+    pause, long = workflow_preview(
+        definition=definition, payload={}, workflow=WORKFLOW, now=now
+    ).nodes
+
+    assert pause.note == "waits 5s, until 2026-11-25 14:42:22 UTC"
+    assert long.note == "waits 5400000 ms, until 2026-11-25 16:12:17 UTC"
 
 
 def test_diff_summarises_nodes_edges_and_entry():

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from notiflow.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut
+from notiflow.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut, text_wrap
 from triggers.admin.api_keys import ApiKeyAdmin
 from triggers.admin.runs import TriggerInstanceAdmin
 from triggers.admin.stats import workflow_stats_panel
@@ -41,10 +41,12 @@ class TriggerEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             text_cut(f"at {event.node_id}" if event.node_id else "", fill=False),
         )
 
+    # Reason and actor whole (wrapped): cut at 12em they lost what tells events apart, e.g. the
+    # worker's id after its host name.
     @admin.display(description="Reason")
     def reason_cut(self, event: TriggerEvent) -> str:
-        return text_cut(event.reason, fill=False)
+        return text_wrap(event.reason)
 
     @admin.display(description="By")
     def actor_cut(self, event: TriggerEvent) -> str:
-        return text_cut(event.actor, fill=False)
+        return text_wrap(event.actor)

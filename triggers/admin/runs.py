@@ -288,16 +288,26 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         def view(request: HttpRequest, trigger_id: uuid.UUID) -> HttpResponse:
             if not self.has_operate_permission(request):
                 raise PermissionDenied
+            url = reverse("admin:triggers_triggerinstance_change", args=[trigger_id])
             try:
                 trigger = change(trigger_id, request)
-                messages.success(request, f"Trigger is now {trigger.status}.")
             except TriggerStateConflict as exc:
                 messages.warning(request, f"Nothing done: {exc}.")
             except TriggerNotFound:
                 messages.error(request, "No such trigger.")
-            return HttpResponseRedirect(
-                reverse("admin:triggers_triggerinstance_change", args=[trigger_id])
-            )
+            else:
+                if trigger.status != TriggerStatus.ENQUEUED:
+                    messages.success(request, f"Trigger is now {trigger.status}.")
+                else:
+                    # A worker may take it (and fail it again) before the page below loads:
+                    # "now enqueued" beside a `failed` status read as a lie. The page follows
+                    # the run instead.
+                    messages.success(
+                        request,
+                        "Back in the queue: a worker runs it shortly; this page follows it.",
+                    )
+                    url += "?watch=1"
+            return HttpResponseRedirect(url)
 
         return view
 

@@ -66,12 +66,13 @@ class NodeForm(forms.Form):
     type = forms.ChoiceField(choices=[(t, t) for t in NODE_TYPES], initial="email")
     to = forms.CharField(required=False, strip=False, label="To")
     subject = forms.CharField(required=False, strip=False)
-    body = forms.CharField(required=False, strip=False, widget=forms.Textarea(attrs={"rows": 3}))
+    # Full-width boxes, tall enough to read a real message without scrolling inside them.
+    body = forms.CharField(required=False, strip=False, widget=forms.Textarea(attrs={"rows": 6}))
     html = forms.CharField(
         required=False,
         strip=False,
         label="HTML body",
-        widget=forms.Textarea(attrs={"rows": 3}),
+        widget=forms.Textarea(attrs={"rows": 4}),
         help_text="optional",
     )
     skip_suppressed = forms.BooleanField(
@@ -265,13 +266,16 @@ class WorkflowForm(forms.ModelForm):
             "default.",
             "priority": "0-9, higher is more urgent; a trigger may set its own.",
         }
+        widgets = {"description": forms.Textarea(attrs={"rows": 2, "cols": 60})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         stored = self.instance.definition if self.instance.pk else {}
         self.stored_nodes = {n.get("id"): n for n in stored.get("nodes", []) if isinstance(n, dict)}
         data = self.data if self.is_bound else None
-        extra_nodes, extra_edges = (1, 1) if stored else (3, 2)
+        # No empty rows on a workflow's page: "Add a node" / "Add an edge" make them. A new
+        # workflow starts with the one node row it cannot do without.
+        extra_nodes, extra_edges = (0, 0) if stored else (1, 0)
         self.nodes = _formset(NodeForm, extra_nodes)(
             data,
             prefix="nodes",
