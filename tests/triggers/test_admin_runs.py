@@ -402,3 +402,13 @@ def test_logs_and_events_are_read_only_everywhere(admin_client, url):
     assert admin_client.post(f"{url}{row}/delete/", {"post": "yes"}).status_code == 403
     page = admin_client.get(f"{url}{row}/change/").content.decode()
     assert 'name="_save"' not in page
+
+
+def test_the_workflow_page_names_the_whole_worker_command_for_a_queue_nobody_serves(
+    admin_client,
+):
+    workflow = WorkflowFactory(queue="reports")
+    page = admin_client.get(f"/admin/workflows/workflow/{workflow.pk}/change/").content.decode()
+
+    assert "nobody serves it" in page
+    assert "<code>celery -A notiflow worker -Q reports -n reports@%h</code>" in page

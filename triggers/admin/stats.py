@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from registry.selectors import worker_command
 from triggers.selectors import workflow_stats
 from workflows.admin import WORKFLOW_PAGE_PANELS
 from workflows.models import Workflow
@@ -22,6 +23,7 @@ def workflow_stats_panel(workflow: Workflow) -> str:
             "stats": stats,
             "success_rate": None if rate is None else round(100 * rate, 1),
             "workflow_id": workflow.pk,
+            "worker_command": worker_command(stats.queue),
             "runs_url": reverse("admin:triggers_triggerinstance_changelist"),
         },
     )
