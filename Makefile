@@ -72,11 +72,15 @@ test-pgbouncer: install test-tools
 	$(PY) scripts/services.py check
 	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m "e2e and not chaos" tests $(PYTEST_ARGS)
 
-## The quick loop (under a minute): everything but the end-to-end, browser and chaos tests
-## (pytest markers, set in tests/conftest.py). test-tools too: the compose file's tests are fast.
+## The quick loop (under a minute on two cores): everything but the end-to-end, browser, chaos and
+## slow tests (pytest markers, set in tests/conftest.py), in two processes (pytest-xdist, a file
+## at a time; each has its own test database and Redis databases, tests/settings.py).
+## `make test` runs every test, in one process. test-tools too: tests/test_pgbouncer.py is fast.
+FAST_WORKERS ?= 2
 test-fast: install test-tools
 	$(PY) scripts/services.py check
-	$(PY) -m pytest -m "not e2e and not browser and not chaos" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not e2e and not browser and not chaos and not slow" \
+		-n $(FAST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## Schemathesis against the live test stack for longer than `make test` does
 ## (tests/test_schemathesis.py): EXAMPLES generated cases per operation, SEED to vary or replay.
