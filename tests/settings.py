@@ -28,7 +28,7 @@ os.environ.setdefault("ANYMAIL_WEBHOOK_SECRET", "tracking:test-only-webhook-secr
 # Where links back to the service point (one-click unsubscribe, Twilio status callbacks).
 os.environ.setdefault("NOTIFLOW_PUBLIC_URL", "https://notiflow.test")
 
-from notiflow.settings import *  # noqa: F403
+from notiflow.settings import *  # noqa: E402, F403 (after the environment it reads)
 
 if TEST_SLOT:
     DATABASES["default"].setdefault("TEST", {})["NAME"] = (  # noqa: F405

@@ -24,8 +24,8 @@ from tests.registry.support import registered
 from tests.support.smtp import free_port
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
-from workflows.models import Workflow
 from workers import api as health
+from workflows.models import Workflow
 
 pytestmark = pytest.mark.django_db
 
