@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos hosts schemathesis clean
+.PHONY: install run manage test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos hosts schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
@@ -22,6 +22,14 @@ install: $(STAMP)
 ## flower and a mail catcher; prints their URLs once they answer (scripts/run.py).
 run: install
 	$(PY) scripts/run.py
+
+## A manage.py command against the instance `make run` set up, with its environment: the
+## variables it wrote to .run/env (database, broker, EMAIL_URL, DJANGO_SECRET_KEY, ...; NOTIFLOW_RUN_DIR
+## moves it). e.g. make manage ARGS="notiflow_stats"; in a shell, `. .run/env` does the same.
+RUN_DIR = $(or $(NOTIFLOW_RUN_DIR),.run)
+manage:
+	@test -f "$(RUN_DIR)/env" || { echo "make manage: no $(RUN_DIR)/env: run make run first, which writes it" >&2; exit 1; }
+	. "$(abspath $(RUN_DIR))/env" && $(PY) manage.py $(ARGS)
 
 ## System tools the tests drive: Debian's chromium (the admin browser test, no browser download),
 ## docker-compose (validates docker-compose.yml; no Docker engine needed) and pgbouncer (the tests
