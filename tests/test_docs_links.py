@@ -3,7 +3,9 @@ and its `#anchor`, if any, is a heading of that markdown file as GitHub slugs it
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -153,3 +155,27 @@ def test_a_pages_contents_list_names_every_section(path):
     listed = contents_list(path)
     assert listed is not None
     assert [section for section in sections(path) if section not in listed] == []
+
+
+def words(command: str) -> list[str]:
+    return command.replace("\\\n", " ").split()
+
+
+def test_the_chaos_command_the_docs_quote_is_the_one_make_chaos_runs():
+    """README.md and docs/reliability.md quote what `make chaos` runs with its defaults (a dry
+    run: nothing is started; the environment's N, KILLS... would change the defaults)."""
+    dry = subprocess.run(
+        ["make", "-n", "-s", "chaos"],
+        cwd=ROOT,
+        env={"PATH": os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    runs = dry.stdout[dry.stdout.index(".venv/bin/python -m chaos") :]
+    quoted = re.compile(r"^(\.venv/bin/python -m chaos --broker .*?)\n```", re.M | re.S)
+    for document in (ROOT / "README.md", ROOT / "docs" / "reliability.md"):
+        found = quoted.search(document.read_text())
+        assert found, f"{document.name} does not quote the make chaos command"
+        assert words(found[1]) == words(runs), document.name
