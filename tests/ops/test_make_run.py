@@ -4,6 +4,7 @@ README and design doc that describe them."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import signal
@@ -415,6 +416,13 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         wait_for(listed, timeout=60, interval=0.5, message="the demo email on the mail page")
         [eml] = list((run_dir / "mail").glob("*.eml"))
         assert b"<" + created.json()["id"].encode() + b".welcome_email@" in eml.read_bytes()
+
+        # A command by hand reaches this instance through the environment make run wrote (its
+        # database holds the demo workflow; the tests' own does not).
+        assert "Commands  make manage ARGS=" in log
+        stats = make_manage(run_dir, "notiflow_stats --workflow welcome --json")
+        assert stats.returncode == 0, stats.stderr
+        assert json.loads(stats.stdout)["workflow"] == "welcome"
     except BaseException:
         print(log_path.read_text(errors="replace")[-8000:])
         raise
