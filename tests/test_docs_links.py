@@ -1,5 +1,7 @@
-"""Every relative link in README.md and docs/*.md reaches something: the file it names exists,
-and its `#anchor`, if any, is a heading of that markdown file as GitHub slugs it (issue 30)."""
+"""The docs point at what exists (issue 30): every relative link in README.md and docs/*.md
+names a file that exists, and its `#anchor`, if any, is a heading of that markdown file as GitHub
+slugs it; a page's contents list names every section; the chaos command they quote is the one
+`make chaos` runs."""
 
 from __future__ import annotations
 
