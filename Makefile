@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos hosts schemathesis clean
+.PHONY: install run manage test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos hosts schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
@@ -22,6 +22,14 @@ install: $(STAMP)
 ## flower and a mail catcher; prints their URLs once they answer (scripts/run.py).
 run: install
 	$(PY) scripts/run.py
+
+## A manage.py command against the instance `make run` set up, with its environment: the
+## variables it wrote to .run/env (database, broker, EMAIL_URL, DJANGO_SECRET_KEY, ...; NOTIFLOW_RUN_DIR
+## moves it). e.g. make manage ARGS="notiflow_stats"; in a shell, `. .run/env` does the same.
+RUN_DIR = $(or $(NOTIFLOW_RUN_DIR),.run)
+manage:
+	@test -f "$(RUN_DIR)/env" || { echo "make manage: no $(RUN_DIR)/env: run make run first, which writes it" >&2; exit 1; }
+	. "$(abspath $(RUN_DIR))/env" && $(PY) manage.py $(ARGS)
 
 ## System tools the tests drive: Debian's chromium (the admin browser test, no browser download),
 ## docker-compose (validates docker-compose.yml; no Docker engine needed) and pgbouncer (the tests
@@ -72,11 +80,15 @@ test-pgbouncer: install test-tools
 	$(PY) scripts/services.py check
 	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m "e2e and not chaos" tests $(PYTEST_ARGS)
 
-## The quick loop (under a minute): everything but the end-to-end, browser and chaos tests
-## (pytest markers, set in tests/conftest.py). test-tools too: the compose file's tests are fast.
+## The quick loop (under a minute on two cores): everything but the end-to-end, browser, chaos and
+## slow tests (pytest markers, set in tests/conftest.py), in two processes (pytest-xdist, a file
+## at a time; each has its own test database and Redis databases, tests/settings.py).
+## `make test` runs every test, in one process. test-tools too: tests/test_pgbouncer.py is fast.
+FAST_WORKERS ?= 2
 test-fast: install test-tools
 	$(PY) scripts/services.py check
-	$(PY) -m pytest -m "not e2e and not browser and not chaos" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not e2e and not browser and not chaos and not slow" \
+		-n $(FAST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## Schemathesis against the live test stack for longer than `make test` does
 ## (tests/test_schemathesis.py): EXAMPLES generated cases per operation, SEED to vary or replay.

@@ -18,6 +18,10 @@ is taken is replaced by the next free one, and the banner says which. The banner
 listener answers and the worker has registered, so its URLs are the ones really bound and the
 demo trigger is accepted. SMS go to .run/sms.jsonl
 (NOTIFLOW_SMS_BACKEND and NOTIFLOW_SMS_FILE change that).
+
+The environment the processes share (database, broker, EMAIL_URL, DJANGO_SECRET_KEY, ...) is
+written to .run/env: `make manage ARGS="..."` runs manage.py with it, and `. .run/env` gives it to
+a shell.
 """
 
 from __future__ import annotations
@@ -316,7 +320,47 @@ def prepare(run_dir: Path) -> tuple[str, str] | None:
     return password, key_path.read_text().strip()
 
 
-def banner(plan: Plan, *, password: str, key: str, sms_file: str, silent: list[Listener]) -> str:
+# What configures Notiflow's processes (notiflow/settings.py, the providers, Flower): the variables
+# .run/env records, so that a command run by hand reaches the same instance.
+ENV_FILE_PREFIXES = (
+    "ANYMAIL_",
+    "CELERY_",
+    "DATABASE_",
+    "DJANGO_",
+    "EMAIL_",
+    "FLOWER_",
+    "NOTIFLOW_",
+    "TWILIO_",
+)
+ENV_FILE_NAMES = ("DEFAULT_FROM_EMAIL", "LOG_LEVEL")
+
+
+def env_file_text(env: Mapping[str, str]) -> str:
+    """Shell lines giving a command make run's environment: `export NAME='value'` for every
+    variable of `env` that configures Notiflow (ENV_FILE_PREFIXES, ENV_FILE_NAMES), sorted; the
+    rest of the environment (PATH, HOME, ...) stays the caller's."""
+    names = sorted(
+        name for name in env if name.startswith(ENV_FILE_PREFIXES) or name in ENV_FILE_NAMES
+    )
+    lines = [f"export {name}={shlex.quote(env[name])}" for name in names]
+    return "# Written by make run (scripts/run.py): its environment. `. .run/env` in a shell.\n" + (
+        "\n".join(lines) + "\n"
+    )
+
+
+def env_file_write(env: Mapping[str, str], run_dir: Path) -> Path:
+    """Write run_dir/env (env_file_text), readable by its owner only: it holds the secret key and
+    Flower's password. `make manage ARGS=...` sources it."""
+    path = run_dir / "env"
+    path.touch(mode=0o600)
+    path.chmod(0o600)
+    path.write_text(env_file_text(env))
+    return path
+
+
+def banner(
+    plan: Plan, *, password: str, key: str, sms_file: str, env_file: Path, silent: list[Listener]
+) -> str:
     base = plan.web.url.rstrip("/")
     lines = [
         "",
@@ -335,6 +379,10 @@ def banner(plan: Plan, *, password: str, key: str, sms_file: str, silent: list[L
             f"  Mail      sent through EMAIL_URL={plan.env['EMAIL_URL']} (no catcher started)"
         )
     lines.append(f"  SMS       appended to {sms_file}")
+    lines.append(
+        f'  Commands  make manage ARGS="notiflow_stats"   (or in a shell: . {env_file}; '
+        "python manage.py ...)"
+    )
     for listener in plan.listeners:
         if listener.note:
             lines.append(f"  ({listener.name} is on {listener.port}: {listener.note})")
@@ -423,6 +471,7 @@ def main() -> int:
         return 1
     password, key = secrets_
     processes.env.setdefault("FLOWER_BASIC_AUTH", f"admin:{password}")
+    env_file = env_file_write(processes.env, run_dir)
     # The banner waits for the worker too: until it has registered, intake answers 503
     # (NOTIFLOW_TRIGGER_REQUIRES_WORKER), and the curl below would fail.
     web = processes.web
@@ -433,7 +482,15 @@ def main() -> int:
     def show(silent: list[Listener]) -> None:
         sms = processes.env["NOTIFLOW_SMS_FILE"]
         print(
-            banner(processes, password=password, key=key, sms_file=sms, silent=silent), flush=True
+            banner(
+                processes,
+                password=password,
+                key=key,
+                sms_file=sms,
+                env_file=env_file,
+                silent=silent,
+            ),
+            flush=True,
         )
 
     return run_honcho(processes, run_dir, show)

@@ -8,11 +8,18 @@ import os
 # NOTIFLOW_TEST_SLOT (0-9, default 0) lets several checkouts on one machine run their tests at
 # once: slot n > 0 has its own test database (test_notiflow_<n>) and its own Redis server on port
 # 6390 + n, which the developer starts (`redis-server --port 639n --save "" --daemonize yes`).
+# Under pytest-xdist (`make test-fast`: -n 2) each test process has its own test database
+# (pytest-django adds _gw<n> to its name) and its own Redis pair, four databases lower per process:
+# gw0 14/15 (siblings 12/13), gw1 10/11 (8/9), gw2 6/7 (4/5); no more, or one would reach 0/1.
 TEST_SLOT = int(os.environ.get("NOTIFLOW_TEST_SLOT", "0"))
 if not 0 <= TEST_SLOT <= 9:
     raise RuntimeError(f"NOTIFLOW_TEST_SLOT must be 0-9, not {TEST_SLOT}")
+TEST_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+if not 0 <= TEST_WORKER <= 2:
+    raise RuntimeError("at most three test processes (pytest -n 3): the Redis databases run out")
 os.environ.setdefault(
-    "CELERY_BROKER_URL", f"redis://127.0.0.1:{6390 + TEST_SLOT if TEST_SLOT else 6379}/14"
+    "CELERY_BROKER_URL",
+    f"redis://127.0.0.1:{6390 + TEST_SLOT if TEST_SLOT else 6379}/{14 - 4 * TEST_WORKER}",
 )
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-never-used-outside-tests-" + "x" * 20)
 os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
@@ -21,7 +28,7 @@ os.environ.setdefault("ANYMAIL_WEBHOOK_SECRET", "tracking:test-only-webhook-secr
 # Where links back to the service point (one-click unsubscribe, Twilio status callbacks).
 os.environ.setdefault("NOTIFLOW_PUBLIC_URL", "https://notiflow.test")
 
-from notiflow.settings import *  # noqa: E402, F403
+from notiflow.settings import *  # noqa: E402, F403 (after the environment it reads)
 
 if TEST_SLOT:
     DATABASES["default"].setdefault("TEST", {})["NAME"] = (  # noqa: F405

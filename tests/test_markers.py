@@ -1,4 +1,4 @@
-"""The markers `make test-fast` leaves out (e2e, browser, chaos) follow what a test uses, not what
+"""The markers `make test-fast` leaves out (e2e, browser, chaos, slow) follow what a test uses, not what
 its author remembered (tests/conftest.py, pytest_collection_modifyitems)."""
 
 from __future__ import annotations
@@ -54,3 +54,10 @@ def test_an_items_fixturenames_hold_the_fixtures_it_uses_indirectly(request, mid
     """What the hook relies on: `api` and `operator` reach `stack` through `e2e`, as `middle`
     reaches `leaf` here."""
     assert "leaf" in request.node.fixturenames
+
+
+def test_tests_in_the_slow_modules_are_marked_slow_and_each_module_exists():
+    for module in conftest.SLOW_MODULES:
+        assert module.is_file(), f"{module} is gone: SLOW_MODULES names it"
+        assert marked([], module) == {"slow"}
+    assert marked([], TESTS / "workflows" / "test_new.py") == set()

@@ -4,6 +4,7 @@ README and design doc that describe them."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import signal
@@ -179,8 +180,89 @@ def test_with_email_url_set_no_catcher_starts_and_the_banner_says_where_mail_goe
     plan = run.plan(env, tmp_path)
 
     assert "mail" not in dict(run.procfile_processes(plan.procfile))
-    text = run.banner(plan, password="pw", key="nf_key", sms_file="sms.jsonl", silent=[])
+    text = run.banner(
+        plan, password="pw", key="nf_key", sms_file="sms.jsonl", env_file=tmp_path, silent=[]
+    )
     assert "Mail      sent through EMAIL_URL=smtp://mail.example:25 (no catcher started)" in text
+
+
+# --- make manage: make run's environment for commands run by hand -----------------------------
+
+
+def test_the_env_file_exports_what_configures_notiflow_and_a_shell_reads_it_back(tmp_path):
+    env = {
+        "DJANGO_SECRET_KEY": 'k$ey\'with "quotes" and $(no command)',
+        "DATABASE_URL": "postgres://notiflow@127.0.0.1:5432/notiflow",
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+        "EMAIL_URL": "smtp://127.0.0.1:1025",
+        "NOTIFLOW_SMS_FILE": "/home/you/notiflow/.run/sms.jsonl",
+        "DEFAULT_FROM_EMAIL": "Acme <no-reply@example.com>",
+        "ANYMAIL_WEBHOOK_SECRET": "tracking:pw",
+        "PATH": "/usr/bin",
+        "HOME": "/home/you",
+    }
+    path = run.env_file_write(env, tmp_path)
+
+    assert path == tmp_path / "env" and path.stat().st_mode & 0o777 == 0o600
+    shell = subprocess.run(
+        ["sh", "-c", f'. "{path}" && env -0'],
+        env={"PATH": os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    read_back = dict(item.split("=", 1) for item in shell.stdout.split("\0") if "=" in item)
+    configured = {name: value for name, value in env.items() if name not in ("PATH", "HOME")}
+    assert {name: read_back.get(name) for name in configured} == configured
+    assert "HOME=" not in path.read_text() and "PATH=" not in path.read_text()
+
+
+def test_make_run_writes_its_env_file_and_its_banner_says_how_to_use_it(tmp_path):
+    env = clean_env(PORT=str(free_port()), FLOWER_PORT=str(free_port()), EMAIL_URL="smtp://x:25")
+    plan = run.plan(env, tmp_path)
+    path = run.env_file_write(plan.env, tmp_path)
+
+    assert f"export NOTIFLOW_BIND={plan.env['NOTIFLOW_BIND']}" in path.read_text()
+    text = run.banner(plan, password="pw", key="k", sms_file="s", env_file=path, silent=[])
+    assert f'Commands  make manage ARGS="notiflow_stats"   (or in a shell: . {path};' in text
+
+
+def make_manage(run_dir: Path, args: str) -> subprocess.CompletedProcess[str]:
+    venv = Path(sys.executable).parent.parent  # no install: `manage` does not depend on it
+    return subprocess.run(
+        ["make", "-s", "manage", f"VENV={venv}", f"NOTIFLOW_RUN_DIR={run_dir}", f"ARGS={args}"],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "MAKEFLAGS"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_make_manage_runs_manage_py_with_make_runs_environment(tmp_path):
+    db = settings.DATABASES["default"]
+    secret = "make-manage-" + "s" * 50
+    run.env_file_write(
+        {
+            "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+            "DJANGO_SECRET_KEY": secret,
+            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/nowhere_{secret}",
+            "CELERY_BROKER_URL": TEST_BROKER_URL,
+        },
+        tmp_path,
+    )
+    done = make_manage(tmp_path, "diffsettings")
+
+    assert done.returncode == 0, done.stderr
+    assert f"SECRET_KEY = '{secret}'" in done.stdout  # the file's, not this process's
+    assert f"nowhere_{secret}" in done.stdout
+
+
+def test_make_manage_before_make_run_says_to_run_it_first(tmp_path):
+    done = make_manage(tmp_path, "check")
+
+    assert done.returncode != 0
+    assert f"make manage: no {tmp_path}/env: run make run first, which writes it" in done.stderr
 
 
 # --- make run, for real ------------------------------------------------------------------------
@@ -334,6 +416,13 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         wait_for(listed, timeout=60, interval=0.5, message="the demo email on the mail page")
         [eml] = list((run_dir / "mail").glob("*.eml"))
         assert b"<" + created.json()["id"].encode() + b".welcome_email@" in eml.read_bytes()
+
+        # A command by hand reaches this instance through the environment make run wrote (its
+        # database holds the demo workflow; the tests' own does not).
+        assert "Commands  make manage ARGS=" in log
+        stats = make_manage(run_dir, "notiflow_stats --workflow welcome --json")
+        assert stats.returncode == 0, stats.stderr
+        assert json.loads(stats.stdout)["workflow"] == "welcome"
     except BaseException:
         print(log_path.read_text(errors="replace")[-8000:])
         raise
