@@ -79,7 +79,11 @@ def test_suppressions_are_listed_under_deliveries_though_their_table_is_the_work
     workers = admin_client.get("/admin/workers/")
 
     [section] = deliveries.context["app_list"]
-    assert [m["object_name"] for m in section["models"]] == ["DeliveryEvent", "Suppression", "UnmatchedReport"]
+    assert [m["object_name"] for m in section["models"]] == [
+        "DeliveryEvent",
+        "Suppression",
+        "UnmatchedReport",
+    ]
     assert section["models"][1]["admin_url"] == "/admin/workers/suppression/"
     assert "Suppression" not in [m["object_name"] for m in workers.context["app_list"][0]["models"]]
     # Its own pages say where it is listed.
