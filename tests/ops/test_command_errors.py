@@ -81,5 +81,6 @@ def test_bad_input_in_a_process_of_its_own_is_one_line_and_exit_1(django_db_setu
     )
     assert done.returncode == 1, done.stderr
     assert stderr_lines(done.stderr) == [
-        "CommandError: not a trigger id (a UUID): 'not-a-uuid'; nothing was changed"
+        "CommandError: not a trigger id (a UUID, or at least 4 of its first hex digits): "
+        "'not-a-uuid'; nothing was changed"
     ]
