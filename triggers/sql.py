@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from notiflow.leases import lease_expired_sql
 from registry.sql import queue_served_sql
 from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
 from workflows.models import Workflow, WorkflowVersion
@@ -95,7 +96,7 @@ WITH prior AS (
     SELECT id, status, deleted_at FROM {TRIGGER_TABLE}
     WHERE id = %(id)s
       AND ((status = {ENQUEUED} AND available_at <= now())
-           OR (status = {PROCESSING} AND lease_until < now()))
+           OR (status = {PROCESSING} AND {lease_expired_sql()}))
     FOR UPDATE
 ), claimed AS (
     UPDATE {TRIGGER_TABLE} t
@@ -353,7 +354,7 @@ SWEEP_EXPIRED_SQL = f"""
 UPDATE {TRIGGER_TABLE} t SET nudged_at = now()
 WHERE id IN (
     SELECT id FROM {TRIGGER_TABLE}
-    WHERE status = {PROCESSING} AND lease_until < now() AND deleted_at IS NULL
+    WHERE status = {PROCESSING} AND {lease_expired_sql()} AND deleted_at IS NULL
       AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
     ORDER BY priority DESC, lease_until
     LIMIT %(batch)s

@@ -27,6 +27,7 @@ from django.utils import timezone
 from events import catalog as events
 from events.services.outbox import Announcement, events_record
 from notiflow.db import fetchone_prepared
+from notiflow.leases import lease_free
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import (
     CLAIM_PARAMS,
@@ -455,9 +456,7 @@ def trigger_requeue(
     trigger = _locked(trigger_id)
     _refuse_deleted(trigger, "requeued")
     now = timezone.now()
-    if trigger.status == TriggerStatus.PROCESSING and (
-        trigger.lease_until is None or trigger.lease_until < now
-    ):
+    if trigger.status == TriggerStatus.PROCESSING and lease_free(trigger.lease_until, now):
         reason = f"requeued: lease of {trigger.leased_by or 'a worker'} expired"
     elif trigger.status == TriggerStatus.ENQUEUED and trigger.available_at <= now - overdue_after:
         reason = f"requeued: due since {trigger.available_at.isoformat()} and not picked up"

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from notiflow.leases import lease_free_sql
 from triggers.sql import EVENT_TABLE, TRIGGER_TABLE
 from workers.models import SendLedger, SendStatus, StepExecutionLog, Suppression
 from workflows.models import WorkflowVersion
@@ -218,5 +219,5 @@ FINISHED = Purge(
 # was running when the trigger was deleted may still record its outcome: the next run takes it).
 DELETED = Purge(
     function="notiflow_purge_deleted_batch",
-    doomed_where=("t.deleted_at < %(cutoff)s AND (t.lease_until IS NULL OR t.lease_until < now())"),
+    doomed_where=f"t.deleted_at < %(cutoff)s AND {lease_free_sql('t.lease_until')}",
 )

@@ -6,7 +6,7 @@ WITH prior AS (
     SELECT id, status, deleted_at FROM trigger_instance
     WHERE id = $1
       AND ((status = $2::text AND available_at <= now())
-           OR (status = $3::text AND lease_until < now()))
+           OR (status = $3::text AND notiflow_lease_expired_v1(lease_until, now())))
     FOR UPDATE
 ), claimed AS (
     UPDATE trigger_instance t

@@ -2,7 +2,7 @@
 UPDATE trigger_instance t SET nudged_at = now()
 WHERE id IN (
     SELECT id FROM trigger_instance
-    WHERE status = %(st_processing)s::text AND lease_until < now() AND deleted_at IS NULL
+    WHERE status = %(st_processing)s::text AND notiflow_lease_expired_v1(lease_until, now()) AND deleted_at IS NULL
       AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
     ORDER BY priority DESC, lease_until
     LIMIT %(batch)s
