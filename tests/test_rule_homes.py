@@ -1,0 +1,26 @@
+"""Rules that two places need, written once (issue 32 §2): the rate-limit Lua, the provider-name
+pattern, the trigger's fields. Each test fails when a second copy appears again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.stack import ROOT
+
+SOURCES = ("notiflow", "triggers", "workers", "events", "deliveries", "registry", "workflows")
+
+
+def project_sources() -> list[Path]:
+    return [path for package in SOURCES for path in (ROOT / package).rglob("*.py")]
+
+
+def test_the_rate_limit_lua_is_one_file_both_limiters_load():
+    from notiflow import throttling
+    from workers.services import provider_rates
+
+    inline = [str(p.relative_to(ROOT)) for p in project_sources() if "redis.call" in p.read_text()]
+    assert inline == [], f"Lua written in Python source (keep it in notiflow/gcra.lua): {inline}"
+    script = (ROOT / "notiflow" / "gcra.lua").read_text()
+    url = "redis://127.0.0.1:1/0"  # never connected to: registering a script only keeps its text
+    assert throttling._script(url).script == script
+    assert provider_rates._script(url).script == script
