@@ -24,3 +24,14 @@ def test_the_rate_limit_lua_is_one_file_both_limiters_load():
     url = "redis://127.0.0.1:1/0"  # never connected to: registering a script only keeps its text
     assert throttling._script(url).script == script
     assert provider_rates._script(url).script == script
+
+
+def test_the_provider_name_pattern_is_written_once():
+    from workflows.definition import PROVIDER_NAME
+
+    written = [
+        str(p.relative_to(ROOT))
+        for p in project_sources()
+        if PROVIDER_NAME.pattern in p.read_text() or "[a-z][a-z0-9_]{0,49}" in p.read_text()
+    ]
+    assert written == ["workflows/definition.py"], f"the provider-name pattern in: {written}"
