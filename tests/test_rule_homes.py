@@ -35,3 +35,14 @@ def test_the_provider_name_pattern_is_written_once():
         if PROVIDER_NAME.pattern in p.read_text() or "[a-z][a-z0-9_]{0,49}" in p.read_text()
     ]
     assert written == ["workflows/definition.py"], f"the provider-name pattern in: {written}"
+
+
+def test_the_triggers_fields_are_listed_once_by_its_representation():
+    from triggers.api import TriggerOutputSerializer
+    from triggers.representation import trigger_fields
+
+    source = (ROOT / "triggers" / "api.py").read_text()
+    assert '"delete_reason"' not in source, "triggers/api.py lists the trigger's fields again"
+    assert TriggerOutputSerializer.Meta.fields == trigger_fields()
+    assert trigger_fields()[:3] == ("id", "workflow", "workflow_version")
+    assert trigger_fields()[-1] == "delete_reason" and len(trigger_fields()) == 20
