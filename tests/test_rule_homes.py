@@ -46,3 +46,50 @@ def test_the_triggers_fields_are_listed_once_by_its_representation():
     assert TriggerOutputSerializer.Meta.fields == trigger_fields()
     assert trigger_fields()[:3] == ("id", "workflow", "workflow_version")
     assert trigger_fields()[-1] == "delete_reason" and len(trigger_fields()) == 20
+
+
+def test_a_releases_columns_are_set_from_one_table_in_sql_and_in_memory(db):
+    """released_copy (what the events announce) and the release statement come from
+    triggers.sql.RELEASE_SETS; the copy equals the row the statement leaves, but for the clocks
+    (the statement's now() and the worker's differ by a moment)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.factories import chain, delay_node, email_node
+    from tests.workers.helpers import due_trigger
+    from triggers.models import TriggerInstance
+    from triggers.sql import RELEASE_SETS
+    from triggers.state import (
+        Release,
+        release_statement,
+        released_copy,
+        trigger_claim,
+        trigger_release,
+    )
+
+    set_clause = release_statement().split("SET", 1)[1].split("WHERE", 1)[0]
+    assert [c.split("=", 1)[0].strip() for c in set_clause.split(",\n")] == [*RELEASE_SETS]
+    trigger = due_trigger(chain(delay_node("wait"), email_node("mail")))
+    TriggerInstance.objects.filter(pk=trigger.pk).update(vars={"kept": 1})
+    claimed = trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
+    release = Release(
+        status="enqueued",
+        current_node_id="mail",
+        available_at=timezone.now() + timedelta(minutes=1),
+        reason="retry",
+        vars_patch={"added": 2},
+        attempts=1,
+        nudged=True,
+        last_error="boom",
+    )
+    after = released_copy(claimed, release, now=timezone.now())
+    assert trigger_release(trigger=claimed, lease_token="w/1", release=release)
+    row = TriggerInstance.objects.get(pk=trigger.pk)
+    clocked = {"nudged_at", "updated_at", "completed_at"}
+    for column in RELEASE_SETS:
+        if column in clocked:
+            assert (getattr(after, column) is None) == (getattr(row, column) is None), column
+        else:
+            assert getattr(after, column) == getattr(row, column), column
+    assert after.vars == {"kept": 1, "added": 2}

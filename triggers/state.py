@@ -31,6 +31,7 @@ from notiflow.leases import lease_free
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import (
     CLAIM_PARAMS,
+    RELEASE_SETS,
     STATUS_PARAMS,
     TRIGGER_COLUMNS,
     claim_sql,
@@ -198,23 +199,15 @@ def release_params(
 
 def released_copy(trigger: TriggerInstance, release: Release, *, now: datetime) -> TriggerInstance:
     """`trigger` (as claimed) as the release statement leaves it, in memory, for what announces
-    the change (a test holds it equal to the row): the columns release_params sets, the lease
-    cleared, and `now` for the statement's own clock (updated_at, completed_at)."""
+    the change: each column of triggers.sql.RELEASE_SETS, the statement's SET clause, with the
+    value that table gives it (`now` for the statement's own clock); a test holds it equal to
+    the row."""
     # A shallow copy of the instance's fields (copy.copy goes through pickling's protocol:
     # ten times slower, on every send step).
     after = TriggerInstance.__new__(TriggerInstance)
     after.__dict__.update(trigger.__dict__, _state=copy.copy(trigger._state))
-    after.status = release.status
-    after.current_node_id = release.current_node_id
-    after.vars = {**trigger.vars, **(release.vars_patch or {})}
-    after.attempts = release.attempts
-    after.available_at = release.available_at
-    after.lease_until = None
-    after.leased_by = ""
-    after.nudged_at = now if release.nudged else None
-    after.last_error = release.last_error
-    after.completed_at = now if release.status in TERMINAL_STATUSES else None
-    after.updated_at = now
+    for column, (_, value) in RELEASE_SETS.items():
+        setattr(after, column, value(trigger, release, now))
     return after
 
 

@@ -1,10 +1,16 @@
 WITH released AS (
     UPDATE trigger_instance
-    SET status = $1, current_node_id = $2,
-        vars = vars || $3::jsonb, attempts = $4,
-        available_at = $5, lease_until = NULL, leased_by = '',
-        nudged_at = CASE WHEN $6 THEN now() END, last_error = $7,
-        completed_at = CASE WHEN $8 THEN now() END, updated_at = now()
+    SET status = $1,
+        current_node_id = $2,
+        vars = vars || $3::jsonb,
+        attempts = $4,
+        available_at = $5,
+        lease_until = NULL,
+        leased_by = '',
+        nudged_at = CASE WHEN $6 THEN now() END,
+        last_error = $7,
+        completed_at = CASE WHEN $8 THEN now() END,
+        updated_at = now()
     WHERE id = $9 AND status = $10::text AND leased_by = $11
     RETURNING id, workflow_id, priority
 ), release_event AS (
