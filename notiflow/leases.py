@@ -1,7 +1,8 @@
 """The one home of "the lease expired" (docs/design.md, rule 3): the lease of a trigger or of a
 webhook delivery, `lease_until`, has expired when it is before the moment it is compared with
 (the database's now() in the engine's statements). A NULL lease has not expired (no lease); the
-callers that also take an absent lease as free say so (`lease_free_sql`, `lease_free_q`).
+callers that also take an absent lease as free say so (`lease_free_q`, `lease_free`; in SQL,
+`notiflow_purge_deleted_v1`, workers migration 0010, which calls the function).
 
 In SQL the rule is the function `notiflow_lease_expired_v1(lease_until, at)` (migration triggers
 0011), which every statement and queryset that asks calls. It is one comparison in a LANGUAGE sql
@@ -29,11 +30,6 @@ def lease_expired_sql(lease_until: str = "lease_until", at: str = "now()") -> st
     return f"{LEASE_EXPIRED_FUNCTION}({lease_until}, {at})"
 
 
-def lease_free_sql(lease_until: str = "lease_until", at: str = "now()") -> str:
-    """SQL: no live lease, none at all or an expired one."""
-    return f"({lease_until} IS NULL OR {lease_expired_sql(lease_until, at)})"
-
-
 class LeaseExpired(Func):
     """The ORM's call of the function: `.filter(LeaseExpired(Now()))`, `~LeaseExpired(...)`."""
 
@@ -46,7 +42,7 @@ class LeaseExpired(Func):
 
 
 def lease_free_q(at: Expression | datetime, lease_until: str = "lease_until") -> Q:
-    """The ORM's `lease_free_sql`."""
+    """No live lease: none at all, or an expired one."""
     return Q(**{lease_until: None}) | Q(LeaseExpired(at, lease_until))
 
 

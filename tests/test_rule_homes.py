@@ -93,3 +93,46 @@ def test_a_releases_columns_are_set_from_one_table_in_sql_and_in_memory(db):
         else:
             assert getattr(after, column) == getattr(row, column), column
     assert after.vars == {"kept": 1, "added": 2}
+
+
+def test_which_triggers_a_purge_deletes_is_one_sql_predicate_both_call(db):
+    """The purge functions (PL/pgSQL) and the dry run's counts (workers/sql.py) call the same
+    predicate; the finished one agrees with TERMINAL_STATUSES; both are inlined (the plan of the
+    dry run's count is that of the expression written out)."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from triggers.models import TERMINAL_STATUSES, TriggerStatus
+    from workers.sql import DELETED, FINISHED
+
+    with connection.cursor() as cursor:
+        for purge, predicate in (
+            (FINISHED, "notiflow_purge_finished_v1"),
+            (DELETED, "notiflow_purge_deleted_v1"),
+        ):
+            cursor.execute("SELECT pg_get_functiondef(%s::regproc)", [purge.function])
+            assert predicate in cursor.fetchone()[0], purge.function
+            assert purge.doomed_where.startswith(f"{predicate}(")
+        long_ago, cutoff = timezone.now() - timedelta(days=9), timezone.now()
+        for status in TriggerStatus.values:
+            cursor.execute(
+                "SELECT notiflow_purge_finished_v1(%s, %s, %s, %s)",
+                [status, long_ago, long_ago, cutoff],
+            )
+            assert cursor.fetchone()[0] == (status in TERMINAL_STATUSES), status
+        params = {"cutoff": cutoff}
+        written_out = {
+            FINISHED: "t.status IN ('completed', 'failed', 'cancelled') "
+            "AND t.created_at < %(cutoff)s AND t.completed_at < %(cutoff)s",
+            DELETED: "t.deleted_at < %(cutoff)s "
+            "AND (t.lease_until IS NULL OR t.lease_until < now())",
+        }
+        for purge, expression in written_out.items():
+            plans = []
+            for where in (purge.doomed_where, expression):
+                sql = purge.count_sql("trigger_instance").replace(purge.doomed_where, where)
+                cursor.execute("EXPLAIN (COSTS OFF) " + sql, params)
+                plans.append([row[0] for row in cursor.fetchall()])
+            assert plans[0] == plans[1], purge.function
