@@ -52,5 +52,5 @@ def lease_expired(lease_until: datetime | None, at: datetime) -> bool:
 
 
 def lease_free(lease_until: datetime | None, at: datetime) -> bool:
-    """`lease_free_sql` on a row already in hand."""
+    """`lease_free_q` on a row already in hand."""
     return lease_until is None or lease_expired(lease_until, at)
