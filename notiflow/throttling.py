@@ -24,6 +24,7 @@ import math
 import threading
 import time
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import redis
@@ -41,27 +42,9 @@ FAIL_OPEN_SECONDS = 5.0
 # Connecting to and answering from Redis: a request waits at most this for its rate limit.
 REDIS_TIMEOUT_SECONDS = 0.5
 
-# KEYS[1]: the bucket; ARGV[1]: milliseconds between two requests at the sustained rate (period
-# / N); ARGV[2]: the period in milliseconds (a burst of N fits in it); ARGV[3]: 1 to count the
-# request when it may pass, 0 only to ask (the admin login asks before checking a password and
-# counts only a failed one: notiflow/login_throttle.py). The bucket holds the "theoretical
-# arrival time" (TAT): when it would be empty again. Returns 0 when the request may pass (and
-# counts it if asked to), else the milliseconds until one may (and counts nothing).
-GCRA_SCRIPT = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local interval = tonumber(ARGV[1])
-local period = tonumber(ARGV[2])
-local tat = tonumber(redis.call('GET', KEYS[1]) or 0)
-if tat < now then tat = now end
-local new_tat = tat + interval
-local wait = new_tat - period - now
-if wait > 0 then return math.ceil(wait) end
-if ARGV[3] ~= '0' then
-    redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1)
-end
-return 0
-"""
+# The one GCRA script of the project (notiflow/gcra.lua states its keys, arguments and modes):
+# this module asks or takes; the providers' limits (workers/services/provider_rates.py) reserve.
+GCRA_SCRIPT = (Path(__file__).parent / "gcra.lua").read_text()
 
 
 def parse_rate(rate: str) -> tuple[int, int] | None:
@@ -125,7 +108,8 @@ def bucket_wait(*, bucket: str, limit: tuple[int, int], take: bool = True) -> fl
     try:
         wait_ms = int(
             _script(settings.NOTIFLOW_CACHE_URL)(
-                keys=[bucket], args=[period * 1000 / count, period * 1000, int(take)]
+                keys=[bucket],
+                args=[period * 1000 / count, period * 1000, "take" if take else "ask"],
             )
         )
     except (redis.RedisError, OSError) as exc:

@@ -32,7 +32,7 @@ from notiflow.http import (
 )
 from notiflow.scopes import ADMIN, TRIGGER, api_key_of
 from triggers.models import TriggerInstance, TriggerStatus
-from triggers.representation import trigger_json
+from triggers.representation import trigger_fields, trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
 from triggers.services import (
     MAX_CANCELLATION_KEY_LENGTH,
@@ -62,28 +62,7 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TriggerInstance
-        fields = [
-            "id",
-            "workflow",
-            "workflow_version",
-            "idempotency_key",
-            "cancellation_key",
-            "payload",
-            "status",
-            "priority",
-            "cursor",
-            "vars",
-            "attempts",
-            "available_at",
-            "lease_until",
-            "leased_by",
-            "last_error",
-            "created_at",
-            "updated_at",
-            "completed_at",
-            "deleted_at",
-            "delete_reason",
-        ]
+        fields = trigger_fields()  # trigger_json's keys: the fields are listed once, there
 
     def to_representation(self, instance: TriggerInstance) -> dict[str, Any]:
         """What DRF's field-by-field rendering of the fields above gives (a test holds the two

@@ -22,6 +22,7 @@ from django.db.models import (
 from django.db.models.functions import Extract
 from django.utils import timezone
 
+from notiflow.leases import LeaseExpired
 from registry.selectors import live_workers_by_queue
 from triggers.models import TriggerInstance, TriggerStatus
 from workflows.models import Workflow
@@ -51,7 +52,7 @@ def trigger_stuck_list(*, overdue_after: timedelta) -> QuerySet[TriggerInstance]
     now = timezone.now()
     return (
         TriggerInstance.objects.filter(
-            Q(status=TriggerStatus.PROCESSING, lease_until__lt=now)
+            Q(LeaseExpired(now), status=TriggerStatus.PROCESSING)
             | Q(status=TriggerStatus.ENQUEUED, available_at__lte=now - overdue_after),
             deleted_at__isnull=True,
         )
@@ -108,7 +109,7 @@ def trigger_stats(*, now: datetime | None = None) -> TriggerStats:
         .order_by("available_at")
         .first()
     )
-    expired = live.filter(status=TriggerStatus.PROCESSING, lease_until__lt=now).count()
+    expired = live.filter(LeaseExpired(now), status=TriggerStatus.PROCESSING).count()
     return TriggerStats(now, by_status, dict(sorted(by_workflow.items())), oldest_due, expired)
 
 
@@ -204,7 +205,7 @@ def trigger_oldest_waiting(*, now: datetime) -> datetime | None:
         .values_list("available_at", flat=True)[:1]
     )
     expired = (
-        live.filter(status=TriggerStatus.PROCESSING, lease_until__lt=now)
+        live.filter(LeaseExpired(now), status=TriggerStatus.PROCESSING)
         .order_by("lease_until")
         .values_list("lease_until", flat=True)[:1]
     )

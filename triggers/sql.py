@@ -29,10 +29,14 @@ How the statements and their fragments compose:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
+from notiflow.leases import lease_expired_sql
 from registry.sql import queue_served_sql
-from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
+from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from workflows.models import Workflow, WorkflowVersion
 
 TRIGGER_TABLE = TriggerInstance._meta.db_table
@@ -95,7 +99,7 @@ WITH prior AS (
     SELECT id, status, deleted_at FROM {TRIGGER_TABLE}
     WHERE id = %(id)s
       AND ((status = {ENQUEUED} AND available_at <= now())
-           OR (status = {PROCESSING} AND lease_until < now()))
+           OR (status = {PROCESSING} AND {lease_expired_sql()}))
     FOR UPDATE
 ), claimed AS (
     UPDATE {TRIGGER_TABLE} t
@@ -139,14 +143,37 @@ _RELEASE_EVENT = event_insert(
     actor="%(token)s",
     node_id="%(event_node)s",
 )
+# What a release sets, column by column: the one home of its effect. Each column has its SQL
+# (over release_params' parameters) and the same value computed in memory from the trigger as
+# claimed, the Release and the worker's clock `now` (standing for the statement's now()), which
+# triggers.state.released_copy applies: the events announce the trigger as the release leaves it.
+_Value = Callable[[Any, Any, datetime], Any]  # (trigger, release, now) -> the column's value
+RELEASE_SETS: dict[str, tuple[str, _Value]] = {
+    "status": ("%(status)s", lambda t, r, now: r.status),
+    "current_node_id": ("%(node)s", lambda t, r, now: r.current_node_id),
+    "vars": ("vars || %(patch)s::jsonb", lambda t, r, now: {**t.vars, **(r.vars_patch or {})}),
+    "attempts": ("%(attempts)s", lambda t, r, now: r.attempts),
+    "available_at": ("%(available_at)s", lambda t, r, now: r.available_at),
+    "lease_until": ("NULL", lambda t, r, now: None),
+    "leased_by": ("''", lambda t, r, now: ""),
+    "nudged_at": (
+        "CASE WHEN %(nudged)s THEN now() END",
+        lambda t, r, now: now if r.nudged else None,
+    ),
+    "last_error": ("%(error)s", lambda t, r, now: r.last_error),
+    "completed_at": (
+        "CASE WHEN %(finished)s THEN now() END",
+        lambda t, r, now: now if r.status in TERMINAL_STATUSES else None,
+    ),
+    "updated_at": ("now()", lambda t, r, now: now),
+}
+_RELEASE_SET_SQL = ",\n        ".join(
+    f"{column} = {sql}" for column, (sql, _) in RELEASE_SETS.items()
+)
 _RELEASE_TEMPLATE = f"""
 WITH released AS (
     UPDATE {TRIGGER_TABLE}
-    SET status = %(status)s, current_node_id = %(node)s,
-        vars = vars || %(patch)s::jsonb, attempts = %(attempts)s,
-        available_at = %(available_at)s, lease_until = NULL, leased_by = '',
-        nudged_at = CASE WHEN %(nudged)s THEN now() END, last_error = %(error)s,
-        completed_at = CASE WHEN %(finished)s THEN now() END, updated_at = now()
+    SET {_RELEASE_SET_SQL}
     WHERE id = %(id)s AND status = {PROCESSING} AND leased_by = %(token)s
     RETURNING id, workflow_id, priority
 ), release_event AS (
@@ -353,7 +380,7 @@ SWEEP_EXPIRED_SQL = f"""
 UPDATE {TRIGGER_TABLE} t SET nudged_at = now()
 WHERE id IN (
     SELECT id FROM {TRIGGER_TABLE}
-    WHERE status = {PROCESSING} AND lease_until < now() AND deleted_at IS NULL
+    WHERE status = {PROCESSING} AND {lease_expired_sql()} AND deleted_at IS NULL
       AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
     ORDER BY priority DESC, lease_until
     LIMIT %(batch)s

@@ -27,9 +27,11 @@ from django.utils import timezone
 from events import catalog as events
 from events.services.outbox import Announcement, events_record
 from notiflow.db import fetchone_prepared
+from notiflow.leases import lease_free
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import (
     CLAIM_PARAMS,
+    RELEASE_SETS,
     STATUS_PARAMS,
     TRIGGER_COLUMNS,
     claim_sql,
@@ -197,23 +199,15 @@ def release_params(
 
 def released_copy(trigger: TriggerInstance, release: Release, *, now: datetime) -> TriggerInstance:
     """`trigger` (as claimed) as the release statement leaves it, in memory, for what announces
-    the change (a test holds it equal to the row): the columns release_params sets, the lease
-    cleared, and `now` for the statement's own clock (updated_at, completed_at)."""
+    the change: each column of triggers.sql.RELEASE_SETS, the statement's SET clause, with the
+    value that table gives it (`now` for the statement's own clock); a test holds it equal to
+    the row."""
     # A shallow copy of the instance's fields (copy.copy goes through pickling's protocol:
     # ten times slower, on every send step).
     after = TriggerInstance.__new__(TriggerInstance)
     after.__dict__.update(trigger.__dict__, _state=copy.copy(trigger._state))
-    after.status = release.status
-    after.current_node_id = release.current_node_id
-    after.vars = {**trigger.vars, **(release.vars_patch or {})}
-    after.attempts = release.attempts
-    after.available_at = release.available_at
-    after.lease_until = None
-    after.leased_by = ""
-    after.nudged_at = now if release.nudged else None
-    after.last_error = release.last_error
-    after.completed_at = now if release.status in TERMINAL_STATUSES else None
-    after.updated_at = now
+    for column, (_, value) in RELEASE_SETS.items():
+        setattr(after, column, value(trigger, release, now))
     return after
 
 
@@ -455,9 +449,7 @@ def trigger_requeue(
     trigger = _locked(trigger_id)
     _refuse_deleted(trigger, "requeued")
     now = timezone.now()
-    if trigger.status == TriggerStatus.PROCESSING and (
-        trigger.lease_until is None or trigger.lease_until < now
-    ):
+    if trigger.status == TriggerStatus.PROCESSING and lease_free(trigger.lease_until, now):
         reason = f"requeued: lease of {trigger.leased_by or 'a worker'} expired"
     elif trigger.status == TriggerStatus.ENQUEUED and trigger.available_at <= now - overdue_after:
         reason = f"requeued: due since {trigger.available_at.isoformat()} and not picked up"

@@ -185,9 +185,9 @@ PURGED_TABLES = (STEP_LOG_TABLE, LEDGER_TABLE, EVENT_TABLE, TRIGGER_TABLE)
 @dataclass(frozen=True)
 class Purge:
     """One kind of purge: the database function that deletes a batch of it (arguments: the
-    cutoff and the batch size; columns: PURGED_TABLES' counts), and the same choice of triggers
-    as SQL over `t` (trigger_instance) with the parameters `cutoff` and `terminal`, for the dry
-    run's counts."""
+    cutoff and the batch size; columns: PURGED_TABLES' counts), and its choice of triggers as SQL
+    over `t` (trigger_instance) with the parameter `cutoff`, for the dry run's counts: a call of
+    the SQL predicate that the database function calls too (workers migration 0010)."""
 
     function: str
     doomed_where: str
@@ -210,13 +210,11 @@ class Purge:
 # redundant `created_at` bound lets PostgreSQL use the (status, created_at) index.
 FINISHED = Purge(
     function="notiflow_purge_batch",
-    doomed_where=(
-        "t.status = ANY(%(terminal)s) AND t.created_at < %(cutoff)s AND t.completed_at < %(cutoff)s"
-    ),
+    doomed_where="notiflow_purge_finished_v1(t.status, t.created_at, t.completed_at, %(cutoff)s)",
 )
 # Soft-deleted before the cutoff, whatever the status, except under a live lease (a step that
 # was running when the trigger was deleted may still record its outcome: the next run takes it).
 DELETED = Purge(
     function="notiflow_purge_deleted_batch",
-    doomed_where=("t.deleted_at < %(cutoff)s AND (t.lease_until IS NULL OR t.lease_until < now())"),
+    doomed_where="notiflow_purge_deleted_v1(t.deleted_at, t.lease_until, %(cutoff)s)",
 )

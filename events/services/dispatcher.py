@@ -45,6 +45,7 @@ from events.services.envelope import event_body
 from events.services.sender import PostResult, post_signed
 from notiflow.backoff import backoff
 from notiflow.broker import nudges_waiting
+from notiflow.leases import LeaseExpired, lease_free_q
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ class Claimed:
 
 def _due() -> Q:
     return Q(status=DeliveryStatus.PENDING, available_at__lte=Now(), endpoint__disabled_at=None) & (
-        Q(lease_until=None) | Q(lease_until__lt=Now())
+        lease_free_q(Now())
     )
 
 
@@ -130,9 +131,9 @@ def delivery_claim(delivery_id: int, *, worker_id: str) -> Claimed | None:
 def _in_flight(endpoint_id: uuid.UUID) -> int:
     """The endpoint's deliveries under a live lease (webhook_delivery_leased_idx)."""
     return WebhookDelivery.objects.filter(
+        ~Q(LeaseExpired(Now())),
         endpoint_id=endpoint_id,
         lease_until__isnull=False,
-        lease_until__gt=Now(),
         status=DeliveryStatus.PENDING,
     ).count()
 
@@ -347,7 +348,7 @@ def deliveries_sweep(*, batch: int | None = None) -> int:
             rows = list(
                 WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
                 .filter(
-                    Q(lease_until=None) | Q(lease_until__lt=now),
+                    lease_free_q(now),
                     Q(nudged_at=None) | lost,
                     status=DeliveryStatus.PENDING,
                     available_at__lte=now + lookahead,

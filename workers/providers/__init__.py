@@ -19,7 +19,6 @@ the settings see the change):
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from django.conf import settings
 
 from notiflow.throttling import parse_rate
+from workflows.definition import PROVIDER_NAME
 
 # Email providers by short name: Django's own backends and anymail's ESPs.
 EMAIL_ALIASES = {
@@ -49,7 +49,6 @@ EMAIL_ALIASES = {
 SMS_BACKENDS = ("twilio", "console", "file", "null")
 NO_PROVIDER = {"", "none"}
 _DJANGO_EMAIL_BACKENDS = "django.core.mail.backends."
-_NAME = re.compile(r"^[a-z][a-z0-9_]{0,49}$")
 
 
 class ProviderConfigError(ValueError):
@@ -93,7 +92,7 @@ def _rates(text: str) -> dict[str, tuple[int, int] | None]:
 def _named(
     channel: str, name: str, configured: dict[str, dict[str, Any]], rates: dict[str, Any]
 ) -> Provider:
-    if not _NAME.match(name):
+    if not PROVIDER_NAME.match(name):
         raise ProviderConfigError(
             f"provider name {name!r}: lower-case letters, digits and _, starting with a letter"
         )

@@ -1,6 +1,7 @@
 """Rate limits per provider (docs/design.md, "Providers"): `NOTIFLOW_PROVIDER_RATE_LIMITS`
 (`ses=14/s,twilio=100/m`), one limit shared by every worker on every host, kept in Redis at
-NOTIFLOW_REDIS_URL and taken by one Lua script (atomic, one round trip, Redis's clock).
+NOTIFLOW_REDIS_URL and taken by the project's one GCRA script, notiflow/gcra.lua, in its
+`reserve` mode (atomic, one round trip, Redis's clock).
 
 A send that finds no token does not ask again and again: the script *reserves* the next free
 slot for it (a token bucket of `count` tokens refilled at count/period, kept as the time at which
@@ -23,42 +24,16 @@ from typing import Any
 import redis
 from django.conf import settings
 
+from notiflow.throttling import GCRA_SCRIPT
 from workers.errors import TransientError
 from workers.providers import Provider
-
-# KEYS[1]: the provider's bucket; KEYS[2]: this send's reservation. ARGV[1]: milliseconds per
-# token (period / count); ARGV[2]: the burst in milliseconds (period: `count` tokens at once).
-# The bucket holds the TAT, when it would be full again. Returns the milliseconds until this
-# send's slot: 0 means now (the token is taken, or the reservation used).
-RESERVE_SCRIPT = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local reserved = redis.call('GET', KEYS[2])
-if reserved then
-    local wait = tonumber(reserved) - now
-    if wait > 0 then return math.ceil(wait) end
-    redis.call('DEL', KEYS[2])
-    return 0
-end
-local interval = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local tat = tonumber(redis.call('GET', KEYS[1]) or 0)
-if tat < now then tat = now end
-local slot = tat + interval - burst
-if slot < now then slot = now end
-local new_tat = tat + interval
-redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1000)
-if slot <= now then return 0 end
-redis.call('SET', KEYS[2], tostring(slot), 'PX', math.ceil(slot - now) + 3600000)
-return math.ceil(slot - now)
-"""
 
 
 @lru_cache(maxsize=2)
 def _script(url: str) -> Any:
     timeout = settings.CELERY_BROKER_CONNECTION_TIMEOUT
     client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
-    return client.register_script(RESERVE_SCRIPT)
+    return client.register_script(GCRA_SCRIPT)
 
 
 def provider_token_take(provider: Provider, *, idempotency_key: str) -> timedelta | None:
@@ -75,7 +50,9 @@ def provider_token_take(provider: Provider, *, idempotency_key: str) -> timedelt
     ]
     try:
         wait_ms = int(
-            _script(settings.NOTIFLOW_REDIS_URL)(keys=keys, args=[interval_ms, period * 1000])
+            _script(settings.NOTIFLOW_REDIS_URL)(
+                keys=keys, args=[interval_ms, period * 1000, "reserve"]
+            )
         )
     except redis.RedisError as exc:
         raise TransientError(

@@ -1,0 +1,155 @@
+"""Each hot-path step costs a pinned number of statements (issue 32 §6, in the style of Zulip's
+`assert_database_query_count`): a send step (email), a delay, a throttle, a digest's opener, a
+run joining it and the opener's closing step, a webhook delivery. A change that adds a statement
+to one of them fails here, listing what the step now sends; if the statement is worth its round
+trip, pin the new number in the same commit and say why.
+
+Counted in-process with Django's CaptureQueriesContext: the prepared statements of notiflow/db.py
+run through the same query log. Each step is measured after a first run of its workflow (the
+compiled workflow version is cached per process: the steady state is what is pinned). Inside a
+test's transaction each `atomic` block is a SAVEPOINT pair where production has BEGIN/COMMIT:
+those are pinned apart, as the step's transactions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from events.models import DeliveryStatus
+from events.services.dispatcher import delivery_send
+from events.services.endpoints import endpoint_ping
+from tests.events.support import endpoint_on
+from tests.factories import (
+    WorkflowFactory,
+    chain,
+    delay_node,
+    digest_node,
+    email_node,
+    sms_node,
+    throttle_node,
+)
+from triggers.models import TriggerInstance
+from workers.models import Digest
+from workers.services.engine import step_execute
+
+pytestmark = [pytest.mark.django_db]
+
+PAYLOAD = {"email": "ada@example.com", "name": "Ada", "phone": "+15550199", "user": "u1"}
+
+
+@pytest.fixture(autouse=True)
+def locmem_email():
+    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+        yield
+
+
+def is_transaction_control(sql: str) -> bool:
+    return sql.lstrip().upper().startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO"))
+
+
+def assert_statements(
+    name: str, action: Callable[[], Any], *, statements: int, transactions: int
+) -> Any:
+    """Run `action`; fail unless it sent exactly `statements` statements in `transactions`
+    atomic blocks, listing each statement it sent when it did not."""
+    with CaptureQueriesContext(connection) as captured:
+        result = action()
+    sent = [query["sql"] for query in captured.captured_queries]
+    work = [sql for sql in sent if not is_transaction_control(sql)]
+    blocks = sum(sql.lstrip().upper().startswith("SAVEPOINT") for sql in sent)
+    if (len(work), blocks) != (statements, transactions):
+        listing = "\n".join(f"  {i}. {' '.join(sql.split())[:240]}" for i, sql in enumerate(sent))
+        pytest.fail(
+            f"{name}: {len(work)} statements in {blocks} transactions, pinned at {statements} "
+            f"in {transactions}. A new statement is a new round trip on the hot path: remove "
+            f"it, or pin the new count with the reason. What it sent:\n{listing}",
+            pytrace=False,
+        )
+    return result
+
+
+def trigger_of(workflow, payload: dict[str, Any] | None = None) -> TriggerInstance:
+    version = workflow.current_version
+    return TriggerInstance.objects.create(
+        workflow=workflow,
+        workflow_version=version,
+        idempotency_key=f"k{TriggerInstance.objects.count()}",
+        payload=payload or PAYLOAD,
+        status="enqueued",
+        current_node_id=version.definition["entry_node_id"],
+        available_at=timezone.now() - timedelta(days=1),
+    )
+
+
+def warm(definition: dict[str, Any]):
+    """A workflow of `definition` whose version this process has compiled already (one step of
+    a first run of it)."""
+    workflow = WorkflowFactory(definition=definition)
+    step_execute(
+        trigger_id=str(trigger_of(workflow, {**PAYLOAD, "user": "warm"}).pk), worker_id="w"
+    )
+    return workflow
+
+
+def stepped(trigger: TriggerInstance) -> Callable[[], Any]:
+    return lambda: step_execute(trigger_id=str(trigger.pk), worker_id="w")
+
+
+def test_a_send_step_claims_checks_suppression_and_releases_in_three_statements():
+    trigger = trigger_of(warm(chain(email_node("mail"), sms_node("text"))))
+    # The claim (opening the ledger), the suppression lookup, the release (ledger, step log).
+    assert_statements("email step", stepped(trigger), statements=3, transactions=1)
+
+
+def test_a_delay_step_is_its_claim_and_its_release():
+    trigger = trigger_of(warm(chain(delay_node(), sms_node("text"))))
+    assert_statements("delay step", stepped(trigger), statements=2, transactions=1)
+
+
+def test_a_throttle_step_takes_its_lock_and_its_pass_in_one_statement_each():
+    trigger = trigger_of(warm(chain(throttle_node(), sms_node("text"))))
+    # The claim, the key's advisory lock, the pass (counted and taken), the release.
+    assert_statements("throttle step", stepped(trigger), statements=4, transactions=2)
+
+
+def test_a_digest_opener_a_run_joining_it_and_the_closing_step_are_pinned():
+    workflow = warm(chain(digest_node(), email_node("mail")))
+    opener, joiner = trigger_of(workflow), trigger_of(workflow)
+    # The claim; the lock, my entry?, an open digest?, the new digest and its first entry; the
+    # release.
+    assert_statements("digest opener", stepped(opener), statements=7, transactions=2)
+    # The claim; the lock, my entry?, the open digest, my entry; the release.
+    assert_statements("digest join", stepped(joiner), statements=6, transactions=2)
+    Digest.objects.filter(opener_id=opener.pk).update(
+        closes_at=timezone.now() - timedelta(seconds=1)
+    )
+    TriggerInstance.objects.filter(pk=opener.pk).update(
+        available_at=timezone.now() - timedelta(days=1)
+    )
+    # The claim; the lock, my entry, closing it, its entries; the release.
+    assert_statements("digest close", stepped(opener), statements=6, transactions=2)
+
+
+def test_a_webhook_delivery_is_pinned(receiver):
+    endpoint, _ = endpoint_on(receiver)
+    warmup = endpoint_ping(endpoint).deliveries.get()
+    assert delivery_send(warmup.pk, worker_id="w") == DeliveryStatus.DELIVERED
+    delivery = endpoint_ping(endpoint).deliveries.get()
+    # The claim: its endpoint, the endpoint and the delivery locked, the endpoint's in-flight
+    # count, the lease, the attempt's row. The record: the outcome, the endpoint's failure
+    # count reset (a no-op UPDATE when it is 0), the attempt finished.
+    status = assert_statements(
+        "webhook delivery",
+        lambda: delivery_send(delivery.pk, worker_id="w"),
+        statements=9,
+        transactions=2,
+    )
+    assert status == DeliveryStatus.DELIVERED

@@ -1,0 +1,138 @@
+"""Rules that two places need, written once (issue 32 §2): the rate-limit Lua, the provider-name
+pattern, the trigger's fields. Each test fails when a second copy appears again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.stack import ROOT
+
+SOURCES = ("notiflow", "triggers", "workers", "events", "deliveries", "registry", "workflows")
+
+
+def project_sources() -> list[Path]:
+    return [path for package in SOURCES for path in (ROOT / package).rglob("*.py")]
+
+
+def test_the_rate_limit_lua_is_one_file_both_limiters_load():
+    from notiflow import throttling
+    from workers.services import provider_rates
+
+    inline = [str(p.relative_to(ROOT)) for p in project_sources() if "redis.call" in p.read_text()]
+    assert inline == [], f"Lua written in Python source (keep it in notiflow/gcra.lua): {inline}"
+    script = (ROOT / "notiflow" / "gcra.lua").read_text()
+    url = "redis://127.0.0.1:1/0"  # never connected to: registering a script only keeps its text
+    assert throttling._script(url).script == script
+    assert provider_rates._script(url).script == script
+
+
+def test_the_provider_name_pattern_is_written_once():
+    from workflows.definition import PROVIDER_NAME
+
+    written = [
+        str(p.relative_to(ROOT))
+        for p in project_sources()
+        if PROVIDER_NAME.pattern in p.read_text() or "[a-z][a-z0-9_]{0,49}" in p.read_text()
+    ]
+    assert written == ["workflows/definition.py"], f"the provider-name pattern in: {written}"
+
+
+def test_the_triggers_fields_are_listed_once_by_its_representation():
+    from triggers.api import TriggerOutputSerializer
+    from triggers.representation import trigger_fields
+
+    source = (ROOT / "triggers" / "api.py").read_text()
+    assert '"delete_reason"' not in source, "triggers/api.py lists the trigger's fields again"
+    assert TriggerOutputSerializer.Meta.fields == trigger_fields()
+    assert trigger_fields()[:3] == ("id", "workflow", "workflow_version")
+    assert trigger_fields()[-1] == "delete_reason" and len(trigger_fields()) == 20
+
+
+def test_a_releases_columns_are_set_from_one_table_in_sql_and_in_memory(db):
+    """released_copy (what the events announce) and the release statement come from
+    triggers.sql.RELEASE_SETS; the copy equals the row the statement leaves, but for the clocks
+    (the statement's now() and the worker's differ by a moment)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.factories import chain, delay_node, email_node
+    from tests.workers.helpers import due_trigger
+    from triggers.models import TriggerInstance
+    from triggers.sql import RELEASE_SETS
+    from triggers.state import (
+        Release,
+        release_statement,
+        released_copy,
+        trigger_claim,
+        trigger_release,
+    )
+
+    set_clause = release_statement().split("SET", 1)[1].split("WHERE", 1)[0]
+    assert [c.split("=", 1)[0].strip() for c in set_clause.split(",\n")] == [*RELEASE_SETS]
+    trigger = due_trigger(chain(delay_node("wait"), email_node("mail")))
+    TriggerInstance.objects.filter(pk=trigger.pk).update(vars={"kept": 1})
+    claimed = trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
+    release = Release(
+        status="enqueued",
+        current_node_id="mail",
+        available_at=timezone.now() + timedelta(minutes=1),
+        reason="retry",
+        vars_patch={"added": 2},
+        attempts=1,
+        nudged=True,
+        last_error="boom",
+    )
+    after = released_copy(claimed, release, now=timezone.now())
+    assert trigger_release(trigger=claimed, lease_token="w/1", release=release)
+    row = TriggerInstance.objects.get(pk=trigger.pk)
+    clocked = {"nudged_at", "updated_at", "completed_at"}
+    for column in RELEASE_SETS:
+        if column in clocked:
+            assert (getattr(after, column) is None) == (getattr(row, column) is None), column
+        else:
+            assert getattr(after, column) == getattr(row, column), column
+    assert after.vars == {"kept": 1, "added": 2}
+
+
+def test_which_triggers_a_purge_deletes_is_one_sql_predicate_both_call(db):
+    """The purge functions (PL/pgSQL) and the dry run's counts (workers/sql.py) call the same
+    predicate; the finished one agrees with TERMINAL_STATUSES; both are inlined (the plan of the
+    dry run's count is that of the expression written out)."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from triggers.models import TERMINAL_STATUSES, TriggerStatus
+    from workers.sql import DELETED, FINISHED
+
+    with connection.cursor() as cursor:
+        for purge, predicate in (
+            (FINISHED, "notiflow_purge_finished_v1"),
+            (DELETED, "notiflow_purge_deleted_v1"),
+        ):
+            cursor.execute("SELECT pg_get_functiondef(%s::regproc)", [purge.function])
+            assert predicate in cursor.fetchone()[0], purge.function
+            assert purge.doomed_where.startswith(f"{predicate}(")
+        long_ago, cutoff = timezone.now() - timedelta(days=9), timezone.now()
+        for status in TriggerStatus.values:
+            cursor.execute(
+                "SELECT notiflow_purge_finished_v1(%s, %s, %s, %s)",
+                [status, long_ago, long_ago, cutoff],
+            )
+            assert cursor.fetchone()[0] == (status in TERMINAL_STATUSES), status
+        params = {"cutoff": cutoff}
+        written_out = {
+            FINISHED: "t.status IN ('completed', 'failed', 'cancelled') "
+            "AND t.created_at < %(cutoff)s AND t.completed_at < %(cutoff)s",
+            DELETED: "t.deleted_at < %(cutoff)s "
+            "AND (t.lease_until IS NULL OR t.lease_until < now())",
+        }
+        for purge, expression in written_out.items():
+            plans = []
+            for where in (purge.doomed_where, expression):
+                sql = purge.count_sql("trigger_instance").replace(purge.doomed_where, where)
+                cursor.execute("EXPLAIN (COSTS OFF) " + sql, params)
+                plans.append([row[0] for row in cursor.fetchall()])
+            assert plans[0] == plans[1], purge.function

@@ -1,0 +1,204 @@
+"""Every hot-path statement as PostgreSQL receives it, compared with its snapshot under
+tests/snapshots/ (issue 32 §2): intake's insert-or-return (one request, many, and the key's
+existing trigger), the claim, the release of each kind (a step log alone, with the send ledger,
+giving the send slot back, with events), the suppression lookup, the two sweeps.
+
+The statements are captured at execution, as the real services run them, through Django's
+execute wrappers (notiflow/db.py keeps them for the prepared statements), and converted as
+psycopg converts them for the server (`$1` placeholders); for the prepared ones the test also
+checks that PostgreSQL holds that very text in pg_prepared_statements. A statement bound on the
+client (Django's cursor: the sweeps) reaches PostgreSQL with each `%(name)s` replaced by its
+literal value: its snapshot keeps the placeholders, and says so on its first line.
+
+A change to one of these statements shows here as a diff to review. To accept it, regenerate
+the snapshots and commit them with the change:
+
+    NOTIFLOW_SNAPSHOT_UPDATE=1 python -m pytest tests/test_sql_snapshots.py
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.db import connection
+from django.test import override_settings
+from django.utils import timezone
+from psycopg._queries import PostgresQuery  # the converter psycopg itself sends with
+from psycopg.adapt import Transformer
+
+from tests.events.support import endpoint_on
+from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from triggers.models import TriggerInstance
+from triggers.services import TriggerRequest, trigger_create, triggers_create
+from workers.services import sweeper
+from workers.services.engine import step_execute
+
+pytestmark = [pytest.mark.django_db]
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = os.environ.get("NOTIFLOW_SNAPSHOT_UPDATE") == "1"
+CLIENT_BOUND = "-- bound on the client: each %(name)s reaches PostgreSQL as its literal value\n"
+PAYLOAD = {"email": "ada@example.com", "name": "Ada", "phone": "+15550199"}
+
+
+class Sent:
+    """A statement as it went to PostgreSQL."""
+
+    def __init__(self, sql: str, params: Any, cursor: Any):
+        self.prepared = not isinstance(cursor, psycopg.ClientCursor)
+        if self.prepared:
+            query = PostgresQuery(Transformer(cursor.connection))
+            query.convert(sql, params)
+            self.text = query.query.decode()
+        else:
+            self.text = sql
+        self.snapshot = ("" if self.prepared else CLIENT_BOUND) + self.text.strip() + "\n"
+
+
+@contextmanager
+def sent() -> Iterator[list[Sent]]:
+    """The statements run inside the block, but for its savepoints."""
+    statements: list[Sent] = []
+
+    def capture(execute, sql, params, many, context):
+        cursor = context["cursor"]
+        statements.append(Sent(sql, params, getattr(cursor, "cursor", cursor)))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        yield statements
+    statements[:] = [s for s in statements if "SAVEPOINT" not in s.text.split(None, 2)[:2]]
+
+
+@pytest.fixture(autouse=True)
+def quiet_broker(monkeypatch):
+    monkeypatch.setattr(sweeper, "nudges_waiting", lambda queues: 0)
+    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+        yield
+
+
+def trigger_of(workflow, key: str, **fields: Any) -> TriggerInstance:
+    version = workflow.current_version
+    return TriggerInstance.objects.create(
+        workflow=workflow,
+        workflow_version=version,
+        idempotency_key=key,
+        payload=PAYLOAD,
+        current_node_id=version.definition["entry_node_id"],
+        **{"status": "enqueued", "available_at": timezone.now() - timedelta(days=1), **fields},
+    )
+
+
+def warm(*nodes: dict) -> Any:
+    """A workflow of `nodes` whose version this process has compiled (its load is not a hot
+    statement: it is cached)."""
+    workflow = WorkflowFactory(definition=chain(*nodes))
+    step_execute(trigger_id=str(trigger_of(workflow, "warm").pk), worker_id="w")
+    return workflow
+
+
+def step(trigger: TriggerInstance) -> Callable[[], Any]:
+    def run() -> Any:
+        return step_execute(trigger_id=str(trigger.pk), worker_id="w")
+
+    return run
+
+
+def assert_snapshots(named: list[str], statements: list[Sent]) -> None:
+    assert len(statements) == len(named), (
+        f"expected {named}, got {len(statements)} statements:\n"
+        + "\n".join(" ".join(s.text.split())[:200] for s in statements)
+    )
+    changed = []
+    for name, statement in zip(named, statements, strict=True):
+        path = SNAPSHOTS / f"{name}.sql"
+        if UPDATE:
+            SNAPSHOTS.mkdir(exist_ok=True)
+            path.write_text(statement.snapshot)
+        elif not path.exists() or path.read_text() != statement.snapshot:
+            changed.append(name)
+    assert not changed, (
+        f"statements differ from tests/snapshots/: {changed}. Review the diff "
+        "(NOTIFLOW_SNAPSHOT_UPDATE=1 rewrites them, then `git diff tests/snapshots`)."
+    )
+    prepared = [s.text for s in statements if s.prepared]
+    if prepared and connection.connection.prepare_threshold is not None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            held = {row[0] for row in cursor.fetchall()}
+        assert set(prepared) <= held, "a prepared statement differs from the text PostgreSQL holds"
+
+
+def test_intake_of_one_request_and_of_its_key_again():
+    workflow = WorkflowFactory(definition=chain(email_node("mail")))
+    with sent() as statements:
+        trigger_create(workflow_key=workflow.key, idempotency_key="a", payload=PAYLOAD)
+    assert_snapshots(["intake"], statements)
+    with sent() as statements:
+        trigger_create(workflow_key=workflow.key, idempotency_key="a", payload=PAYLOAD)
+    assert_snapshots(["intake", "intake_existing"], statements)
+
+
+def test_intake_of_many_requests_and_of_their_keys_again():
+    workflow = WorkflowFactory(definition=chain(email_node("mail")))
+    requests = [TriggerRequest(workflow.key, key, PAYLOAD, None, "") for key in ("a", "b")]
+    with sent() as statements:
+        triggers_create(requests)
+    assert_snapshots(["intake_many"], statements)
+    with sent() as statements:
+        triggers_create(requests)
+    assert_snapshots(["intake_many", "intake_existing_many"], statements)
+
+
+def test_a_send_step_claims_looks_up_suppression_and_releases_with_the_ledger():
+    trigger = trigger_of(warm(email_node("mail"), sms_node("text")), "k")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(["claim", "suppression", "release_ledger_and_log"], statements)
+
+
+def test_a_send_whose_template_fails_gives_its_slot_back():
+    bad = email_node("mail", subject="{{ payload.name | nosuchfilter }}")
+    trigger = trigger_of(warm(bad, sms_node("text")), "k")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(["claim", "release_slot_back_and_log"], statements)
+
+
+def test_a_delay_step_releases_with_its_log_alone():
+    trigger = trigger_of(warm(delay_node(), sms_node("text")), "k")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(["claim", "release_log"], statements)
+
+
+def test_a_last_step_with_a_subscriber_releases_with_its_events(receiver):
+    endpoint_on(receiver)
+    trigger = trigger_of(warm(delay_node()), "k")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(["claim", "release_log_and_events"], statements)
+
+
+def test_the_sweeps():
+    workflow = WorkflowFactory(definition=chain(delay_node()))
+    trigger_of(workflow, "due")
+    trigger_of(
+        workflow, "expired", status="processing", lease_until=timezone.now() - timedelta(days=1)
+    )
+    with sent() as statements:
+        sweeper.sweep()
+    assert_snapshots(["sweep_expired", "sweep_due"], statements)
+
+
+def test_every_snapshot_is_of_a_statement_checked_here():
+    source = Path(__file__).read_text()
+    orphans = [p.name for p in SNAPSHOTS.glob("*.sql") if f'"{p.stem}"' not in source]
+    assert orphans == [], f"snapshots of no statement: {orphans} (remove them)"
