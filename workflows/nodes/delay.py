@@ -40,7 +40,7 @@ class DelayNode(TimingType):
     templates = ("until",)
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
         "delay_ms": {"type": "integer", "minimum": 0},
-        "duration": {"type": "string", "examples": ["15m", "PT15M"]},
+        "duration": {"type": "string", "example": "15m"},
         "until": {"type": "string", "description": "a time with offset (ISO-8601), a template"},
     }
     form_groups = (("delay_amount", "delay_unit"), ("until",))

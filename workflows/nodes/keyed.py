@@ -20,7 +20,7 @@ class KeyedType(NodeType):
     outputs = True
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
         "key": {"type": "string", "description": "a template: the runs sharing it count together"},
-        "window": {"type": "string", "examples": ["1h", "PT1H"]},
+        "window": {"type": "string", "example": "1h"},
     }
 
     def problems(self, node: dict[str, Any]) -> list[Problem]:

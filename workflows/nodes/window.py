@@ -27,8 +27,8 @@ class WindowNode(TimingType):
     optional = ("timezone", "days")
     templates = ("timezone",)
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
-        "start": {"type": "string", "examples": ["09:00"]},
-        "end": {"type": "string", "examples": ["18:00"]},
+        "start": {"type": "string", "example": "09:00"},
+        "end": {"type": "string", "example": "18:00"},
         "days": {"type": "array", "items": {"type": "string", "enum": list(WEEKDAYS)}},
     }
     form_groups = (("timezone", "start", "end"), ("days",))
