@@ -20,6 +20,7 @@ from tests.workers.helpers import run_to_the_end
 from workers.models import StepExecutionLog
 from workflows.admin.forms import NodeForm
 from workflows.diagram import workflow_diagram_svg
+from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, node_type_registered
 from workflows.nodes.base import NodeRun, NodeType, StepPort, output_key
 from workflows.preview import workflow_preview
@@ -124,6 +125,34 @@ def test_a_registered_type_is_run_by_the_engine(note):
     assert [m.body for m in mail.outbox] == ["Dear Ada, welcome"]
     logged = StepExecutionLog.objects.get(trigger=trigger, node_id="n")
     assert logged.node_type == "note" and logged.output == {"text": "Dear Ada"}
+
+
+class StampNode(NodeType):
+    """A toy that writes in its step's transaction (as an inbox row would): the workflow's
+    description, in the step's release statement."""
+
+    name = "stamp"
+    required = ("text",)
+
+    def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
+        table = Workflow._meta.db_table
+        sql = (
+            f"UPDATE {table} SET description = %(stamp_text)s FROM released "  # noqa: S608
+            f"WHERE {table}.id = %(stamp_workflow)s"
+        )
+        params = {
+            "stamp_text": f"{node['text']} by {step.trigger_id}",
+            "stamp_workflow": step.workflow_id,
+        }
+        return NodeRun(output={}, writes=[(sql, params)])
+
+
+@pytest.mark.django_db
+def test_a_node_writes_in_its_steps_transaction():
+    with node_type_registered(StampNode):
+        trigger = run_to_the_end(chain({"id": "s", "type": "stamp", "text": "seen"}), {})
+    assert trigger.status == "completed", trigger.last_error
+    assert Workflow.objects.get(pk=trigger.workflow_id).description == f"seen by {trigger.pk}"
 
 
 # --- no consumer branches on a node type's name --------------------------------------------------

@@ -25,6 +25,14 @@ class EngineStep:
     def payload(self) -> dict[str, Any]:
         return dict(self.trigger.payload)
 
+    @property
+    def trigger_id(self) -> str:
+        return str(self.trigger.pk)
+
+    @property
+    def workflow_id(self) -> int:
+        return int(self.trigger.workflow_id)
+
     def throttle_pass(
         self, *, node_id: str, key: str, limit: int, window: timedelta
     ) -> ThrottleCount:

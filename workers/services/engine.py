@@ -552,12 +552,13 @@ def _announcements(
     or the lease lost meanwhile), its message.sent shows the trigger as the step found it."""
     kinds: list[tuple[str, dict[str, Any]]] = []
     node = step.node
+    channel = NODE_TYPES[str(node["type"])].channel if run is not None else None
     unreleased: list[Announcement] = []
     if run is not None and run.skipped:
-        skipped = {"node_id": node["id"], "channel": node["type"], **run.output}
+        skipped = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SKIPPED, {"message": skipped}))
     if run is not None and run.sent:
-        message = {"node_id": node["id"], "channel": node["type"], **run.output}
+        message = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SENT, {"message": message}))
         workflow = step.workflow
         unreleased.append(

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
 
 class SendingType(NodeType):
-    """A node type that sends on `channel` (its provider code is in workers.nodes)."""
+    """A node type that sends on `channel` (each subclass names it; the channel's provider code
+    is in workers.nodes and workers.providers)."""
 
-    channel: ClassVar[str | None] = ""
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
         "provider": {"type": "string", "pattern": PROVIDER_NAME.pattern},
         "skip_suppressed": {"type": "boolean"},
