@@ -12,12 +12,15 @@ import pytest
 import yaml
 from django import forms
 from django.core import mail
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from tests.factories import chain, email_node
-from tests.workers.helpers import run_to_the_end
+from tests.factories import chain, delay_node, email_node
+from tests.workers.helpers import due_trigger, run_to_the_end
 from workers.models import StepExecutionLog
+from workers.services.engine import step_execute
 from workflows.admin.forms import NodeForm
 from workflows.diagram import workflow_diagram_svg
 from workflows.models import Workflow
@@ -153,6 +156,21 @@ def test_a_node_writes_in_its_steps_transaction():
         trigger = run_to_the_end(chain({"id": "s", "type": "stamp", "text": "seen"}), {})
     assert trigger.status == "completed", trigger.last_error
     assert Workflow.objects.get(pk=trigger.workflow_id).description == f"seen by {trigger.pk}"
+
+
+def _step_queries(definition: dict[str, Any]) -> int:
+    trigger = due_trigger(definition, payload={"name": "Ada", "email": "ada@example.com"})
+    with CaptureQueriesContext(connection) as captured:
+        step_execute(trigger_id=str(trigger.pk), worker_id="w")
+    return len(captured.captured_queries)
+
+
+@pytest.mark.django_db
+def test_a_registered_types_step_costs_what_a_delays_does(note):
+    after = email_node("mail")
+    _step_queries(chain(delay_node("warm"), after))  # the first step of a test fills caches
+    delay = _step_queries(chain(delay_node("wait"), after))
+    assert _step_queries(noted()) == delay
 
 
 # --- no consumer branches on a node type's name --------------------------------------------------
