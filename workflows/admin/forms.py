@@ -76,8 +76,15 @@ def _type_fields(registered: tuple[type[NodeType], ...]) -> dict[str, forms.Fiel
 
 
 def _managed_keys() -> set[str]:
-    """The node keys some admin row edits (the rest are kept as stored)."""
-    return {"id", "type", *(name for kind in NODE_TYPES.values() for name in kind.fields)}
+    """The node keys an admin row edits (through a form field of the same name, or the one the
+    type names in `form_field_of`); any other key is kept as stored."""
+    edited = set(_type_fields(tuple(type(kind) for kind in NODE_TYPES.values())))
+    return {"id", "type"} | {
+        name
+        for kind in NODE_TYPES.values()
+        for name in kind.fields
+        if name in edited or name in kind.form_field_of
+    }
 
 
 def _form_field_of(name: str) -> str:

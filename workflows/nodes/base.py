@@ -10,7 +10,7 @@ sends on), what the preview shows, how the diagram draws it and how the admin ro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from uuid import UUID
 
@@ -99,11 +99,13 @@ class StepPort(Protocol):
     @property
     def workflow_id(self) -> int: ...
 
-    def throttle_pass(self, *, node_id: str, key: str, limit: int, window: Any) -> ThrottleCount:
+    def throttle_pass(
+        self, *, node_id: str, key: str, limit: int, window: timedelta
+    ) -> ThrottleCount:
         """Count this run through a throttle (idempotent per run and node)."""
         ...
 
-    def digest_join(self, *, node_id: str, key: str, window: Any) -> DigestReach:
+    def digest_join(self, *, node_id: str, key: str, window: timedelta) -> DigestReach:
         """Join (or open) the digest collecting under `key` (idempotent per run and node)."""
         ...
 
