@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -31,11 +31,10 @@ class NodeForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        type_field = self.fields["type"]
-        assert isinstance(type_field, forms.ChoiceField)
+        type_field = cast(forms.ChoiceField, self.fields["type"])
         type_field.choices = [(name, name) for name in NODE_TYPES]
         type_field.initial = next(iter(NODE_TYPES))
-        for name, field in _type_fields(tuple(type(kind) for kind in NODE_TYPES.values())).items():
+        for name, field in _registered_fields().items():
             self.fields.setdefault(name, copy.deepcopy(field))  # as Django copies declared fields
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
@@ -64,6 +63,10 @@ class NodeForm(forms.Form):
         return {**initial, **(node_type.form_initial(node) if node_type else {})}
 
 
+def _registered_fields() -> dict[str, forms.Field]:
+    return _type_fields(tuple(type(kind) for kind in NODE_TYPES.values()))
+
+
 @functools.cache
 def _type_fields(registered: tuple[type[NodeType], ...]) -> dict[str, forms.Field]:
     """The form fields the registered node types declare (built once per registry content; a
@@ -78,7 +81,7 @@ def _type_fields(registered: tuple[type[NodeType], ...]) -> dict[str, forms.Fiel
 def _managed_keys() -> set[str]:
     """The node keys an admin row edits (through a form field of the same name, or the one the
     type names in `form_field_of`); any other key is kept as stored."""
-    edited = set(_type_fields(tuple(type(kind) for kind in NODE_TYPES.values())))
+    edited = set(_registered_fields())
     return {"id", "type"} | {
         name
         for kind in NODE_TYPES.values()
