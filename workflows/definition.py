@@ -8,7 +8,6 @@ from datetime import timedelta
 from typing import Any
 
 MAX_DELAY = timedelta(days=365)
-THROTTLE_MAX = 1_000_000  # the most runs a throttle's `limit` may let through per window
 FLOW_KEY_MAX = 500  # the longest rendered throttle or digest key (their state's `key` column)
 
 
@@ -49,21 +48,3 @@ def duration_parse(value: str) -> timedelta:
     except (OverflowError, ValueError) as exc:  # past timedelta's ~2.7 million years
         raise ValueError(f"{value!r} is far longer than any delay can be") from exc
     raise ValueError(f"{value!r} is not a duration such as 90s, 15m, 2h, 3d or PT15M")
-
-
-def delay_spelled(node: dict[str, Any]) -> str:
-    """A delay node's wait as its author wrote it ("15m", "1500 ms", "until {{ ... }}"), or ""."""
-    if node.get("until"):
-        return f"until {node['until']}"
-    if node.get("duration"):
-        return str(node["duration"])
-    return f"{node['delay_ms']} ms" if node.get("delay_ms") is not None else ""
-
-
-def delay_of(node: dict[str, Any]) -> timedelta:
-    """The fixed wait a (validated) delay node asks for (none for a delay `until` a time)."""
-    if node.get("until"):
-        return timedelta(0)
-    if node.get("delay_ms") is not None:
-        return timedelta(milliseconds=int(node["delay_ms"]))
-    return duration_parse(str(node["duration"]))

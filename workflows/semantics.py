@@ -9,26 +9,15 @@ ask the registry. No database, no provider, no clock but the `now` passed in.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, cast
 
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.nodes.base import Rendered, RenderError, output_key
-from workflows.nodes.email import HEADER_FIELDS, header_value_problem
-from workflows.nodes.keyed import KeyedType
 from workflows.nodes.timing import TimingType, Wait
-from workflows.nodes.window import window_days
 from workflows.templating import condition_holds, read_paths, render_budget
 
-__all__ = [
-    "HEADER_FIELDS",
-    "RenderError",
-    "Rendered",
-    "Wait",
-    "header_value_problem",
-    "output_key",
-    "window_days",
-]
+__all__ = ["RenderError", "Rendered", "Wait", "output_key"]
 
 
 def execution_context(
@@ -158,16 +147,6 @@ def timing_wait(node: dict[str, Any], context: dict[str, Any], now: datetime) ->
     """A delay's or a send window's wait from `now`; RenderError (permanent) naming the node,
     the field and the value when `until` or `timezone` renders to something unusable."""
     return cast(TimingType, NODE_TYPES[str(node["type"])]).wait(node, context, now)
-
-
-def flow_key(node: dict[str, Any], context: dict[str, Any]) -> str:
-    """A throttle's or digest's rendered `key`; RenderError when it renders empty or too long."""
-    return cast(KeyedType, NODE_TYPES[str(node["type"])]).key(node, context)
-
-
-def flow_window(node: dict[str, Any]) -> timedelta:
-    """A (validated) throttle's or digest's window."""
-    return cast(KeyedType, NODE_TYPES[str(node["type"])]).window(node)
 
 
 def next_node_id(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from workflows.definition import MAX_DELAY, delay_of, delay_spelled, duration_parse
+from workflows.definition import MAX_DELAY, duration_parse
 from workflows.nodes.base import Problem, value_error
 from workflows.nodes.timing import TimingType, Wait, milliseconds
 from workflows.templating import render_budget
@@ -16,6 +16,24 @@ if TYPE_CHECKING:
 
 DELAY_UNITS = [("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"), ("ms", "ms")]
 _UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def delay_spelled(node: dict[str, Any]) -> str:
+    """A delay node's wait as its author wrote it ("15m", "1500 ms", "until {{ ... }}"), or ""."""
+    if node.get("until"):
+        return f"until {node['until']}"
+    if node.get("duration"):
+        return str(node["duration"])
+    return f"{node['delay_ms']} ms" if node.get("delay_ms") is not None else ""
+
+
+def delay_of(node: dict[str, Any]) -> timedelta:
+    """The fixed wait a (validated) delay node asks for (none for a delay `until` a time)."""
+    if node.get("until"):
+        return timedelta(0)
+    if node.get("delay_ms") is not None:
+        return timedelta(milliseconds=int(node["delay_ms"]))
+    return duration_parse(str(node["duration"]))
 
 
 def delay_amount_unit(node: dict[str, Any]) -> tuple[int | None, str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from workflows.definition import THROTTLE_MAX
 from workflows.nodes.base import (
     FOLLOW_CONDITIONAL,
     NodePreview,
@@ -20,6 +19,8 @@ from workflows.nodes.keyed import KeyedType
 
 if TYPE_CHECKING:
     from django import forms
+
+THROTTLE_MAX = 1_000_000  # the most runs a throttle's `limit` may let through per window
 
 
 class ThrottleNode(KeyedType):
