@@ -225,3 +225,15 @@ def test_the_scan_finds_a_type_branch():
     branches = _type_branches('if node["type"] == "digest":\n    x = 1\n', ["digest"])
     assert branches == ['if node["type"] == "digest":']
     assert _type_branches('_STYLE = {\n    "email": ("#fff", "#000"),\n}', ["email"])
+
+
+def test_node_types_keep_workflows_free_of_the_apps_that_run_them():
+    # A node type's run reaches the engine's tables through the StepPort it is given, never by
+    # importing workers (or triggers): workflows imports neither (docs/design.md, layout).
+    importing = re.compile(r"^\s*(?:from|import)\s+(?:triggers|workers)\b", re.MULTILINE)
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "workflows").rglob("*.py"))
+        if importing.search(path.read_text())
+    ]
+    assert found == []
