@@ -172,7 +172,8 @@ def close_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
 
 def _holds_objects(schema: dict[str, Any]) -> bool:
     """A property the walk follows: one naming a component, or an array of them. A free-form
-    object (a payload, a node) stays open."""
+    object (a payload) stays open; a node's schemas (`oneOf`, one per node type) close
+    themselves (workflows.api.NodeListSchema)."""
     return "$ref" in schema or "allOf" in schema or isinstance(schema.get("items"), dict)
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -22,8 +23,9 @@ from notiflow.http import (
     request_fields,
 )
 from notiflow.scopes import ADMIN, TRIGGER, api_key_of
-from workflows.definition import CATEGORIES, NODE_TYPES, TRANSACTIONAL, category_of
+from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of
 from workflows.models import Workflow
+from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.routing import (
     NAME_MAX_LENGTH,
     NAME_PATTERN,
@@ -84,13 +86,13 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
 
 # The definition is stored in jsonb, which keeps an object's keys in its own order (shortest
 # first), not the author's; the API shows nodes and edges with their fields in the order the
-# node type declares them (workflows.definition.NODE_TYPES), which is how they are written.
+# node type declares them (workflows.nodes), which is how they are written.
 EDGE_FIELD_ORDER = ("from", "to", "when")
 
 
 def _node_in_order(node: dict[str, Any]) -> dict[str, Any]:
-    node_type = NODE_TYPES.get(node.get("type"))  # type: ignore[arg-type]
-    declared = (node_type.required + node_type.optional) if node_type else ()
+    node_type = node_type_of(node)
+    declared = node_type.fields if node_type else ()
     return _in_order(node, ("id", "type", *declared))
 
 
@@ -98,6 +100,25 @@ def _in_order(item: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
     """`item` with the keys of `order` first, in that order, then any others as they come."""
     ordered = {key: item[key] for key in order if key in item}
     return {**ordered, **{key: value for key, value in item.items() if key not in ordered}}
+
+
+class NodeListField(serializers.ListField):
+    """A definition's nodes: checked by the one validator; the schema shows each registered
+    node type's fields (NodeListSchema)."""
+
+
+class NodeListSchema(OpenApiSerializerFieldExtension):
+    """The schema of a definition's nodes, asked of the node type registry when the schema is
+    generated: one object schema per registered type (workflows.nodes)."""
+
+    target_class = NodeListField
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        return {
+            "type": "array",
+            "minItems": 1,
+            "items": {"oneOf": [kind.json_schema() for kind in NODE_TYPES.values()]},
+        }
 
 
 def _key_field(**options: Any) -> serializers.CharField:
@@ -141,7 +162,7 @@ class WorkflowInputSerializer(StrictSerializer):
         max_length=100,
         help_text="the node each run starts at; left out: the first node",
     )
-    nodes = serializers.ListField(child=serializers.DictField(), allow_empty=False, min_length=1)
+    nodes = NodeListField(child=serializers.DictField(), allow_empty=False, min_length=1)
     edges = serializers.ListField(child=serializers.DictField(), required=False)
 
 

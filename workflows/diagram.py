@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from workflows.definition import delay_spelled
-from workflows.semantics import sends
-from workflows.timing import WEEKDAYS
+from workflows.nodes import node_type_of
 
 NODE_WIDTH, NODE_HEIGHT = 200, 56
 BEND_WIDTH = 24  # the room a bend point of a long edge takes in its layer
@@ -22,14 +20,6 @@ GAP_X, GAP_Y = 36, 78  # GAP_Y leaves room for edge conditions between layers
 MARGIN = 28
 SWEEPS = 4
 
-_STYLE = {
-    "email": ("#e8f1fb", "#2f6fb5"),
-    "sms": ("#eaf6ec", "#2e8b47"),
-    "delay": ("#fdf6e3", "#b8860b"),
-    "window": ("#fdf6e3", "#b8860b"),
-    "throttle": ("#fbeaea", "#b03a2e"),
-    "digest": ("#f1ebfa", "#6a3fb5"),
-}
 _UNKNOWN_STYLE = ("#f2f2f2", "#777777")
 
 
@@ -48,30 +38,10 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _days(days: Any) -> str:
-    """A window's days, short: "daily", "mon-fri" for a run of days, else "mon,wed"."""
-    if not isinstance(days, list) or not days or len(days) == len(WEEKDAYS):
-        return "daily"
-    index = [WEEKDAYS.index(d) for d in days if d in WEEKDAYS]
-    if len(index) > 2 and index == list(range(index[0], index[0] + len(index))):
-        return f"{days[0]}-{days[-1]}"
-    return ",".join(str(d) for d in days)
-
-
 def _summary(node: dict[str, Any]) -> str:
-    kind = node.get("type")
-    if kind == "delay":
-        spelled = delay_spelled(node) or "?"
-        return f"delay · {spelled}" if node.get("until") else f"delay · wait {spelled}"
-    if kind == "window":
-        return f"window · {_days(node.get('days'))} {node.get('start')}-{node.get('end')}"
-    if kind == "throttle":
-        return f"throttle · {node.get('limit')} per {node.get('window')}"
-    if kind == "digest":
-        return f"digest · {node.get('window')} by {node.get('key')}"
-    if sends(node):
-        return f"{kind} → {node.get('to', '')}"
-    return str(kind)
+    """The box's second line, as the node's type describes it (workflows.nodes)."""
+    node_type = node_type_of(node)
+    return node_type.summary(node) if node_type else str(node.get("type"))
 
 
 def _layers(ids: list[str], edges: list[tuple[str, str]], entry: str | None) -> dict[str, int]:
@@ -166,9 +136,9 @@ def _edge_label(
 ) -> str:
     """What an edge's label says: its condition, numbered in the order the engine tries a node's
     edges when there are several. An edge without `when` is "otherwise" only as the fallback
-    after conditional ones; a throttle's is the way on for the runs that "passed" (a throttled
-    run follows only conditional edges); the single or first edge of any other node needs no
-    label (it is always taken)."""
+    after conditional ones; before them, it says what the node type says of it (a throttle's:
+    "passed", a throttled run follows only conditional edges), else nothing (it is always
+    taken)."""
     when = str(edge.get("when") or "")
     if siblings <= 1:
         return when
@@ -177,9 +147,8 @@ def _edge_label(
     earlier = [e for e in edges if e["from"] == edge["from"]][: rank - 1]
     if any(e.get("when") for e in earlier):
         return f"{rank}. otherwise"
-    if by_id.get(edge["from"], {}).get("type") == "throttle":
-        return "passed"
-    return ""
+    node_type = node_type_of(by_id.get(edge["from"], {}))
+    return node_type.otherwise_label if node_type else ""
 
 
 def _label(
@@ -277,7 +246,8 @@ def workflow_diagram_svg(definition: dict[str, Any], *, title: str = "workflow")
             out.append(_label(label, str(edge.get("when") or ""), coords, placed))
     for node_id in ids:
         node, point = by_id[node_id], points[node_id]
-        fill, stroke = _STYLE.get(str(node.get("type")), _UNKNOWN_STYLE)
+        node_type = node_type_of(node)
+        fill, stroke = node_type.colours if node_type else _UNKNOWN_STYLE
         left, top = point.x - NODE_WIDTH / 2, point.y - NODE_HEIGHT / 2
         is_entry = node_id == entry
         out.append(

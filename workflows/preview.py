@@ -9,29 +9,18 @@ will run. A variable that does not exist is an error naming it, as at run time.
 
 from __future__ import annotations
 
-import itertools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 
-from workflows.definition import NODE_TYPES, delay_spelled
-from workflows.semantics import (
-    RenderError,
-    execution_context,
-    field_render,
-    flow_key,
-    next_node_id,
-    output_key,
-    recipient_check,
-    rendered_fields,
-    sends,
-    timing_wait,
-)
+from workflows.nodes import node_type_of
+from workflows.nodes.base import NodePreview, RenderedField
+from workflows.semantics import RenderError, execution_context, next_node_id, output_key
 from workflows.semantics import outputs as outputs_of
 from workflows.templating import (
     TemplateError,
@@ -69,32 +58,16 @@ def _preview_slot() -> Iterator[None]:
             _running -= 1
 
 
+__all__ = [
+    "NodePreview",
+    "PreviewBusy",
+    "RenderedField",
+    "WorkflowPreview",
+    "sample_payload",
+    "workflow_preview",
+]
+
 VarPath = tuple[str, ...]  # a variable's path, e.g. ("payload", "user", "email")
-
-
-@dataclass(frozen=True)
-class RenderedField:
-    name: str
-    value: str | None
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class NodePreview:
-    node_id: str
-    node_type: str
-    fields: list[RenderedField] = field(default_factory=list)
-    note: str = ""
-    # Why a run would fail at this node, in the words of its last_error: the first field that
-    # does not render, or a recipient that cannot be sent to. Empty when it would not fail.
-    error: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return not self.error
-
-    def value(self, name: str) -> str | None:
-        return next((f.value for f in self.fields if f.name == name), None)
 
 
 @dataclass(frozen=True)
@@ -107,29 +80,6 @@ class WorkflowPreview:
     @property
     def ok(self) -> bool:
         return not self.route_error and all(n.ok for n in self.nodes)
-
-
-def _placeholder_output(
-    node: dict[str, Any], to: str | None, payload: dict[str, Any], now: datetime
-) -> dict[str, Any]:
-    """What a node leaves in vars, as the preview pretends it ran: a send's message, a throttle
-    that let the run through, a digest of this payload alone."""
-    if node.get("type") == "throttle":
-        return {"throttled": False, "count": 1}
-    if node.get("type") == "digest":
-        moment = now.isoformat()
-        return {
-            "id": "preview",
-            "count": 1,
-            "events": [payload],
-            "first_at": moment,
-            "last_at": moment,
-        }
-    return {
-        "message_id": f"<preview.{node['id']}@notiflow.local>",
-        "to": to or "",
-        "sent_at": now.isoformat(),
-    }
 
 
 def _ancestors(node_ids: list[str], edges: list[dict[str, Any]]) -> dict[str, set[str]]:
@@ -197,93 +147,27 @@ def _workflow_preview(
         }
         preview = _node_preview(node, context(upstream), now)
         previews[node["id"]] = preview
-        if outputs_of(node):
-            outputs[output_key(node)] = _placeholder_output(node, preview.value("to"), payload, now)
+        node_type = node_type_of(node)
+        if node_type is not None and outputs_of(node):
+            placeholder = node_type.placeholder(node, preview=preview, payload=payload, now=now)
+            outputs[output_key(node)] = placeholder
 
     route, route_error = _route(definition.get("entry_node_id"), by_id, edges, context, outputs)
     return WorkflowPreview([previews[n["id"]] for n in nodes], route, route_error)
 
 
-def _flow_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
-    """A node that sends nothing: what it would do with this payload at `now`, or the error a
-    run would fail with."""
+def _node_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
+    """What the node's type previews (workflows.nodes), or the error a run would fail with."""
     kind = str(node.get("type"))
+    node_type = node_type_of(node)
+    if node_type is None:
+        return NodePreview(node["id"], kind)
     try:
-        if kind in ("delay", "window"):
-            wait = timing_wait(node, context, now)
-            if wait.resume_at <= now:
-                return NodePreview(node["id"], kind, note="goes on at once")
-            # A window's opening in its own zone; a delay's time in UTC.
-            opens_at = wait.output.get("opens_at")
-            until = datetime.fromisoformat(opens_at) if opens_at else wait.resume_at
-            waited = _spelled(node, wait.resume_at - now)
-            return NodePreview(node["id"], kind, note=f"waits {waited}, until {_moment(until)}")
-        if kind in ("throttle", "digest"):
-            key = flow_key(node, context)
-            field = [RenderedField("key", key)]
-            window = node.get("window")
-            if kind == "throttle":
-                note = f"lets {node.get('limit')} run(s) with this key through per {window}"
-            else:
-                note = f"gathers the runs with this key for {window}, then goes on once"
-            return NodePreview(node["id"], kind, field, note=note)
+        return node_type.preview(node, context, now)
     except RenderError as exc:
         return NodePreview(node["id"], kind, error=str(exc))
     except (ValueError, TypeError, KeyError) as exc:  # a definition the validator refuses
         return NodePreview(node["id"], kind, note=f"invalid {kind}: {exc}")
-    return NodePreview(node["id"], kind)
-
-
-def _spelled(node: dict[str, Any], wait: timedelta) -> str:
-    """A wait as its author wrote it (a delay's "15m"), else in its two largest units ("2d 12h")."""
-    fixed = "" if node.get("until") or node.get("type") != "delay" else delay_spelled(node)
-    if fixed:
-        return fixed
-    total = float(round(max(wait.total_seconds(), 0.0)))
-    units = (("d", 86400), ("h", 3600), ("m", 60), ("s", 1))
-    for (big, big_size), (small, small_size) in itertools.pairwise(units):
-        if total >= big_size:  # rounded to the smaller unit: 2d 11h 59m 59s is "2d 12h"
-            whole, rest = divmod(round(total / small_size) * small_size, big_size)
-            return f"{whole}{big} {rest // small_size}{small}" if rest else f"{whole}{big}"
-    return f"{round(total)}s"
-
-
-def _moment(when: datetime) -> str:
-    """A time to the minute (to the second when it has seconds), with its zone: "UTC" or the
-    offset of the zone it was computed in ("2026-03-30 09:00 +02:00")."""
-    shown = when.strftime("%Y-%m-%d %H:%M:%S" if when.second else "%Y-%m-%d %H:%M")
-    offset = when.utcoffset()
-    if not offset:
-        return f"{shown} UTC"
-    sign, minutes = (
-        ("+" if offset >= timedelta(0) else "-"),
-        abs(round(offset.total_seconds() / 60)),
-    )
-    return f"{shown} {sign}{minutes // 60:02d}:{minutes % 60:02d}"
-
-
-def _node_preview(node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
-    kind = str(node.get("type"))
-    if not sends(node):
-        return (
-            _flow_preview(node, context, now)
-            if kind in NODE_TYPES
-            else NodePreview(node["id"], kind)
-        )
-    fields, values, first_error = [], {}, ""
-    for name in rendered_fields(node):
-        try:
-            values[name] = field_render(node, name, context)
-            fields.append(RenderedField(name, values[name]))
-        except RenderError as exc:
-            fields.append(RenderedField(name, None, exc.detail))
-            first_error = first_error or str(exc)
-    if not first_error:
-        try:
-            recipient_check(node, values)
-        except RenderError as exc:
-            first_error = str(exc)
-    return NodePreview(node["id"], kind, fields, error=first_error)
 
 
 def _route(
@@ -359,11 +243,14 @@ def sample_payload(definition: dict[str, Any], *, now: datetime | None = None) -
     the payload's own (each event is a gathered run's payload); a payload path a template loops
     over is a list of one sample item."""
     nodes = [n for n in definition.get("nodes", []) if isinstance(n, dict)]
-    digests = {output_key(n) for n in nodes if n.get("type") == "digest" and "id" in n}
+    gatherers = [
+        n for n in nodes if "id" in n and (kind := node_type_of(n)) and kind.gathers_payloads
+    ]
+    digests = {output_key(n) for n in gatherers}
     paths: list[VarPath] = []
     lists: set[VarPath] = set()
     for node in nodes:
-        node_type = NODE_TYPES.get(str(node.get("type")))
+        node_type = node_type_of(node)
         for name in node_type.templates if node_type else ():
             if isinstance(node.get(name), str):
                 paths.extend(template_variable_paths(node[name]))

@@ -5,28 +5,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 
-from workflows.definition import (
-    CATEGORIES,
-    MARKETING,
-    MAX_DELAY,
-    NODE_TYPES,
-    PROVIDER_NAME,
-    THROTTLE_MAX,
-    TRANSACTIONAL,
-    duration_parse,
-)
-from workflows.templating import (
-    TemplateError,
-    condition_check,
-    template_check,
-    template_has_markup,
-)
-from workflows.timing import WEEKDAYS, clock_parse, zone_parse
+from workflows.definition import CATEGORIES, MARKETING, TRANSACTIONAL
+from workflows.nodes import NODE_TYPES, node_type_of
+from workflows.templating import TemplateError, condition_check, template_check
 
 # Node ids appear in Message-IDs, idempotency keys and vars keys: keep them plain.
 _NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
@@ -76,8 +61,8 @@ def workflow_validate(definition: Any) -> list[ValidationError]:
     category = definition.get("category", TRANSACTIONAL)
     if category not in CATEGORIES:
         errors.append(ValidationError("category", f"must be one of {', '.join(CATEGORIES)}"))
-    elif category == MARKETING:
-        _check_marketing(nodes if isinstance(nodes, list) else [], errors)
+    else:
+        _check_category(nodes if isinstance(nodes, list) else [], category == MARKETING, errors)
 
     entry = definition.get("entry_node_id")
     if not isinstance(entry, str) or not entry:
@@ -149,7 +134,7 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
             errors.append(ValidationError(f"{where}.id", f"duplicate node id {node_id!r}", node_id))
             continue
         seen.append(node_id)
-        node_type = NODE_TYPES.get(node.get("type"))  # type: ignore[arg-type]
+        node_type = node_type_of(node)
         if node_type is None:
             known = ", ".join(sorted(NODE_TYPES))
             errors.append(
@@ -158,7 +143,7 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
                 )
             )
             continue
-        fields = (*node_type.required, *node_type.optional)
+        fields = node_type.fields
         for field in sorted(set(node) - {"id", "type", *fields}):
             errors.append(
                 ValidationError(
@@ -171,24 +156,6 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
             value = node.get(field)
             if value is None or (isinstance(value, str) and not value.strip()):
                 errors.append(ValidationError(f"{where}.{field}", "is required", node_id))
-        if "max_recipients" in node:
-            _check_max_recipients(node["max_recipients"], where, node_id, errors)
-        if not isinstance(node.get("skip_suppressed", False), bool):
-            errors.append(
-                ValidationError(f"{where}.skip_suppressed", "must be true or false", node_id)
-            )
-        provider = node.get("provider")
-        if provider is not None and not (
-            isinstance(provider, str) and PROVIDER_NAME.match(provider)
-        ):
-            errors.append(
-                ValidationError(
-                    f"{where}.provider",
-                    "must be a provider's name: lower-case letters, digits and _, starting "
-                    "with a letter",
-                    node_id,
-                )
-            )
         for field in node_type.templates:
             value = node.get(field)
             if value is None or (field not in node_type.required and value == ""):
@@ -200,148 +167,20 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
                 template_check(value)
             except TemplateError as exc:
                 errors.append(ValidationError(f"{where}.{field}", f"template: {exc}", node_id))
-        if node_type.name in _TYPE_CHECKS:
-            _TYPE_CHECKS[node_type.name](node, where, node_id, errors)
+        for field, message in node_type.problems(node):  # what the node type checks itself
+            errors.append(ValidationError(f"{where}.{field}", message, node_id))
     return seen
 
 
-def _check_marketing(nodes: list[Any], errors: list[ValidationError]) -> None:
-    """Marketing email goes to one recipient per message: each carries that recipient's own
-    one-click unsubscribe link."""
+def _check_category(nodes: list[Any], marketing: bool, errors: list[ValidationError]) -> None:
+    """What the workflow's category forbids, as each node type says (marketing email goes to
+    one recipient per message)."""
     for index, node in enumerate(nodes):
-        if (
-            isinstance(node, dict)
-            and node.get("type") == "email"
-            and node.get("max_recipients", 1) not in (1, None)
-        ):
-            errors.append(
-                ValidationError(
-                    f"nodes[{index}].max_recipients",
-                    "must be 1 in a marketing workflow (each message carries its "
-                    "recipient's own unsubscribe link)",
-                    str(node.get("id")),
-                )
-            )
-
-
-def _check_max_recipients(value: Any, where: str, node_id: str, errors: list[ValidationError]):
-    ceiling = settings.NOTIFLOW_MAX_RECIPIENTS
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= ceiling:
-        errors.append(
-            ValidationError(
-                f"{where}.max_recipients", f"must be a whole number from 1 to {ceiling}", node_id
-            )
-        )
-
-
-def _check_delay(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
-    delay_ms, duration = node.get("delay_ms"), node.get("duration")
-    given = [name for name in ("delay_ms", "duration", "until") if node.get(name) not in (None, "")]
-    if not given:
-        errors.append(
-            ValidationError(f"{where}.delay_ms", "delay_ms, duration or until is required", node_id)
-        )
-        return
-    if len(given) > 1:
-        errors.append(
-            ValidationError(
-                f"{where}.{given[1]}", f"give one of {' or '.join(given)}, not both", node_id
-            )
-        )
-        return
-    if given == ["until"]:
-        return  # a template (checked above), rendered and parsed at run time
-    if delay_ms is not None:
-        if isinstance(delay_ms, bool) or not isinstance(delay_ms, int) or delay_ms < 0:
-            errors.append(
-                ValidationError(f"{where}.delay_ms", "must be a non-negative integer", node_id)
-            )
-            return
-        if delay_ms > MAX_DELAY / timedelta(milliseconds=1):  # before timedelta can overflow
-            errors.append(ValidationError(f"{where}.delay_ms", "must be at most 365 days", node_id))
-            return
-        delay = timedelta(milliseconds=delay_ms)
-    else:
-        try:
-            delay = duration_parse(str(duration))
-        except ValueError as exc:
-            errors.append(ValidationError(f"{where}.duration", str(exc), node_id))
-            return
-    if delay > MAX_DELAY:
-        errors.append(ValidationError(f"{where}.delay_ms", "must be at most 365 days", node_id))
-
-
-def _check_window(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
-    clocks = {}
-    for name in ("start", "end"):
-        try:
-            clocks[name] = clock_parse(str(node.get(name, "")))
-        except ValueError as exc:
-            if node.get(name) not in (None, ""):  # a missing one is reported as required
-                errors.append(ValidationError(f"{where}.{name}", str(exc), node_id))
-    if len(clocks) == 2 and clocks["start"] == clocks["end"]:
-        errors.append(
-            ValidationError(f"{where}.end", "must differ from start (a window of no time)", node_id)
-        )
-    days = node.get("days")
-    if days is not None and (
-        not isinstance(days, list)
-        or not days
-        or any(day not in WEEKDAYS for day in days)
-        or len(set(days)) != len(days)
-    ):
-        errors.append(
-            ValidationError(
-                f"{where}.days",
-                f"must be a non-empty list of distinct days from {', '.join(WEEKDAYS)}",
-                node_id,
-            )
-        )
-    zone = node.get("timezone")
-    if isinstance(zone, str) and zone.strip() and not template_has_markup(zone):
-        try:  # a fixed zone is checked now; one from a template when it renders
-            zone_parse(zone)
-        except ValueError as exc:
-            errors.append(ValidationError(f"{where}.timezone", str(exc), node_id))
-
-
-def _check_throttle(node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]):
-    limit = node.get("limit")
-    if limit is not None and (
-        isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= THROTTLE_MAX
-    ):
-        errors.append(
-            ValidationError(
-                f"{where}.limit", f"must be a whole number from 1 to {THROTTLE_MAX}", node_id
-            )
-        )
-    _check_window_length(node, where, node_id, errors)
-
-
-def _check_window_length(
-    node: dict[str, Any], where: str, node_id: str, errors: list[ValidationError]
-):
-    """A throttle's or digest's `window`: a duration from 1 second to 365 days."""
-    window = node.get("window")
-    if window in (None, ""):
-        return  # reported as required
-    try:
-        length = duration_parse(str(window))
-    except ValueError as exc:
-        errors.append(ValidationError(f"{where}.window", str(exc), node_id))
-        return
-    if not timedelta(seconds=1) <= length <= MAX_DELAY:
-        errors.append(
-            ValidationError(f"{where}.window", "must be from 1 second to 365 days", node_id)
-        )
-
-
-_TYPE_CHECKS = {
-    "delay": _check_delay,
-    "window": _check_window,
-    "throttle": _check_throttle,
-    "digest": _check_window_length,
-}
+        node_type = node_type_of(node) if isinstance(node, dict) else None
+        if node_type is None:
+            continue
+        for field, message in node_type.category_problems(node, marketing=marketing):
+            errors.append(ValidationError(f"nodes[{index}].{field}", message, str(node.get("id"))))
 
 
 def _check_edges(

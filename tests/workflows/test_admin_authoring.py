@@ -185,6 +185,17 @@ def test_saving_unchanged_keeps_the_version_and_the_delay_spelling(admin_client)
     assert workflow.definition["nodes"][1] == {"id": "pause", "type": "delay", "delay_ms": 90000}
 
 
+def test_a_node_field_no_row_edits_is_kept_as_stored(admin_client):
+    workflow = WorkflowFactory(definition=chain(email_node("hello", max_recipients=3)))
+    data = change_post(admin_client, workflow, **{"nodes-0-body": "Changed"})
+    response = admin_client.post(f"/admin/workflows/workflow/{workflow.pk}/change/", data)
+
+    assert response.status_code == 302
+    workflow.refresh_from_db()
+    assert workflow.version == 2
+    assert workflow.definition["nodes"][0]["max_recipients"] == 3
+
+
 def test_changing_a_row_makes_a_new_version_and_keeps_the_old(admin_client):
     workflow = WorkflowFactory(definition=chain(email_node("hello"), sms_node("text")))
     data = change_post(admin_client, workflow, **{"nodes-1-body": "Changed {{ payload.name }}"})

@@ -1,6 +1,6 @@
-"""Node executors: one module per sending node type behind the small `Channel` interface in base;
-and what this worker can run (worker_capabilities), the one answer both the registry and the
-engine use."""
+"""Channels: one module per channel a node type sends on (workflows.nodes: its `channel`), behind
+the small `Channel` interface in base; and what this worker can run (worker_capabilities), the
+one answer both the registry and the engine use."""
 
 from __future__ import annotations
 
@@ -10,13 +10,10 @@ from workers.nodes.base import Channel
 from workers.nodes.email import EmailChannel
 from workers.nodes.sms import SmsChannel
 from workers.providers import channel_providers
-from workflows.definition import NODE_TYPES
+from workflows.nodes import NODE_TYPES
 
-# One channel for every node type that sends (workflows.definition.NODE_TYPES, `sends`).
-CHANNELS: dict[str, Channel] = {"email": EmailChannel(), "sms": SmsChannel()}
-
-# How an error message names a channel's provider ("no SMS provider").
-CHANNEL_LABELS = {"email": "email", "sms": "SMS"}
+# Every channel a node type may send on (workflows.nodes, `channel`), by name.
+CHANNELS: dict[str, Channel] = {channel.name: channel for channel in (EmailChannel(), SmsChannel())}
 
 
 @dataclass(frozen=True)
@@ -30,13 +27,17 @@ class Capabilities:
 
 def worker_capabilities() -> Capabilities:
     """Read from the settings on each call (cheap; tests change them): a sending node type is
-    runnable when its channel has a provider, any other known type always."""
+    runnable when its channel has a provider, any other registered type always."""
     configured = {
         channel: ",".join(provider.name for provider in channel_providers(channel))
         for channel in CHANNELS
     }
     providers = {channel: name for channel, name in configured.items() if name}
-    node_types = [name for name, spec in NODE_TYPES.items() if not spec.sends or name in providers]
+    node_types = [
+        name
+        for name, kind in NODE_TYPES.items()
+        if kind.channel is None or kind.channel in providers
+    ]
     return Capabilities(node_types=node_types, providers=providers)
 
 
@@ -46,19 +47,24 @@ def node_unrunnable(node: dict[str, object]) -> str | None:
     retry on the same worker would meet it again."""
     node_type = str(node.get("type"))
     prefix = f"no_handler_registered: node {node.get('id')!r}"
-    if node_type in worker_capabilities().node_types:
-        named = str(node.get("provider") or "")
-        names = [provider.name for provider in channel_providers(node_type)] if named else []
-        if named and named not in names:
-            return (
-                f"{prefix} names provider {named!r}, which this worker does not have "
-                f"({CHANNEL_LABELS[node_type]} providers: {', '.join(names)})"
-            )
-        return None
-    if node_type not in NODE_TYPES:
+    kind = NODE_TYPES.get(node_type)
+    if kind is None:
         return f"{prefix} has type {node_type!r}, which this worker's code does not know"
-    label = CHANNEL_LABELS.get(node_type, node_type)
-    return f"{prefix} is an {node_type} node and this worker has no {label} provider"
+    if kind.channel is None:
+        return None  # runs in-process, whatever the worker's providers
+    channel = CHANNELS.get(kind.channel)
+    if channel is None:
+        return f"{prefix} sends on channel {kind.channel!r}, which this worker's code does not have"
+    if node_type not in worker_capabilities().node_types:
+        return f"{prefix} is an {node_type} node and this worker has no {channel.label} provider"
+    named = str(node.get("provider") or "")
+    names = [provider.name for provider in channel_providers(channel.name)] if named else []
+    if named and named not in names:
+        return (
+            f"{prefix} names provider {named!r}, which this worker does not have "
+            f"({channel.label} providers: {', '.join(names)})"
+        )
+    return None
 
 
 __all__ = ["CHANNELS", "Capabilities", "Channel", "node_unrunnable", "worker_capabilities"]

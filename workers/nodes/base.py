@@ -1,20 +1,31 @@
-"""What a sending node type provides: a send through one named provider; and what running any
-node produces (NodeRun). Rendering and its checks are the run semantics (workflows.semantics),
-shared with the preview."""
+"""What a channel provides: a send through one named provider. What running a node produces
+(NodeRun) and where a run goes after it are the node types' (workflows.nodes.base)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Protocol
 
 from workers.providers import Provider
-from workflows.semantics import Rendered
+from workflows.nodes.base import (
+    FOLLOW_AGAIN,
+    FOLLOW_CONDITIONAL,
+    FOLLOW_EDGES,
+    FOLLOW_END,
+    NodeRun,
+    Rendered,
+)
+
+__all__ = ["FOLLOW_AGAIN", "FOLLOW_CONDITIONAL", "FOLLOW_EDGES", "FOLLOW_END", "Channel", "NodeRun"]
 
 
 class Channel(Protocol):
+    """A channel a node type sends on (workflows.nodes: its `channel`), one per kind of
+    recipient; its providers are in workers.providers."""
+
     name: str
+    label: str  # how an error message names it ("no SMS provider")
+    unsubscribe_headers: bool  # a marketing message carries one-click unsubscribe headers
 
     def send(
         self,
@@ -32,24 +43,3 @@ class Channel(Protocol):
         extra email headers (SMS has none).
         """
         ...
-
-
-# Where a run goes after a node (NodeRun.follow).
-FOLLOW_EDGES = "edges"  # the first outgoing edge whose `when` holds
-FOLLOW_CONDITIONAL = "conditional"  # the same among the edges with a `when` (throttled)
-FOLLOW_AGAIN = "again"  # this node once more, at `resume_at` (a digest's opener)
-FOLLOW_END = "end"  # nowhere: the run is completed (a run that joined a digest)
-
-
-@dataclass
-class NodeRun:
-    """What running a node produced: its output (the step log's), the vars patch, when the run
-    goes on (`resume_at`; None: at once) and where (`follow`); whether it sent, or skipped a
-    send (a suppression that is not a failure: the output says why)."""
-
-    output: dict[str, Any]
-    vars_patch: dict[str, Any] = field(default_factory=dict)
-    resume_at: datetime | None = None
-    sent: bool = False
-    skipped: bool = False
-    follow: str = FOLLOW_EDGES

@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from workers.errors import PermanentError, TransientError
 from workers.providers import Provider
-from workflows.semantics import Rendered, header_value_problem
+from workflows.nodes.base import Rendered
+from workflows.nodes.email import header_value_problem
 
 # Sent to anymail ESPs as metadata, which their tracking events echo (deliveries/).
 METADATA_KEY = "notiflow_key"
@@ -71,6 +72,9 @@ def _classify_anymail(exc: AnymailError) -> Exception:
 
 class EmailChannel:
     name = "email"
+    label = "email"
+    # A marketing workflow's message carries a one-click unsubscribe (RFC 8058) in its headers.
+    unsubscribe_headers = True
 
     def send(
         self,

@@ -1,65 +1,56 @@
-"""The nodes that send nothing: delay, window, throttle and digest (docs/design.md, "Timing and
-flow-control nodes"). Their arithmetic is the run semantics' (workflows.semantics, shared with
-the preview); throttle and digest keep their state in PostgreSQL (workers.services.flow)."""
+"""The engine's side of a node type's run (workflows.nodes.base.StepPort): what a node that
+sends nothing may use of its step. Throttle and digest state stays here, in PostgreSQL
+(workers.services.flow), next to its tables; the node types' logic is in their modules."""
 
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from triggers.models import TriggerInstance
-from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
-from workers.services.flow import digest_reach, throttle_take
-from workflows.semantics import flow_key, flow_window, output_key, timing_wait
+from workers.services.flow import DigestReach, ThrottleCount, digest_reach, throttle_take
 
 
-def flow_run(
-    node: dict[str, Any], *, trigger: TriggerInstance, context: dict[str, Any], now: datetime
-) -> NodeRun:
-    """Run a node that sends nothing, as of `now`. RenderError (permanent) for a value that
-    renders unusable."""
-    kind = node["type"]
-    if kind == "throttle":
-        return _throttle(node, trigger, context)
-    if kind == "digest":
-        return _digest(node, trigger, context, now)
-    wait = timing_wait(node, context, now)
-    return NodeRun(output=wait.output, resume_at=wait.resume_at)
+@dataclass(frozen=True)
+class EngineStep:
+    """One claimed step, as a node type's `run` sees it (workflows.nodes.base.StepPort)."""
 
+    trigger: TriggerInstance
+    context: dict[str, Any]
+    now: datetime
 
-def _throttle(node: dict[str, Any], trigger: TriggerInstance, context: dict[str, Any]) -> NodeRun:
-    taken = throttle_take(
-        workflow_id=trigger.workflow_id,
-        node_id=node["id"],
-        key=flow_key(node, context),
-        trigger_id=trigger.pk,
-        limit=int(node["limit"]),
-        window=flow_window(node),
-    )
-    output = {"throttled": not taken.passed, "count": taken.count}
-    run = NodeRun(output=output, vars_patch={output_key(node): output})
-    if not taken.passed:
-        run.follow = FOLLOW_CONDITIONAL
-    return run
+    @property
+    def payload(self) -> dict[str, Any]:
+        return dict(self.trigger.payload)
 
+    @property
+    def trigger_id(self) -> str:
+        return str(self.trigger.pk)
 
-def _digest(
-    node: dict[str, Any], trigger: TriggerInstance, context: dict[str, Any], now: datetime
-) -> NodeRun:
-    reach = digest_reach(
-        workflow_id=trigger.workflow_id,
-        node_id=node["id"],
-        key=flow_key(node, context),
-        trigger_id=trigger.pk,
-        payload_json=json.dumps(trigger.payload),
-        window=flow_window(node),
-    )
-    digest = str(reach.digest_id)
-    if not reach.opener:  # its payload travels in the opener's digest: this run ends here
-        output = {"joined": digest, "opened_by": str(reach.opener_id)}
-        return NodeRun(output=output, follow=FOLLOW_END)
-    if reach.summary is None:  # the window is not over: wait for it, at this node
-        output = {"opened": digest, "closes_at": reach.closes_at.isoformat()}
-        return NodeRun(output=output, resume_at=max(now, reach.closes_at), follow=FOLLOW_AGAIN)
-    return NodeRun(output=reach.summary, vars_patch={output_key(node): reach.summary})
+    @property
+    def workflow_id(self) -> int:
+        return int(self.trigger.workflow_id)
+
+    def throttle_pass(
+        self, *, node_id: str, key: str, limit: int, window: timedelta
+    ) -> ThrottleCount:
+        return throttle_take(
+            workflow_id=self.trigger.workflow_id,
+            node_id=node_id,
+            key=key,
+            trigger_id=self.trigger.pk,
+            limit=limit,
+            window=window,
+        )
+
+    def digest_join(self, *, node_id: str, key: str, window: timedelta) -> DigestReach:
+        return digest_reach(
+            workflow_id=self.trigger.workflow_id,
+            node_id=node_id,
+            key=key,
+            trigger_id=self.trigger.pk,
+            payload_json=json.dumps(self.trigger.payload),
+            window=window,
+        )

@@ -9,11 +9,13 @@ from django.utils import timezone
 
 from workers.providers import Provider
 from workers.providers.sms import sms_backend
-from workflows.semantics import Rendered
+from workflows.nodes.base import Rendered
 
 
 class SmsChannel:
     name = "sms"
+    label = "SMS"
+    unsubscribe_headers = False
 
     def send(
         self,

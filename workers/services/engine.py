@@ -31,7 +31,7 @@ from triggers.state import (
 from workers.errors import PermanentError, StepError, TransientError
 from workers.nodes import CHANNELS, Channel, node_unrunnable
 from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
-from workers.nodes.flow import flow_run
+from workers.nodes.flow import EngineStep
 from workers.providers import provider_for_attempt
 from workers.services.caps import send_caps_take
 from workers.services.ledger import (
@@ -46,6 +46,7 @@ from workers.services.provider_rates import provider_token_take
 from workers.services.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from workers.sql import SEND_COMPLETED_CTE, STEP_LOG_SQL, step_log_params
 from workflows.definition import MARKETING
+from workflows.nodes import NODE_TYPES
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
     Rendered,
@@ -269,10 +270,14 @@ class RateLimited(Exception):
 
 
 def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -> NodeRun:
+    """Run the node as its type says (workflows.nodes): a type that sends, through its channel's
+    provider (the send ledger, suppressions, rate limits and caps first); any other, its own
+    `run`, given this step (EngineStep)."""
     node = step.node
-    if not sends(node):
-        return flow_run(node, trigger=step.trigger, context=step.context, now=step.started_at)
-    channel = CHANNELS[node["type"]]
+    kind = NODE_TYPES[str(node["type"])]  # node_unrunnable let only registered types through
+    if kind.channel is None:
+        return kind.run(node, step=EngineStep(step.trigger, step.context, step.started_at))
+    channel = CHANNELS[kind.channel]
     slot = step.send_slot
     if slot is None or rendered is None:  # the claim found no send node: versions cannot change
         raise RuntimeError(f"no send ledger row for node {node['id']!r}")
@@ -290,7 +295,7 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
             skipped = exc.skipped_output(to=rendered["to"])
             return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         key = f"{step.trigger.pk}:{node['id']}"
-        headers = _unsubscribe(rendered, key) if marketing and channel.name == "email" else None
+        headers = _unsubscribe(rendered, key) if marketing and channel.unsubscribe_headers else None
         result = _send(step, channel, rendered, call, headers)
         if left_out:
             result = {**result, "suppressed": left_out}
@@ -488,6 +493,8 @@ def _record(
     now = timezone.now()
     nudge, countdown = _schedule(outcome, now)
     writes = [_step_log_write(step, outcome, now)] if log_step and not outcome.put_back else []
+    if run is not None and not outcome.error:  # the node's own writes, with its step (NodeRun)
+        writes += [ReleaseWrite(sql, params) for sql, params in run.writes]
     slot, node_id = step.send_slot, step.node["id"]
     if run is not None and run.sent:
         writes.insert(
@@ -545,12 +552,13 @@ def _announcements(
     or the lease lost meanwhile), its message.sent shows the trigger as the step found it."""
     kinds: list[tuple[str, dict[str, Any]]] = []
     node = step.node
+    channel = NODE_TYPES[str(node["type"])].channel if run is not None else None
     unreleased: list[Announcement] = []
     if run is not None and run.skipped:
-        skipped = {"node_id": node["id"], "channel": node["type"], **run.output}
+        skipped = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SKIPPED, {"message": skipped}))
     if run is not None and run.sent:
-        message = {"node_id": node["id"], "channel": node["type"], **run.output}
+        message = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SENT, {"message": message}))
         workflow = step.workflow
         unreleased.append(

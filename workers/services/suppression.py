@@ -16,6 +16,7 @@ from django.core import signing
 from notiflow.db import fetchall_prepared
 from workers.models import Suppression, SuppressionReason, SuppressionScope
 from workers.sql import SUPPRESSED_SQL
+from workflows.nodes import NODE_TYPES
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
 
@@ -139,7 +140,7 @@ def suppression_screen(
     """The send's rendered fields without its suppressed recipients, and those left out; raises
     Suppressed when none is left, saying whether that skips the send or fails it. Several email recipients of whom some are suppressed: the
     message goes to the others (docs/design.md, "Suppression and unsubscribe")."""
-    channel = str(node["type"])
+    channel = str(NODE_TYPES[str(node["type"])].channel)  # the channel the node's type sends on
     recipients = recipients_of(node, rendered)
     blocked = suppressed_among(channel=channel, recipients=recipients, marketing=marketing)
     if not blocked:

@@ -3,201 +3,99 @@ definition and checked by the one validator, whose errors land on the row and fi
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
-from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
 from notiflow.http import json_loads_storable
-from workflows.definition import CATEGORIES, NODE_TYPES, TRANSACTIONAL, category_of, delay_of
+from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of
 from workflows.models import Workflow
+from workflows.nodes import NODE_TYPES, NodeType
 from workflows.services import definition_normalize
-from workflows.timing import WEEKDAYS
 from workflows.validation import ValidationError, workflow_validate
 
-DELAY_UNITS = [("s", "seconds"), ("m", "minutes"), ("h", "hours"), ("d", "days"), ("ms", "ms")]
-_UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
-# The validator's field names mapped onto the form fields that edit them.
-_NODE_FIELD = {"delay_ms": "delay_amount", "duration": "delay_amount"}
-# The fields of the timing and flow-control nodes, each in its own group (one row of inputs).
-_FLOW_GROUPS = (("until",), ("timezone", "start", "end"), ("days",), ("key", "window"), ("limit",))
 _EDGE_FIELD = {"from": "source", "to": "target", "when": "when"}
 _PATH = re.compile(r"^(nodes|edges)\[(\d+)\](?:\.(\w+))?$")
-_MANAGED_KEYS = {
-    *("id", "type", "to", "subject", "body", "html", "provider", "skip_suppressed"),
-    *("delay_ms", "duration", "until", "timezone", "days", "start", "end"),
-    *("key", "limit", "window"),
-}
-
-
-def delay_amount_unit(node: dict[str, Any]) -> tuple[int | None, str]:
-    """A delay as (amount, unit) in the largest unit that divides it, e.g. 900 s -> (15, "m")."""
-    try:
-        wait = delay_of(node)
-    except (ValueError, TypeError, KeyError):
-        return None, "m"
-    milliseconds = round(wait / timedelta(milliseconds=1))
-    if milliseconds % 1000:
-        return milliseconds, "ms"
-    seconds = milliseconds // 1000
-    for unit, size in _UNIT_SECONDS.items():
-        if seconds % size == 0 and (seconds or unit == "s"):
-            return seconds // size, unit
-    return seconds, "s"
-
-
-# Single-line fields of the timing and flow-control nodes: kept without surrounding spaces.
-_PLAIN = ("until", "timezone", "start", "end", "key", "window")
-
-
-def _users_of(name: str) -> str:
-    """The node types that have the field `name`, as the row's show/hide script reads them."""
-    return " ".join(k for k, t in NODE_TYPES.items() if name in (*t.required, *t.optional))
-
-
-def _text(value: str | None) -> str:
-    # Browsers submit textareas with CRLF line ends; templates keep plain newlines.
-    return (value or "").replace("\r\n", "\n")
 
 
 class NodeForm(forms.Form):
+    """One node as an admin row: its id, its type, and the fields of every registered node type
+    (workflows.nodes: each type declares its form fields, their groups, and how a row becomes a
+    node), the row's script showing those of the chosen type."""
+
     id = forms.CharField(max_length=100, label="Node id")
-    type = forms.ChoiceField(choices=[(t, t) for t in NODE_TYPES], initial="email")
-    to = forms.CharField(required=False, strip=False, label="To")
-    subject = forms.CharField(required=False, strip=False)
-    # Full-width boxes, tall enough to read a real message without scrolling inside them.
-    body = forms.CharField(required=False, strip=False, widget=forms.Textarea(attrs={"rows": 6}))
-    html = forms.CharField(
-        required=False,
-        strip=False,
-        label="HTML body",
-        widget=forms.Textarea(attrs={"rows": 4}),
-        help_text="optional",
-    )
-    skip_suppressed = forms.BooleanField(
-        required=False,
-        label="Skip suppressed",
-        help_text="a suppressed recipient skips this node; unchecked, it fails the run",
-    )
-    provider = forms.CharField(
-        required=False,
-        max_length=50,
-        help_text="optional: the provider to send through first (e.g. ses); empty: the first",
-    )
-    delay_amount = forms.IntegerField(required=False, min_value=0, label="Wait")
-    delay_unit = forms.ChoiceField(choices=DELAY_UNITS, initial="m", required=False, label="Unit")
-    until = forms.CharField(
-        required=False,
-        label="Or until",
-        widget=forms.TextInput(attrs={"size": 30, "placeholder": "{{ payload.remind_at }}"}),
-        help_text="instead of a wait: a time with offset (ISO-8601), e.g. from the payload",
-    )
-    timezone = forms.CharField(
-        required=False,
-        label="Time zone",
-        widget=forms.TextInput(attrs={"size": 22, "placeholder": "{{ payload.tz }}"}),
-        help_text="IANA name, e.g. Europe/Berlin, or a template; empty: the default zone",
-    )
-    start = forms.CharField(
-        required=False,
-        label="Opens",
-        widget=forms.TextInput(attrs={"size": 5, "placeholder": "09:00"}),
-    )
-    end = forms.CharField(
-        required=False,
-        label="Closes",
-        widget=forms.TextInput(attrs={"size": 5, "placeholder": "18:00"}),
-        help_text="before Opens: the window runs past midnight",
-    )
-    days = forms.MultipleChoiceField(
-        required=False,
-        choices=[(day, day.capitalize()) for day in WEEKDAYS],
-        widget=forms.CheckboxSelectMultiple,
-        help_text="none ticked: every day",
-    )
-    key = forms.CharField(
-        required=False,
-        widget=forms.TextInput(attrs={"placeholder": "{{ payload.user_id }}"}),
-        help_text="the runs counted (or gathered) together share this rendered key",
-    )
-    limit = forms.IntegerField(
-        required=False, min_value=1, help_text="runs that pass per window; the rest are throttled"
-    )
-    window = forms.CharField(
-        required=False,
-        widget=forms.TextInput(attrs={"size": 8, "placeholder": "1h"}),
-        help_text="e.g. 90s, 10m, 1h, 1d",
-    )
+    type = forms.ChoiceField(choices=[])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        type_field = cast(forms.ChoiceField, self.fields["type"])
+        type_field.choices = [(name, name) for name in NODE_TYPES]
+        type_field.initial = next(iter(NODE_TYPES))
+        for name, field in _registered_fields().items():
+            self.fields.setdefault(name, copy.deepcopy(field))  # as Django copies declared fields
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
-        """The type-specific fields, each with the node types that use it (for show/hide)."""
-        groups = []
-        for name in ("to", "subject", "body", "html", "provider", "skip_suppressed"):
-            groups.append((_users_of(name), [self[name]]))
-        groups.append(("delay", [self["delay_amount"], self["delay_unit"]]))
-        for names in _FLOW_GROUPS:  # the fields of a group belong to the same node types
-            groups.append((_users_of(names[0]), [self[name] for name in names]))
-        return groups
+        """The type-specific fields in rows of inputs, each with the node types that use it
+        (for show/hide), in the order the types are registered."""
+        users: dict[tuple[str, ...], list[str]] = {}
+        for name, node_type in NODE_TYPES.items():
+            for group in node_type.form_groups:
+                users.setdefault(group, []).append(name)
+        return [(" ".join(kinds), [self[name] for name in group]) for group, kinds in users.items()]
 
     def node(self, original: dict[str, Any] | None) -> dict[str, Any]:
         """The definition's node for this row. Keys the form does not edit are kept from
-        `original` (the stored node with the same id), and so is an unchanged delay's spelling."""
+        `original` (the stored node with the same id, when it has the same type)."""
         data = self.cleaned_data
-        kind = data["type"]
-        node: dict[str, Any] = {"id": data["id"].strip(), "type": kind}
-        if original and original.get("type") == kind:
-            node.update({k: v for k, v in original.items() if k not in _MANAGED_KEYS})
-        if kind == "delay" and _text(data.get("until")).strip():
-            node["until"] = _text(data.get("until")).strip()
-            return node
-        if kind == "delay":
-            amount, unit = data.get("delay_amount"), data.get("delay_unit") or "m"
-            if amount is None:
-                return node  # the validator says a delay needs a wait, on this row
-            if (
-                original
-                and original.get("type") == "delay"
-                and delay_amount_unit(original)
-                == (
-                    amount,
-                    unit,
-                )
-            ):
-                node.update({k: original[k] for k in ("delay_ms", "duration") if k in original})
-            else:
-                node["duration"] = f"{amount}{unit}"
-            return node
-        node_type = NODE_TYPES[kind]
-        if data.get("skip_suppressed") and "skip_suppressed" in node_type.optional:
-            node["skip_suppressed"] = True
-        for name in (*node_type.required, *node_type.optional):
-            if name == "skip_suppressed":
-                continue
-            if name == "days":  # none or all seven ticked: every day, the default
-                if 0 < len(data.get("days") or []) < len(WEEKDAYS):
-                    node["days"] = [day for day in WEEKDAYS if day in data["days"]]
-                continue
-            if name == "limit":
-                if data.get("limit") is not None:
-                    node["limit"] = data["limit"]
-                continue
-            value = _text(data.get(name)).strip() if name in _PLAIN else _text(data.get(name))
-            if value or name in node_type.required:
-                node[name] = value
-        return node
+        node_type = NODE_TYPES[data["type"]]
+        node: dict[str, Any] = {"id": data["id"].strip(), "type": node_type.name}
+        if original and original.get("type") == node_type.name:
+            node.update({k: v for k, v in original.items() if k not in _managed_keys()})
+        return node_type.form_node(data, node, original)
 
     @classmethod
     def initial_for(cls, node: dict[str, Any]) -> dict[str, Any]:
-        fields = ("id", "type", "to", "subject", "body", "html", "provider", *_PLAIN)
-        initial: dict[str, Any] = {k: node.get(k, "") for k in fields}
-        initial["skip_suppressed"] = bool(node.get("skip_suppressed"))
-        initial["limit"] = node.get("limit")
-        if node.get("type") == "window":
-            initial["days"] = node.get("days") or list(WEEKDAYS)
-        if node.get("type") == "delay":
-            initial["delay_amount"], initial["delay_unit"] = delay_amount_unit(node)
-        return initial
+        node_type = NODE_TYPES.get(str(node.get("type")))
+        initial = {"id": node.get("id", ""), "type": node.get("type", "")}
+        return {**initial, **(node_type.form_initial(node) if node_type else {})}
+
+
+def _registered_fields() -> dict[str, forms.Field]:
+    return _type_fields(tuple(type(kind) for kind in NODE_TYPES.values()))
+
+
+@functools.cache
+def _type_fields(registered: tuple[type[NodeType], ...]) -> dict[str, forms.Field]:
+    """The form fields the registered node types declare (built once per registry content; a
+    field name two types share is the same field, the first type's)."""
+    fields: dict[str, forms.Field] = {}
+    for kind in registered:
+        for field_name, field in kind().form_fields().items():
+            fields.setdefault(field_name, field)
+    return fields
+
+
+def _managed_keys() -> set[str]:
+    """The node keys an admin row edits (through a form field of the same name, or the one the
+    type names in `form_field_of`); any other key is kept as stored."""
+    edited = set(_registered_fields())
+    return {"id", "type"} | {
+        name
+        for kind in NODE_TYPES.values()
+        for name in kind.fields
+        if name in edited or name in kind.form_field_of
+    }
+
+
+def _form_field_of(name: str) -> str:
+    """The form field that edits a node's field (a delay's `duration` is edited as a wait)."""
+    return next(
+        (kind.form_field_of[name] for kind in NODE_TYPES.values() if name in kind.form_field_of),
+        name,
+    )
 
 
 class EdgeForm(forms.Form):
@@ -350,9 +248,13 @@ class WorkflowForm(forms.ModelForm):
         if match:
             table, index, name = match.group(1), int(match.group(2)), match.group(3)
             rows = nodes if table == "nodes" else edges
-            mapping = _NODE_FIELD if table == "nodes" else _EDGE_FIELD
             if index < len(rows):
-                field = mapping.get(name, name) if name else None
+                if not name:
+                    field = None
+                else:
+                    field = (
+                        _form_field_of(name) if table == "nodes" else _EDGE_FIELD.get(name, name)
+                    )
                 row = rows[index]
                 row.add_error(field if field in row.fields else None, error.message)
                 return

@@ -1,0 +1,51 @@
+"""The node type registry (docs/design.md, "Node types"): every node type a definition may use,
+one class per module in this package, listed once below. The validator, the engine, the
+preview, the diagram, the admin form and the API schema ask it; adding a node type is a new
+module and one line in REGISTERED."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from workflows.nodes.base import NodeType
+from workflows.nodes.delay import DelayNode
+from workflows.nodes.digest import DigestNode
+from workflows.nodes.email import EmailNode
+from workflows.nodes.sms import SmsNode
+from workflows.nodes.throttle import ThrottleNode
+from workflows.nodes.window import WindowNode
+
+REGISTERED: tuple[type[NodeType], ...] = (
+    EmailNode,
+    SmsNode,
+    DelayNode,
+    WindowNode,
+    ThrottleNode,
+    DigestNode,
+)
+
+# name -> the node type; read on every call (a test may register one for its duration).
+NODE_TYPES: dict[str, NodeType] = {kind.name: kind() for kind in REGISTERED}
+
+
+def node_type_of(node: dict[str, Any]) -> NodeType | None:
+    """The registered type of `node` (by its `type`), or None for a type nobody registered."""
+    return NODE_TYPES.get(str(node.get("type")))
+
+
+@contextmanager
+def node_type_registered(kind: type[NodeType]) -> Iterator[NodeType]:
+    """`kind` registered for the block's duration (tests: a toy type shows every consumer asks
+    the registry)."""
+    if kind.name in NODE_TYPES:
+        raise ValueError(f"node type {kind.name!r} is already registered")
+    NODE_TYPES[kind.name] = kind()
+    try:
+        yield NODE_TYPES[kind.name]
+    finally:
+        del NODE_TYPES[kind.name]
+
+
+__all__ = ["NODE_TYPES", "REGISTERED", "NodeType", "node_type_of", "node_type_registered"]

@@ -1,0 +1,61 @@
+"""The digest node type: the runs with the same `key` within `window` are gathered; the first
+(the opener) waits for the window to close and goes on with all their payloads, the others end."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from workflows.nodes.base import (
+    FOLLOW_AGAIN,
+    FOLLOW_END,
+    NodePreview,
+    NodeRun,
+    RenderedField,
+    StepPort,
+    output_key,
+)
+from workflows.nodes.keyed import KeyedType
+
+
+class DigestNode(KeyedType):
+    name = "digest"
+    required = ("key", "window")
+    gathers_payloads = True
+    colours = ("#f1ebfa", "#6a3fb5")
+    form_groups = (("key", "window"),)
+
+    def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
+        reach = step.digest_join(
+            node_id=node["id"], key=self.key(node, step.context), window=self.window(node)
+        )
+        digest = str(reach.digest_id)
+        if not reach.opener:  # its payload travels in the opener's digest: this run ends here
+            output = {"joined": digest, "opened_by": str(reach.opener_id)}
+            return NodeRun(output=output, follow=FOLLOW_END)
+        if reach.summary is None:  # the window is not over: wait for it, at this node
+            output = {"opened": digest, "closes_at": reach.closes_at.isoformat()}
+            resume_at = max(step.now, reach.closes_at)
+            return NodeRun(output=output, resume_at=resume_at, follow=FOLLOW_AGAIN)
+        return NodeRun(output=reach.summary, vars_patch={output_key(node): reach.summary})
+
+    def preview(self, node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
+        key = [RenderedField("key", self.key(node, context))]
+        note = f"gathers the runs with this key for {node.get('window')}, then goes on once"
+        return NodePreview(node["id"], self.name, key, note=note)
+
+    def placeholder(
+        self, node: dict[str, Any], *, preview: NodePreview, payload: dict[str, Any], now: datetime
+    ) -> dict[str, Any]:
+        """A digest of this payload alone."""
+        moment = now.isoformat()
+        return {
+            "id": "preview",
+            "count": 1,
+            "events": [payload],
+            "first_at": moment,
+            "last_at": moment,
+        }
+
+    def summary(self, node: dict[str, Any]) -> str:
+        return f"digest · {node.get('window')} by {node.get('key')}"
