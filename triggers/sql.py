@@ -356,7 +356,8 @@ _ROUTE = f"(SELECT w.queue FROM {Workflow._meta.db_table} w WHERE w.id = t.workf
 
 # Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
 # claimed: that nudge was lost (the second kind only when `renudge_lost`). Most urgent first,
-# then the longest due. SKIP LOCKED lets two sweepers share the work without doubling.
+# then the longest due. SKIP LOCKED lets two sweepers share the work without doubling. Each row
+# comes with its countdown in seconds on the database's clock (docs/design.md, "One clock").
 SWEEP_DUE_SQL = f"""
 UPDATE {TRIGGER_TABLE} t SET nudged_at = now()
 WHERE id IN (
@@ -371,7 +372,7 @@ WHERE id IN (
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED
 )
-RETURNING t.id, t.available_at, {_ROUTE}
+RETURNING t.id, extract(epoch FROM t.available_at - now())::float8, {_ROUTE}
 """  # noqa: S608 (names from the models, values as parameters)
 
 # Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
@@ -386,7 +387,7 @@ WHERE id IN (
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED
 )
-RETURNING t.id, now(), {_ROUTE}
+RETURNING t.id, 0::float8, {_ROUTE}
 """  # noqa: S608 (names from the models, values as parameters)
 
 

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from uuid import UUID
 
 from django.db import connection, transaction
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from events import catalog as events
@@ -264,10 +265,21 @@ def trigger_release_with(
 
 
 def _locked(trigger_id: UUID | str) -> TriggerInstance:
+    return _locked_at(trigger_id)[0]
+
+
+def _locked_at(trigger_id: UUID | str) -> tuple[TriggerInstance, datetime]:
+    """The trigger, row-locked, and the database's now() read by the same query: the one clock
+    of due times (docs/design.md, "One clock")."""
     try:
-        return TriggerInstance.objects.select_for_update().get(pk=UUID(str(trigger_id)))
+        trigger = (
+            TriggerInstance.objects.select_for_update()
+            .annotate(db_now=Now())
+            .get(pk=UUID(str(trigger_id)))
+        )
     except (TriggerInstance.DoesNotExist, ValueError) as exc:
         raise TriggerNotFound(str(trigger_id)) from exc
+    return trigger, trigger.db_now  # type: ignore[attr-defined]
 
 
 def _change(trigger: TriggerInstance, *, to_status: str, actor: str, reason: str, **fields) -> None:
@@ -412,13 +424,12 @@ def _refuse_deleted(trigger: TriggerInstance, action: str) -> None:
 def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
     """Put a failed trigger back to `enqueued` at its current node, attempts reset, due now.
     Raises TriggerStateConflict for a trigger that is not failed, or is deleted."""
-    trigger = _locked(trigger_id)
+    trigger, now = _locked_at(trigger_id)
     _refuse_deleted(trigger, "retried")
     if trigger.status != TriggerStatus.FAILED or trigger.current_node_id is None:
         raise TriggerStateConflict(
             trigger, f"only a failed trigger can be retried ({trigger.status})"
         )
-    now = timezone.now()
     _change(
         trigger,
         to_status=TriggerStatus.ENQUEUED,
@@ -446,9 +457,8 @@ def trigger_requeue(
     lost: re-nudged, with an enqueued -> enqueued event for the audit). A live lease is never
     taken away. Raises TriggerStateConflict for a trigger that is not stuck, or is deleted.
     """
-    trigger = _locked(trigger_id)
+    trigger, now = _locked_at(trigger_id)
     _refuse_deleted(trigger, "requeued")
-    now = timezone.now()
     if trigger.status == TriggerStatus.PROCESSING and lease_free(trigger.lease_until, now):
         reason = f"requeued: lease of {trigger.leased_by or 'a worker'} expired"
     elif trigger.status == TriggerStatus.ENQUEUED and trigger.available_at <= now - overdue_after:

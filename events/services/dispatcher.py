@@ -115,7 +115,7 @@ def delivery_claim(delivery_id: int, *, worker_id: str) -> Claimed | None:
         if _in_flight(endpoint_id) >= settings.NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY:
             _defer(this, delivery.pk)
             return None
-        lease_until = timezone.now() + timedelta(seconds=settings.NOTIFLOW_LEASE_SECONDS)
+        lease_until = Now() + timedelta(seconds=settings.NOTIFLOW_LEASE_SECONDS)
         this.update(
             attempts=F("attempts") + 1,
             lease_until=lease_until,
@@ -143,7 +143,7 @@ def _defer(this: QuerySet[WebhookDelivery], delivery_id: int) -> None:
     wait = settings.NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS
     nudge = wait <= settings.NOTIFLOW_MAX_COUNTDOWN_SECONDS
     this.update(
-        available_at=timezone.now() + timedelta(seconds=wait),
+        available_at=Now() + timedelta(seconds=wait),
         nudged_at=Now() if nudge else None,
         lease_until=None,
         leased_by="",
@@ -228,9 +228,7 @@ def _outcome(claimed: Claimed, result: PostResult) -> str | None:
         return DeliveryStatus.FAILED
     wait = _retry_in(delivery.attempts)
     nudge = wait.total_seconds() <= settings.NOTIFLOW_MAX_COUNTDOWN_SECONDS
-    if not held.update(
-        available_at=timezone.now() + wait, nudged_at=Now() if nudge else None, **common
-    ):
+    if not held.update(available_at=Now() + wait, nudged_at=Now() if nudge else None, **common):
         return None
     if nudge:
         deliveries_enqueue_on_commit([delivery.pk], countdown=wait.total_seconds())
@@ -343,26 +341,29 @@ def deliveries_sweep(*, batch: int | None = None) -> int:
     nudged = 0
     while True:
         with transaction.atomic():
-            now = timezone.now()
-            lost = Q(nudged_at__lt=now - renudge) if renudge_lost else Q(pk__in=[])
+            # The database's clock (docs/design.md, "One clock"): now() in the filters, and read
+            # back with the rows for the countdowns, so the worker's clock is never asked.
+            lost = Q(nudged_at__lt=Now() - renudge) if renudge_lost else Q(pk__in=[])
             rows = list(
                 WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
                 .filter(
-                    lease_free_q(now),
+                    lease_free_q(Now()),
                     Q(nudged_at=None) | lost,
                     status=DeliveryStatus.PENDING,
-                    available_at__lte=now + lookahead,
+                    available_at__lte=Now() + lookahead,
                     endpoint__disabled_at=None,
                 )
+                .annotate(db_now=Now())
                 .order_by("available_at")
-                .values_list("id", "available_at")[:size]
+                .values_list("id", "available_at", "db_now")[:size]
             )
             if not rows:
                 return nudged
-            WebhookDelivery.objects.filter(id__in=[i for i, _ in rows]).update(nudged_at=now)
-            due_now = [delivery_id for delivery_id, due in rows if due <= now]
+            now = rows[0][2]
+            WebhookDelivery.objects.filter(id__in=[i for i, _, _ in rows]).update(nudged_at=Now())
+            due_now = [delivery_id for delivery_id, due, _ in rows if due <= now]
             deliveries_enqueue_on_commit(due_now)
-            for delivery_id, due in rows:
+            for delivery_id, due, _ in rows:
                 if due > now:  # within the look-ahead: on time, not a sweep late
                     deliveries_enqueue_on_commit([delivery_id], (due - now).total_seconds())
         nudged += len(rows)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
+from django.db.models.functions import Now
 
 from events import catalog
 from events.addresses import AddressRefused, url_check
@@ -176,7 +176,7 @@ def endpoint_ping(endpoint: WebhookEndpoint) -> OutboxEvent:
         data={"endpoint": str(endpoint.pk), "message": "ping from Notiflow"},
     )
     delivery = WebhookDelivery.objects.create(
-        event=event, endpoint=endpoint, nudged_at=timezone.now() if endpoint.enabled else None
+        event=event, endpoint=endpoint, nudged_at=Now() if endpoint.enabled else None
     )
     if endpoint.enabled:
         deliveries_enqueue_on_commit([delivery.pk])

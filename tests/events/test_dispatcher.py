@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from events.models import DeliveryStatus, WebhookAttempt, WebhookDelivery
@@ -119,3 +121,36 @@ def test_the_sweeper_renudges_a_waiting_delivery_only_while_the_queue_is_short(
     WebhookDelivery.objects.filter(pk=delivery.pk).update(nudged_at=None)
     line["length"] = 5000
     assert deliveries_sweep(batch=10) == 1
+
+
+def test_a_webhook_retry_and_lease_are_due_on_the_databases_clock(settings, receiver):
+    """docs/design.md, "One clock": the worker's clock an hour ahead moves neither."""
+    settings.NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS = 30
+    settings.NOTIFLOW_RETRY_JITTER = 0
+    _, _, delivery = pinged(receiver)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT now()")
+        (db_now,) = cursor.fetchone()
+    ahead = timezone.now() + timedelta(hours=1)
+    close = timedelta(seconds=5)
+    with mock.patch("django.utils.timezone.now", return_value=ahead):
+        claimed = delivery_claim(delivery.pk, worker_id="a")
+        assert claimed is not None
+        delivery.refresh_from_db()
+        lease = timedelta(seconds=settings.NOTIFLOW_LEASE_SECONDS)
+        assert abs(delivery.lease_until - (db_now + lease)) < close
+        assert delivery_record(claimed, PostResult(500, "", 5)) == DeliveryStatus.PENDING
+    delivery.refresh_from_db()
+    assert abs(delivery.available_at - (db_now + timedelta(seconds=30))) < close
+
+
+def test_a_ping_is_nudged_at_the_databases_now(receiver):
+    """The sweeper re-nudges a lost nudge by `nudged_at` against now(): a worker's clock ahead
+    must not put it in the future."""
+    endpoint, _ = endpoint_on(receiver)
+    with mock.patch("django.utils.timezone.now", return_value=timezone.now() + timedelta(hours=1)):
+        delivery = endpoint_ping(endpoint).deliveries.get()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT now()")
+        (db_now,) = cursor.fetchone()
+    assert abs(delivery.nudged_at - db_now) < timedelta(seconds=5)

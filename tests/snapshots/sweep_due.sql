@@ -12,4 +12,4 @@ WHERE id IN (
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED
 )
-RETURNING t.id, t.available_at, (SELECT w.queue FROM workflows_workflow w WHERE w.id = t.workflow_id), t.priority
+RETURNING t.id, extract(epoch FROM t.available_at - now())::float8, (SELECT w.queue FROM workflows_workflow w WHERE w.id = t.workflow_id), t.priority

@@ -8,4 +8,4 @@ WHERE id IN (
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED
 )
-RETURNING t.id, now(), (SELECT w.queue FROM workflows_workflow w WHERE w.id = t.workflow_id), t.priority
+RETURNING t.id, 0::float8, (SELECT w.queue FROM workflows_workflow w WHERE w.id = t.workflow_id), t.priority

@@ -37,14 +37,15 @@ def locmem_email():
 
 
 def step(trigger: TriggerInstance, *, at: datetime | None = None) -> TriggerInstance:
-    """One step of `trigger`, made due first; `at` is the worker's clock (the test's)."""
+    """One step of `trigger`, made due first; `at` is the step's clock (the database's now()
+    as the claim read it: engine.StepClock)."""
     TriggerInstance.objects.filter(pk=trigger.pk).update(
         available_at=timezone.now() - timedelta(days=400)
     )
     if at is None:
         step_execute(trigger_id=str(trigger.pk), worker_id="w")
     else:
-        with mock.patch("workers.services.engine.timezone.now", return_value=at):
+        with mock.patch("workers.services.engine.StepClock.now", return_value=at):
             step_execute(trigger_id=str(trigger.pk), worker_id="w")
     trigger.refresh_from_db()
     return trigger

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
+from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
@@ -108,12 +110,28 @@ def test_renudges_when_the_broker_cannot_say_how_long_the_queue_is(
     assert str(trigger.pk) in swept(django_capture_on_commit_callbacks)
 
 
+def db_now():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT now()")
+        return cursor.fetchone()[0]
+
+
 @override_settings(NOTIFLOW_SWEEP_INTERVAL_SECONDS=5)
 def test_looks_ahead_one_interval_with_a_countdown(make, django_capture_on_commit_callbacks):
-    soon = make(available_at=NOW() + timedelta(seconds=3))
-    later = make(available_at=NOW() + timedelta(seconds=30))
+    soon = make(available_at=db_now() + timedelta(seconds=3))
+    later = make(available_at=db_now() + timedelta(seconds=30))
     nudges = swept(django_capture_on_commit_callbacks)
     assert str(later.pk) not in nudges
+    assert 2 < nudges[str(soon.pk)] <= 3
+
+
+@override_settings(NOTIFLOW_SWEEP_INTERVAL_SECONDS=5)
+def test_a_countdown_is_on_the_database_clock_whatever_the_workers(
+    make, django_capture_on_commit_callbacks
+):
+    soon = make(available_at=db_now() + timedelta(seconds=3))
+    with mock.patch("django.utils.timezone.now", return_value=NOW() + timedelta(hours=1)):
+        nudges = swept(django_capture_on_commit_callbacks)
     assert 2 < nudges[str(soon.pk)] <= 3
 
 

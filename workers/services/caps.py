@@ -6,12 +6,17 @@ send, and none at all while no cap is set). A send over a cap is refused before 
 is called, and the step fails permanently saying which cap: a cap is a policy, not a fault
 that waiting would cure. The refused attempt still counts, so hammering a cap does not reopen
 it.
+
+The hour is the database's (`at`: the step's clock, engine.StepClock), never the worker's: every
+worker must count into the same window key, and the database's is the one clock of every other
+due time (docs/design.md, "One clock"). Redis's own TIME would agree across workers too, but it
+would take a second round trip (or a script) per send and a second clock to reason about.
 """
 
 from __future__ import annotations
 
 import hashlib
-import time
+from datetime import datetime
 from functools import lru_cache
 
 import redis
@@ -31,8 +36,11 @@ def _key(kind: str, value: str, window: int) -> str:
     return f"notiflow:cap:{kind}:{digest}:{window}"
 
 
-def send_caps_take(*, channel: str, recipients: list[str], created_by: str) -> str | None:
-    """Count this send against the caps; the reason it is refused, or None when it may go.
+def send_caps_take(
+    *, channel: str, recipients: list[str], created_by: str, at: datetime
+) -> str | None:
+    """Count this send, made at `at` on the database's clock, against the caps of that hour;
+    the reason it is refused, or None when it may go.
 
     Raises redis's errors when the counters cannot be reached (the step is then retried like
     any transient failure: a cap that cannot be checked is not silently skipped).
@@ -41,7 +49,7 @@ def send_caps_take(*, channel: str, recipients: list[str], created_by: str) -> s
     per_creator = settings.NOTIFLOW_SEND_CAP_PER_CREATOR
     if not per_recipient and not per_creator:
         return None
-    window = int(time.time()) // WINDOW_SECONDS
+    window = int(at.timestamp()) // WINDOW_SECONDS
     counters: list[tuple[str, str, int]] = []
     if per_recipient:
         counters += [

@@ -12,7 +12,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
-from django.utils import timezone
 
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
@@ -22,6 +21,7 @@ from triggers.announce import WITHOUT_RELEASE, announcement, outbox_release_writ
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.state import (
+    ClaimWrite,
     Release,
     ReleaseWrite,
     released_copy,
@@ -95,8 +95,24 @@ class StepAttempt:
     node: dict[str, Any]
     context: dict[str, Any]
     lease_token: str
-    started_at: datetime
+    started_at: datetime  # on the step's clock (StepClock), as every time of the step
     send_slot: SendSlot | None  # opened by the claim for a send node
+    clock: StepClock
+
+
+@dataclass(frozen=True)
+class StepClock:
+    """The one clock of a step (docs/design.md, "One clock"): the database's now() as the claim's
+    statement read it, advanced by the worker's monotonic clock, which measures a duration and
+    so is not moved by the skew of the worker's wall clock. Every due time the step computes in
+    Python (a delay, a window's opening, a retry's back-off, a put-back, a send cap's hour) is
+    this plus a duration; the worker's wall clock is never read."""
+
+    claimed_at: datetime
+    monotonic_at: float
+
+    def now(self) -> datetime:
+        return self.claimed_at + timedelta(seconds=time.monotonic() - self.monotonic_at)
 
 
 @dataclass(frozen=True)
@@ -116,6 +132,9 @@ class Outcome:
 
 # The claim opens the send ledger for the node it lands on, when that is a send node.
 SEND_OPEN = send_open_write(channels=sending_types())
+# The step's claim: SEND_OPEN, and the database's now() as its last column, the step's clock
+# (StepClock), read with no round trip of its own.
+STEP_CLAIM = ClaimWrite(SEND_OPEN.sql, (*SEND_OPEN.returns, "now()"), SEND_OPEN.params)
 
 
 def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
@@ -136,12 +155,14 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         trigger_id=trigger_id,
         worker_id=lease_token,
         lease_seconds=settings.NOTIFLOW_LEASE_SECONDS,
-        also=SEND_OPEN,
+        also=STEP_CLAIM,
     )
     if claim is None:
         return None
-    trigger, ledger_returned = claim
-    started_at = timezone.now()
+    trigger, returned = claim
+    *ledger_returned, claimed_at = returned
+    clock = StepClock(claimed_at=claimed_at, monotonic_at=time.monotonic())
+    started_at = clock.now()
     workflow = workflow_version_compiled(trigger.workflow_version_id)
     node_id = trigger.current_node_id or ""
     step = StepAttempt(
@@ -151,7 +172,8 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         context=trigger_context(trigger, workflow, now=started_at),
         lease_token=lease_token,
         started_at=started_at,
-        send_slot=send_slot(ledger_returned),
+        send_slot=send_slot(tuple(ledger_returned)),
+        clock=clock,
     )
     call = ProviderCall()
     outcome, run = _attempt(step, call)
@@ -336,6 +358,7 @@ def _send(
         channel=channel.name,
         recipients=recipients_of(node, rendered),
         created_by=step.trigger.created_by,
+        at=step.clock.now(),
     )
     if refused:
         raise PermanentError(refused)
@@ -374,7 +397,7 @@ def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outco
         status=TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED,
         next_node_id=next_node_id,
         attempts=0,
-        available_at=run.resume_at or timezone.now(),
+        available_at=run.resume_at or step.clock.now(),
         reason=reason,
         output=run.output,
         vars_patch=run.vars_patch,
@@ -384,7 +407,7 @@ def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outco
 def _failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
     attempts = step.trigger.attempts + 1
     give_up = permanent or attempts > settings.NOTIFLOW_MAX_RETRIES
-    now = timezone.now()
+    now = step.clock.now()
     kind = (
         "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
     )
@@ -405,7 +428,7 @@ def _put_back(step: StepAttempt, limited: RateLimited) -> Outcome:
         status=TriggerStatus.ENQUEUED,
         next_node_id=step.node["id"],
         attempts=step.trigger.attempts,
-        available_at=timezone.now() + limited.wait,
+        available_at=step.clock.now() + limited.wait,
         reason=f"{step.node['id']} waits: {limited}"[:1000],
         put_back=True,
     )
@@ -421,7 +444,7 @@ def _unrecordable(step: StepAttempt, outcome: Outcome, exc: Exception) -> Outcom
         status=TriggerStatus.FAILED,
         next_node_id=step.node["id"],
         attempts=step.trigger.attempts + 1,
-        available_at=timezone.now(),
+        available_at=step.clock.now(),
         reason=error,
         error=error,
     )
@@ -490,7 +513,7 @@ def _record(
     meanwhile, the rest is dropped: the new owner (or nobody) records the step. `log_step=False`
     leaves the step log out (when writing it is what failed: the event carries the reason).
     """
-    now = timezone.now()
+    now = step.clock.now()
     nudge, countdown = _schedule(outcome, now)
     writes = [_step_log_write(step, outcome, now)] if log_step and not outcome.put_back else []
     if run is not None and not outcome.error:  # the node's own writes, with its step (NodeRun)

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.utils import timezone
 
 from triggers.dispatch import Nudge, nudges_waiting, triggers_enqueue_on_commit
 from triggers.sql import STATUS_PARAMS, SWEEP_DUE_SQL, SWEEP_EXPIRED_SQL
@@ -50,10 +49,9 @@ def sweep() -> list[list[Nudge]]:
         for _ in range(MAX_BATCHES_PER_SWEEP):
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(sql, params)
-                now = timezone.now()
                 batch = [
-                    Nudge(trigger_id, queue, priority, (due - now).total_seconds())
-                    for trigger_id, due, queue, priority in cursor.fetchall()
+                    Nudge(trigger_id, queue, priority, countdown)
+                    for trigger_id, countdown, queue, priority in cursor.fetchall()
                 ]
                 batch.sort(key=lambda nudge: -nudge.priority)  # RETURNING keeps no order
                 triggers_enqueue_on_commit(batch)
