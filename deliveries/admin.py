@@ -11,8 +11,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
+from common.admin import ReadOnlyAdminMixin, json_block, list_time, text_cut, text_wrap
 from deliveries.models import SHOWN_FIELDS, DeliveryEvent, UnmatchedReport
-from notiflow.admin import ReadOnlyAdminMixin, json_block, list_time, text_cut, text_wrap
 from workers.models import Suppression, SuppressionScope
 from workers.services.suppression import recipient_checked
 

@@ -185,7 +185,16 @@ ALLOWED = (
     "deliveries/",  # delivery reports, per channel
     "workers/apps.py",  # provider settings checked per channel
 )
-SOURCES = ("notiflow", "workflows", "workers", "triggers", "events", "registry", "deliveries")
+SOURCES = (
+    "common",
+    "notiflow",
+    "workflows",
+    "workers",
+    "triggers",
+    "events",
+    "registry",
+    "deliveries",
+)
 
 
 # The consumers the registry serves, where a table keyed by a type's name is a branch too.

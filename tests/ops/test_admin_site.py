@@ -135,7 +135,7 @@ def test_a_staff_user_sees_only_the_sections_they_may_use(client):
 
 
 def test_json_block_is_indented_escaped_and_keeps_the_key_order():
-    from notiflow.admin import json_block
+    from common.admin import json_block
 
     html = json_block({"subject": "<b>Hi</b> Zoë", "body": "x"})
 
@@ -145,7 +145,7 @@ def test_json_block_is_indented_escaped_and_keeps_the_key_order():
 
 
 def test_json_block_is_open_when_short_and_folded_when_long():
-    from notiflow.admin import JSON_OPEN_MAX_LINES, json_block
+    from common.admin import JSON_OPEN_MAX_LINES, json_block
 
     short = json_block(list(range(JSON_OPEN_MAX_LINES - 2)))  # [, the items, ]
     long = json_block(list(range(JSON_OPEN_MAX_LINES - 1)))

@@ -14,10 +14,10 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
+from common.backoff import backoff
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
 from events.services.outbox import Announcement
-from notiflow.backoff import backoff
 from triggers.announce import WITHOUT_RELEASE, announcement, outbox_release_writes
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
@@ -598,7 +598,7 @@ def _announcements(
 
 
 def retry_backoff(attempts: int) -> timedelta:
-    """The wait before attempt `attempts` + 1 of a step (notiflow.backoff): NOTIFLOW_RETRY_BASE_SECONDS
+    """The wait before attempt `attempts` + 1 of a step (common.backoff): NOTIFLOW_RETRY_BASE_SECONDS
     doubled per attempt, NOTIFLOW_RETRY_JITTER, at most NOTIFLOW_RETRY_MAX_SECONDS."""
     return backoff(
         attempts,

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.core import signing
 
-from notiflow.db import fetchall_prepared
+from common.db import fetchall_prepared
 from workers.models import Suppression, SuppressionReason, SuppressionScope
 from workers.sql import SUPPRESSED_SQL
 from workflows.nodes import NODE_TYPES

@@ -10,8 +10,8 @@ from typing import Any, TextIO
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from notiflow.actors import command_actor
-from notiflow.cli import progress
+from common.actors import command_actor
+from common.cli import progress
 from workers.models import Suppression, SuppressionReason, SuppressionScope
 from workers.services.suppression import (
     recipient_checked,
