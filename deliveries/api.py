@@ -25,11 +25,16 @@ from common.http import (
     request_fields,
 )
 from common.scopes import ADMIN, TRIGGER, api_key_of
-from deliveries.models import SHOWN_FIELDS, DeliveryEvent
+from deliveries.models import (
+    SHOWN_FIELDS,
+    DeliveryEvent,
+    Suppression,
+    SuppressionReason,
+    SuppressionScope,
+)
 from deliveries.selectors import delivery_event_list
+from deliveries.suppression import recipient_checked, suppression_add
 from triggers.models import TriggerInstance
-from workers.models import Suppression, SuppressionReason, SuppressionScope
-from workers.services.suppression import recipient_checked, suppression_add
 
 CHANNELS = ("email", "sms")
 

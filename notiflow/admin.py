@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.apps import apps as django_apps
 from django.contrib import admin
 from django.http import HttpRequest
-from django.urls import reverse
 
 from notiflow.login_throttle import ThrottledAuthenticationForm
 
@@ -21,12 +19,6 @@ OPERATOR_APPS: dict[str, list[str]] = {
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],
 }
-# Models listed in another section than the app that holds their table ("app.Model": the section's
-# app label): the suppression list is about what happens to messages after sending (docs/design.md,
-# "Deliveries") while its table is the engine's, which checks it before every send. Only the
-# grouping moves: the URL stays /admin/workers/suppression/ (its pages' breadcrumbs name the
-# section: deliveries/templates/admin/workers/suppression/).
-MODEL_SECTIONS: dict[str, str] = {"workers.Suppression": "deliveries"}
 # celery-beat's tables hold the sweeper's schedule, which beat installs at start
 # (CELERY_BEAT_SCHEDULE). Operators have no use for them day to day and editing them changes how
 # lost nudges are recovered, but a superuser looking into beat must still find them: so they
@@ -50,7 +42,7 @@ class NotiflowAdminSite(admin.AdminSite):
         """Django's list of what this user may see, reordered: the operator's apps first, then
         the others (accounts) in Django's order, then the internal ones under their new name.
         The index and the sidebar of every page both come from here."""
-        apps = _sections_moved(request, super().get_app_list(request))
+        apps = super().get_app_list(request)
         if app_label is not None:
             apps = [app for app in apps if app["app_label"] == app_label]
         for app in apps:
@@ -62,26 +54,3 @@ class NotiflowAdminSite(admin.AdminSite):
             apps,
             key=lambda app: (app["app_label"] in INTERNAL_APPS, _rank(operator, app["app_label"])),
         )
-
-
-def _sections_moved(request: HttpRequest, apps: list[Any]) -> list[Any]:
-    """`apps` (Django's app list) with each model of MODEL_SECTIONS under its section's app (made
-    if this user sees nothing else of it), and without apps left empty."""
-    by_label = {app["app_label"]: app for app in apps}
-    for app in list(apps):
-        for model in list(app["models"]):
-            section = MODEL_SECTIONS.get(f"{app['app_label']}.{model['object_name']}")
-            if section is None:
-                continue
-            app["models"].remove(model)
-            if section not in by_label:
-                by_label[section] = {
-                    "name": django_apps.get_app_config(section).verbose_name,
-                    "app_label": section,
-                    "app_url": reverse("admin:app_list", kwargs={"app_label": section}),
-                    "has_module_perms": True,
-                    "models": [],
-                }
-                apps.append(by_label[section])
-            by_label[section]["models"].append(model)
-    return [app for app in apps if app["models"]]

@@ -524,7 +524,7 @@ if NOTIFLOW_PUBLIC_URL and not (
     _refuse(
         f"NOTIFLOW_PUBLIC_URL must be an https:// URL outside debug (got {NOTIFLOW_PUBLIC_URL!r})"
     )
-# How long a marketing email's one-click unsubscribe link works (workers/services/suppression.py).
+# How long a marketing email's one-click unsubscribe link works (deliveries/suppression.py).
 NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS", default=60)
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
 # registers without the sms node type and fails an SMS step it meets (workers/nodes/__init__.py).

@@ -181,7 +181,7 @@ ALLOWED = (
     "workflows/nodes/",
     "workers/nodes/",
     "workers/providers/",
-    "workers/services/suppression.py",  # a recipient's normal form, per channel
+    "deliveries/suppression.py",  # a recipient's normal form, per channel
     "deliveries/",  # delivery reports, per channel
     "workers/apps.py",  # provider settings checked per channel
 )

@@ -74,7 +74,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     assert "PeriodicTask" in models["django_celery_beat"]
 
 
-def test_suppressions_are_listed_under_deliveries_though_their_table_is_the_workers(admin_client):
+def test_suppressions_belong_to_deliveries_and_the_workers_app_has_none(admin_client):
     deliveries = admin_client.get("/admin/deliveries/")
     workers = admin_client.get("/admin/workers/")
 
@@ -84,10 +84,11 @@ def test_suppressions_are_listed_under_deliveries_though_their_table_is_the_work
         "Suppression",
         "UnmatchedReport",
     ]
-    assert section["models"][1]["admin_url"] == "/admin/workers/suppression/"
+    assert section["models"][1]["admin_url"] == "/admin/deliveries/suppression/"
     assert "Suppression" not in [m["object_name"] for m in workers.context["app_list"][0]["models"]]
-    # Its own pages say where it is listed.
-    for url in ("/admin/workers/suppression/", "/admin/workers/suppression/add/"):
+    assert admin_client.get("/admin/workers/suppression/").status_code == 404
+    # Its own pages say where it is listed (Django's breadcrumbs: the app is deliveries).
+    for url in ("/admin/deliveries/suppression/", "/admin/deliveries/suppression/add/"):
         crumbs = re.search(
             r'<div class="breadcrumbs">(.*?)</div>', admin_client.get(url).text, re.S
         )

@@ -15,6 +15,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from common.backoff import backoff
+from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
 from events.services.outbox import Announcement
@@ -43,7 +44,6 @@ from workers.services.ledger import (
     send_unused_write,
 )
 from workers.services.provider_rates import provider_token_take
-from workers.services.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from workers.sql import SEND_COMPLETED_CTE, STEP_LOG_SQL, step_log_params
 from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES

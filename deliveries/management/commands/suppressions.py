@@ -12,8 +12,8 @@ from django.db import transaction
 
 from common.actors import command_actor
 from common.cli import progress
-from workers.models import Suppression, SuppressionReason, SuppressionScope
-from workers.services.suppression import (
+from deliveries.models import Suppression, SuppressionReason, SuppressionScope
+from deliveries.suppression import (
     recipient_checked,
     suppression_add,
     suppressions_present,

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.core import signing
 
 from common.db import fetchall_prepared
-from workers.models import Suppression, SuppressionReason, SuppressionScope
-from workers.sql import SUPPRESSED_SQL
+from deliveries.models import Suppression, SuppressionReason, SuppressionScope
+from deliveries.sql import SUPPRESSED_SQL
 from workflows.nodes import NODE_TYPES
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
