@@ -181,8 +181,7 @@ ALLOWED = (
     "workflows/nodes/",
     "workers/nodes/",
     "workers/providers/",
-    "deliveries/suppression.py",  # a recipient's normal form, per channel
-    "deliveries/",  # delivery reports, per channel
+    "deliveries/",  # delivery reports and the suppression list, per channel
     "workers/apps.py",  # provider settings checked per channel
 )
 SOURCES = (
