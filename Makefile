@@ -109,6 +109,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .
+	$(VENV)/bin/lint-imports  # the rooms of docs/design.md "Stack and layout" (pyproject.toml)
 
 format: install
 	$(VENV)/bin/ruff check --fix .

@@ -35,7 +35,7 @@ def _client() -> redis.Redis:
 def hop(chain_id: str, remaining: int) -> None:
     """One hop; enqueue the next as a plain Celery program does (send_task by name), or finish.
 
-    The engine writes its nudges straight onto the queue instead (notiflow/broker.py); the
+    The engine writes its nudges straight onto the queue instead (common/broker.py); the
     bench's publish figure shows what that saves per message."""
     if remaining > 1:
         with app.producer_or_acquire() as producer:

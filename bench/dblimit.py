@@ -1,7 +1,7 @@
 """Figure 3: the engine's per-step SQL driven from plain psycopg, as fast as PostgreSQL allows.
 
 The statements are the engine's own texts (imported from triggers.state and workers.services),
-prepared as the engine prepares them (notiflow/db.py), in the engine's order: claim (which opens
+prepared as the engine prepares them (common/db.py), in the engine's order: claim (which opens
 the send ledger), outcome (`make bench ARGS="--only queries"` counts what the engine really sends, to compare). What is left out is everything that is not the database:
 Celery, the broker, Django, templates, providers, and the engine's per-task health check.
 Same concurrency as the worker (CELERY_WORKER_CONCURRENCY processes), same FIFO order (all first steps, then

@@ -35,7 +35,7 @@ _per_process: dict[int, tuple[psycopg.Connection[Any], redis.Redis, dict[str, An
 
 
 def _resources() -> tuple[psycopg.Connection[Any], redis.Redis, dict[str, Any]]:
-    """This pool process's connection (prepared statements, as notiflow/db.py), Redis client
+    """This pool process's connection (prepared statements, as common/db.py), Redis client
     and statement texts, made after the fork."""
     if os.getpid() not in _per_process:
         import django

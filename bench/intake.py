@@ -259,7 +259,7 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
             state["conn"] = await psycopg.AsyncConnection.connect(url, autocommit=True)
             state["close"] = state["conn"].close
         conn = state["conn"]
-        # The service's own statement, prepared as the service prepares it (notiflow/db.py).
+        # The service's own statement, prepared as the service prepares it (common/db.py).
         payload_json = json.dumps(PAYLOAD, sort_keys=True, separators=(",", ":"))
         params = {
             **STATUS_PARAMS,

@@ -1,5 +1,5 @@
 """The cost of publishing one nudge: CPU per message as the services publish it (the direct
-writer of notiflow/broker.py, through `triggers_publish`'s own call) and through Celery's
+writer of common/broker.py, through `triggers_publish`'s own call) and through Celery's
 `send_task`, with the project's transport (what the Celery baseline's hops do) and with kombu's
 stock Redis transport, in the same run.
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import redis
 from celery import Celery
 
-from notiflow.broker import TaskCall, TaskMessageWriter
+from common.broker import TaskCall, TaskMessageWriter
 from triggers.dispatch import EXECUTE_NODE_TASK
 
 QUEUE = "bench-publish"

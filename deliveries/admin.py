@@ -11,10 +11,15 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from deliveries.models import SHOWN_FIELDS, DeliveryEvent, UnmatchedReport
-from notiflow.admin import ReadOnlyAdminMixin, json_block, list_time, text_cut, text_wrap
-from workers.models import Suppression, SuppressionScope
-from workers.services.suppression import recipient_checked
+from common.admin import ReadOnlyAdminMixin, json_block, list_time, text_cut, text_wrap
+from deliveries.models import (
+    SHOWN_FIELDS,
+    DeliveryEvent,
+    Suppression,
+    SuppressionScope,
+    UnmatchedReport,
+)
+from deliveries.suppression import recipient_checked
 
 
 @admin.register(DeliveryEvent)
@@ -101,7 +106,7 @@ class ScopeFilter(admin.SimpleListFilter):
         return queryset.filter(scope=self.value()) if self.value() else queryset
 
 
-# Listed in the Deliveries section (notiflow.admin.MODEL_SECTIONS); the table is the workers app's.
+# The suppression list: operators add and remove recipients (the engine checks it before a send).
 @admin.register(Suppression)
 class SuppressionAdmin(admin.ModelAdmin):
     form = SuppressionForm

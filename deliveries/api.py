@@ -16,20 +16,25 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from deliveries.models import SHOWN_FIELDS, DeliveryEvent
-from deliveries.selectors import delivery_event_list
-from notiflow.actors import actor_of
-from notiflow.http import (
+from common.actors import actor_of
+from common.http import (
     NoFieldsSerializer,
     StrictCharField,
     StrictQueryParameters,
     StrictSerializer,
     request_fields,
 )
-from notiflow.scopes import ADMIN, TRIGGER, api_key_of
+from common.scopes import ADMIN, TRIGGER, api_key_of
+from deliveries.models import (
+    SHOWN_FIELDS,
+    DeliveryEvent,
+    Suppression,
+    SuppressionReason,
+    SuppressionScope,
+)
+from deliveries.selectors import delivery_event_list
+from deliveries.suppression import recipient_checked, suppression_add
 from triggers.models import TriggerInstance
-from workers.models import Suppression, SuppressionReason, SuppressionScope
-from workers.services.suppression import recipient_checked, suppression_add
 
 CHANNELS = ("email", "sms")
 

@@ -1,5 +1,6 @@
 """Delivery events: what providers report about messages they accepted (docs/design.md,
-"Deliveries"). Append-only, like the other logs (rule 8)."""
+"Deliveries"). Append-only, like the other logs (rule 8). And the suppression list those reports,
+unsubscribes and operators add to, which the engine checks before every send."""
 
 from __future__ import annotations
 
@@ -84,3 +85,44 @@ class UnmatchedReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reporter} {self.event} {self.recipient}: {self.reason}"
+
+
+class SuppressionScope(models.TextChoices):
+    ALL = "all"  # a hard bounce, a complaint, an operator: no message of the channel
+    MARKETING = "marketing"  # a one-click unsubscribe: no message of a marketing workflow
+
+
+class SuppressionReason(models.TextChoices):
+    BOUNCED = "bounced"
+    COMPLAINED = "complained"
+    UNSUBSCRIBED = "unsubscribed"
+    MANUAL = "manual"
+
+
+class Suppression(models.Model):
+    """A recipient no send of `channel` (in `scope`) may reach: checked by the engine before every
+    provider call (deliveries/suppression.py). Added by delivery events, one-click unsubscribes
+    and operators; removed only by operators."""
+
+    channel = models.CharField(max_length=16)
+    # Normalised: an email address in lower case, a phone number as E.164.
+    recipient = models.CharField(max_length=320)
+    scope = models.CharField(
+        max_length=16, choices=SuppressionScope.choices, default=SuppressionScope.ALL
+    )
+    reason = models.CharField(max_length=16, choices=SuppressionReason.choices)
+    # What added it: a delivery event's id, "unsubscribe", "api:<key name>", "admin:<user>"...
+    source = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "suppression"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["channel", "recipient", "scope"], name="suppression_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel}:{self.recipient} ({self.scope}, {self.reason})"

@@ -19,13 +19,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from deliveries.models import DeliveryEvent, UnmatchedReport
+from deliveries.models import DeliveryEvent, SuppressionReason, SuppressionScope, UnmatchedReport
+from deliveries.suppression import Unsubscribing, recipient_normalise, suppression_add
 from events import catalog as events
 from events.services.outbox import events_record
 from triggers.announce import announcement
 from triggers.models import TriggerInstance
-from workers.models import SendLedger, SuppressionReason, SuppressionScope
-from workers.services.suppression import Unsubscribing, recipient_normalise, suppression_add
+from workers.models import SendLedger
 
 logger = logging.getLogger(__name__)
 

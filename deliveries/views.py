@@ -1,7 +1,7 @@
 """One-click unsubscribe (RFC 8058; docs/design.md, "Suppression and unsubscribe").
 
 A marketing email's `List-Unsubscribe` URL carries a signed, expiring token naming its recipient
-(workers/services/suppression.py). A POST to it, which mail clients send with the body
+(deliveries/suppression.py). A POST to it, which mail clients send with the body
 `List-Unsubscribe=One-Click` and no cookie, suppresses that recipient for marketing mail and
 records it against the message as a provider's unsubscribe is (deliveries.services): no
 login, no CSRF token (the signed URL is the proof), the same answer however often it comes. A
@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from deliveries.services import unsubscribe_record
-from workers.services.suppression import unsubscribe_token_read
+from deliveries.suppression import unsubscribe_token_read
 
 logger = logging.getLogger(__name__)
 

@@ -24,6 +24,8 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from common.actors import actor_of
+from common.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
 from events import catalog
 from events.models import OutboxEvent, WebhookAttempt, WebhookEndpoint
 from events.selectors import event_delivery_list
@@ -40,8 +42,6 @@ from events.services.endpoints import (
     endpoint_update_check,
 )
 from events.signing import secret_hint
-from notiflow.actors import actor_of
-from notiflow.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
 
 SECRET_PAGE = "admin/events/webhookendpoint/secret.html"  # noqa: S105 (a template name)
 EDITED_FIELDS = ["url", "events", "workflows", "description"]

@@ -19,6 +19,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.actors import actor_of
+from common.http import (
+    NoFieldsSerializer,
+    StrictBooleanField,
+    StrictCharField,
+    StrictQueryParameters,
+    StrictSerializer,
+    request_fields,
+)
+from common.scopes import ADMIN
 from events import catalog
 from events.models import WebhookAttempt, WebhookEndpoint
 from events.selectors import endpoint_attempt_list, endpoint_list
@@ -33,16 +43,6 @@ from events.services.endpoints import (
     endpoint_update,
 )
 from events.signing import secret_hint
-from notiflow.actors import actor_of
-from notiflow.http import (
-    NoFieldsSerializer,
-    StrictBooleanField,
-    StrictCharField,
-    StrictQueryParameters,
-    StrictSerializer,
-    request_fields,
-)
-from notiflow.scopes import ADMIN
 
 
 class WebhookEndpointSerializer(serializers.ModelSerializer):

@@ -12,7 +12,7 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
-from notiflow.broker import TaskCall, broker_priority, tasks_publish
+from common.broker import TaskCall, broker_priority, tasks_publish
 from workflows.routing import PRIORITY_DEFAULT
 
 logger = logging.getLogger(__name__)

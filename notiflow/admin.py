@@ -1,27 +1,14 @@
-"""The admin site as a whole: its name, the order of its apps, and the few display helpers every
-app's admin uses (JSON, times, long texts), so that each looks the same on every page.
-
-The styles for these helpers are in templates/admin/base_site.html.
-"""
+"""The admin site as a whole: its name and the order of its apps (project wiring). The display
+helpers every app's admin uses (JSON, times, long texts) are common/admin.py's."""
 
 from __future__ import annotations
 
-import json
-from datetime import datetime
 from typing import Any
 
-from django.apps import apps as django_apps
 from django.contrib import admin
 from django.http import HttpRequest
-from django.urls import reverse
-from django.utils import timezone
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 
 from notiflow.login_throttle import ThrottledAuthenticationForm
-
-# JSON this long or shorter is shown open; longer JSON is folded and opens on a click.
-JSON_OPEN_MAX_LINES = 40
 
 # The operator's apps, in the order of a run's life, each with its models in the order of use.
 OPERATOR_APPS: dict[str, list[str]] = {
@@ -32,12 +19,6 @@ OPERATOR_APPS: dict[str, list[str]] = {
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],
 }
-# Models listed in another section than the app that holds their table ("app.Model": the section's
-# app label): the suppression list is about what happens to messages after sending (docs/design.md,
-# "Deliveries") while its table is the engine's, which checks it before every send. Only the
-# grouping moves: the URL stays /admin/workers/suppression/ (its pages' breadcrumbs name the
-# section: deliveries/templates/admin/workers/suppression/).
-MODEL_SECTIONS: dict[str, str] = {"workers.Suppression": "deliveries"}
 # celery-beat's tables hold the sweeper's schedule, which beat installs at start
 # (CELERY_BEAT_SCHEDULE). Operators have no use for them day to day and editing them changes how
 # lost nudges are recovered, but a superuser looking into beat must still find them: so they
@@ -61,7 +42,7 @@ class NotiflowAdminSite(admin.AdminSite):
         """Django's list of what this user may see, reordered: the operator's apps first, then
         the others (accounts) in Django's order, then the internal ones under their new name.
         The index and the sidebar of every page both come from here."""
-        apps = _sections_moved(request, super().get_app_list(request))
+        apps = super().get_app_list(request)
         if app_label is not None:
             apps = [app for app in apps if app["app_label"] == app_label]
         for app in apps:
@@ -73,92 +54,3 @@ class NotiflowAdminSite(admin.AdminSite):
             apps,
             key=lambda app: (app["app_label"] in INTERNAL_APPS, _rank(operator, app["app_label"])),
         )
-
-
-def _sections_moved(request: HttpRequest, apps: list[Any]) -> list[Any]:
-    """`apps` (Django's app list) with each model of MODEL_SECTIONS under its section's app (made
-    if this user sees nothing else of it), and without apps left empty."""
-    by_label = {app["app_label"]: app for app in apps}
-    for app in list(apps):
-        for model in list(app["models"]):
-            section = MODEL_SECTIONS.get(f"{app['app_label']}.{model['object_name']}")
-            if section is None:
-                continue
-            app["models"].remove(model)
-            if section not in by_label:
-                by_label[section] = {
-                    "name": django_apps.get_app_config(section).verbose_name,
-                    "app_label": section,
-                    "app_url": reverse("admin:app_list", kwargs={"app_label": section}),
-                    "has_module_perms": True,
-                    "models": [],
-                }
-                apps.append(by_label[section])
-            by_label[section]["models"].append(model)
-    return [app for app in apps if app["models"]]
-
-
-def json_block(value: Any) -> SafeString:
-    """`value` as indented JSON (keys in their stored order), escaped, in a <pre> that wraps long
-    strings instead of cutting them, inside a <details>: open when short, folded when long."""
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    lines = text.count("\n") + 1
-    return format_html(
-        '<details class="json-block"{}><summary>JSON, {} line{}</summary><pre>{}</pre></details>',
-        " open" if lines <= JSON_OPEN_MAX_LINES else "",
-        lines,
-        "" if lines == 1 else "s",
-        text,
-    )
-
-
-def admin_time(value: datetime | None) -> str:
-    """A time as the admin shows it in lists and run pages: to the second, in TIME_ZONE."""
-    if value is None:
-        return "—"
-    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
-
-
-def list_time(value: datetime | None) -> SafeString:
-    """admin_time for a list column: a narrow column may put the time under the date, but never
-    breaks either (it would at the date's hyphens)."""
-    if value is None:
-        return format_html("{}", admin_time(value))
-    date, time = admin_time(value).split(" ")
-    return format_html(
-        '<span class="nf-nowrap">{}</span> <span class="nf-nowrap">{}</span>', date, time
-    )
-
-
-def text_cut(text: str, *, fill: bool = True) -> SafeString:
-    """A long text for a list column, on one line and cut with an ellipsis; the whole text is in
-    its tooltip. With `fill` the column takes the width the others leave (one such column per
-    list: it is what keeps the list inside the page); otherwise it stops at 12em."""
-    return format_html(
-        '<span class="nf-cut {}" title="{}">{}</span>', "nf-fill" if fill else "nf-clip", text, text
-    )
-
-
-def text_wrap(text: str) -> SafeString:
-    """A short text for a list column, shown whole: it wraps (anywhere, so a long token such as
-    a worker's name cannot widen the column) rather than being cut."""
-    return format_html('<span class="nf-wrap">{}</span>', text)
-
-
-def id_short(value: Any) -> SafeString:
-    """An id shown by its first 8 characters; the whole id is in the tooltip."""
-    full = str(value)
-    return format_html('<span class="nf-id" title="{}">{}</span>', full, full[:8])
-
-
-class ReadOnlyAdminMixin:
-    """Audit rows are append-only: the admin shows them and nothing more."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -20,6 +20,6 @@ class NotiflowAdminConfig(AdminConfig):
 
 def _connection_created(sender: Any, connection: Any, **kwargs: Any) -> None:
     # Prepared statements and server-side cursors off behind a pooler that cannot keep them.
-    from notiflow.pooler import connection_configure
+    from common.pooler import connection_configure
 
     connection_configure(connection=connection)

@@ -8,7 +8,7 @@ from celery.apps.beat import Beat
 from celery.signals import task_postrun, task_prerun, worker_process_init
 from django.db import close_old_connections
 
-from notiflow.db import connection_reuse_begin, connection_reuse_end
+from common.db import connection_reuse_begin, connection_reuse_end
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "notiflow.settings")
 
@@ -68,7 +68,7 @@ def _pool_process_leaves_sigterm_to_the_main_process(**_kwargs: object) -> None:
 def before_task(sender: Any = None, **kwargs: Any) -> None:
     """What Django does before a request, before a task: drop a connection that failed or outlived
     CONN_MAX_AGE, and health-check a kept one (CELERY_DB_REUSE_MAX keeps it) unless it was fine
-    moments ago (notiflow/db.py). Not for eager tasks, which run inside their caller's
+    moments ago (common/db.py). Not for eager tasks, which run inside their caller's
     transaction."""
     if _is_eager(sender):
         return

@@ -1,7 +1,7 @@
 """Failed admin logins, throttled per account and per address (docs/security.md, "Admin login").
 
 Before a password is checked, the login asks two buckets of the API's limiter
-(notiflow/throttling.py, one Redis bucket each, shared by every web process): the account's (the
+(common/throttling.py, one Redis bucket each, shared by every web process): the account's (the
 user name as typed, in lower case) at NOTIFLOW_LOGIN_LIMIT_ACCOUNT [10/h] and the client
 address's (an IPv6 address's /64) at NOTIFLOW_LOGIN_LIMIT_ADDRESS [30/h]. Either empty: the login is refused with a
 lockout message saying when to try again, without checking the password (a check costs the
@@ -26,7 +26,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
-from notiflow.throttling import bucket_wait, parse_rate
+from common.throttling import bucket_wait, parse_rate
 
 logger = logging.getLogger(__name__)
 

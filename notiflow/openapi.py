@@ -7,7 +7,7 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 
-from notiflow.scopes import AnonymousOrHasScope, required_scope
+from common.scopes import AnonymousOrHasScope, required_scope
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -91,7 +91,7 @@ def _error(description: str) -> dict[str, Any]:
 
 class ScopedAutoSchema(AutoSchema):
     """drf-spectacular's AutoSchema, plus the API key scope each operation needs
-    (notiflow/scopes.py): in its description, as `x-scope`, and its 403."""
+    (common/scopes.py): in its description, as `x-scope`, and its 403."""
 
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation = super().get_operation(*args, **kwargs)
@@ -109,7 +109,7 @@ class ScopedAutoSchema(AutoSchema):
 
     def get_override_parameters(self) -> list[Any]:
         """The query parameters the view declares for the method: the ones it accepts
-        (notiflow.http.StrictQueryParameters), so the two cannot drift apart."""
+        (common.http.StrictQueryParameters), so the two cannot drift apart."""
         declared = getattr(self.view, "query_parameters", {}).get(self.method, [])
         return [*super().get_override_parameters(), *declared]
 
@@ -142,7 +142,7 @@ def add_delete_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
 
 def close_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """`additionalProperties: false` on every request body object, and the objects it holds
-    (a bulk request's items): the API refuses a field it does not know (notiflow.http
+    (a bulk request's items): the API refuses a field it does not know (common.http
     StrictSerializer), and the schema says so, so a client or fuzzer knows an extra field is a
     400 and not a valid request."""
     components = result.get("components", {}).get("schemas", {})

@@ -125,12 +125,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "notiflow.db.ConnectionReuseMiddleware",
+    "common.db.ConnectionReuseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "notiflow.http.RefuseNulInQueryMiddleware",
+    "common.http.RefuseNulInQueryMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -162,19 +162,19 @@ DATABASES = {
 # reconnects by itself after a PostgreSQL restart.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=300))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# What stands between the processes and PostgreSQL (notiflow/pooler.py; README, "PgBouncer"):
+# What stands between the processes and PostgreSQL (common/pooler.py; README, "PgBouncer"):
 # `auto` finds out at each process's first connection (a pooler answers with a backend pid of
 # its own) and reads PgBouncer's admin console; `none` says PostgreSQL or a session pooler, and
 # probes nothing; `transaction` says a transaction pooler, and probes nothing.
 DATABASE_POOLER = env.str("DATABASE_POOLER", default="auto").lower()
 if DATABASE_POOLER not in {"auto", "none", "transaction"}:
     _refuse(f"DATABASE_POOLER is auto, none or transaction, not {DATABASE_POOLER!r}")
-# The hot statements are prepared (notiflow/db.py). `auto`: wherever the connection keeps them
+# The hot statements are prepared (common/db.py). `auto`: wherever the connection keeps them
 # (not behind PgBouncer before 1.21 in transaction mode); `true`: always (a pooler you know keeps
 # them, e.g. PgBouncer >= 1.21 with max_prepared_statements whose console we may not read);
 # `false`: never. psycopg prepares nothing, not even execute(prepare=True), while
 # prepare_threshold is None (Django's default); Django's own cursors bind on the client and
-# never prepare, so this reaches only notiflow/db.py and the waiter (triggers/waiting.py).
+# never prepare, so this reaches only common/db.py and the waiter (triggers/waiting.py).
 DATABASE_PREPARED_STATEMENTS = env.str("DATABASE_PREPARED_STATEMENTS", default="auto").lower()
 # The boolean spellings this setting took before `auto` existed.
 DATABASE_PREPARED_STATEMENTS = {
@@ -227,16 +227,16 @@ DEFAULT_FROM_EMAIL = env.str(
 # --- REST framework ----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["triggers.auth.ApiKeyAuthentication"],
-    # An API key with the scope the view declares for the method (notiflow/scopes.py).
-    "DEFAULT_PERMISSION_CLASSES": ["notiflow.scopes.HasScope"],
-    # Per API key and scope, on Redis (notiflow/throttling.py; NOTIFLOW_RATE_LIMIT_*).
-    "DEFAULT_THROTTLE_CLASSES": ["notiflow.throttling.ApiKeyRateThrottle"],
-    "DEFAULT_PARSER_CLASSES": ["notiflow.http.NulSafeJSONParser"],
+    # An API key with the scope the view declares for the method (common/scopes.py).
+    "DEFAULT_PERMISSION_CLASSES": ["common.scopes.HasScope"],
+    # Per API key and scope, on Redis (common/throttling.py; NOTIFLOW_RATE_LIMIT_*).
+    "DEFAULT_THROTTLE_CLASSES": ["common.throttling.ApiKeyRateThrottle"],
+    "DEFAULT_PARSER_CLASSES": ["common.http.NulSafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PAGINATION_CLASS": "notiflow.http.StrictPageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "common.http.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "notiflow.openapi.ScopedAutoSchema",
-    "EXCEPTION_HANDLER": "notiflow.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "common.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
 SPECTACULAR_SETTINGS = {
@@ -258,11 +258,11 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery -------------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
-# kombu's Redis transport, minus a redis-py client built for every publish (notiflow/broker.py).
+# kombu's Redis transport, minus a redis-py client built for every publish (common/broker.py).
 if CELERY_BROKER_URL.startswith("redis://"):
-    CELERY_BROKER_TRANSPORT = "notiflow.broker:Transport"
+    CELERY_BROKER_TRANSPORT = "common.broker:Transport"
 # Nudges written straight onto the workers' Redis list where that is exactly what Celery would
-# publish (notiflow/broker.py; a quarter of the CPU of send_task). Off: Celery always publishes.
+# publish (common/broker.py; a quarter of the CPU of send_task). Off: Celery always publishes.
 NOTIFLOW_DIRECT_PUBLISH = env.bool("NOTIFLOW_DIRECT_PUBLISH", default=True)
 NOTIFLOW_MAX_COUNTDOWN_SECONDS = env.int("NOTIFLOW_MAX_COUNTDOWN_SECONDS", default=300)
 NOTIFLOW_SWEEP_INTERVAL_SECONDS = env.float("NOTIFLOW_SWEEP_INTERVAL_SECONDS", default=5)
@@ -304,7 +304,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # Redis has no message priority: kombu keeps one list per step and a worker pops the lists
     # in step order. Ten steps give each of the ten priorities (0-9) its own list, where kombu's
-    # default of four would merge them in pairs (notiflow/broker.py maps them; rule 11).
+    # default of four would merge them in pairs (common/broker.py maps them; rule 11).
     "priority_steps": list(range(10)),
 }
 # RabbitMQ (CELERY_BROKER_URL=amqp://..., or NOTIFLOW_BROKER=rabbitmq make run). What matters
@@ -322,7 +322,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 #   NOTIFLOW_MAX_COUNTDOWN_SECONDS (longer waits go through the sweeper), so keep that cap under
 #   the server's consumer_timeout. CELERY_VISIBILITY_TIMEOUT is Redis's and has no effect here.
 # - Redis stays: the cache, the API's rate limits and the send caps use it (NOTIFLOW_CACHE_URL,
-#   NOTIFLOW_REDIS_URL); the nudge writer of notiflow/broker.py steps aside (Celery publishes).
+#   NOTIFLOW_REDIS_URL); the nudge writer of common/broker.py steps aside (Celery publishes).
 if CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
     CELERY_TASK_QUEUE_MAX_PRIORITY = 9
 if CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] < 4 * NOTIFLOW_MAX_COUNTDOWN_SECONDS:
@@ -454,7 +454,7 @@ NOTIFLOW_REDIS_URL = env.str(
 )
 
 
-# The shared cache: Django's CACHES and the API's rate limits (notiflow/throttling.py). Default:
+# The shared cache: Django's CACHES and the API's rate limits (common/throttling.py). Default:
 # the broker's Redis server, on the next database number (broker /0 -> /1), so that flushing
 # one never empties the other.
 def _next_redis_db(url: str) -> str:
@@ -478,7 +478,7 @@ CACHES = {
     }
 }
 # Requests per API key: N/s, N/m, N/h or N/d; empty or `off`: no limit. One bucket per key and
-# scope of the endpoint (notiflow/scopes.py): intake and reads of triggers count against
+# scope of the endpoint (common/scopes.py): intake and reads of triggers count against
 # TRIGGER, the management endpoints against ADMIN (docs/security.md says why 20/s).
 NOTIFLOW_RATE_LIMIT_TRIGGER = env.str("NOTIFLOW_RATE_LIMIT_TRIGGER", default="100/s")
 NOTIFLOW_RATE_LIMIT_ADMIN = env.str("NOTIFLOW_RATE_LIMIT_ADMIN", default="20/s")
@@ -524,7 +524,7 @@ if NOTIFLOW_PUBLIC_URL and not (
     _refuse(
         f"NOTIFLOW_PUBLIC_URL must be an https:// URL outside debug (got {NOTIFLOW_PUBLIC_URL!r})"
     )
-# How long a marketing email's one-click unsubscribe link works (workers/services/suppression.py).
+# How long a marketing email's one-click unsubscribe link works (deliveries/suppression.py).
 NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS", default=60)
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
 # registers without the sms node type and fails an SMS step it meets (workers/nodes/__init__.py).
@@ -605,7 +605,7 @@ NOTIFLOW_EVENT_SOURCE = env.str("NOTIFLOW_EVENT_SOURCE", default="/notiflow")
 # the engine's (issue 31: eight slow receivers on the shared queue made an email take 27 s).
 # `default` puts them back on the engine's workers (one worker group serves everything). No
 # CELERY_TASK_ROUTES for it: events/dispatch.py names this queue on every nudge, and any route
-# would turn off the direct nudge writer (notiflow/broker.py, TaskMessageWriter.for_app).
+# would turn off the direct nudge writer (common/broker.py, TaskMessageWriter.for_app).
 NOTIFLOW_WEBHOOK_QUEUE = env.str("NOTIFLOW_WEBHOOK_QUEUE", default="webhooks")
 # The most deliveries to one endpoint in flight at once (checked at claim time): a slow
 # receiver holds at most this many of the webhook workers' slots, and the others go on.

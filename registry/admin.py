@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
-from notiflow.admin import ReadOnlyAdminMixin, json_block, list_time
+from common.admin import ReadOnlyAdminMixin, json_block, list_time
 from registry.models import Worker
 from registry.selectors import worker_list
 

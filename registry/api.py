@@ -9,8 +9,8 @@ from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from notiflow.http import StrictQueryParameters
-from notiflow.scopes import ADMIN
+from common.http import StrictQueryParameters
+from common.scopes import ADMIN
 from registry.models import Worker
 from registry.selectors import worker_list
 

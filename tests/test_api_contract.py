@@ -74,7 +74,7 @@ def test_step_logs_name_their_workflow_by_key_as_triggers_do(api_client):
 def test_every_door_spells_its_actor_the_same_way(admin_client):
     from rest_framework.test import APIClient
 
-    from notiflow.actors import actor_of, command_actor
+    from common.actors import actor_of, command_actor
     from triggers.services import api_key_create
 
     _, key = api_key_create(name="door-test")

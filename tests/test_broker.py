@@ -1,4 +1,4 @@
-"""The broker (notiflow/broker.py): kombu's Redis transport with one redis-py client per connection
+"""The broker (common/broker.py): kombu's Redis transport with one redis-py client per connection
 pool instead of one per command, and the direct writer of task messages."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import redis
 from celery import Celery, signals
 from kombu import Queue
 
-from notiflow.broker import TaskCall, TaskMessageWriter, Transport, broker_priority
+from common.broker import TaskCall, TaskMessageWriter, Transport, broker_priority
 from notiflow.celery import app
 from tests.conftest import TEST_BROKER_URL, unique
 from triggers.dispatch import Nudge, triggers_publish

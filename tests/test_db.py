@@ -1,11 +1,11 @@
-"""notiflow/db.py: prepared hot statements, and the health check skipped on a fresh connection."""
+"""common/db.py: prepared hot statements, and the health check skipped on a fresh connection."""
 
 import time
 
 import pytest
 from django.db import connection
 
-from notiflow import db
+from common import db
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The lease-expired rule has one home (notiflow/leases.py, the SQL function
+"""The lease-expired rule has one home (common/leases.py, the SQL function
 notiflow_lease_expired_v1): every statement and queryset calls it, PostgreSQL inlines it (the
 plans are those of the bare comparison), and the Python reading of a row agrees with it."""
 
@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from notiflow.leases import LEASE_EXPIRED_FUNCTION, lease_expired, lease_expired_sql
+from common.leases import LEASE_EXPIRED_FUNCTION, lease_expired, lease_expired_sql
 from tests.support.stack import ROOT
 from triggers.sql import SWEEP_EXPIRED_SQL
 from triggers.state import claim_params, claim_statement
@@ -21,7 +21,16 @@ from workers.services.sweeper import sweep_params
 
 # A comparison of a lease with a moment, in SQL or in the ORM, written out by hand.
 BY_HAND = re.compile(r"lease_until\s*[<>]|lease_until__(lt|lte|gt|gte)\b|lease_until\s*<\s*now")
-SOURCES = ("notiflow", "triggers", "workers", "events", "deliveries", "registry", "workflows")
+SOURCES = (
+    "common",
+    "notiflow",
+    "triggers",
+    "workers",
+    "events",
+    "deliveries",
+    "registry",
+    "workflows",
+)
 
 
 def test_no_lease_is_compared_with_a_moment_but_in_the_rules_home():
@@ -33,7 +42,7 @@ def test_no_lease_is_compared_with_a_moment_but_in_the_rules_home():
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if BY_HAND.search(line)
     ]
-    assert found == [], f"lease tests written by hand (use notiflow/leases.py): {found}"
+    assert found == [], f"lease tests written by hand (use common/leases.py): {found}"
 
 
 def explain(sql: str, params: dict | None = None) -> str:

@@ -181,11 +181,19 @@ ALLOWED = (
     "workflows/nodes/",
     "workers/nodes/",
     "workers/providers/",
-    "workers/services/suppression.py",  # a recipient's normal form, per channel
-    "deliveries/",  # delivery reports, per channel
+    "deliveries/",  # delivery reports and the suppression list, per channel
     "workers/apps.py",  # provider settings checked per channel
 )
-SOURCES = ("notiflow", "workflows", "workers", "triggers", "events", "registry", "deliveries")
+SOURCES = (
+    "common",
+    "notiflow",
+    "workflows",
+    "workers",
+    "triggers",
+    "events",
+    "registry",
+    "deliveries",
+)
 
 
 # The consumers the registry serves, where a table keyed by a type's name is a branch too.

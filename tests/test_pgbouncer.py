@@ -1,4 +1,4 @@
-"""Prepared statements and server-side cursors behind a pooler (notiflow/pooler.py): a process
+"""Prepared statements and server-side cursors behind a pooler (common/pooler.py): a process
 finds out at its first connection whether PgBouncer stands in between, switches off what that
 PgBouncer cannot keep, and says so once; direct to PostgreSQL everything stays on. Against a
 real PgBouncer (tests/support/pgbouncer.py) and the test PostgreSQL. And what DATABASE_POOLER and
@@ -19,12 +19,12 @@ import pytest
 from django.conf import settings
 from django.db.backends.postgresql.base import DatabaseWrapper
 
-from notiflow.pooler import pooler_forget
+from common.pooler import pooler_forget
 from tests.conftest import pgbouncer_start
 from tests.support.pgbouncer import PgBouncer
 from tests.support.stack import ROOT
 
-# A statement of the hot path's kind, run as notiflow/db.py runs them: prepare=True.
+# A statement of the hot path's kind, run as common/db.py runs them: prepare=True.
 HOT_STATEMENT = "SELECT count(*) FROM pg_class WHERE relname = %(name)s"
 OFF_BECAUSE = (
     " (they need PgBouncer >= 1.21 with max_prepared_statements > 0; "

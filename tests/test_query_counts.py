@@ -4,7 +4,7 @@ run joining it and the opener's closing step, a webhook delivery. A change that 
 to one of them fails here, listing what the step now sends; if the statement is worth its round
 trip, pin the new number in the same commit and say why.
 
-Counted in-process with Django's CaptureQueriesContext: the prepared statements of notiflow/db.py
+Counted in-process with Django's CaptureQueriesContext: the prepared statements of common/db.py
 run through the same query log. Each step is measured after a first run of its workflow (the
 compiled workflow version is cached per process: the steady state is what is pinned). Inside a
 test's transaction each `atomic` block is a SAVEPOINT pair where production has BEGIN/COMMIT:

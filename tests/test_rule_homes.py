@@ -7,7 +7,16 @@ from pathlib import Path
 
 from tests.support.stack import ROOT
 
-SOURCES = ("notiflow", "triggers", "workers", "events", "deliveries", "registry", "workflows")
+SOURCES = (
+    "common",
+    "notiflow",
+    "triggers",
+    "workers",
+    "events",
+    "deliveries",
+    "registry",
+    "workflows",
+)
 
 
 def project_sources() -> list[Path]:
@@ -15,12 +24,12 @@ def project_sources() -> list[Path]:
 
 
 def test_the_rate_limit_lua_is_one_file_both_limiters_load():
-    from notiflow import throttling
+    from common import throttling
     from workers.services import provider_rates
 
     inline = [str(p.relative_to(ROOT)) for p in project_sources() if "redis.call" in p.read_text()]
-    assert inline == [], f"Lua written in Python source (keep it in notiflow/gcra.lua): {inline}"
-    script = (ROOT / "notiflow" / "gcra.lua").read_text()
+    assert inline == [], f"Lua written in Python source (keep it in common/gcra.lua): {inline}"
+    script = (ROOT / "common" / "gcra.lua").read_text()
     url = "redis://127.0.0.1:1/0"  # never connected to: registering a script only keeps its text
     assert throttling._script(url).script == script
     assert provider_rates._script(url).script == script

@@ -4,7 +4,7 @@ existing trigger), the claim, the release of each kind (a step log alone, with t
 giving the send slot back, with events), the suppression lookup, the two sweeps.
 
 The statements are captured at execution, as the real services run them, through Django's
-execute wrappers (notiflow/db.py keeps them for the prepared statements), and converted as
+execute wrappers (common/db.py keeps them for the prepared statements), and converted as
 psycopg converts them for the server (`$1` placeholders); for the prepared ones the test also
 checks that PostgreSQL holds that very text in pg_prepared_statements. A statement bound on the
 client (Django's cursor: the sweeps) reaches PostgreSQL with each `%(name)s` replaced by its

@@ -19,8 +19,8 @@ from django.db import ProgrammingError, connection, connections, transaction
 from django.template import Engine
 from django.template.loader_tags import BlockNode, ExtendsNode
 
-from notiflow import db
-from notiflow.broker import Channel, TaskCall, TaskMessageWriter
+from common import db
+from common.broker import Channel, TaskCall, TaskMessageWriter
 from notiflow.celery import GracefulBeat, app
 from tests.conftest import TEST_BROKER_URL
 from tests.factories import WorkflowFactory
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 QUEUE = "notiflow-test-guards"
 
 
-# --- kombu: the transport (notiflow/broker.py, Channel) -----------------------------------------
+# --- kombu: the transport (common/broker.py, Channel) -----------------------------------------
 
 
 def test_kombu_sends_its_commands_through_conn_or_acquire_on_one_client(monkeypatch):
@@ -67,7 +67,7 @@ def test_kombu_sends_its_commands_through_conn_or_acquire_on_one_client(monkeypa
     )
 
 
-# --- Celery: the direct nudge writer from inside a task (notiflow/broker.py) ---------------------
+# --- Celery: the direct nudge writer from inside a task (common/broker.py) ---------------------
 
 
 def test_a_direct_message_sent_from_a_task_names_the_parent_celery_names():
@@ -97,7 +97,7 @@ def test_a_direct_message_sent_from_a_task_names_the_parent_celery_names():
     assert ours == celerys
 
 
-# --- Django: the connection internals notiflow/db.py uses ---------------------------------------
+# --- Django: the connection internals common/db.py uses ---------------------------------------
 
 
 @pytest.mark.django_db

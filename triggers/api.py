@@ -21,16 +21,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from notiflow.actors import actor_of
-from notiflow.api_errors import invalid_input
-from notiflow.http import (
+from common.actors import actor_of
+from common.api_errors import invalid_input
+from common.http import (
     NoFieldsSerializer,
     StrictCharField,
     StrictQueryParameters,
     StrictSerializer,
     request_fields,
 )
-from notiflow.scopes import ADMIN, TRIGGER, api_key_of
+from common.scopes import ADMIN, TRIGGER, api_key_of
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_fields, trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats

@@ -18,7 +18,7 @@ class ApiClient:
     is_authenticated: bool = True
 
     @property
-    def api_key_name(self) -> str:  # what notiflow.actors reads
+    def api_key_name(self) -> str:  # what common.actors reads
         return self.name
 
     def __str__(self) -> str:

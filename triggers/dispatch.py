@@ -19,7 +19,7 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
-from notiflow.broker import TaskCall, broker_priority, nudges_waiting, tasks_publish
+from common.broker import TaskCall, broker_priority, nudges_waiting, tasks_publish
 
 __all__ = [
     "EXECUTE_NODE_TASK",

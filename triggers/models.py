@@ -159,7 +159,7 @@ class TriggerEvent(models.Model):
 
 class ApiKeyScope(models.TextChoices):
     """What an API key may do (docs/design.md, "HTTP API"); each view declares the scope each of
-    its methods needs (notiflow/scopes.py)."""
+    its methods needs (common/scopes.py)."""
 
     # Create, read and cancel triggers with their logs; read workflows and their stats.
     TRIGGER = "trigger"

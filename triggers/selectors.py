@@ -22,7 +22,7 @@ from django.db.models import (
 from django.db.models.functions import Extract
 from django.utils import timezone
 
-from notiflow.leases import LeaseExpired
+from common.leases import LeaseExpired
 from registry.selectors import live_workers_by_queue
 from triggers.models import TriggerInstance, TriggerStatus
 from workflows.models import Workflow

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from notiflow.db import fetchall_prepared
+from common.db import fetchall_prepared
 from registry.selectors import worker_command
 from registry.sql import live_within_seconds
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit

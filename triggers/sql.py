@@ -34,7 +34,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from notiflow.leases import lease_expired_sql
+from common.leases import lease_expired_sql
 from registry.sql import queue_served_sql
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from workflows.models import Workflow, WorkflowVersion

@@ -25,10 +25,10 @@ from django.db import connection, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from common.db import fetchone_prepared
+from common.leases import lease_free
 from events import catalog as events
 from events.services.outbox import Announcement, events_record
-from notiflow.db import fetchone_prepared
-from notiflow.leases import lease_free
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import (
     CLAIM_PARAMS,

@@ -116,9 +116,9 @@ def waiter_connection_params() -> dict[str, Any]:
 
 
 def _prepared_statements_on(params: Mapping[str, Any]) -> bool:
-    """As on Django's connections (notiflow/pooler.py): off behind a pooler that cannot keep
+    """As on Django's connections (common/pooler.py): off behind a pooler that cannot keep
     them. Probed once per process (in a thread: it may open a connection of its own)."""
-    from notiflow.pooler import pooler_detect, prepared_statements_on
+    from common.pooler import pooler_detect, prepared_statements_on
 
     if settings.DATABASE_POOLER != "auto":
         return params.get("prepare_threshold") is not None

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from notiflow.admin import ReadOnlyAdminMixin, id_short, json_block, list_time, text_cut
+from common.admin import ReadOnlyAdminMixin, id_short, json_block, list_time, text_cut
 from workers.models import Digest, SendLedger, StepExecutionLog
 
 

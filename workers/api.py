@@ -21,8 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from notiflow.http import StrictQueryParameters
-from notiflow.scopes import ADMIN, TRIGGER, AnonymousOrHasScope, api_key_of
+from common.http import StrictQueryParameters
+from common.scopes import ADMIN, TRIGGER, AnonymousOrHasScope, api_key_of
 from registry.selectors import live_workers_by_queue, queue_unserved_list, worker_list
 from triggers.models import TriggerInstance
 from triggers.selectors import trigger_oldest_waiting

@@ -105,47 +105,6 @@ class SendLedger(models.Model):
         return f"{self.idempotency_key} ({self.status})"
 
 
-class SuppressionScope(models.TextChoices):
-    ALL = "all"  # a hard bounce, a complaint, an operator: no message of the channel
-    MARKETING = "marketing"  # a one-click unsubscribe: no message of a marketing workflow
-
-
-class SuppressionReason(models.TextChoices):
-    BOUNCED = "bounced"
-    COMPLAINED = "complained"
-    UNSUBSCRIBED = "unsubscribed"
-    MANUAL = "manual"
-
-
-class Suppression(models.Model):
-    """A recipient no send of `channel` (in `scope`) may reach: checked before every provider
-    call. Added by delivery events (deliveries/), one-click unsubscribes and operators; removed
-    only by operators."""
-
-    channel = models.CharField(max_length=16)
-    # Normalised: an email address in lower case, a phone number as E.164.
-    recipient = models.CharField(max_length=320)
-    scope = models.CharField(
-        max_length=16, choices=SuppressionScope.choices, default=SuppressionScope.ALL
-    )
-    reason = models.CharField(max_length=16, choices=SuppressionReason.choices)
-    # What added it: a delivery event's id, "unsubscribe", "api:<key name>", "admin:<user>"...
-    source = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        db_table = "suppression"
-        ordering = ["-created_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["channel", "recipient", "scope"], name="suppression_once"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.channel}:{self.recipient} ({self.scope}, {self.reason})"
-
-
 class ThrottlePass(models.Model):
     """A run that passed a throttle node: what the node counts, per workflow, node and rendered
     key, over its sliding window (workers/services/flow.py). One per run and node, so a step

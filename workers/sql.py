@@ -22,11 +22,10 @@ from typing import Any
 from uuid import UUID
 
 from triggers.sql import EVENT_TABLE, TRIGGER_TABLE
-from workers.models import SendLedger, SendStatus, StepExecutionLog, Suppression
+from workers.models import SendLedger, SendStatus, StepExecutionLog
 from workflows.models import WorkflowVersion
 
 LEDGER_TABLE = SendLedger._meta.db_table
-SUPPRESSION_TABLE = Suppression._meta.db_table
 STEP_LOG_TABLE = StepExecutionLog._meta.db_table
 
 # Opens the ledger in the claim's own statement: when the node the claim lands on is a send node
@@ -121,16 +120,6 @@ def send_unused_params(*, trigger_id: UUID | str, node_id: str) -> dict[str, Any
         "unused_node": node_id,
         "unused_sending": SendStatus.SENDING.value,
     }
-
-
-# The suppressions among a send's recipients, read before every provider call
-# (workers/services/suppression.py): a few probes of suppression_once (channel, recipient, scope),
-# prepared once per connection like the claim and the release.
-SUPPRESSED_SQL = f"""
-SELECT id, recipient, scope, reason, created_at FROM {SUPPRESSION_TABLE}
-WHERE channel = %(sup_channel)s AND recipient = ANY(%(sup_recipients)s)
-  AND scope = ANY(%(sup_scopes)s)
-"""  # noqa: S608 (names from the models, values as parameters)
 
 
 # The step log, written only when the release applies. Its attempt number continues after the

@@ -15,14 +15,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from notiflow.actors import actor_of
-from notiflow.http import (
+from common.actors import actor_of
+from common.http import (
     NoFieldsSerializer,
     StrictQueryParameters,
     StrictSerializer,
     request_fields,
 )
-from notiflow.scopes import ADMIN, TRIGGER, api_key_of
+from common.scopes import ADMIN, TRIGGER, api_key_of
 from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, node_type_of
@@ -193,7 +193,7 @@ class WorkflowListApi(StrictQueryParameters, ListAPIView):
     serializer_class = WorkflowOutputSerializer
 
     def get_queryset(self):
-        # A key limited to some workflows lists those (notiflow/scopes.py).
+        # A key limited to some workflows lists those (common/scopes.py).
         return api_key_of(self.request).limit_queryset(workflow_list(), "key")
 
     @extend_schema(summary="List workflows")

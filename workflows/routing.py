@@ -1,5 +1,5 @@
 """Where a workflow's runs go and how urgently (docs/design.md, rule 11): workflow keys, queues
-and priorities. The mapping of a priority to a broker's own convention is notiflow/broker.py's."""
+and priorities. The mapping of a priority to a broker's own convention is common/broker.py's."""
 
 from __future__ import annotations
 

@@ -38,14 +38,14 @@ from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from common.backoff import backoff
+from common.broker import nudges_waiting
+from common.leases import LeaseExpired, lease_free_q
 from events.dispatch import deliveries_enqueue_on_commit
 from events.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 from events.services.attempts import ABANDONED, attempt_finish, attempt_start, attempts_abandon
 from events.services.envelope import event_body
 from events.services.sender import PostResult, post_signed
-from notiflow.backoff import backoff
-from notiflow.broker import nudges_waiting
-from notiflow.leases import LeaseExpired, lease_free_q
 
 logger = logging.getLogger(__name__)
 

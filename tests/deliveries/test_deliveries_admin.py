@@ -9,16 +9,16 @@ import uuid
 
 import pytest
 
+from deliveries.models import Suppression
 from tests.deliveries.support import basic_auth, sent
 from tests.deliveries.test_tracking_webhooks import post_sns, ses_bounce
-from workers.models import Suppression
 
 pytestmark = pytest.mark.django_db
 
 
 def test_an_operator_adds_and_removes_a_suppression(admin_client):
     added = admin_client.post(
-        "/admin/workers/suppression/add/",
+        "/admin/deliveries/suppression/add/",
         {"channel": "email", "recipient": "Op@Example.com", "scope": "all", "reason": "manual"},
     )
     assert added.status_code == 302, added.content[:2000]
@@ -26,13 +26,13 @@ def test_an_operator_adds_and_removes_a_suppression(admin_client):
     assert row.source == "admin:operator"
 
     bad = admin_client.post(
-        "/admin/workers/suppression/add/",
+        "/admin/deliveries/suppression/add/",
         {"channel": "sms", "recipient": "call me", "scope": "all", "reason": "manual"},
     )
     assert bad.status_code == 200 and b"E.164" in bad.content
 
     removed = admin_client.post(
-        "/admin/workers/suppression/",
+        "/admin/deliveries/suppression/",
         {"action": "remove_selected", "_selected_action": [row.pk]},
         follow=True,
     )
@@ -45,7 +45,7 @@ def test_the_scope_filter_and_column_say_what_each_scope_keeps_from_the_recipien
     Suppression.objects.create(
         channel="email", recipient="b@example.com", scope="marketing", reason="unsubscribed"
     )
-    page = admin_client.get("/admin/workers/suppression/")
+    page = admin_client.get("/admin/deliveries/suppression/")
     html = page.content.decode()
 
     scope_filter = html[html.index("By scope") :]
@@ -56,7 +56,7 @@ def test_the_scope_filter_and_column_say_what_each_scope_keeps_from_the_recipien
         "marketing only",
     ]
     assert '<td class="field-scope_shown">marketing only</td>' in html
-    marketing = admin_client.get("/admin/workers/suppression/", {"scope": "marketing"})
+    marketing = admin_client.get("/admin/deliveries/suppression/", {"scope": "marketing"})
     assert [r.recipient for r in marketing.context["cl"].result_list] == ["b@example.com"]
 
 
@@ -67,7 +67,7 @@ def test_the_suppression_list_keeps_added_in_view_with_five_columns(admin_client
         reason="bounced",
         source="ses:0000018f3c2a7e1d-8f3a2c1e-5b6d-4e7f-9a0b-1c2d3e4f5a6b-000000",
     )
-    page = admin_client.get("/admin/workers/suppression/")
+    page = admin_client.get("/admin/deliveries/suppression/")
 
     assert list(page.context["cl"].list_display) == [
         "action_checkbox",

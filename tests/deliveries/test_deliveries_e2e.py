@@ -13,6 +13,7 @@ import pytest
 import requests
 from django.core.management import call_command
 
+from deliveries.models import Suppression
 from tests.conftest import unique
 from tests.deliveries.support import SENDGRID_PUBLIC_KEY, basic_auth, sendgrid_signed
 from tests.events.support import endpoint_on
@@ -21,7 +22,7 @@ from tests.support.smtp import free_port
 from tests.support.stack import Stack, wait_for
 from tests.workers.helpers import fire, wait_terminal
 from triggers.models import TriggerInstance
-from workers.models import StepExecutionLog, Suppression
+from workers.models import StepExecutionLog
 
 pytestmark = pytest.mark.e2e
 

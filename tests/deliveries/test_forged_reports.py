@@ -18,13 +18,12 @@ from django.test import Client
 from django.utils import timezone
 from twilio.request_validator import RequestValidator
 
-from deliveries.models import DeliveryEvent, UnmatchedReport
+from deliveries.models import DeliveryEvent, Suppression, UnmatchedReport
 from tests.deliveries.support import basic_auth, sendgrid_signed, sent, sns_signed
 from tests.deliveries.test_tracking_webhooks import SENDGRID, post_sns, ses_bounce
 from tests.support.smtp import free_port
 from tests.workers.history import backdate, trigger_with_history
 from tests.workers.test_db_roles import as_role
-from workers.models import Suppression
 from workers.services.retention import retention_purge
 from workers.services.roles import db_role_setup
 

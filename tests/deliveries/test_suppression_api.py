@@ -8,9 +8,9 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
+from deliveries.models import Suppression
 from triggers.models import ApiKeyScope
 from triggers.services import api_key_create
-from workers.models import Suppression
 
 pytestmark = pytest.mark.django_db
 

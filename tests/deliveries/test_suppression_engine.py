@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
+from deliveries.suppression import suppression_add, unsubscribe_token_read
 from events import catalog
 from events.models import OutboxEvent, WebhookEndpoint
 from events.services.endpoints import endpoint_create
@@ -16,7 +17,6 @@ from tests.factories import chain, email_node, sms_node
 from tests.workers.helpers import run_to_the_end
 from triggers.models import TriggerEvent, TriggerInstance
 from workers.models import SendLedger, StepExecutionLog
-from workers.services.suppression import suppression_add, unsubscribe_token_read
 
 pytestmark = pytest.mark.django_db
 

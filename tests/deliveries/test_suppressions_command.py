@@ -8,8 +8,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from workers.models import Suppression
-from workers.services.suppression import suppression_add
+from deliveries.models import Suppression
+from deliveries.suppression import suppression_add
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,10 @@ import uuid
 
 import pytest
 
-from deliveries.models import DeliveryEvent
+from deliveries.models import DeliveryEvent, Suppression
 from events.models import OutboxEvent, WebhookEndpoint
 from events.services.endpoints import endpoint_create
 from tests.deliveries.support import basic_auth, sendgrid_signed, sent, sns_signed
-from workers.models import Suppression
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("esps")]
 

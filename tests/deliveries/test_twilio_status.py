@@ -8,9 +8,8 @@ import uuid
 import pytest
 from twilio.request_validator import RequestValidator
 
-from deliveries.models import DeliveryEvent
+from deliveries.models import DeliveryEvent, Suppression
 from tests.deliveries.support import sent
-from workers.models import Suppression
 
 pytestmark = pytest.mark.django_db
 

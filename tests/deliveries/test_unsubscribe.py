@@ -9,13 +9,12 @@ import time
 
 import pytest
 
-from deliveries.models import DeliveryEvent
+from deliveries.models import DeliveryEvent, Suppression
+from deliveries.suppression import unsubscribe_token
 from events import catalog
 from events.models import OutboxEvent, WebhookEndpoint
 from events.services.endpoints import endpoint_create
 from tests.deliveries.support import sent
-from workers.models import Suppression
-from workers.services.suppression import unsubscribe_token
 
 pytestmark = pytest.mark.django_db
 

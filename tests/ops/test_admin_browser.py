@@ -255,7 +255,8 @@ def seed_runs(workflow, long_id: str) -> dict[str, TriggerInstance]:
 
 def seed_ledger_and_suppressions(run: TriggerInstance) -> None:
     """Rows as long as real ones: a ledger key with a long node id, a bounce's suppression."""
-    from workers.models import SendLedger, Suppression
+    from deliveries.models import Suppression
+    from workers.models import SendLedger
 
     node = "welcome_email_for_new_customers"
     SendLedger.objects.create(
@@ -308,7 +309,7 @@ def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
         ("diff", f"/admin/workflows/workflow/{workflow.pk}/versions/diff/?a=1&b=2"),
         ("trigger-events-list", f"/admin/triggers/triggerevent/?q={runs['failed'].pk}"),
         ("ledger-list", f"/admin/workers/sendledger/?q={runs['failed'].pk}"),
-        ("suppression-list", "/admin/workers/suppression/?q=a.rather.long.address"),
+        ("suppression-list", "/admin/deliveries/suppression/?q=a.rather.long.address"),
         ("webhook-add", "/admin/events/webhookendpoint/add/"),
     ]
 

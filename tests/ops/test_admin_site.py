@@ -74,7 +74,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     assert "PeriodicTask" in models["django_celery_beat"]
 
 
-def test_suppressions_are_listed_under_deliveries_though_their_table_is_the_workers(admin_client):
+def test_suppressions_belong_to_deliveries_and_the_workers_app_has_none(admin_client):
     deliveries = admin_client.get("/admin/deliveries/")
     workers = admin_client.get("/admin/workers/")
 
@@ -84,10 +84,11 @@ def test_suppressions_are_listed_under_deliveries_though_their_table_is_the_work
         "Suppression",
         "UnmatchedReport",
     ]
-    assert section["models"][1]["admin_url"] == "/admin/workers/suppression/"
+    assert section["models"][1]["admin_url"] == "/admin/deliveries/suppression/"
     assert "Suppression" not in [m["object_name"] for m in workers.context["app_list"][0]["models"]]
-    # Its own pages say where it is listed.
-    for url in ("/admin/workers/suppression/", "/admin/workers/suppression/add/"):
+    assert admin_client.get("/admin/workers/suppression/").status_code == 404
+    # Its own pages say where it is listed (Django's breadcrumbs: the app is deliveries).
+    for url in ("/admin/deliveries/suppression/", "/admin/deliveries/suppression/add/"):
         crumbs = re.search(
             r'<div class="breadcrumbs">(.*?)</div>', admin_client.get(url).text, re.S
         )
@@ -135,7 +136,7 @@ def test_a_staff_user_sees_only_the_sections_they_may_use(client):
 
 
 def test_json_block_is_indented_escaped_and_keeps_the_key_order():
-    from notiflow.admin import json_block
+    from common.admin import json_block
 
     html = json_block({"subject": "<b>Hi</b> Zoë", "body": "x"})
 
@@ -145,7 +146,7 @@ def test_json_block_is_indented_escaped_and_keeps_the_key_order():
 
 
 def test_json_block_is_open_when_short_and_folded_when_long():
-    from notiflow.admin import JSON_OPEN_MAX_LINES, json_block
+    from common.admin import JSON_OPEN_MAX_LINES, json_block
 
     short = json_block(list(range(JSON_OPEN_MAX_LINES - 2)))  # [, the items, ]
     long = json_block(list(range(JSON_OPEN_MAX_LINES - 1)))

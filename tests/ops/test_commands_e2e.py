@@ -10,11 +10,12 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from deliveries.models import Suppression
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node, sms_node
 from tests.workers.helpers import fire, wait_terminal
 from triggers.models import TriggerInstance
-from workers.models import StepExecutionLog, Suppression
+from workers.models import StepExecutionLog
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import Client
 
-from notiflow import throttling
+from common import throttling
 from tests.conftest import unique
 
 pytestmark = pytest.mark.django_db

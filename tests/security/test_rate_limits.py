@@ -1,4 +1,4 @@
-"""Rate limits per API key and scope (notiflow/throttling.py; docs/security.md, "Rate limits"):
+"""Rate limits per API key and scope (common/throttling.py; docs/security.md, "Rate limits"):
 in-process with override_settings, and on a gunicorn of its own, where 20 concurrent requests
 from one key, across its worker processes, meet a limit of 5."""
 
@@ -14,7 +14,7 @@ import requests
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from notiflow import throttling
+from common import throttling
 from tests.conftest import unique
 from tests.support.smtp import free_port
 from tests.support.stack import Process, Stack, wait_for

@@ -11,7 +11,7 @@ import requests
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from notiflow.http import MAX_JSON_DEPTH
+from common.http import MAX_JSON_DEPTH
 from tests.conftest import unique
 
 

@@ -41,7 +41,7 @@ def test_every_400_documents_unknown_fields_query_parameters_and_nul(schema):
 
 
 def test_the_public_health_check_documents_its_400(schema):
-    """It takes no query parameter; one is a 400 (notiflow.http.StrictQueryParameters)."""
+    """It takes no query parameter; one is a 400 (common.http.StrictQueryParameters)."""
     description = schema["paths"]["/api/health/"]["get"]["responses"]["400"]["description"]
     assert "takes none" in description and "NUL" in description
 

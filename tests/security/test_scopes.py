@@ -20,7 +20,7 @@ from rest_framework.test import APIClient, APIRequestFactory
 from rest_framework.views import APIView
 
 import triggers.services
-from notiflow.scopes import ADMIN, TRIGGER, required_scope
+from common.scopes import ADMIN, TRIGGER, required_scope
 from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from tests.triggers.support import new_trigger

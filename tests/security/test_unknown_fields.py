@@ -15,13 +15,13 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from deliveries.models import Suppression
 from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node
 from tests.triggers.support import new_trigger
 from triggers.models import TriggerInstance
-from workers.models import Suppression
 from workflows.models import Workflow, WorkflowVersion
 
 pytestmark = pytest.mark.django_db

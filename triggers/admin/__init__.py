@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from notiflow.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut, text_wrap
+from common.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut, text_wrap
 from triggers.admin.api_keys import ApiKeyAdmin
 from triggers.admin.runs import TriggerInstanceAdmin
 from triggers.admin.stats import workflow_stats_panel

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST
 
-from notiflow.admin import admin_time
+from common.admin import admin_time
 from triggers.models import ApiKey, ApiKeyScope
 from triggers.services import (
     ApiKeyNameTaken,

@@ -24,8 +24,8 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from notiflow.actors import actor_of
-from notiflow.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
+from common.actors import actor_of
+from common.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
 from triggers.services import TriggerRejected, trigger_create

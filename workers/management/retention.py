@@ -10,7 +10,7 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from notiflow.cli import parse_period
+from common.cli import parse_period
 from workers.services.retention import PurgeReport
 
 

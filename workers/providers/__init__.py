@@ -25,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 
-from notiflow.throttling import parse_rate
+from common.throttling import parse_rate
 from workflows.definition import PROVIDER_NAME
 
 # Email providers by short name: Django's own backends and anymail's ESPs.

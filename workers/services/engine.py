@@ -13,10 +13,11 @@ from typing import Any
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 
+from common.backoff import backoff
+from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
 from events.services.outbox import Announcement
-from notiflow.backoff import backoff
 from triggers.announce import WITHOUT_RELEASE, announcement, outbox_release_writes
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
@@ -43,7 +44,6 @@ from workers.services.ledger import (
     send_unused_write,
 )
 from workers.services.provider_rates import provider_token_take
-from workers.services.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from workers.sql import SEND_COMPLETED_CTE, STEP_LOG_SQL, step_log_params
 from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
@@ -621,7 +621,7 @@ def _announcements(
 
 
 def retry_backoff(attempts: int) -> timedelta:
-    """The wait before attempt `attempts` + 1 of a step (notiflow.backoff): NOTIFLOW_RETRY_BASE_SECONDS
+    """The wait before attempt `attempts` + 1 of a step (common.backoff): NOTIFLOW_RETRY_BASE_SECONDS
     doubled per attempt, NOTIFLOW_RETRY_JITTER, at most NOTIFLOW_RETRY_MAX_SECONDS."""
     return backoff(
         attempts,

@@ -1,11 +1,11 @@
 """Rate limits per provider (docs/design.md, "Providers"): `NOTIFLOW_PROVIDER_RATE_LIMITS`
 (`ses=14/s,twilio=100/m`), one limit shared by every worker on every host, kept in Redis at
-NOTIFLOW_REDIS_URL and taken by the project's one GCRA script, notiflow/gcra.lua, in its
+NOTIFLOW_REDIS_URL and taken by the project's one GCRA script, common/gcra.lua, in its
 `reserve` mode (atomic, one round trip, Redis's clock).
 
 A send that finds no token does not ask again and again: the script *reserves* the next free
 slot for it (a token bucket of `count` tokens refilled at count/period, kept as the time at which
-it would be full, as in notiflow/throttling.py) and remembers the reservation under the send's
+it would be full, as in common/throttling.py) and remembers the reservation under the send's
 idempotency key. The step is put back for that moment, not failed and not counted as an attempt;
 when it is claimed again it finds its reservation due and sends without taking another. So N
 sends over the limit cost N claims more, whatever N, and leave in the limit's order.
@@ -24,7 +24,7 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from notiflow.throttling import GCRA_SCRIPT
+from common.throttling import GCRA_SCRIPT
 from workers.errors import TransientError
 from workers.providers import Provider
 

@@ -37,8 +37,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("triggers.TriggerInstance",), ("SELECT", "UPDATE")),
         (("triggers.TriggerEvent", "workers.StepExecutionLog"), APPEND),
         (("workers.SendLedger",), CHANGE),
-        # Every send checks the suppression list first (workers/services/suppression.py).
-        (("workers.Suppression",), READ),
+        # Every send checks the suppression list first (deliveries/suppression.py).
+        (("deliveries.Suppression",), READ),
         # Throttle and digest nodes keep their state here; the sweeper prunes it.
         (("workers.ThrottlePass", "workers.Digest", "workers.DigestEntry"), ALL_BUT_TRUNCATE),
         # Each worker registers itself and refreshes its heartbeat (registry/).
@@ -61,7 +61,7 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("workers.ThrottlePass", "workers.Digest", "workers.DigestEntry"), READ),
         (("triggers.ApiKey",), ("SELECT", "UPDATE", "DELETE")),
         # Suppressions come from providers' events, unsubscribes and operators, who remove them.
-        (("workers.Suppression",), ALL_BUT_TRUNCATE),
+        (("deliveries.Suppression",), ALL_BUT_TRUNCATE),
         # Providers' reports arrive at the web process (deliveries/).
         (("deliveries.DeliveryEvent", "deliveries.UnmatchedReport"), APPEND),
         # Webhook endpoints are managed over the API and in the admin; cancel and delete write

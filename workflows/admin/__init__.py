@@ -12,8 +12,8 @@ from django.http import HttpRequest
 from django.urls import path
 from django.utils.safestring import mark_safe
 
-from notiflow.actors import actor_of
-from notiflow.admin import json_block
+from common.actors import actor_of
+from common.admin import json_block
 from workflows.admin import views
 from workflows.admin.forms import WorkflowForm
 from workflows.diagram import workflow_diagram_svg

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from django import forms
 
-from notiflow.http import json_loads_storable
+from common.http import json_loads_storable
 from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, NodeType

@@ -16,8 +16,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views import View
 
-from notiflow.actors import actor_of
-from notiflow.http import json_loads_storable
+from common.actors import actor_of
+from common.http import json_loads_storable
 from workflows.admin.forms import RawDefinitionForm, SamplePayloadForm
 from workflows.diagram import workflow_diagram_svg
 from workflows.history import definition_diff

@@ -10,10 +10,10 @@ from typing import Any, TextIO
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from notiflow.actors import command_actor
-from notiflow.cli import progress
-from workers.models import Suppression, SuppressionReason, SuppressionScope
-from workers.services.suppression import (
+from common.actors import command_actor
+from common.cli import progress
+from deliveries.models import Suppression, SuppressionReason, SuppressionScope
+from deliveries.suppression import (
     recipient_checked,
     suppression_add,
     suppressions_present,

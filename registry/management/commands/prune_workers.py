@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from notiflow.cli import parse_period
+from common.cli import parse_period
 from registry.services import worker_prune
 
 

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from notiflow.actors import command_actor
-from notiflow.cli import parse_trigger_ids
+from common.actors import command_actor
+from triggers.cli import parse_trigger_ids
 from triggers.state import (
     TriggerNotFound,
     TriggerStateConflict,

@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from notiflow.actors import command_actor
-from notiflow.cli import parse_trigger_ids
+from common.actors import command_actor
+from triggers.cli import parse_trigger_ids
 from triggers.state import MAX_DELETE_REASON_LENGTH, TriggerNotFound, trigger_delete
 
 

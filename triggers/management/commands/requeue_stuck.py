@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from notiflow.actors import command_actor
-from notiflow.cli import parse_age, progress
+from common.actors import command_actor
+from common.cli import parse_age, progress
 from triggers.selectors import trigger_stuck_list
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_requeue
 

@@ -1,9 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from notiflow.actors import command_actor
-from notiflow.cli import existing_workflow_key, parse_since, progress
+from common.actors import command_actor
+from common.cli import parse_since, progress
 from triggers.selectors import trigger_failed_list
 from triggers.state import TriggerNotFound, TriggerStateConflict, trigger_retry_now
+from workflows.cli import existing_workflow_key
 
 
 class Command(BaseCommand):

@@ -2,8 +2,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from notiflow.actors import command_actor
-from notiflow.cli import read_json
+from common.actors import command_actor
+from common.cli import read_json
 from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
 from triggers.services import TriggerRejected, trigger_create
 

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from notiflow.actors import command_actor
-from notiflow.cli import read_json
+from common.actors import command_actor
+from common.cli import read_json
 from workflows.services import WorkflowImportInvalid, workflow_import
 
 

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from notiflow.cli import existing_workflow_key, progress
+from common.cli import progress
+from workflows.cli import existing_workflow_key
 from workflows.models import Workflow, WorkflowVersion
 from workflows.validation import workflow_validate
 

@@ -13,9 +13,9 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.core import signing
 
-from notiflow.db import fetchall_prepared
-from workers.models import Suppression, SuppressionReason, SuppressionScope
-from workers.sql import SUPPRESSED_SQL
+from common.db import fetchall_prepared
+from deliveries.models import Suppression, SuppressionReason, SuppressionScope
+from deliveries.sql import SUPPRESSED_SQL
 from workflows.nodes import NODE_TYPES
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 

@@ -13,7 +13,7 @@ per connection and runs it from the plan afterwards.
 It keeps what matters of Django's cursor wrapper: `connection.execute_wrappers` (tracing, query
 counting) and the DEBUG query log. Behind a pooler that cannot keep prepared statements (PgBouncer
 before 1.21 in transaction mode) each process switches them off at its first connection
-(notiflow/pooler.py: prepare_threshold None, which psycopg honours over prepare=True); the
+(common/pooler.py: prepare_threshold None, which psycopg honours over prepare=True); the
 statements then bind on the server unprepared. DATABASE_PREPARED_STATEMENTS overrides it.
 
 The ping. With CONN_HEALTH_CHECKS, Django pings a kept connection (`SELECT 1`, one round trip)

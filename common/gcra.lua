@@ -1,5 +1,5 @@
 -- The rate limits' one script (the generic cell rate algorithm), for the API and login limits
--- (notiflow/throttling.py) and the providers' (workers/services/provider_rates.py): one atomic
+-- (common/throttling.py) and the providers' (workers/services/provider_rates.py): one atomic
 -- step, one round trip, Redis's clock.
 --
 -- KEYS[1]: the bucket. It holds the "theoretical arrival time" (TAT), in milliseconds: when it

@@ -9,16 +9,13 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
-from uuid import UUID
 
 from django.core.management.base import CommandError
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from tqdm import tqdm
 
-from triggers.selectors import trigger_ids_by_prefix
-from workflows.definition import duration_parse
-from workflows.models import Workflow
+from common.durations import duration_parse
 
 T = TypeVar("T")
 
@@ -77,44 +74,3 @@ def read_json(value: str, *, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CommandError(f"{what} is not valid JSON: {exc}") from exc
-
-
-def parse_trigger_ids(values: Iterable[str]) -> list[UUID]:
-    """The triggers named on the command line, each by its id or by a unique prefix of it (the
-    8 characters the admin shows will do); one CommandError naming every value that is not one,
-    names no trigger, or names several (listing them). Nothing is changed before all are known."""
-    ids, bad = [], []
-    for value in values:
-        try:
-            ids.append(UUID(value.strip()))
-            continue
-        except ValueError:
-            pass
-        try:
-            found = trigger_ids_by_prefix(value)
-        except ValueError as exc:
-            bad.append(str(exc))
-            continue
-        if len(found) == 1:
-            ids.append(found[0])
-        elif not found:
-            bad.append(f"no trigger id starts with {value!r}")
-        else:
-            listed = ", ".join(map(str, found[:10])) + (", …" if len(found) > 10 else "")
-            bad.append(f"{value!r} is ambiguous: it starts the ids {listed}")
-    if bad:
-        raise CommandError(f"{'; '.join(bad)}; nothing was changed")
-    return ids
-
-
-def existing_workflow_key(value: str | None, *, option: str = "--workflow") -> str | None:
-    """An optional workflow key from an option, checked: None when absent, CommandError when it
-    is empty or names no workflow (a typo must not read as "0 of 0, all fine")."""
-    if value is None:
-        return None
-    key = value.strip()
-    if not key:
-        raise CommandError(f"{option}: give a workflow key (it was empty)")
-    if not Workflow.objects.filter(key=key).exists():
-        raise CommandError(f"{option}: no workflow {key!r}")
-    return key

@@ -55,12 +55,12 @@ from kombu.transport.base import to_rabbitmq_queue_arguments  # type: ignore[att
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-TRANSPORT = "notiflow.broker:Transport"
+TRANSPORT = "common.broker:Transport"
 
 PRIORITY_MAX = 9  # Notiflow's scale is 0..PRIORITY_MAX (workflows.routing), higher more urgent
 
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("notiflow.broker")  # the name operators filter on
 
 
 def broker_priority(priority: int, *, broker_url: str) -> int:

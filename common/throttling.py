@@ -3,7 +3,7 @@ Redis at NOTIFLOW_CACHE_URL.
 
 Each key has one bucket per scope: the requests to `trigger` endpoints count against
 NOTIFLOW_RATE_LIMIT_TRIGGER [100/s], those to `admin` endpoints against
-NOTIFLOW_RATE_LIMIT_ADMIN [20/s] (notiflow/scopes.py says which endpoint needs which). A rate
+NOTIFLOW_RATE_LIMIT_ADMIN [20/s] (common/scopes.py says which endpoint needs which). A rate
 `N/period` allows a burst of N and then one request every period/N: the generic cell rate
 algorithm, kept in Redis as one number per bucket (the time at which the bucket would be empty)
 and updated by one Lua script, so that the check and the count are one atomic step and one
@@ -32,9 +32,9 @@ from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.throttling import BaseThrottle
 
-from notiflow.scopes import ADMIN, TRIGGER, required_scope
+from common.scopes import ADMIN, TRIGGER, required_scope
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("notiflow.throttling")  # the name operators filter on
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 # How long a web process serves unthrottled after Redis failed to answer, before trying again.
@@ -42,7 +42,7 @@ FAIL_OPEN_SECONDS = 5.0
 # Connecting to and answering from Redis: a request waits at most this for its rate limit.
 REDIS_TIMEOUT_SECONDS = 0.5
 
-# The one GCRA script of the project (notiflow/gcra.lua states its keys, arguments and modes):
+# The one GCRA script of the project (common/gcra.lua states its keys, arguments and modes):
 # this module asks or takes; the providers' limits (workers/services/provider_rates.py) reserve.
 GCRA_SCRIPT = (Path(__file__).parent / "gcra.lua").read_text()
 
