@@ -13,6 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from common.leases import LEASE_EXPIRED_FUNCTION, lease_expired, lease_expired_sql
+from tests.support.sources import project_sources
 from tests.support.stack import ROOT
 from triggers.sql import SWEEP_EXPIRED_SQL
 from triggers.state import claim_params, claim_statement
@@ -21,24 +22,13 @@ from workers.services.sweeper import sweep_params
 
 # A comparison of a lease with a moment, in SQL or in the ORM, written out by hand.
 BY_HAND = re.compile(r"lease_until\s*[<>]|lease_until__(lt|lte|gt|gte)\b|lease_until\s*<\s*now")
-SOURCES = (
-    "common",
-    "notiflow",
-    "triggers",
-    "workers",
-    "events",
-    "deliveries",
-    "registry",
-    "workflows",
-)
 
 
 def test_no_lease_is_compared_with_a_moment_but_in_the_rules_home():
     found = [
         f"{path.relative_to(ROOT)}:{number}"
-        for package in SOURCES
-        for path in (ROOT / package).rglob("*.py")
-        if "migrations" not in path.parts and path.name != "leases.py"
+        for path in project_sources()
+        if path.name != "leases.py"
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if BY_HAND.search(line)
     ]

@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests.factories import chain, delay_node, email_node
+from tests.support.sources import project_sources
 from tests.workers.helpers import due_trigger, run_to_the_end
 from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
@@ -184,16 +185,6 @@ ALLOWED = (
     "deliveries/",  # delivery reports and the suppression list, per channel
     "workers/apps.py",  # provider settings checked per channel
 )
-SOURCES = (
-    "common",
-    "notiflow",
-    "workflows",
-    "workers",
-    "triggers",
-    "events",
-    "registry",
-    "deliveries",
-)
 
 
 # The consumers the registry serves, where a table keyed by a type's name is a branch too.
@@ -218,14 +209,13 @@ def _type_branches(source: str, names: list[str], *, tables: bool = True) -> lis
 def test_no_consumer_branches_on_a_node_type_name():
     names = list(NODE_TYPES)
     found = []
-    for top in SOURCES:
-        for path in sorted((ROOT / top).rglob("*.py")):
-            relative = path.relative_to(ROOT).as_posix()
-            if "/migrations/" in relative or relative.startswith(ALLOWED):
-                continue
-            tables = relative.startswith(CONSUMERS)
-            lines = _type_branches(path.read_text(), names, tables=tables)
-            found += [f"{relative}: {line}" for line in lines]
+    for path in project_sources():
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith(ALLOWED):
+            continue
+        tables = relative.startswith(CONSUMERS)
+        lines = _type_branches(path.read_text(), names, tables=tables)
+        found += [f"{relative}: {line}" for line in lines]
     assert found == []
 
 

@@ -3,24 +3,8 @@ pattern, the trigger's fields. Each test fails when a second copy appears again.
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from tests.support.sources import project_sources
 from tests.support.stack import ROOT
-
-SOURCES = (
-    "common",
-    "notiflow",
-    "triggers",
-    "workers",
-    "events",
-    "deliveries",
-    "registry",
-    "workflows",
-)
-
-
-def project_sources() -> list[Path]:
-    return [path for package in SOURCES for path in (ROOT / package).rglob("*.py")]
 
 
 def test_the_rate_limit_lua_is_one_file_both_limiters_load():
