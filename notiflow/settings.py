@@ -122,6 +122,7 @@ INSTALLED_APPS = [
     "workers",
     "events",
     "deliveries",
+    "recipients",
 ]
 
 MIDDLEWARE = [

@@ -46,6 +46,9 @@ class TriggerInstance(models.Model):
     # A business key the client may cancel by (POST /api/triggers/cancel/); empty: none.
     cancellation_key = models.CharField(max_length=255, blank=True, default="", db_default="")
     payload = models.JSONField(default=dict)
+    # Whom the run is for: a recipient's key (recipients.Recipient), or empty. A plain column, not
+    # a foreign key: erasing the person leaves their runs in the history under retention.
+    recipient = models.CharField(max_length=200, blank=True, default="", db_default="")
     status = models.CharField(
         max_length=16, choices=TriggerStatus.choices, default=TriggerStatus.ENQUEUED
     )
@@ -110,6 +113,12 @@ class TriggerInstance(models.Model):
             models.Index(fields=["status", "-created_at"], name="trigger_status_created_idx"),
             models.Index(fields=["workflow", "-created_at"], name="trigger_workflow_created_idx"),
             models.Index(fields=["-created_at"], name="trigger_created_idx"),
+            # A person's runs (GET /api/triggers/?recipient=): only rows that carry one.
+            models.Index(
+                fields=["recipient", "-created_at"],
+                name="trigger_recipient_created_idx",
+                condition=~models.Q(recipient=""),
+            ),
             # Cancel by key: only rows that carry one, so the claims and releases of the others
             # (most rows) do not maintain it.
             models.Index(

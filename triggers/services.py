@@ -66,6 +66,8 @@ class TriggerRequest:
     payload: Any
     priority: int | None = None
     cancellation_key: str = ""
+    # The run's recipient's key (recipients.Recipient), or empty.
+    recipient: str = ""
 
 
 # What happened to one request: the trigger and whether it is new, or why it was refused.
@@ -147,9 +149,14 @@ def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> l
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-def request_hash(*, payload_json: str, priority: int | None, cancellation_key: str) -> str:
-    """The normalised request a key was first used with (`payload_json` with sorted keys)."""
-    normal = json.dumps([priority, cancellation_key], separators=(",", ":")) + payload_json
+def request_hash(
+    *, payload_json: str, priority: int | None, cancellation_key: str, recipient: str = ""
+) -> str:
+    """The normalised request a key was first used with (`payload_json` with sorted keys). A
+    recipient joins the hash only when there is one, so the hashes of runs without one are
+    those they were stored with before recipients existed."""
+    head: list[Any] = [priority, cancellation_key] + ([recipient] if recipient else [])
+    normal = json.dumps(head, separators=(",", ":")) + payload_json
     return hashlib.sha256(normal.encode()).hexdigest()
 
 
@@ -184,7 +191,10 @@ def _checked(request: TriggerRequest) -> tuple[str, str]:
         )
     payload_json = json.dumps(request.payload, sort_keys=True, separators=(",", ":"))
     digest = request_hash(
-        payload_json=payload_json, priority=priority, cancellation_key=cancellation_key
+        payload_json=payload_json,
+        priority=priority,
+        cancellation_key=cancellation_key,
+        recipient=request.recipient,
     )
     return payload_json, digest
 
@@ -209,6 +219,7 @@ def _intake(
             request.priority,
             request.cancellation_key,
             item.digest,
+            request.recipient,
         )
         for field, value in zip(INTAKE_REQUEST_FIELDS, values, strict=True):
             columns[field].append(value)
@@ -304,6 +315,8 @@ def _differing(trigger: TriggerInstance, item: _Pending) -> list[str]:
         differing.append("priority")
     if request.cancellation_key != trigger.cancellation_key:
         differing.append("cancellation_key")
+    if request.recipient != trigger.recipient:
+        differing.append("recipient")
     return differing or ["priority"]
 
 

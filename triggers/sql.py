@@ -212,6 +212,7 @@ _INTAKE_VALUES = {
     "request_hash": "r.hash",
     "cancellation_key": "r.cancellation_key",
     "payload": "r.payload::jsonb",
+    "recipient": "COALESCE(r.recipient, '')",
     "status": ENQUEUED,
     "priority": "COALESCE(r.priority, target.priority)",
     "current_node_id": "target.entry_node_id",
@@ -244,6 +245,7 @@ _REQUEST_FIELDS = {
     "priority": "int",
     "cancellation_key": "text",
     "hash": "text",
+    "recipient": "text",
 }
 INTAKE_REQUEST_FIELDS = tuple(_REQUEST_FIELDS)
 

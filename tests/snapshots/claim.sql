@@ -34,6 +34,6 @@ ON CONFLICT (trigger_id, node_id) DO UPDATE
     WHERE send_ledger.status = $6::text
 RETURNING send_count
 )
-SELECT id, workflow_id, workflow_version_id, idempotency_key, request_hash, cancellation_key, payload, status, current_node_id, vars, priority, attempts, available_at, lease_until, leased_by, nudged_at, last_error, created_by, created_at, updated_at, completed_at, deleted_at, delete_reason, (SELECT send_count FROM also), (SELECT result FROM send_ledger
+SELECT id, workflow_id, workflow_version_id, idempotency_key, request_hash, cancellation_key, payload, recipient, status, current_node_id, vars, priority, attempts, available_at, lease_until, leased_by, nudged_at, last_error, created_by, created_at, updated_at, completed_at, deleted_at, delete_reason, (SELECT send_count FROM also), (SELECT result FROM send_ledger
         WHERE trigger_id = claimed.id AND node_id = claimed.current_node_id
           AND status = $8::text), now() FROM claimed

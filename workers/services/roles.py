@@ -49,6 +49,14 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # An attempt is recorded `started` before its POST and `finished` after it
         # (events/services/attempts.py); the append-only trigger allows that one move only.
         (("events.WebhookAttempt", "events.WebhookDelivery", "events.WebhookEndpoint"), CHANGE),
+        # Runs read their recipient's profile and preferences; fan-outs read a topic's
+        # subscribers and record how far they got (recipients/).
+        (
+            ("recipients.Recipient", "recipients.Category", "recipients.Topic"),
+            READ,
+        ),
+        (("recipients.TopicSubscription",), READ),
+        (("recipients.Fanout",), CHANGE),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
@@ -71,6 +79,9 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("events.WebhookAttempt",), READ),
         (("auth.*", "sessions.*", "admin.*", "django_celery_beat.*"), ALL_BUT_TRUNCATE),
         (("contenttypes.*",), APPEND),
+        # Profiles, preferences, topics and subscriptions are managed over the API and in the
+        # admin; erasing a person deletes theirs (recipients/).
+        (("recipients.*",), ALL_BUT_TRUNCATE),
     ],
 }
 KINDS = tuple(ROLE_GRANTS)
