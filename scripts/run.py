@@ -30,14 +30,21 @@ import os
 import sys
 from pathlib import Path
 
-# Run as `python scripts/run.py`, this folder is on sys.path already; loaded by its path (the
-# make run test), it is put there, so the parts below import alike either way.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from run_banner import banner
-from run_plan import ROOT, Listener, choose_port, plan, port_free, procfile_processes
-from run_processes import run_honcho
-from run_setup import env_file_write, prepare, secret_key
+# Run as `python scripts/run.py`, this folder is sys.path[0]. Loaded by its path (the make run
+# test), it is put there only while the parts below are imported: left there, scripts/flower.py
+# would hide the flower package from the process that loaded this module.
+_HERE = str(Path(__file__).resolve().parent)
+_PATH_ADDED = _HERE not in sys.path
+if _PATH_ADDED:
+    sys.path.insert(0, _HERE)
+try:
+    from run_banner import banner
+    from run_plan import ROOT, Listener, choose_port, plan, port_free, procfile_processes
+    from run_processes import run_honcho
+    from run_setup import env_file_write, prepare, secret_key
+finally:
+    if _PATH_ADDED:
+        sys.path.remove(_HERE)
 
 # What tests/ops/test_make_run.py asks of this module, besides main.
 __all__ = ["banner", "choose_port", "env_file_write", "plan", "port_free", "procfile_processes"]
