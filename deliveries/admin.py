@@ -11,7 +11,13 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from common.admin import ReadOnlyAdminMixin, json_block, list_time, text_cut, text_wrap
+from common.admin import (
+    ReadOnlyAdminMixin,
+    json_field,
+    text_cut,
+    text_wrap,
+    time_column,
+)
 from deliveries.models import (
     SHOWN_FIELDS,
     DeliveryEvent,
@@ -22,30 +28,29 @@ from deliveries.models import (
 from deliveries.suppression import recipient_checked
 
 
+class ProviderReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """A provider's reports as they were stored (append-only), found by recipient, trigger or the
+    provider's message id, with the report itself in full."""
+
+    search_fields = ["recipient", "=trigger_id", "=provider_message_id"]
+    raw_json = json_field("raw", "Provider's report")
+
+
 @admin.register(DeliveryEvent)
-class DeliveryEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class DeliveryEventAdmin(ProviderReportAdmin):
     list_display = ["occurred", "event", "provider", "recipient", "trigger_id", "node_id"]
     list_filter = ["event", "provider", "channel"]
-    search_fields = ["recipient", "=trigger_id", "=provider_message_id"]
     fields = readonly_fields = ("trigger_id", *SHOWN_FIELDS, "raw_json")
-
-    @admin.display(description="When", ordering="occurred_at")
-    def occurred(self, row: DeliveryEvent) -> str:
-        return list_time(row.occurred_at)
-
-    @admin.display(description="Provider's report")
-    def raw_json(self, row: DeliveryEvent) -> str:
-        return json_block(row.raw)
+    occurred = time_column("occurred_at", "When")
 
 
 @admin.register(UnmatchedReport)
-class UnmatchedReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class UnmatchedReportAdmin(ProviderReportAdmin):
     """Reports that named a send but not its provider or recipient (docs/security.md, "Provider
     reports"): what was tried, for the operator to look into."""
 
     list_display = ["received", "reporter", "event", "recipient", "reason", "trigger_id"]
     list_filter = ["reporter", "event", "channel"]
-    search_fields = ["recipient", "=trigger_id", "=provider_message_id"]
     fields = readonly_fields = (
         "trigger_id",
         "node_id",
@@ -59,14 +64,7 @@ class UnmatchedReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "received_at",
         "raw_json",
     )
-
-    @admin.display(description="Received", ordering="received_at")
-    def received(self, row: UnmatchedReport) -> str:
-        return list_time(row.received_at)
-
-    @admin.display(description="Provider's report")
-    def raw_json(self, row: UnmatchedReport) -> str:
-        return json_block(row.raw)
+    received = time_column("received_at", "Received")
 
 
 class SuppressionForm(forms.ModelForm):
@@ -153,6 +151,4 @@ class SuppressionAdmin(admin.ModelAdmin):
     def source_cut(self, row: Suppression) -> str:
         return text_cut(row.source, fill=False)
 
-    @admin.display(description="Added", ordering="created_at")
-    def added(self, row: Suppression) -> str:
-        return list_time(row.created_at)
+    added = time_column("created_at", "Added")

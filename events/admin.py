@@ -25,7 +25,14 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from common.actors import actor_of
-from common.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
+from common.admin import (
+    ReadOnlyAdminMixin,
+    admin_time,
+    id_short,
+    json_field,
+    text_cut,
+    time_column,
+)
 from events import catalog
 from events.models import OutboxEvent, WebhookAttempt, WebhookEndpoint
 from events.selectors import event_delivery_list
@@ -179,9 +186,7 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     def is_enabled(self, endpoint: WebhookEndpoint) -> bool:
         return endpoint.enabled
 
-    @admin.display(description="Created", ordering="created_at")
-    def created(self, endpoint: WebhookEndpoint) -> str:
-        return list_time(endpoint.created_at)
+    created = time_column("created_at", "Created")
 
     # --- the endpoint's page ---------------------------------------------------------------
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -345,13 +350,8 @@ class OutboxEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def run(self, event: OutboxEvent) -> str:
         return _run_link(event.trigger_id)
 
-    @admin.display(description="Time", ordering="id")
-    def at(self, event: OutboxEvent) -> str:
-        return list_time(event.time)
-
-    @admin.display(description="Data")
-    def data_json(self, event: OutboxEvent) -> str:
-        return json_block(event.data)
+    at = time_column("time", "Time", ordering="id")
+    data_json = json_field("data", "Data")
 
     @admin.display(description="Deliveries")
     def deliveries(self, event: OutboxEvent) -> SafeString:
@@ -424,9 +424,7 @@ class WebhookAttemptAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             return queryset, False
         return _uuid_search(queryset, search_term, "endpoint_id", "event_id"), False
 
-    @admin.display(description="At", ordering="id")
-    def at(self, attempt: WebhookAttempt) -> str:
-        return list_time(attempt.created_at)
+    at = time_column("created_at", "At", ordering="id")
 
     @admin.display(description="Endpoint")
     def endpoint(self, attempt: WebhookAttempt) -> str:

@@ -1,7 +1,9 @@
-"""The docs point at what exists (issue 30): every relative link in README.md and docs/*.md
-names a file that exists, and its `#anchor`, if any, is a heading of that markdown file as GitHub
-slugs it; a page's contents list names every section; the chaos command they quote is the one
-`make chaos` runs."""
+"""The docs point at what exists (issue 30, issue 32 §6): every relative link in README.md,
+docs/*.md and the decision records names a file that exists, and its `#anchor`, if any, is a
+heading of that markdown file as GitHub slugs it; every repository path they quote as code
+exists; a page of docs/ with more than a few sections has a contents list, which names every
+section in the page's order; the decision records' index lists every record; the chaos command
+they quote is the one `make chaos` runs."""
 
 from __future__ import annotations
 
@@ -14,8 +16,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.sources import PACKAGES
+
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DECISIONS = ROOT / "docs" / "decisions"
+DOCUMENTS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted(DECISIONS.glob("*.md")),
+]
+# A page of docs/ with more sections than this has a contents list.
+MOST_SECTIONS_WITHOUT_CONTENTS = 5
 
 _FENCE = re.compile(r"^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$", re.M | re.S)
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
@@ -131,15 +142,16 @@ def test_a_missing_file_or_heading_is_reported_naming_it():
     )
 
 
-def contents_list(path: Path) -> set[str] | None:
-    """The anchors a page's contents list links to: the links before its first `##` heading, when
-    some of them point into the page itself; None for a page without one."""
+def contents_list(path: Path) -> list[str] | None:
+    """The anchors a page's contents list links to, in its order: the links of the list items
+    before its first `##` heading that point into the page itself; None for a page without one."""
     text = without_code(path.read_text())
     first_section = re.search(r"^## ", text, re.M)
     intro = text[: first_section.start()] if first_section else text
-    listed = {
-        target[1:] for target in (match[1] for match in _LINK.finditer(intro)) if target[:1] == "#"
-    }
+    items = "\n".join(re.findall(r"^ {0,3}(?:[-*+]|\d+\.) .*$", intro, re.M))
+    listed = [
+        target[1:] for target in (match[1] for match in _LINK.finditer(items)) if target[:1] == "#"
+    ]
     return listed or None
 
 
@@ -157,6 +169,68 @@ def test_a_pages_contents_list_names_every_section(path):
     listed = contents_list(path)
     assert listed is not None
     assert [section for section in sections(path) if section not in listed] == []
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "docs").glob("*.md")), ids=lambda path: str(path.relative_to(ROOT))
+)
+def test_a_page_of_many_sections_has_a_contents_list_in_the_pages_order(path):
+    """A page that loses its contents list, or grows past a few sections without one, fails here
+    (the test above only checks the lists that exist)."""
+    found = sections(path)
+    if len(found) <= MOST_SECTIONS_WITHOUT_CONTENTS:
+        return
+    listed = contents_list(path)
+    assert listed is not None, f"{path.name} has {len(found)} sections and no contents list"
+    assert [anchor for anchor in listed if anchor in found] == found
+
+
+def test_the_contents_check_fails_on_a_page_whose_list_misses_a_section(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# Page\n\n- [One](#one)\n- [Three](#three)\n\n## One\n\n## Two\n\n## Three\n")
+    listed = contents_list(page)
+    assert listed == ["one", "three"]
+    assert [section for section in sections(page) if section not in listed] == ["two"]
+
+
+# A repository path quoted as code: under a top-level folder of the repository, naming a file by
+# its extension or a folder by its trailing slash (`workers/services/engine.py`, `tests/ops/`,
+# `tests/test_x.py::test_y`); a migration's short name (`triggers/0009`) names no file.
+_CODE_PATH = re.compile(r"`((?:\.\./)*[\w.-]+/(?:[\w.-]+/)*(?:[\w-]+\.\w+|))(?:::\w+)?`")
+TOP_LEVEL = {*PACKAGES, "tests", "scripts", "docs", "bench", "chaos", "hosts", "templates"}
+
+
+def quoted_paths(path: Path) -> Iterator[str]:
+    for match in _CODE_PATH.finditer(without_code(path.read_text())):
+        quoted = match[1]
+        top = quoted.lstrip("./").split("/", 1)[0]
+        if top in TOP_LEVEL or quoted.startswith("../"):
+            yield quoted
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_repository_path_the_docs_quote_exists(path):
+    quoted = list(quoted_paths(path))
+    missing = [
+        name
+        for name in quoted
+        if not (ROOT / name).exists() and not (path.parent / name).resolve().exists()
+    ]
+    assert missing == []
+
+
+def test_a_quoted_path_that_moved_is_found(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("`workers/services/engine.py`, `notiflow/leases.py`, `triggers/0009`, `N/s`\n")
+    assert list(quoted_paths(page)) == ["workers/services/engine.py", "notiflow/leases.py"]
+    assert not (ROOT / "notiflow/leases.py").exists()
+
+
+def test_the_decision_records_index_lists_every_record():
+    records = sorted(path.name for path in DECISIONS.glob("[0-9][0-9][0-9][0-9]-*.md"))
+    assert records, "no decision record under docs/decisions/"
+    listed = [link for link in relative_links(DECISIONS / "README.md") if link[:1].isdigit()]
+    assert sorted(listed) == records
 
 
 def words(command: str) -> list[str]:
