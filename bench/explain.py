@@ -16,12 +16,12 @@ from django.utils import timezone
 
 from bench.dblimit import engine_statements
 from bench.fixtures import PAYLOAD
+from common.leased_work import sweep_params
 from triggers.services import trigger_create
-from triggers.sql import SWEEP_DUE_SQL, SWEEP_EXPIRED_SQL
 from triggers.state import Release, claim_params, claim_statement, release_params
+from triggers.work import RUNS
 from workers.selectors import step_log_list
 from workers.services.engine import SEND_OPEN
-from workers.services.sweeper import sweep_params
 from workers.sql import send_complete_params, step_log_params
 from workflows.models import Workflow
 
@@ -70,7 +70,7 @@ def plans(workflow: Workflow) -> list[Plan]:
     claim = _explain("claim (CTE: lock, update, event, ledger row)", claim_sql, params)
     with connection.cursor() as cursor:  # now claim it for real, so the release and ledger apply
         cursor.execute(claim_sql, params)
-    sweep = sweep_params(renudge_lost=True)
+    sweep = sweep_params(RUNS, renudge_lost=True)
     some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True).first()
     by_trigger = step_log_list(trigger_id=str(some_log))[:50].query.sql_with_params()
     by_node = step_log_list(node_id="welcome")[:50].query.sql_with_params()
@@ -105,8 +105,8 @@ def plans(workflow: Workflow) -> list[Plan]:
         _explain(
             "outcome (ledger, release, event, step log)", engine_statements()["outcome"], release
         ),
-        _explain("sweep: due", SWEEP_DUE_SQL, sweep),
-        _explain("sweep: expired leases", SWEEP_EXPIRED_SQL, sweep),
+        _explain("sweep: due", RUNS.sweep_due_sql, sweep),
+        _explain("sweep: expired leases", RUNS.sweep_expired_sql, sweep),
         _explain("logs of a trigger (API)", *by_trigger),
         _explain("logs of a node, first page (API)", *by_node),
     ]

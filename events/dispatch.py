@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from celery import current_app
 from django.conf import settings
@@ -20,11 +21,28 @@ logger = logging.getLogger(__name__)
 DELIVER_TASK = "events.deliver"
 
 
+class DeliveryNudge(NamedTuple):
+    """A nudge for one delivery, after `countdown` seconds (None: at once)."""
+
+    delivery_id: int
+    countdown: float | None = None
+
+
 def deliveries_enqueue_on_commit(ids: Iterable[int], countdown: float | None = None) -> None:
     """Publish a nudge for each delivery in `ids` once the current transaction commits."""
     ids = list(ids)
     if ids:
         transaction.on_commit(lambda: deliveries_publish(ids, countdown))
+
+
+def deliveries_nudge_on_commit(nudges: list[DeliveryNudge]) -> None:
+    """Publish `nudges` once the current transaction commits: those due at once together, the
+    others each with its countdown."""
+    at_once = [n.delivery_id for n in nudges if not n.countdown or n.countdown <= 0]
+    deliveries_enqueue_on_commit(at_once)
+    for nudge in nudges:
+        if nudge.countdown and nudge.countdown > 0:
+            deliveries_enqueue_on_commit([nudge.delivery_id], nudge.countdown)
 
 
 def deliveries_publish(ids: Iterable[int], countdown: float | None = None) -> None:

@@ -111,3 +111,23 @@ EVENT_PURGE_COUNT_SQL = {
     DELIVERY_TABLE: f"SELECT count(*) FROM {DELIVERY_TABLE} d JOIN ({_PURGEABLE}) o ON d.event_id = o.id",  # noqa: S608
     EVENT_TABLE: f"SELECT count(*) FROM ({_PURGEABLE}) o",  # noqa: S608
 }
+
+
+# --- the dispatcher's claim and finish (leased work: common/leased_work.py) ---------------------
+
+# One statement each, whole in events migration 0004: the claim (the endpoint's turn, the due and
+# free delivery, an abandoned attempt finished, the cap, the endpoint's concurrency, the lease,
+# the attempt started) and the fenced finish (the attempt's outcome, the delivery's, the back-off
+# due at now() + the wait passed, the endpoint's failure count).
+DELIVERY_CLAIM_SQL = """
+SELECT * FROM notiflow_delivery_claim_v1(
+    %(id)s::bigint, %(token)s::text, %(lease)s::float8, %(max_attempts)s::integer,
+    %(concurrency)s::integer, %(defer)s::float8, %(defer_nudged)s::boolean,
+    %(disable_after)s::integer)
+"""
+DELIVERY_FINISH_SQL = """
+SELECT * FROM notiflow_delivery_finish_v1(
+    %(id)s::bigint, %(token)s::text, %(attempt_id)s::bigint, %(answer)s::text,
+    %(status_code)s::integer, %(error)s::text, %(duration_ms)s::integer, %(retry)s::float8,
+    %(retry_nudged)s::boolean, %(max_attempts)s::integer, %(disable_after)s::integer)
+"""

@@ -12,13 +12,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from common.leased_work import sweep_params
 from common.leases import LEASE_EXPIRED_FUNCTION, lease_expired, lease_expired_sql
 from tests.support.sources import project_sources
 from tests.support.stack import ROOT
-from triggers.sql import SWEEP_EXPIRED_SQL
 from triggers.state import claim_params, claim_statement
+from triggers.work import RUNS
 from workers.services.engine import SEND_OPEN
-from workers.services.sweeper import sweep_params
 
 # A comparison of a lease with a moment, in SQL or in the ORM, written out by hand.
 BY_HAND = re.compile(r"lease_until\s*[<>]|lease_until__(lt|lte|gt|gte)\b|lease_until\s*<\s*now")
@@ -47,11 +47,11 @@ def test_the_function_is_inlined_so_the_plans_are_those_of_the_bare_comparison()
     bare = "SELECT id FROM trigger_instance WHERE status = 'processing' AND lease_until < now()"
     called = bare.replace("lease_until < now()", lease_expired_sql("lease_until", "now()"))
     assert explain(called) == explain(bare)
-    params = sweep_params(renudge_lost=True)
-    plan = explain(SWEEP_EXPIRED_SQL, params)
+    params = sweep_params(RUNS, renudge_lost=True)
+    plan = explain(RUNS.sweep_expired_sql, params)
     assert LEASE_EXPIRED_FUNCTION not in plan and "lease_until < now())" in plan
-    by_hand = SWEEP_EXPIRED_SQL.replace(lease_expired_sql(), "lease_until < now()")
-    assert by_hand != SWEEP_EXPIRED_SQL and explain(by_hand, params) == plan
+    by_hand = RUNS.sweep_expired_sql.replace(lease_expired_sql(), "lease_until < now()")
+    assert by_hand != RUNS.sweep_expired_sql and explain(by_hand, params) == plan
     claim = claim_statement(SEND_OPEN)
     params = claim_params(trigger_id=uuid4(), worker_id="w", lease_seconds=30, also=SEND_OPEN)
     by_hand = claim.replace(lease_expired_sql(), "lease_until < now()")

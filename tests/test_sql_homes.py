@@ -13,14 +13,18 @@ from django.apps import apps
 from django.db import models
 
 import events.sql
+import events.work
 import triggers.sql
+import triggers.work
 import workers.sql
 from events.models import DeliveryStatus
 from events.services.outbox import Announcement
+from events.work import DELIVERIES
 from tests.support.stack import ROOT
 from triggers.announce import outbox_release_writes
 from triggers.models import TriggerStatus
 from triggers.state import ReleaseWrite, claim_statement, release_statement
+from triggers.work import RUNS
 from workers.models import SendStatus
 from workers.services.engine import SEND_OPEN
 from workers.sql import SEND_COMPLETE_SQL, SEND_UNUSED_SQL, STEP_LOG_SQL
@@ -43,8 +47,10 @@ STATEMENTS = {
         ]
     ),
     "events on their own": events.sql.OUTBOX_SQL,
-    "sweep due": triggers.sql.SWEEP_DUE_SQL,
-    "sweep expired": triggers.sql.SWEEP_EXPIRED_SQL,
+    "sweep due": RUNS.sweep_due_sql,
+    "sweep expired": RUNS.sweep_expired_sql,
+    "deliveries' sweep due": DELIVERIES.sweep_due_sql,
+    "deliveries' sweep expired": DELIVERIES.sweep_expired_sql,
 }
 INSERT = re.compile(r"INSERT INTO (\w+)\s*\(([^)]*)\)")
 
@@ -92,7 +98,7 @@ def test_a_new_column_without_a_default_would_be_caught():
 def test_no_status_is_written_as_a_literal():
     statuses = "|".join([*TriggerStatus.values, *SendStatus.values, *DeliveryStatus.values])
     literal = re.compile(rf"'({statuses})'")
-    for module in (triggers.sql, workers.sql, events.sql):
+    for module in (triggers.sql, triggers.work, workers.sql, events.sql, events.work):
         source = Path(module.__file__ or "").read_text()
         assert not literal.findall(source), f"{module.__name__} spells a status"
 

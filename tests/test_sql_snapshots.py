@@ -1,7 +1,8 @@
 """Every hot-path statement as PostgreSQL receives it, compared with its snapshot under
 tests/snapshots/ (issue 32 §2): intake's insert-or-return (one request, many, and the key's
 existing trigger), the claim, the release of each kind (a step log alone, with the send ledger,
-giving the send slot back, with events), the suppression lookup, the two sweeps.
+giving the send slot back, with events), the suppression lookup, the two sweeps of runs, a webhook
+delivery's claim and finish, and the two sweeps of deliveries.
 
 The statements are captured at execution, as the real services run them, through Django's
 execute wrappers (common/db.py keeps them for the prepared statements), and converted as
@@ -33,6 +34,9 @@ from django.utils import timezone
 from psycopg._queries import PostgresQuery  # the converter psycopg itself sends with
 from psycopg.adapt import Transformer
 
+from common import leased_work
+from events.services.dispatcher import deliveries_sweep, delivery_send
+from events.services.endpoints import endpoint_ping
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from triggers.models import TriggerInstance
@@ -79,7 +83,7 @@ def sent() -> Iterator[list[Sent]]:
 
 @pytest.fixture(autouse=True)
 def quiet_broker(monkeypatch):
-    monkeypatch.setattr(sweeper, "nudges_waiting", lambda queues: 0)
+    monkeypatch.setattr(leased_work, "nudges_waiting", lambda queues: 0)
     with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
         yield
 
@@ -196,6 +200,17 @@ def test_the_sweeps():
     with sent() as statements:
         sweeper.sweep()
     assert_snapshots(["sweep_expired", "sweep_due"], statements)
+
+
+def test_a_webhook_delivery_claims_and_finishes_and_the_deliveries_sweeps(receiver):
+    endpoint, _ = endpoint_on(receiver)
+    delivery = endpoint_ping(endpoint).deliveries.get()
+    with sent() as statements:
+        delivery_send(delivery.pk, worker_id="w")
+    assert_snapshots(["delivery_claim", "delivery_finish"], statements)
+    with sent() as statements:
+        deliveries_sweep()
+    assert_snapshots(["deliveries_sweep_expired", "deliveries_sweep_due"], statements)
 
 
 def test_every_snapshot_is_of_a_statement_checked_here():

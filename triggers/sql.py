@@ -350,49 +350,6 @@ INTAKE_EXISTING_MANY_SQL = _INTAKE_EXISTING_TEMPLATE.replace(
 )
 
 
-# --- the sweeper --------------------------------------------------------------------------------
-
-# Every nudge goes to the queue of the trigger's workflow as it is now, at the trigger's priority
-# (docs/design.md, rule 11): the sweeper's statements return both with each id.
-_ROUTE = f"(SELECT w.queue FROM {Workflow._meta.db_table} w WHERE w.id = t.workflow_id), t.priority"  # noqa: S608
-
-# Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
-# claimed: that nudge was lost (the second kind only when `renudge_lost`). Most urgent first,
-# then the longest due. SKIP LOCKED lets two sweepers share the work without doubling. Each row
-# comes with its countdown in seconds on the database's clock (docs/design.md, "One clock").
-SWEEP_DUE_SQL = f"""
-UPDATE {TRIGGER_TABLE} t SET nudged_at = now()
-WHERE id IN (
-    SELECT id FROM {TRIGGER_TABLE}
-    WHERE status = {ENQUEUED} AND available_at <= now() + %(lookahead)s * interval '1 second'
-      AND deleted_at IS NULL
-      AND (nudged_at IS NULL
-           OR (%(renudge_lost)s
-               AND available_at < now() - %(renudge)s * interval '1 second'
-               AND nudged_at < now() - %(renudge)s * interval '1 second'))
-    ORDER BY priority DESC, available_at
-    LIMIT %(batch)s
-    FOR UPDATE SKIP LOCKED
-)
-RETURNING t.id, extract(epoch FROM t.available_at - now())::float8, {_ROUTE}
-"""  # noqa: S608 (names from the models, values as parameters)
-
-# Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
-# after expiry nudges at once.
-SWEEP_EXPIRED_SQL = f"""
-UPDATE {TRIGGER_TABLE} t SET nudged_at = now()
-WHERE id IN (
-    SELECT id FROM {TRIGGER_TABLE}
-    WHERE status = {PROCESSING} AND {lease_expired_sql()} AND deleted_at IS NULL
-      AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
-    ORDER BY priority DESC, lease_until
-    LIMIT %(batch)s
-    FOR UPDATE SKIP LOCKED
-)
-RETURNING t.id, 0::float8, {_ROUTE}
-"""  # noqa: S608 (names from the models, values as parameters)
-
-
 # --- waiting clients ----------------------------------------------------------------------------
 
 # Which of these triggers are finished: the web process's shared poll for the clients of

@@ -1,19 +1,22 @@
 """The webhook dispatcher (docs/design.md, rule 10): claim a due delivery, POST it signed, record
 the attempt and what it means. At least once, never lost, never endless:
 
-- a delivery is claimed under a lease (FOR UPDATE SKIP LOCKED, then `lease_until`), so a worker
-  killed mid-POST leaves it to be claimed again once the lease expires, with the same
-  `webhook-id`;
-- the claim counts the attempt and records it as started (events.services.attempts) in its own
-  committed transaction, before the POST; the claim after an expired lease finishes that
-  attempt as failed, and past NOTIFLOW_WEBHOOK_MAX_ATTEMPTS fails the delivery instead of
-  POSTing again, so the cap and the disable rule hold even when every attempt kills its worker;
+- a delivery is leased work (common/leased_work.py, events/work.py): claimed under a lease on
+  the database's clock (SKIP LOCKED, then `lease_until`), so a worker killed mid-POST leaves it
+  to be claimed again once the lease expires, with the same `webhook-id`;
+- the claim (one statement: `notiflow_delivery_claim_v1`, events migration 0004) counts the
+  attempt and records it as started (events.services.attempts) in its own committed
+  transaction, before the POST; the claim after an expired lease finishes that attempt as
+  failed, and past NOTIFLOW_WEBHOOK_MAX_ATTEMPTS fails the delivery instead of POSTing again, so
+  the cap and the disable rule hold even when every attempt kills its worker;
 - one endpoint has at most NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY deliveries in flight: a claim
   beyond that defers the delivery by one attempt's deadline (claims of one endpoint take turns
   on its row, so the count cannot be outrun);
-- every outcome is written fenced by the lease token, with its attempt, in one transaction;
+- every outcome is written fenced by the lease token, with its attempt, in one statement
+  (`notiflow_delivery_finish_v1`), its back-off due at the database's now() plus the wait
+  computed here;
 - nudges are only nudges: deliveries_sweep (celery beat) re-nudges every pending delivery that
-  is due and not leased, whatever happened to its message.
+  is due and not leased, or whose lease expired, whatever happened to its message.
 
 2xx is delivered. 410 Gone disables the endpoint at once and leaves the delivery pending (a
 disabled endpoint keeps its events; enabling it delivers them). Anything else, or no answer
@@ -25,6 +28,7 @@ events in a row disable the endpoint.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
@@ -34,123 +38,91 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Now
-from django.utils import timezone
 
 from common.backoff import backoff
-from common.broker import nudges_waiting
-from common.leases import LeaseExpired, lease_free_q
+from common.db import fetchone_prepared
+from common.leased_work import nudge_schedule, work_sweep
 from events.dispatch import deliveries_enqueue_on_commit
-from events.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint
-from events.services.attempts import ABANDONED, attempt_finish, attempt_start, attempts_abandon
+from events.models import DeliveryStatus, OutboxEvent, WebhookDelivery, WebhookEndpoint
 from events.services.envelope import event_body
 from events.services.sender import PostResult, post_signed
+from events.sql import DELIVERY_CLAIM_SQL, DELIVERY_FINISH_SQL
+from events.work import DELIVERIES
 
 logger = logging.getLogger(__name__)
 
 GONE = 410
 
+# What notiflow_delivery_claim_v1 says of a delivery it took: claimed, or not to be POSTed.
+CLAIMED, GAVE_UP, DEFERRED = "claimed", "failed", "deferred"
+
 
 @dataclass(frozen=True)
 class Claimed:
-    """A delivery this worker holds the lease on, with what it needs to send it, and the id of
-    its attempt, on record as started."""
+    """A delivery this worker holds the lease on, with what its POST needs: its attempt (on
+    record as started, number `attempts`), its endpoint's URL and secret, and its event."""
 
-    delivery: WebhookDelivery
+    delivery_id: int
     token: str
     attempt_id: int
-
-
-def _due() -> Q:
-    return Q(status=DeliveryStatus.PENDING, available_at__lte=Now(), endpoint__disabled_at=None) & (
-        lease_free_q(Now())
-    )
+    attempts: int
+    url: str
+    secret: str
+    event: OutboxEvent
 
 
 def delivery_claim(delivery_id: int, *, worker_id: str) -> Claimed | None:
     """Take the lease on delivery `delivery_id` if it is due, its endpoint enabled, and nobody
-    holds it; count its attempt and record it as started; commit. None when it was not due,
-    or when instead:
+    holds it; count its attempt and record it as started; commit (one statement). None when it
+    was not due, or when instead:
 
     - it comes back from an expired lease at the attempt cap: the attempt its last worker
       never finished is recorded failed and the delivery fails, as a last failed POST would;
     - its endpoint already has NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY deliveries in flight: it
       is deferred by one attempt's deadline (and nudged then).
     """
-    endpoint_id = (
-        WebhookDelivery.objects.filter(id=delivery_id).values_list("endpoint_id", flat=True).first()
-    )
-    if endpoint_id is None:
-        return None
     token = f"{worker_id}/{uuid.uuid4().hex[:12]}"
-    with transaction.atomic():
-        # The endpoint's row first (as deleting or enabling it takes it, then its deliveries):
-        # claims to one endpoint take turns, so its count in flight below is not outrun.
-        list(WebhookEndpoint.objects.select_for_update(no_key=True).filter(id=endpoint_id))
-        delivery = (
-            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("event", "endpoint")
-            .filter(_due(), id=delivery_id)
-            .first()
-        )
-        if delivery is None:
-            return None
-        this = WebhookDelivery.objects.filter(id=delivery.pk)
-        # Leased before, and the lease expired: its worker died or froze mid-attempt.
-        abandoned = bool(delivery.leased_by)
-        if abandoned:
-            attempts_abandon(delivery_id=delivery.pk)
-            logger.warning(
-                "webhook delivery %s: attempt %s never finished", delivery.pk, delivery.attempts
-            )
-        if delivery.attempts >= settings.NOTIFLOW_WEBHOOK_MAX_ATTEMPTS:
-            _give_up(
-                this,
-                endpoint_id,
-                last_status_code=None if abandoned else delivery.last_status_code,
-                last_error=ABANDONED if abandoned else delivery.last_error,
-            )
-            return None
-        if _in_flight(endpoint_id) >= settings.NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY:
-            _defer(this, delivery.pk)
-            return None
-        lease_until = Now() + timedelta(seconds=settings.NOTIFLOW_LEASE_SECONDS)
-        this.update(
-            attempts=F("attempts") + 1,
-            lease_until=lease_until,
-            leased_by=token,
-            nudged_at=None,
-            updated_at=Now(),
-        )
-        delivery.attempts += 1
-        attempt_id = attempt_start(delivery=delivery)
-    return Claimed(delivery, token, attempt_id)
-
-
-def _in_flight(endpoint_id: uuid.UUID) -> int:
-    """The endpoint's deliveries under a live lease (webhook_delivery_leased_idx)."""
-    return WebhookDelivery.objects.filter(
-        ~Q(LeaseExpired(Now())),
-        endpoint_id=endpoint_id,
-        lease_until__isnull=False,
-        status=DeliveryStatus.PENDING,
-    ).count()
-
-
-def _defer(this: QuerySet[WebhookDelivery], delivery_id: int) -> None:
-    """Due again once one attempt in flight must have ended (its deadline), and nudged then."""
-    wait = settings.NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS
-    nudge = wait <= settings.NOTIFLOW_MAX_COUNTDOWN_SECONDS
-    this.update(
-        available_at=Now() + timedelta(seconds=wait),
-        nudged_at=Now() if nudge else None,
-        lease_until=None,
-        leased_by="",
-        updated_at=Now(),
+    defer = settings.NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS
+    defer_nudged, countdown = nudge_schedule(defer)
+    row = fetchone_prepared(
+        DELIVERY_CLAIM_SQL,
+        {
+            "id": delivery_id,
+            "token": token,
+            "lease": settings.NOTIFLOW_LEASE_SECONDS,
+            "max_attempts": settings.NOTIFLOW_WEBHOOK_MAX_ATTEMPTS,
+            "concurrency": settings.NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY,
+            "defer": defer,
+            "defer_nudged": defer_nudged,
+            "disable_after": settings.NOTIFLOW_WEBHOOK_DISABLE_AFTER,
+        },
     )
-    if nudge:
-        deliveries_enqueue_on_commit([delivery_id], countdown=wait)
+    if row is None:
+        return None
+    outcome, abandoned, attempt_id, attempts, url, secret, *event = row
+    if abandoned:
+        logger.warning("webhook delivery %s: its last attempt never finished", delivery_id)
+    if outcome == DEFERRED and defer_nudged:
+        deliveries_enqueue_on_commit([delivery_id], countdown=countdown)
+    if outcome != CLAIMED:
+        return None
+    return Claimed(delivery_id, token, attempt_id, attempts, url, secret, _event_of(event))
+
+
+def _event_of(columns: list[Any]) -> OutboxEvent:
+    """The claimed delivery's event, from the claim's columns (the body is built from it). Its
+    `data` arrives as JSON text, as Django has psycopg load every jsonb."""
+    event_pk, event_id, event_type, trigger_id, workflow_key, data, event_time = columns
+    return OutboxEvent(
+        id=event_pk,
+        event_id=event_id,
+        type=event_type,
+        trigger_id=trigger_id,
+        workflow_key=workflow_key,
+        data=json.loads(data),
+        time=event_time,
+    )
 
 
 def delivery_send(delivery_id: int, *, worker_id: str) -> str | None:
@@ -160,17 +132,16 @@ def delivery_send(delivery_id: int, *, worker_id: str) -> str | None:
     claimed = delivery_claim(delivery_id, worker_id=worker_id)
     if claimed is None:
         return None
-    delivery = claimed.delivery
     started = time.monotonic()
     try:
         result = post_signed(
-            url=delivery.endpoint.url,
-            secret=delivery.endpoint.secret,
-            message_id=str(delivery.event.event_id),
-            body=event_body(delivery.event),
+            url=claimed.url,
+            secret=claimed.secret,
+            message_id=str(claimed.event.event_id),
+            body=event_body(claimed.event),
         )
     except Exception as exc:
-        logger.exception("webhook delivery %s: the POST raised", delivery.pk)
+        logger.exception("webhook delivery %s: the POST raised", delivery_id)
         spent = int((time.monotonic() - started) * 1000)
         result = PostResult(None, f"{type(exc).__name__}: {exc}"[:1000], spent)
     return delivery_record(claimed, result)
@@ -185,93 +156,44 @@ def _retry_in(attempts: int) -> timedelta:
     )
 
 
-@transaction.atomic
+def _answer(result: PostResult) -> str:
+    """What the receiver's answer means: delivered (2xx), gone (410: the endpoint is disabled
+    and the delivery kept), or failed (anything else, or no answer)."""
+    if result.delivered:
+        return "delivered"
+    return "gone" if result.status_code == GONE else "failed"
+
+
 def delivery_record(claimed: Claimed, result: PostResult) -> str | None:
     """Finish the attempt's record (always: it happened) and, while the lease still holds, write
-    its outcome. Returns the delivery's new status, or None when the lease was lost meanwhile.
-    The delivery's row is written before the attempt's (the order a claim takes them in)."""
-    status = _outcome(claimed, result)
-    attempt_finish(attempt_id=claimed.attempt_id, result=result)
-    return status
-
-
-def _outcome(claimed: Claimed, result: PostResult) -> str | None:
-    delivery, endpoint = claimed.delivery, claimed.delivery.endpoint
+    its outcome, in one statement. Returns the delivery's new status, or None when the lease was
+    lost meanwhile. A retry is due at the database's now() plus its back-off, nudged with that
+    countdown or left to the sweeper (common.leased_work.nudge_schedule)."""
+    retry = _retry_in(claimed.attempts).total_seconds()
+    retry_nudged, _ = nudge_schedule(retry)
     error = result.error or (f"HTTP {result.status_code}" if not result.delivered else "")
-    held = WebhookDelivery.objects.filter(
-        id=delivery.pk, leased_by=claimed.token, status=DeliveryStatus.PENDING
+    row = fetchone_prepared(
+        DELIVERY_FINISH_SQL,
+        {
+            "id": claimed.delivery_id,
+            "token": claimed.token,
+            "attempt_id": claimed.attempt_id,
+            "answer": _answer(result),
+            "status_code": result.status_code,
+            "error": error,
+            "duration_ms": result.duration_ms,
+            "retry": retry,
+            "retry_nudged": retry_nudged,
+            "max_attempts": settings.NOTIFLOW_WEBHOOK_MAX_ATTEMPTS,
+            "disable_after": settings.NOTIFLOW_WEBHOOK_DISABLE_AFTER,
+        },
     )
-    common: dict[str, Any] = {
-        "lease_until": None,
-        "leased_by": "",
-        "last_status_code": result.status_code,
-        "last_error": error,
-        "updated_at": Now(),
-    }
-    if result.delivered:
-        if not held.update(status=DeliveryStatus.DELIVERED, delivered_at=Now(), **common):
-            return None
-        WebhookEndpoint.objects.filter(id=endpoint.pk, failed_events__gt=0).update(failed_events=0)
-        return DeliveryStatus.DELIVERED
-    if result.status_code == GONE:
-        # The receiver says the endpoint is gone: stop sending there, keep the event.
-        if not held.update(available_at=Now(), nudged_at=None, **common):
-            return None
-        endpoint_disable(
-            endpoint.pk,
-            reason=f"the receiver answered 410 Gone ({timezone.now():%Y-%m-%d %H:%M} UTC)",
-        )
-        return DeliveryStatus.PENDING
-    if delivery.attempts >= settings.NOTIFLOW_WEBHOOK_MAX_ATTEMPTS:
-        if not _give_up(held, endpoint.pk, last_status_code=result.status_code, last_error=error):
-            return None
-        return DeliveryStatus.FAILED
-    wait = _retry_in(delivery.attempts)
-    nudge = wait.total_seconds() <= settings.NOTIFLOW_MAX_COUNTDOWN_SECONDS
-    if not held.update(available_at=Now() + wait, nudged_at=Now() if nudge else None, **common):
+    if row is None:
         return None
-    if nudge:
-        deliveries_enqueue_on_commit([delivery.pk], countdown=wait.total_seconds())
-    return DeliveryStatus.PENDING
-
-
-def _give_up(
-    held: QuerySet[WebhookDelivery],
-    endpoint_id: uuid.UUID,
-    *,
-    last_status_code: int | None,
-    last_error: str,
-) -> bool:
-    """The delivery in `held` fails for good, and counts towards disabling its endpoint
-    (NOTIFLOW_WEBHOOK_DISABLE_AFTER events in a row): the one statement of that rule, for a last
-    attempt that failed and for one whose worker never finished it. False when `held` matched
-    nothing (the lease was lost)."""
-    if not held.update(
-        status=DeliveryStatus.FAILED,
-        lease_until=None,
-        leased_by="",
-        last_status_code=last_status_code,
-        last_error=last_error,
-        updated_at=Now(),
-    ):
-        return False
-    limit = settings.NOTIFLOW_WEBHOOK_DISABLE_AFTER
-    WebhookEndpoint.objects.filter(id=endpoint_id).update(
-        failed_events=F("failed_events") + 1,
-        disabled_at=Case(
-            When(disabled_at=None, failed_events__gte=limit - 1, then=Now()),
-            default=F("disabled_at"),
-        ),
-        disabled_reason=Case(
-            When(
-                disabled_at=None,
-                failed_events__gte=limit - 1,
-                then=Value(f"{limit} events in a row failed to be delivered"),
-            ),
-            default=F("disabled_reason"),
-        ),
-    )
-    return True
+    status, countdown = row
+    if countdown is not None:
+        deliveries_enqueue_on_commit([claimed.delivery_id], countdown=countdown)
+    return str(status)
 
 
 def endpoint_disable(endpoint_id: uuid.UUID, *, reason: str) -> bool:
@@ -322,50 +244,8 @@ def event_resend(event_id: int, *, endpoint_id: uuid.UUID | None = None) -> list
 
 
 def deliveries_sweep(*, batch: int | None = None) -> int:
-    """Nudge every pending delivery that is due (or will be within a sweep interval), not
-    leased or leased past expiry, to an enabled endpoint, and never nudged or nudged more than
-    NOTIFLOW_RENUDGE_AFTER_SECONDS ago. Oldest first, in batches, each committed before its
-    nudges go. Returns how many were nudged.
-
-    Backpressure, as the engine's sweeper has: a delivery nudged before and not yet claimed is
-    nudged again only while at most a batch of messages waits in NOTIFLOW_WEBHOOK_QUEUE. Under
-    a longer line its nudge is most likely in it, and sending it again would only lengthen the
-    line (a chaos run met exactly that: every sweep re-sent every waiting delivery, and the
-    flood starved the engine's steps sharing the queue). Never-nudged deliveries and expired
-    leases (a claim clears `nudged_at`) are nudged whatever the line."""
-    size = batch or settings.NOTIFLOW_SWEEP_BATCH_SIZE
-    lookahead = timedelta(seconds=settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS)
-    renudge = timedelta(seconds=settings.NOTIFLOW_RENUDGE_AFTER_SECONDS)
-    waiting = nudges_waiting([settings.NOTIFLOW_WEBHOOK_QUEUE])
-    renudge_lost = waiting is None or waiting <= size
-    nudged = 0
-    while True:
-        with transaction.atomic():
-            # The database's clock (docs/design.md, "One clock"): now() in the filters, and read
-            # back with the rows for the countdowns, so the worker's clock is never asked.
-            lost = Q(nudged_at__lt=Now() - renudge) if renudge_lost else Q(pk__in=[])
-            rows = list(
-                WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
-                .filter(
-                    lease_free_q(Now()),
-                    Q(nudged_at=None) | lost,
-                    status=DeliveryStatus.PENDING,
-                    available_at__lte=Now() + lookahead,
-                    endpoint__disabled_at=None,
-                )
-                .annotate(db_now=Now())
-                .order_by("available_at")
-                .values_list("id", "available_at", "db_now")[:size]
-            )
-            if not rows:
-                return nudged
-            now = rows[0][2]
-            WebhookDelivery.objects.filter(id__in=[i for i, _, _ in rows]).update(nudged_at=Now())
-            due_now = [delivery_id for delivery_id, due, _ in rows if due <= now]
-            deliveries_enqueue_on_commit(due_now)
-            for delivery_id, due, _ in rows:
-                if due > now:  # within the look-ahead: on time, not a sweep late
-                    deliveries_enqueue_on_commit([delivery_id], (due - now).total_seconds())
-        nudged += len(rows)
-        if len(rows) < size:
-            return nudged
+    """Nudge every pending delivery to an enabled endpoint whose lease expired, then every one
+    due (or due within a sweep interval) and never nudged, or nudged more than
+    NOTIFLOW_RENUDGE_AFTER_SECONDS ago while NOTIFLOW_WEBHOOK_QUEUE is short: the leased-work
+    sweep (common/leased_work.py) of events/work.py's DELIVERIES. How many were nudged."""
+    return sum(len(nudges) for nudges in work_sweep(DELIVERIES, batch=batch))

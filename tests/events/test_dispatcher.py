@@ -108,12 +108,16 @@ def test_resend_delivers_a_delivered_event_again_with_the_same_id(receiver):
 def test_the_sweeper_renudges_a_waiting_delivery_only_while_the_queue_is_short(
     settings, receiver, monkeypatch
 ):
-    from events.services import dispatcher
+    from common import leased_work
 
-    settings.NOTIFLOW_RENUDGE_AFTER_SECONDS = 0
-    _, _, delivery = pinged(receiver)  # nudged when it was written
+    settings.NOTIFLOW_RENUDGE_AFTER_SECONDS = 30
+    _, _, delivery = pinged(receiver)  # nudged when it was written, a minute ago
+    minute_ago = timezone.now() - timedelta(minutes=1)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        available_at=minute_ago, nudged_at=minute_ago
+    )
     line = {"length": 5000}
-    monkeypatch.setattr(dispatcher, "nudges_waiting", lambda queues: line["length"])
+    monkeypatch.setattr(leased_work, "nudges_waiting", lambda queues: line["length"])
     assert deliveries_sweep(batch=10) == 0  # a long line: its nudge is most likely in it
     line["length"] = 3
     assert deliveries_sweep(batch=10) == 1  # a short one: presumed lost, sent again

@@ -142,7 +142,7 @@ def test_the_next_step_goes_to_the_queue_the_workflow_has_now():
 
 @override_settings(NOTIFLOW_SWEEP_BATCH_SIZE=1)
 def test_the_sweeper_nudges_the_most_urgent_first_each_to_its_queue(monkeypatch):
-    monkeypatch.setattr("workers.services.sweeper.nudges_waiting", lambda queues: 0)
+    monkeypatch.setattr("common.leased_work.nudges_waiting", lambda queues: 0)
     past = timezone.now() - timedelta(minutes=5)
     made = []
     for priority, queue in ((1, "low"), (9, "high"), (5, "mid")):

@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from common import leased_work
 from tests.factories import WorkflowFactory, chain, delay_node
 from tests.triggers.support import TOKEN, claimed, failed, new_trigger, released
 from triggers import services
@@ -23,7 +24,7 @@ from triggers.selectors import (
     trigger_stuck_list,
 )
 from triggers.services import trigger_create
-from triggers.sql import STATUS_PARAMS, SWEEP_DUE_SQL, SWEEP_EXPIRED_SQL
+from triggers.sql import STATUS_PARAMS
 from triggers.state import (
     MAX_DELETE_REASON_LENGTH,
     TriggerNotFound,
@@ -34,7 +35,7 @@ from triggers.state import (
     trigger_requeue,
     trigger_retry_now,
 )
-from workers.services import sweeper
+from triggers.work import RUNS
 from workers.services.sweeper import sweep
 
 pytestmark = pytest.mark.django_db
@@ -158,7 +159,7 @@ def test_a_step_running_when_deleted_still_records_its_outcome():
 
 @pytest.fixture
 def quiet_broker(monkeypatch):
-    monkeypatch.setattr(sweeper, "nudges_waiting", lambda queues: 0)
+    monkeypatch.setattr(leased_work, "nudges_waiting", lambda queues: 0)
 
 
 def swept(django_capture_on_commit_callbacks) -> set[str]:
@@ -194,7 +195,7 @@ FROM generate_series(1, %s)
 
 @pytest.mark.parametrize(
     ("statement", "index"),
-    [(SWEEP_DUE_SQL, "trigger_due_idx"), (SWEEP_EXPIRED_SQL, "trigger_lease_idx")],
+    [(RUNS.sweep_due_sql, "trigger_due_idx"), (RUNS.sweep_expired_sql, "trigger_lease_idx")],
     ids=["due", "expired"],
 )
 def test_sweeper_statements_can_use_their_partial_index(statement, index):

@@ -10,9 +10,9 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
+from common import leased_work
 from tests.factories import WorkflowFactory, chain, delay_node
 from triggers.models import TriggerInstance
-from workers.services import sweeper
 from workers.services.sweeper import sweep
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def make():
 def waiting(monkeypatch):
     """The broker queue's length as the sweeper sees it (nothing waits unless a test says so)."""
     queue = {"length": 0}
-    monkeypatch.setattr(sweeper, "nudges_waiting", lambda queues: queue["length"])
+    monkeypatch.setattr(leased_work, "nudges_waiting", lambda queues: queue["length"])
     return queue
 
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 
 from common.backoff import backoff
+from common.leased_work import nudge_schedule
 from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
@@ -467,15 +468,11 @@ def _storable(value: Any) -> Any:
 
 
 def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
-    """Whether to nudge on commit (and with which countdown), or leave it to the sweeper."""
+    """Whether to nudge on commit (and with which countdown), or leave it to the sweeper: the
+    leased-work policy (common/leased_work.py)."""
     if outcome.status != TriggerStatus.ENQUEUED:
         return False, None
-    wait = (outcome.available_at - now).total_seconds()
-    if wait <= 0:
-        return True, None
-    if wait <= settings.NOTIFLOW_MAX_COUNTDOWN_SECONDS:
-        return True, wait
-    return False, None
+    return nudge_schedule((outcome.available_at - now).total_seconds())
 
 
 def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> ReleaseWrite:

@@ -1,0 +1,184 @@
+"""The leased-work primitive (docs/design.md, rules 1 and 3, "Leased work"; issue 32 §3): the one
+job-table discipline of every kind of work a worker takes under a lease, a run's step
+(`trigger_instance`) and a webhook delivery (`webhook_delivery`), in the manner of River's and
+Procrastinate's job tables.
+
+A unit of work is a row that PostgreSQL holds the truth of; the broker only carries nudges (its
+id) and losing one loses nothing. The row is either *waiting*, due at `available_at`, or *leased*
+to one worker until `lease_until` under the token `leased_by`. The rules, for every kind:
+
+- **claim**: one statement takes the row if it is due and free (never leased, or its lease
+  expired: `notiflow_lease_expired_v1`), sets the lease on the database's clock
+  (now() + NOTIFLOW_LEASE_SECONDS) and clears `nudged_at`; a row held under a live lease is
+  skipped, never waited for;
+- **release**: one statement writes the outcome only while the row still carries the worker's
+  token (fenced), and with it the next due time, now() + the wait the worker passes;
+- **nudge** (`nudge_schedule`): a row due within NOTIFLOW_MAX_COUNTDOWN_SECONDS is nudged on
+  commit with that countdown; a longer wait is left to the sweeper, which looks one interval
+  ahead;
+- **sweep** (`work_sweep`): expired leases first, then due rows never nudged, or nudged more than
+  NOTIFLOW_RENUDGE_AFTER_SECONDS ago and still waiting (their nudge presumed lost); most urgent
+  first, in batches of NOTIFLOW_SWEEP_BATCH_SIZE taken FOR UPDATE SKIP LOCKED (two sweepers share
+  the work without doubling it), each committed before its nudges go;
+- **back-pressure**: a lost nudge is re-sent only while at most a batch of messages waits in the
+  kind's queues. Under a longer line the nudge is most likely in it, and sending it again only
+  lengthens the line for everyone (a chaos run met exactly that: every sweep re-sent every
+  waiting delivery, and the flood starved the steps sharing the queue). First nudges and expired
+  leases go whatever the line.
+
+Each kind declares itself once, as a `LeasedWork`: its table, which rows wait, which are leased,
+which may be worked on at all, where its nudges go, how they are published. The two sweep
+statements are written once, whole, below; a kind's are these with its declared names in their
+places, built at import (tests/snapshots/ show each as PostgreSQL receives it). The claim and the
+release are a database function per kind, written whole in its migration: the run's in triggers/
+(`notiflow_claim_v1`, `notiflow_release_v1`), the delivery's in events migration 0004.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Generic, TypeVar
+
+from django.conf import settings
+from django.db import connection, transaction
+
+from common.broker import nudges_waiting
+from common.leases import lease_expired_sql
+
+MAX_BATCHES_PER_SWEEP = 20
+
+# One swept row: (id, countdown in seconds on the database's clock, queue, priority).
+Swept = tuple[Any, float, "str | None", "int | None"]
+NudgeT = TypeVar("NudgeT")
+
+# Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
+# claimed: that nudge was lost (the second kind only when `renudge_lost`). Each row comes with
+# its countdown in seconds on the database's clock (docs/design.md, "One clock").
+_SWEEP_DUE = """
+UPDATE {table} t SET nudged_at = now()
+WHERE id IN (
+    SELECT id FROM {table}
+    WHERE {waiting} AND available_at <= now() + %(lookahead)s * interval '1 second'
+      AND {live}
+      AND (nudged_at IS NULL
+           OR (%(renudge_lost)s
+               AND available_at < now() - %(renudge)s * interval '1 second'
+               AND nudged_at < now() - %(renudge)s * interval '1 second'))
+    ORDER BY {urgency}available_at
+    LIMIT %(batch)s
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING t.id, extract(epoch FROM t.available_at - now())::float8, {route}
+"""
+
+# Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
+# after expiry nudges at once.
+_SWEEP_EXPIRED = """
+UPDATE {table} t SET nudged_at = now()
+WHERE id IN (
+    SELECT id FROM {table}
+    WHERE {leased} AND {lease_expired} AND {live}
+      AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
+    ORDER BY {urgency}lease_until
+    LIMIT %(batch)s
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING t.id, 0::float8, {route}
+"""
+
+
+@dataclass(frozen=True)
+class LeasedWork(Generic[NudgeT]):
+    """One kind of leased work, declared once. The SQL conditions are over the kind's row; the
+    statuses they compare with are parameters (`params`), never literals."""
+
+    name: str
+    table: str
+    waiting: str  # the row waits for its due time, under no lease
+    leased: str  # the row is leased (live or expired)
+    live: str  # the row may be worked on at all (not deleted, its endpoint enabled, ...)
+    route: str  # the queue and priority of its nudge (two SQL expressions over `t`)
+    urgency: str  # what orders the most urgent first, before its due time ("" for none)
+    params: Mapping[str, Any]  # the statuses the conditions name
+    queues: Callable[[], Iterable[str]]  # where its nudges wait (the back-pressure's line)
+    nudge: Callable[[Swept], NudgeT]  # a swept row as the kind's nudge
+    enqueue_on_commit: Callable[[list[NudgeT]], None]  # publish nudges after commit
+
+    def _fill(self, template: str) -> str:
+        return template.format(
+            table=self.table,
+            waiting=self.waiting,
+            leased=self.leased,
+            live=self.live,
+            route=self.route,
+            urgency=f"{self.urgency}, " if self.urgency else "",
+            lease_expired=lease_expired_sql(),
+        )
+
+    @cached_property
+    def sweep_due_sql(self) -> str:
+        return self._fill(_SWEEP_DUE)
+
+    @cached_property
+    def sweep_expired_sql(self) -> str:
+        return self._fill(_SWEEP_EXPIRED)
+
+
+def nudge_schedule(wait_seconds: float) -> tuple[bool, float | None]:
+    """Whether work due in `wait_seconds` is nudged on commit, and with which countdown (None:
+    at once), or left to the sweeper (False): the one statement of that policy."""
+    if wait_seconds <= 0:
+        return True, None
+    if wait_seconds <= settings.NOTIFLOW_MAX_COUNTDOWN_SECONDS:
+        return True, wait_seconds
+    return False, None
+
+
+def renudge_lost(waiting: int | None, batch: int) -> bool:
+    """The back-pressure rule: whether lost nudges are sent again while `waiting` messages wait
+    in the kind's queues (None: the broker cannot say, and a lost nudge must not stay lost)."""
+    return waiting is None or waiting <= batch
+
+
+def sweep_params(
+    work: LeasedWork[Any], *, renudge_lost: bool, batch: int | None = None
+) -> dict[str, Any]:
+    """The parameters of `work`'s sweep statements under the current settings."""
+    return {
+        **work.params,
+        "lookahead": settings.NOTIFLOW_SWEEP_INTERVAL_SECONDS,
+        "renudge": settings.NOTIFLOW_RENUDGE_AFTER_SECONDS,
+        "batch": batch or settings.NOTIFLOW_SWEEP_BATCH_SIZE,
+        "renudge_lost": renudge_lost,
+    }
+
+
+def work_sweep(work: LeasedWork[NudgeT], *, batch: int | None = None) -> list[list[NudgeT]]:
+    """Nudge every unit of `work` whose lease expired, then every one due (see the module):
+    the batches of nudges published, each after its transaction commits, most urgent first.
+    At most MAX_BATCHES_PER_SWEEP batches of each: the next sweep goes on."""
+    size = batch or settings.NOTIFLOW_SWEEP_BATCH_SIZE
+    params = sweep_params(
+        work, renudge_lost=renudge_lost(nudges_waiting(work.queues()), size), batch=size
+    )
+    batches: list[list[NudgeT]] = []
+    for sql in (work.sweep_expired_sql, work.sweep_due_sql):
+        for _ in range(MAX_BATCHES_PER_SWEEP):
+            found = _sweep_batch(work, sql, params)
+            if found:
+                batches.append(found)
+            if len(found) < size:
+                break
+    return batches
+
+
+def _sweep_batch(work: LeasedWork[NudgeT], sql: str, params: dict[str, Any]) -> list[NudgeT]:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows: Sequence[Swept] = cursor.fetchall()
+        # RETURNING keeps no order: the most urgent are published first.
+        nudges = [work.nudge(row) for row in sorted(rows, key=lambda row: -(row[3] or 0))]
+        work.enqueue_on_commit(nudges)
+    return nudges

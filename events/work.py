@@ -1,0 +1,41 @@
+"""Webhook deliveries as leased work (common/leased_work.py; docs/design.md, "Leased work"): a
+delivery is `pending` throughout, waiting when it holds no lease and leased when it does, and is
+worked on only while its endpoint is enabled (a disabled endpoint keeps its deliveries). Its
+nudges all go to NOTIFLOW_WEBHOOK_QUEUE at the default priority (events.dispatch routes them), in
+due order. The claim and the finish are events migration 0004's functions (events/sql.py).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from common.leased_work import LeasedWork, Swept
+from events.dispatch import DeliveryNudge, deliveries_nudge_on_commit
+from events.models import DeliveryStatus
+from events.sql import DELIVERY_TABLE, ENDPOINT_TABLE
+
+_PENDING = "%(st_pending)s::text"
+
+
+def _queues() -> list[str]:
+    return [settings.NOTIFLOW_WEBHOOK_QUEUE]
+
+
+def _nudge(row: Swept) -> DeliveryNudge:
+    delivery_id, countdown, _, _ = row
+    return DeliveryNudge(int(delivery_id), countdown)
+
+
+DELIVERIES: LeasedWork[DeliveryNudge] = LeasedWork(
+    name="webhook delivery",
+    table=DELIVERY_TABLE,
+    waiting=f"status = {_PENDING} AND lease_until IS NULL",
+    leased=f"status = {_PENDING}",
+    live=f"endpoint_id IN (SELECT id FROM {ENDPOINT_TABLE} WHERE disabled_at IS NULL)",  # noqa: S608 (names from the models)
+    route="NULL::text, NULL::integer",  # one queue, one priority: events.dispatch's
+    urgency="",
+    params={"st_pending": DeliveryStatus.PENDING.value},
+    queues=_queues,
+    nudge=_nudge,
+    enqueue_on_commit=deliveries_nudge_on_commit,
+)
