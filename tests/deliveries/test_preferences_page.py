@@ -46,6 +46,7 @@ def test_the_page_lists_what_the_person_received_with_a_box_per_channel(client, 
     page = client.get(url("ada"))
 
     assert page.status_code == 200 and page["Cache-Control"] == "no-store"
+    assert page["X-Frame-Options"] == "DENY" and page["Referrer-Policy"] == "same-origin"
     html = page.content.decode()
     assert "Comments" in html and "Replies to you" in html
     assert "Account" not in html  # required: no preference turns it off
