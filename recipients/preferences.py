@@ -221,9 +221,10 @@ def preferences_token_read(token: str) -> str:
     return str(data["p"])
 
 
-def preferences_url(recipient: str) -> str:
-    """`{{ preferences_url }}` of a run for `recipient`: the hosted page, or "" when the service
-    has no public URL (NOTIFLOW_PUBLIC_URL) to point it at."""
+def preferences_url(recipient: str) -> str | None:
+    """`{{ preferences_url }}` of a run for `recipient`: the hosted page, or None when the
+    service has no public URL (NOTIFLOW_PUBLIC_URL) to point it at (a template naming it then
+    fails as any undefined variable does, never an empty link in an inbox)."""
     if not settings.NOTIFLOW_PUBLIC_URL:
-        return ""
+        return None
     return f"{settings.NOTIFLOW_PUBLIC_URL}/deliveries/preferences/{preferences_token(recipient)}/"

@@ -145,3 +145,13 @@ def test_a_run_without_a_recipient_is_not_asked_and_has_no_preferences_url():
 
     assert trigger.status == "failed"
     assert "preferences_url" in trigger.last_error
+
+
+def test_without_a_public_url_a_template_naming_the_link_fails_rather_than_send_it_empty(settings):
+    settings.NOTIFLOW_PUBLIC_URL = ""
+    Recipient.objects.create(key="fi")
+
+    trigger = run_for("fi", chain(email_node("mail", body="Manage: {{ preferences_url }}")))
+
+    assert trigger.status == "failed" and "preferences_url" in trigger.last_error
+    assert mail.outbox == []

@@ -87,8 +87,8 @@ def trigger_context(
         },
         now=now,
     )
-    if trigger.recipient:
-        context[PREFERENCES_URL] = preferences_url(trigger.recipient)
+    if trigger.recipient and (link := preferences_url(trigger.recipient)):
+        context[PREFERENCES_URL] = link
     return context
 
 
