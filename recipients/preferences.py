@@ -21,6 +21,7 @@ from django.core import signing
 from django.db import transaction
 from django.db.models import Subquery
 
+from common.http import unknown_name_message
 from recipients.models import Category, Recipient
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES
@@ -127,34 +128,33 @@ def preferences_problems(data: Any) -> dict[str, list[str]]:
     problems: dict[str, list[str]] = {}
     for key in data:
         if key not in PREFERENCE_KEYS:
-            problems[str(key)] = [
-                f"unknown field; the known ones are: {', '.join(PREFERENCE_KEYS)}"
-            ]
+            problems[str(key)] = [unknown_name_message(str(key), PREFERENCE_KEYS)]
     for key in PREFERENCE_KEYS:
         if not isinstance(data.get(key, {}), Mapping):
             problems[key] = ["must be an object"]
     if problems:
         return problems
-    channels = known_channels()
-    _check_switches(data.get("channels", {}), "channels", channels, "channel", problems)
-    categories = data.get("categories", {})
-    known_categories = set(
-        Category.objects.filter(slug__in=list(categories)).values_list("slug", flat=True)
-    )
-    for slug, value in categories.items():
-        where = f"categories.{slug}"
-        if slug not in known_categories:
-            problems[where] = ["unknown category"]
-        elif isinstance(value, Mapping):
-            _check_switches(value, where, channels, "channel", problems)
-        elif not isinstance(value, bool):
-            problems[where] = ["must be true, false, or an object of channels to true or false"]
+    _check_switches(data.get("channels", {}), "channels", known_channels(), "channel", problems)
+    _check_categories(data.get("categories", {}), problems)
     workflows = data.get("workflows", {})
     known_workflows = set(
         Workflow.objects.filter(key__in=list(workflows)).values_list("key", flat=True)
     )
     _check_switches(workflows, "workflows", sorted(known_workflows), "workflow", problems)
     return problems
+
+
+def _check_categories(categories: Mapping[str, Any], problems: dict[str, list[str]]) -> None:
+    """A category's value: true, false, or {channel: bool}; the category one an operator made."""
+    known = set(Category.objects.filter(slug__in=list(categories)).values_list("slug", flat=True))
+    for slug, value in categories.items():
+        where = f"categories.{slug}"
+        if slug not in known:
+            problems[where] = ["unknown category"]
+        elif isinstance(value, Mapping):
+            _check_switches(value, where, known_channels(), "channel", problems)
+        elif not isinstance(value, bool):
+            problems[where] = ["must be true, false, or an object of channels to true or false"]
 
 
 def _check_switches(

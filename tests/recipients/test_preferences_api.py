@@ -89,3 +89,9 @@ def test_a_trigger_scoped_key_may_read_and_write_them(person):
     answer = client.put(url(person.key), {"channels": {"sms": False}}, format="json")
 
     assert answer.status_code == 200
+
+
+def test_a_near_miss_of_a_key_gets_a_did_you_mean(api_client, person):
+    answer = api_client.put(url(person.key), {"chanels": {"sms": False}}, format="json")
+
+    assert answer.json()["errors"]["chanels"] == ["unknown field; did you mean 'channels'?"]
