@@ -11,6 +11,7 @@ asked (the engine does not call this). Channel names are free strings: a later c
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,10 +20,11 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
-from django.db.models import Subquery
 
+from common.db import fetchall_prepared
 from common.http import unknown_name_message
 from recipients.models import Category, Recipient
+from recipients.sql import SEND_PREFERENCES_SQL
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES
 
@@ -84,33 +86,25 @@ def known_channels() -> list[str]:
 
 # --- one send: the engine's question ------------------------------------------------------------
 def send_decision(*, recipient: str, workflow: str, category: str, channel: str) -> Decision:
-    """The decision for a send of a run for `recipient` (a key): one statement, the profile's
-    preferences and the category's defaults together. A recipient that does not exist (erased)
-    has no preferences: the category's defaults decide."""
-    defaults = Category.objects.filter(slug=category).values("defaults")[:1]
-    found = (
-        Recipient.objects.filter(key=recipient)
-        .annotate(category_defaults=Subquery(defaults))
-        .values("preferences", "category_defaults")
-        .first()
-    )
-    preferences, category_defaults = (
-        (found["preferences"], found["category_defaults"])
-        if found
-        else ({}, _defaults_of(category))
-    )
+    """The decision for a send of a run for `recipient` (a key): one prepared statement reads the
+    profile's preferences and the category's defaults together. A recipient that does not exist
+    (erased) has no preferences: the category's defaults decide."""
+    params = {"pref_recipient": recipient, "pref_category": category}
+    ((preferences, defaults),) = fetchall_prepared(SEND_PREFERENCES_SQL, params)
     return preference_resolve(
-        preferences or {},
+        _json(preferences),
         workflow=workflow,
         category=category,
         channel=channel,
-        defaults=category_defaults or {},
+        defaults=_json(defaults),
     )
 
 
-def _defaults_of(category: str) -> dict[str, Any]:
-    row = Category.objects.filter(slug=category).values_list("defaults", flat=True).first()
-    return row or {}
+def _json(value: Any) -> dict[str, Any]:
+    """A jsonb column as read on Django's connection (its text: Django parses JSON itself, so it
+    has psycopg leave jsonb unparsed), or {} for NULL or another shape."""
+    parsed = json.loads(value) if isinstance(value, str) else value
+    return parsed if isinstance(parsed, dict) else {}
 
 
 # --- reading and writing them: the API's and the page's ------------------------------------------
