@@ -23,9 +23,11 @@ from deliveries.models import DeliveryEvent, SuppressionReason, SuppressionScope
 from deliveries.suppression import Unsubscribing, recipient_normalise, suppression_add
 from events import catalog as events
 from events.services.outbox import events_record
+from recipients.preferences import category_switches_set
 from triggers.announce import announcement
 from triggers.models import TriggerInstance
 from workers.models import SendLedger
+from workflows.definition import preference_category_of
 
 logger = logging.getLogger(__name__)
 
@@ -184,7 +186,9 @@ def unsubscribe_record(*, unsubscribing: Unsubscribing) -> bool:
     and, when the link names a send still known, an `unsubscribed` delivery event about that send
     announced as `message.unsubscribed`, as a provider's unsubscribe is (delivery_record); in one
     transaction, and once however often the link is posted (the suppression is added again if
-    an operator removed it meanwhile). Whether the suppression is new."""
+    an operator removed it meanwhile). When that send was of a run for a recipient, their
+    preference page's switch lands too: its workflow's category turned off on the channel
+    (docs/design.md, "Preferences"). Whether the suppression is new."""
     channel, recipient, key = unsubscribing
     report = Report(
         provider=ONE_CLICK,
@@ -202,6 +206,7 @@ def unsubscribe_record(*, unsubscribing: Unsubscribing) -> bool:
     with transaction.atomic():
         if key:
             delivery_record(report)
+            _preference_turn_off(send_key=key, channel=channel)
         _, created = suppression_add(
             channel=channel,
             recipient=recipient,
@@ -210,6 +215,27 @@ def unsubscribe_record(*, unsubscribing: Unsubscribing) -> bool:
             source=f"{ONE_CLICK} unsubscribe",
         )
     return created
+
+
+def _preference_turn_off(*, send_key: str, channel: str) -> None:
+    """Turn off, in the preferences of the recipient of the run the send `send_key`
+    (`<trigger_id>:<node_id>`) was of, that run's workflow's category on `channel`."""
+    trigger_id = send_key.partition(":")[0]
+    try:
+        uuid.UUID(trigger_id)
+    except ValueError:
+        return
+    run = (
+        TriggerInstance.objects.filter(pk=trigger_id)
+        .exclude(recipient="")
+        .values("recipient", "workflow_version__definition")
+        .first()
+    )
+    if run is None:  # no recipient, or purged meanwhile
+        return
+    category = preference_category_of(run["workflow_version__definition"])
+    if category:
+        category_switches_set(run["recipient"], {category: {channel: False}})
 
 
 def _unmatched(report: Report, send: SendLedger, reason: str) -> None:

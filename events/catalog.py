@@ -16,7 +16,7 @@ TRIGGER_CANCELLED = "trigger.cancelled"
 TRIGGER_DELETED = "trigger.deleted"
 STEP_FAILED = "step.failed"
 MESSAGE_SENT = "message.sent"
-# A send the suppression list stopped and that does not fail the run (workers/services/engine.py).
+# A send the suppression list or a preference stopped without failing the run (the engine).
 MESSAGE_SKIPPED = "message.skipped"
 # What providers report after accepting a message (deliveries/services.py).
 MESSAGE_DELIVERED = "message.delivered"
@@ -38,8 +38,9 @@ EVENT_TYPES: dict[str, str] = {
     STEP_FAILED: "a step failed and will be retried (data.step has the attempt and the error)",
     MESSAGE_SENT: "an email or SMS was accepted by its provider (data.message)",
     MESSAGE_SKIPPED: (
-        "a send was skipped, its recipient suppressed (unsubscribed, say); the run goes on "
-        "(data.message says which rule and entry)"
+        "a send was skipped, its recipient suppressed (unsubscribed, say) or the send turned "
+        "off by their preferences; the run goes on (data.message says which rule and entry, or "
+        "which preference)"
     ),
     MESSAGE_DELIVERED: "the provider reports the message delivered to the recipient",
     MESSAGE_DEFERRED: "the provider reports a temporary delivery failure; it keeps trying",

@@ -527,6 +527,11 @@ if NOTIFLOW_PUBLIC_URL and not (
     )
 # How long a marketing email's one-click unsubscribe link works (deliveries/suppression.py).
 NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS", default=60)
+# How long a `{{ preferences_url }}` link to the hosted preference page works
+# (recipients/preferences.py); a link is made afresh for every message.
+NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS = env.int(
+    "NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS", default=60
+)
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
 # registers without the sms node type and fails an SMS step it meets (workers/nodes/__init__.py).
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")

@@ -11,6 +11,7 @@ from events.api import (
     WebhookTestApi,
 )
 from notiflow.views import favicon, landing
+from recipients import preferences_api
 from registry.api import WorkerListApi
 from triggers.api import (
     TriggerBulkApi,
@@ -62,6 +63,7 @@ api = [
         SuppressionDetailApi.as_view(),
         name="suppression-detail",
     ),
+    *preferences_api.urlpatterns,
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",

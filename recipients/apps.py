@@ -9,3 +9,12 @@ class RecipientsConfig(AppConfig):
     name = "recipients"
     verbose_name = "Recipients, preferences and topics"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The workflow validator (a room below) refuses a preference category that does not
+        # exist through this lookup, and the admin shows categories (recipients/category_admin.py).
+        from recipients import category_admin  # noqa: F401  (registers the Category admin)
+        from recipients.models import Category
+        from workflows import definition
+
+        definition.category_exists = lambda slug: Category.objects.filter(slug=slug).exists()

@@ -26,6 +26,7 @@ from django.utils import timezone
 from events.models import DeliveryStatus
 from events.services.dispatcher import delivery_send
 from events.services.endpoints import endpoint_ping
+from recipients.models import Recipient
 from tests.events.support import endpoint_on
 from tests.factories import (
     WorkflowFactory,
@@ -107,6 +108,15 @@ def test_a_send_step_claims_checks_suppression_and_releases_in_three_statements(
     trigger = trigger_of(warm(chain(email_node("mail"), sms_node("text"))))
     # The claim (opening the ledger), the suppression lookup, the release (ledger, step log).
     assert_statements("email step", stepped(trigger), statements=3, transactions=1)
+
+
+def test_a_send_step_of_a_run_for_a_recipient_asks_their_preferences_in_one_more_statement():
+    Recipient.objects.create(key="pinned-person", preferences={"channels": {"sms": False}})
+    trigger = trigger_of(warm(chain(email_node("mail"), sms_node("text"))))
+    TriggerInstance.objects.filter(pk=trigger.pk).update(recipient="pinned-person")
+    # The three above, and the person's preferences with the category's defaults (one statement,
+    # recipients.preferences.send_decision): a run without a recipient does not pay it.
+    assert_statements("email step for a recipient", stepped(trigger), statements=4, transactions=1)
 
 
 def test_a_delay_step_is_its_claim_and_its_release():

@@ -1,8 +1,9 @@
 """Every hot-path statement as PostgreSQL receives it, compared with its snapshot under
 tests/snapshots/ (issue 32 §2): intake's insert-or-return (one request, many, and the key's
 existing trigger), the claim, the release of each kind (a step log alone, with the send ledger,
-giving the send slot back, with events), the suppression lookup, the two sweeps of runs, a webhook
-delivery's claim and finish, and the two sweeps of deliveries.
+giving the send slot back, with events), the suppression lookup, the preference lookup of a
+run for a recipient, the two sweeps of runs, a webhook delivery's claim and finish, and the two
+sweeps of deliveries.
 
 The statements are captured at execution, as the real services run them, through Django's
 execute wrappers (common/db.py keeps them for the prepared statements), and converted as
@@ -37,6 +38,7 @@ from psycopg.adapt import Transformer
 from common import leased_work
 from events.services.dispatcher import deliveries_sweep, delivery_send
 from events.services.endpoints import endpoint_ping
+from recipients.models import Recipient
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from triggers.models import TriggerInstance
@@ -166,6 +168,14 @@ def test_a_send_step_claims_looks_up_suppression_and_releases_with_the_ledger():
     with sent() as statements:
         step(trigger)()
     assert_snapshots(["claim", "suppression", "release_ledger_and_log"], statements)
+
+
+def test_a_send_step_of_a_run_for_a_recipient_looks_up_their_preferences_first():
+    Recipient.objects.create(key="ada")
+    trigger = trigger_of(warm(email_node("mail"), sms_node("text")), "k", recipient="ada")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(["claim", "preferences", "suppression", "release_ledger_and_log"], statements)
 
 
 def test_a_send_whose_template_fails_gives_its_slot_back():

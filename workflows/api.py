@@ -18,12 +18,14 @@ from rest_framework.views import APIView
 from common.actors import actor_of
 from common.http import (
     NoFieldsSerializer,
+    StrictBooleanField,
+    StrictCharField,
     StrictQueryParameters,
     StrictSerializer,
     request_fields,
 )
 from common.scopes import ADMIN, TRIGGER, api_key_of
-from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of
+from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of, required_of
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.routing import (
@@ -49,6 +51,10 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
     version = serializers.IntegerField(read_only=True)
     entry_node_id = serializers.SerializerMethodField()
     category = serializers.SerializerMethodField()
+    preference_category = serializers.SerializerMethodField()
+    # DRF's metaclass takes declared fields off the class: this `required` is the definition's,
+    # not Field.required, which only mypy sees it shadow.
+    required = serializers.SerializerMethodField()  # type: ignore[assignment]
     nodes = serializers.SerializerMethodField()
     edges = serializers.SerializerMethodField()
 
@@ -63,6 +69,8 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
             "priority",
             "version",
             "category",
+            "preference_category",
+            "required",
             "entry_node_id",
             "nodes",
             "edges",
@@ -76,6 +84,12 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ChoiceField(choices=CATEGORIES))
     def get_category(self, workflow: Workflow) -> str:
         return category_of(workflow.definition)
+
+    def get_preference_category(self, workflow: Workflow) -> str:
+        return str(workflow.definition.get("preference_category") or "")
+
+    def get_required(self, workflow: Workflow) -> bool:
+        return required_of(workflow.definition)
 
     def get_nodes(self, workflow: Workflow) -> list[dict[str, Any]]:
         return [_node_in_order(node) for node in workflow.definition.get("nodes", [])]
@@ -154,6 +168,21 @@ class WorkflowInputSerializer(StrictSerializer):
         default=TRANSACTIONAL,
         help_text="marketing: its email carries a one-click unsubscribe (RFC 8058) and is not "
         "sent to recipients who unsubscribed from marketing; transactional (the default): never.",
+    )
+    preference_category = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        help_text="The category (an operator's, from the admin: `billing`, `comments`) whose "
+        "preferences apply to its sends; empty: none (a marketing workflow is then in "
+        "`marketing`). An unknown slug is a 400.",
+    )
+    # The definition's `required`, as in WorkflowOutputSerializer.
+    required = StrictBooleanField(  # type: ignore[assignment]
+        required=False,
+        default=False,
+        help_text="true: no preference turns its sends off (password resets, receipts); "
+        "suppressions still apply.",
     )
     # The definition is checked by the one validator (workflows.validation), not here.
     entry_node_id = serializers.CharField(

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from workflows.definition import category_of
+from workflows.definition import category_of, preference_category_of, required_of
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,11 @@ def definition_diff(
         )
     if category_of(old) != category_of(new):
         summary.append(f"category changed from {category_of(old)} to {category_of(new)}")
+    if preference_category_of(old) != preference_category_of(new):
+        was, now = preference_category_of(old) or "none", preference_category_of(new) or "none"
+        summary.append(f"preference category changed from {was} to {now}")
+    if required_of(old) != required_of(new):
+        summary.append("now required" if required_of(new) else "no longer required")
     old_nodes = {n.get("id"): n for n in old.get("nodes", []) if isinstance(n, dict)}
     new_nodes = {n.get("id"): n for n in new.get("nodes", []) if isinstance(n, dict)}
     for node_id in new_nodes.keys() - old_nodes.keys():

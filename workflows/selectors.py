@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from workflows.definition import category_of
+from workflows.definition import category_of, preference_category_of, required_of
 from workflows.models import Workflow, WorkflowVersion
 
 
@@ -32,6 +32,8 @@ class CompiledWorkflow:
     nodes: dict[str, dict[str, Any]]
     category: str
     outgoing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    preference_category: str = ""  # "" for none (workflows.definition.preference_category_of)
+    required: bool = False  # preferences do not turn its sends off
 
 
 @lru_cache(maxsize=1024)
@@ -54,6 +56,8 @@ def workflow_version_compiled(version_id: int) -> CompiledWorkflow:
         category=category_of(definition),
         nodes={n["id"]: n for n in definition["nodes"]},
         outgoing=outgoing,
+        preference_category=preference_category_of(definition),
+        required=required_of(definition),
     )
 
 
@@ -72,6 +76,8 @@ def workflow_export(*, workflow: Workflow) -> dict[str, Any]:
         "active": workflow.active,
         "version": workflow.version,
         "category": category_of(definition),
+        "preference_category": str(definition.get("preference_category") or ""),
+        "required": required_of(definition),
         "entry_node_id": definition.get("entry_node_id"),
         "nodes": definition.get("nodes", []),
         "edges": definition.get("edges", []),

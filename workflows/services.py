@@ -14,7 +14,14 @@ from workflows.models import Workflow, WorkflowVersion
 from workflows.routing import PRIORITY_DEFAULT, default_queue
 from workflows.validation import ValidationError, workflow_validate
 
-DEFINITION_KEYS = ("entry_node_id", "nodes", "edges", "category")
+DEFINITION_KEYS = (
+    "entry_node_id",
+    "nodes",
+    "edges",
+    "category",
+    "preference_category",
+    "required",
+)
 
 
 class WorkflowInvalid(Exception):
@@ -27,8 +34,9 @@ class WorkflowInvalid(Exception):
 
 def definition_normalize(definition: dict[str, Any]) -> dict[str, Any]:
     """The stored form: exactly entry_node_id, nodes and edges (edges default to none, the entry
-    to the first node), and `category` when it is not the default (so definitions from before
-    categories, and those that name the default, are equal and make no new version)."""
+    to the first node), and `category`, `preference_category` and `required` when they are not
+    the default (so definitions from before them, and those that name the default, are equal and
+    make no new version)."""
     entry = definition.get("entry_node_id")
     nodes = definition.get("nodes")
     if entry in (None, "") and isinstance(nodes, list) and nodes and isinstance(nodes[0], dict):
@@ -40,6 +48,10 @@ def definition_normalize(definition: dict[str, Any]) -> dict[str, Any]:
     }
     if definition.get("category") not in (None, "", TRANSACTIONAL):
         normalized["category"] = definition["category"]
+    if definition.get("preference_category") not in (None, ""):
+        normalized["preference_category"] = definition["preference_category"]
+    if definition.get("required") not in (None, False):
+        normalized["required"] = definition["required"]
     return normalized
 
 

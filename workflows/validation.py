@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 
-from workflows.definition import CATEGORIES, MARKETING, TRANSACTIONAL
+from workflows.definition import CATEGORIES, MARKETING, TRANSACTIONAL, preference_problems
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.templating import TemplateError, condition_check, template_check
 
@@ -63,6 +63,9 @@ def workflow_validate(definition: Any) -> list[ValidationError]:
         errors.append(ValidationError("category", f"must be one of {', '.join(CATEGORIES)}"))
     else:
         _check_category(nodes if isinstance(nodes, list) else [], category == MARKETING, errors)
+    errors.extend(
+        ValidationError(field, message) for field, message in preference_problems(definition)
+    )
 
     entry = definition.get("entry_node_id")
     if not isinstance(entry, str) or not entry:

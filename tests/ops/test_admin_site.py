@@ -57,6 +57,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
 
     assert [app["name"] for app in app_list] == [
         "Workflows",
+        "Recipients, preferences and topics",
         "Triggers",
         "Workers",
         "Deliveries and suppression",
@@ -66,6 +67,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
         "Scheduler (internal)",
     ]
     models = {app["app_label"]: [m["object_name"] for m in app["models"]] for app in app_list}
+    assert "Category" in models["recipients"]
     assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "ApiKey"]
     assert models["workers"] == ["StepExecutionLog", "SendLedger", "Digest"]
     assert models["deliveries"] == ["DeliveryEvent", "Suppression", "UnmatchedReport"]
@@ -120,7 +122,12 @@ def test_every_page_links_the_favicon_and_it_is_served(client, admin_client):
 def test_the_sidebar_on_every_page_has_the_same_order(admin_client):
     sidebar = admin_client.get("/admin/triggers/triggerinstance/").context["available_apps"]
 
-    assert [app["app_label"] for app in sidebar][:3] == ["workflows", "triggers", "workers"]
+    assert [app["app_label"] for app in sidebar][:4] == [
+        "workflows",
+        "recipients",
+        "triggers",
+        "workers",
+    ]
     assert sidebar[-1]["name"] == "Scheduler (internal)"
 
 

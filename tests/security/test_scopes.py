@@ -61,6 +61,8 @@ SCOPES = {
     ("suppression-list", "POST"): ADMIN,
     ("suppression-detail", "GET"): ADMIN,
     ("suppression-detail", "DELETE"): ADMIN,
+    ("recipient-preferences", "GET"): TRIGGER,
+    ("recipient-preferences", "PUT"): TRIGGER,
     ("health", "GET"): ADMIN,  # the details; without a key it is public
 }
 PUBLIC = {"schema", "docs"}
@@ -70,6 +72,7 @@ ARGUMENTS = {
     "trigger_id": uuid.uuid4(),
     "endpoint_id": uuid.uuid4(),
     "suppression_id": 2**31 - 1,
+    "recipient_id": "no-such-person",
 }
 
 

@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from deliveries.models import Suppression
 from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
+from recipients.models import Recipient
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node
 from tests.triggers.support import new_trigger
@@ -53,6 +54,7 @@ def path_values() -> dict[str, str]:
         "trigger_id": str(new_trigger(workflow).pk),
         "endpoint_id": str(endpoint.pk),
         "suppression_id": str(suppression.pk),
+        "recipient_id": Recipient.objects.create(key=unique("person")).key,
     }
 
 

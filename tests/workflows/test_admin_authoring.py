@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from recipients.models import Category
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from workflows.models import Workflow
@@ -377,3 +378,35 @@ def test_the_operator_sets_queue_and_priority_on_the_form(admin_client):
     assert response.status_code == 302
     workflow.refresh_from_db()
     assert (workflow.queue, workflow.priority, workflow.version) == ("urgent", 9, 1)
+
+
+def test_the_operator_sets_the_preference_category_and_required_and_an_unknown_one_is_refused(
+    admin_client,
+):
+    Category.objects.create(slug="billing")
+    key = unique("receipts")
+    made = admin_client.post(
+        ADD_URL, three_node_post(key, preference_category="billing", required="on")
+    )
+    assert made.status_code == 302, made.content[:2000]
+    workflow = Workflow.objects.get(key=key)
+    assert (workflow.definition["preference_category"], workflow.definition["required"]) == (
+        "billing",
+        True,
+    )
+    form = (
+        admin_client.get(f"/admin/workflows/workflow/{workflow.pk}/change/")
+        .context["adminform"]
+        .form
+    )
+    assert (form.initial["preference_category"], form.initial["required"]) == ("billing", True)
+
+    unknown = admin_client.post(
+        f"/admin/workflows/workflow/{workflow.pk}/change/",
+        change_post(admin_client, workflow, preference_category="biling", required="on"),
+    )
+
+    assert unknown.status_code == 200
+    assert "unknown category &#x27;biling&#x27;" in unknown.content.decode()
+    workflow.refresh_from_db()
+    assert workflow.version == 1

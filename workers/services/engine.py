@@ -19,6 +19,7 @@ from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_h
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
 from events.services.outbox import Announcement
+from recipients.preferences import Decision, preferences_url, send_decision
 from triggers.announce import WITHOUT_RELEASE, announcement, outbox_release_writes
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
@@ -69,8 +70,10 @@ logger = logging.getLogger(__name__)
 def trigger_context(
     trigger: TriggerInstance, workflow: CompiledWorkflow, *, now: datetime
 ) -> dict[str, Any]:
-    """The execution context (workflows.semantics) of a step of `trigger`."""
-    return execution_context(
+    """The execution context (workflows.semantics) of a step of `trigger`; a run for a recipient
+    also sees `preferences_url`, a signed link to their preference page (docs/design.md,
+    "Preferences"), which no step log keeps."""
+    context = execution_context(
         payload=trigger.payload,
         vars=trigger.vars,
         trigger={
@@ -85,6 +88,12 @@ def trigger_context(
         },
         now=now,
     )
+    if trigger.recipient and (link := preferences_url(trigger.recipient)):
+        context[PREFERENCES_URL] = link
+    return context
+
+
+PREFERENCES_URL = "preferences_url"
 
 
 @dataclass(frozen=True)
@@ -307,6 +316,9 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
+        if turned_off := _preference_off(step, channel.name):
+            skipped = turned_off.skipped_output(to=rendered["to"])
+            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         marketing = step.workflow.category == MARKETING
         try:
             rendered, left_out = suppression_screen(
@@ -327,6 +339,20 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
         vars_patch={output_key(node): result},
         sent=slot.recorded_result is None,
     )
+
+
+def _preference_off(step: StepAttempt, channel: str) -> Decision | None:
+    """The preference that turns this send off, or None: asked only of a run for a recipient
+    (no statement for the others) and not of a required workflow."""
+    if not step.trigger.recipient or step.workflow.required:
+        return None
+    decision = send_decision(
+        recipient=step.trigger.recipient,
+        workflow=step.workflow.workflow_key,
+        category=step.workflow.preference_category,
+        channel=channel,
+    )
+    return None if decision.send else decision
 
 
 def _unsubscribe(rendered: Rendered, idempotency_key: str) -> dict[str, str]:
@@ -485,7 +511,8 @@ def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) 
         input=step_input(
             node=step.node,
             edges=step.workflow.outgoing.get(step.node["id"], []),
-            context=step.context,
+            # The preference link is the person's to use: an operator reading logs needs it not.
+            context={k: v for k, v in step.context.items() if k != PREFERENCES_URL},
         ),
         output=outcome.output,
         error=outcome.error,

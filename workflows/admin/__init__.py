@@ -39,7 +39,20 @@ class WorkflowAdmin(admin.ModelAdmin):
     list_filter = ["active", "queue"]
     search_fields = ["key", "name"]
     fieldsets = [
-        (None, {"fields": ["key", "name", "description", "active", "category"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "key",
+                    "name",
+                    "description",
+                    "active",
+                    "category",
+                    "preference_category",
+                    "required",
+                ]
+            },
+        ),
         ("Routing", {"fields": ["queue", "priority"]}),
     ]
     change_form_template = "admin/workflows/workflow/change_form.html"

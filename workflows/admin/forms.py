@@ -11,7 +11,7 @@ from typing import Any, cast
 from django import forms
 
 from common.http import json_loads_storable
-from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of
+from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of, required_of
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, NodeType
 from workflows.services import definition_normalize
@@ -154,6 +154,17 @@ class WorkflowForm(forms.ModelForm):
         help_text="marketing: its email carries a one-click unsubscribe and skips recipients who "
         "unsubscribed from marketing.",
     )
+    preference_category = forms.CharField(
+        required=False,
+        max_length=100,
+        help_text="The category whose preferences apply to its sends (one of the admin's "
+        "Categories: billing, comments); empty: none (marketing for a marketing workflow).",
+    )
+    required = forms.BooleanField(
+        required=False,
+        help_text="No preference turns its sends off (password resets, receipts); "
+        "suppressions still apply.",
+    )
 
     class Meta:
         model = Workflow
@@ -190,6 +201,8 @@ class WorkflowForm(forms.ModelForm):
         if not self.is_bound:
             self.initial.setdefault("entry_node_id", stored.get("entry_node_id", ""))
             self.initial.setdefault("category", category_of(stored))
+            self.initial.setdefault("preference_category", stored.get("preference_category", ""))
+            self.initial.setdefault("required", required_of(stored))
         _set_choices(self.fields["entry_node_id"], self._node_ids(), "(first node)")
         # An edge's ends offer only their current node here: every id in every edge row made the
         # page quadratic in the nodes (200 nodes: 80,000 options, 9 s). The page's script offers
@@ -229,6 +242,8 @@ class WorkflowForm(forms.ModelForm):
                 "nodes": nodes,
                 "edges": [row.edge() for row in edge_rows if isinstance(row, EdgeForm)],
                 "category": cleaned.get("category"),
+                "preference_category": cleaned.get("preference_category"),
+                "required": cleaned.get("required"),
             }
         )
         errors = workflow_validate(self.definition)
@@ -258,8 +273,8 @@ class WorkflowForm(forms.ModelForm):
                 row = rows[index]
                 row.add_error(field if field in row.fields else None, error.message)
                 return
-        if error.field == "entry_node_id":
-            self.add_error("entry_node_id", error.message)
+        if error.field in ("entry_node_id", "preference_category", "required"):
+            self.add_error(error.field, error.message)
         elif error.field.startswith("edges"):
             self.edge_errors.append(error.message)
         else:

@@ -1,0 +1,83 @@
+"""The admin's categories (docs/design.md, "Preferences"): the operator names the kinds of
+notification workflows carry (`billing`, `comments`) and, per channel, whether a person who said
+nothing gets them: one checkbox a channel, which the form turns into `defaults` ({channel:
+bool}). Imported by recipients/apps.py, beside the recipients' own admin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+
+from recipients.models import Category
+from recipients.preferences import known_channels
+
+
+def _default_field(channel: str) -> str:
+    return f"default_{channel}"
+
+
+class CategoryFormBase(forms.ModelForm):
+    class Meta:
+        model = Category
+        fields = ["slug", "name", "description"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 2, "cols": 60})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        defaults = self.instance.defaults or {}
+        for channel in known_channels():
+            self.fields[_default_field(channel)].initial = defaults.get(channel) is not False
+
+    def save(self, commit: bool = True) -> Category:
+        self.instance.defaults = {
+            channel: bool(self.cleaned_data.get(_default_field(channel)))
+            for channel in known_channels()
+        }
+        return super().save(commit=commit)
+
+
+def _default_checkbox(channel: str) -> forms.BooleanField:
+    return forms.BooleanField(
+        required=False,
+        label=f"{channel} on by default",
+        help_text=f"Unchecked: a person who said nothing about {channel} for this category does "
+        "not get it (their own preferences always win).",
+    )
+
+
+# One checkbox per channel some node type sends on, declared on the class (the admin accepts
+# only declared fields): a later channel gets its box without a change here.
+CategoryForm = type(
+    "CategoryForm",
+    (CategoryFormBase,),
+    {_default_field(channel): _default_checkbox(channel) for channel in known_channels()},
+)
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    form = CategoryForm
+    list_display = ["slug", "name", "defaults_shown"]
+    search_fields = ["slug", "name"]
+
+    def get_fields(self, request: Any, obj: Category | None = None) -> list[Any]:
+        return [
+            "slug",
+            "name",
+            "description",
+            *(_default_field(channel) for channel in known_channels()),
+        ]
+
+    def get_readonly_fields(self, request: Any, obj: Category | None = None) -> list[str]:
+        # Workflows and people's preferences name it by its slug.
+        return ["slug"] if obj is not None else []
+
+    @admin.display(description="defaults")
+    def defaults_shown(self, category: Category) -> str:
+        defaults = category.defaults or {}
+        return ", ".join(
+            f"{channel} {'on' if defaults.get(channel, True) is not False else 'off'}"
+            for channel in known_channels()
+        )

@@ -1,0 +1,224 @@
+"""A person's notification preferences (docs/design.md, "Preferences"): what they turned on or
+off, how one send is decided, and the signed link to their hosted preference page.
+
+A recipient's `preferences` is {"channels": {channel: bool}, "categories": {slug: bool |
+{channel: bool}}, "workflows": {key: bool}}. A send of workflow W, in category C, on channel X
+is decided by the most specific preference that names it: `workflows.W`, then
+`categories.C.X`, then `categories.C` (the whole category), then `channels.X`; then the
+category's operator defaults (Category.defaults[X]); else it is on. A required workflow is not
+asked (the engine does not call this). Channel names are free strings: a later channel fits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+
+from common.db import fetchall_prepared
+from common.http import unknown_name_message
+from recipients.models import Category, Recipient
+from recipients.sql import SEND_PREFERENCES_SQL
+from workflows.models import Workflow
+from workflows.nodes import NODE_TYPES
+
+PREFERENCE_KEYS = ("channels", "categories", "workflows")
+RULE_PREFERENCE = "preference"  # the step log's and `message.skipped`'s rule for a preference
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Whether a send goes, and which preference said so: its path in the preferences
+    (`workflows.weekly-digest`, `categories.comments.email`, `categories.comments`,
+    `channels.sms`), `defaults.<category>.<channel>` for the operator's default, or "" when
+    nothing named it (it goes)."""
+
+    send: bool
+    decided_by: str = ""
+
+    def skipped_output(self, *, to: str) -> dict[str, Any]:
+        """A skipped send's output (the step log's, `message.skipped`'s, and in vars)."""
+        return {
+            "skipped": f"preference: {self.decided_by} is off",
+            "rule": RULE_PREFERENCE,
+            "preference": self.decided_by,
+            "to": to,
+        }
+
+
+def preference_resolve(
+    preferences: Mapping[str, Any],
+    *,
+    workflow: str,
+    category: str,
+    channel: str,
+    defaults: Mapping[str, Any] | None = None,
+) -> Decision:
+    """The decision for one send (the module's order, most specific first). `category` "" is
+    none; `defaults` is the category's operator defaults ({channel: bool})."""
+    workflows = preferences.get("workflows") or {}
+    if isinstance(workflows.get(workflow), bool):
+        return Decision(workflows[workflow], f"workflows.{workflow}")
+    if category:
+        chosen = (preferences.get("categories") or {}).get(category)
+        if isinstance(chosen, dict) and isinstance(chosen.get(channel), bool):
+            return Decision(chosen[channel], f"categories.{category}.{channel}")
+        if isinstance(chosen, bool):
+            return Decision(chosen, f"categories.{category}")
+    channels = preferences.get("channels") or {}
+    if isinstance(channels.get(channel), bool):
+        return Decision(channels[channel], f"channels.{channel}")
+    if category and isinstance((defaults or {}).get(channel), bool):
+        return Decision(bool((defaults or {})[channel]), f"defaults.{category}.{channel}")
+    return Decision(True)
+
+
+def known_channels() -> list[str]:
+    """The channels some registered node type sends on (workflows.nodes), in their order."""
+    return list(dict.fromkeys(kind.channel for kind in NODE_TYPES.values() if kind.channel))
+
+
+# --- one send: the engine's question ------------------------------------------------------------
+def send_decision(*, recipient: str, workflow: str, category: str, channel: str) -> Decision:
+    """The decision for a send of a run for `recipient` (a key): one prepared statement reads the
+    profile's preferences and the category's defaults together. A recipient that does not exist
+    (erased) has no preferences: the category's defaults decide."""
+    params = {"pref_recipient": recipient, "pref_category": category}
+    ((preferences, defaults),) = fetchall_prepared(SEND_PREFERENCES_SQL, params)
+    return preference_resolve(
+        _json(preferences),
+        workflow=workflow,
+        category=category,
+        channel=channel,
+        defaults=_json(defaults),
+    )
+
+
+def _json(value: Any) -> dict[str, Any]:
+    """A jsonb column as read on Django's connection (its text: Django parses JSON itself, so it
+    has psycopg leave jsonb unparsed), or {} for NULL or another shape."""
+    parsed = json.loads(value) if isinstance(value, str) else value
+    return parsed if isinstance(parsed, dict) else {}
+
+
+# --- reading and writing them: the API's and the page's ------------------------------------------
+def preferences_shown(preferences: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored value as the API shows it: the three keys, each an object."""
+    return {key: dict(preferences.get(key) or {}) for key in PREFERENCE_KEYS}
+
+
+def preferences_problems(data: Any) -> dict[str, list[str]]:
+    """What is wrong with a body meant to replace a person's preferences, by its path
+    (`categories.comments.email`): an unknown key, a value that is not true or false, a channel
+    no node type sends on, a category or workflow that does not exist. Empty: it may be saved."""
+    if not isinstance(data, Mapping):
+        return {"body": ["must be a JSON object"]}
+    problems: dict[str, list[str]] = {}
+    for key in data:
+        if key not in PREFERENCE_KEYS:
+            problems[str(key)] = [unknown_name_message(str(key), PREFERENCE_KEYS)]
+    for key in PREFERENCE_KEYS:
+        if not isinstance(data.get(key, {}), Mapping):
+            problems[key] = ["must be an object"]
+    if problems:
+        return problems
+    _check_switches(data.get("channels", {}), "channels", known_channels(), "channel", problems)
+    _check_categories(data.get("categories", {}), problems)
+    workflows = data.get("workflows", {})
+    known_workflows = set(
+        Workflow.objects.filter(key__in=list(workflows)).values_list("key", flat=True)
+    )
+    _check_switches(workflows, "workflows", sorted(known_workflows), "workflow", problems)
+    return problems
+
+
+def _check_categories(categories: Mapping[str, Any], problems: dict[str, list[str]]) -> None:
+    """A category's value: true, false, or {channel: bool}; the category one an operator made."""
+    known = set(Category.objects.filter(slug__in=list(categories)).values_list("slug", flat=True))
+    for slug, value in categories.items():
+        where = f"categories.{slug}"
+        if slug not in known:
+            problems[where] = ["unknown category"]
+        elif isinstance(value, Mapping):
+            _check_switches(value, where, known_channels(), "channel", problems)
+        elif not isinstance(value, bool):
+            problems[where] = ["must be true, false, or an object of channels to true or false"]
+
+
+def _check_switches(
+    switches: Mapping[str, Any],
+    where: str,
+    known: Iterable[str],
+    what: str,
+    problems: dict[str, list[str]],
+) -> None:
+    known = set(known)
+    for name, value in switches.items():
+        if name not in known:
+            problems[f"{where}.{name}"] = [f"unknown {what}"]
+        elif not isinstance(value, bool):
+            problems[f"{where}.{name}"] = ["must be true or false"]
+
+
+def preferences_replace(recipient: Recipient, preferences: Mapping[str, Any]) -> Recipient:
+    """Store `preferences` (checked: preferences_problems) as the person's, replacing theirs."""
+    recipient.preferences = preferences_shown(preferences)
+    Recipient.objects.filter(pk=recipient.pk).update(preferences=recipient.preferences)
+    return recipient
+
+
+def category_switches_set(key: str, switches: Mapping[str, Mapping[str, bool]]) -> bool:
+    """Set `categories.<slug>.<channel>` of person `key` for each of `switches` ({slug: {channel:
+    bool}}), keeping the rest of their preferences; under a row lock, so that two saves at once
+    lose neither. False when the person does not exist (erased meanwhile)."""
+    with transaction.atomic():
+        recipient = Recipient.objects.select_for_update().filter(key=key).first()
+        if recipient is None:
+            return False
+        preferences = preferences_shown(recipient.preferences or {})
+        for slug, channels in switches.items():
+            current = preferences["categories"].get(slug)
+            chosen = dict(current) if isinstance(current, dict) else {}
+            if isinstance(current, bool):  # a whole-category switch becomes per channel
+                chosen = dict.fromkeys(known_channels(), current)
+            preferences["categories"][slug] = {**chosen, **channels}
+        preferences_replace(recipient, preferences)
+    return True
+
+
+# --- the hosted page's link -----------------------------------------------------------------------
+PREFERENCES_SALT = "notiflow.preferences"
+
+
+def preferences_token(recipient: str) -> str:
+    """A signed, timestamped token naming person `recipient` (a key): what the page's link
+    carries and all it grants (docs/security.md, "The preference page")."""
+    return signing.dumps({"p": recipient}, salt=PREFERENCES_SALT, compress=True)
+
+
+def preferences_token_read(token: str) -> str:
+    """The person a token this service signed within NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS
+    names; signing.BadSignature (or its SignatureExpired) otherwise."""
+    data = signing.loads(
+        token,
+        salt=PREFERENCES_SALT,
+        max_age=timedelta(days=settings.NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS),
+    )
+    if not isinstance(data, dict) or not isinstance(data.get("p"), str):
+        raise signing.BadSignature("not a preferences token")
+    return str(data["p"])
+
+
+def preferences_url(recipient: str) -> str | None:
+    """`{{ preferences_url }}` of a run for `recipient`: the hosted page, or None when the
+    service has no public URL (NOTIFLOW_PUBLIC_URL) to point it at (a template naming it then
+    fails as any undefined variable does, never an empty link in an inbox)."""
+    if not settings.NOTIFLOW_PUBLIC_URL:
+        return None
+    return f"{settings.NOTIFLOW_PUBLIC_URL}/deliveries/preferences/{preferences_token(recipient)}/"

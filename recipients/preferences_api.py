@@ -1,0 +1,107 @@
+"""A person's preferences over the API (docs/design.md, "Preferences"):
+`GET/PUT /api/recipients/<id>/preferences/`. Views parse and translate; the rules are in
+recipients/preferences.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.urls import URLPattern, path
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from common.http import (
+    StrictBooleanField,
+    StrictQueryParameters,
+    StrictSerializer,
+    request_fields,
+)
+from common.scopes import TRIGGER
+from recipients.models import KEY_MAX_LENGTH, Recipient
+from recipients.preferences import preferences_problems, preferences_replace, preferences_shown
+
+
+# The body and the answer. The checks are preferences_problems' (each problem named by its
+# path, `categories.comments.email`); the fields are the schema's picture of them.
+class PreferencesSerializer(StrictSerializer):
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        problems = preferences_problems(data)
+        if problems:
+            raise ValidationError(problems)
+        return preferences_shown(data)
+
+    channels = serializers.DictField(
+        child=StrictBooleanField(),
+        required=False,
+        help_text='channel -> on or off, for every category and workflow (`{"sms": false}`)',
+    )
+    categories = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text="category slug -> on or off as a whole (`false`), or per channel "
+        '(`{"email": false}`); a category is one an operator made (admin, Categories)',
+    )
+    workflows = serializers.DictField(
+        child=StrictBooleanField(),
+        required=False,
+        help_text="workflow key -> on or off; the most specific preference",
+    )
+
+
+RECIPIENT_PARAMETER = OpenApiParameter(
+    "recipient_id",
+    {"type": "string", "minLength": 1, "maxLength": KEY_MAX_LENGTH},
+    OpenApiParameter.PATH,
+    description="the client system's own user id",
+)
+EXAMPLE = OpenApiExample(
+    "turn some things off",
+    value={
+        "channels": {"sms": False},
+        "categories": {"comments": {"email": False}},
+        "workflows": {"weekly-digest": False},
+    },
+)
+
+
+class RecipientPreferencesApi(StrictQueryParameters, APIView):
+    api_scopes = {"GET": TRIGGER, "PUT": TRIGGER}
+
+    @extend_schema(
+        summary="Get a recipient's preferences",
+        responses=PreferencesSerializer,
+        parameters=[RECIPIENT_PARAMETER],
+    )
+    def get(self, request: Request, recipient_id: str) -> Response:
+        recipient = get_object_or_404(Recipient, key=recipient_id)
+        return Response(preferences_shown(recipient.preferences or {}))
+
+    @extend_schema(
+        summary="Replace a recipient's preferences",
+        description="Resolution, most specific first: the workflow, then its category per "
+        "channel, then the category as a whole, then the channel; then the category's defaults "
+        "(admin). A required workflow ignores them all. A send turned off is skipped, not failed.",
+        request=PreferencesSerializer,
+        responses=PreferencesSerializer,
+        parameters=[RECIPIENT_PARAMETER],
+        examples=[EXAMPLE],
+    )
+    def put(self, request: Request, recipient_id: str) -> Response:
+        recipient = get_object_or_404(Recipient, key=recipient_id)
+        preferences = request_fields(request, PreferencesSerializer)
+        recipient = preferences_replace(recipient, preferences)
+        return Response(preferences_shown(recipient.preferences))
+
+
+urlpatterns: list[URLPattern] = [
+    path(
+        "recipients/<str:recipient_id>/preferences/",
+        RecipientPreferencesApi.as_view(),
+        name="recipient-preferences",
+    ),
+]

@@ -1,0 +1,126 @@
+"""The hosted preference page (docs/design.md, "Preferences"; docs/security.md): its signed link
+is the only credential; it lists the categories the person has received with a checkbox per
+channel, saves on a plain form POST (no JavaScript, no CSRF token: the URL is the proof),
+changes only the switches it showed, and a forged or expired link changes nothing. The one-click
+unsubscribe of a run for a recipient turns that run's category off on email."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.test import Client
+
+from deliveries.models import Suppression
+from deliveries.preferences_page import categories_received
+from deliveries.services import unsubscribe_record
+from deliveries.suppression import Unsubscribing
+from recipients.models import Category, Recipient
+from recipients.preferences import preferences_token
+from tests.factories import chain, email_node
+from tests.workers.helpers import due_trigger
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def person() -> Recipient:
+    """Ada, who received a `comments` run and a required `account` one."""
+    Category.objects.create(slug="comments", name="Comments", description="Replies to you")
+    Category.objects.create(slug="account", name="Account")
+    Category.objects.create(slug="digest", name="Digest", defaults={"sms": False})
+    ada = Recipient.objects.create(key="ada", name="Ada")
+    due_trigger({**chain(email_node("mail")), "preference_category": "comments"}, recipient="ada")
+    due_trigger(
+        {**chain(email_node("mail")), "preference_category": "account", "required": True},
+        recipient="ada",
+    )
+    return ada
+
+
+def url(recipient: str) -> str:
+    return f"/deliveries/preferences/{preferences_token(recipient)}/"
+
+
+def test_the_page_lists_what_the_person_received_with_a_box_per_channel(client, person):
+    page = client.get(url("ada"))
+
+    assert page.status_code == 200 and page["Cache-Control"] == "no-store"
+    assert page["X-Frame-Options"] == "DENY" and page["Referrer-Policy"] == "same-origin"
+    html = page.content.decode()
+    assert "Comments" in html and "Replies to you" in html
+    assert "Account" not in html  # required: no preference turns it off
+    assert "Digest" not in html  # never received
+    assert '<input type="checkbox" name="comments.email" value="on" checked>' in html
+    assert '<input type="checkbox" name="comments.sms" value="on" checked>' in html
+    assert categories_received("ada") == {"comments"}
+
+
+def test_a_plain_post_saves_the_boxes_it_showed_without_a_csrf_token(person):
+    browser = Client(enforce_csrf_checks=True)
+    person.preferences = {"categories": {"digest": {"email": False}}}
+    person.save()
+
+    saved = browser.post(
+        url("ada"), {"shown": ["comments.email", "comments.sms"], "comments.sms": "on"}
+    )
+
+    assert saved.status_code == 200 and b"Saved." in saved.content
+    person.refresh_from_db()
+    assert person.preferences["categories"] == {
+        "comments": {"email": False, "sms": True},
+        "digest": {"email": False},  # not shown on the form: unchanged
+    }
+    # The page now shows what was saved, and the category set before.
+    html = saved.content.decode()
+    assert '<input type="checkbox" name="comments.email" value="on">' in html
+    assert '<input type="checkbox" name="digest.sms" value="on">' in html  # the default: off
+
+
+def test_switches_of_unknown_categories_or_channels_are_ignored(client, person):
+    client.post(
+        url("ada"), {"shown": ["nope.email", "comments.fax", "comments"], "nope.email": "on"}
+    )
+
+    person.refresh_from_db()
+    assert not person.preferences.get("categories")
+
+
+def test_a_forged_or_expired_link_is_a_400_and_changes_nothing(
+    client, person, monkeypatch, settings
+):
+    token = preferences_token("ada")
+
+    forged = client.post(f"/deliveries/preferences/{token[:-3]}abc/", {"shown": ["comments.email"]})
+    later = time.time() + (settings.NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS + 1) * 86400
+    monkeypatch.setattr("django.core.signing.time.time", lambda: later)
+    expired = client.post(f"/deliveries/preferences/{token}/", {"shown": ["comments.email"]})
+
+    assert forged.status_code == 400 and b"not valid" in forged.content
+    assert expired.status_code == 400 and b"expired" in expired.content
+    person.refresh_from_db()
+    assert person.preferences == {}
+
+
+def test_the_link_of_an_erased_person_is_a_404(client):
+    assert client.get(url("erased")).status_code == 404
+
+
+def test_a_one_click_unsubscribe_of_a_run_for_a_recipient_turns_its_category_off(person):
+    trigger = due_trigger({**chain(email_node("mail")), "category": "marketing"}, recipient="ada")
+
+    unsubscribe_record(
+        unsubscribing=Unsubscribing("email", "ada@example.com", f"{trigger.pk}:mail")
+    )
+
+    person.refresh_from_db()
+    assert person.preferences["categories"] == {"marketing": {"email": False}}
+    assert Suppression.objects.filter(recipient="ada@example.com", scope="marketing").exists()
+
+
+def test_a_one_click_unsubscribe_of_a_run_without_a_recipient_changes_no_preference(person):
+    trigger = due_trigger({**chain(email_node("mail")), "category": "marketing"})
+
+    unsubscribe_record(unsubscribing=Unsubscribing("email", "bo@example.com", f"{trigger.pk}:mail"))
+
+    assert Recipient.objects.filter(preferences={}).count() == 1
