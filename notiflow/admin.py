@@ -17,6 +17,7 @@ OPERATOR_APPS: dict[str, list[str]] = {
     "workers": ["StepExecutionLog", "SendLedger", "Digest"],
     "deliveries": ["DeliveryEvent", "Suppression", "UnmatchedReport"],
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
+    "recipients": ["Recipient", "Category", "Topic", "TopicSubscription", "Fanout"],
     "registry": ["Worker"],
 }
 # celery-beat's tables hold the sweeper's schedule, which beat installs at start

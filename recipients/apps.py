@@ -9,3 +9,8 @@ class RecipientsConfig(AppConfig):
     name = "recipients"
     verbose_name = "Recipients, preferences and topics"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Topics' and fan-outs' admin pages, in a module of their own (the profiles' are in
+        # recipients/admin.py).
+        from recipients import topics_admin  # noqa: F401

@@ -61,6 +61,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
         "Workers",
         "Deliveries and suppression",
         "Events and webhooks",
+        "Recipients, preferences and topics",
         "Worker registry",
         "Authentication and Authorization",
         "Scheduler (internal)",
@@ -68,6 +69,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     models = {app["app_label"]: [m["object_name"] for m in app["models"]] for app in app_list}
     assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "ApiKey"]
     assert models["workers"] == ["StepExecutionLog", "SendLedger", "Digest"]
+    assert models["recipients"][-3:] == ["Topic", "TopicSubscription", "Fanout"]
     assert models["deliveries"] == ["DeliveryEvent", "Suppression", "UnmatchedReport"]
     assert models["events"] == ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"]
     assert models["registry"] == ["Worker"]
