@@ -278,6 +278,14 @@ def _fail(fanout: Fanout, message: str) -> None:
     logger.warning("fan-out %s failed: %s", fanout.pk, message)
 
 
+def fanout_error_note(*, fanout_id: UUID | str, message: str) -> None:
+    """Say in `last_error` why a chunk could not be done (it was rolled back; the fan-out stays
+    running and the sweeper tries again), so that an operator sees why it does not move."""
+    Fanout.objects.filter(pk=fanout_id, status=FanoutStatus.RUNNING).update(
+        last_error=message[:2000]
+    )
+
+
 def _route_of(fanout: Fanout) -> _Route:
     workflow = Workflow.objects.only("queue", "priority").get(key=fanout.workflow_key)
     priority = workflow.priority if fanout.priority is None else fanout.priority

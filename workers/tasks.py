@@ -8,7 +8,7 @@ import socket
 
 from celery import Task, shared_task
 
-from triggers.fanout import FanoutPaused, fanout_chunk, fanouts_resume
+from triggers.fanout import FanoutPaused, fanout_chunk, fanout_error_note, fanouts_resume
 from workers.services.engine import steps_execute
 from workers.services.flow import flow_state_prune
 from workers.services.sweeper import sweep as sweep_due
@@ -51,9 +51,16 @@ def sweep() -> int:
 @shared_task(name="workers.fanout_chunk", ignore_result=True)
 def fanout_chunk_run(fanout_id: str, cursor: int) -> int | None:
     """Create the runs of a fan-out's next chunk (triggers.fanout): nothing when another task
-    did that chunk already. A chunk refused for want of a live worker waits for the sweeper."""
+    did that chunk already. A chunk refused for want of a live worker, or that failed, is
+    rolled back, noted in the fan-out's `last_error`, and resumed by the sweeper."""
     try:
         return fanout_chunk(fanout_id=fanout_id, cursor=cursor)
     except FanoutPaused as exc:
         logger.warning("fan-out %s paused: %s", fanout_id, exc)
+        fanout_error_note(fanout_id=fanout_id, message=f"paused: {exc}")
         return None
+    except Exception as exc:
+        # Rolled back; the sweeper resumes it. Said where the operator looks, then raised for
+        # Celery's log.
+        fanout_error_note(fanout_id=fanout_id, message=f"chunk failed: {exc!r}")
+        raise

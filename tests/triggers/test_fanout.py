@@ -244,3 +244,22 @@ def test_a_new_fanout_needs_a_live_worker_on_its_queue():
         fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
     assert refused.value.status_code == 503
     assert not Fanout.objects.filter(workflow_key=workflow.key).exists()
+
+
+def test_a_chunk_that_fails_is_rolled_back_and_says_why(monkeypatch):
+    from workers.tasks import fanout_chunk_run
+
+    workflow = a_workflow()
+    topic, _ = audience(2)
+    fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database said no")
+
+    monkeypatch.setattr(fanout_module, "triggers_create", broken)
+    with pytest.raises(RuntimeError):
+        fanout_chunk_run(str(fanout.pk), 0)
+
+    stalled = Fanout.objects.get(pk=fanout.pk)
+    assert (stalled.status, stalled.cursor, stalled.created) == ("running", 0, 0)
+    assert "the database said no" in stalled.last_error
