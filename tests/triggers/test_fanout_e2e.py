@@ -16,6 +16,7 @@ from recipients.models import Fanout, Recipient, Topic, TopicSubscription
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, delay_node
 from tests.support.stack import Stack, wait_for
+from triggers.dispatch import nudges_waiting
 from triggers.models import TriggerInstance
 
 pytestmark = pytest.mark.e2e
@@ -47,7 +48,12 @@ def pool_processes(stack: Stack, names: tuple[str, ...]) -> list[int]:
 def test_workers_killed_mid_fanout_lose_no_run_and_make_none_twice(api, e2e):
     workflow = WorkflowFactory(definition=chain(delay_node("wait", delay_ms=50)))
     topic, keys = audience(SUBSCRIBERS)
-    body = {"workflow": workflow.key, "idempotency_key": unique("news"), "topic": topic}
+    body = {
+        "workflow": workflow.key,
+        "idempotency_key": unique("news"),
+        "topic": topic,
+        "cancellation_key": unique("crowd"),  # to leave the shared stack idle afterwards
+    }
 
     answer = api.post("/api/triggers/", body)
     assert answer.status_code == 202, answer.text
@@ -75,3 +81,17 @@ def test_workers_killed_mid_fanout_lose_no_run_and_make_none_twice(api, e2e):
     assert set(runs) == set(keys) and set(runs.values()) == {1}
     assert api.post("/api/triggers/", body).json()["fanout_id"] == fanout_id  # a replay
     assert TriggerInstance.objects.filter(workflow=workflow).count() == SUBSCRIBERS
+
+    # The runs carry the request's cancellation key: the other tests need not wait behind them.
+    cancel = {"cancellation_key": body["cancellation_key"]}
+    assert api.post("/api/triggers/cancel/", cancel).status_code == 200
+    wait_for(
+        lambda: (
+            not TriggerInstance.objects.filter(
+                workflow=workflow, status__in=["enqueued", "processing"]
+            ).exists()
+        ),
+        timeout=60,
+        message="every run finished or cancelled",
+    )
+    wait_for(lambda: nudges_waiting(["default"]) == 0, timeout=60, message="the queue drained")
