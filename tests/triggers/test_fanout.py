@@ -263,3 +263,23 @@ def test_a_chunk_that_fails_is_rolled_back_and_says_why(monkeypatch):
     stalled = Fanout.objects.get(pk=fanout.pk)
     assert (stalled.status, stalled.cursor, stalled.created) == ("running", 0, 0)
     assert "the database said no" in stalled.last_error
+
+
+def test_a_key_limited_to_workflows_sees_and_starts_only_their_fanouts():
+    from rest_framework.test import APIClient
+
+    from triggers.services import api_key_create
+
+    mine, other = a_workflow(), a_workflow()
+    topic, _ = audience(1)
+    _, key = api_key_create(name=unique("limited"), workflows=[mine.key])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    theirs, _ = fanout_start(FanoutRequest(other.key, "k", topic, {}))
+
+    body = {"workflow": other.key, "idempotency_key": "k2", "topic": topic}
+    assert client.post(TRIGGERS, body, format="json").status_code == 403
+    assert client.get(f"/api/fanouts/{theirs.pk}/").status_code == 404
+    started = client.post(TRIGGERS, {**body, "workflow": mine.key}, format="json")
+    assert started.status_code == 202
+    assert client.get(f"/api/fanouts/{started.json()['fanout_id']}/").status_code == 200
