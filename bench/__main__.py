@@ -26,6 +26,7 @@ PARTS = (
     "dblimit",
     "pools",
     "intake",
+    "fanout",
     "brokers",
     "curve",
     "publish",
@@ -45,6 +46,7 @@ QUICK = {
     "scale_triggers": 50_000,
     "memory_steps": 3000,
     "curve_triggers": 300,
+    "fanout_subscribers": 10_000,
 }
 
 
@@ -57,6 +59,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--delays", type=int, default=500, help="per path (below/above the cap)")
     parser.add_argument("--scale-triggers", type=int, default=1_000_000, help="x3 step logs")
     parser.add_argument("--memory-steps", type=int, default=100_000)
+    parser.add_argument(
+        "--fanout-subscribers",
+        type=int,
+        default=100_000,
+        help="the topic fanned out (and the bulk baseline's triggers); memory also at a tenth",
+    )
     parser.add_argument(
         "--curve-triggers", type=int, default=2000, help="per point of the scaling curve (7 points)"
     )
@@ -207,6 +215,8 @@ class Bench:
                 self.run_dblimit()
             if "intake" in parts:
                 self.run_intake()
+        if "fanout" in parts:
+            self.run_fanout()
         if "brokers" in parts:
             from bench.brokers import brokers_run
 
@@ -352,6 +362,26 @@ class Bench:
         self.r.setdefault("intake_sql", []).append(sql)
         self.r.setdefault("intake_sql_unchecked", []).append(unchecked)
         infra.redis_flush(self.config)  # the nudges of the intake triggers: no worker ran them
+
+    def run_fanout(self) -> None:
+        """A topic fanned out against bulk intake of as many triggers (bench/fanout.py), on the
+        `sql` copy where no worker runs; memory at a tenth of the audience and at all of it."""
+        from bench.fanout import audience_load, child_run
+
+        n = self.args.fanout_subscribers
+        env = infra.base_env(self.config, "sql")
+        url = self.config.db_url("sql")
+        runs = []
+        for size in (n // 10, n):
+            topic = f"bench-topic-{size}-{os.getpid()}-{len(self.r.get('fanout', []))}"
+            say(f"fanout: loading a topic of {size:,} subscribers")
+            audience_load(url, topic_key=topic, size=size)
+            for side in ("bulk", "fanout") if size == n else ("fanout",):
+                say(f"fanout: {side}, {size:,} runs")
+                runs.append(child_run(env, side, self.sql_workflow.key, topic, size))
+                say(f"  {runs[-1]}")
+        self.r.setdefault("fanout", []).append(runs)
+        infra.redis_flush(self.config)  # the runs' nudges: no worker ran them
 
     def run_scale(self) -> None:
         """History in the `scale` copy; engine runs alternate between it and the empty `engine`

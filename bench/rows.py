@@ -255,11 +255,48 @@ def rows(bench: Any) -> list[Row]:
         *_engine_rows(bench, r, a),
         *_query_row(bench, r),
         *_intake_rows(bench, r, a),
+        *_fanout_rows(bench, r, a),
         *_broker_rows(bench, r, a),
         *_publish_rows(bench, r, a),
         *_delay_rows(bench, r, a),
         *_scale_memory_rows(bench, r, a),
         *_explain_rows(bench, r),
+    ]
+
+
+def _fanout_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    """A topic fanned out against bulk intake of as many triggers, in the same run (issue 33:
+    at least 5,000 runs created per second; memory that does not grow with the audience)."""
+    rounds = r.get("fanout", [])
+    if not rounds:
+        return []
+    n = a.fanout_subscribers
+    fanout = [
+        run.per_second
+        for runs in rounds
+        for run in runs
+        if run.side == "fanout" and run.audience == n
+    ]
+    bulk = [run.per_second for runs in rounds for run in runs if run.side == "bulk"]
+    small = [run.max_rss_mb for runs in rounds for run in runs if run.audience == n // 10]
+    large = [
+        run.max_rss_mb
+        for runs in rounds
+        for run in runs
+        if run.side == "fanout" and run.audience == n
+    ]
+    _, text = ratio(fanout, bulk)
+    return [
+        Row(
+            f"4. fan-out of a {n:,}-subscriber topic (runs created/s; chunk task body, "
+            "NOTIFLOW_FANOUT_CHUNK_SIZE a chunk)",
+            spread(fanout) + f"; bulk intake of {n:,} triggers in-process {spread(bulk, '/s')}; "
+            f"max RSS {spread(small, ' MB')} at {n // 10:,} vs {spread(large, ' MB')} at {n:,}",
+            ratio=f"fanout/bulk {text}" if text else "",
+            target=">= 5000/s",
+            met=min(fanout) >= 5000 if fanout else None,
+            command=bench.cmd("fanout", fanout_subscribers=n),
+        )
     ]
 
 

@@ -43,6 +43,7 @@ def parse(argv: list[str]) -> ChaosConfig:
         "digest_groups": "digest keys the digest runs are spread over",
         "digest_window": "the digest node's window",
         "fire_threads": "concurrent HTTP clients firing triggers",
+        "fanout_subscribers": "subscribers of the topic fanned out once under the faults (0: none)",
         "webhook_fail_first": "fraction of webhook events whose first attempt the receiver fails (500)",
         "receiver_outage_seconds": "seconds the receiver is down at each outage",
         "webhook_deadline": "seconds, once every trigger is terminal, for webhook deliveries to settle",

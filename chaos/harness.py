@@ -20,6 +20,14 @@ import psycopg
 import requests
 
 from chaos.common import Harness, cleanup, not_terminal, query, stacks_up
+from chaos.fanout import (
+    RECIPIENTS_CREATE,
+    RUNNING_SQL,
+    fanout_fire,
+    fanout_workflow_definition,
+    tally_fanout,
+    topic_subscribe,
+)
 from chaos.faults import (
     KILL_POOL_PROCESS,
     KILL_WORKER,
@@ -78,6 +86,10 @@ ENGINE_TIMINGS = {
     # [30] A webhook the receiver refused is retried after 0.5 s, 1 s, 2 s ... (8 attempts in
     # all, over about a minute): retries happen many times within one run.
     "NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS": "0.5",
+    # [1000, 30] A fan-out makes its runs 50 at a time, so that the faults land between its
+    # chunks, and one whose task was lost (a flush) is resumed 3 s later.
+    "NOTIFLOW_FANOUT_CHUNK_SIZE": "50",
+    "NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS": "3",
 }
 
 # The endpoint is the harness's receiver on loopback, which the address rule refuses in
@@ -121,6 +133,9 @@ class ChaosConfig:
     digest_triggers: int = 0
     digest_groups: int = 20
     digest_window: str = "2s"
+    # A topic of this many subscribers, triggered once as the faults begin (chaos/fanout.py):
+    # every subscriber gets exactly one run. 0: no fan-out (`make chaos` asks for FANOUT=2000).
+    fanout_subscribers: int = 0
     fire_threads: int = 8
     # What the webhook endpoint subscribes to (events.catalog names, "*" for all); none: no
     # endpoint, no receiver checks.
@@ -223,6 +238,7 @@ class ChaosRun(Harness):
         self.injector: FaultInjector | None = None
         self.firing: Firing | None = None
         self.digest_firing: Firing | None = None
+        self.fanout_id = ""
         self.died: list[str] = []
         self.api = requests.Session()
         self.supervising = threading.Event()
@@ -252,6 +268,12 @@ class ChaosRun(Harness):
         events = list(self.config.webhook_events)
         code = ENDPOINT_CREATE.format(url=self.receiver.url, events=events)
         endpoint_create = self._manage_spawn(web, "shell", "-c", code) if events else None
+        people = RECIPIENTS_CREATE.format(count=self.config.fanout_subscribers)
+        recipients_create = (
+            self._manage_spawn(web, "shell", "-c", people)
+            if self.config.fanout_subscribers
+            else None
+        )
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "notiflow.settings",
@@ -284,10 +306,15 @@ class ChaosRun(Harness):
         definitions = [workflow_definition(self.config.delay_ms)]
         if self.config.digest_triggers:
             definitions.append(digest_workflow_definition(self.config.digest_window))
+        if self.config.fanout_subscribers:
+            definitions.append(fanout_workflow_definition())
         for definition in definitions:
             created = self.api.post(self.base_url + "/api/workflows/", json=definition, timeout=30)
             if created.status_code != 201:
                 raise RuntimeError(f"creating a workflow: {created.status_code} {created.text}")
+        if recipients_create is not None:
+            self._manage_result(recipients_create, "shell -c <recipients_create>")
+            topic_subscribe(self.api, self.base_url, self.config.fanout_subscribers)
         hooks = "no webhook endpoint"
         if endpoint_create is not None:
             made = self._manage_result(endpoint_create, "shell -c <endpoint_create>")
@@ -434,6 +461,9 @@ class ChaosRun(Harness):
             target=self.digest_firing.fire, args=(config.digest_triggers,), name="chaos-digests"
         )
         digests.start()  # alongside the others: the same faults hit both workflows
+        if config.fanout_subscribers:  # first: its chunks run while the others are fired
+            self.fanout_id = fanout_fire(self.api, self.base_url, began + 60)
+            self.say(f"fan-out {self.fanout_id} to {config.fanout_subscribers} subscribers")
         self.firing.fire(config.triggers)
         digests.join()
         fired_at = time.monotonic()
@@ -468,6 +498,13 @@ class ChaosRun(Harness):
             stuck=stuck,
             nodes=len(nodes),
         )
+        if config.fanout_subscribers:
+            tally_fanout(
+                result.fanouts,
+                query=self._query,
+                fanout_id=self.fanout_id,
+                subscribers=config.fanout_subscribers,
+            )
         if config.digest_triggers:
             subjects = {
                 str(m.message["X-Notiflow-Idempotency-Key"]): m.subject
@@ -512,6 +549,11 @@ class ChaosRun(Harness):
         in_db = not_terminal(self.postgres.url())
         if in_db is None:
             return None
+        if self.config.fanout_subscribers:  # a running fan-out has runs still to make
+            try:
+                in_db += int(self._query(RUNNING_SQL)[0][0])
+            except psycopg.Error:
+                return None
         # Not terminal in the database, plus (while firing) those not yet created.
         waiting = [firing.remaining for firing in (self.firing, self.digest_firing) if firing]
         unfired = sum(waiting) if waiting else self.config.triggers + self.config.digest_triggers

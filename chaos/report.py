@@ -6,6 +6,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
+from chaos.fanout import Fanouts
+
 
 @dataclass
 class Deliveries:
@@ -220,6 +222,7 @@ class ChaosResult:
     unexpected_deliveries: int = 0
     webhooks: Webhooks = field(default_factory=Webhooks)
     digests: Digests = field(default_factory=Digests)
+    fanouts: Fanouts = field(default_factory=Fanouts)
     died_by_themselves: list[str] = field(default_factory=list)
     faults_requested: dict[str, int] = field(default_factory=dict)
     # Faults of kinds the chaos run does not know (the hosts harness: a link cut, a freeze), by
@@ -275,7 +278,7 @@ class ChaosResult:
             ),
         ]
         misses = [message for ok, message in checks if not ok]
-        return misses + self.digests.misses() + self.webhooks.misses()
+        return misses + self.digests.misses() + self.fanouts.misses() + self.webhooks.misses()
 
     def _broker_rows(self) -> list[tuple[str, str, object]]:
         """(kind in faults_injected, label, value) of the broker's faults."""
@@ -321,6 +324,7 @@ class ChaosResult:
             ("steps logged twice", self.steps_logged_twice),
             ("processes that exited by themselves", len(self.died_by_themselves)),
             *self.digests.rows(),
+            *self.fanouts.rows(),
             *self.webhooks.rows(),
         ]
         width = max(len(label) for label, _ in rows)

@@ -123,20 +123,24 @@ class ScopedAutoSchema(AutoSchema):
 
 
 def add_delete_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """The optional JSON body of DELETE /api/triggers/<id>/: drf-spectacular documents a request
-    body only for POST, PUT and PATCH (AutoSchema._get_request_body), whatever extend_schema says.
+    """The JSON bodies of DELETE /api/triggers/<id>/ (optional) and of DELETE
+    /api/topics/<key>/subscribers/: drf-spectacular documents a request body only for POST, PUT
+    and PATCH (AutoSchema._get_request_body), whatever extend_schema says.
     """
+    from recipients.topics_api import SUBSCRIBERS_BODY_SCHEMA, SUBSCRIBERS_DELETE_PATH
     from triggers.api import TRIGGER_DELETE_BODY_SCHEMA
 
-    operation = result.get("paths", {}).get("/api/triggers/{trigger_id}/", {}).get("delete")
-    if operation is not None:
-        operation.setdefault(
-            "requestBody",
-            {
-                "content": {"application/json": {"schema": TRIGGER_DELETE_BODY_SCHEMA}},
-                "required": False,
-            },
-        )
+    bodies = [
+        ("/api/triggers/{trigger_id}/", TRIGGER_DELETE_BODY_SCHEMA, False),
+        (SUBSCRIBERS_DELETE_PATH, SUBSCRIBERS_BODY_SCHEMA, True),
+    ]
+    for path, schema, required in bodies:
+        operation = result.get("paths", {}).get(path, {}).get("delete")
+        if operation is not None:
+            operation.setdefault(
+                "requestBody",
+                {"content": {"application/json": {"schema": schema}}, "required": required},
+            )
     return result
 
 

@@ -410,6 +410,11 @@ NOTIFLOW_VERSION = env.str("NOTIFLOW_VERSION", default="")
 NOTIFLOW_TRIGGER_REQUIRES_WORKER = env.bool("NOTIFLOW_TRIGGER_REQUIRES_WORKER", default=True)
 # The most trigger requests one POST /api/triggers/bulk/ may carry.
 NOTIFLOW_BULK_MAX = env.int("NOTIFLOW_BULK_MAX", default=1000)
+# A fan-out (a trigger for a topic) creates its runs this many subscribers per task, one intake
+# statement each; a running fan-out whose row has not moved for the other is resumed by the
+# sweeper (its task was lost).
+NOTIFLOW_FANOUT_CHUNK_SIZE = env.int("NOTIFLOW_FANOUT_CHUNK_SIZE", default=1000)
+NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS = env.float("NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS", default=30)
 # How long a process trusts an API key it found active: a revocation takes effect within this
 # (at once in the process that revoked it); 0 checks the database on every request.
 NOTIFLOW_API_KEY_CACHE_SECONDS = env.float("NOTIFLOW_API_KEY_CACHE_SECONDS", default=10)

@@ -12,6 +12,7 @@ from events.api import (
 )
 from notiflow.views import favicon, landing
 from recipients import preferences_api
+from recipients.topics_api import urlpatterns as topic_urls
 from registry.api import WorkerListApi
 from triggers.api import (
     TriggerBulkApi,
@@ -21,6 +22,7 @@ from triggers.api import (
     TriggerListApi,
     WorkflowStatsApi,
 )
+from triggers.fanout_api import FanoutDetailApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
 from workflows.routing import KeyConverter
@@ -42,6 +44,8 @@ api = [
         TriggerDeliveriesApi.as_view(),
         name="trigger-deliveries",
     ),
+    path("fanouts/<uuid:fanout_id>/", FanoutDetailApi.as_view(), name="fanout-detail"),
+    *topic_urls,
     path("logs/", StepLogListApi.as_view(), name="log-list"),
     path("workers/", WorkerListApi.as_view(), name="worker-list"),
     path("webhooks/", WebhookListApi.as_view(), name="webhook-list"),

@@ -18,3 +18,6 @@ class RecipientsConfig(AppConfig):
         from workflows import definition
 
         definition.category_exists = lambda slug: Category.objects.filter(slug=slug).exists()
+        # Topics' and fan-outs' admin pages, in a module of their own (the profiles' are in
+        # recipients/admin.py).
+        from recipients import topics_admin  # noqa: F401

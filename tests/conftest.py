@@ -134,6 +134,10 @@ STACK_SETTINGS = {
     # tested on a web process of their own (tests/security/test_rate_limits.py).
     "NOTIFLOW_RATE_LIMIT_TRIGGER": "off",
     "NOTIFLOW_RATE_LIMIT_ADMIN": "off",
+    # A fan-out in chunks small enough that a test can kill its workers between them, and
+    # resumed within seconds when its task was lost.
+    "NOTIFLOW_FANOUT_CHUNK_SIZE": "100",
+    "NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS": "3",
 }
 
 # The stack's worker groups (docs/design.md, rule 11): `default` is served by two, `billing`

@@ -31,6 +31,13 @@ from common.http import (
     request_fields,
 )
 from common.scopes import ADMIN, TRIGGER, api_key_of
+from triggers.fanout_api import (
+    FanoutOutputSerializer,
+    exclude_field,
+    exclude_without_topic,
+    fanout_post,
+    topic_field,
+)
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_fields, trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
@@ -110,6 +117,9 @@ class TriggerInputSerializer(StrictSerializer):
         default="",
         help_text="a business key to cancel it by (POST /api/triggers/cancel/); empty: none",
     )
+    # A whole audience (triggers/fanout_api.py).
+    topic = topic_field()
+    exclude = exclude_field()
 
 
 class TriggerDeleteInputSerializer(StrictSerializer):
@@ -305,7 +315,11 @@ class TriggerListApi(StrictQueryParameters, ListAPIView):
     @extend_schema(
         summary="Trigger a workflow",
         request=TriggerInputSerializer,
-        responses={201: TriggerOutputSerializer, 200: TriggerOutputSerializer},
+        responses={
+            201: TriggerOutputSerializer,
+            200: TriggerOutputSerializer,
+            202: FanoutOutputSerializer,  # with `topic`: a fan-out (its replay is a 200)
+        },
         examples=TRIGGER_EXAMPLES,
         parameters=[
             OpenApiParameter(
@@ -330,6 +344,10 @@ class TriggerListApi(StrictQueryParameters, ListAPIView):
             return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
         if not api_key_of(request).allows_workflow(fields["workflow"]):
             return _error("workflow", _not_allowed(fields["workflow"]), 403)
+        if "topic" in fields:
+            return fanout_post(request, fields, key)
+        if refused := exclude_without_topic(fields):
+            return refused
         (outcome,) = triggers_create([_trigger_request(fields, key)], actor=actor_of(request))
         code, body = _answer(outcome)
         return Response(body, status=code)
@@ -338,6 +356,9 @@ class TriggerListApi(StrictQueryParameters, ListAPIView):
 class TriggerBulkItemSerializer(TriggerInputSerializer):
     # No header per item: the key is in the item.
     idempotency_key = IdempotencyKeyField(trim_whitespace=False)
+    # A topic is triggered alone (POST /api/triggers/): not a field of an item.
+    topic = None  # type: ignore[assignment]
+    exclude = None  # type: ignore[assignment]
 
 
 @extend_schema_field(TriggerBulkItemSerializer)

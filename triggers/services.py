@@ -160,6 +160,12 @@ def request_hash(
     return hashlib.sha256(normal.encode()).hexdigest()
 
 
+def trigger_request_checked(request: TriggerRequest) -> tuple[str, str]:
+    """The request's payload as JSON and its request_hash; TriggerRejected if it is invalid (the
+    rules of a key, a payload, a priority and a cancellation key, which a fan-out shares)."""
+    return _checked(request)
+
+
 def _checked(request: TriggerRequest) -> tuple[str, str]:
     """The request's payload as JSON and its request_hash; TriggerRejected if it is invalid."""
     key = request.idempotency_key

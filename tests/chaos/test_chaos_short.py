@@ -1,5 +1,5 @@
-"""The short chaos run in `make test`: 200 triggers, and 60 runs of a digest workflow beside them,
-two SIGKILLs (a pool process mid-step and a whole worker), one Redis FLUSHALL, and each
+"""The short chaos run in `make test`: 200 triggers, 60 runs of a digest workflow and a fan-out to
+a topic of 100 beside them, two SIGKILLs (a pool process mid-step and a whole worker), one Redis FLUSHALL, and each
 trigger.completed event sent to a webhook receiver that fails a tenth of first attempts and is
 down for 2 s. The full run (`make chaos`) adds
 restarts of Redis and PostgreSQL, every event type to the receiver, and ten times the triggers. Everything runs on a PostgreSQL cluster and redis-server of
@@ -47,6 +47,8 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
         # Six keys, a 2 s window: digests open and close while the faults land.
         digest_triggers=60,
         digest_groups=6,
+        # A topic of 100 triggered once as the faults begin: each subscriber exactly one run.
+        fanout_subscribers=100,
         deadline=240,
         logs=tmp_path,
         seed=1,
@@ -56,7 +58,10 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
     print(result.table())
 
     assert result.misses() == []
-    assert (result.fired, result.completed, result.stuck, result.lost) == (260, 260, 0, 0)
+    assert (result.fired, result.completed, result.stuck, result.lost) == (260, 360, 0, 0)
+    fanouts = result.fanouts
+    assert (fanouts.status, fanouts.created, fanouts.runs) == ("done", 100, 100)
+    assert (fanouts.missing, fanouts.twice, fanouts.strangers) == (0, 0, 0)
     # Every digest run in exactly one digest, every digest sent once with its count.
     digests = result.digests
     assert digests.reached == digests.counted_in_emails == 60
@@ -74,12 +79,12 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
     # Every completed trigger's trigger.completed received at least once, signed, through a
     # receiver that refused some first attempts and was down for 2 s.
     hooks = result.webhooks
-    assert hooks.completed_expected == hooks.completed_accepted == 260
+    assert hooks.completed_expected == hooks.completed_accepted == 360  # the fan-out's too
     assert hooks.completed_missing == 0
-    assert hooks.events_written == hooks.accepted == 260 and hooks.events_missing == 0
+    assert hooks.events_written == hooks.accepted == 360 and hooks.events_missing == 0
     assert hooks.failed_on_purpose > 0 and hooks.redeliveries >= hooks.failed_on_purpose
     assert hooks.bad_signatures == 0 and hooks.changed_bodies == 0 and hooks.unknown == 0
-    assert hooks.deliveries == {"delivered": 260}
+    assert hooks.deliveries == {"delivered": 360}
 
 
 def test_workers_survive_redis_restarts_and_lose_nothing(tmp_path):

@@ -70,6 +70,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     assert "Category" in models["recipients"]
     assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "ApiKey"]
     assert models["workers"] == ["StepExecutionLog", "SendLedger", "Digest"]
+    assert models["recipients"][-3:] == ["Topic", "TopicSubscription", "Fanout"]
     assert models["deliveries"] == ["DeliveryEvent", "Suppression", "UnmatchedReport"]
     assert models["events"] == ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"]
     assert models["registry"] == ["Worker"]

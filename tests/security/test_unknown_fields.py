@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from deliveries.models import Suppression
 from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
-from recipients.models import Recipient
+from recipients.models import Fanout, Recipient, Topic
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node
 from tests.triggers.support import new_trigger
@@ -49,12 +49,18 @@ def path_values() -> dict[str, str]:
     suppression = Suppression.objects.create(
         channel="email", recipient=f"{unique()}@example.com", reason="manual"
     )
+    topic = Topic.objects.create(key=unique("topic"))
+    fanout = Fanout.objects.create(
+        workflow_key=workflow.key, topic_key=topic.key, idempotency_key="k", request_hash="h"
+    )
     return {
         "key": workflow.key,
         "trigger_id": str(new_trigger(workflow).pk),
         "endpoint_id": str(endpoint.pk),
         "suppression_id": str(suppression.pk),
         "recipient_id": Recipient.objects.create(key=unique("person")).key,
+        "topic_key": topic.key,
+        "fanout_id": str(fanout.pk),
     }
 
 

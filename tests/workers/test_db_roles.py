@@ -206,3 +206,33 @@ def test_worker_role_logs_in_works_and_is_refused_delete_and_truncate(committed_
         ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
                 worker.execute(statement)
+
+
+def test_web_and_worker_roles_run_a_fanout(roles, api_client):
+    """The web role takes the topic, its subscribers and the fan-out in; the worker role makes
+    the runs (intake in the workers: it inserts triggers) and the sweeper resumes it."""
+    from recipients.models import Fanout, Recipient
+    from triggers.fanout import fanout_chunk
+    from workers.tasks import sweep as sweep_task
+
+    Recipient.objects.bulk_create([Recipient(key=f"roles-{i}") for i in range(3)])
+    with as_role(roles["web"]):
+        definition = chain(delay_node("wait", delay_ms=0))
+        workflow = {"key": "roles-fan", "name": "Roles", **definition}
+        assert api_client.post("/api/workflows/", workflow, format="json").status_code == 201
+        assert api_client.put("/api/topics/roles/", {}, format="json").status_code == 201
+        people = {"recipients": ["roles-0", "roles-1", "roles-2"]}
+        api_client.post("/api/topics/roles/subscribers/", people, format="json")
+        fired = api_client.post(
+            "/api/triggers/",
+            {"workflow": "roles-fan", "idempotency_key": "k", "topic": "roles"},
+            format="json",
+        )
+        assert fired.status_code == 202, fired.content
+    fanout_id = fired.json()["fanout_id"]
+
+    with as_role(roles["worker"]):
+        assert fanout_chunk(fanout_id=fanout_id, cursor=0) == 3
+        sweep_task()
+    assert Fanout.objects.get(pk=fanout_id).status == "done"
+    assert TriggerInstance.objects.filter(workflow__key="roles-fan").count() == 3

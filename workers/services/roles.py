@@ -3,8 +3,8 @@
 The application's tables are owned by the role that runs migrations (and `purge_logs`). The
 processes that run all day get roles of their own:
 
-- `worker` (celery workers: claim, steps, sweeper) reads workflows, updates triggers, appends
-  events, step logs and ledger rows, and moves a ledger row `sending` -> `sent` (the append-only
+- `worker` (celery workers: claim, steps, sweeper, fan-outs) reads workflows, updates triggers
+  and takes a fan-out's runs in, appends events, step logs and ledger rows, and moves a ledger row `sending` -> `sent` (the append-only
   trigger still limits that UPDATE to exactly that move);
 - `beat` (celery beat with the DatabaseScheduler) reads and writes its schedule tables only;
 - `web` (gunicorn: API and admin) authors workflows, takes triggers in, cancels them, reads
@@ -34,7 +34,8 @@ ALL_BUT_TRUNCATE = ("SELECT", "INSERT", "UPDATE", "DELETE")
 ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "worker": [
         (("workflows.Workflow", "workflows.WorkflowVersion"), READ),
-        (("triggers.TriggerInstance",), ("SELECT", "UPDATE")),
+        # INSERT: a fan-out's runs go in through intake, in the workers (triggers/fanout.py).
+        (("triggers.TriggerInstance",), CHANGE),
         (("triggers.TriggerEvent", "workers.StepExecutionLog"), APPEND),
         (("workers.SendLedger",), CHANGE),
         # Every send checks the suppression list first (deliveries/suppression.py).

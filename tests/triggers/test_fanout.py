@@ -1,0 +1,285 @@
+"""A trigger for a topic (docs/design.md, "Topics and fan-out"): POST /api/triggers/ with
+`topic` stores a fan-out and answers 202; the workers create one run per subscriber (but the
+excluded) a chunk at a time, each run keyed by the request's key and the recipient, so a chunk
+done twice, a repeated request or a resumed fan-out creates no run twice. The chunks are called
+here as the worker's task calls them; tests/triggers/test_fanout_e2e.py runs them in workers."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db.models.functions import Now
+from django.test import override_settings
+
+from recipients.models import Fanout, Recipient, Topic, TopicSubscription
+from tests.conftest import unique
+from tests.factories import WorkflowFactory, chain, delay_node
+from triggers import fanout as fanout_module
+from triggers.fanout import (
+    FanoutRequest,
+    fanout_chunk,
+    fanout_run_key,
+    fanout_start,
+    fanouts_resume,
+)
+from triggers.models import TriggerInstance
+from triggers.services import MAX_IDEMPOTENCY_KEY_LENGTH, TriggerRejected
+
+pytestmark = pytest.mark.django_db
+
+TRIGGERS = "/api/triggers/"
+
+
+def audience(size: int) -> tuple[str, list[str]]:
+    """A topic with `size` subscribers; its key and theirs, in subscription order."""
+    topic = Topic.objects.create(key=unique("project"))
+    keys = [unique("user") for _ in range(size)]
+    Recipient.objects.bulk_create([Recipient(key=key) for key in keys])
+    TopicSubscription.objects.bulk_create(
+        [TopicSubscription(topic=topic, recipient_id=key) for key in keys]
+    )
+    return topic.key, keys
+
+
+def a_workflow(**fields):
+    return WorkflowFactory(definition=chain(delay_node("wait", duration="1h")), **fields)
+
+
+def run_to_the_end(fanout_id) -> list[int | None]:
+    """Each chunk as the worker's task chain would run it; what each returned."""
+    created: list[int | None] = []
+    while True:
+        fanout = Fanout.objects.get(pk=fanout_id)
+        if fanout.status != "running":
+            return created
+        created.append(fanout_chunk(fanout_id=fanout.pk, cursor=fanout.cursor))
+
+
+def runs_of(workflow) -> list[TriggerInstance]:
+    return list(TriggerInstance.objects.filter(workflow=workflow).order_by("recipient"))
+
+
+@pytest.fixture
+def published(monkeypatch) -> list[tuple[str, list]]:
+    """The chunk tasks the fan-out publishes: (task name, calls)."""
+    calls: list[tuple[str, list]] = []
+    monkeypatch.setattr(
+        fanout_module, "tasks_publish", lambda name, c, **_: calls.append((name, list(c)))
+    )
+    return calls
+
+
+@override_settings(NOTIFLOW_FANOUT_CHUNK_SIZE=2)
+def test_a_topic_trigger_answers_202_and_the_chunks_make_one_run_per_subscriber(
+    api_client, published, django_capture_on_commit_callbacks
+):
+    workflow = a_workflow()
+    topic, keys = audience(5)
+    body = {
+        "workflow": workflow.key,
+        "idempotency_key": "release-7",
+        "topic": topic,
+        "exclude": [keys[1]],
+        "payload": {"version": 7},
+    }
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post(TRIGGERS, body, format="json")
+
+    assert response.status_code == 202, response.content
+    fanout_id = response.json()["fanout_id"]
+    assert response.json()["status"] == "running" and response.json()["created"] == 0
+    ((task, (call,)),) = published
+    assert (task, call.args) == ("workers.fanout_chunk", [fanout_id, 0])
+    assert runs_of(workflow) == []  # the workers make the runs
+
+    # 4 subscribers left: 2 and 2; a full chunk may not be the last, and an empty one ends it.
+    assert run_to_the_end(fanout_id) == [2, 2, 0]
+    shown = api_client.get(f"/api/fanouts/{fanout_id}/").json()
+    assert (shown["status"], shown["created"], shown["topic"]) == ("done", 4, topic)
+    runs = runs_of(workflow)
+    assert sorted(run.recipient for run in runs) == sorted(keys[:1] + keys[2:])
+    assert {run.idempotency_key for run in runs} == {
+        fanout_run_key("release-7", key) for key in keys if key != keys[1]
+    }
+    assert all(run.payload == {"version": 7} for run in runs)
+
+
+@override_settings(NOTIFLOW_FANOUT_CHUNK_SIZE=3)
+def test_a_chunk_done_again_or_a_stale_task_creates_no_run_twice(published):
+    workflow = a_workflow()
+    topic, keys = audience(7)
+    fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
+
+    assert fanout_chunk(fanout_id=fanout.pk, cursor=0) == 3
+    assert fanout_chunk(fanout_id=fanout.pk, cursor=0) is None  # a late copy of that task
+    # As if the cursor had been lost after the runs were made (a resume from an older cursor):
+    Fanout.objects.filter(pk=fanout.pk).update(cursor=0)
+    assert run_to_the_end(fanout.pk) == [0, 3, 1]
+
+    assert sorted(run.recipient for run in runs_of(workflow)) == sorted(keys)
+    assert Fanout.objects.get(pk=fanout.pk).created == 7
+
+
+def test_a_repeated_request_is_the_same_fanout_and_other_parameters_are_a_422(api_client):
+    workflow = a_workflow()
+    topic, keys = audience(2)
+    body = {"workflow": workflow.key, "idempotency_key": "k1", "topic": topic, "exclude": keys}
+
+    first = api_client.post(TRIGGERS, body, format="json")
+    again = api_client.post(TRIGGERS, {**body, "exclude": keys[::-1]}, format="json")
+    other = api_client.post(TRIGGERS, {**body, "exclude": keys[:1]}, format="json")
+
+    assert (first.status_code, again.status_code) == (202, 200)
+    assert again.json()["fanout_id"] == first.json()["fanout_id"]
+    assert other.status_code == 422
+    assert other.json()["existing_fanout_id"] == first.json()["fanout_id"]
+    assert Fanout.objects.filter(workflow_key=workflow.key).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "code"),
+    [
+        ({"topic": "no-such-topic"}, "topic", 400),
+        ({"workflow": "no-such-workflow"}, "workflow", 400),
+        ({"topic": None, "exclude": ["a"]}, "exclude", 400),
+        ({"exclude": ["x"] * 1001}, "exclude", 400),
+        ({"payload": [1]}, "payload", 400),
+        ({"priority": 12}, "priority", 400),
+        ({"recipient": "user-1"}, "topic", 400),  # a recipient or a topic, not both
+    ],
+)
+def test_bad_topic_requests_are_refused_naming_the_field(api_client, change, field, code):
+    workflow = a_workflow()
+    topic, _ = audience(1)
+    body = {"workflow": workflow.key, "idempotency_key": unique("k"), "topic": topic, **change}
+    body = {name: value for name, value in body.items() if value is not None}
+    if "recipient" in change:  # the field is the recipients' change's; until then, unknown
+        pytest.importorskip("recipients.api")
+
+    response = api_client.post(TRIGGERS, body, format="json")
+
+    assert response.status_code == code, response.content
+    assert field in response.json()["errors"]
+    assert not Fanout.objects.filter(workflow_key=workflow.key).exists()
+
+
+def test_an_inactive_workflow_is_a_409_and_a_topic_is_not_a_bulk_item(api_client):
+    inactive = a_workflow(active=False)
+    topic, _ = audience(1)
+    body = {"workflow": inactive.key, "idempotency_key": "k", "topic": topic}
+    assert api_client.post(TRIGGERS, body, format="json").status_code == 409
+    bulk = api_client.post(
+        "/api/triggers/bulk/", {"triggers": [{**body, "workflow": a_workflow().key}]}, format="json"
+    )
+    (item,) = bulk.json()["results"]
+    assert item["status"] == 400 and "topic" in item["errors"]
+
+
+def test_chunk_tasks_go_to_the_workflow_queue_at_the_fanout_priority(
+    published, django_capture_on_commit_callbacks
+):
+    workflow = a_workflow(key=f"billing.{unique('wf')}", priority=3)
+    topic, _ = audience(1)
+    with django_capture_on_commit_callbacks(execute=True):
+        urgent, _ = fanout_start(FanoutRequest(workflow.key, "a", topic, {}, priority=8))
+        fanout_start(FanoutRequest(workflow.key, "b", topic, {}))
+
+    (_, (first,)), (_, (second,)) = published
+    assert (first.queue, second.queue) == ("billing", "billing")
+    # Redis pops the lowest step first: broker priority 9 - Notiflow's (common.broker).
+    assert (first.priority, second.priority) == (9 - 8, 9 - 3)
+    fanout_chunk(fanout_id=urgent.pk, cursor=0)
+    (run,) = TriggerInstance.objects.filter(workflow=workflow, idempotency_key__contains=":a:")
+    assert run.priority == 8
+
+
+def test_the_sweeper_resumes_a_stalled_fanout_once_per_interval(
+    published, django_capture_on_commit_callbacks
+):
+    workflow = a_workflow()
+    topic, _ = audience(3)
+    fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
+    done, _ = fanout_start(FanoutRequest(workflow.key, "k2", topic, {}))
+    Fanout.objects.filter(pk=done.pk).update(status="done")
+    Fanout.objects.filter(pk__in=[fanout.pk, done.pk]).update(
+        updated_at=Now() - timedelta(minutes=5)
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert fanouts_resume() == 1
+        assert fanouts_resume() == 0  # it just moved
+
+    ((_, (call,)),) = published
+    assert call.args == [str(fanout.pk), 0]
+
+
+def test_a_fanout_whose_workflow_was_deactivated_fails_and_keeps_its_runs():
+    workflow = a_workflow()
+    topic, _ = audience(2)
+    fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
+    workflow.active = False
+    workflow.save()
+
+    assert fanout_chunk(fanout_id=fanout.pk, cursor=0) == 0
+    failed = Fanout.objects.get(pk=fanout.pk)
+    assert failed.status == "failed" and "not active" in failed.last_error
+
+
+def test_a_run_key_is_unambiguous_and_never_longer_than_the_limit():
+    assert fanout_run_key("a:b", "c") != fanout_run_key("a", "b:c")
+    long = fanout_run_key("k" * 255, "user-1")
+    assert len(long) <= MAX_IDEMPOTENCY_KEY_LENGTH and long.startswith("fanout:sha256:")
+    assert long == fanout_run_key("k" * 255, "user-1") != fanout_run_key("k" * 255, "user-2")
+
+
+def test_a_new_fanout_needs_a_live_worker_on_its_queue():
+    workflow = a_workflow()
+    topic, _ = audience(1)
+    with (
+        override_settings(NOTIFLOW_TRIGGER_REQUIRES_WORKER=True),
+        pytest.raises(TriggerRejected) as refused,
+    ):
+        fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
+    assert refused.value.status_code == 503
+    assert not Fanout.objects.filter(workflow_key=workflow.key).exists()
+
+
+def test_a_chunk_that_fails_is_rolled_back_and_says_why(monkeypatch):
+    from workers.tasks import fanout_chunk_run
+
+    workflow = a_workflow()
+    topic, _ = audience(2)
+    fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database said no")
+
+    monkeypatch.setattr(fanout_module, "triggers_create", broken)
+    with pytest.raises(RuntimeError):
+        fanout_chunk_run(str(fanout.pk), 0)
+
+    stalled = Fanout.objects.get(pk=fanout.pk)
+    assert (stalled.status, stalled.cursor, stalled.created) == ("running", 0, 0)
+    assert "the database said no" in stalled.last_error
+
+
+def test_a_key_limited_to_workflows_sees_and_starts_only_their_fanouts():
+    from rest_framework.test import APIClient
+
+    from triggers.services import api_key_create
+
+    mine, other = a_workflow(), a_workflow()
+    topic, _ = audience(1)
+    _, key = api_key_create(name=unique("limited"), workflows=[mine.key])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    theirs, _ = fanout_start(FanoutRequest(other.key, "k", topic, {}))
+
+    body = {"workflow": other.key, "idempotency_key": "k2", "topic": topic}
+    assert client.post(TRIGGERS, body, format="json").status_code == 403
+    assert client.get(f"/api/fanouts/{theirs.pk}/").status_code == 404
+    started = client.post(TRIGGERS, {**body, "workflow": mine.key}, format="json")
+    assert started.status_code == 202
+    assert client.get(f"/api/fanouts/{started.json()['fanout_id']}/").status_code == 200

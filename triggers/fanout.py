@@ -1,0 +1,334 @@
+"""Fan-out: one trigger request for a topic becomes a run for each subscriber (docs/design.md,
+"Topics and fan-out").
+
+`fanout_start` stores the request (recipients.Fanout) and hands it to the workers; it creates
+no run itself, so the answer (202) costs the same for ten subscribers as for a million. The
+workers create the runs a chunk at a time (`fanout_chunk`): the next NOTIFLOW_FANOUT_CHUNK_SIZE
+subscriptions after the fan-out's cursor, read on the (topic, id) index, go through intake
+(`triggers_create`, one statement for the chunk) and the cursor moves past them in the same
+transaction. So memory is bounded by the chunk, not the audience, and a chunk is done entirely
+or not at all.
+
+Exactly once. Each run's idempotency key is derived from the request's key and the recipient
+(`fanout_run_key`): a chunk done again (a task delivered twice, a fan-out resumed after its
+worker died) finds its runs already there and creates none. A chunk task carries the fan-out's
+id and the cursor it expects; it takes the fan-out's row with FOR UPDATE SKIP LOCKED and does
+nothing unless the cursor is still that one, so two copies of one task (the sweeper's and a
+late original) never both go on, and there is never more than one chain of chunk tasks.
+
+Priority. Each chunk task goes to the workflow's queue at the fan-out's priority (the request's,
+else the workflow's), and the next chunk is published only when one is done: a big fan-out is a
+line of small tasks that an urgent trigger's nudge overtakes, never one long task.
+
+Resume. A running fan-out whose row has not moved for NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS (its
+task was lost: a worker killed, a broker flushed) gets a new chunk task from the sweeper
+(`fanouts_resume`), which bumps `updated_at` so that it sends one per interval at most.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Now
+
+from common.broker import TaskCall, broker_priority, tasks_publish
+from recipients.models import Fanout, FanoutStatus, Topic, TopicSubscription
+from registry.selectors import live_workers_by_queue, worker_command
+from triggers.services import (
+    MAX_IDEMPOTENCY_KEY_LENGTH,
+    TriggerRejected,
+    TriggerRequest,
+    trigger_request_checked,
+    triggers_create,
+)
+from workflows.models import Workflow
+
+logger = logging.getLogger(__name__)
+
+FANOUT_CHUNK_TASK = "workers.fanout_chunk"
+# The most recipients one request may exclude.
+EXCLUDE_MAX = 1000
+_RUN_KEY_PREFIX = "fanout:"
+
+
+@dataclass(frozen=True)
+class FanoutRequest:
+    """A trigger request for a topic, as POST /api/triggers/ takes it with `topic`."""
+
+    workflow_key: str
+    idempotency_key: str
+    topic_key: str
+    payload: Any
+    exclude: Sequence[str] = ()
+    priority: int | None = None
+    cancellation_key: str = ""
+
+
+@dataclass(frozen=True)
+class _Route:
+    """Where a fan-out's chunk tasks go: the workflow's queue, at the fan-out's priority."""
+
+    queue: str
+    priority: int
+
+
+def fanout_run_key(request_key: str, recipient: str) -> str:
+    """The idempotency key of the run a fan-out with key `request_key` creates for `recipient`:
+    readable when it fits (`fanout:<length of the key>:<key>:<recipient>`, the length making it
+    unambiguous whatever the key and the id contain), else a hash of that (`fanout:sha256:...`),
+    so that it never exceeds the keys' limit."""
+    readable = f"{_RUN_KEY_PREFIX}{len(request_key)}:{request_key}:{recipient}"
+    if len(readable) <= MAX_IDEMPOTENCY_KEY_LENGTH:
+        return readable
+    return f"{_RUN_KEY_PREFIX}sha256:{hashlib.sha256(readable.encode()).hexdigest()}"
+
+
+def fanout_request_hash(request: FanoutRequest, payload_json: str) -> str:
+    """The normalised request a fan-out's key was first used with: topic, the excluded ids as a
+    set, priority, cancellation key and payload (keys sorted)."""
+    head = [request.topic_key, sorted(set(request.exclude)), request.priority]
+    normal = json.dumps([*head, request.cancellation_key], separators=(",", ":")) + payload_json
+    return hashlib.sha256(normal.encode()).hexdigest()
+
+
+def fanout_start(request: FanoutRequest, *, actor: str = "") -> tuple[Fanout, bool]:
+    """The fan-out for (workflow, idempotency key), stored now and handed to the workers after
+    commit, or the one stored already when the request is the same (request hash); (fan-out,
+    created). Raises TriggerRejected as intake does: 400 (bad field, unknown workflow or topic),
+    409 (inactive workflow), 422 (the key was used with other parameters; `existing_id` is that
+    fan-out), 503 (no live worker serves the queue; nothing stored)."""
+    payload_json, _ = trigger_request_checked(_run_request(request, recipient=""))
+    _exclude_checked(request.exclude)
+    digest = fanout_request_hash(request, payload_json)
+    existing = Fanout.objects.filter(
+        workflow_key=request.workflow_key, idempotency_key=request.idempotency_key
+    ).first()
+    if existing is not None:
+        return _replayed(existing, digest), False
+    route = _route_checked(request)
+    if not Topic.objects.filter(key=request.topic_key).exists():
+        raise TriggerRejected("topic", f"topic {request.topic_key!r} does not exist")
+    with transaction.atomic():
+        fanout, created = Fanout.objects.get_or_create(
+            workflow_key=request.workflow_key,
+            idempotency_key=request.idempotency_key,
+            defaults={
+                "topic_key": request.topic_key,
+                "request_hash": digest,
+                "payload": request.payload,
+                "exclude": sorted(set(request.exclude)),
+                "priority": request.priority,
+                "cancellation_key": request.cancellation_key,
+                "created_by": actor,
+            },
+        )
+        if not created:  # a concurrent request with the key won
+            return _replayed(fanout, digest), False
+        _chunk_enqueue_on_commit(fanout.pk, fanout.cursor, route)
+    return fanout, True
+
+
+def _run_request(request: FanoutRequest, *, recipient: str) -> TriggerRequest:
+    return TriggerRequest(
+        workflow_key=request.workflow_key,
+        idempotency_key=(
+            fanout_run_key(request.idempotency_key, recipient)
+            if recipient
+            else request.idempotency_key
+        ),
+        payload=request.payload,
+        priority=request.priority,
+        cancellation_key=request.cancellation_key,
+        recipient=recipient,
+    )
+
+
+def _exclude_checked(exclude: Sequence[str]) -> None:
+    if len(exclude) > EXCLUDE_MAX or not all(isinstance(key, str) and key for key in exclude):
+        raise TriggerRejected(
+            "exclude", f"exclude must be a list of at most {EXCLUDE_MAX} recipient ids"
+        )
+
+
+def _replayed(fanout: Fanout, digest: str) -> Fanout:
+    if fanout.request_hash != digest:
+        raise TriggerRejected(
+            "idempotency_key",
+            f"idempotency key {fanout.idempotency_key!r} was used with other parameters by "
+            f"fan-out {fanout.pk}; nothing was changed. Send the same request again, or use a "
+            "new key",
+            status_code=422,
+            existing_id=str(fanout.pk),
+        )
+    return fanout
+
+
+def _route_checked(request: FanoutRequest) -> _Route:
+    """The workflow's queue and the fan-out's priority; TriggerRejected when the workflow does
+    not exist, is not active, or no live worker serves its queue (as intake refuses)."""
+    workflow = Workflow.objects.filter(key=request.workflow_key).first()
+    if workflow is None:
+        raise TriggerRejected("workflow", f"workflow {request.workflow_key!r} does not exist")
+    if not workflow.active or workflow.current_version_id is None:
+        message = f"workflow {request.workflow_key!r} is not active"
+        raise TriggerRejected("workflow", message, status_code=409)
+    if settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER and workflow.queue not in live_workers_by_queue():
+        raise TriggerRejected(
+            "workflow",
+            f"no live worker serves queue {workflow.queue!r}; start one with: "
+            + worker_command(workflow.queue),
+            status_code=503,
+        )
+    priority = workflow.priority if request.priority is None else request.priority
+    return _Route(workflow.queue, priority)
+
+
+def fanout_chunk(*, fanout_id: UUID | str, cursor: int) -> int | None:
+    """Create the runs of the fan-out's next chunk, if the fan-out is running and its cursor is
+    still `cursor` (else another task did this chunk: None). The runs, the cursor past the
+    chunk, the count and, on the last chunk, `done` are one transaction; the next chunk's task
+    is published after it commits. Returns how many runs this chunk created.
+
+    A chunk intake refuses for want of a live worker is rolled back (and resumed later); a
+    workflow gone or deactivated fails the fan-out (the runs made so far stay); a run key held
+    by a trigger of other parameters is left out and named in `last_error`."""
+    with transaction.atomic():
+        fanout = (
+            Fanout.objects.select_for_update(skip_locked=True)
+            .filter(pk=fanout_id, status=FanoutStatus.RUNNING, cursor=cursor)
+            .first()
+        )
+        if fanout is None:
+            return None
+        size = settings.NOTIFLOW_FANOUT_CHUNK_SIZE
+        chunk = _chunk_read(fanout, size)
+        request = _request_of(fanout)
+        outcomes = triggers_create(
+            [_run_request(request, recipient=key) for _, key in chunk],
+            actor=fanout.created_by,
+        )
+        refused = [outcome for outcome in outcomes if isinstance(outcome, TriggerRejected)]
+        if any(outcome.status_code == 503 for outcome in refused):
+            raise FanoutPaused(refused[0].message)  # rolls the chunk back; resumed later
+        if any(outcome.field == "workflow" for outcome in refused):
+            _fail(fanout, refused[0].message)
+            return 0
+        created = sum(1 for outcome in outcomes if isinstance(outcome, tuple) and outcome[1])
+        done = len(chunk) < size
+        _advance(fanout, chunk[-1][0] if chunk else cursor, created, done, refused)
+        if not done:
+            _chunk_enqueue_on_commit(fanout.pk, fanout.cursor, _route_of(fanout))
+    return created
+
+
+class FanoutPaused(Exception):
+    """The chunk could not be created now (no live worker serves the queue); nothing was
+    changed and the sweeper resumes the fan-out."""
+
+
+def _chunk_read(fanout: Fanout, size: int) -> list[tuple[int, str]]:
+    """The next `size` subscriptions after the cursor, in id order, but the excluded ones:
+    (subscription id, recipient key) pairs. The excluded ones are skipped in SQL, so a chunk
+    may cover more than `size` ids; the cursor goes to the last one read."""
+    rows = TopicSubscription.objects.filter(topic_id=fanout.topic_key, id__gt=fanout.cursor)
+    if fanout.exclude:
+        rows = rows.exclude(recipient_id__in=fanout.exclude)
+    return list(rows.order_by("id").values_list("id", "recipient_id")[:size])
+
+
+def _request_of(fanout: Fanout) -> FanoutRequest:
+    return FanoutRequest(
+        workflow_key=fanout.workflow_key,
+        idempotency_key=fanout.idempotency_key,
+        topic_key=fanout.topic_key,
+        payload=fanout.payload,
+        exclude=fanout.exclude,
+        priority=fanout.priority,
+        cancellation_key=fanout.cancellation_key,
+    )
+
+
+def _advance(
+    fanout: Fanout, cursor: int, created: int, done: bool, refused: list[TriggerRejected]
+) -> None:
+    changes: dict[str, Any] = {"cursor": cursor, "created": F("created") + created}
+    if done:
+        changes.update(status=FanoutStatus.DONE, finished_at=Now())
+    if refused:
+        changes["last_error"] = f"{len(refused)} run(s) left out: {refused[0].message}"
+    Fanout.objects.filter(pk=fanout.pk).update(**changes, updated_at=Now())
+    fanout.cursor = cursor
+
+
+def _fail(fanout: Fanout, message: str) -> None:
+    Fanout.objects.filter(pk=fanout.pk).update(
+        status=FanoutStatus.FAILED, last_error=message, finished_at=Now(), updated_at=Now()
+    )
+    logger.warning("fan-out %s failed: %s", fanout.pk, message)
+
+
+def fanout_error_note(*, fanout_id: UUID | str, message: str) -> None:
+    """Say in `last_error` why a chunk could not be done (it was rolled back; the fan-out stays
+    running and the sweeper tries again), so that an operator sees why it does not move."""
+    Fanout.objects.filter(pk=fanout_id, status=FanoutStatus.RUNNING).update(
+        last_error=message[:2000]
+    )
+
+
+def _route_of(fanout: Fanout) -> _Route:
+    workflow = Workflow.objects.only("queue", "priority").get(key=fanout.workflow_key)
+    priority = workflow.priority if fanout.priority is None else fanout.priority
+    return _Route(workflow.queue, priority)
+
+
+def fanouts_resume() -> int:
+    """Publish a chunk task for each running fan-out whose row has not moved for
+    NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS (its task was lost), and mark it moved; how many. A
+    fan-out whose chunk is being done (its row locked) is left alone."""
+    stalled_since = Now() - timedelta(seconds=settings.NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS)
+    with transaction.atomic():
+        stalled = list(
+            Fanout.objects.select_for_update(skip_locked=True)
+            .filter(status=FanoutStatus.RUNNING, updated_at__lt=stalled_since)
+            .order_by("updated_at")[: settings.NOTIFLOW_SWEEP_BATCH_SIZE]
+        )
+        if not stalled:
+            return 0
+        Fanout.objects.filter(pk__in=[f.pk for f in stalled]).update(updated_at=Now())
+        for fanout in stalled:
+            try:
+                route = _route_of(fanout)
+            except Workflow.DoesNotExist:
+                _fail(fanout, f"workflow {fanout.workflow_key!r} does not exist")
+                continue
+            _chunk_enqueue_on_commit(fanout.pk, fanout.cursor, route)
+    return len(stalled)
+
+
+def _chunk_enqueue_on_commit(fanout_id: UUID, cursor: int, route: _Route) -> None:
+    transaction.on_commit(lambda: _chunk_publish(str(fanout_id), cursor, route))
+
+
+def _chunk_publish(fanout_id: str, cursor: int, route: _Route) -> None:
+    """Publish now, by task name (triggers does not import workers). A broker failure is logged,
+    not raised: the sweeper resumes the fan-out."""
+    call = TaskCall(
+        args=[fanout_id, cursor],
+        queue=route.queue,
+        priority=broker_priority(route.priority, broker_url=current_app.conf.broker_url),
+    )
+    try:
+        tasks_publish(FANOUT_CHUNK_TASK, [call], direct=settings.NOTIFLOW_DIRECT_PUBLISH)
+    except Exception:
+        logger.warning("broker unavailable; the sweeper will resume fan-out %s", fanout_id)
