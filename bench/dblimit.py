@@ -27,64 +27,30 @@ NODES = [("welcome", "email"), ("text", "sms"), ("follow_up", "email")]
 
 
 def engine_statements() -> dict[str, Any]:
-    """The engine's own SQL texts and the claim's ledger parameters (call where Django is set up;
-    the children get plain strings and lists)."""
-    from events.services.outbox import Announcement
-    from triggers.announce import outbox_release_writes
-    from triggers.state import (
-        Release,
-        ReleaseWrite,
-        claim_params,
-        claim_statement,
-        release_params,
-        release_statement,
-    )
-    from workers.services.engine import SEND_OPEN
-
-    bench_event = Announcement(type="message.sent", trigger_id=None, workflow_key="", data={})
-    from workers.sql import (
-        SEND_COMPLETE_SQL,
-        STEP_LOG_SQL,
-        send_complete_params,
-        step_log_params,
-    )
+    """The engine's own SQL texts (the calls of the claim's and the release's functions) and
+    their parameters (call where Django is set up; the children get plain strings and lists)."""
+    from triggers.sql import CLAIM_SQL, RELEASE_SQL
+    from triggers.state import Release, claim_params, release_params
+    from workers.services.engine import SEND_CHANNELS
 
     now = datetime.now(UTC)
-    # Every parameter the statements take, from the engine's own builders; each step then sets
-    # the ones that vary (_step).
-    outcome_params = {
-        **release_params(
-            trigger_id="",
-            lease_token="",
-            event_node_id=None,
-            release=Release(status="", current_node_id=None, available_at=now, reason=""),
-        ),
-        **send_complete_params(trigger_id="", node_id="", result={}),
-        **outbox_release_writes([bench_event])[0].params,
-        **step_log_params(
-            workflow_id=0,
-            node_id="",
-            node_type="",
-            started_at=now,
-            finished_at=now,
-            input={},
-            output=None,
-            error="",
-        ),
-    }
+    # Every parameter the calls take, from the engine's own builders; each step then sets the
+    # ones that vary (_step).
+    outcome_params = release_params(
+        trigger_id="",
+        lease_token="",
+        step_node_id=None,
+        release=Release(status="", current_node_id=None, available_at=now, reason=""),
+    )
     return {
-        "claim": claim_statement(SEND_OPEN),
-        "claim_params": claim_params(trigger_id="", worker_id="", lease_seconds=60, also=SEND_OPEN),
-        # A send step's release as the engine writes it: the ledger, the step log, and its
+        "claim": CLAIM_SQL,
+        "claim_params": claim_params(
+            trigger_id="", worker_id="", lease_seconds=60, channels=SEND_CHANNELS
+        ),
+        # A send step's release as the engine calls it: the ledger, the step log, and its
         # events (message.sent, and trigger.completed at the last node), which no endpoint
         # subscribes to here, as in the engine bench.
-        "outcome": release_statement(
-            [
-                ReleaseWrite(SEND_COMPLETE_SQL, {}),
-                ReleaseWrite(STEP_LOG_SQL, {}),
-                *outbox_release_writes([bench_event]),
-            ]
-        ),
+        "outcome": RELEASE_SQL,
         "outcome_params": outcome_params,
     }
 
@@ -127,8 +93,8 @@ def _step(
     token = f"dblimit:{uuid.uuid4().hex[:12]}"
     cur.execute(sql["claim"], {**sql["claim_params"], "id": trigger_id, "worker": token})
     claimed = cur.fetchone()
-    # The row ends with SEND_OPEN's returns: the ledger row's send_count, an earlier result.
-    if claimed is None or claimed[-2] is None:
+    # The row ends with the ledger row's send_count, an earlier result, the claim's now().
+    if claimed is None or claimed[-3] is None:
         raise RuntimeError(f"claim of {trigger_id} (with its ledger row) failed")
     started = datetime.now(UTC)
     node_id, channel = NODES[index]
@@ -163,20 +129,21 @@ def _step(
             "finished": last,
             "token": token,
             "reason": f"{node_id} done",
-            "event_node": node_id,
-            "ledger_result": json.dumps(result),
-            "ledger_trigger": trigger_id,
-            "ledger_node": node_id,
-            "log_workflow": workflow,
-            "log_node": node_id,
-            "log_type": channel,
-            "log_started": started,
-            "log_finished": finished,
-            "log_input": json.dumps(context),
-            "log_output": json.dumps(result),
-            "log_success": True,
-            "log_error": "",
-            "ev_events": json.dumps(
+            "step_node": node_id,
+            "ledger": json.dumps(
+                {"outcome": "sent", "result": result, "provider": "", "provider_message_id": ""}
+            ),
+            "step_log": json.dumps(
+                {
+                    "node_type": channel,
+                    "started_at": started.isoformat(),
+                    "finished_at": finished.isoformat(),
+                    "input": context,
+                    "output": result,
+                    "error": "",
+                }
+            ),
+            "events": json.dumps(
                 [
                     {
                         "event_id": str(uuid.uuid4()),
@@ -184,6 +151,7 @@ def _step(
                         "trigger_id": trigger_id,
                         "workflow_key": "bench",
                         "data": data,
+                        "gate": "",
                     }
                     for kind, data in events
                 ]

@@ -14,15 +14,15 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from bench.dblimit import engine_statements
 from bench.fixtures import PAYLOAD
 from common.leased_work import sweep_params
 from triggers.services import trigger_create
-from triggers.state import Release, claim_params, claim_statement, release_params
+from triggers.sql import CLAIM_SQL, RELEASE_SQL
+from triggers.state import Release, StepRecord, claim_params, release_params
 from triggers.work import RUNS
 from workers.selectors import step_log_list
-from workers.services.engine import SEND_OPEN
-from workers.sql import send_complete_params, step_log_params
+from workers.services.engine import SEND_CHANNELS
+from workers.services.ledger import ledger_sent
 from workflows.models import Workflow
 
 
@@ -65,46 +65,43 @@ def plans(workflow: Workflow) -> list[Plan]:
         payload=PAYLOAD,
     )
     token = "explain:1"  # noqa: S105 (a lease token, not a secret)
-    params = claim_params(trigger_id=trigger.pk, worker_id=token, lease_seconds=60, also=SEND_OPEN)
-    claim_sql = claim_statement(SEND_OPEN)
-    claim = _explain("claim (CTE: lock, update, event, ledger row)", claim_sql, params)
+    params = claim_params(
+        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, channels=SEND_CHANNELS
+    )
+    # The claim and the release are database functions: their plans show the call (the time is
+    # the whole body's), not the statements inside.
+    claim = _explain("claim (function: lock, update, event, ledger row)", CLAIM_SQL, params)
     with connection.cursor() as cursor:  # now claim it for real, so the release and ledger apply
-        cursor.execute(claim_sql, params)
+        cursor.execute(CLAIM_SQL, params)
     sweep = sweep_params(RUNS, renudge_lost=True)
     some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True).first()
     by_trigger = step_log_list(trigger_id=str(some_log))[:50].query.sql_with_params()
     by_node = step_log_list(node_id="welcome")[:50].query.sql_with_params()
     now = timezone.now()
-    release = {
-        **release_params(
-            trigger_id=trigger.pk,
-            lease_token=token,
-            event_node_id="welcome",
-            release=Release(
-                status="enqueued",
-                current_node_id="text",
-                available_at=now,
-                reason="explain",
-                nudged=True,
-            ),
-        ),
-        **send_complete_params(trigger_id=trigger.pk, node_id="welcome", result={}),
-        **step_log_params(
-            workflow_id=workflow.pk,
-            node_id="welcome",
-            node_type="email",
-            started_at=now,
-            finished_at=now,
-            input={},
-            output={},
-            error="",
-        ),
+    step_log = {
+        "node_type": "email",
+        "started_at": now.isoformat(),
+        "finished_at": now.isoformat(),
+        "input": {},
+        "output": {},
+        "error": "",
     }
+    release = release_params(
+        trigger_id=trigger.pk,
+        lease_token=token,
+        step_node_id="welcome",
+        release=Release(
+            status="enqueued",
+            current_node_id="text",
+            available_at=now,
+            reason="explain",
+            nudged=True,
+        ),
+        record=StepRecord(ledger=ledger_sent({}), step_log=step_log),
+    )
     return [
         claim,
-        _explain(
-            "outcome (ledger, release, event, step log)", engine_statements()["outcome"], release
-        ),
+        _explain("outcome (function: release, event, ledger, step log)", RELEASE_SQL, release),
         _explain("sweep: due", RUNS.sweep_due_sql, sweep),
         _explain("sweep: expired leases", RUNS.sweep_expired_sql, sweep),
         _explain("logs of a trigger (API)", *by_trigger),

@@ -2,24 +2,20 @@
 endpoints that subscribe, in the transaction of the change they announce (docs/design.md,
 rule 10).
 
-Two CTEs that ride along in another statement (the engine's release, triggers/sql.py) or run on
-their own (outbox_statement):
-
-- `outbox` inserts the events given as a JSON array in `%(ev_events)s`, in order (so `id`
-  orders one trigger's events), and only those some endpoint subscribes to: an event nobody
-  would receive is not written. With a `condition` (SQL over the event row `e`, which has the
-  caller's `gate` label), only the events it holds for: the release writes each event only
-  along with the change it announces.
-- `outbox_deliveries` inserts one pending delivery per (event, subscribing endpoint), disabled
-  endpoints included (they keep their events), and returns the ids to nudge.
+The write is the database function `notiflow_outbox_write_v1(announced, open_gate)` (triggers
+migration 0013): it inserts the events of the JSON array `announced` labelled `open_gate`, in
+order (so `id` orders one trigger's events), and only those some endpoint subscribes to (an
+event nobody would receive is not written); one pending delivery per (event, subscribing
+endpoint), disabled endpoints included (they keep their events); and returns the ids of those to
+enabled endpoints, to nudge. The engine's release calls it inside `notiflow_release_v1`;
+OUTBOX_SQL calls it on its own.
 
 An endpoint subscribes to an event when its `events` holds the event's name or `*`, and its
-`workflows` is empty or holds the event's workflow key: SUBSCRIBES, the one statement of it.
+`workflows` is empty or holds the event's workflow key: `notiflow_subscribes_v1`, the one
+statement of it, which the write calls.
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
 
 from events.models import (
     DeliveryStatus,
@@ -33,60 +29,10 @@ EVENT_TABLE = OutboxEvent._meta.db_table
 ENDPOINT_TABLE = WebhookEndpoint._meta.db_table
 DELIVERY_TABLE = WebhookDelivery._meta.db_table
 
-OUTBOX_CTE = "outbox"
-DELIVERIES_CTE = "outbox_deliveries"
+OUTBOX_WRITE_FUNCTION = "notiflow_outbox_write_v1"
 
-
-def subscribes(endpoint: str, event: str) -> str:
-    """SQL: endpoint row `endpoint` subscribes to event row `event` (with `type`, `workflow_key`)."""
-    return (
-        f"({event}.type = ANY ({endpoint}.events) OR '*' = ANY ({endpoint}.events))"
-        f" AND ({endpoint}.workflows = '{{}}' OR {event}.workflow_key = ANY ({endpoint}.workflows))"
-    )
-
-
-@lru_cache(maxsize=4)
-def outbox_insert_sql(condition: str | None = None) -> str:
-    """The CTE `outbox`: the events of `%(ev_events)s` that someone subscribes to (and for
-    which `condition` holds)."""
-    gated = f"({condition}) AND " if condition else ""
-    # First a test that reads no event row: PostgreSQL makes it a one-time filter, so with no
-    # endpoint at all the events are not even read out of their JSON (the engine pays for this
-    # CTE on every send step).
-    gated = f"EXISTS (SELECT 1 FROM {ENDPOINT_TABLE}) AND {gated}"  # noqa: S608
-    return f"""
-INSERT INTO {EVENT_TABLE} (event_id, type, trigger_id, workflow_key, data, time)
-SELECT e.event_id, e.type, e.trigger_id, e.workflow_key, e.data, now()
-FROM ROWS FROM (jsonb_to_recordset(%(ev_events)s::jsonb)
-                AS (event_id uuid, type text, trigger_id uuid, workflow_key text, data jsonb,
-                    gate text))
-     WITH ORDINALITY AS e(event_id, type, trigger_id, workflow_key, data, gate, n)
-WHERE {gated}EXISTS (SELECT 1 FROM {ENDPOINT_TABLE} w WHERE {subscribes("w", "e")})
-ORDER BY e.n
-RETURNING id, type, workflow_key
-"""  # noqa: S608 (names from the models, values as parameters)
-
-
-DELIVERIES_INSERT_SQL = f"""
-INSERT INTO {DELIVERY_TABLE} (event_id, endpoint_id, status, attempts, available_at, nudged_at,
-                              last_error, leased_by, created_at, updated_at)
-SELECT {OUTBOX_CTE}.id, w.id, %(ev_pending)s, 0, now(),
-       CASE WHEN w.disabled_at IS NULL THEN now() END, '', '', now(), now()
-FROM {OUTBOX_CTE} JOIN {ENDPOINT_TABLE} w ON {subscribes("w", OUTBOX_CTE)}
-RETURNING id, endpoint_id
-"""  # noqa: S608 (names from the models, values as parameters)
-
-# The deliveries to nudge after commit: those to endpoints that are enabled (nudged_at set).
-DELIVERIES_RETURNS = (
-    f"(SELECT array_agg(d.id) FROM {DELIVERIES_CTE} d JOIN {ENDPOINT_TABLE} w "  # noqa: S608
-    f"ON w.id = d.endpoint_id WHERE w.disabled_at IS NULL)",
-)
-
-# The same on its own, for a change made through the ORM (cancel, delete) or a ping.
-OUTBOX_SQL = f"""
-WITH {OUTBOX_CTE} AS ({outbox_insert_sql()}), {DELIVERIES_CTE} AS ({DELIVERIES_INSERT_SQL})
-SELECT {DELIVERIES_RETURNS[0]}
-"""
+# For a change made through the ORM (cancel, delete) or a ping: its events (all labelled '').
+OUTBOX_SQL = f"SELECT {OUTBOX_WRITE_FUNCTION}(%(events)s::jsonb, '')"
 
 OUTBOX_STATIC_PARAMS = {"ev_pending": DeliveryStatus.PENDING.value}
 

@@ -14,11 +14,10 @@ from django.utils import timezone
 
 from common.leased_work import sweep_params
 from common.leases import LEASE_EXPIRED_FUNCTION, lease_expired, lease_expired_sql
+from tests.support.functions import claim_lock_sql
 from tests.support.sources import project_sources
 from tests.support.stack import ROOT
-from triggers.state import claim_params, claim_statement
 from triggers.work import RUNS
-from workers.services.engine import SEND_OPEN
 
 # A comparison of a lease with a moment, in SQL or in the ORM, written out by hand.
 BY_HAND = re.compile(r"lease_until\s*[<>]|lease_until__(lt|lte|gt|gte)\b|lease_until\s*<\s*now")
@@ -52,9 +51,8 @@ def test_the_function_is_inlined_so_the_plans_are_those_of_the_bare_comparison()
     assert LEASE_EXPIRED_FUNCTION not in plan and "lease_until < now())" in plan
     by_hand = RUNS.sweep_expired_sql.replace(lease_expired_sql(), "lease_until < now()")
     assert by_hand != RUNS.sweep_expired_sql and explain(by_hand, params) == plan
-    claim = claim_statement(SEND_OPEN)
-    params = claim_params(trigger_id=uuid4(), worker_id="w", lease_seconds=30, also=SEND_OPEN)
-    by_hand = claim.replace(lease_expired_sql(), "lease_until < now()")
+    claim, params = claim_lock_sql(), {"id": uuid4()}
+    by_hand = claim.replace("public." + lease_expired_sql("p.lease_until"), "p.lease_until < now()")
     assert by_hand != claim and explain(by_hand, params) == explain(claim, params)
 
 

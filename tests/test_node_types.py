@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 from tests.factories import chain, delay_node, email_node
 from tests.support.sources import project_sources
 from tests.workers.helpers import due_trigger, run_to_the_end
+from triggers.state import trigger_cancel
 from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
 from workflows.admin.forms import NodeForm
@@ -133,7 +134,7 @@ def test_a_registered_type_is_run_by_the_engine(note):
 
 class StampNode(NodeType):
     """A toy that writes in its step's transaction (as an inbox row would): the workflow's
-    description, in the step's release statement."""
+    description, after the step's release."""
 
     name = "stamp"
     required = ("text",)
@@ -141,7 +142,7 @@ class StampNode(NodeType):
     def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
         table = Workflow._meta.db_table
         sql = (
-            f"UPDATE {table} SET description = %(stamp_text)s FROM released "  # noqa: S608
+            f"UPDATE {table} SET description = %(stamp_text)s "  # noqa: S608
             f"WHERE {table}.id = %(stamp_workflow)s"
         )
         params = {
@@ -157,6 +158,26 @@ def test_a_node_writes_in_its_steps_transaction():
         trigger = run_to_the_end(chain({"id": "s", "type": "stamp", "text": "seen"}), {})
     assert trigger.status == "completed", trigger.last_error
     assert Workflow.objects.get(pk=trigger.workflow_id).description == f"seen by {trigger.pk}"
+
+
+class StampCancelledMeanwhile(StampNode):
+    """The stamp, of a run cancelled while its node ran: the release does not apply."""
+
+    name = "stamp_cancelled"
+
+    def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
+        trigger_cancel(trigger_id=step.trigger_id, actor="tests")
+        return super().run(node, step=step)
+
+
+@pytest.mark.django_db
+def test_a_nodes_writes_are_dropped_with_a_release_that_does_not_apply():
+    with node_type_registered(StampCancelledMeanwhile):
+        trigger = due_trigger(chain({"id": "s", "type": "stamp_cancelled", "text": "seen"}))
+        before = Workflow.objects.get(pk=trigger.workflow_id).description
+        assert step_execute(trigger_id=str(trigger.pk), worker_id="w") is None
+    assert "seen" not in before
+    assert Workflow.objects.get(pk=trigger.workflow_id).description == before
 
 
 def _step_queries(definition: dict[str, Any]) -> int:

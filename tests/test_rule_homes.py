@@ -41,28 +41,37 @@ def test_the_triggers_fields_are_listed_once_by_its_representation():
     assert trigger_fields()[-1] == "delete_reason" and len(trigger_fields()) == 20
 
 
-def test_a_releases_columns_are_set_from_one_table_in_sql_and_in_memory(db):
-    """released_copy (what the events announce) and the release statement come from
-    triggers.sql.RELEASE_SETS; the copy equals the row the statement leaves, but for the clocks
-    (the statement's now() and the worker's differ by a moment)."""
+def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
+    """What a release sets is the SET clause of `notiflow_release_v1` as installed (the rule);
+    released_copy (what the events announce, built before the release runs) mirrors it from
+    triggers.state.RELEASED_VALUES: the same columns, and the copy equals the row the function
+    leaves, but for the clocks (the function's now() and the step's differ by a moment)."""
+    import re
     from datetime import timedelta
 
     from django.utils import timezone
 
     from tests.factories import chain, delay_node, email_node
+    from tests.support.functions import function_definition
     from tests.workers.helpers import due_trigger
     from triggers.models import TriggerInstance
-    from triggers.sql import RELEASE_SETS
+    from triggers.sql import RELEASE_FUNCTION
     from triggers.state import (
+        RELEASED_VALUES,
         Release,
-        release_statement,
         released_copy,
         trigger_claim,
         trigger_release,
     )
 
-    set_clause = release_statement().split("SET", 1)[1].split("WHERE", 1)[0]
-    assert [c.split("=", 1)[0].strip() for c in set_clause.split(",\n")] == [*RELEASE_SETS]
+    update = re.search(
+        r"UPDATE public\.trigger_instance t\s+SET (.*?)\s+WHERE t\.id = run_id AND t\.status",
+        function_definition(RELEASE_FUNCTION),
+        re.S,
+    )
+    assert update, "the release's fenced UPDATE is not where this test looks"
+    set_columns = [c.split("=", 1)[0].strip() for c in update.group(1).split(",\n")]
+    assert set_columns == [*RELEASED_VALUES]
     trigger = due_trigger(chain(delay_node("wait"), email_node("mail")))
     TriggerInstance.objects.filter(pk=trigger.pk).update(vars={"kept": 1})
     claimed = trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
@@ -80,7 +89,7 @@ def test_a_releases_columns_are_set_from_one_table_in_sql_and_in_memory(db):
     assert trigger_release(trigger=claimed, lease_token="w/1", release=release)
     row = TriggerInstance.objects.get(pk=trigger.pk)
     clocked = {"nudged_at", "updated_at", "completed_at"}
-    for column in RELEASE_SETS:
+    for column in RELEASED_VALUES:
         if column in clocked:
             assert (getattr(after, column) is None) == (getattr(row, column) is None), column
         else:

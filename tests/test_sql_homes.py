@@ -1,6 +1,8 @@
-"""The raw SQL lives in one home per table family (triggers/sql.py, workers/sql.py) and keeps to
-the composition contract in triggers/sql.py's header: names from the models, statuses as
-parameters, and every INSERT naming each column that has no database default."""
+"""The raw SQL lives in one home per table family (triggers/sql.py, workers/sql.py, events/sql.py,
+and the run's database functions of triggers migration 0013) and keeps to the composition
+contract in triggers/sql.py's header: names from the models, statuses as parameters (in the
+modules; a versioned function spells them), and every INSERT naming each column that has no
+database default."""
 
 from __future__ import annotations
 
@@ -18,41 +20,27 @@ import triggers.sql
 import triggers.work
 import workers.sql
 from events.models import DeliveryStatus
-from events.services.outbox import Announcement
 from events.work import DELIVERIES
+from tests.support.functions import function_definition
 from tests.support.stack import ROOT
-from triggers.announce import outbox_release_writes
 from triggers.models import TriggerStatus
-from triggers.state import ReleaseWrite, claim_statement, release_statement
 from triggers.work import RUNS
 from workers.models import SendStatus
-from workers.services.engine import SEND_OPEN
-from workers.sql import SEND_COMPLETE_SQL, SEND_UNUSED_SQL, STEP_LOG_SQL
 
 STATEMENTS = {
     "intake": triggers.sql.INTAKE_SQL,
-    "claim with the ledger": claim_statement(SEND_OPEN),
-    "release with ledger and log": release_statement(
-        [ReleaseWrite(SEND_COMPLETE_SQL, {}), ReleaseWrite(STEP_LOG_SQL, {})]
-    ),
-    "release giving the slot back": release_statement(
-        [ReleaseWrite(SEND_UNUSED_SQL, {}), ReleaseWrite(STEP_LOG_SQL, {})]
-    ),
-    "release with events": release_statement(
-        [
-            ReleaseWrite(STEP_LOG_SQL, {}),
-            *outbox_release_writes(
-                [Announcement(type="trigger.completed", trigger_id=None, workflow_key="", data={})]
-            ),
-        ]
-    ),
-    "events on their own": events.sql.OUTBOX_SQL,
     "sweep due": RUNS.sweep_due_sql,
     "sweep expired": RUNS.sweep_expired_sql,
     "deliveries' sweep due": DELIVERIES.sweep_due_sql,
     "deliveries' sweep expired": DELIVERIES.sweep_expired_sql,
 }
-INSERT = re.compile(r"INSERT INTO (\w+)\s*\(([^)]*)\)")
+# The claim, the release and the outbox write: their INSERTs are in their bodies.
+FUNCTIONS = (
+    triggers.sql.CLAIM_FUNCTION,
+    triggers.sql.RELEASE_FUNCTION,
+    events.sql.OUTBOX_WRITE_FUNCTION,
+)
+INSERT = re.compile(r"INSERT INTO (?:public\.)?(\w+)(?: AS \w+)?\s*\(([^)]*)\)")
 
 
 def needs_a_value(field: models.Field) -> bool:
@@ -65,8 +53,14 @@ def model_of(table: str) -> type[models.Model]:
     return next(m for m in apps.get_models() if m._meta.db_table == table)
 
 
-def test_each_statement_has_an_insert_to_check():
-    inserts = [m for sql in STATEMENTS.values() for m in INSERT.finditer(sql)]
+@pytest.fixture
+def statements(db) -> dict[str, str]:
+    """STATEMENTS, and the functions' definitions as installed."""
+    return {**STATEMENTS, **{name: function_definition(name) for name in FUNCTIONS}}
+
+
+def test_each_statement_has_an_insert_to_check(statements):
+    inserts = [m for sql in statements.values() for m in INSERT.finditer(sql)]
     tables = {m.group(1) for m in inserts}
     assert tables == {
         "trigger_instance",
@@ -78,9 +72,9 @@ def test_each_statement_has_an_insert_to_check():
     }
 
 
-@pytest.mark.parametrize("name", list(STATEMENTS))
-def test_every_insert_names_each_column_without_a_database_default(name):
-    for insert in INSERT.finditer(STATEMENTS[name]):
+@pytest.mark.parametrize("name", [*STATEMENTS, *FUNCTIONS])
+def test_every_insert_names_each_column_without_a_database_default(name, statements):
+    for insert in INSERT.finditer(statements[name]):
         model = model_of(insert.group(1))
         named = {column.strip() for column in insert.group(2).split(",")}
         required = {str(f.column) for f in model._meta.concrete_fields if needs_a_value(f)}

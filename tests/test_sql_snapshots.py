@@ -1,9 +1,11 @@
 """Every hot-path statement as PostgreSQL receives it, compared with its snapshot under
 tests/snapshots/ (issue 32 §2): intake's insert-or-return (one request, many, and the key's
-existing trigger), the claim, the release of each kind (a step log alone, with the send ledger,
-giving the send slot back, with events), the suppression lookup, the preference lookup of a
-run for a recipient, the two sweeps of runs, a webhook delivery's claim and finish, and the two
-sweeps of deliveries.
+existing trigger), the claim and the release (one call each, whatever the step writes: a step
+log alone, with the send ledger, giving the send slot back, with events), the suppression
+lookup, the preference lookup of a run for a recipient, the two sweeps of runs, a webhook
+delivery's claim and finish, the two sweeps of deliveries; and the database functions the claim
+and the release call, as PostgreSQL holds them (pg_get_functiondef), one snapshot each
+(`function_<name>.sql`).
 
 The statements are captured at execution, as the real services run them, through Django's
 execute wrappers (common/db.py keeps them for the prepared statements), and converted as
@@ -41,6 +43,7 @@ from events.services.endpoints import endpoint_ping
 from recipients.models import Recipient
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from tests.support.functions import function_definition
 from triggers.models import TriggerInstance
 from triggers.services import TriggerRequest, trigger_create, triggers_create
 from workers.services import sweeper
@@ -167,7 +170,7 @@ def test_a_send_step_claims_looks_up_suppression_and_releases_with_the_ledger():
     trigger = trigger_of(warm(email_node("mail"), sms_node("text")), "k")
     with sent() as statements:
         step(trigger)()
-    assert_snapshots(["claim", "suppression", "release_ledger_and_log"], statements)
+    assert_snapshots(["claim", "suppression", "release"], statements)
 
 
 def test_a_send_step_of_a_run_for_a_recipient_looks_up_their_preferences_first():
@@ -175,7 +178,7 @@ def test_a_send_step_of_a_run_for_a_recipient_looks_up_their_preferences_first()
     trigger = trigger_of(warm(email_node("mail"), sms_node("text")), "k", recipient="ada")
     with sent() as statements:
         step(trigger)()
-    assert_snapshots(["claim", "preferences", "suppression", "release_ledger_and_log"], statements)
+    assert_snapshots(["claim", "preferences", "suppression", "release"], statements)
 
 
 def test_a_send_whose_template_fails_gives_its_slot_back():
@@ -183,14 +186,14 @@ def test_a_send_whose_template_fails_gives_its_slot_back():
     trigger = trigger_of(warm(bad, sms_node("text")), "k")
     with sent() as statements:
         step(trigger)()
-    assert_snapshots(["claim", "release_slot_back_and_log"], statements)
+    assert_snapshots(["claim", "release"], statements)
 
 
 def test_a_delay_step_releases_with_its_log_alone():
     trigger = trigger_of(warm(delay_node(), sms_node("text")), "k")
     with sent() as statements:
         step(trigger)()
-    assert_snapshots(["claim", "release_log"], statements)
+    assert_snapshots(["claim", "release"], statements)
 
 
 def test_a_last_step_with_a_subscriber_releases_with_its_events(receiver):
@@ -198,7 +201,7 @@ def test_a_last_step_with_a_subscriber_releases_with_its_events(receiver):
     trigger = trigger_of(warm(delay_node()), "k")
     with sent() as statements:
         step(trigger)()
-    assert_snapshots(["claim", "release_log_and_events"], statements)
+    assert_snapshots(["claim", "release"], statements)
 
 
 def test_the_sweeps():
@@ -223,7 +226,35 @@ def test_a_webhook_delivery_claims_and_finishes_and_the_deliveries_sweeps(receiv
     assert_snapshots(["deliveries_sweep_expired", "deliveries_sweep_due"], statements)
 
 
+RUN_FUNCTIONS = (
+    "notiflow_claim_v1",
+    "notiflow_release_v1",
+    "notiflow_outbox_write_v1",
+    "notiflow_subscribes_v1",
+)
+
+
+def test_the_claims_and_the_releases_functions_as_installed():
+    """Their bodies are the statements the claim and the release run: a change shows here (and
+    is a new `_v<n>` in a new migration, with its own snapshot)."""
+    changed = []
+    for name in RUN_FUNCTIONS:
+        path = SNAPSHOTS / f"function_{name}.sql"
+        text = function_definition(name).strip() + "\n"
+        if UPDATE:
+            path.write_text(text)
+        elif not path.exists() or path.read_text() != text:
+            changed.append(name)
+    assert not changed, f"functions differ from tests/snapshots/: {changed}"
+
+
 def test_every_snapshot_is_of_a_statement_checked_here():
     source = Path(__file__).read_text()
-    orphans = [p.name for p in SNAPSHOTS.glob("*.sql") if f'"{p.stem}"' not in source]
+    named = [p for p in SNAPSHOTS.glob("*.sql") if not p.stem.startswith("function_")]
+    orphans = [p.name for p in named if f'"{p.stem}"' not in source]
+    orphans += [
+        p.name
+        for p in SNAPSHOTS.glob("function_*.sql")
+        if p.stem.removeprefix("function_") not in RUN_FUNCTIONS
+    ]
     assert orphans == [], f"snapshots of no statement: {orphans} (remove them)"

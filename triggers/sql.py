@@ -9,34 +9,18 @@ How the statements and their fragments compose:
   statuses are parameters `%(st_<status>)s`, filled from TriggerStatus by STATUS_PARAMS, never
   literals. (The sweeper's statements run through Django's cursor, which binds on the client, so
   the planner still sees the status and uses the partial indexes on it.)
-- **Events**: every trigger_event row is written by one INSERT, `event_insert()`, whichever
-  statement carries it.
-- **The claim** (claim_sql) defines the CTEs `prior` (the row as it was, locked), `claimed` (the
-  claimed row: every trigger_instance column, plus `prior_status`) and `claim_event`. One more
-  data-modifying statement may ride along as the CTE `also`: it may read `claimed`, and the
-  claim's row gets the extra expressions `returns`, which may read `claimed` and `also`.
-- **The release** (release_sql) defines `released` (one row, the trigger's `id`, `workflow_id`
-  and `priority`, present only when the fenced update applied) and `release_event`, and returns
-  the route of the trigger's next nudge (its workflow's queue as it is now, its priority), or no
-  row. Further statements ride along as the CTEs
-  `also_0`, `also_1`, ... in order, or under a name of their own (which a later one may read);
-  one that must apply only with the release reads `released`. The release's row gets the extra
-  expressions `returns`, which may read those CTEs.
-- **Parameters** are named. The claim's own are CLAIM_PARAMS, the release's RELEASE_PARAMS, and
-  both take STATUS_PARAMS. A fragment prefixes its own parameters (`ledger_`, `unused_`, `log_`);
-  triggers.state refuses a fragment whose names clash.
+- **Events**: the statements here write their trigger_event rows with one INSERT,
+  `event_insert()`; the claim's and the release's functions write theirs in their bodies.
+- **The claim and the release** are not assembled here: each is a database function, whole in
+  triggers migration 0013 (`notiflow_claim_v1`, `notiflow_release_v1`); CLAIM_SQL and
+  RELEASE_SQL are their calls.
+- **Parameters** are named; the statements here take STATUS_PARAMS.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
-from functools import lru_cache
-from typing import Any
-
-from common.leases import lease_expired_sql
 from registry.sql import queue_served_sql
-from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
+from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
 from workflows.models import Workflow, WorkflowVersion
 
 TRIGGER_TABLE = TriggerInstance._meta.db_table
@@ -76,127 +60,36 @@ def event_insert(
     )
 
 
-# --- the claim ----------------------------------------------------------------------------------
+# --- the claim and the release ------------------------------------------------------------------
 
-CLAIM_PARAMS = frozenset({"id", "worker", "lease"})
+# Both are database functions, each readable whole, top to bottom, in triggers migration 0013
+# (docs/design.md, "The claim and the release"): versioned by name, so a change is a `_v2` in a
+# new migration and the new name here. These are their calls, one round trip each.
 
-_CLAIM_RETURNED_COLUMNS = ", ".join(TRIGGER_COLUMNS)
-_CLAIM_EVENT = event_insert(
-    source="claimed",
-    trigger_id="id",
-    from_status="prior_status",
-    to_status=PROCESSING,
-    reason=f"CASE WHEN prior_status = {PROCESSING} THEN 'lease expired; reclaimed' ELSE 'claimed' END",
-    actor="%(worker)s",
-    node_id="current_node_id",
-)
-_CLAIM_TEMPLATE = f"""
-WITH prior AS (
-    -- A soft-deleted trigger is never claimed (docs/design.md, rule 12). The test is made on
-    -- `prior`'s row in `claimed`, not here: a `deleted_at IS NULL` beside `id = ...` lets the
-    -- planner pick the partial unique index (workflow, idempotency_key) WHERE deleted_at IS NULL
-    -- over the primary key and scan it whole, which it did on a table not yet analysed.
-    SELECT id, status, deleted_at FROM {TRIGGER_TABLE}
-    WHERE id = %(id)s
-      AND ((status = {ENQUEUED} AND available_at <= now())
-           OR (status = {PROCESSING} AND {lease_expired_sql()}))
-    FOR UPDATE
-), claimed AS (
-    UPDATE {TRIGGER_TABLE} t
-    SET status = {PROCESSING}, lease_until = now() + %(lease)s * interval '1 second',
-        leased_by = %(worker)s, nudged_at = NULL, updated_at = now(),
-        -- A lease that expired is an attempt that died with its worker: it counts, so a node
-        -- that kills every worker running it ends failed instead of being reclaimed forever.
-        attempts = t.attempts + CASE WHEN prior.status = {PROCESSING} THEN 1 ELSE 0 END
-    FROM prior WHERE t.id = prior.id AND prior.deleted_at IS NULL
-    RETURNING t.*, prior.status AS prior_status
-), claim_event AS (
-    {_CLAIM_EVENT}
-){{also}}
-SELECT {_CLAIM_RETURNED_COLUMNS}{{returns}} FROM claimed
+CLAIM_FUNCTION = "notiflow_claim_v1"
+RELEASE_FUNCTION = "notiflow_release_v1"
+
+# The claimed run's columns by name (TRIGGER_COLUMNS, as trigger_from_row reads them), then what
+# the claim found in the send ledger and the database's now(): the step's clock.
+CLAIM_SQL = f"""
+SELECT {", ".join(f"(c.claimed).{column}" for column in TRIGGER_COLUMNS)},
+       c.ledger_send_count, c.ledger_result, c.claimed_at
+FROM {CLAIM_FUNCTION}(run_id => %(id)s::uuid, worker => %(worker)s::text,
+                      lease_seconds => %(lease)s::float8, channels => %(channels)s::text[]) AS c
 """  # noqa: S608 (names from the models, values as parameters)
 
-
-@lru_cache(maxsize=16)
-def claim_sql(also_sql: str = "", returns: tuple[str, ...] = ()) -> str:
-    """The claim, carrying `also_sql` as the CTE `also` and the extra columns `returns`.
-    Built once per kind of claim, not once per step."""
-    return _CLAIM_TEMPLATE.format(
-        also=f", also AS (\n{also_sql.strip()}\n)" if also_sql else "",
-        returns="".join(f", {expression}" for expression in returns),
-    )
-
-
-# --- the release --------------------------------------------------------------------------------
-
-RELEASE_PARAMS = frozenset(
-    {"id", "status", "node", "patch", "attempts", "available_at", "nudged", "error", "finished"}
-    | {"token", "reason", "event_node"}
-)
-
-_RELEASE_EVENT = event_insert(
-    source="released",
-    trigger_id="id",
-    from_status=PROCESSING,
-    to_status="%(status)s",
-    reason="%(reason)s",
-    actor="%(token)s",
-    node_id="%(event_node)s",
-)
-# What a release sets, column by column: the one home of its effect. Each column has its SQL
-# (over release_params' parameters) and the same value computed in memory from the trigger as
-# claimed, the Release and the worker's clock `now` (standing for the statement's now()), which
-# triggers.state.released_copy applies: the events announce the trigger as the release leaves it.
-_Value = Callable[[Any, Any, datetime], Any]  # (trigger, release, now) -> the column's value
-RELEASE_SETS: dict[str, tuple[str, _Value]] = {
-    "status": ("%(status)s", lambda t, r, now: r.status),
-    "current_node_id": ("%(node)s", lambda t, r, now: r.current_node_id),
-    "vars": ("vars || %(patch)s::jsonb", lambda t, r, now: {**t.vars, **(r.vars_patch or {})}),
-    "attempts": ("%(attempts)s", lambda t, r, now: r.attempts),
-    "available_at": ("%(available_at)s", lambda t, r, now: r.available_at),
-    "lease_until": ("NULL", lambda t, r, now: None),
-    "leased_by": ("''", lambda t, r, now: ""),
-    "nudged_at": (
-        "CASE WHEN %(nudged)s THEN now() END",
-        lambda t, r, now: now if r.nudged else None,
-    ),
-    "last_error": ("%(error)s", lambda t, r, now: r.last_error),
-    "completed_at": (
-        "CASE WHEN %(finished)s THEN now() END",
-        lambda t, r, now: now if r.status in TERMINAL_STATUSES else None,
-    ),
-    "updated_at": ("now()", lambda t, r, now: now),
-}
-_RELEASE_SET_SQL = ",\n        ".join(
-    f"{column} = {sql}" for column, (sql, _) in RELEASE_SETS.items()
-)
-_RELEASE_TEMPLATE = f"""
-WITH released AS (
-    UPDATE {TRIGGER_TABLE}
-    SET {_RELEASE_SET_SQL}
-    WHERE id = %(id)s AND status = {PROCESSING} AND leased_by = %(token)s
-    RETURNING id, workflow_id, priority
-), release_event AS (
-    {_RELEASE_EVENT}
-){{also}}
-SELECT w.queue, released.priority{{returns}}
-FROM released JOIN {Workflow._meta.db_table} w ON w.id = released.workflow_id
-"""  # noqa: S608 (names from the models, values as parameters)
-
-
-@lru_cache(maxsize=32)
-def release_sql(
-    also: tuple[tuple[str | None, str], ...] = (), returns: tuple[str, ...] = ()
-) -> str:
-    """The release, carrying the statements `also` ((name, sql) pairs) as CTEs, each under its
-    name or as also_<i>, and the extra columns `returns`. Built once per combination of writes,
-    not once per step."""
-    parts = "".join(
-        f", {name or f'also_{i}'} AS (\n{sql.strip()}\n)" for i, (name, sql) in enumerate(also)
-    )
-    return _RELEASE_TEMPLATE.format(
-        also=parts, returns="".join(f", {expression}" for expression in returns)
-    )
+# The route of the run's next nudge and the deliveries to nudge, or no row.
+RELEASE_SQL = f"""
+SELECT r.route_queue, r.route_priority, r.deliveries
+FROM {RELEASE_FUNCTION}(
+    run_id => %(id)s::uuid, token => %(token)s::text, step_node => %(step_node)s::text,
+    new_status => %(status)s::text, new_node => %(node)s::text, vars_patch => %(patch)s::jsonb,
+    new_attempts => %(attempts)s::integer, due_at => %(available_at)s::timestamptz,
+    nudged => %(nudged)s::boolean, new_error => %(error)s::text,
+    finished => %(finished)s::boolean, reason => %(reason)s::text,
+    ledger => %(ledger)s::jsonb, step_log => %(step_log)s::jsonb, announced => %(events)s::jsonb
+) AS r
+"""  # noqa: S608 (a constant)
 
 
 # --- intake -------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
@@ -30,14 +30,7 @@ from common.leases import lease_free
 from events import catalog as events
 from events.services.outbox import Announcement, events_record
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
-from triggers.sql import (
-    CLAIM_PARAMS,
-    RELEASE_SETS,
-    STATUS_PARAMS,
-    TRIGGER_COLUMNS,
-    claim_sql,
-    release_sql,
-)
+from triggers.sql import CLAIM_SQL, RELEASE_SQL, TRIGGER_COLUMNS
 
 # The longest `delete_reason` trigger_delete accepts (the API, the admin and the schema say so).
 MAX_DELETE_REASON_LENGTH = 1000
@@ -55,57 +48,46 @@ class TriggerStateConflict(Exception):
         self.trigger = trigger
 
 
-@dataclass(frozen=True)
-class ClaimWrite:
-    """A write that commits in the very statement of a claim, and only along with it.
-
-    `sql` is one data-modifying statement that reads `claimed` (the claimed trigger row, as
-    `trigger_instance` columns); it runs as the CTE `also`. `returns` are SQL expressions added to
-    the claim's row (they may read `claimed` and `also`); `params` are named and must not clash
-    with the claim's own (prefix them).
-    """
-
-    sql: str
-    returns: tuple[str, ...]
-    params: dict[str, Any]
-
-    def __post_init__(self) -> None:
-        clash = (CLAIM_PARAMS | STATUS_PARAMS.keys()) & self.params.keys()
-        if clash:
-            raise ValueError(f"claim parameters clash: {sorted(clash)}")
-
-
-def claim_statement(also: ClaimWrite | None = None) -> str:
-    """The SQL of a claim, carrying the write `also` (see ClaimWrite)."""
-    return claim_sql(also.sql, also.returns) if also else claim_sql()
-
-
 def claim_params(
-    *, trigger_id: UUID | str, worker_id: str, lease_seconds: float, also: ClaimWrite | None = None
+    *,
+    trigger_id: UUID | str,
+    worker_id: str,
+    lease_seconds: float,
+    channels: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The parameters of claim_statement(also)."""
-    params: dict[str, Any] = {
-        **STATUS_PARAMS,
+    """The parameters of triggers.sql.CLAIM_SQL: the send ledger is opened when the node the claim
+    lands on is of a type in `channels`."""
+    return {
         "id": str(trigger_id),
         "worker": worker_id,
         "lease": lease_seconds,
+        "channels": list(channels),
     }
-    if also is not None:
-        params.update(also.params)  # no clash: ClaimWrite checked its names when it was made
-    return params
+
+
+class Claimed(NamedTuple):
+    """A claim that applied: the run as claimed, what the claim found in its send ledger (the
+    row's send_count after opening it, or the result of a send already completed; both None for
+    a node that does not send), and the database's now() as the claim read it."""
+
+    trigger: TriggerInstance
+    ledger_send_count: int | None
+    ledger_result: Any
+    claimed_at: datetime
 
 
 def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
     """Take the lease on a trigger that is due (or whose lease expired), or return None.
 
-    One conditional UPDATE: under any number of concurrent or duplicated messages exactly one
-    caller gets the row; the others get None, as they do for a trigger that is not due, is
-    terminal, or does not exist. `worker_id` must be unique per claim (it fences later writes).
+    One call of `notiflow_claim_v1` (triggers migration 0013): under any number of concurrent or
+    duplicated messages exactly one caller gets the row; the others get None, as they do for a
+    trigger that is not due, is terminal, or does not exist. `worker_id` must be unique per claim
+    (it fences later writes).
     """
     claim = trigger_claim_with(
         trigger_id=trigger_id, worker_id=worker_id, lease_seconds=lease_seconds
     )
-    return claim[0] if claim else None
+    return claim.trigger if claim else None
 
 
 def trigger_claim_with(
@@ -113,18 +95,22 @@ def trigger_claim_with(
     trigger_id: UUID | str,
     worker_id: str,
     lease_seconds: float,
-    also: ClaimWrite | None = None,
-) -> tuple[TriggerInstance, tuple[Any, ...]] | None:
-    """trigger_claim, and the write `also` in the same statement: the claimed trigger and the
-    values of `also.returns`, or None (and `also` wrote nothing) when the claim did not apply."""
+    channels: Sequence[str] = (),
+) -> Claimed | None:
+    """trigger_claim, which also opens the send ledger (rule 6) when the node it lands on is of a
+    type in `channels`, in the same call: None (and nothing written) when the claim did not
+    apply."""
     params = claim_params(
-        trigger_id=trigger_id, worker_id=worker_id, lease_seconds=lease_seconds, also=also
+        trigger_id=trigger_id,
+        worker_id=worker_id,
+        lease_seconds=lease_seconds,
+        channels=channels,
     )
-    row = fetchone_prepared(claim_statement(also), params)
+    row = fetchone_prepared(CLAIM_SQL, params)
     if row is None:
         return None
     width = len(TRIGGER_COLUMNS)
-    return trigger_from_row(row[:width]), tuple(row[width:])
+    return Claimed(trigger_from_row(row[:width]), *row[width:])
 
 
 def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:
@@ -134,32 +120,6 @@ def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:
         if isinstance(values[name], str):
             values[name] = json.loads(values[name])
     return TriggerInstance.from_db(connection.alias, TRIGGER_COLUMNS, list(values.values()))
-
-
-@dataclass(frozen=True)
-class ReleaseWrite:
-    """A write that commits in the very statement of a release (docs/design.md, rule 4, one round trip).
-
-    `sql` is one data-modifying statement. It may read `released` (one row, the trigger's `id`,
-    only when the fenced update applied), as in `INSERT ... SELECT ... FROM released`, to apply
-    only along with the release; one that does not read it applies in any case. Its parameters
-    are named and must not clash with the release's own (prefix them). With a `name`, its CTE
-    goes by it, and a later write may read it; `returns` are SQL expressions added to the
-    release's row (they may read the named CTEs).
-    """
-
-    sql: str
-    params: dict[str, Any]
-    name: str | None = None
-    returns: tuple[str, ...] = ()
-
-
-def release_statement(also: Sequence[ReleaseWrite] = ()) -> str:
-    """The SQL of a release carrying the writes `also` (see ReleaseWrite)."""
-    return release_sql(
-        tuple((write.name, write.sql) for write in also),
-        tuple(expression for write in also for expression in write.returns),
-    )
 
 
 @dataclass(frozen=True)
@@ -177,13 +137,32 @@ class Release:
     last_error: str = ""
 
 
+@dataclass(frozen=True)
+class StepRecord:
+    """What the release writes beside the run, each None when not this time (the jsonb arguments
+    of `notiflow_release_v1`): the send ledger's outcome (workers.services.ledger), the step log
+    (only with the release), and the events (events.services.outbox.announcements_json: those
+    of the release with it; those labelled 'without-release' only when the release could not
+    apply and the ledger recorded a send)."""
+
+    ledger: dict[str, Any] | None = None
+    step_log: dict[str, Any] | None = None
+    events: str | None = None
+
+
 def release_params(
-    *, trigger_id: UUID | str, lease_token: str, event_node_id: str | None, release: Release
+    *,
+    trigger_id: UUID | str,
+    lease_token: str,
+    step_node_id: str | None,
+    release: Release,
+    record: StepRecord = StepRecord(),
 ) -> dict[str, Any]:
-    """The parameters of release_statement() (see trigger_release), without its writes'."""
+    """The parameters of triggers.sql.RELEASE_SQL (see trigger_release)."""
     return {
-        **STATUS_PARAMS,
         "id": str(trigger_id),
+        "token": lease_token,
+        "step_node": step_node_id,
         "status": release.status,
         "node": release.current_node_id,
         "patch": json.dumps(release.vars_patch or {}),
@@ -192,22 +171,42 @@ def release_params(
         "nudged": release.nudged,
         "error": release.last_error,
         "finished": release.status in TERMINAL_STATUSES,
-        "token": lease_token,
         "reason": release.reason,
-        "event_node": event_node_id,
+        "ledger": None if record.ledger is None else json.dumps(record.ledger),
+        "step_log": None if record.step_log is None else json.dumps(record.step_log),
+        "events": record.events,
     }
 
 
+# What `notiflow_release_v1` sets, column by column, computed in memory from the trigger as
+# claimed, the Release and the step's clock `now` (standing for the function's now()): the events
+# the release writes announce the trigger as the release leaves it, and are built before it runs.
+# The function's SET clause is the rule; this is its mirror for the announcements, held equal to
+# the row the function leaves by tests/test_rule_homes.py, column by column.
+_Value = Callable[[TriggerInstance, Release, datetime], Any]
+RELEASED_VALUES: dict[str, _Value] = {
+    "status": lambda t, r, now: r.status,
+    "current_node_id": lambda t, r, now: r.current_node_id,
+    "vars": lambda t, r, now: {**t.vars, **(r.vars_patch or {})},
+    "attempts": lambda t, r, now: r.attempts,
+    "available_at": lambda t, r, now: r.available_at,
+    "lease_until": lambda t, r, now: None,
+    "leased_by": lambda t, r, now: "",
+    "nudged_at": lambda t, r, now: now if r.nudged else None,
+    "last_error": lambda t, r, now: r.last_error,
+    "completed_at": lambda t, r, now: now if r.status in TERMINAL_STATUSES else None,
+    "updated_at": lambda t, r, now: now,
+}
+
+
 def released_copy(trigger: TriggerInstance, release: Release, *, now: datetime) -> TriggerInstance:
-    """`trigger` (as claimed) as the release statement leaves it, in memory, for what announces
-    the change: each column of triggers.sql.RELEASE_SETS, the statement's SET clause, with the
-    value that table gives it (`now` for the statement's own clock); a test holds it equal to
-    the row."""
+    """`trigger` (as claimed) as the release leaves it, in memory, for what announces the change:
+    each column of RELEASED_VALUES."""
     # A shallow copy of the instance's fields (copy.copy goes through pickling's protocol:
     # ten times slower, on every send step).
     after = TriggerInstance.__new__(TriggerInstance)
     after.__dict__.update(trigger.__dict__, _state=copy.copy(trigger._state))
-    for column, (_, value) in RELEASE_SETS.items():
+    for column, value in RELEASED_VALUES.items():
         setattr(after, column, value(trigger, release, now))
     return after
 
@@ -225,19 +224,16 @@ def trigger_release(
     trigger: TriggerInstance,
     lease_token: str,
     release: Release,
-    also: Sequence[ReleaseWrite] = (),
 ) -> Route | None:
     """End a step under the lease `lease_token` as `release` says.
 
-    Fenced: it only applies while the trigger is still `processing` under this very lease, so a
-    worker whose lease expired (and was reclaimed) or whose trigger was cancelled changes nothing.
-    The status event and the writes in `also` commit in the same statement (atomic on its own,
-    or part of the caller's transaction). Returns the route of the trigger's next nudge when the
-    release applied, None when it did not.
+    One call of `notiflow_release_v1` (triggers migration 0013). Fenced: it only applies while
+    the trigger is still `processing` under this very lease, so a worker whose lease expired
+    (and was reclaimed) or whose trigger was cancelled changes nothing. The status event commits
+    with it. Returns the route of the trigger's next nudge when the release applied, None when
+    it did not.
     """
-    released = trigger_release_with(
-        trigger=trigger, lease_token=lease_token, release=release, also=also
-    )
+    released = trigger_release_with(trigger=trigger, lease_token=lease_token, release=release)
     return released[0] if released else None
 
 
@@ -246,22 +242,19 @@ def trigger_release_with(
     trigger: TriggerInstance,
     lease_token: str,
     release: Release,
-    also: Sequence[ReleaseWrite] = (),
-) -> tuple[Route, tuple[Any, ...]] | None:
-    """trigger_release, and the values of the writes' `returns` beside the route."""
+    record: StepRecord = StepRecord(),
+) -> tuple[Route, list[int] | None] | None:
+    """trigger_release, writing `record` in the same call (see StepRecord); beside the route,
+    the ids of the deliveries to nudge after commit (None: none)."""
     params = release_params(
         trigger_id=trigger.pk,
         lease_token=lease_token,
-        event_node_id=trigger.current_node_id,
+        step_node_id=trigger.current_node_id,
         release=release,
+        record=record,
     )
-    for write in also:
-        clash = params.keys() & write.params.keys()
-        if clash:
-            raise ValueError(f"release parameters clash: {sorted(clash)}")
-        params.update(write.params)
-    row = fetchone_prepared(release_statement(also), params)
-    return (Route(*row[:2]), tuple(row[2:])) if row else None
+    row = fetchone_prepared(RELEASE_SQL, params)
+    return (Route(row[0], row[1]), row[2]) if row else None
 
 
 def _locked(trigger_id: UUID | str) -> TriggerInstance:

@@ -1,8 +1,9 @@
 """Recording events in the transaction of the change they announce (docs/design.md, rule 10).
 
-A caller describes each event as an Announcement. Inside a statement of its own (the engine's
-release) it carries outbox_params() with the CTEs of events/sql.py; anywhere else it calls
-events_record() inside its transaction. Either way the deliveries it fans out to are nudged
+A caller describes each event as an Announcement. The engine's release carries them as
+announcements_json() into its own call (`notiflow_release_v1`, which writes them with
+`notiflow_outbox_write_v1`, events/sql.py); anywhere else a caller calls events_record() inside
+its transaction. Either way the deliveries it fans out to are nudged
 after commit (events.dispatch); the sweeper nudges any nudge that was lost.
 """
 
@@ -19,7 +20,7 @@ from django.db import connection
 
 from events.catalog import EVENT_TYPES
 from events.dispatch import deliveries_enqueue_on_commit
-from events.sql import OUTBOX_SQL, OUTBOX_STATIC_PARAMS
+from events.sql import OUTBOX_SQL
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Announcement:
     workflow_key: str
     data: dict[str, Any]
     event_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    # A label the writing statement's condition may read (events/sql.py: `e.gate`).
+    # Which of the write's gates lets it through (events/sql.py; triggers.announce's labels).
     gate: str = ""
 
     def __post_init__(self) -> None:
@@ -40,24 +41,21 @@ class Announcement:
             raise ValueError(f"unknown event type {self.type!r} (events.catalog)")
 
 
-def outbox_params(announcements: Sequence[Announcement]) -> dict[str, Any]:
-    """The parameters of events/sql.py's CTEs for `announcements`, in order."""
-    return {
-        **OUTBOX_STATIC_PARAMS,
-        "ev_events": json.dumps(
-            [
-                {
-                    "event_id": a.event_id,
-                    "type": a.type,
-                    "trigger_id": str(a.trigger_id) if a.trigger_id else None,
-                    "workflow_key": a.workflow_key,
-                    "data": a.data,
-                    "gate": a.gate,
-                }
-                for a in announcements
-            ]
-        ),
-    }
+def announcements_json(announcements: Sequence[Announcement]) -> str:
+    """`announcements` as the JSON array `notiflow_outbox_write_v1` reads, in order."""
+    return json.dumps(
+        [
+            {
+                "event_id": a.event_id,
+                "type": a.type,
+                "trigger_id": str(a.trigger_id) if a.trigger_id else None,
+                "workflow_key": a.workflow_key,
+                "data": a.data,
+                "gate": a.gate,
+            }
+            for a in announcements
+        ]
+    )
 
 
 def events_record(announcements: Sequence[Announcement]) -> list[int]:
@@ -66,7 +64,7 @@ def events_record(announcements: Sequence[Announcement]) -> list[int]:
     if not announcements:
         return []
     with connection.cursor() as cursor:
-        cursor.execute(OUTBOX_SQL, outbox_params(announcements))
+        cursor.execute(OUTBOX_SQL, {"events": announcements_json(announcements)})
         (ids,) = cursor.fetchone()
     deliveries_enqueue_on_commit(ids or [])
     return list(ids or [])

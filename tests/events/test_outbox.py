@@ -1,9 +1,12 @@
-"""The outbox in-process: events ride the release statement (and only when it applies), go only
+"""The outbox in-process: events are written by the release (and only when it applies), go only
 where someone subscribes, in order, and say what the API would say of the trigger."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.db import transaction
 from django.test import override_settings
 from django.utils import timezone
 
@@ -11,14 +14,15 @@ from events import catalog
 from events.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from events.services.dispatcher import endpoint_disable
 from events.services.endpoints import endpoint_create
-from events.services.outbox import Announcement, events_record, outbox_params
+from events.services.outbox import Announcement, announcements_json, events_record
 from tests.factories import chain, email_node
 from tests.workers.helpers import due_trigger
-from triggers.announce import announcement, outbox_release_writes
+from triggers.announce import announcement
 from triggers.models import TriggerInstance
 from triggers.representation import trigger_json
 from triggers.state import (
     Release,
+    StepRecord,
     released_copy,
     trigger_cancel,
     trigger_claim,
@@ -90,12 +94,12 @@ def test_a_release_that_does_not_apply_writes_no_event():
         status="completed", current_node_id=None, available_at=timezone.now(), reason="done"
     )
     after = released_copy(claimed, release, now=timezone.now())
-    writes = outbox_release_writes([announcement(catalog.TRIGGER_COMPLETED, after)])
+    record = StepRecord(events=announcements_json([announcement(catalog.TRIGGER_COMPLETED, after)]))
 
-    stale = trigger_release_with(trigger=claimed, lease_token="w/0", release=release, also=writes)
+    stale = trigger_release_with(trigger=claimed, lease_token="w/0", release=release, record=record)
     assert stale is None and not OutboxEvent.objects.exists()
-    _, (ids,) = trigger_release_with(
-        trigger=claimed, lease_token="w/1", release=release, also=writes
+    _, ids = trigger_release_with(
+        trigger=claimed, lease_token="w/1", release=release, record=record
     )
     assert OutboxEvent.objects.count() == 1 and len(ids) == 1
 
@@ -162,15 +166,18 @@ def test_a_send_whose_release_cannot_apply_is_still_announced(monkeypatch):
 
 
 def test_with_no_endpoint_at_all_the_events_are_not_even_read():
-    # The engine's release carries the outbox CTE on every send step: PostgreSQL must skip it
-    # in one test, before reading the events out of their JSON (a one-time filter).
+    # The engine's release calls the outbox write on every step that announces something: with
+    # no endpoint it must return before reading the events out of their JSON. An event id that
+    # is no uuid shows it: read, it is refused.
     from django.db import connection
+    from django.db.utils import DataError
 
     from events.sql import OUTBOX_SQL
 
-    trigger = due_trigger(chain(email_node("mail")))
-    params = outbox_params([announcement(catalog.TRIGGER_CANCELLED, trigger)])
+    unreadable = json.dumps([{"event_id": "not-a-uuid", "gate": ""}])
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN " + OUTBOX_SQL, params)
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "One-Time Filter" in plan, plan
+        cursor.execute(OUTBOX_SQL, {"events": unreadable})
+        assert cursor.fetchone() == (None,)
+    hook()
+    with pytest.raises(DataError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(OUTBOX_SQL, {"events": unreadable})

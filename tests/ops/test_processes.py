@@ -171,7 +171,7 @@ def test_compose_db_and_redis_leave_the_local_ports_free_and_match_the_readme_fa
     broker = urlsplit(broker_url[1])
     assert (broker.hostname, broker.port) == (redis_host, redis_port)
     # make run says the same when it cannot reach PostgreSQL or Redis.
-    hint = (ROOT / "scripts" / "run.py").read_text()
+    hint = (ROOT / "scripts" / "run_setup.py").read_text()
     assert database_url[1] in hint and broker_url[1] in hint
 
 

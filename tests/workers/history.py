@@ -11,10 +11,9 @@ from django.utils import timezone
 from tests.factories import WorkflowFactory, chain, sms_node
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import Release, trigger_claim_with, trigger_release
-from workers.models import StepExecutionLog
-from workers.services.engine import SEND_OPEN
-from workers.services.ledger import send_complete
+from triggers.state import Release, StepRecord, trigger_claim_with, trigger_release_with
+from workers.services.engine import SEND_CHANNELS
+from workers.services.ledger import ledger_sent
 
 
 def trigger_with_history(*, status: str = "completed", workflow=None) -> TriggerInstance:
@@ -31,28 +30,22 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
         return trigger
     token = f"tests/{uuid.uuid4().hex[:8]}"
     claim = trigger_claim_with(
-        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, also=SEND_OPEN
+        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, channels=SEND_CHANNELS
     )
     assert claim is not None
-    claimed = claim[0]
+    claimed = claim.trigger
     if status == "processing":
         return claimed
     now = timezone.now()
-    send_complete(trigger=claimed, node_id="text", result={"message_id": "m"})
-    StepExecutionLog.objects.create(
-        trigger_id=claimed.pk,
-        workflow_id=claimed.workflow_id,
-        node_id="text",
-        node_type="sms",
-        attempt=1,
-        started_at=now,
-        finished_at=now,
-        input={},
-        output={"message_id": "m"},
-        success=status == "completed",
-        error="" if status == "completed" else "boom",
-    )
-    released = trigger_release(
+    step_log = {
+        "node_type": "sms",
+        "started_at": now.isoformat(),
+        "finished_at": now.isoformat(),
+        "input": {},
+        "output": {"message_id": "m"},
+        "error": "" if status == "completed" else "boom",
+    }
+    released = trigger_release_with(
         trigger=claimed,
         lease_token=token,
         release=Release(
@@ -65,6 +58,7 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
             last_error="",
             reason="tests",
         ),
+        record=StepRecord(ledger=ledger_sent({"message_id": "m"}), step_log=step_log),
     )
     assert released
     return TriggerInstance.objects.get(pk=claimed.pk)

@@ -11,10 +11,10 @@ from django.db import connection
 from django.utils import timezone
 
 from tests.factories import WorkflowFactory, chain, delay_node
+from tests.support.functions import claim_lock_sql
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import Release, claim_params, claim_statement, trigger_claim, trigger_release
-from workers.services.engine import SEND_OPEN
+from triggers.state import Release, trigger_claim, trigger_release
 
 
 def make_trigger(**changes) -> TriggerInstance:
@@ -148,10 +148,7 @@ def test_the_claim_finds_its_row_by_the_primary_key_on_a_table_not_yet_analysed(
         )
         cursor.execute(f"SELECT id FROM {TriggerInstance._meta.db_table} LIMIT 1")  # noqa: S608
         (trigger_id,) = cursor.fetchone()
-        params = claim_params(
-            trigger_id=trigger_id, worker_id="w", lease_seconds=60, also=SEND_OPEN
-        )
-        cursor.execute("EXPLAIN " + claim_statement(SEND_OPEN), params)
+        cursor.execute("EXPLAIN " + claim_lock_sql(), {"id": trigger_id})
         plan = "\n".join(row[0] for row in cursor.fetchall())
     scans = re.findall(r"Scan using (\w+) on trigger_instance", plan)
     assert scans and set(scans) == {"trigger_instance_pkey"}, plan

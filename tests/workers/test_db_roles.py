@@ -23,7 +23,8 @@ from notiflow.celery import app as celery_app
 from tests.factories import chain, delay_node, sms_node
 from tests.support.stack import ROOT
 from triggers.models import TriggerInstance
-from triggers.state import claim_params, claim_statement
+from triggers.sql import CLAIM_SQL
+from triggers.state import claim_params
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute
 from workers.services.roles import db_role_setup
@@ -133,6 +134,33 @@ def test_no_role_can_delete_truncate_or_alter_history(roles, settings):
         denied("SELECT * FROM trigger_instance")
 
 
+def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release(roles):
+    """The claim and the release are SECURITY DEFINER functions (triggers migration 0013): the
+    worker role steps runs through them (test above) and holds no INSERT or UPDATE of its own on
+    the tables they write; no other role may call them. (It may INSERT trigger_event rows: a
+    fan-out's runs go in through intake in the workers, each with its `created` event.)"""
+    with as_role(roles["worker"]):
+        for table in ("step_log", "send_ledger", "outbox_event"):
+            denied(f"INSERT INTO {table} (id) VALUES (1)")  # noqa: S608
+        denied("UPDATE send_ledger SET status = 'sent'")
+        denied("UPDATE send_ledger SET send_count = send_count + 1")
+        denied("UPDATE outbox_event SET type = ''")
+    claim = "SELECT * FROM notiflow_claim_v1(gen_random_uuid(), 'w', 1, '{}')"
+    release = (
+        "SELECT * FROM notiflow_release_v1(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
+        " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL)"
+    )
+    for kind in ("web", "beat"):
+        with as_role(roles[kind]):
+            denied(claim)
+            denied(release)
+    with as_role(roles["worker"]), connection.cursor() as cursor:
+        cursor.execute(claim)
+        assert cursor.fetchall() == []
+        cursor.execute(release)
+        assert cursor.fetchall() == []
+
+
 def test_beat_role_runs_the_database_scheduler(roles, monkeypatch):
     from django_celery_beat import schedulers
     from django_celery_beat.models import PeriodicTask
@@ -196,7 +224,7 @@ def test_worker_role_logs_in_works_and_is_refused_delete_and_truncate(committed_
         assert worker.execute("SELECT current_user").fetchone() == (name,)
         # The worker's own statements pass the privilege checks (no row matches the random id).
         claim = claim_params(trigger_id=uuid.uuid4(), worker_id="w", lease_seconds=5)
-        assert worker.execute(claim_statement(), claim).fetchall() == []
+        assert worker.execute(CLAIM_SQL, claim).fetchall() == []
         assert worker.execute("SELECT count(*) FROM workflows_workflowversion").fetchone()
         for statement in (
             "DELETE FROM step_log",

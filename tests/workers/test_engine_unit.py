@@ -15,7 +15,7 @@ from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel, trigger_claim_with
 from workers.models import SendLedger, StepExecutionLog
 from workers.nodes import CHANNELS
-from workers.services.engine import SEND_OPEN, step_execute
+from workers.services.engine import SEND_CHANNELS, step_execute
 from workers.services.ledger import SendSlot, send_slot
 
 pytestmark = [
@@ -81,7 +81,7 @@ def test_first_send_writes_ledger_once():
 
 def claim_with_ledger(trigger: TriggerInstance):
     return trigger_claim_with(
-        trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30, also=SEND_OPEN
+        trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30, channels=SEND_CHANNELS
     )
 
 
@@ -90,7 +90,7 @@ def test_claim_of_a_send_node_opens_the_ledger_in_the_same_statement():
     claim = claim_with_ledger(trigger)
     assert claim is not None
     assert claim[0].status == "processing"
-    assert send_slot(claim[1]) == SendSlot(recorded_result=None, send_count=1)
+    assert send_slot(claim) == SendSlot(recorded_result=None, send_count=1)
     ledger = SendLedger.objects.get(trigger=trigger)
     assert (ledger.node_id, ledger.channel, ledger.status, ledger.send_count) == (
         "text",
@@ -104,7 +104,7 @@ def test_claim_of_a_send_node_opens_the_ledger_in_the_same_statement():
 def test_claim_of_a_delay_node_opens_no_ledger_row():
     trigger = due_trigger(definition=chain(delay_node("wait", delay_ms=1), sms_node("text")))
     claim = claim_with_ledger(trigger)
-    assert claim is not None and send_slot(claim[1]) is None
+    assert claim is not None and send_slot(claim) is None
     assert not SendLedger.objects.filter(trigger=trigger).exists()
 
 
@@ -120,7 +120,7 @@ def test_claim_of_a_node_already_sent_returns_its_result_and_leaves_the_row():
     ledger_sent(trigger)
     claim = claim_with_ledger(trigger)
     assert claim is not None
-    assert send_slot(claim[1]) == SendSlot(recorded_result=RECORDED, send_count=0)
+    assert send_slot(claim) == SendSlot(recorded_result=RECORDED, send_count=0)
     ledger = SendLedger.objects.get(trigger=trigger)
     assert (ledger.status, ledger.send_count) == ("sent", 1)
 
@@ -251,7 +251,10 @@ def test_a_node_whose_worker_keeps_dying_ends_failed_instead_of_looping():
     trigger = due_trigger()
     for dead in range(4):
         claimed = trigger_claim_with(
-            trigger_id=trigger.pk, worker_id=f"dead-{dead}", lease_seconds=60, also=SEND_OPEN
+            trigger_id=trigger.pk,
+            worker_id=f"dead-{dead}",
+            lease_seconds=60,
+            channels=SEND_CHANNELS,
         )
         assert claimed is not None and claimed[0].attempts == dead
         TriggerInstance.objects.filter(pk=trigger.pk).update(

@@ -6,6 +6,7 @@ import json
 import logging
 import time
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,15 +19,14 @@ from common.leased_work import nudge_schedule
 from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
-from events.services.outbox import Announcement
+from events.services.outbox import Announcement, announcements_json
 from recipients.preferences import Decision, preferences_url, send_decision
-from triggers.announce import WITHOUT_RELEASE, announcement, outbox_release_writes
+from triggers.announce import WITHOUT_RELEASE, announcement
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.state import (
-    ClaimWrite,
     Release,
-    ReleaseWrite,
+    StepRecord,
     released_copy,
     trigger_claim_with,
     trigger_release_with,
@@ -39,14 +39,12 @@ from workers.providers import provider_for_attempt
 from workers.services.caps import send_caps_take
 from workers.services.ledger import (
     SendSlot,
-    send_complete_write,
-    send_failed_write,
-    send_open_write,
+    ledger_failed,
+    ledger_sent,
+    ledger_unused,
     send_slot,
-    send_unused_write,
 )
 from workers.services.provider_rates import provider_token_take
-from workers.sql import SEND_COMPLETED_CTE, STEP_LOG_SQL, step_log_params
 from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
@@ -140,11 +138,8 @@ class Outcome:
     put_back: bool = False  # not an attempt (a provider's rate limit): no step log
 
 
-# The claim opens the send ledger for the node it lands on, when that is a send node.
-SEND_OPEN = send_open_write(channels=sending_types())
-# The step's claim: SEND_OPEN, and the database's now() as its last column, the step's clock
-# (StepClock), read with no round trip of its own.
-STEP_CLAIM = ClaimWrite(SEND_OPEN.sql, (*SEND_OPEN.returns, "now()"), SEND_OPEN.params)
+# The claim opens the send ledger for the node it lands on, when it is of one of these types.
+SEND_CHANNELS = tuple(sending_types())
 
 
 def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
@@ -165,13 +160,13 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         trigger_id=trigger_id,
         worker_id=lease_token,
         lease_seconds=settings.NOTIFLOW_LEASE_SECONDS,
-        also=STEP_CLAIM,
+        channels=SEND_CHANNELS,
     )
     if claim is None:
         return None
-    trigger, returned = claim
-    *ledger_returned, claimed_at = returned
-    clock = StepClock(claimed_at=claimed_at, monotonic_at=time.monotonic())
+    trigger = claim.trigger
+    # The claim's now() is the step's clock (StepClock), read with no round trip of its own.
+    clock = StepClock(claimed_at=claim.claimed_at, monotonic_at=time.monotonic())
     started_at = clock.now()
     workflow = workflow_version_compiled(trigger.workflow_version_id)
     node_id = trigger.current_node_id or ""
@@ -182,7 +177,7 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         context=trigger_context(trigger, workflow, now=started_at),
         lease_token=lease_token,
         started_at=started_at,
-        send_slot=send_slot(tuple(ledger_returned)),
+        send_slot=send_slot(claim),
         clock=clock,
     )
     call = ProviderCall()
@@ -501,23 +496,36 @@ def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
     return nudge_schedule((outcome.available_at - now).total_seconds())
 
 
-def _step_log_write(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> ReleaseWrite:
-    params = step_log_params(
-        workflow_id=step.trigger.workflow_id,
-        node_id=step.node["id"],
-        node_type=step.node["type"],
-        started_at=step.started_at,
-        finished_at=finished_at,
-        input=step_input(
-            node=step.node,
-            edges=step.workflow.outgoing.get(step.node["id"], []),
-            # The preference link is the person's to use: an operator reading logs needs it not.
-            context={k: v for k, v in step.context.items() if k != PREFERENCES_URL},
-        ),
-        output=outcome.output,
-        error=outcome.error,
+def _step_log(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> dict[str, Any]:
+    """The release's `step_log` argument: what the step log row says of this attempt (it
+    succeeded when there is no error)."""
+    what_it_read = step_input(
+        node=step.node,
+        edges=step.workflow.outgoing.get(step.node["id"], []),
+        # The preference link is the person's to use: an operator reading logs needs it not.
+        context={k: v for k, v in step.context.items() if k != PREFERENCES_URL},
     )
-    return ReleaseWrite(STEP_LOG_SQL, params)
+    return {
+        "node_type": step.node["type"],
+        "started_at": step.started_at.isoformat(),
+        "finished_at": finished_at.isoformat(),
+        "input": what_it_read,
+        "output": outcome.output,
+        "error": outcome.error,
+    }
+
+
+def _ledger(step: StepAttempt, run: NodeRun | None, call: ProviderCall) -> dict[str, Any] | None:
+    """The release's `ledger` argument: how the step leaves its send ledger row, if it has one
+    to change."""
+    slot = step.send_slot
+    if run is not None and run.sent:
+        return ledger_sent(run.output)
+    if slot is not None and slot.recorded_result is None and not call.attempted:
+        return ledger_unused()
+    if call.attempted and call.provider:  # reached a provider and failed
+        return ledger_failed(call.provider)
+    return None
 
 
 def _record(
@@ -528,31 +536,20 @@ def _record(
     call: ProviderCall,
     log_step: bool = True,
 ) -> str | None:
-    """One transaction per step outcome (docs/design.md, rule 4), and one statement: ledger completion,
-    the fenced trigger update with its event, the step log; then the next nudge, after commit.
+    """One transaction per step outcome (docs/design.md, rule 4), and one call of the release:
+    the fenced trigger update with its event, the send ledger, the step log and the events; then
+    the next nudge, after commit.
 
     A provider call that happened is marked `sent` in the ledger whatever else happens, so no
     later attempt repeats it; a send slot the claim opened but that never reached the provider
     (the templates failed) gives its count back. If the lease was lost or the trigger cancelled
     meanwhile, the rest is dropped: the new owner (or nobody) records the step. `log_step=False`
     leaves the step log out (when writing it is what failed: the event carries the reason).
+    A node's own writes (NodeRun.writes) follow the release in its transaction, only when it
+    applied.
     """
     now = step.clock.now()
     nudge, countdown = _schedule(outcome, now)
-    writes = [_step_log_write(step, outcome, now)] if log_step and not outcome.put_back else []
-    if run is not None and not outcome.error:  # the node's own writes, with its step (NodeRun)
-        writes += [ReleaseWrite(sql, params) for sql, params in run.writes]
-    slot, node_id = step.send_slot, step.node["id"]
-    if run is not None and run.sent:
-        writes.insert(
-            0, send_complete_write(trigger=step.trigger, node_id=node_id, result=run.output)
-        )
-    elif slot is not None and slot.recorded_result is None and not call.attempted:
-        writes.insert(0, send_unused_write(trigger=step.trigger, node_id=node_id))
-    elif call.attempted and call.provider:  # reached a provider and failed
-        writes.insert(
-            0, send_failed_write(trigger=step.trigger, node_id=node_id, provider=call.provider)
-        )
     release = Release(
         status=outcome.status,
         current_node_id=outcome.next_node_id,
@@ -563,13 +560,19 @@ def _record(
         nudged=nudge,
         last_error=outcome.error,
     )
-    writes += outbox_release_writes(
-        _announcements(step, release, run, now),
-        unreleased_if=SEND_COMPLETED_CTE if run is not None and run.sent else None,
+    announcements = _announcements(step, release, run, now)
+    record = StepRecord(
+        ledger=_ledger(step, run, call),
+        step_log=_step_log(step, outcome, now) if log_step and not outcome.put_back else None,
+        events=announcements_json(announcements) if announcements else None,
     )
-    released = trigger_release_with(
-        trigger=step.trigger, lease_token=step.lease_token, release=release, also=writes
-    )
+    node_writes = run.writes if run is not None and not outcome.error else []
+    with transaction.atomic() if node_writes else nullcontext():
+        released = trigger_release_with(
+            trigger=step.trigger, lease_token=step.lease_token, release=release, record=record
+        )
+        if released is not None:
+            _node_writes_run(node_writes)
     if released is None:
         logger.info(
             "trigger %s: outcome of node %s not recorded: cancelled or lease lost meanwhile",
@@ -577,17 +580,24 @@ def _record(
             step.node["id"],
         )
         return None
-    route, extras = released
-    if extras and extras[0]:
-        deliveries_enqueue_on_commit(extras[0])
+    route, deliveries = released
+    if deliveries:
+        deliveries_enqueue_on_commit(deliveries)
     if nudge:
-        # After the statement's commit (or the caller's, when called inside a transaction).
+        # After the release's commit (or the caller's, when called inside a transaction).
         trigger_enqueue_on_commit(
             Nudge(step.trigger.pk, queue=route.queue, priority=route.priority, countdown=countdown)
         )
     if outcome.error:
         logger.info("trigger %s: %s", step.trigger.pk, outcome.reason)
     return outcome.status
+
+
+def _node_writes_run(writes: list[tuple[str, dict[str, Any]]]) -> None:
+    """A node's own statements (NodeRun.writes), in the step's transaction after its release."""
+    with connection.cursor() as cursor:
+        for sql, params in writes:
+            cursor.execute(sql, params)
 
 
 def _announcements(

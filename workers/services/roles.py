@@ -4,8 +4,11 @@ The application's tables are owned by the role that runs migrations (and `purge_
 processes that run all day get roles of their own:
 
 - `worker` (celery workers: claim, steps, sweeper, fan-outs) reads workflows, updates triggers
-  and takes a fan-out's runs in, appends events, step logs and ledger rows, and moves a ledger row `sending` -> `sent` (the append-only
-  trigger still limits that UPDATE to exactly that move);
+  (the sweeper's nudges), takes a fan-out's runs in through intake (a trigger and its `created`
+  event), and writes the rest of a run's events, its step logs, send ledger rows and outbox
+  events only through the claim and the release: the functions `notiflow_claim_v1` and
+  `notiflow_release_v1` (triggers migration 0013, SECURITY DEFINER), on which it has EXECUTE
+  (ROLE_FUNCTIONS), while on step logs and the ledger it has SELECT alone;
 - `beat` (celery beat with the DatabaseScheduler) reads and writes its schedule tables only;
 - `web` (gunicorn: API and admin) authors workflows, takes triggers in, cancels them, reads
   logs, and runs Django's admin, sessions and users.
@@ -34,19 +37,21 @@ ALL_BUT_TRUNCATE = ("SELECT", "INSERT", "UPDATE", "DELETE")
 ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "worker": [
         (("workflows.Workflow", "workflows.WorkflowVersion"), READ),
-        # INSERT: a fan-out's runs go in through intake, in the workers (triggers/fanout.py).
+        # UPDATE: the sweeper nudges (common/leased_work.py); INSERT: a fan-out's runs go in
+        # through intake, with their `created` events, in the workers (triggers/fanout.py). The
+        # rest of a run's writes are the claim's and the release's (ROLE_FUNCTIONS).
         (("triggers.TriggerInstance",), CHANGE),
-        (("triggers.TriggerEvent", "workers.StepExecutionLog"), APPEND),
-        (("workers.SendLedger",), CHANGE),
+        (("triggers.TriggerEvent",), APPEND),
+        (("workers.StepExecutionLog", "workers.SendLedger"), READ),
         # Every send checks the suppression list first (deliveries/suppression.py).
         (("deliveries.Suppression",), READ),
         # Throttle and digest nodes keep their state here; the sweeper prunes it.
         (("workers.ThrottlePass", "workers.Digest", "workers.DigestEntry"), ALL_BUT_TRUNCATE),
         # Each worker registers itself and refreshes its heartbeat (registry/).
         (("registry.Worker",), CHANGE),
-        # Events ride the release (events/sql.py); the dispatcher delivers them, counts an
-        # endpoint's failures and disables it (events/services/dispatcher.py).
-        (("events.OutboxEvent",), APPEND),
+        # Events are written by the release (events/sql.py); the dispatcher delivers them,
+        # counts an endpoint's failures and disables it (events/services/dispatcher.py).
+        (("events.OutboxEvent",), READ),
         # An attempt is recorded `started` before its POST and `finished` after it
         # (events/services/attempts.py); the append-only trigger allows that one move only.
         (("events.WebhookAttempt", "events.WebhookDelivery", "events.WebhookEndpoint"), CHANGE),
@@ -86,6 +91,16 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     ],
 }
 KINDS = tuple(ROLE_GRANTS)
+
+# Kind -> the database functions it may EXECUTE (PUBLIC may not: triggers migration 0013 revokes
+# it). Names with their argument types, as PostgreSQL identifies a function.
+ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "worker": (
+        "notiflow_claim_v1(uuid, text, float8, text[])",
+        "notiflow_release_v1(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
+        " text, boolean, text, jsonb, jsonb, jsonb)",
+    ),
+}
 
 
 # Sequences behind a table's serial or identity columns, whatever the columns are called.
@@ -138,9 +153,9 @@ def db_role_setup(
 ) -> RoleResult:
     """Create (or bring up to date) the login role `name` with exactly the grants of `kind`.
 
-    Idempotent and converging: every table and sequence privilege the role had in the current
-    database is revoked and the list above granted again, in one transaction, so a re-run after
-    a migration or after this list changed leaves exactly what the list says. Attributes are
+    Idempotent and converging: every table, sequence and function privilege the role had in the
+    current database is revoked and the lists above granted again, in one transaction, so a
+    re-run after a migration or after these lists changed leaves exactly what they say. Attributes are
     reset to NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS. The password is set
     when given; when not given, a new role gets a generated one (returned, never logged) unless
     `generate_password` is false, and an existing role keeps its own. Must run as a role allowed
@@ -175,7 +190,7 @@ def db_role_setup(
         cursor.execute(
             sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(schema), role)
         )
-        for what in ("TABLES", "SEQUENCES"):
+        for what in ("TABLES", "SEQUENCES", "FUNCTIONS"):
             cursor.execute(
                 sql.SQL(f"REVOKE ALL ON ALL {what} IN SCHEMA {{}} FROM {{}}").format(
                     sql.Identifier(schema), role
@@ -195,6 +210,11 @@ def db_role_setup(
             # regclass::text is already quoted (and schema-qualified when needed).
             cursor.execute(
                 sql.SQL("GRANT USAGE ON SEQUENCE {} TO {}").format(sql.SQL(sequence), role)
+            )
+        for function in ROLE_FUNCTIONS.get(kind, ()):
+            # A constant of this module: a name and its argument types, not an identifier.
+            cursor.execute(
+                sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(sql.SQL(function), role)
             )
     return RoleResult(
         kind=kind,

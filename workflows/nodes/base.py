@@ -50,10 +50,9 @@ class NodeRun:
     """What running a node produced: its output (the step log's), the vars patch, when the run
     goes on (`resume_at`; None: at once) and where (`follow`); whether it sent, or skipped a
     send (a suppression that is not a failure: the output says why). `writes` are (SQL, named
-    params) data-modifying statements the engine runs in the step's own release statement
-    (triggers.state.ReleaseWrite: reading `released`, they apply only along with the release),
-    so they commit with the step or not at all (e.g. an inbox row); a step that fails drops
-    them."""
+    params) data-modifying statements the engine runs in the step's transaction right after its
+    release, and only when the release applied (the lease was still the step's), so they commit
+    with the step or not at all (e.g. an inbox row); a step that fails drops them."""
 
     output: dict[str, Any]
     vars_patch: dict[str, Any] = field(default_factory=dict)
