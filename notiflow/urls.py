@@ -11,6 +11,7 @@ from events.api import (
     WebhookTestApi,
 )
 from notiflow.views import favicon, landing
+from recipients.api import RecipientBulkApi, RecipientDetailApi, RecipientListApi
 from registry.api import WorkerListApi
 from triggers.api import (
     TriggerBulkApi,
@@ -62,6 +63,10 @@ api = [
         SuppressionDetailApi.as_view(),
         name="suppression-detail",
     ),
+    path("recipients/", RecipientListApi.as_view(), name="recipient-list"),
+    # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
+    path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),
+    path("recipients/<str:key>/", RecipientDetailApi.as_view(), name="recipient-detail"),
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",
