@@ -66,7 +66,7 @@ api = [
     path("recipients/", RecipientListApi.as_view(), name="recipient-list"),
     # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
     path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),
-    path("recipients/<str:key>/", RecipientDetailApi.as_view(), name="recipient-detail"),
+    path("recipients/<str:recipient_id>/", RecipientDetailApi.as_view(), name="recipient-detail"),
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",

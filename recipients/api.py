@@ -23,7 +23,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.api_errors import invalid_input
-from common.http import StrictCharField, StrictQueryParameters, StrictSerializer, request_fields
+from common.http import (
+    NoFieldsSerializer,
+    StrictCharField,
+    StrictQueryParameters,
+    StrictSerializer,
+    request_fields,
+)
 from common.scopes import ADMIN, TRIGGER
 from recipients.models import KEY_MAX_LENGTH, Recipient
 from recipients.selectors import recipient_list
@@ -134,10 +140,11 @@ def recipient_json(recipient: Recipient) -> dict[str, Any]:
     return dict(RecipientOutputSerializer(recipient).data)
 
 
-def _key_checked(key: str) -> None:
-    """The URL's key as the body's `id` would be checked: a 400 naming `id`."""
+def _key_checked(key: str) -> str:
+    """The URL's key, checked as the body's `id` would be: a 400 naming `id`."""
     if problem := key_problem(key):
         raise ValidationError({"id": [problem]})
+    return key
 
 
 _EXAMPLE = {
@@ -197,8 +204,8 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "PUT": TRIGGER, "PATCH": TRIGGER, "DELETE": ADMIN}
 
     @extend_schema(summary="Get a recipient", responses=RecipientOutputSerializer)
-    def get(self, request: Request, key: str) -> Response:
-        _key_checked(key)
+    def get(self, request: Request, recipient_id: str) -> Response:
+        key = _key_checked(recipient_id)
         recipient = recipient_list().filter(key=key).first()
         if recipient is None:
             return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
@@ -212,8 +219,8 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
         description="The URL's id is the key. 201 created, 200 replaced: every field is set, "
         "those left out to their default (empty). Preferences are not touched.",
     )
-    def put(self, request: Request, key: str) -> Response:
-        return self._upsert(request, key, merge=False)
+    def put(self, request: Request, recipient_id: str) -> Response:
+        return self._upsert(request, recipient_id, merge=False)
 
     @extend_schema(
         summary="Create or merge into a recipient",
@@ -223,11 +230,11 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
         "top-level key given replaces the stored one, null removes it); creates the recipient "
         "(201) when there is none.",
     )
-    def patch(self, request: Request, key: str) -> Response:
-        return self._upsert(request, key, merge=True)
+    def patch(self, request: Request, recipient_id: str) -> Response:
+        return self._upsert(request, recipient_id, merge=True)
 
-    def _upsert(self, request: Request, key: str, *, merge: bool) -> Response:
-        _key_checked(key)
+    def _upsert(self, request: Request, recipient_id: str, *, merge: bool) -> Response:
+        key = _key_checked(recipient_id)
         fields = request_fields(request, RecipientFieldsSerializer)
         created = recipients_upsert([profile_of(fields, key)], merge=merge)[key]
         recipient = Recipient.objects.get(key=key)
@@ -241,8 +248,9 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
         description="Erases the person: profile, preferences and topic subscriptions, in one "
         "transaction. Their runs stay under retention; the answer counts what was removed.",
     )
-    def delete(self, request: Request, key: str) -> Response:
-        _key_checked(key)
+    def delete(self, request: Request, recipient_id: str) -> Response:
+        key = _key_checked(recipient_id)
+        request_fields(request, NoFieldsSerializer)
         erased = recipient_erase(key=key)
         if erased is None:
             return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)

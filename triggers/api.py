@@ -31,6 +31,10 @@ from common.http import (
     request_fields,
 )
 from common.scopes import ADMIN, TRIGGER, api_key_of
+from recipients.api import RecipientItemSerializer, profile_of
+from recipients.models import KEY_MAX_LENGTH
+from recipients.services import Profile
+from recipients.validation import key_problem
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_fields, trigger_json
 from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
@@ -91,6 +95,36 @@ class PayloadField(serializers.JSONField):
     """Any JSON to the serializer; triggers_create refuses anything but an object."""
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "minLength": 1, "maxLength": KEY_MAX_LENGTH},
+            {"$ref": "#/components/schemas/RecipientItem"},
+        ],
+        "description": "whom the run is for: a recipient's id (it must exist), or an object "
+        "with its id and profile fields, upserted (merged) with the trigger",
+    }
+)
+class RecipientField(serializers.Field):
+    """A recipient's id, or a profile with its id (recipients.api.RecipientItemSerializer):
+    to (key, Profile or None). The object's errors come back under `recipient`."""
+
+    def to_internal_value(self, data: Any) -> tuple[str, Profile | None]:
+        if isinstance(data, str):
+            if problem := key_problem(data):
+                raise ValidationError(f"the id {problem}")
+            return data, None
+        if not isinstance(data, dict):
+            raise ValidationError("must be a recipient's id or an object with its id and profile")
+        item = RecipientItemSerializer(data=data)
+        if not item.is_valid():
+            raise ValidationError(item.errors)
+        return item.validated_data["id"], profile_of(item.validated_data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class TriggerInputSerializer(StrictSerializer):
     workflow = serializers.CharField(min_length=1, max_length=100)
     # May come in the Idempotency-Key header instead.
@@ -110,6 +144,7 @@ class TriggerInputSerializer(StrictSerializer):
         default="",
         help_text="a business key to cancel it by (POST /api/triggers/cancel/); empty: none",
     )
+    recipient = RecipientField(required=False)
 
 
 class TriggerDeleteInputSerializer(StrictSerializer):
@@ -169,12 +204,15 @@ def _workflow_known(request: Request, workflow_key: str) -> bool:
 
 def _trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerRequest:
     """The request of a body TriggerInputSerializer accepted."""
+    recipient, profile = fields.get("recipient") or ("", None)
     return TriggerRequest(
         workflow_key=fields["workflow"],
         idempotency_key=idempotency_key,
         payload=fields.get("payload"),
         priority=fields.get("priority"),
         cancellation_key=fields["cancellation_key"],
+        recipient=recipient,
+        profile=profile,
     )
 
 
@@ -271,6 +309,11 @@ class TriggerListApi(StrictQueryParameters, ListAPIView):
             ),
             OpenApiParameter("status", str, enum=TriggerStatus.values),
             OpenApiParameter(
+                "recipient",
+                {"type": "string", "minLength": 1, "maxLength": KEY_MAX_LENGTH},
+                description="a recipient's id: the runs for that person",
+            ),
+            OpenApiParameter(
                 "deleted",
                 str,
                 enum=list(DELETED_FILTER),
@@ -293,8 +336,14 @@ class TriggerListApi(StrictQueryParameters, ListAPIView):
         deleted = params.get("deleted", "false")
         if deleted not in DELETED_FILTER:
             raise ValidationError({"deleted": ["must be true or false"]})
+        recipient = params.get("recipient")
+        if recipient is not None and not recipient:
+            raise ValidationError({"recipient": ["must be a recipient's id (it was empty)"]})
         triggers = trigger_list(
-            workflow_key=workflow_key, status=wanted, deleted=DELETED_FILTER[deleted]
+            workflow_key=workflow_key,
+            status=wanted,
+            deleted=DELETED_FILTER[deleted],
+            recipient=recipient,
         )
         return api_key_of(self.request).limit_queryset(triggers)
 

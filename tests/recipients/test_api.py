@@ -45,7 +45,8 @@ def test_patch_merges_the_fields_given_and_json_fields_shallowly(api_client):
     key = unique("user")
     put(api_client, key, email="ada@example.com", name="Ada", properties={"plan": "pro", "n": 1})
     response = api_client.patch(
-        url(key), {"name": "Ada L.", "properties": {"n": 2, "plan": None, "new": {"a": 1}}},
+        url(key),
+        {"name": "Ada L.", "properties": {"n": 2, "plan": None, "new": {"a": 1}}},
         format="json",
     )
     assert response.status_code == 200, response.content

@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from deliveries.models import Suppression
 from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
+from recipients.models import Recipient
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node
 from tests.triggers.support import new_trigger
@@ -48,8 +49,10 @@ def path_values() -> dict[str, str]:
     suppression = Suppression.objects.create(
         channel="email", recipient=f"{unique()}@example.com", reason="manual"
     )
+    recipient = Recipient.objects.create(key=unique("user"))
     return {
         "key": workflow.key,
+        "recipient_id": recipient.key,
         "trigger_id": str(new_trigger(workflow).pk),
         "endpoint_id": str(endpoint.pk),
         "suppression_id": str(suppression.pk),
@@ -79,6 +82,7 @@ def test_every_write_operation_refuses_an_unknown_field_naming_it(api_client, pa
     assert TriggerInstance.objects.filter(pk=path_values["trigger_id"], deleted_at=None).exists()
     assert WebhookEndpoint.objects.filter(pk=path_values["endpoint_id"]).exists()
     assert Suppression.objects.filter(pk=path_values["suppression_id"]).exists()
+    assert Recipient.objects.filter(key=path_values["recipient_id"]).exists()
 
 
 def test_every_write_operation_refuses_a_body_that_is_not_an_object(api_client, path_values):
