@@ -26,6 +26,7 @@ from django.utils import timezone
 from events.models import DeliveryStatus
 from events.services.dispatcher import delivery_send
 from events.services.endpoints import endpoint_ping
+from recipients.models import Recipient
 from tests.events.support import endpoint_on
 from tests.factories import (
     WorkflowFactory,
@@ -107,6 +108,16 @@ def test_a_send_step_claims_checks_suppression_and_releases_in_three_statements(
     trigger = trigger_of(warm(chain(email_node("mail"), sms_node("text"))))
     # The claim (opening the ledger), the suppression lookup, the release (ledger, step log).
     assert_statements("email step", stepped(trigger), statements=3, transactions=1)
+
+
+def test_a_send_step_for_a_recipient_reads_the_profile_in_one_statement_more():
+    """docs/design.md, "Recipients": only a run that names a recipient reads it, once a step."""
+    workflow = warm(chain(email_node("mail", to=""), sms_node("text")))
+    recipient = Recipient.objects.create(key="query-count-ada", email="ada@example.com")
+    trigger = trigger_of(workflow)
+    TriggerInstance.objects.filter(pk=trigger.pk).update(recipient=recipient.key)
+    # The claim, the recipient, the suppression lookup, the release.
+    assert_statements("email step for a recipient", stepped(trigger), statements=4, transactions=1)
 
 
 def test_a_delay_step_is_its_claim_and_its_release():
