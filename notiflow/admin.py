@@ -14,6 +14,7 @@ from notiflow.login_throttle import ThrottledAuthenticationForm
 OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
+    "recipients": ["Recipient", "Topic"],
     "workers": ["StepExecutionLog", "SendLedger", "Digest"],
     "deliveries": ["DeliveryEvent", "Suppression", "UnmatchedReport"],
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
