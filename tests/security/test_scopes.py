@@ -76,6 +76,7 @@ ARGUMENTS = {
     "trigger_id": uuid.uuid4(),
     "endpoint_id": uuid.uuid4(),
     "suppression_id": 2**31 - 1,
+    "recipient_id": "no-such-recipient",
 }
 
 
