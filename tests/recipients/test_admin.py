@@ -112,3 +112,17 @@ def test_the_recipient_page_in_a_browser(e2e, browser_page):  # noqa: F811
     # The page fits the window: nothing wider than the viewport.
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     shot(page, "recipient-page")
+
+
+@pytest.mark.django_db
+def test_the_preview_page_takes_a_sample_recipient(admin_client):
+    node = {"id": "mail", "type": "email", "subject": "Hi {{ recipient.name }}", "body": "b"}
+    workflow = WorkflowFactory(definition={"entry_node_id": "mail", "nodes": [node], "edges": []})
+    url = f"/admin/workflows/workflow/{workflow.pk}/preview/"
+    profile = '{"name": "Ada", "email": "ada@example.com"}'
+    html = admin_client.post(url, {"payload": "{}", "recipient": profile}).content.decode()
+    assert "Hi Ada" in html and "ada@example.com" in html
+    alone = admin_client.post(url, {"payload": "{}"}).content.decode()
+    assert "no recipient" in alone
+    refused = admin_client.post(url, {"payload": "{}", "recipient": "[1]"}).content.decode()
+    assert "The recipient must be a JSON object." in refused
