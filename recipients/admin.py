@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from common.admin import json_block, list_time, text_wrap
-from recipients.models import Recipient, Topic, TopicSubscription
+from recipients.models import PROFILE_FIELDS, Recipient, Topic, TopicSubscription
 from recipients.services import Profile, recipient_erase, recipients_upsert
 from recipients.validation import (
     email_problem,
@@ -51,7 +51,6 @@ def recipient_panel(
     )
 
 
-PROFILE_FIELDS = ("email", "phone", "name", "locale", "timezone", "channels", "properties")
 _CHECKS: dict[str, Callable[[str], str]] = {
     "key": key_problem,
     "email": email_problem,

@@ -31,7 +31,7 @@ from common.http import (
     request_fields,
 )
 from common.scopes import ADMIN, TRIGGER
-from recipients.models import KEY_MAX_LENGTH, Recipient
+from recipients.models import KEY_MAX_LENGTH, PROFILE_FIELDS, Recipient
 from recipients.selectors import recipient_list
 from recipients.services import Profile, recipient_erase, recipients_upsert
 from recipients.validation import (
@@ -42,8 +42,6 @@ from recipients.validation import (
     phone_problem,
     timezone_problem,
 )
-
-PROFILE_FIELDS = ("email", "phone", "name", "locale", "timezone", "channels", "properties")
 
 
 @extend_schema_field({"type": "object", "additionalProperties": {}})

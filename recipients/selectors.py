@@ -9,10 +9,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from recipients.models import Recipient
+from recipients.models import PROFILE_FIELDS, Recipient
 
 # What templates see as `recipient.*` (docs/design.md, "Recipients"), besides `id`.
-CONTEXT_FIELDS = ("email", "phone", "name", "locale", "timezone", "channels", "properties")
+CONTEXT_FIELDS = PROFILE_FIELDS
 
 
 def recipient_list(*, search: str | None = None) -> QuerySet[Recipient]:

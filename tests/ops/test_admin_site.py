@@ -58,6 +58,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     assert [app["name"] for app in app_list] == [
         "Workflows",
         "Triggers",
+        "Recipients, preferences and topics",
         "Workers",
         "Deliveries and suppression",
         "Events and webhooks",
@@ -71,6 +72,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     assert models["deliveries"] == ["DeliveryEvent", "Suppression", "UnmatchedReport"]
     assert models["events"] == ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"]
     assert models["registry"] == ["Worker"]
+    assert models["recipients"][:2] == ["Recipient", "Topic"]
     assert "PeriodicTask" in models["django_celery_beat"]
 
 
@@ -120,7 +122,7 @@ def test_every_page_links_the_favicon_and_it_is_served(client, admin_client):
 def test_the_sidebar_on_every_page_has_the_same_order(admin_client):
     sidebar = admin_client.get("/admin/triggers/triggerinstance/").context["available_apps"]
 
-    assert [app["app_label"] for app in sidebar][:3] == ["workflows", "triggers", "workers"]
+    assert [app["app_label"] for app in sidebar][:3] == ["workflows", "triggers", "recipients"]
     assert sidebar[-1]["name"] == "Scheduler (internal)"
 
 
