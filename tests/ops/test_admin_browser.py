@@ -447,7 +447,7 @@ def test_landing_page_branded_admin_and_an_api_key_shown_once(e2e, browser_page)
     sections = page.eval_on_selector_all(
         "#content-main caption", "captions => captions.map(c => c.textContent.trim())"
     )
-    assert sections[:3] == ["Workflows", "Triggers", "Workers"]
+    assert sections[:3] == ["Workflows", "Triggers", "Recipients, preferences and topics"]
     assert sections[-1] == "Scheduler (internal)"
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
