@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from common.db import fetchall_prepared, fetchone_prepared
 from recipients.models import PROFILE_FIELDS, Recipient
+from recipients.sql import EXISTING_KEYS_SQL, FOR_RUN_COLUMNS, FOR_RUN_SQL
 
 # What templates see as `recipient.*` (docs/design.md, "Recipients"), besides `id`.
 CONTEXT_FIELDS = PROFILE_FIELDS
@@ -27,11 +30,11 @@ def recipient_list(*, search: str | None = None) -> QuerySet[Recipient]:
 
 
 def recipient_keys_existing(keys: Iterable[str]) -> set[str]:
-    """Those of `keys` that name a recipient, in one query."""
-    wanted = set(keys)
+    """Those of `keys` that name a recipient, in one (prepared) query."""
+    wanted = sorted(set(keys))
     if not wanted:
         return set()
-    return set(Recipient.objects.filter(key__in=wanted).values_list("key", flat=True))
+    return {key for (key,) in fetchall_prepared(EXISTING_KEYS_SQL, {"rcp_keys": wanted})}
 
 
 @dataclass(frozen=True)
@@ -50,9 +53,13 @@ def recipient_for_run(key: str) -> RunRecipient:
     """The recipient of a run naming `key`, in one query. An erased (or never created) person
     reads as a profile with every field empty: a template still renders, a send without a `to`
     fails (or skips) naming the missing address."""
-    row = Recipient.objects.filter(key=key).values(*CONTEXT_FIELDS, "preferences").first()
-    if row is None:
+    found = fetchone_prepared(FOR_RUN_SQL, {"rcp_key": key})
+    if found is None:
         empty = {name: {} if name in ("channels", "properties") else "" for name in CONTEXT_FIELDS}
         return RunRecipient(key=key, found=False, context={"id": key, **empty})
+    row = dict(zip(FOR_RUN_COLUMNS, found, strict=True))
+    for name in ("channels", "properties", "preferences"):
+        if isinstance(row[name], str):  # Django's connection loads jsonb as text
+            row[name] = json.loads(row[name])
     preferences = row.pop("preferences") or {}
     return RunRecipient(key=key, found=True, context={"id": key, **row}, preferences=preferences)

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 
+from common.db import fetchall_prepared
 from recipients.models import Recipient, TopicSubscription
 from recipients.sql import JSON_FIELDS, UPSERT_MERGE_SQL, UPSERT_REPLACE_SQL
 
@@ -49,9 +50,8 @@ def recipients_upsert(profiles: Sequence[Profile], *, merge: bool) -> dict[str, 
     statement = UPSERT_MERGE_SQL if merge else UPSERT_REPLACE_SQL
     done: dict[str, bool] = {}
     for _ in range(2):
-        with connection.cursor() as cursor:
-            cursor.execute(statement, {"rcp_items": json.dumps(items)})
-            done.update((key, created) for key, created in cursor.fetchall())
+        rows = fetchall_prepared(statement, {"rcp_items": json.dumps(items)})
+        done.update((key, created) for key, created in rows)
         items = [item for item in items if item["key"] not in done]
         if not items:
             return done

@@ -1,6 +1,9 @@
 """The raw SQL on `recipient`, in one place: the upsert that PUT, PATCH, the bulk endpoint and
-identify-on-trigger share (recipients/services.py). Raw because one statement decides a whole
-bulk request, and says for each key whether it was created.
+identify-on-trigger share (recipients/services.py), and the two reads on hot paths: intake's
+check that the ids a trigger names exist, and a step's read of its run's recipient
+(recipients/selectors.py). Raw because one statement decides a whole bulk request, and says for
+each key whether it was created; all three run prepared (common/db.py), as intake and the
+engine's statements do. Parameters carry the prefix `rcp_`.
 
 The items come as one jsonb array (`%(rcp_items)s`), one object per recipient, with a key for
 each field given and none for a field left out (jsonb_to_recordset reads a missing key as NULL):
@@ -17,7 +20,7 @@ runs the statement again for such keys.
 
 from __future__ import annotations
 
-from recipients.models import Recipient
+from recipients.models import PROFILE_FIELDS, Recipient
 
 RECIPIENT_TABLE = Recipient._meta.db_table
 TEXT_FIELDS = ("email", "phone", "name", "locale", "timezone")
@@ -76,3 +79,15 @@ SELECT key, true FROM inserted UNION ALL SELECT key, false FROM updated
 # Preferences are neither: they have their own endpoint. Returns (key, created) per key done.
 UPSERT_MERGE_SQL = _upsert_sql(merge=True)
 UPSERT_REPLACE_SQL = _upsert_sql(merge=False)
+
+
+# Which of `rcp_keys` name a recipient (intake: a trigger naming one by id).
+EXISTING_KEYS_SQL = f"""
+SELECT key FROM {RECIPIENT_TABLE} WHERE key = ANY(%(rcp_keys)s::text[])
+"""  # noqa: S608 (names from the models, values as parameters)
+
+# A run's recipient: the profile fields (PROFILE_FIELDS, in order) and the preferences.
+FOR_RUN_COLUMNS = (*PROFILE_FIELDS, "preferences")
+FOR_RUN_SQL = f"""
+SELECT {", ".join(FOR_RUN_COLUMNS)} FROM {RECIPIENT_TABLE} WHERE key = %(rcp_key)s
+"""  # noqa: S608 (names from the models, values as parameters)

@@ -3,6 +3,7 @@ workflow's run statistics."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.conf import settings
@@ -105,6 +106,14 @@ class PayloadField(serializers.JSONField):
         "with its id and profile fields, upserted (merged) with the trigger",
     }
 )
+@functools.cache
+def _recipient_item() -> RecipientItemSerializer:
+    """One serializer for every trigger's recipient object: its fields are built once (DRF
+    builds them afresh for each instance, a cost on every intake request); validating keeps no
+    state on it."""
+    return RecipientItemSerializer()
+
+
 class RecipientField(serializers.Field):
     """A recipient's id, or a profile with its id (recipients.api.RecipientItemSerializer):
     to (key, Profile or None). The object's errors come back under `recipient`."""
@@ -116,10 +125,8 @@ class RecipientField(serializers.Field):
             return data, None
         if not isinstance(data, dict):
             raise ValidationError("must be a recipient's id or an object with its id and profile")
-        item = RecipientItemSerializer(data=data)
-        if not item.is_valid():
-            raise ValidationError(item.errors)
-        return item.validated_data["id"], profile_of(item.validated_data)
+        fields = _recipient_item().run_validation(data)  # a ValidationError names each field
+        return fields["id"], profile_of(fields)
 
     def to_representation(self, value: Any) -> Any:
         return value

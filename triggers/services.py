@@ -137,12 +137,17 @@ def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> l
         else:
             pending.append(_Pending(index, request, payload_json, digest))
     nudges: list[Nudge] = []
-    if any(item.request.recipient for item in pending):
+    if any(item.request.profile is not None for item in pending):
         # The profiles given and the triggers commit together, or neither.
         with transaction.atomic():
             pending = _identified(pending, outcomes)
             pending = _intake_twice(pending, actor, outcomes, nudges)
     else:
+        # Recipients named by id only are read, not written: no transaction of their own (a
+        # person erased between the read and the insert has a run that reads an empty profile,
+        # as one erased a moment later would).
+        if any(item.request.recipient for item in pending):
+            pending = _identified(pending, outcomes)
         pending = _intake_twice(pending, actor, outcomes, nudges)
     for item in pending:
         outcomes[item.index] = TriggerRejected(
