@@ -157,7 +157,9 @@ _EXAMPLE = {
 ERASED_EXAMPLE = {
     "id": "user-42",
     "erased": {"profile": 1, "preferences": 2, "topic_subscriptions": 3},
-    "kept": "runs, step logs, delivery events and suppressions, under retention (docs/security.md)",
+    "kept": "runs with their step logs and delivery events, until retention purges them; "
+    "suppressions of the addresses, until an operator removes them (docs/security.md, "
+    '"Erasing a recipient")',
 }
 
 
