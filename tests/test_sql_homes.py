@@ -13,6 +13,7 @@ from django.apps import apps
 from django.db import models
 
 import events.sql
+import recipients.sql
 import triggers.sql
 import workers.sql
 from events.models import DeliveryStatus
@@ -45,6 +46,8 @@ STATEMENTS = {
     "events on their own": events.sql.OUTBOX_SQL,
     "sweep due": triggers.sql.SWEEP_DUE_SQL,
     "sweep expired": triggers.sql.SWEEP_EXPIRED_SQL,
+    "recipient upsert (merge)": recipients.sql.UPSERT_MERGE_SQL,
+    "recipient upsert (replace)": recipients.sql.UPSERT_REPLACE_SQL,
 }
 INSERT = re.compile(r"INSERT INTO (\w+)\s*\(([^)]*)\)")
 
@@ -69,6 +72,7 @@ def test_each_statement_has_an_insert_to_check():
         "step_log",
         "outbox_event",
         "webhook_delivery",
+        "recipient",
     }
 
 

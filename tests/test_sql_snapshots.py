@@ -33,6 +33,8 @@ from django.utils import timezone
 from psycopg._queries import PostgresQuery  # the converter psycopg itself sends with
 from psycopg.adapt import Transformer
 
+from recipients.models import Recipient
+from recipients.services import Profile
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from triggers.models import TriggerInstance
@@ -162,6 +164,31 @@ def test_a_send_step_claims_looks_up_suppression_and_releases_with_the_ledger():
     with sent() as statements:
         step(trigger)()
     assert_snapshots(["claim", "suppression", "release_ledger_and_log"], statements)
+
+
+def test_intake_naming_recipients_upserts_one_and_checks_the_other():
+    workflow = WorkflowFactory(definition=chain(email_node("mail")))
+    Recipient.objects.create(key="snap-bo")
+    requests = [
+        TriggerRequest(
+            workflow.key, "a", PAYLOAD, recipient="snap-ada", profile=Profile("snap-ada", {})
+        ),
+        TriggerRequest(workflow.key, "b", PAYLOAD, recipient="snap-bo"),
+    ]
+    with sent() as statements:
+        triggers_create(requests)
+    assert_snapshots(["recipient_upsert_merge", "recipient_keys", "intake_many"], statements)
+
+
+def test_a_send_step_for_a_recipient_reads_it_first():
+    workflow = warm(email_node("mail", to=""), sms_node("text"))
+    Recipient.objects.create(key="snap-ada", email="ada@example.com")
+    trigger = trigger_of(workflow, "k", recipient="snap-ada")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(
+        ["claim", "recipient_for_run", "suppression", "release_ledger_and_log"], statements
+    )
 
 
 def test_a_send_whose_template_fails_gives_its_slot_back():
