@@ -96,6 +96,14 @@ class PayloadField(serializers.JSONField):
     """Any JSON to the serializer; triggers_create refuses anything but an object."""
 
 
+@functools.cache
+def _recipient_item() -> RecipientItemSerializer:
+    """One serializer for every trigger's recipient object: its fields are built once (DRF
+    builds them afresh for each instance, a cost on every intake request); validating keeps no
+    state on it."""
+    return RecipientItemSerializer()
+
+
 @extend_schema_field(
     {
         "oneOf": [
@@ -106,14 +114,6 @@ class PayloadField(serializers.JSONField):
         "with its id and profile fields, upserted (merged) with the trigger",
     }
 )
-@functools.cache
-def _recipient_item() -> RecipientItemSerializer:
-    """One serializer for every trigger's recipient object: its fields are built once (DRF
-    builds them afresh for each instance, a cost on every intake request); validating keeps no
-    state on it."""
-    return RecipientItemSerializer()
-
-
 class RecipientField(serializers.Field):
     """A recipient's id, or a profile with its id (recipients.api.RecipientItemSerializer):
     to (key, Profile or None). The object's errors come back under `recipient`."""

@@ -135,3 +135,13 @@ def test_a_trigger_without_a_recipient_opens_no_transaction_for_it(api_client, w
     with CaptureQueriesContext(connection) as identified:
         assert trigger(api_client, workflow, recipient={"id": unique("u")}).status_code == 201
     assert any("INTO recipient " in query["sql"] for query in identified.captured_queries)
+
+
+def test_the_schema_says_recipient_is_an_id_or_a_profile_object():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    field = schema["components"]["schemas"]["TriggerInput"]["properties"]["recipient"]
+    assert field["oneOf"][0]["type"] == "string"
+    assert field["oneOf"][1] == {"$ref": "#/components/schemas/RecipientItem"}
+    assert schema["components"]["schemas"]["RecipientItem"]["additionalProperties"] is False
