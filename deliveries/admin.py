@@ -7,13 +7,15 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html
 
 from common.admin import (
     ReadOnlyAdminMixin,
     json_field,
+    list_time,
     text_cut,
     text_wrap,
     time_column,
@@ -25,7 +27,9 @@ from deliveries.models import (
     SuppressionScope,
     UnmatchedReport,
 )
-from deliveries.suppression import recipient_checked
+from deliveries.suppression import recipient_checked, recipient_normalise
+from recipients.admin import PANEL_ROWS, RECIPIENT_PAGE_PANELS, recipient_panel
+from recipients.models import Recipient
 
 
 class ProviderReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
@@ -152,3 +156,60 @@ class SuppressionAdmin(admin.ModelAdmin):
         return text_cut(row.source, fill=False)
 
     added = time_column("created_at", "Added")
+
+
+# --- a recipient's page: what the providers reported to their addresses, and their suppressions
+
+
+def _addresses(recipient: Recipient) -> list[tuple[str, str]]:
+    """The person's (channel, address) pairs, as suppressions and reports store them."""
+    pairs = [("email", recipient.email), ("sms", recipient.phone)]
+    return [(channel, recipient_normalise(channel, a)) for channel, a in pairs if a]
+
+
+def recipient_deliveries_panel(recipient: Recipient) -> str:
+    """The latest delivery events reported for the person's addresses, newest first."""
+    addresses = [address for _, address in _addresses(recipient)]
+    events = DeliveryEvent.objects.filter(recipient__in=addresses).order_by("-occurred_at")
+    rows = [
+        (list_time(e.occurred_at), e.event, e.channel, e.recipient, e.provider, e.node_id)
+        for e in events[:PANEL_ROWS]
+    ]
+    return recipient_panel(
+        title="Delivery events",
+        headers=("When", "Event", "Channel", "Address", "Provider", "Node"),
+        rows=rows,
+        empty="No provider reported about this recipient's addresses.",
+    )
+
+
+def recipient_suppressions_panel(recipient: Recipient) -> str:
+    """The suppression entries of the person's addresses, each a link to its page."""
+    matches = Q(pk__in=[])
+    for channel, address in _addresses(recipient):
+        matches |= Q(channel=channel, recipient=address)
+    rows = [
+        (
+            format_html(
+                '<a href="{}">{}</a>',
+                reverse("admin:deliveries_suppression_change", args=[s.pk]),
+                s.recipient,
+            ),
+            s.channel,
+            SCOPE_LABELS.get(s.scope, s.scope),  # type: ignore[call-overload]
+            s.reason,
+            list_time(s.created_at),
+        )
+        for s in Suppression.objects.filter(matches).order_by("-created_at")[:PANEL_ROWS]
+    ]
+    return recipient_panel(
+        title="Suppressions",
+        headers=("Address", "Channel", "Scope", "Reason", "Added"),
+        rows=rows,
+        empty="None of this recipient's addresses is suppressed.",
+    )
+
+
+for _panel in (recipient_deliveries_panel, recipient_suppressions_panel):
+    if _panel not in RECIPIENT_PAGE_PANELS:
+        RECIPIENT_PAGE_PANELS.append(_panel)

@@ -12,6 +12,7 @@ from events.api import (
 )
 from notiflow.views import favicon, landing
 from recipients import preferences_api
+from recipients.api import RecipientBulkApi, RecipientDetailApi, RecipientListApi
 from recipients.topics_api import urlpatterns as topic_urls
 from registry.api import WorkerListApi
 from triggers.api import (
@@ -68,6 +69,10 @@ api = [
         name="suppression-detail",
     ),
     *preferences_api.urlpatterns,
+    path("recipients/", RecipientListApi.as_view(), name="recipient-list"),
+    # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
+    path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),
+    path("recipients/<str:recipient_id>/", RecipientDetailApi.as_view(), name="recipient-detail"),
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",

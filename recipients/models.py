@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models.functions import Now
 
 KEY_MAX_LENGTH = 200
+# A profile's fields, as the API writes and shows them and templates read them (`recipient.*`).
+PROFILE_FIELDS = ("email", "phone", "name", "locale", "timezone", "channels", "properties")
 
 
 class Recipient(models.Model):

@@ -11,7 +11,6 @@ asked (the engine does not call this). Channel names are free strings: a later c
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -21,10 +20,9 @@ from django.conf import settings
 from django.core import signing
 from django.db import transaction
 
-from common.db import fetchall_prepared
 from common.http import unknown_name_message
 from recipients.models import Category, Recipient
-from recipients.sql import SEND_PREFERENCES_SQL
+from recipients.selectors import RunRecipient
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES
 
@@ -85,26 +83,19 @@ def known_channels() -> list[str]:
 
 
 # --- one send: the engine's question ------------------------------------------------------------
-def send_decision(*, recipient: str, workflow: str, category: str, channel: str) -> Decision:
-    """The decision for a send of a run for `recipient` (a key): one prepared statement reads the
-    profile's preferences and the category's defaults together. A recipient that does not exist
-    (erased) has no preferences: the category's defaults decide."""
-    params = {"pref_recipient": recipient, "pref_category": category}
-    ((preferences, defaults),) = fetchall_prepared(SEND_PREFERENCES_SQL, params)
+def send_decision(
+    recipient: RunRecipient, *, workflow: str, category: str, channel: str
+) -> Decision:
+    """The decision for a send of a run for `recipient`, as its step read it
+    (recipients.selectors.recipient_for_run, with the category's defaults: no statement of its
+    own). A recipient that does not exist (erased) has no preferences: the defaults decide."""
     return preference_resolve(
-        _json(preferences),
+        recipient.preferences,
         workflow=workflow,
         category=category,
         channel=channel,
-        defaults=_json(defaults),
+        defaults=recipient.category_defaults,
     )
-
-
-def _json(value: Any) -> dict[str, Any]:
-    """A jsonb column as read on Django's connection (its text: Django parses JSON itself, so it
-    has psycopg leave jsonb unparsed), or {} for NULL or another shape."""
-    parsed = json.loads(value) if isinstance(value, str) else value
-    return parsed if isinstance(parsed, dict) else {}
 
 
 # --- reading and writing them: the API's and the page's ------------------------------------------

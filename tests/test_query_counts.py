@@ -110,12 +110,17 @@ def test_a_send_step_claims_checks_suppression_and_releases_in_three_statements(
     assert_statements("email step", stepped(trigger), statements=3, transactions=1)
 
 
-def test_a_send_step_of_a_run_for_a_recipient_asks_their_preferences_in_one_more_statement():
-    Recipient.objects.create(key="pinned-person", preferences={"channels": {"sms": False}})
-    trigger = trigger_of(warm(chain(email_node("mail"), sms_node("text"))))
-    TriggerInstance.objects.filter(pk=trigger.pk).update(recipient="pinned-person")
-    # The three above, and the person's preferences with the category's defaults (one statement,
-    # recipients.preferences.send_decision): a run without a recipient does not pay it.
+def test_a_send_step_for_a_recipient_reads_the_profile_in_one_statement_more():
+    """docs/design.md, "Recipients" and "Preferences": only a run that names a recipient reads
+    it, once a step, with what its preferences need (the send is decided by them here)."""
+    workflow = warm(chain(email_node("mail", to=""), sms_node("text")))
+    recipient = Recipient.objects.create(
+        key="query-count-ada", email="ada@example.com", preferences={"channels": {"sms": False}}
+    )
+    trigger = trigger_of(workflow)
+    TriggerInstance.objects.filter(pk=trigger.pk).update(recipient=recipient.key)
+    # The claim, the recipient (profile, preferences, category defaults), the suppression
+    # lookup, the release.
     assert_statements("email step for a recipient", stepped(trigger), statements=4, transactions=1)
 
 

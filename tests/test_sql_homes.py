@@ -16,6 +16,7 @@ from django.db import models
 
 import events.sql
 import events.work
+import recipients.sql
 import triggers.sql
 import triggers.work
 import workers.sql
@@ -33,6 +34,8 @@ STATEMENTS = {
     "sweep expired": RUNS.sweep_expired_sql,
     "deliveries' sweep due": DELIVERIES.sweep_due_sql,
     "deliveries' sweep expired": DELIVERIES.sweep_expired_sql,
+    "recipient upsert (merge)": recipients.sql.UPSERT_MERGE_SQL,
+    "recipient upsert (replace)": recipients.sql.UPSERT_REPLACE_SQL,
 }
 # The claim, the release and the outbox write: their INSERTs are in their bodies.
 FUNCTIONS = (
@@ -69,6 +72,7 @@ def test_each_statement_has_an_insert_to_check(statements):
         "step_log",
         "outbox_event",
         "webhook_delivery",
+        "recipient",
     }
 
 

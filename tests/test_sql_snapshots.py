@@ -2,7 +2,7 @@
 tests/snapshots/ (issue 32 §2): intake's insert-or-return (one request, many, and the key's
 existing trigger), the claim and the release (one call each, whatever the step writes: a step
 log alone, with the send ledger, giving the send slot back, with events), the suppression
-lookup, the preference lookup of a run for a recipient, the two sweeps of runs, a webhook
+lookup, the read of a run's recipient (with its preferences), the two sweeps of runs, a webhook
 delivery's claim and finish, the two sweeps of deliveries; and the database functions the claim
 and the release call, as PostgreSQL holds them (pg_get_functiondef), one snapshot each
 (`function_<name>.sql`).
@@ -41,6 +41,7 @@ from common import leased_work
 from events.services.dispatcher import deliveries_sweep, delivery_send
 from events.services.endpoints import endpoint_ping
 from recipients.models import Recipient
+from recipients.services import Profile
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from tests.support.functions import function_definition
@@ -173,12 +174,29 @@ def test_a_send_step_claims_looks_up_suppression_and_releases_with_the_ledger():
     assert_snapshots(["claim", "suppression", "release"], statements)
 
 
-def test_a_send_step_of_a_run_for_a_recipient_looks_up_their_preferences_first():
-    Recipient.objects.create(key="ada")
-    trigger = trigger_of(warm(email_node("mail"), sms_node("text")), "k", recipient="ada")
+def test_intake_naming_recipients_upserts_one_and_checks_the_other():
+    workflow = WorkflowFactory(definition=chain(email_node("mail")))
+    Recipient.objects.create(key="snap-bo")
+    requests = [
+        TriggerRequest(
+            workflow.key, "a", PAYLOAD, recipient="snap-ada", profile=Profile("snap-ada", {})
+        ),
+        TriggerRequest(workflow.key, "b", PAYLOAD, recipient="snap-bo"),
+    ]
+    with sent() as statements:
+        triggers_create(requests)
+    assert_snapshots(["recipient_upsert_merge", "recipient_keys", "intake_many"], statements)
+
+
+def test_a_send_step_for_a_recipient_reads_it_with_its_preferences_first():
+    workflow = warm(email_node("mail", to=""), sms_node("text"))
+    Recipient.objects.create(
+        key="snap-ada", email="ada@example.com", preferences={"channels": {"sms": False}}
+    )
+    trigger = trigger_of(workflow, "k", recipient="snap-ada")
     with sent() as statements:
         step(trigger)()
-    assert_snapshots(["claim", "preferences", "suppression", "release"], statements)
+    assert_snapshots(["claim", "recipient_for_run", "suppression", "release"], statements)
 
 
 def test_a_send_whose_template_fails_gives_its_slot_back():

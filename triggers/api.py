@@ -3,6 +3,7 @@ workflow's run statistics."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.conf import settings
@@ -31,6 +32,10 @@ from common.http import (
     request_fields,
 )
 from common.scopes import ADMIN, TRIGGER, api_key_of
+from recipients.api import RecipientItemSerializer, profile_of
+from recipients.models import KEY_MAX_LENGTH
+from recipients.services import Profile
+from recipients.validation import key_problem
 from triggers.fanout_api import (
     FanoutOutputSerializer,
     exclude_field,
@@ -98,6 +103,42 @@ class PayloadField(serializers.JSONField):
     """Any JSON to the serializer; triggers_create refuses anything but an object."""
 
 
+@functools.cache
+def _recipient_item() -> RecipientItemSerializer:
+    """One serializer for every trigger's recipient object: its fields are built once (DRF
+    builds them afresh for each instance, a cost on every intake request); validating keeps no
+    state on it."""
+    return RecipientItemSerializer()
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "minLength": 1, "maxLength": KEY_MAX_LENGTH},
+            {"$ref": "#/components/schemas/RecipientItem"},
+        ],
+        "description": "whom the run is for: a recipient's id (it must exist), or an object "
+        "with its id and profile fields, upserted (merged) with the trigger",
+    }
+)
+class RecipientField(serializers.Field):
+    """A recipient's id, or a profile with its id (recipients.api.RecipientItemSerializer):
+    to (key, Profile or None). The object's errors come back under `recipient`."""
+
+    def to_internal_value(self, data: Any) -> tuple[str, Profile | None]:
+        if isinstance(data, str):
+            if problem := key_problem(data):
+                raise ValidationError(f"the id {problem}")
+            return data, None
+        if not isinstance(data, dict):
+            raise ValidationError("must be a recipient's id or an object with its id and profile")
+        fields = _recipient_item().run_validation(data)  # a ValidationError names each field
+        return fields["id"], profile_of(fields)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class TriggerInputSerializer(StrictSerializer):
     workflow = serializers.CharField(min_length=1, max_length=100)
     # May come in the Idempotency-Key header instead.
@@ -120,6 +161,8 @@ class TriggerInputSerializer(StrictSerializer):
     # A whole audience (triggers/fanout_api.py).
     topic = topic_field()
     exclude = exclude_field()
+    # Whom it is for: a recipient's id, or a profile to store with the trigger.
+    recipient = RecipientField(required=False)
 
 
 class TriggerDeleteInputSerializer(StrictSerializer):
@@ -179,12 +222,15 @@ def _workflow_known(request: Request, workflow_key: str) -> bool:
 
 def _trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerRequest:
     """The request of a body TriggerInputSerializer accepted."""
+    recipient, profile = fields.get("recipient") or ("", None)
     return TriggerRequest(
         workflow_key=fields["workflow"],
         idempotency_key=idempotency_key,
         payload=fields.get("payload"),
         priority=fields.get("priority"),
         cancellation_key=fields["cancellation_key"],
+        recipient=recipient,
+        profile=profile,
     )
 
 
@@ -281,6 +327,11 @@ class TriggerListApi(StrictQueryParameters, ListAPIView):
             ),
             OpenApiParameter("status", str, enum=TriggerStatus.values),
             OpenApiParameter(
+                "recipient",
+                {"type": "string", "minLength": 1, "maxLength": KEY_MAX_LENGTH},
+                description="a recipient's id: the runs for that person",
+            ),
+            OpenApiParameter(
                 "deleted",
                 str,
                 enum=list(DELETED_FILTER),
@@ -303,8 +354,14 @@ class TriggerListApi(StrictQueryParameters, ListAPIView):
         deleted = params.get("deleted", "false")
         if deleted not in DELETED_FILTER:
             raise ValidationError({"deleted": ["must be true or false"]})
+        recipient = params.get("recipient")
+        if recipient is not None and not recipient:
+            raise ValidationError({"recipient": ["must be a recipient's id (it was empty)"]})
         triggers = trigger_list(
-            workflow_key=workflow_key, status=wanted, deleted=DELETED_FILTER[deleted]
+            workflow_key=workflow_key,
+            status=wanted,
+            deleted=DELETED_FILTER[deleted],
+            recipient=recipient,
         )
         return api_key_of(self.request).limit_queryset(triggers)
 

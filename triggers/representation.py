@@ -30,6 +30,7 @@ def trigger_json(
         "workflow_version": instance.workflow_version.number if version is None else version,
         "idempotency_key": instance.idempotency_key,
         "cancellation_key": instance.cancellation_key,
+        "recipient": instance.recipient,
         "payload": instance.payload,
         "status": instance.status,
         "priority": instance.priority,

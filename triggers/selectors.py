@@ -31,11 +31,17 @@ _HEX = re.compile(r"[0-9a-f]+")
 
 
 def trigger_list(
-    *, workflow_key: str | None = None, status: str | None = None, deleted: bool | None = None
+    *,
+    workflow_key: str | None = None,
+    status: str | None = None,
+    deleted: bool | None = None,
+    recipient: str | None = None,
 ) -> QuerySet[TriggerInstance]:
     """Triggers with their workflow and version, newest first; `deleted` True lists only the
-    soft-deleted ones, False only the others, None both."""
+    soft-deleted ones, False only the others, None both; `recipient` a person's runs."""
     triggers = TriggerInstance.objects.select_related("workflow", "workflow_version")
+    if recipient:
+        triggers = triggers.filter(recipient=recipient)
     if deleted is not None:
         triggers = triggers.filter(deleted_at__isnull=not deleted)
     if workflow_key:

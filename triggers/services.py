@@ -18,9 +18,12 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from common.db import fetchall_prepared
+from recipients.services import Profile
+from recipients.validation import key_problem
 from registry.selectors import worker_command
 from registry.sql import live_within_seconds
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
+from triggers.identify import recipients_identify
 from triggers.models import ApiKey, ApiKeyScope, TriggerInstance
 from triggers.sql import (
     INTAKE_EXISTING_MANY_SQL,
@@ -66,8 +69,10 @@ class TriggerRequest:
     payload: Any
     priority: int | None = None
     cancellation_key: str = ""
-    # The run's recipient's key (recipients.Recipient), or empty.
+    # The run's recipient's key (recipients.Recipient), or empty; and the profile given with
+    # it, upserted with the trigger (identify on trigger, triggers/identify.py), or None.
     recipient: str = ""
+    profile: Profile | None = None
 
 
 # What happened to one request: the trigger and whether it is new, or why it was refused.
@@ -132,12 +137,18 @@ def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> l
         else:
             pending.append(_Pending(index, request, payload_json, digest))
     nudges: list[Nudge] = []
-    # Twice at most: the trigger that held a key may be deleted between the inbox statement and
-    # the read of it; the key is then free, and the statement's second run takes it.
-    for _ in range(2):
-        if not pending:
-            break
-        pending = _intake(pending, actor, outcomes, nudges)
+    if any(item.request.profile is not None for item in pending):
+        # The profiles given and the triggers commit together, or neither.
+        with transaction.atomic():
+            pending = _identified(pending, outcomes)
+            pending = _intake_twice(pending, actor, outcomes, nudges)
+    else:
+        # Recipients named by id only are read, not written: no transaction of their own (a
+        # person erased between the read and the insert has a run that reads an empty profile,
+        # as one erased a moment later would).
+        if any(item.request.recipient for item in pending):
+            pending = _identified(pending, outcomes)
+        pending = _intake_twice(pending, actor, outcomes, nudges)
     for item in pending:
         outcomes[item.index] = TriggerRejected(
             "idempotency_key",
@@ -147,6 +158,39 @@ def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> l
         )
     triggers_enqueue_on_commit(nudges)
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _intake_twice(
+    pending: list[_Pending],
+    actor: str,
+    outcomes: list[IntakeOutcome | None],
+    nudges: list[Nudge],
+) -> list[_Pending]:
+    """The inbox statement for `pending`, twice at most: the trigger that held a key may be
+    deleted between the statement and the read of it; the key is then free, and the
+    statement's second run takes it. Returns what is still pending after the second."""
+    for _ in range(2):
+        if not pending:
+            break
+        pending = _intake(pending, actor, outcomes, nudges)
+    return pending
+
+
+def _identified(pending: list[_Pending], outcomes: list[IntakeOutcome | None]) -> list[_Pending]:
+    """The requests left once their recipients are identified (triggers/identify.py): a request
+    naming a recipient that does not exist, without a profile, is refused (400 `recipient`)."""
+    unknown = recipients_identify(
+        (item.index, item.request.recipient, item.request.profile)
+        for item in pending
+        if item.request.recipient
+    )
+    for index, key in unknown.items():
+        outcomes[index] = TriggerRejected(
+            "recipient",
+            f"recipient {key!r} does not exist; create it first (PUT /api/recipients/{key}/) "
+            "or give an object with its id and profile fields",
+        )
+    return [item for item in pending if item.index not in unknown]
 
 
 def request_hash(
@@ -195,6 +239,8 @@ def _checked(request: TriggerRequest) -> tuple[str, str]:
             "cancellation_key",
             f"cancellation_key must be a string of at most {MAX_CANCELLATION_KEY_LENGTH} characters",
         )
+    if request.recipient and (problem := key_problem(request.recipient)):
+        raise TriggerRejected("recipient", f"recipient: the id {problem}")
     payload_json = json.dumps(request.payload, sort_keys=True, separators=(",", ":"))
     digest = request_hash(
         payload_json=payload_json,

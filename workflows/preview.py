@@ -106,16 +106,20 @@ def workflow_preview(
     payload: dict[str, Any],
     workflow: dict[str, Any],
     now: datetime | None = None,
+    recipient: dict[str, Any] | None = None,
 ) -> WorkflowPreview:
     """Render each node's templates in definition order, and trace the route of this payload.
 
-    `workflow` is the context's `workflow` object (`key`, `name`, `version`). Never raises for a
+    `workflow` is the context's `workflow` object (`key`, `name`, `version`); `recipient`, when
+    given, the context's `recipient` (a profile as a run sees it: `id`, `email`, `name`,
+    `properties`...), so `{{ recipient.name }}`, a send without `to` and a window without a zone
+    preview as that person's run would. Never raises for a
     template problem: each field carries its value or its error. The whole preview renders within
     one render budget, a node's (past it, every field left says so), and at most
     NOTIFLOW_PREVIEW_CONCURRENCY previews run at once in a process: PreviewBusy otherwise.
     """
     with _preview_slot(), render_budget():
-        return _workflow_preview(definition, payload, workflow, now)
+        return _workflow_preview(definition, payload, workflow, now, recipient)
 
 
 def _workflow_preview(
@@ -123,6 +127,7 @@ def _workflow_preview(
     payload: dict[str, Any],
     workflow: dict[str, Any],
     now: datetime | None,
+    recipient: dict[str, Any] | None = None,
 ) -> WorkflowPreview:
     now = now or datetime.now(UTC)
     nodes = [n for n in definition.get("nodes", []) if isinstance(n, dict) and "id" in n]
@@ -132,7 +137,12 @@ def _workflow_preview(
     def context(vars: dict[str, Any]) -> dict[str, Any]:
         trigger = {"id": "preview", "idempotency_key": "preview", "created_at": now.isoformat()}
         return execution_context(
-            payload=payload, vars=vars, trigger=trigger, workflow=workflow, now=now
+            payload=payload,
+            vars=vars,
+            trigger=trigger,
+            workflow=workflow,
+            now=now,
+            recipient=recipient,
         )
 
     ancestors = _ancestors(list(by_id), edges)

@@ -14,10 +14,11 @@ from typing import Any, cast
 
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.nodes.base import Rendered, RenderError, output_key
+from workflows.nodes.sending import MissingAddress
 from workflows.nodes.timing import TimingType, Wait
 from workflows.templating import condition_holds, read_paths, render_budget
 
-__all__ = ["RenderError", "Rendered", "Wait", "output_key"]
+__all__ = ["MissingAddress", "RenderError", "Rendered", "Wait", "output_key"]
 
 
 def execution_context(
@@ -27,17 +28,23 @@ def execution_context(
     trigger: dict[str, Any],
     workflow: dict[str, Any],
     now: datetime,
+    recipient: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What templates and conditions see (all JSON-serialisable): `payload`, `vars` (outputs of
     earlier nodes), `trigger` (`id`, `idempotency_key`, `created_at`), `workflow` (`key`,
-    `name`, `version`) and `now`."""
-    return {
+    `name`, `version`) and `now`; and `recipient` (`id`, `email`, `phone`, `name`, `locale`,
+    `timezone`, `channels`, `properties`) when the run has one. A run without one has no
+    `recipient`: a template reading it fails as for any undefined variable."""
+    context = {
         "payload": payload,
         "vars": vars,
         "trigger": trigger,
         "workflow": workflow,
         "now": now.isoformat(),
     }
+    if recipient is not None:
+        context["recipient"] = recipient
+    return context
 
 
 def step_input(
@@ -46,7 +53,9 @@ def step_input(
     """What a step log keeps of the context its step saw: `trigger`, `workflow` and `now`, and of
     `payload` and `vars` only what the node's templates and its outgoing edges' conditions read
     (a run's payload is on the trigger, its vars too; a digest or a large payload is then not
-    copied into every step log). A path read whole (`{{ payload }}`) is kept whole."""
+    copied into every step log). A path read whole (`{{ payload }}`) is kept whole. So for
+    `recipient`: a step log keeps only the profile fields its templates read (erasing the
+    person then leaves little of them in the logs: docs/security.md)."""
     node_type = node_type_of(node)
     paths = [
         path
@@ -59,11 +68,12 @@ def step_input(
             paths.extend(read_paths(edge["when"], condition=True))
     kept: dict[str, Any] = {key: value for key, value in context.items() if key not in _PICKED}
     for root in _PICKED:
-        kept[root] = _picked(context.get(root), [p[1:] for p in paths if p and p[0] == root])
+        if root in context:
+            kept[root] = _picked(context[root], [p[1:] for p in paths if p and p[0] == root])
     return kept
 
 
-_PICKED = ("payload", "vars")
+_PICKED = ("payload", "vars", "recipient")
 
 
 def _picked(source: Any, paths: list[tuple[str, ...]]) -> Any:

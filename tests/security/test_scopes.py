@@ -65,6 +65,12 @@ SCOPES = {
     ("topic-subscribers", "POST"): TRIGGER,
     ("topic-subscribers", "DELETE"): TRIGGER,
     ("suppression-list", "GET"): ADMIN,
+    ("recipient-list", "GET"): ADMIN,
+    ("recipient-bulk", "POST"): TRIGGER,
+    ("recipient-detail", "GET"): TRIGGER,
+    ("recipient-detail", "PUT"): TRIGGER,
+    ("recipient-detail", "PATCH"): TRIGGER,
+    ("recipient-detail", "DELETE"): ADMIN,
     ("suppression-list", "POST"): ADMIN,
     ("suppression-detail", "GET"): ADMIN,
     ("suppression-detail", "DELETE"): ADMIN,
@@ -207,8 +213,8 @@ def test_an_admin_key_is_never_refused_for_its_scope(name, method):
 def test_a_trigger_key_reaches_the_trigger_endpoints(name, method):
     _, key = api_key_create(name=unique("t"))
 
-    # The objects do not exist, or the body is empty: 404 or 400, not 401 or 403 (a PUT of a
-    # topic with an empty body creates it: 201).
+    # The objects do not exist, or the body is empty: 404 or 400, not 401 or 403 (or 201: a PUT
+    # of a topic with an empty body creates it, a PUT or PATCH of a recipient too).
     assert call(client(key), name, method).status_code in (200, 201, 400, 404)
 
 

@@ -53,12 +53,13 @@ def path_values() -> dict[str, str]:
     fanout = Fanout.objects.create(
         workflow_key=workflow.key, topic_key=topic.key, idempotency_key="k", request_hash="h"
     )
+    recipient = Recipient.objects.create(key=unique("user"))
     return {
         "key": workflow.key,
+        "recipient_id": recipient.key,
         "trigger_id": str(new_trigger(workflow).pk),
         "endpoint_id": str(endpoint.pk),
         "suppression_id": str(suppression.pk),
-        "recipient_id": Recipient.objects.create(key=unique("person")).key,
         "topic_key": topic.key,
         "fanout_id": str(fanout.pk),
     }
@@ -87,6 +88,7 @@ def test_every_write_operation_refuses_an_unknown_field_naming_it(api_client, pa
     assert TriggerInstance.objects.filter(pk=path_values["trigger_id"], deleted_at=None).exists()
     assert WebhookEndpoint.objects.filter(pk=path_values["endpoint_id"]).exists()
     assert Suppression.objects.filter(pk=path_values["suppression_id"]).exists()
+    assert Recipient.objects.filter(key=path_values["recipient_id"]).exists()
 
 
 def test_every_write_operation_refuses_a_body_that_is_not_an_object(api_client, path_values):

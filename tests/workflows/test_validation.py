@@ -50,7 +50,6 @@ def test_unknown_node_type():
 @pytest.mark.parametrize(
     ("node", "missing"),
     [
-        (email_node("e", to=""), "nodes[0].to"),
         ({"id": "e", "type": "email", "to": "x@example.com", "body": "b"}, "nodes[0].subject"),
         ({"id": "e", "type": "email", "to": "x@example.com", "subject": "s"}, "nodes[0].body"),
         ({"id": "s", "type": "sms", "to": "+1"}, "nodes[0].body"),
@@ -58,6 +57,17 @@ def test_unknown_node_type():
 )
 def test_missing_required_field_is_named(node, missing):
     assert missing in fields(chain(node))
+
+
+@pytest.mark.parametrize("to", [None, ""])
+def test_a_send_node_without_to_is_valid_it_sends_to_the_run_recipient(to):
+    """docs/design.md, "Recipients": the address falls back to recipient.email / .phone."""
+    email = email_node("e", to=to or "")
+    if to is None:
+        del email["to"]
+    sms = {"id": "s", "type": "sms", "body": "b", "skip_missing": True}
+    assert fields(chain(email, sms)) == []
+    assert "nodes[0].skip_missing" in fields(chain(email_node("e", skip_missing="yes")))
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,18 @@ from django.utils.html import format_html
 
 from common.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut, text_wrap
 from triggers.admin.api_keys import ApiKeyAdmin
+from triggers.admin.recipient_runs import recipient_runs_panel
 from triggers.admin.runs import TriggerInstanceAdmin
 from triggers.admin.stats import workflow_stats_panel
 from triggers.models import TriggerEvent
 
-__all__ = ["ApiKeyAdmin", "TriggerEventAdmin", "TriggerInstanceAdmin", "workflow_stats_panel"]
+__all__ = [
+    "ApiKeyAdmin",
+    "TriggerEventAdmin",
+    "TriggerInstanceAdmin",
+    "recipient_runs_panel",
+    "workflow_stats_panel",
+]
 
 
 @admin.register(TriggerEvent)

@@ -138,8 +138,8 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # workflow, attempts into the status ("retry N at"), long errors are cut (whole in a tooltip).
     list_display = ["short_id", "workflow_node", "status_badge", "error_excerpt", "created"]
     list_filter = [DeletedFilter, "status", StuckFilter, "workflow", "created_at"]
-    search_fields = ["=idempotency_key", "=id", "=cancellation_key"]
-    search_help_text = "An exact idempotency key, trigger id or cancellation key."
+    search_fields = ["=idempotency_key", "=id", "=cancellation_key", "=recipient"]
+    search_help_text = "An exact idempotency key, trigger id, cancellation key or recipient id."
     list_select_related = ["workflow"]
     show_full_result_count = False  # no COUNT(*) over the whole table on every page
     # Django's "delete selected" stays out: has_delete_permission is False (ReadOnlyAdminMixin),

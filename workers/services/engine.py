@@ -21,6 +21,7 @@ from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
 from events.services.outbox import Announcement, announcements_json
 from recipients.preferences import Decision, preferences_url, send_decision
+from recipients.selectors import RunRecipient, recipient_for_run
 from triggers.announce import WITHOUT_RELEASE, announcement
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
@@ -49,6 +50,7 @@ from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
+    MissingAddress,
     Rendered,
     RenderError,
     execution_context,
@@ -66,12 +68,18 @@ logger = logging.getLogger(__name__)
 
 
 def trigger_context(
-    trigger: TriggerInstance, workflow: CompiledWorkflow, *, now: datetime
+    trigger: TriggerInstance,
+    workflow: CompiledWorkflow,
+    *,
+    now: datetime,
+    recipient: RunRecipient | None = None,
 ) -> dict[str, Any]:
-    """The execution context (workflows.semantics) of a step of `trigger`; a run for a recipient
-    also sees `preferences_url`, a signed link to their preference page (docs/design.md,
+    """The execution context (workflows.semantics) of a step of `trigger`, with its recipient's
+    profile when it has one (read by step_execute: step_recipient); a run for a recipient also
+    sees `preferences_url`, a signed link to their preference page (docs/design.md,
     "Preferences"), which no step log keeps."""
     context = execution_context(
+        recipient=recipient.context if recipient is not None else None,
         payload=trigger.payload,
         vars=trigger.vars,
         trigger={
@@ -106,6 +114,8 @@ class StepAttempt:
     started_at: datetime  # on the step's clock (StepClock), as every time of the step
     send_slot: SendSlot | None  # opened by the claim for a send node
     clock: StepClock
+    # The run's recipient (profile and preferences) when it names one, read once per step.
+    recipient: RunRecipient | None = None
 
 
 @dataclass(frozen=True)
@@ -170,19 +180,30 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     started_at = clock.now()
     workflow = workflow_version_compiled(trigger.workflow_version_id)
     node_id = trigger.current_node_id or ""
+    recipient = step_recipient(trigger, workflow)
     step = StepAttempt(
         trigger=trigger,
         workflow=workflow,
         node=workflow.nodes.get(node_id, {"id": node_id, "type": "unknown"}),
-        context=trigger_context(trigger, workflow, now=started_at),
+        context=trigger_context(trigger, workflow, now=started_at, recipient=recipient),
         lease_token=lease_token,
         started_at=started_at,
         send_slot=send_slot(claim),
         clock=clock,
+        recipient=recipient,
     )
     call = ProviderCall()
     outcome, run = _attempt(step, call)
     return _record_or_fail(step, outcome, run, call=call)
+
+
+def step_recipient(trigger: TriggerInstance, workflow: CompiledWorkflow) -> RunRecipient | None:
+    """The run's recipient with what its preferences need (the defaults of the workflow's
+    category), read in one statement, only for a run that names one: a run without a recipient
+    costs no statement for it (tests/test_query_counts.py)."""
+    if not trigger.recipient:
+        return None
+    return recipient_for_run(trigger.recipient, category=workflow.preference_category)
 
 
 def steps_execute(*, trigger_id: str, worker_id: str, queue: str | None) -> str | None:
@@ -234,7 +255,13 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
             raise PermanentError(f"node {node_id!r} is not in version {step.workflow.number}")
         if unrunnable := node_unrunnable(step.node):  # e.g. no SMS provider on this worker
             raise PermanentError(unrunnable)
-        rendered = node_render(step.node, step.context) if sends(step.node) else None
+        try:
+            rendered = node_render(step.node, step.context) if sends(step.node) else None
+        except MissingAddress as exc:
+            if not step.node.get("skip_missing"):
+                raise
+            run = _missing_skipped(step.node, exc)
+            return _success(step, run, _next_node(step, run)), run
         run = _run_node(step, rendered, call)
         return _success(step, run, _next_node(step, run)), run
     except RateLimited as exc:
@@ -338,16 +365,23 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
 
 def _preference_off(step: StepAttempt, channel: str) -> Decision | None:
     """The preference that turns this send off, or None: asked only of a run for a recipient
-    (no statement for the others) and not of a required workflow."""
-    if not step.trigger.recipient or step.workflow.required:
+    (read with it: no statement of its own) and not of a required workflow."""
+    if step.recipient is None or step.workflow.required:
         return None
     decision = send_decision(
-        recipient=step.trigger.recipient,
+        step.recipient,
         workflow=step.workflow.workflow_key,
         category=step.workflow.preference_category,
         channel=channel,
     )
     return None if decision.send else decision
+
+
+def _missing_skipped(node: dict[str, Any], missing: MissingAddress) -> NodeRun:
+    """A send node skipped for want of an address (`skip_missing`): the run goes on, the
+    output (and `message.skipped`) says why; the send slot the claim opened is given back."""
+    skipped = missing.skipped_output()
+    return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
 
 
 def _unsubscribe(rendered: Rendered, idempotency_key: str) -> dict[str, str]:

@@ -313,11 +313,30 @@ class SamplePayloadForm(forms.Form):
         label="Sample payload (JSON)",
     )
 
+    # The preview's `recipient` (workflows.preview): a profile as a run sees it. Send test
+    # ignores it (a test run names no recipient).
+    recipient = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60, "class": "sample-payload"}),
+        label="Sample recipient (JSON, optional, preview only)",
+    )
+
     def clean_payload(self) -> dict[str, Any]:
-        try:
-            value = json_loads_storable(self.cleaned_data["payload"])
-        except ValueError as exc:  # json.JSONDecodeError, or nested too deep
-            raise forms.ValidationError(f"Not valid JSON: {exc}") from exc
-        if not isinstance(value, dict):
-            raise forms.ValidationError("The payload must be a JSON object.")
-        return value
+        return _json_object(self.cleaned_data["payload"], "The payload")
+
+    def clean_recipient(self) -> dict[str, Any] | None:
+        text = self.cleaned_data.get("recipient") or ""
+        if not text.strip():
+            return None
+        profile = _json_object(text, "The recipient")
+        return {"id": "preview", **profile}
+
+
+def _json_object(text: str, what: str) -> dict[str, Any]:
+    try:
+        value = json_loads_storable(text)
+    except ValueError as exc:  # json.JSONDecodeError, or nested too deep
+        raise forms.ValidationError(f"Not valid JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise forms.ValidationError(f"{what} must be a JSON object.")
+    return value

@@ -94,6 +94,7 @@ class PreviewView(_WorkflowPage):
                 result = workflow_preview(
                     definition=workflow.definition,
                     payload=form.cleaned_data["payload"],
+                    recipient=form.cleaned_data.get("recipient"),
                     workflow={
                         "key": workflow.key,
                         "name": workflow.name,

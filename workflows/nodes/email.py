@@ -35,11 +35,14 @@ def header_value_problem(value: str) -> str:
 class EmailNode(SendingType):
     name = "email"
     channel = "email"
-    required = ("to", "subject", "body")
+    address_field = "email"
+    required = ("subject", "body")
+    # to: left out, the run's recipient's email (docs/design.md, "Recipients").
     # max_recipients: how many addresses `to` may render to (1 unless set; docs/security.md).
     # provider: the named provider to send through first (docs/design.md, "Providers").
     # skip_suppressed: a suppressed recipient skips the node instead of failing the run.
-    optional = ("html", "max_recipients", "provider", "skip_suppressed")
+    # skip_missing: no `to` and no recipient's email skips the node instead of failing the run.
+    optional = ("to", "html", "max_recipients", "provider", "skip_suppressed", "skip_missing")
     templates = ("to", "subject", "body", "html")
     html = ("html",)
     colours = ("#e8f1fb", "#2f6fb5")
@@ -47,7 +50,14 @@ class EmailNode(SendingType):
         **SendingType.field_schemas,
         "max_recipients": {"type": "integer", "minimum": 1},
     }
-    form_groups = (("to",), ("subject",), ("body",), ("html",), ("provider",), ("skip_suppressed",))
+    form_groups = (
+        ("to",),
+        ("subject",),
+        ("body",),
+        ("html",),
+        ("provider",),
+        ("skip_suppressed", "skip_missing"),
+    )
 
     def problems(self, node: dict[str, Any]) -> list[Problem]:
         found = super().problems(node)

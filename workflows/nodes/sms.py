@@ -18,11 +18,13 @@ _PHONE_PUNCTUATION = re.compile(r"[\s().-]")
 class SmsNode(SendingType):
     name = "sms"
     channel = "sms"
-    required = ("to", "body")
-    optional = ("provider", "skip_suppressed")
+    address_field = "phone"
+    required = ("body",)
+    # to: left out, the run's recipient's phone (docs/design.md, "Recipients").
+    optional = ("to", "provider", "skip_suppressed", "skip_missing")
     templates = ("to", "body")
     colours = ("#eaf6ec", "#2e8b47")
-    form_groups = (("to",), ("body",), ("provider",), ("skip_suppressed",))
+    form_groups = (("to",), ("body",), ("provider",), ("skip_suppressed", "skip_missing"))
 
     def recipient_check(self, node: dict[str, Any], rendered: Rendered) -> Rendered:
         """The rendered fields with `to` in E.164 form, or RenderError."""

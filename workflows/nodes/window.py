@@ -65,7 +65,8 @@ class WindowNode(TimingType):
         with render_budget():
             given = node.get("timezone")
             name = self.field_render(node, "timezone", context).strip() if given else ""
-        name = name or settings.NOTIFLOW_DEFAULT_TIMEZONE
+        # No zone (or one rendering empty): the run's recipient's, else the default.
+        name = name or _recipient_timezone(context) or settings.NOTIFLOW_DEFAULT_TIMEZONE
         try:
             zone = zone_parse(name)
         except ValueError as exc:
@@ -99,7 +100,8 @@ class WindowNode(TimingType):
                 required=False,
                 label="Time zone",
                 widget=forms.TextInput(attrs={"size": 22, "placeholder": "{{ payload.tz }}"}),
-                help_text="IANA name, e.g. Europe/Berlin, or a template; empty: the default zone",
+                help_text="IANA name, e.g. Europe/Berlin, or a template; empty: the recipient's "
+                "zone, else the default",
             ),
             "start": forms.CharField(
                 required=False,
@@ -131,6 +133,13 @@ class WindowNode(TimingType):
 
     def form_initial(self, node: dict[str, Any]) -> dict[str, Any]:
         return {**super().form_initial(node), "days": node.get("days") or list(WEEKDAYS)}
+
+
+def _recipient_timezone(context: dict[str, Any]) -> str:
+    """The run's recipient's time zone (checked when the profile was stored), or ""."""
+    recipient = context.get("recipient")
+    zone = recipient.get("timezone") if isinstance(recipient, dict) else None
+    return zone.strip() if isinstance(zone, str) else ""
 
 
 def _days(days: Any) -> str:

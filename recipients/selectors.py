@@ -1,0 +1,88 @@
+"""Reading recipients: the API's lists, and the one read a run's step makes of its recipient
+(`recipient_for_run`, which the engine calls and preferences may share)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from common.db import fetchall_prepared, fetchone_prepared
+from recipients.models import PROFILE_FIELDS, Recipient
+from recipients.sql import EXISTING_KEYS_SQL, FOR_RUN_COLUMNS, FOR_RUN_SQL
+
+# What templates see as `recipient.*` (docs/design.md, "Recipients"), besides `id`.
+CONTEXT_FIELDS = PROFILE_FIELDS
+
+
+def recipient_list(*, search: str | None = None) -> QuerySet[Recipient]:
+    """Recipients by key; `search` keeps those whose key or email starts with it, or whose
+    name contains it (case-insensitive but for the key)."""
+    recipients = Recipient.objects.all()
+    if search:
+        recipients = recipients.filter(
+            Q(key__startswith=search) | Q(email__istartswith=search) | Q(name__icontains=search)
+        )
+    return recipients.order_by("key")
+
+
+def recipient_keys_existing(keys: Iterable[str]) -> set[str]:
+    """Those of `keys` that name a recipient, in one (prepared) query."""
+    wanted = sorted(set(keys))
+    if not wanted:
+        return set()
+    return {key for (key,) in fetchall_prepared(EXISTING_KEYS_SQL, {"rcp_keys": wanted})}
+
+
+@dataclass(frozen=True)
+class RunRecipient:
+    """A run's recipient as a step sees it: `context` is the templates' `recipient` (`id` and
+    CONTEXT_FIELDS; every field empty when the profile is gone: `found` False), `preferences`
+    the person's switches, `category_defaults` the operator's defaults of the workflow's
+    preference category (recipients/preferences.py decides a send from the two)."""
+
+    key: str
+    found: bool
+    context: dict[str, Any]
+    preferences: dict[str, Any] = field(default_factory=dict)
+    category_defaults: dict[str, Any] = field(default_factory=dict)
+
+
+def recipient_for_run(key: str, *, category: str = "") -> RunRecipient:
+    """The recipient of a run naming `key`, with the defaults of preference category `category`
+    (its workflow's; "" for none), in one query. An erased (or never created) person reads as a
+    profile with every field empty and no preferences: a template still renders, a send without
+    a `to` fails (or skips) naming the missing address, the category's defaults decide."""
+    row = dict(
+        zip(
+            FOR_RUN_COLUMNS,
+            fetchone_prepared(FOR_RUN_SQL, {"rcp_key": key, "rcp_category": category}) or (),
+            strict=True,
+        )
+    )
+    defaults = _json(row.pop("category_defaults"))
+    preferences = _json(row.pop("preferences"))
+    if not row.pop("found"):
+        empty = {name: {} if name in ("channels", "properties") else "" for name in CONTEXT_FIELDS}
+        return RunRecipient(
+            key=key, found=False, context={"id": key, **empty}, category_defaults=defaults
+        )
+    for name in ("channels", "properties"):
+        row[name] = _json(row[name])
+    return RunRecipient(
+        key=key,
+        found=True,
+        context={"id": key, **row},
+        preferences=preferences,
+        category_defaults=defaults,
+    )
+
+
+def _json(value: Any) -> dict[str, Any]:
+    """A jsonb column as read on Django's connection (its text: Django parses JSON itself, so it
+    has psycopg leave jsonb unparsed), or {} for NULL or another shape."""
+    parsed = json.loads(value) if isinstance(value, str) else value
+    return parsed if isinstance(parsed, dict) else {}

@@ -1,0 +1,110 @@
+"""Writing recipients (docs/design.md, "Recipients"): upserting profiles (PUT replaces, PATCH,
+the bulk endpoint and identify-on-trigger merge) and erasing a person.
+
+Profiles reach here validated (recipients/api.py's serializers hold the field rules of
+recipients/validation.py); a Profile carries only the fields its request gave, so that a merge
+changes those and no other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from common.db import fetchall_prepared
+from recipients.models import Recipient, TopicSubscription
+from recipients.sql import JSON_FIELDS, UPSERT_MERGE_SQL, UPSERT_REPLACE_SQL
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One person's profile as a request gave it: `key` and the fields given (`email`, `phone`,
+    `name`, `locale`, `timezone`, `channels`, `properties`); a field left out is absent."""
+
+    key: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+class DuplicateKey(ValueError):
+    """Two profiles of one upsert name the same key."""
+
+
+def recipients_upsert(profiles: Sequence[Profile], *, merge: bool) -> dict[str, bool]:
+    """Create each profile's recipient, or change the one that exists; {key: created}.
+
+    `merge` (PATCH, bulk, identify-on-trigger) changes only the fields a profile gives, and
+    `channels` and `properties` shallowly: each top-level key given replaces the stored one, a
+    key given as null removes it, the others stay. Without `merge` (PUT) every field is set,
+    those left out to their default. Preferences are never touched. One statement for them all
+    (recipients/sql.py), safe under concurrent upserts of the same keys (a merge recomputes from
+    the row as the other transaction left it); a key another transaction created during the
+    statement is done by a second run of it. DuplicateKey when two profiles share a key.
+    """
+    if len({profile.key for profile in profiles}) != len(profiles):
+        raise DuplicateKey("two profiles name the same key")
+    items = [_item(profile, merge=merge) for profile in profiles]
+    statement = UPSERT_MERGE_SQL if merge else UPSERT_REPLACE_SQL
+    done: dict[str, bool] = {}
+    for _ in range(2):
+        rows = fetchall_prepared(statement, {"rcp_items": json.dumps(items)})
+        done.update((key, created) for key, created in rows)
+        items = [item for item in items if item["key"] not in done]
+        if not items:
+            return done
+    raise RuntimeError(f"recipients {[item['key'] for item in items]} could not be upserted")
+
+
+def _item(profile: Profile, *, merge: bool) -> dict[str, Any]:
+    """The statement's item of a profile: its given fields; for a merge, each JSON field split
+    into the keys it sets and those it drops (given as null)."""
+    item: dict[str, Any] = {"key": profile.key, **profile.fields}
+    if merge:
+        for name in JSON_FIELDS:
+            given = profile.fields.get(name)
+            if isinstance(given, dict):
+                item[name] = {k: v for k, v in given.items() if v is not None}
+                item[f"{name}_drop"] = [k for k, v in given.items() if v is None]
+    return item
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What erasing a person removed: the profile, how many preference switches it held, how
+    many topic subscriptions."""
+
+    profile: int
+    preferences: int
+    topic_subscriptions: int
+
+
+def recipient_erase(*, key: str) -> Erased | None:
+    """Erase the person `key`: their profile, preferences and topic subscriptions, in one
+    transaction; None when there is no such recipient. Their runs stay (a run names its
+    recipient by key, a plain column), under retention (docs/security.md, "Erasing a
+    recipient")."""
+    with transaction.atomic():
+        recipient = Recipient.objects.select_for_update().filter(key=key).first()
+        if recipient is None:
+            return None
+        subscriptions, _ = TopicSubscription.objects.filter(recipient_id=key).delete()
+        preferences = preference_count(recipient.preferences)
+        recipient.delete()
+    return Erased(profile=1, preferences=preferences, topic_subscriptions=subscriptions)
+
+
+def preference_count(preferences: Any) -> int:
+    """How many switches a preferences object holds (each channel, category and workflow
+    named; a category's per-channel switches one each)."""
+    if not isinstance(preferences, dict):
+        return 0
+    count = 0
+    for section in preferences.values():
+        if not isinstance(section, dict):
+            continue
+        for value in section.values():
+            count += len(value) if isinstance(value, dict) else 1
+    return count

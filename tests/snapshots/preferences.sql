@@ -1,2 +1,0 @@
-SELECT (SELECT preferences FROM recipient WHERE key = $1),
-       (SELECT defaults FROM recipient_category WHERE slug = $2)

@@ -1,0 +1,1 @@
+SELECT key FROM recipient WHERE key = ANY($1::text[])
