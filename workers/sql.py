@@ -21,12 +21,14 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from recipients.models import Recipient
 from triggers.sql import EVENT_TABLE, TRIGGER_TABLE
 from workers.models import SendLedger, SendStatus, StepExecutionLog
 from workflows.models import WorkflowVersion
 
 LEDGER_TABLE = SendLedger._meta.db_table
 STEP_LOG_TABLE = StepExecutionLog._meta.db_table
+RECIPIENT_TABLE = Recipient._meta.db_table
 
 # Opens the ledger in the claim's own statement: when the node the claim lands on is a send node
 # of the trigger's version, the `sending` row is written, or its send_count raised for another
@@ -207,3 +209,44 @@ DELETED = Purge(
     function="notiflow_purge_deleted_batch",
     doomed_where="notiflow_purge_deleted_v1(t.deleted_at, t.lease_until, %(cutoff)s)",
 )
+
+
+# The push channels' progress through a recipient's addresses (workers/services/push.py): while
+# the ledger row is `sending`, its `result` holds {"progress": {address id: outcome}}, each
+# outcome committed as soon as the push service answered, so a retry after a crash sends only to
+# the addresses not yet answered. The append-only guard lets a `sending` row change this way.
+PUSH_PROGRESS_SQL = f"""
+SELECT result -> 'progress' FROM {LEDGER_TABLE}
+WHERE trigger_id = %(push_trigger)s AND node_id = %(push_node)s AND status = %(push_sending)s
+"""  # noqa: S608 (names from the models, values as parameters)
+PUSH_PROGRESS_RECORD_SQL = f"""
+UPDATE {LEDGER_TABLE}
+SET result = jsonb_set(coalesce(result, '{{}}'::jsonb), '{{progress}}',
+                       coalesce(result -> 'progress', '{{}}'::jsonb) || %(push_outcome)s::jsonb)
+WHERE trigger_id = %(push_trigger)s AND node_id = %(push_node)s AND status = %(push_sending)s
+"""  # noqa: S608 (names from the models, values as parameters)
+
+
+def push_progress_params(
+    *, trigger_id: UUID | str, node_id: str, outcome: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {
+        "push_trigger": str(trigger_id),
+        "push_node": node_id,
+        "push_sending": SendStatus.SENDING.value,
+        "push_outcome": json.dumps(outcome or {}),
+    }
+
+
+# A push address the service says is gone leaves the recipient: every element of the list at
+# channels -> key equal to it is dropped, in one statement (a concurrent edit of another key or
+# another address is kept).
+PUSH_ADDRESS_REMOVE_SQL = f"""
+UPDATE {RECIPIENT_TABLE}
+SET channels = jsonb_set(channels, ARRAY[%(push_key)s::text], (
+        SELECT coalesce(jsonb_agg(address), '[]'::jsonb)
+        FROM jsonb_array_elements(channels -> %(push_key)s::text) AS address
+        WHERE address <> %(push_address)s::jsonb)),
+    updated_at = now()
+WHERE key = %(push_recipient)s AND jsonb_typeof(channels -> %(push_key)s::text) = 'array'
+"""  # noqa: S608 (names from the models, values as parameters)
