@@ -13,6 +13,8 @@ missing-*   404 Not Found
 busy-*      429 with Retry-After: 1 for the first request, then accepted
 fail1-*     503 for the first request, then accepted
 fail-*      503 always
+hang1-*     the first request is counted, then held 20 s (past any sender's timeout: a worker
+            killed meanwhile never hears back); later ones accepted
 
 FcmService, FCM HTTP v1 with its OAuth 2 token endpoint: `/token` takes the service account's
 signed JWT assertion (RS256, verified with the account's public key) and hands out a bearer
@@ -162,6 +164,9 @@ class PushService(_Server):
         seen = self._count(name)
         with self.lock:
             self.requests.append((name, headers))
+        if name.startswith("hang1-") and seen == 1:
+            time.sleep(20)
+            return _json(503, {"error": "too late"})
         if name.startswith("gone-"):
             return _json(410, {"error": "subscription expired"})
         if name.startswith("missing-"):
