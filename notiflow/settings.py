@@ -574,6 +574,9 @@ NOTIFLOW_VAPID_SUBJECT = env.str("NOTIFLOW_VAPID_SUBJECT", default="")
 NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON = secret("NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON")
 NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE = env.str("NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE", default="")
 NOTIFLOW_FCM_BASE_URL = env.str("NOTIFLOW_FCM_BASE_URL", default="https://fcm.googleapis.com")
+# Browsers' push services are all https; a subscription with an http endpoint is ignored unless
+# this is on (the tests' push service on loopback).
+NOTIFLOW_WEBPUSH_ALLOW_HTTP = env.bool("NOTIFLOW_WEBPUSH_ALLOW_HTTP", default=False)
 # How long a push service keeps an undelivered message (web push TTL), and each request's timeout.
 NOTIFLOW_PUSH_TTL_SECONDS = env.int("NOTIFLOW_PUSH_TTL_SECONDS", default=86400)
 NOTIFLOW_PUSH_TIMEOUT_SECONDS = env.float("NOTIFLOW_PUSH_TIMEOUT_SECONDS", default=10)

@@ -52,6 +52,7 @@ def fcm_service():
 def push_settings(settings, vapid, fcm_service):
     settings.NOTIFLOW_VAPID_PRIVATE_KEY, settings.NOTIFLOW_VAPID_PUBLIC_KEY = vapid
     settings.NOTIFLOW_VAPID_SUBJECT = "mailto:ops@example.com"
+    settings.NOTIFLOW_WEBPUSH_ALLOW_HTTP = True  # the push service on loopback
     settings.NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON = json.dumps(fcm_service.service_account())
     settings.NOTIFLOW_FCM_BASE_URL = fcm_service.url
     return settings
@@ -152,6 +153,15 @@ def test_a_429_with_retry_after_waits_without_an_attempt(push_service):
     assert not StepExecutionLog.objects.filter(trigger=trigger).exists()  # no attempt
     assert step(trigger) == "completed"
     assert len(push_service.messages[done]) == 1 and len(push_service.messages[busy]) == 1
+
+
+def test_an_http_subscription_is_not_used_unless_allowed(push_service, settings):
+    settings.NOTIFLOW_WEBPUSH_ALLOW_HTTP = False
+    recipient = person(webpush=[push_service.subscribe(unique("ok-plain"))])
+    trigger = due_trigger(chain(webpush_node("browser")), payload=PAYLOAD, recipient=recipient.key)
+    assert step(trigger) == "failed"
+    trigger.refresh_from_db()
+    assert "has no address in channels.webpush" in trigger.last_error
 
 
 def test_a_run_without_a_recipient_fails_saying_so():

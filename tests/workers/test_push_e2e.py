@@ -49,6 +49,7 @@ def push_queue(e2e, api, services) -> Iterator[str]:
         "NOTIFLOW_VAPID_PRIVATE_KEY": private_key,
         "NOTIFLOW_VAPID_PUBLIC_KEY": public_key,
         "NOTIFLOW_VAPID_SUBJECT": "mailto:ops@example.com",
+        "NOTIFLOW_WEBPUSH_ALLOW_HTTP": "true",
         "NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON": json.dumps(fcm.service_account()),
         "NOTIFLOW_FCM_BASE_URL": fcm.url,
     }
@@ -106,6 +107,7 @@ def test_a_worker_killed_mid_fan_out_resends_only_to_the_unanswered_subscription
         "NOTIFLOW_VAPID_PRIVATE_KEY": private_key,
         "NOTIFLOW_VAPID_PUBLIC_KEY": public_key,
         "NOTIFLOW_VAPID_SUBJECT": "mailto:ops@example.com",
+        "NOTIFLOW_WEBPUSH_ALLOW_HTTP": "true",
         # Longer than the test needs to see the request and kill its worker, under the stack's
         # soft time limit (5 s).
         "NOTIFLOW_PUSH_TIMEOUT_SECONDS": "4",
