@@ -186,3 +186,19 @@ def test_fcm_sends_to_each_device_and_drops_unregistered_tokens(fcm_service):
     output = trigger.vars["push_phone"]
     assert output["delivered"] == 1 and output["gone"] == [address_id(old)]
     assert output["provider_message_id"].startswith("projects/notiflow-test/messages/")
+
+
+def test_a_subscription_found_gone_before_a_retry_is_still_reported(push_service):
+    gone, flaky = push_service.subscribe(unique("gone")), push_service.subscribe(unique("fail1"))
+    recipient = person(webpush=[gone, flaky])
+    trigger = due_trigger(chain(webpush_node("browser")), payload=PAYLOAD, recipient=recipient.key)
+
+    assert step(trigger) == "enqueued"  # `gone` removed, then the 503
+    recipient.refresh_from_db()
+    assert recipient.channels == {"webpush": [flaky]}
+    assert step(trigger) == "completed"
+
+    trigger.refresh_from_db()
+    output = trigger.vars["webpush_browser"]
+    assert output["gone"] == [address_id(gone)] and output["delivered"] == 1
+    assert sorted(output["to"]) == sorted([address_id(gone), address_id(flaky)])

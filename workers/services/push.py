@@ -115,10 +115,10 @@ def push_fan_out(
 ) -> dict[str, Any]:
     """Send to each of `addresses` that has no outcome yet (module docstring); the node's
     output: `to` (the address ids), `delivered`, `gone`, and the send's usual keys."""
-    trigger_id, _, node_id = idempotency_key.partition(":")
-    if not addresses:
+    trigger_id, _, node_id = idempotency_key.partition(":")  # the ledger's key (rule 6)
+    progress = _progress(trigger_id, node_id)  # outcomes of earlier attempts of this step
+    if not addresses and not progress:
         raise PermanentError(f"recipient {recipient!r} has no address in channels.{address_key}")
-    progress = _progress(trigger_id, node_id)
     for address in addresses:
         name = address_id(address)
         if name in progress:
@@ -129,9 +129,9 @@ def push_fan_out(
         if answer.gone:
             _address_remove(recipient, address_key, address)
         progress[name] = outcome
-    names = [address_id(address) for address in addresses]
-    accepted = [name for name in names if "message_id" in progress.get(name, {})]
-    gone = [name for name in names if "gone" in progress.get(name, {})]
+    # From every attempt's outcomes: an address found gone earlier has left the list since.
+    accepted = [name for name, outcome in progress.items() if "message_id" in outcome]
+    gone = [name for name, outcome in progress.items() if "gone" in outcome]
     if not accepted:
         why = ", ".join(f"{name}: {progress[name]['gone']}" for name in gone)
         raise PermanentError(
@@ -140,7 +140,7 @@ def push_fan_out(
         )
     return {
         "message_id": push_message_id(idempotency_key),
-        "to": names,
+        "to": list(progress),
         "delivered": len(accepted),
         "gone": gone,
         "sent_at": timezone.now().isoformat(),
