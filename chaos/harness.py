@@ -69,6 +69,7 @@ ENGINE_TIMINGS = {
     # the QUIT Django sends while closing may each wait this long (settings refuse 2x >= soft).
     "EMAIL_TIMEOUT": "1",
     "NOTIFLOW_SMS_TIMEOUT_SECONDS": "1",
+    "NOTIFLOW_PUSH_TIMEOUT_SECONDS": "1",
     # [10] A webhook POST gives up on connecting, then on the answer, before the soft limit
     # (settings refuse 2x >= soft).
     "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS": "1",

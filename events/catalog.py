@@ -36,7 +36,7 @@ EVENT_TYPES: dict[str, str] = {
     TRIGGER_CANCELLED: "a trigger was cancelled",
     TRIGGER_DELETED: "a trigger was soft-deleted",
     STEP_FAILED: "a step failed and will be retried (data.step has the attempt and the error)",
-    MESSAGE_SENT: "an email or SMS was accepted by its provider (data.message)",
+    MESSAGE_SENT: "a message was accepted by its provider (data.message)",
     MESSAGE_SKIPPED: (
         "a send was skipped, its recipient suppressed (unsubscribed, say) or the send turned "
         "off by their preferences; the run goes on (data.message says which rule and entry, or "
@@ -45,7 +45,10 @@ EVENT_TYPES: dict[str, str] = {
     MESSAGE_DELIVERED: "the provider reports the message delivered to the recipient",
     MESSAGE_DEFERRED: "the provider reports a temporary delivery failure; it keeps trying",
     MESSAGE_BOUNCED: "the message bounced for good; the recipient is now suppressed",
-    MESSAGE_FAILED: "the provider rejected or could not deliver the message",
+    MESSAGE_FAILED: (
+        "the provider rejected or could not deliver the message; or push addresses it says are "
+        "gone, now removed from the recipient"
+    ),
     MESSAGE_COMPLAINED: "the recipient marked the message as spam; now suppressed",
     MESSAGE_UNSUBSCRIBED: (
         "the recipient unsubscribed (through the provider, or the one-click link); now suppressed"

@@ -573,6 +573,25 @@ for _name in {n.strip().lower() for n in NOTIFLOW_EMAIL_PROVIDERS + NOTIFLOW_SMS
 # A rate per provider shared by every worker (`ses=14/s,twilio=100/m`): a send that finds no
 # token waits for it, without counting as an attempt (workers/services/provider_rates.py).
 NOTIFLOW_PROVIDER_RATE_LIMITS = env.str("NOTIFLOW_PROVIDER_RATE_LIMITS", default="")
+# Push (docs/design.md, "Push channels"): web push signs with a VAPID key pair (`manage.py
+# vapid_keys` makes one; the private key as base64url, or a PEM file's path) and a subject (a
+# mailto: or https: URL the push services may contact); unset, the worker has no webpush channel.
+NOTIFLOW_VAPID_PRIVATE_KEY = secret("NOTIFLOW_VAPID_PRIVATE_KEY")
+NOTIFLOW_VAPID_PUBLIC_KEY = env.str("NOTIFLOW_VAPID_PUBLIC_KEY", default="")
+NOTIFLOW_VAPID_SUBJECT = env.str("NOTIFLOW_VAPID_SUBJECT", default="")
+# Mobile push through FCM HTTP v1: the service account's JSON (its text, or a file); unset, no
+# push channel. The base URL (and the service account's token_uri) point at stand-ins in tests.
+NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON = secret("NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON")
+NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE = env.str("NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE", default="")
+NOTIFLOW_FCM_BASE_URL = env.str("NOTIFLOW_FCM_BASE_URL", default="https://fcm.googleapis.com")
+# Browsers' push services are all https; a subscription with an http endpoint is ignored unless
+# this is on (the tests' push service on loopback).
+NOTIFLOW_WEBPUSH_ALLOW_HTTP = env.bool("NOTIFLOW_WEBPUSH_ALLOW_HTTP", default=False)
+# How long a push service keeps an undelivered message (web push TTL), and each request's timeout.
+NOTIFLOW_PUSH_TTL_SECONDS = env.int("NOTIFLOW_PUSH_TTL_SECONDS", default=86400)
+NOTIFLOW_PUSH_TIMEOUT_SECONDS = env.float("NOTIFLOW_PUSH_TIMEOUT_SECONDS", default=10)
+if NOTIFLOW_PUSH_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ValueError("NOTIFLOW_PUSH_TIMEOUT_SECONDS must be under CELERY_TASK_SOFT_TIME_LIMIT")
 # Amazon SES's reports: their SNS signature is checked (deliveries/sns.py) against a certificate
 # fetched from an address matching this pattern (AWS's SNS hosts), unless turned off.
 NOTIFLOW_SNS_VERIFY_SIGNATURES = env.bool("NOTIFLOW_SNS_VERIFY_SIGNATURES", default=True)

@@ -120,6 +120,7 @@ STACK_SETTINGS = {
     "CELERY_TASK_TIME_LIMIT": "6",
     "EMAIL_TIMEOUT": "2",
     "NOTIFLOW_SMS_TIMEOUT_SECONDS": "2",
+    "NOTIFLOW_PUSH_TIMEOUT_SECONDS": "2",
     # Intake refuses a trigger whose queue no live worker serves (the production default, stated
     # here so a developer's environment cannot turn it off); workers beat often enough that a
     # stopped or killed one is noticed within seconds (live = seen within three beats).

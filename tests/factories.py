@@ -27,6 +27,27 @@ def sms_node(node_id: str = "sms", to: str = "{{ payload.phone }}", **fields: An
     return {"id": node_id, "type": "sms", "to": to, "body": "Hi {{ payload.name }}", **fields}
 
 
+def webpush_node(node_id: str = "browser", **fields: Any) -> dict:
+    return {
+        "id": node_id,
+        "type": "webpush",
+        "title": "Hi {{ payload.name }}",
+        "body": "Your order {{ payload.order }} shipped",
+        "url": "/orders/{{ payload.order }}",
+        **fields,
+    }
+
+
+def push_node(node_id: str = "phone", **fields: Any) -> dict:
+    return {
+        "id": node_id,
+        "type": "push",
+        "title": "Hi {{ payload.name }}",
+        "body": "Your order {{ payload.order }} shipped",
+        **fields,
+    }
+
+
 def delay_node(node_id: str = "wait", **fields: Any) -> dict:
     return {"id": node_id, "type": "delay", **(fields if fields else {"delay_ms": 100})}
 

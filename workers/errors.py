@@ -1,5 +1,7 @@
 """How a step fails decides what happens next (docs/design.md, rule 7)."""
 
+from datetime import timedelta
+
 
 class StepError(Exception):
     """A node could not do its job."""
@@ -13,3 +15,13 @@ class PermanentError(StepError):
     """Retrying cannot help: a template that does not render (whatever it raised, a render budget
     included), no recipient, a header value that could end its line or that Python's email
     package cannot parse (HeaderParseError), SMTP 5xx, HTTP 4xx."""
+
+
+class RateLimited(Exception):
+    """The provider's rate limit has no token for this send until `wait` has passed (our own
+    limit, or the provider's 429 with Retry-After): the step is put back, not failed, and not
+    counted as an attempt."""
+
+    def __init__(self, provider: str, wait: timedelta):
+        super().__init__(f"provider {provider!r} rate limit: waits {wait.total_seconds():.3f}s")
+        self.wait = wait

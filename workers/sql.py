@@ -1,5 +1,6 @@
 """The raw SQL on `send_ledger` and `step_log` outside the claim and the release (which write
-them in their database functions, triggers migration 0013): retention.
+them in their database functions, triggers migration 0013): retention, and the push channels'
+progress through a recipient's addresses (the calls of workers migration 0012's functions).
 
 - Retention (PURGED_TABLES, FINISHED, DELETED) is the dry run's count of what each database
   purge function would delete; the functions themselves are in workers migrations 0005, 0006.
@@ -8,10 +9,13 @@ them in their database functions, triggers migration 0013): retention.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
 
 from triggers.sql import EVENT_TABLE, TRIGGER_TABLE
-from workers.models import SendLedger, StepExecutionLog
+from workers.models import SendLedger, SendStatus, StepExecutionLog
 
 LEDGER_TABLE = SendLedger._meta.db_table
 STEP_LOG_TABLE = StepExecutionLog._meta.db_table
@@ -58,4 +62,41 @@ FINISHED = Purge(
 DELETED = Purge(
     function="notiflow_purge_deleted_batch",
     doomed_where="notiflow_purge_deleted_v1(t.deleted_at, t.lease_until, %(cutoff)s)",
+)
+
+
+# The push channels' progress through a recipient's addresses (workers/services/push.py): while
+# the ledger row is `sending`, its `result` holds {"progress": {address id: outcome}}, each
+# outcome committed as soon as the push service answered, so a retry after a crash sends only to
+# the addresses not yet answered. The append-only guard lets a `sending` row change this way.
+PUSH_PROGRESS_SQL = f"""
+SELECT result -> 'progress' FROM {LEDGER_TABLE}
+WHERE trigger_id = %(push_trigger)s AND node_id = %(push_node)s AND status = %(push_sending)s
+"""  # noqa: S608 (names from the models, values as parameters)
+# The progress write is the function notiflow_push_progress_v1 (workers migration 0012): the
+# worker role has no UPDATE of its own on the ledger.
+PUSH_PROGRESS_RECORD_SQL = (
+    "SELECT notiflow_push_progress_v1(%(push_trigger)s::uuid, %(push_node)s::text,"
+    " %(push_outcome)s::jsonb)"
+)
+
+
+def push_progress_params(
+    *, trigger_id: UUID | str, node_id: str, outcome: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {
+        "push_trigger": str(trigger_id),
+        "push_node": node_id,
+        "push_sending": SendStatus.SENDING.value,
+        "push_outcome": json.dumps(outcome or {}),
+    }
+
+
+# A push address the service says is gone leaves the recipient: every element of the list at
+# channels -> key equal to it is dropped, in one statement (a concurrent edit of another key or
+# another address is kept): the function notiflow_push_address_remove_v1 (workers migration
+# 0012), as the worker role has no UPDATE of its own on recipients.
+PUSH_ADDRESS_REMOVE_SQL = (
+    "SELECT notiflow_push_address_remove_v1(%(push_recipient)s::text, %(push_key)s::text,"
+    " %(push_address)s::jsonb)"
 )

@@ -37,8 +37,8 @@ def test_providers_are_named_by_their_backend(settings):
 
 
 def test_a_node_type_the_code_does_not_know_is_not_runnable():
-    assert node_unrunnable({"id": "push", "type": "push"}) == (
-        "no_handler_registered: node 'push' has type 'push', which this worker's code does not know"
+    assert node_unrunnable({"id": "page", "type": "pager"}) == (
+        "no_handler_registered: node 'page' has type 'pager', which this worker's code does not know"
     )
 
 

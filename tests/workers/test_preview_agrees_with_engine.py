@@ -20,13 +20,16 @@ from tests.factories import (
     delay_node,
     digest_node,
     email_node,
+    push_node,
     sms_node,
     throttle_node,
+    webpush_node,
     window_node,
 )
 from tests.workers.helpers import due_trigger
 from triggers.models import TERMINAL_STATUSES, TriggerInstance
 from workers.models import StepExecutionLog
+from workers.providers.push import vapid_key_pair
 from workers.services.engine import step_execute
 from workflows.nodes import NODE_TYPES
 from workflows.preview import workflow_preview
@@ -39,9 +42,14 @@ pytestmark = [
 
 @pytest.fixture
 def quiet_providers():
+    # The push channels are configured (their nodes are runnable) but no case reaches a push
+    # service: their cases fail on what the node renders, before any address is read.
     with override_settings(
         EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
         NOTIFLOW_SMS_BACKEND="null",
+        NOTIFLOW_VAPID_PRIVATE_KEY=vapid_key_pair()[0],
+        NOTIFLOW_VAPID_SUBJECT="mailto:ops@example.com",
+        NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON='{"project_id": "p"}',
     ):
         yield
 
@@ -110,6 +118,14 @@ CASES = {
         {"email": "a@example.com", "name": "Th", "user": " "},
     ),
     "digest_of_one_run": (gathered(), {"email": "a@example.com", "name": "Di", "user": "u2"}),
+    "webpush_title_renders_empty": (
+        chain(email_node("mail"), webpush_node("browser", title="{{ payload.title }}")),
+        {"email": "a@example.com", "name": "We", "order": 7, "title": " "},
+    ),
+    "push_link_is_not_https": (
+        chain(push_node("phone", url="{{ payload.link }}")),
+        {"name": "Pu", "order": 7, "link": "javascript:alert(1)"},
+    ),
 }
 
 

@@ -8,12 +8,16 @@ from dataclasses import dataclass
 
 from workers.nodes.base import Channel
 from workers.nodes.email import EmailChannel
+from workers.nodes.push import PushChannel, WebPushChannel
 from workers.nodes.sms import SmsChannel
 from workers.providers import channel_providers
 from workflows.nodes import NODE_TYPES
 
 # Every channel a node type may send on (workflows.nodes, `channel`), by name.
-CHANNELS: dict[str, Channel] = {channel.name: channel for channel in (EmailChannel(), SmsChannel())}
+CHANNELS: dict[str, Channel] = {
+    channel.name: channel
+    for channel in (EmailChannel(), SmsChannel(), WebPushChannel(), PushChannel())
+}
 
 
 @dataclass(frozen=True)

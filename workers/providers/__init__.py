@@ -47,6 +47,8 @@ EMAIL_ALIASES = {
     "postal": "anymail.backends.postal.EmailBackend",
 }
 SMS_BACKENDS = ("twilio", "console", "file", "null")
+# The push channels' one provider each, by channel (workers/providers/push.py).
+PUSH_PROVIDERS = {"webpush": "webpush", "push": "fcm"}
 NO_PROVIDER = {"", "none"}
 _DJANGO_EMAIL_BACKENDS = "django.core.mail.backends."
 
@@ -135,9 +137,27 @@ def _parse(
     return tuple(_named(channel, name, configured, rates) for name in names)
 
 
+def _push_providers(channel: str) -> tuple[Provider, ...]:
+    """The push channels have one provider each, present when its credentials are set:
+    `webpush` (NOTIFLOW_VAPID_PRIVATE_KEY) and `fcm` (the FCM service account)."""
+    if channel == "webpush":
+        configured = bool(settings.NOTIFLOW_VAPID_PRIVATE_KEY)
+    else:
+        configured = bool(
+            settings.NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON or settings.NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE
+        )
+    if not configured:
+        return ()
+    name = PUSH_PROVIDERS[channel]
+    rate = _rates(settings.NOTIFLOW_PROVIDER_RATE_LIMITS).get(name)
+    return (Provider(name, channel, name, {}, rate),)
+
+
 def channel_providers(channel: str) -> tuple[Provider, ...]:
     """The providers of `channel` in failover order; empty when this worker has none.
     Raises ProviderConfigError on settings that cannot work (settings.py refuses them at load)."""
+    if channel in PUSH_PROVIDERS:
+        return _push_providers(channel)
     names = (
         settings.NOTIFLOW_EMAIL_PROVIDERS if channel == "email" else settings.NOTIFLOW_SMS_PROVIDERS
     )

@@ -32,7 +32,7 @@ from triggers.state import (
     trigger_claim_with,
     trigger_release_with,
 )
-from workers.errors import PermanentError, StepError, TransientError
+from workers.errors import PermanentError, RateLimited, StepError, TransientError
 from workers.nodes import CHANNELS, Channel, node_unrunnable
 from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
 from workers.nodes.flow import EngineStep
@@ -314,15 +314,6 @@ class ProviderCall:
     provider: str = ""
 
 
-class RateLimited(Exception):
-    """The provider's rate limit has no token for this send until `wait` has passed: the step
-    is put back, not failed, and not counted as an attempt."""
-
-    def __init__(self, provider: str, wait: timedelta):
-        super().__init__(f"provider {provider!r} rate limit: waits {wait.total_seconds():.3f}s")
-        self.wait = wait
-
-
 def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -> NodeRun:
     """Run the node as its type says (workflows.nodes): a type that sends, through its channel's
     provider (the send ledger, suppressions, rate limits and caps first); any other, its own
@@ -421,7 +412,11 @@ def _send(
     call.attempted, call.provider = True, provider.name
     try:
         return channel.send(
-            rendered, idempotency_key=idempotency_key, provider=provider, headers=headers
+            rendered,
+            idempotency_key=idempotency_key,
+            provider=provider,
+            headers=headers,
+            recipient=step.trigger.recipient,
         )
     except StepError as exc:  # the error says which provider failed (a failover follows)
         raise type(exc)(f"{provider.name}: {exc}") from exc
@@ -651,6 +646,8 @@ def _announcements(
     if run is not None and run.sent:
         message = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SENT, {"message": message}))
+        if run.output.get("gone"):  # push addresses the service says are gone (removed)
+            kinds.append((events.MESSAGE_FAILED, {"message": {**message, "failed": "gone"}}))
         workflow = step.workflow
         unreleased.append(
             announcement(

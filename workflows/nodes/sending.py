@@ -33,7 +33,9 @@ class MissingAddress(RenderError):
 class SendingType(NodeType):
     """A node type that sends on `channel` (each subclass names it; the channel's provider code
     is in workers.nodes and workers.providers). Its `to` is optional: left out (or empty), the
-    run's recipient's `address_field` is the address."""
+    run's recipient's `address_field` is the address. A type without an `address_field` (the
+    push channels: the addresses are the recipient's channel data, read when sending) has no
+    `to` at all."""
 
     address_field: ClassVar[str] = ""
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
@@ -44,6 +46,8 @@ class SendingType(NodeType):
 
     @property
     def fields(self) -> tuple[str, ...]:
+        if not self.address_field:
+            return super().fields
         # `to` first, where it stood when it was required: the API shows a node's fields in
         # this order.
         return ("to", *(name for name in super().fields if name != "to"))
@@ -51,7 +55,7 @@ class SendingType(NodeType):
     def rendered_fields(self, node: dict[str, Any]) -> list[str]:
         """Every field the base renders, and `to` always (from the recipient when not set)."""
         names = super().rendered_fields(node)
-        return names if "to" in names else ["to", *names]
+        return names if "to" in names or not self.address_field else ["to", *names]
 
     def field_render(self, node: dict[str, Any], name: str, context: dict[str, Any]) -> str:
         if name == "to" and node.get("to") in (None, ""):
