@@ -13,3 +13,13 @@ class PermanentError(StepError):
     """Retrying cannot help: a template that does not render (whatever it raised, a render budget
     included), no recipient, a header value that could end its line or that Python's email
     package cannot parse (HeaderParseError), SMTP 5xx, HTTP 4xx."""
+
+
+class RetryAfter(StepError):
+    """The provider answered 429 with `Retry-After`: it took nothing and asks to wait. The engine
+    puts the step back for `wait_seconds`, not counted as an attempt (as a provider's own rate
+    limit does: docs/design.md, "Providers")."""
+
+    def __init__(self, message: str, *, wait_seconds: float):
+        super().__init__(message)
+        self.wait_seconds = wait_seconds

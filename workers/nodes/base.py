@@ -34,12 +34,14 @@ class Channel(Protocol):
         idempotency_key: str,
         provider: Provider,
         headers: Mapping[str, str] | None = None,
+        recipient: str = "",
     ) -> dict[str, Any]:
         """Deliver once through `provider`; returns {"message_id", "to", "sent_at", "provider",
         "provider_message_id"}. Raises TransientError or PermanentError.
 
         `rendered` is workflows.semantics.node_render's result. `idempotency_key` is
         `<trigger_id>:<node_id>` and must travel to the provider, whichever it is. `headers` are
-        extra email headers (SMS has none).
+        extra email headers (SMS has none). `recipient` is the run's recipient's key (empty: none),
+        where a channel whose node names no address finds one (slack, teams).
         """
         ...

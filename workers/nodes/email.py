@@ -83,6 +83,7 @@ class EmailChannel:
         idempotency_key: str,
         provider: Provider,
         headers: Mapping[str, str] | None = None,
+        recipient: str = "",
     ) -> dict[str, Any]:
         message_id = message_id_for(idempotency_key)
         _refuse_unsafe_headers(rendered, headers)

@@ -24,6 +24,7 @@ class SmsChannel:
         idempotency_key: str,
         provider: Provider,
         headers: Mapping[str, str] | None = None,
+        recipient: str = "",
     ) -> dict[str, Any]:
         message_id = sms_backend(provider).send(
             to=rendered["to"], body=rendered["body"], idempotency_key=idempotency_key

@@ -13,13 +13,17 @@ from workflows.nodes.base import NodeType
 from workflows.nodes.delay import DelayNode
 from workflows.nodes.digest import DigestNode
 from workflows.nodes.email import EmailNode
+from workflows.nodes.slack import SlackNode
 from workflows.nodes.sms import SmsNode
+from workflows.nodes.teams import TeamsNode
 from workflows.nodes.throttle import ThrottleNode
 from workflows.nodes.window import WindowNode
 
 REGISTERED: tuple[type[NodeType], ...] = (
     EmailNode,
     SmsNode,
+    SlackNode,
+    TeamsNode,
     DelayNode,
     WindowNode,
     ThrottleNode,
