@@ -20,7 +20,9 @@ from tests.factories import (
     delay_node,
     digest_node,
     email_node,
+    slack_node,
     sms_node,
+    teams_node,
     throttle_node,
     window_node,
 )
@@ -110,6 +112,27 @@ CASES = {
         {"email": "a@example.com", "name": "Th", "user": " "},
     ),
     "digest_of_one_run": (gathered(), {"email": "a@example.com", "name": "Di", "user": "u2"}),
+    # The chat types check their JSON after rendering, before any provider is called: a value
+    # inserted without `| json` breaks it, in the preview as in the run.
+    "slack_blocks_render_invalid_json": (
+        chain(
+            email_node("mail"),
+            slack_node(
+                webhook_url="https://hooks.slack.example/services/T0/B0/secret",
+                blocks='[{"type": "section", "text": "{{ payload.name }}"}]',
+            ),
+        ),
+        {"email": "a@example.com", "name": 'Sl "ack"'},
+    ),
+    "teams_card_is_not_an_adaptive_card": (
+        chain(
+            teams_node(
+                webhook_url="https://example.webhook.office.example/x",
+                card='{"type": "{{ payload.name }}", "body": []}',
+            )
+        ),
+        {"name": "Te"},
+    ),
 }
 
 
