@@ -17,6 +17,7 @@ ok        accepted (Slack: 200 `ok`; Teams: 202, as a Workflows URL answers)
 rate1     the first request 429 with `Retry-After: 1`, then accepted
 fail2     500 for the first two requests, then accepted
 gone      404 (Slack: `no_service`)
+redirect  302 to /slack/ok/redirected (a sender must not follow it; a GET is recorded too)
 invalid   400 (Slack: `invalid_blocks`)
 legacy429 Teams only: 200 with a legacy connector's error text about a 429
 
@@ -122,6 +123,8 @@ class ChatServer:
         if service == "api":
             return self._slack_api(request, seen)
         if service == "slack":
+            if rule == "redirect":
+                return Answer(302, "", (("Location", "/slack/ok/redirected"),))
             refusals = {
                 "rate": Answer(429, "rate_limited"),
                 "fail": Answer(500, "internal error"),
@@ -180,6 +183,14 @@ class ChatServer:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                with chat.lock:
+                    chat.requests.append(ChatRequest(self.path, headers, {"method": "GET"}))
+                self.send_response(405)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
 
             def log_message(self, *args: Any) -> None:
                 pass

@@ -117,6 +117,12 @@ def test_slack_429_with_retry_after_waits_without_counting_an_attempt(slack_api,
     assert (ledger.status, ledger.send_count, ledger.providers) == ("sending", 0, [])
 
 
+def test_slack_webhook_redirect_is_refused_not_followed(chat_server):
+    trigger = step(chain(slack_node(webhook_url=chat_server.url(f"/slack/redirect/{unique('T')}"))))
+    assert trigger.status == "failed" and "HTTP 302" in trigger.last_error
+    assert not chat_server.received(path="/slack/ok/redirected")
+
+
 def test_slack_webhook_404_is_permanent(chat_server):
     trigger = step(chain(slack_node(webhook_url=chat_server.url(f"/slack/gone/{unique('T')}"))))
     assert trigger.status == "failed" and "HTTP 404" in trigger.last_error

@@ -14,16 +14,38 @@ Slack's `internal_error`-like answers are transient; every other `ok: false` and
 from __future__ import annotations
 
 from typing import Any
+from urllib.request import HTTPRedirectHandler, HTTPSHandler, Request, build_opener
 
 from django.conf import settings
 from slack_sdk import WebClient, WebhookClient
 from slack_sdk.errors import SlackApiError
+from slack_sdk.webhook import WebhookResponse
 
 from workers.errors import PermanentError, RetryAfter, TransientError
 from workers.providers import retry_after_seconds
 
 # chat.postMessage `error`s worth retrying (Slack's documented server-side ones).
 TRANSIENT_ERRORS = {"internal_error", "fatal_error", "service_unavailable", "request_timeout"}
+
+
+class _NoRedirect(HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # the 3xx comes back as an error answer, not as a new request
+
+
+class WebhookClientNoRedirect(WebhookClient):
+    """slack_sdk's WebhookClient, whose request follows no redirect: urllib's default opener
+    turns a POST's 301/302/303 into a GET of the Location, which the address rule never saw
+    (docs/security.md, "Chat webhooks"). Overrides a private method: docs/upgrading.md."""
+
+    def _perform_http_request_internal(self, url: str, req: Request) -> WebhookResponse:
+        opener = build_opener(_NoRedirect(), HTTPSHandler(context=self.ssl))
+        with opener.open(req, timeout=self.timeout) as answer:
+            charset = answer.headers.get_content_charset() or "utf-8"
+            body = answer.read().decode(charset)
+            return WebhookResponse(
+                url=url, status_code=answer.status, body=body, headers=answer.headers
+            )
 
 
 def _timeout() -> int:
@@ -44,7 +66,7 @@ def _answer_raise(status: int, headers: dict[str, Any], what: str) -> None:
 
 def slack_webhook_post(url: str, *, text: str, blocks: list[Any] | None) -> None:
     """Post one message to an incoming webhook; Slack answers `ok` and no message id."""
-    client = WebhookClient(url, timeout=_timeout(), retry_handlers=[])
+    client = WebhookClientNoRedirect(url, timeout=_timeout(), retry_handlers=[])
     try:
         response = client.send(text=text, blocks=blocks)
     except Exception as exc:  # urllib's transport errors
