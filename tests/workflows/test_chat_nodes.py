@@ -107,3 +107,21 @@ def test_the_preview_says_where_a_node_without_an_address_sends():
         now=datetime.now(UTC),
     )
     assert placeholder["to"].endswith("/…") and "ghi" not in placeholder["to"]
+
+
+def test_the_admin_row_edits_a_slack_and_a_teams_node():
+    from workflows.admin.forms import NodeForm
+
+    data = {"id": "chat", "type": "slack", "channel": "C1", "text": "Hi", "blocks": "[]"}
+    row = NodeForm(data=data)
+    assert row.is_valid(), row.errors
+    assert row.node(None) == data
+    groups = [(types, [f.name for f in fields]) for types, fields in row.groups()]
+    # A field the two types share is one input in one group, never two inputs of one name.
+    assert ("slack teams", ["webhook_url"]) in groups and ("slack teams", ["text"]) in groups
+    assert ("slack", ["channel"]) in groups and ("slack", ["blocks"]) in groups
+    names = [name for _, fields in groups for name in fields]
+    assert len(names) == len(set(names))
+    row = NodeForm(data={"id": "team", "type": "teams", "card": CARD, "webhook_url": TEAMS})
+    assert row.is_valid(), row.errors
+    assert row.node(None) == {"id": "team", "type": "teams", "card": CARD, "webhook_url": TEAMS}

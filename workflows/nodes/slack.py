@@ -22,8 +22,10 @@ class SlackNode(ChatType):
     json_fields = {"blocks": list}
     address_fields = ("webhook_url", "channel")
     colours = ("#f4ecf7", "#611f69")
+    # One field a group: a group the teams row shares (webhook_url, text) is one set of inputs.
     form_groups = (
-        ("webhook_url", "channel"),
+        ("webhook_url",),
+        ("channel",),
         ("text",),
         ("blocks",),
         ("provider",),
