@@ -90,6 +90,23 @@ def test_an_address_that_renders_empty_fails_naming_it():
         )
 
 
+def test_a_message_that_renders_empty_fails_naming_its_field():
+    with pytest.raises(RenderError, match="'text' rendered empty"):
+        node_render(slack_node(text="{{ payload.t }}"), {"payload": {"t": "  "}})
+    with pytest.raises(RenderError, match="'card' rendered empty"):
+        node_render(teams_node(card="{{ payload.t }}"), {"payload": {"t": ""}})
+    # Slack takes blocks without text (its notification then shows no preview text).
+    node = slack_node(text="{{ payload.t }}", blocks='[{"type": "divider"}]')
+    assert node_render(node, {"payload": {"t": ""}})["blocks"] == '[{"type": "divider"}]'
+
+
+def test_an_address_is_sent_as_rendered_without_surrounding_space():
+    rendered = node_render(
+        slack_node(channel=" {{ payload.c }}\n"), {"payload": {"c": "C1", "name": "A"}}
+    )
+    assert rendered["channel"] == rendered["to"] == "C1"
+
+
 def test_the_preview_says_where_a_node_without_an_address_sends():
     from workflows.nodes import NODE_TYPES
 

@@ -53,6 +53,8 @@ class ChatType(SendingType):
 
     json_fields: ClassVar[dict[str, type]] = {}
     address_fields: ClassVar[tuple[str, ...]] = ("webhook_url",)
+    # The fields that carry the message: at least one must render to something.
+    message_fields: ClassVar[tuple[str, ...]] = ("text",)
 
     def problems(self, node: dict[str, Any]) -> list[Problem]:
         found = super().problems(node)
@@ -82,6 +84,9 @@ class ChatType(SendingType):
         """The rendered fields with every JSON field parsed and checked, and `to`: the node's
         address when it names one (else the channel reads the recipient's)."""
         where = f"node {node['id']!r}"
+        if not any(rendered.get(name, "").strip() for name in self.message_fields):
+            given = next(name for name in self.message_fields if name in rendered)
+            raise RenderError(f"{where}: {given!r} rendered empty", field=given)
         for name in self.json_fields:
             if rendered.get(name, "").strip():
                 try:
@@ -95,8 +100,9 @@ class ChatType(SendingType):
                 raise RenderError(f"{where}: {name!r} rendered empty", field=name)
             if name == "webhook_url" and value and (problem := webhook_url_problem(value)):
                 raise RenderError(f"{where}: 'webhook_url' {problem}", field=name)
-        to = next((value for value in address.values() if value), "")
-        return {**rendered, "to": to} if to else rendered
+        named = {name: value for name, value in address.items() if name in rendered}
+        to = next((value for value in named.values() if value), "")
+        return {**rendered, **named, "to": to} if to else rendered
 
     def recipients(self, node: dict[str, Any], rendered: Rendered) -> list[str]:
         return [rendered["to"]] if rendered.get("to") else []

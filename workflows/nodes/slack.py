@@ -21,6 +21,7 @@ class SlackNode(ChatType):
     templates = ("text", "blocks", "webhook_url", "channel")
     json_fields = {"blocks": list}
     address_fields = ("webhook_url", "channel")
+    message_fields = ("text", "blocks")
     colours = ("#f4ecf7", "#611f69")
     # One field a group: a group the teams row shares (webhook_url, text) is one set of inputs.
     form_groups = (

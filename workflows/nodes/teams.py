@@ -16,6 +16,7 @@ class TeamsNode(ChatType):
     optional = ("text", "card", "webhook_url", "provider", "skip_suppressed")
     templates = ("text", "card", "webhook_url")
     json_fields = {"card": dict}
+    message_fields = ("text", "card")
     colours = ("#eef0fa", "#4b53bc")
     form_groups = (("webhook_url",), ("text",), ("card",), ("provider",), ("skip_suppressed",))
 
