@@ -13,7 +13,7 @@ Slack's `internal_error`-like answers are transient; every other `ok: false` and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 from urllib.request import HTTPRedirectHandler, HTTPSHandler, Request, build_opener
 
 from django.conf import settings
@@ -52,7 +52,7 @@ def _timeout() -> int:
     return max(1, round(settings.NOTIFLOW_CHAT_TIMEOUT_SECONDS))
 
 
-def _answer_raise(status: int, headers: dict[str, Any], what: str) -> None:
+def _answer_raise(status: int, headers: dict[str, Any], what: str) -> NoReturn:
     """RetryAfter, TransientError or PermanentError for an HTTP answer that is not a success."""
     if status == 429:
         wait = retry_after_seconds(headers.get("Retry-After") or headers.get("retry-after"))
@@ -62,6 +62,15 @@ def _answer_raise(status: int, headers: dict[str, Any], what: str) -> None:
     if status >= 500:
         raise TransientError(f"slack: HTTP {status} ({what})")
     raise PermanentError(f"slack: HTTP {status} ({what})")
+
+
+def _refusal_raise(status: int, headers: dict[str, Any], error: str) -> NoReturn:
+    """chat.postMessage's refusal: its HTTP status first (429, 5xx), then Slack's `error`."""
+    if status == 429 or status >= 500:
+        _answer_raise(status, headers, error)
+    if error in TRANSIENT_ERRORS:
+        raise TransientError(f"slack: chat.postMessage: {error}")
+    raise PermanentError(f"slack: chat.postMessage: {error or f'HTTP {status}'}")
 
 
 def slack_webhook_post(url: str, *, text: str, blocks: list[Any] | None) -> None:
@@ -94,13 +103,8 @@ def slack_message_post(
             channel=channel, text=text, blocks=blocks, metadata=metadata
         )
     except SlackApiError as exc:
-        error = str(exc.response.get("error") or "")
-        status = exc.response.status_code
-        if error in TRANSIENT_ERRORS or (status != 200 and not error):
-            _answer_raise(status if status != 200 else 503, exc.response.headers, error)
-        if status == 429:
-            _answer_raise(status, exc.response.headers, error)
-        raise PermanentError(f"slack: chat.postMessage: {error or f'HTTP {status}'}") from exc
+        response = exc.response
+        _refusal_raise(response.status_code, response.headers, str(response.get("error") or ""))
     except Exception as exc:  # urllib's transport errors, an answer that is not JSON
         raise TransientError(f"slack: {type(exc).__name__}: {exc}") from exc
     return str(response.get("ts") or "")
