@@ -109,11 +109,15 @@ def _resolve(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
-def target_resolve(url: str) -> Target:
-    """The URL checked and resolved, to connect to. AddressRefused when it may not be used."""
+def target_resolve(url: str, *, allow_private: bool | None = None) -> Target:
+    """The URL checked and resolved, to connect to. AddressRefused when it may not be used.
+    `allow_private` lifts the address rule (None: NOTIFLOW_WEBHOOK_ALLOW_PRIVATE; the chat
+    channels pass NOTIFLOW_CHAT_ALLOW_PRIVATE)."""
     scheme, host, port, path = _split(url)
     addresses = _resolve(host, port)
-    if not settings.NOTIFLOW_WEBHOOK_ALLOW_PRIVATE:
+    if allow_private is None:
+        allow_private = settings.NOTIFLOW_WEBHOOK_ALLOW_PRIVATE
+    if not allow_private:
         refused = [a for a in addresses if not is_public(a)]
         if refused:
             raise AddressRefused(

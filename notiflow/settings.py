@@ -552,6 +552,18 @@ TWILIO_AUTH_TOKEN = secret("TWILIO_AUTH_TOKEN")
 TWILIO_FROM = env.str("TWILIO_FROM", default="")
 NOTIFLOW_TWILIO_BASE_URL = env.str("NOTIFLOW_TWILIO_BASE_URL", default="https://api.twilio.com")
 
+# --- Chat channels (workers/nodes/slack.py, teams.py; README "Slack and Microsoft Teams") -------
+# The bot token of chat.postMessage (a node's `channel`, a recipient's channel or user_id); not
+# needed for incoming webhooks. The API's base URL points at a stand-in in tests.
+NOTIFLOW_SLACK_BOT_TOKEN = secret("NOTIFLOW_SLACK_BOT_TOKEN")
+NOTIFLOW_SLACK_API_URL = env.str("NOTIFLOW_SLACK_API_URL", default="https://slack.com/api/")
+NOTIFLOW_CHAT_TIMEOUT_SECONDS = env.float("NOTIFLOW_CHAT_TIMEOUT_SECONDS", default=10)
+if NOTIFLOW_CHAT_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ValueError("NOTIFLOW_CHAT_TIMEOUT_SECONDS must be under CELERY_TASK_SOFT_TIME_LIMIT")
+# A Slack or Teams webhook URL must resolve to public addresses (events/addresses.py) unless this
+# is on (development and tests, whose stand-ins listen on loopback).
+NOTIFLOW_CHAT_ALLOW_PRIVATE = env.bool("NOTIFLOW_CHAT_ALLOW_PRIVATE", default=False)
+
 # --- Providers (workers/providers/__init__.py; docs/design.md, "Providers") ---------------------
 # Named providers per channel, in failover order: a transient failure is retried on the next.
 # Unset, each channel has the one provider above (EMAIL_BACKEND / EMAIL_URL, NOTIFLOW_SMS_BACKEND).

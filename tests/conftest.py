@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from tests.support.chat import ChatServer
 from tests.support.pgbouncer import PgBouncer, pgbouncer_missing
 from tests.support.receiver import Receiver
 from tests.support.smtp import SmtpServer, free_port
@@ -99,6 +100,14 @@ def receiver() -> Iterator[Receiver]:
 
 
 @pytest.fixture(scope="session")
+def chat_server() -> Iterator[ChatServer]:
+    """Slack's Web API and webhooks and Teams' webhooks on loopback (tests/support/chat.py)."""
+    server = ChatServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
 def smtp_server() -> Iterator[SmtpServer]:
     server = SmtpServer()
     server.start()
@@ -121,6 +130,9 @@ STACK_SETTINGS = {
     "EMAIL_TIMEOUT": "2",
     "NOTIFLOW_SMS_TIMEOUT_SECONDS": "2",
     "NOTIFLOW_PUSH_TIMEOUT_SECONDS": "2",
+    "NOTIFLOW_CHAT_TIMEOUT_SECONDS": "2",
+    # Slack and Teams are the stand-ins on loopback (tests/support/chat.py).
+    "NOTIFLOW_CHAT_ALLOW_PRIVATE": "true",
     # Intake refuses a trigger whose queue no live worker serves (the production default, stated
     # here so a developer's environment cannot turn it off); workers beat often enough that a
     # stopped or killed one is noticed within seconds (live = seen within three beats).
@@ -195,7 +207,7 @@ def pgbouncer(django_db_setup) -> Iterator[PgBouncer]:
 
 @pytest.fixture(scope="session")
 def stack(
-    request, django_db_setup, django_db_blocker, smtp_server, tmp_path_factory
+    request, django_db_setup, django_db_blocker, smtp_server, chat_server, tmp_path_factory
 ) -> Iterator[Stack]:
     """gunicorn + two Celery workers (STACK_WORKERS) + beat against the test database and the
     test SMTP server; through the session's PgBouncer under NOTIFLOW_TEST_PGBOUNCER=1."""
@@ -214,6 +226,8 @@ def stack(
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp_server.port}",
         "NOTIFLOW_SMS_BACKEND": "file",
         "NOTIFLOW_SMS_FILE": str(workdir / "sms.jsonl"),
+        "NOTIFLOW_SLACK_API_URL": chat_server.slack_api_url,
+        "NOTIFLOW_SLACK_BOT_TOKEN": chat_server.token,
         "PYTHONUNBUFFERED": "1",
         **STACK_SETTINGS,
     }

@@ -48,6 +48,15 @@ def push_node(node_id: str = "phone", **fields: Any) -> dict:
     }
 
 
+def slack_node(node_id: str = "chat", **fields: Any) -> dict:
+    return {"id": node_id, "type": "slack", "text": "Hi {{ payload.name }}", **fields}
+
+
+def teams_node(node_id: str = "team", **fields: Any) -> dict:
+    text = {} if "card" in fields else {"text": "Hi {{ payload.name }}"}
+    return {"id": node_id, "type": "teams", **text, **fields}
+
+
 def delay_node(node_id: str = "wait", **fields: Any) -> dict:
     return {"id": node_id, "type": "delay", **(fields if fields else {"delay_ms": 100})}
 

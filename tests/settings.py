@@ -52,6 +52,8 @@ STATIC_ROOT = None
 # Webhook endpoints in the tests are the receiver on loopback (tests/support/receiver.py); the
 # address rule itself is tested with the setting off (tests/events/test_addresses.py).
 NOTIFLOW_WEBHOOK_ALLOW_PRIVATE = True
+# The chat stand-ins (tests/support/chat.py) listen on loopback.
+NOTIFLOW_CHAT_ALLOW_PRIVATE = True
 
 # No rate limits in this process (settings, not the environment: the stack's processes set their
 # own in tests/conftest.py's STACK_SETTINGS). Many tests send bursts with one key; the limits

@@ -168,3 +168,22 @@ def test_a_webhook_delivery_is_pinned(receiver):
         transactions=0,
     )
     assert status == DeliveryStatus.DELIVERED
+
+
+def test_a_chat_step_costs_three_statements_wherever_its_address_comes_from(
+    chat_server,
+):
+    from recipients.models import Recipient
+    from tests.factories import slack_node, teams_node
+
+    url = chat_server.url("/slack/ok/pinned")
+    trigger = trigger_of(warm(chain(slack_node("chat", webhook_url=url), sms_node("text"))))
+    # As an email step: the claim, the suppression look-up (of the webhook URL), the release.
+    assert_statements("slack step", stepped(trigger), statements=3, transactions=1)
+
+    Recipient.objects.create(key="pinned", channels={"teams": {"webhook_url": url}})
+    trigger = trigger_of(warm(chain(teams_node("team"), sms_node("text"))))
+    TriggerInstance.objects.filter(pk=trigger.pk).update(recipient="pinned")
+    # No address on the node, so none to look up in the suppression list; the step's read of
+    # its recipient instead, whose channels hold the address (workers/nodes/chat.py).
+    assert_statements("teams step", stepped(trigger), statements=3, transactions=1)

@@ -25,3 +25,13 @@ class RateLimited(Exception):
     def __init__(self, provider: str, wait: timedelta):
         super().__init__(f"provider {provider!r} rate limit: waits {wait.total_seconds():.3f}s")
         self.wait = wait
+
+
+class RetryAfter(StepError):
+    """The provider answered 429 with `Retry-After`: it took nothing and asks to wait. The engine
+    puts the step back for `wait_seconds`, not counted as an attempt (as a provider's own rate
+    limit does: docs/design.md, "Providers")."""
+
+    def __init__(self, message: str, *, wait_seconds: float):
+        super().__init__(message)
+        self.wait_seconds = wait_seconds

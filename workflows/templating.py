@@ -16,6 +16,7 @@ TemplateError naming it, never a crash or a retry.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import OrderedDict
@@ -83,6 +84,10 @@ class _BudgetedOutput(StringIO):
         return super().write(text)
 
 
+def _json_filter(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 class _SandboxedEnvironment(Environment):
     # Liquid cannot call Python; the budgets above bound what a template can make it do.
     context_depth_limit = 30
@@ -92,6 +97,9 @@ class _SandboxedEnvironment(Environment):
         # `raw`: the explicit opt-out of autoescape in HTML fields (a no-op elsewhere).
         self.filters["raw"] = self.filters["safe"]
         self.filters["uniq"] = uniq  # linear; liquid's own is quadratic
+        # `json`: a value written as JSON, for templates that render JSON (a Slack node's
+        # blocks, a Teams card), so a quote in a payload string cannot break the document.
+        self.filters["json"] = _json_filter
 
     @property
     def local_namespace_limit(self) -> int:  # type: ignore[override]

@@ -6,7 +6,9 @@ Every registered node type (workflows.nodes) is in the table.
 
 from __future__ import annotations
 
+import json
 import time
+import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,7 +23,9 @@ from tests.factories import (
     digest_node,
     email_node,
     push_node,
+    slack_node,
     sms_node,
+    teams_node,
     throttle_node,
     webpush_node,
     window_node,
@@ -126,6 +130,27 @@ CASES = {
         chain(push_node("phone", url="{{ payload.link }}")),
         {"name": "Pu", "order": 7, "link": "javascript:alert(1)"},
     ),
+    # The chat types check their JSON after rendering, before any provider is called: a value
+    # inserted without `| json` breaks it, in the preview as in the run.
+    "slack_blocks_render_invalid_json": (
+        chain(
+            email_node("mail"),
+            slack_node(
+                webhook_url="https://hooks.slack.example/services/T0/B0/secret",
+                blocks='[{"type": "section", "text": "{{ payload.name }}"}]',
+            ),
+        ),
+        {"email": "a@example.com", "name": 'Sl "ack"'},
+    ),
+    "teams_card_is_not_an_adaptive_card": (
+        chain(
+            teams_node(
+                webhook_url="https://example.webhook.office.example/x",
+                card='{"type": "{{ payload.name }}", "body": []}',
+            )
+        ),
+        {"name": "Te"},
+    ),
 }
 
 
@@ -195,3 +220,32 @@ def test_every_case_is_exercised():
 def test_every_registered_node_type_is_in_the_table():
     used = {node["type"] for definition, _ in CASES.values() for node in definition["nodes"]}
     assert set(NODE_TYPES) <= used
+
+
+def test_a_chat_run_sends_what_the_preview_rendered(chat_server):
+    """The table's chat cases fail before sending; this one sends, to the stand-ins."""
+    slack_path, teams_path = f"/slack/ok/{uuid.uuid4().hex}", f"/teams/ok/{uuid.uuid4().hex}"
+    blocks = '[{"type": "section", "text": {"type": "mrkdwn", "text": {{ payload.name | json }}}}]'
+    definition = chain(
+        slack_node("chat", webhook_url=chat_server.url(slack_path), blocks=blocks),
+        teams_node(
+            "team", webhook_url=chat_server.url(teams_path), text="{{ vars.slack_chat.to }}"
+        ),
+    )
+    payload = {"name": 'Ch "at"'}
+    trigger = run_through(definition, payload)
+    assert trigger.status == "completed", trigger.last_error
+    preview = workflow_preview(
+        definition=definition,
+        payload=payload,
+        workflow={"key": trigger.workflow.key, "name": trigger.workflow.name, "version": 1},
+    )
+    nodes = {node.node_id: node for node in preview.nodes}
+    assert preview.route == ["chat", "team"] and all(node.ok for node in nodes.values())
+    (slack,) = chat_server.received(path=slack_path)
+    assert slack.body["text"] == nodes["chat"].value("text")
+    assert slack.body["blocks"] == json.loads(nodes["chat"].value("blocks") or "")
+    (teams,) = chat_server.received(path=teams_path)
+    # The preview's placeholder for vars.slack_chat.to is the redacted URL the run records.
+    sent_text = teams.body["attachments"][0]["content"]["body"][0]["text"]
+    assert sent_text == nodes["team"].value("text") == trigger.vars["slack_chat"]["to"]

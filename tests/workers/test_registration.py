@@ -78,10 +78,12 @@ def test_starting_registers_what_the_worker_consumes_and_can_run_and_schedules_b
         "delay",
         "digest",
         "email",
+        "slack",
+        "teams",
         "throttle",
         "window",
-    ]  # no SMS provider: no sms nodes
-    assert set(worker.providers) == {"email"}
+    ]  # no SMS provider: no sms nodes (Slack and Teams need none configured)
+    assert set(worker.providers) == {"email", "slack", "teams"}
     assert worker.version == metadata.version("notiflow")
     assert worker.stopped_at is None
     (beat,) = c.timer.scheduled

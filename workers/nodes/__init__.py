@@ -9,14 +9,23 @@ from dataclasses import dataclass
 from workers.nodes.base import Channel
 from workers.nodes.email import EmailChannel
 from workers.nodes.push import PushChannel, WebPushChannel
+from workers.nodes.slack import SlackChannel
 from workers.nodes.sms import SmsChannel
+from workers.nodes.teams import TeamsChannel
 from workers.providers import channel_providers
 from workflows.nodes import NODE_TYPES
 
 # Every channel a node type may send on (workflows.nodes, `channel`), by name.
 CHANNELS: dict[str, Channel] = {
     channel.name: channel
-    for channel in (EmailChannel(), SmsChannel(), WebPushChannel(), PushChannel())
+    for channel in (
+        EmailChannel(),
+        SmsChannel(),
+        WebPushChannel(),
+        PushChannel(),
+        SlackChannel(),
+        TeamsChannel(),
+    )
 }
 
 

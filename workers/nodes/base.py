@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from recipients.selectors import RunRecipient
 from workers.providers import Provider
 from workflows.nodes.base import (
     FOLLOW_AGAIN,
@@ -34,14 +35,15 @@ class Channel(Protocol):
         idempotency_key: str,
         provider: Provider,
         headers: Mapping[str, str] | None = None,
-        recipient: str = "",
+        recipient: RunRecipient | None = None,
     ) -> dict[str, Any]:
         """Deliver once through `provider`; returns {"message_id", "to", "sent_at", "provider",
         "provider_message_id"}. Raises TransientError or PermanentError.
 
         `rendered` is workflows.semantics.node_render's result. `idempotency_key` is
         `<trigger_id>:<node_id>` and must travel to the provider, whichever it is. `headers` are
-        extra email headers (SMS has none). `recipient` is the run's recipient's key (empty
-        for none): the push channels send to the addresses it holds.
+        extra email headers (SMS has none). `recipient` is the run's recipient as the step read it (None
+        for none): the push channels send to the addresses it holds, and a chat channel whose
+        node names no address finds one there (slack, teams).
         """
         ...

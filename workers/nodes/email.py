@@ -20,6 +20,7 @@ from django.conf import settings
 from django.core.mail import BadHeaderError, EmailMultiAlternatives, get_connection
 from django.utils import timezone
 
+from recipients.selectors import RunRecipient
 from workers.errors import PermanentError, TransientError
 from workers.providers import Provider
 from workflows.nodes.base import Rendered
@@ -83,7 +84,7 @@ class EmailChannel:
         idempotency_key: str,
         provider: Provider,
         headers: Mapping[str, str] | None = None,
-        recipient: str = "",
+        recipient: RunRecipient | None = None,
     ) -> dict[str, Any]:
         message_id = message_id_for(idempotency_key)
         _refuse_unsafe_headers(rendered, headers)

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 
+from recipients.selectors import RunRecipient
 from workers.providers import Provider
 from workers.providers.push import PushAnswer, fcm_backend, webpush_backend
 from workers.services.push import push_fan_out, push_message_id, push_topic, recipient_addresses
@@ -53,7 +54,7 @@ class WebPushChannel:
         idempotency_key: str,
         provider: Provider,
         headers: Mapping[str, str] | None = None,
-        recipient: str = "",
+        recipient: RunRecipient | None = None,
     ) -> dict[str, Any]:
         backend, topic = webpush_backend(), push_topic(idempotency_key)
         payload = _notification(rendered, idempotency_key)
@@ -66,7 +67,7 @@ class WebPushChannel:
         )
         return push_fan_out(
             idempotency_key=idempotency_key,
-            recipient=recipient,
+            recipient=recipient.key if recipient else "",
             address_key=self.address_key,
             addresses=addresses,
             send=send_one,
@@ -87,7 +88,7 @@ class PushChannel:
         idempotency_key: str,
         provider: Provider,
         headers: Mapping[str, str] | None = None,
-        recipient: str = "",
+        recipient: RunRecipient | None = None,
     ) -> dict[str, Any]:
         backend, topic = fcm_backend(), push_topic(idempotency_key)
         payload = _notification(rendered, idempotency_key)
@@ -100,7 +101,7 @@ class PushChannel:
         )
         return push_fan_out(
             idempotency_key=idempotency_key,
-            recipient=recipient,
+            recipient=recipient.key if recipient else "",
             address_key=self.address_key,
             addresses=addresses,
             send=send_one,

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from recipients.selectors import RunRecipient
 from workers.providers import Provider
 from workers.providers.sms import sms_backend
 from workflows.nodes.base import Rendered
@@ -24,7 +25,7 @@ class SmsChannel:
         idempotency_key: str,
         provider: Provider,
         headers: Mapping[str, str] | None = None,
-        recipient: str = "",
+        recipient: RunRecipient | None = None,
     ) -> dict[str, Any]:
         message_id = sms_backend(provider).send(
             to=rendered["to"], body=rendered["body"], idempotency_key=idempotency_key

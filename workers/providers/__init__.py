@@ -14,6 +14,9 @@ the settings see the change):
   `EMAIL_BACKEND` (or `EMAIL_URL`) itself, named by its short name (`smtp`), SMS the
   `NOTIFLOW_SMS_BACKEND`; `none` or empty, no provider.
 - `NOTIFLOW_PROVIDER_RATE_LIMITS=ses=14/s,twilio=100/m` (workers/services/provider_rates.py).
+- The chat channels (CHAT_CHANNELS) have one provider each, named after the channel (`slack`,
+  `teams`; a rate limit by that name applies): their address (a webhook URL, a Slack channel)
+  comes with each message, and every worker has them.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ EMAIL_ALIASES = {
 SMS_BACKENDS = ("twilio", "console", "file", "null")
 # The push channels' one provider each, by channel (workers/providers/push.py).
 PUSH_PROVIDERS = {"webpush": "webpush", "push": "fcm"}
+# Channels whose one provider is the service itself (workers/providers/slack.py, teams.py).
+CHAT_CHANNELS = ("slack", "teams")
 NO_PROVIDER = {"", "none"}
 _DJANGO_EMAIL_BACKENDS = "django.core.mail.backends."
 
@@ -153,11 +158,18 @@ def _push_providers(channel: str) -> tuple[Provider, ...]:
     return (Provider(name, channel, name, {}, rate),)
 
 
+@lru_cache(maxsize=16)
+def _chat_provider(channel: str, rates_text: str) -> tuple[Provider, ...]:
+    return (Provider(channel, channel, channel, {}, _rates(rates_text).get(channel)),)
+
+
 def channel_providers(channel: str) -> tuple[Provider, ...]:
     """The providers of `channel` in failover order; empty when this worker has none.
     Raises ProviderConfigError on settings that cannot work (settings.py refuses them at load)."""
     if channel in PUSH_PROVIDERS:
         return _push_providers(channel)
+    if channel in CHAT_CHANNELS:
+        return _chat_provider(channel, settings.NOTIFLOW_PROVIDER_RATE_LIMITS)
     names = (
         settings.NOTIFLOW_EMAIL_PROVIDERS if channel == "email" else settings.NOTIFLOW_SMS_PROVIDERS
     )
@@ -187,3 +199,15 @@ def provider_for_attempt(channel: str, *, named: str, attempts: int) -> Provider
         raise LookupError(f"provider {named!r} is not one of this worker's ({listed})")
     start = names.index(named) if named else 0
     return providers[(start + attempts) % len(providers)]
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """A Retry-After header's seconds (at least 1, at most NOTIFLOW_RETRY_MAX_SECONDS), or None
+    when absent or not a number of seconds (the 429 is then an ordinary transient error)."""
+    try:
+        seconds = float(value) if value is not None else None
+    except ValueError:
+        return None
+    if seconds is None:
+        return None
+    return min(max(seconds, 1.0), float(settings.NOTIFLOW_RETRY_MAX_SECONDS))

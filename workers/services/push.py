@@ -26,7 +26,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from recipients.models import Recipient
+from recipients.selectors import RunRecipient
 from workers.errors import PermanentError
 from workers.providers.push import PushAnswer
 from workers.sql import (
@@ -58,16 +58,16 @@ def push_message_id(idempotency_key: str) -> str:
 
 
 def recipient_addresses(
-    *, recipient: str, address_key: str, usable: Callable[[Any], bool]
+    *, recipient: RunRecipient | None, address_key: str, usable: Callable[[Any], bool]
 ) -> list[Any]:
-    """The run's recipient's addresses on a channel (`recipient.channels[address_key]`), those
-    that look usable; PermanentError when the run has no recipient or it does not exist.
-    (The per-step recipient loader, recipients/selectors.py, is the place to unify this.)"""
-    if not recipient:
+    """The run's recipient's addresses on a channel (`recipient.channels[address_key]`), as the
+    step read it (no statement of its own), those that look usable; PermanentError when the run
+    has no recipient or it does not exist."""
+    if recipient is None:
         raise PermanentError(f"the run has no recipient: recipient.channels.{address_key} needed")
-    channels = Recipient.objects.filter(key=recipient).values_list("channels", flat=True).first()
-    if channels is None:
-        raise PermanentError(f"recipient {recipient!r} does not exist")
+    if not recipient.found:
+        raise PermanentError(f"recipient {recipient.key!r} does not exist")
+    channels = recipient.context.get("channels")
     listed = channels.get(address_key) if isinstance(channels, dict) else None
     return (
         [address for address in listed or [] if usable(address)] if isinstance(listed, list) else []

@@ -14,7 +14,9 @@ from workflows.nodes.delay import DelayNode
 from workflows.nodes.digest import DigestNode
 from workflows.nodes.email import EmailNode
 from workflows.nodes.push import PushNode
+from workflows.nodes.slack import SlackNode
 from workflows.nodes.sms import SmsNode
+from workflows.nodes.teams import TeamsNode
 from workflows.nodes.throttle import ThrottleNode
 from workflows.nodes.webpush import WebPushNode
 from workflows.nodes.window import WindowNode
@@ -24,6 +26,8 @@ REGISTERED: tuple[type[NodeType], ...] = (
     SmsNode,
     WebPushNode,
     PushNode,
+    SlackNode,
+    TeamsNode,
     DelayNode,
     WindowNode,
     ThrottleNode,

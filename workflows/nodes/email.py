@@ -56,7 +56,8 @@ class EmailNode(SendingType):
         ("body",),
         ("html",),
         ("provider",),
-        ("skip_suppressed", "skip_missing"),
+        ("skip_suppressed",),
+        ("skip_missing",),
     )
 
     def problems(self, node: dict[str, Any]) -> list[Problem]:

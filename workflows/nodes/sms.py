@@ -24,7 +24,7 @@ class SmsNode(SendingType):
     optional = ("to", "provider", "skip_suppressed", "skip_missing")
     templates = ("to", "body")
     colours = ("#eaf6ec", "#2e8b47")
-    form_groups = (("to",), ("body",), ("provider",), ("skip_suppressed", "skip_missing"))
+    form_groups = (("to",), ("body",), ("provider",), ("skip_suppressed",), ("skip_missing",))
 
     def recipient_check(self, node: dict[str, Any], rendered: Rendered) -> Rendered:
         """The rendered fields with `to` in E.164 form, or RenderError."""

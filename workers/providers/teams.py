@@ -1,0 +1,73 @@
+"""Microsoft Teams: one POST of a message with an Adaptive Card attachment to an incoming-webhook
+or Workflows ("When a Teams webhook request is received") URL; plain text goes as a card of one
+TextBlock, the one shape both accept.
+
+Neither answers a message id nor de-duplicates: a resend from the crash window may post twice
+(the ledger's send_count shows it). A 429 with Retry-After waits without an attempt (RetryAfter);
+transport errors and 5xx are transient; any other non-2xx (a redirect included: it is not
+followed) is permanent. A legacy connector answers 200 with an error text (`Microsoft Teams
+endpoint returned HTTP error 429 ...`), read the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import requests
+from django.conf import settings
+
+from workers.errors import PermanentError, RetryAfter, TransientError
+from workers.providers import retry_after_seconds
+
+_LEGACY_ERROR = re.compile(r"returned HTTP error (\d{3})")
+
+
+def teams_card_of_text(text: str) -> dict[str, Any]:
+    return {
+        "type": "AdaptiveCard",
+        "$schema": "http://adaptivecards.io/schemas/adaptive-card.json",
+        "version": "1.4",
+        "body": [{"type": "TextBlock", "text": text, "wrap": True}],
+    }
+
+
+def teams_message(card: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "message",
+        "attachments": [
+            {
+                "contentType": "application/vnd.microsoft.card.adaptive",
+                "contentUrl": None,
+                "content": card,
+            }
+        ],
+    }
+
+
+def teams_webhook_post(url: str, *, card: dict[str, Any], idempotency_key: str) -> None:
+    """POST one card; raises RetryAfter, TransientError or PermanentError."""
+    try:
+        response = requests.post(
+            url,
+            json=teams_message(card),
+            headers={"Idempotency-Key": idempotency_key},
+            timeout=settings.NOTIFLOW_CHAT_TIMEOUT_SECONDS,
+            allow_redirects=False,
+        )
+    except requests.RequestException as exc:
+        raise TransientError(f"teams: {type(exc).__name__}: {exc}") from exc
+    status, body = response.status_code, response.text[:200]
+    legacy = _LEGACY_ERROR.search(body) if status == 200 else None
+    if legacy:
+        status = int(legacy.group(1))
+    if 200 <= status < 300:
+        return
+    if status == 429:
+        wait = retry_after_seconds(response.headers.get("Retry-After"))
+        if wait is not None:
+            raise RetryAfter(f"teams: HTTP 429, retry after {wait:g}s", wait_seconds=wait)
+        raise TransientError(f"teams: HTTP 429: {body}")
+    if status >= 500:
+        raise TransientError(f"teams: HTTP {status}: {body}")
+    raise PermanentError(f"teams: HTTP {status}: {body}")
