@@ -123,6 +123,7 @@ INSTALLED_APPS = [
     "events",
     "deliveries",
     "recipients",
+    "inbox",
 ]
 
 MIDDLEWARE = [

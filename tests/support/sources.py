@@ -15,6 +15,7 @@ PACKAGES = (
     "workers",
     "events",
     "deliveries",
+    "inbox",
     "registry",
     "workflows",
 )

@@ -580,6 +580,9 @@ def _announcements(
     if run is not None and run.skipped:
         skipped = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SKIPPED, {"message": skipped}))
+    if run is not None and run.delivered:  # stored by its own writes: announced with them
+        message = {"node_id": node["id"], **run.output}
+        kinds.append((events.MESSAGE_SENT, {"message": message}))
     if run is not None and run.sent:
         message = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SENT, {"message": message}))

@@ -13,6 +13,7 @@ from workflows.nodes.base import NodeType
 from workflows.nodes.delay import DelayNode
 from workflows.nodes.digest import DigestNode
 from workflows.nodes.email import EmailNode
+from workflows.nodes.inapp import InappNode
 from workflows.nodes.sms import SmsNode
 from workflows.nodes.throttle import ThrottleNode
 from workflows.nodes.window import WindowNode
@@ -20,6 +21,7 @@ from workflows.nodes.window import WindowNode
 REGISTERED: tuple[type[NodeType], ...] = (
     EmailNode,
     SmsNode,
+    InappNode,
     DelayNode,
     WindowNode,
     ThrottleNode,

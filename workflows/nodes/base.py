@@ -62,6 +62,9 @@ class NodeRun:
     skipped: bool = False
     follow: str = FOLLOW_EDGES
     writes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # The node delivered a message without a provider, in its own `writes` (an in-app message):
+    # the engine announces message.sent with the release, on the channel the output names.
+    delivered: bool = False
 
 
 class ThrottleCount(Protocol):
@@ -98,6 +101,17 @@ class StepPort(Protocol):
     def trigger_id(self) -> str: ...
     @property
     def workflow_id(self) -> int: ...
+    @property
+    def recipient(self) -> str:
+        """The run's recipient's key (trigger_instance.recipient), '' for none."""
+        ...
+
+    def inbox_store(
+        self, *, message_id: str, node_id: str, message: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        """The write (NodeRun.writes) that stores `message` in the recipient's inbox with the
+        step's release, once per (run, node)."""
+        ...
 
     def throttle_pass(
         self, *, node_id: str, key: str, limit: int, window: timedelta

@@ -1,0 +1,47 @@
+"""The inbox's SQL that rides in other statements (docs/design.md, "In-app inbox").
+
+MESSAGE_STORE_SQL runs as a CTE of the engine's release statement (triggers.state.ReleaseWrite):
+it reads `released`, so the message is stored only along with the step's release, in the same
+statement; and it is keyed on (trigger_id, node_id) with ON CONFLICT DO NOTHING, so a step run
+again after a crash, a lost lease or a retry finds its message and stores no second one. The
+`inbox_` prefix keeps its parameters apart from the release's own.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inbox.models import InboxMessage
+
+MESSAGE_TABLE = InboxMessage._meta.db_table
+
+MESSAGE_STORE_SQL = f"""
+INSERT INTO {MESSAGE_TABLE} (id, recipient, trigger_id, node_id, workflow_key, category, title,
+                             body, body_html, action_url, data, created_at)
+SELECT %(inbox_id)s::uuid, %(inbox_recipient)s::text, released.id, %(inbox_node)s::text,
+       %(inbox_workflow)s::text, %(inbox_category)s::text, %(inbox_title)s::text,
+       %(inbox_body)s::text, %(inbox_body_html)s::text, %(inbox_action_url)s::text,
+       %(inbox_data)s::jsonb, now()
+FROM released
+ON CONFLICT (trigger_id, node_id) DO NOTHING
+"""  # noqa: S608 (names from the models, values as parameters)
+
+
+def message_store_params(
+    *, message_id: str, recipient: str, node_id: str, workflow_key: str, message: dict[str, Any]
+) -> dict[str, Any]:
+    """The parameters of MESSAGE_STORE_SQL; `message` holds the rendered fields (title, body,
+    body_html, action_url, category) and `data`."""
+    return {
+        "inbox_id": message_id,
+        "inbox_recipient": recipient,
+        "inbox_node": node_id,
+        "inbox_workflow": workflow_key,
+        "inbox_category": message.get("category", ""),
+        "inbox_title": message["title"],
+        "inbox_body": message["body"],
+        "inbox_body_html": message["body_html"],
+        "inbox_action_url": message.get("action_url", ""),
+        "inbox_data": json.dumps(message.get("data") or {}),
+    }
