@@ -45,3 +45,36 @@ def message_store_params(
         "inbox_action_url": message.get("action_url", ""),
         "inbox_data": json.dumps(message.get("data") or {}),
     }
+
+
+# --- marks (inbox/services.py) ------------------------------------------------------------------
+
+# What each mark sets, and which messages it changes (the others already are so): a mark that
+# changes nothing writes nothing and announces nothing. Reading a message sees it too.
+MARKS: dict[str, tuple[str, str]] = {
+    "seen": ("seen_at = now()", "seen_at IS NULL"),
+    "read": ("read_at = now(), seen_at = COALESCE(seen_at, now())", "read_at IS NULL"),
+    "unread": ("read_at = NULL", "read_at IS NOT NULL"),
+    "archived": ("archived_at = now()", "archived_at IS NULL"),
+    "unarchived": ("archived_at = NULL", "archived_at IS NOT NULL"),
+}
+MARK_RETURNS = "id, trigger_id, node_id, workflow_key, category, seen_at, read_at, archived_at"
+
+
+def mark_sql(mark: str, *, every: bool) -> str:
+    """The UPDATE of `mark` on the recipient's messages `%(ids)s`, or on every one not archived
+    (`every`: mark-all), returning the rows it changed."""
+    sets, changes = MARKS[mark]
+    which = "archived_at IS NULL" if every else "id = ANY(%(ids)s::uuid[])"
+    return (
+        f"UPDATE {MESSAGE_TABLE} SET {sets} "  # noqa: S608 (constants above)
+        f"WHERE recipient = %(recipient)s AND {which} AND {changes} "
+        f"RETURNING {MARK_RETURNS}"
+    )
+
+
+# The counts of a recipient's messages not archived, in one scan of the feed's index.
+COUNTS_SQL = f"""
+SELECT count(*) FILTER (WHERE seen_at IS NULL), count(*) FILTER (WHERE read_at IS NULL), count(*)
+FROM {MESSAGE_TABLE} WHERE recipient = %(recipient)s AND archived_at IS NULL
+"""  # noqa: S608 (names from the models)

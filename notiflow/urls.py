@@ -10,6 +10,13 @@ from events.api import (
     WebhookRotateSecretApi,
     WebhookTestApi,
 )
+from inbox.api import (
+    InboxCountsApi,
+    InboxFeedApi,
+    InboxMarkAllApi,
+    InboxMarkApi,
+    InboxTokenApi,
+)
 from notiflow.views import favicon, landing
 from registry.api import WorkerListApi
 from triggers.api import (
@@ -61,6 +68,15 @@ api = [
         "suppressions/<int:suppression_id>/",
         SuppressionDetailApi.as_view(),
         name="suppression-detail",
+    ),
+    path("inbox/", InboxFeedApi.as_view(), name="inbox-feed"),
+    path("inbox/counts/", InboxCountsApi.as_view(), name="inbox-counts"),
+    path("inbox/mark/", InboxMarkApi.as_view(), name="inbox-mark"),
+    path("inbox/mark-all/", InboxMarkAllApi.as_view(), name="inbox-mark-all"),
+    path(
+        "recipients/<str:recipient_key>/inbox-token/",
+        InboxTokenApi.as_view(),
+        name="recipient-inbox-token",
     ),
     path("health/", HealthApi.as_view(), name="health"),
     path(

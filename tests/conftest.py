@@ -134,6 +134,9 @@ STACK_SETTINGS = {
     # tested on a web process of their own (tests/security/test_rate_limits.py).
     "NOTIFLOW_RATE_LIMIT_TRIGGER": "off",
     "NOTIFLOW_RATE_LIMIT_ADMIN": "off",
+    "NOTIFLOW_RATE_LIMIT_INBOX": "off",
+    # The in-app inbox's browser test serves its page from this origin (tests/inbox/).
+    "NOTIFLOW_INBOX_SECRET": "inbox-test-secret",
 }
 
 # The stack's worker groups (docs/design.md, rule 11): `default` is served by two, `billing`

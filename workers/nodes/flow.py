@@ -6,10 +6,13 @@ sends nothing may use of its step. Throttle and digest state stays here, in Post
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
+from inbox.live import inbox_changed
 from inbox.sql import MESSAGE_STORE_SQL, message_store_params
 from triggers.models import TriggerInstance
 from workers.services.flow import DigestReach, ThrottleCount, digest_reach, throttle_take
@@ -54,6 +57,9 @@ class EngineStep:
             message=message,
         )
         return MESSAGE_STORE_SQL, params
+
+    def inbox_notifier(self) -> Callable[[], None]:
+        return partial(inbox_changed, self.recipient)
 
     def throttle_pass(
         self, *, node_id: str, key: str, limit: int, window: timedelta

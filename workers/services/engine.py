@@ -554,6 +554,8 @@ def _record(
         )
         return None
     route, extras = released
+    for callback in run.on_commit if run is not None and not outcome.error else ():
+        transaction.on_commit(callback)
     if extras and extras[0]:
         deliveries_enqueue_on_commit(extras[0])
     if nudge:

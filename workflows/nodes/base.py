@@ -9,6 +9,7 @@ sends on), what the preview shows, how the diagram draws it and how the admin ro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -65,6 +66,8 @@ class NodeRun:
     # The node delivered a message without a provider, in its own `writes` (an in-app message):
     # the engine announces message.sent with the release, on the channel the output names.
     delivered: bool = False
+    # Called after the step's release commits, when it applied (an inbox's open streams told).
+    on_commit: list[Callable[[], None]] = field(default_factory=list)
 
 
 class ThrottleCount(Protocol):
@@ -111,6 +114,10 @@ class StepPort(Protocol):
     ) -> tuple[str, dict[str, Any]]:
         """The write (NodeRun.writes) that stores `message` in the recipient's inbox with the
         step's release, once per (run, node)."""
+        ...
+
+    def inbox_notifier(self) -> Callable[[], None]:
+        """What tells the recipient's open streams of a new message (NodeRun.on_commit)."""
         ...
 
     def throttle_pass(

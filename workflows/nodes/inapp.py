@@ -110,7 +110,11 @@ class InappNode(NodeType):
         }
         write = step.inbox_store(message_id=message_id, node_id=node["id"], message=message)
         return NodeRun(
-            output=output, vars_patch={output_key(node): output}, writes=[write], delivered=True
+            output=output,
+            vars_patch={output_key(node): output},
+            writes=[write],
+            delivered=True,
+            on_commit=[step.inbox_notifier()],
         )
 
     def preview(self, node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
