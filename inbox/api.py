@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -31,6 +32,7 @@ from inbox.auth import (
     RecipientRateThrottle,
     RecipientTokenAuthentication,
 )
+from inbox.stream import STREAM_ENVIRON_KEY, StreamSlot, stream_events
 from inbox.tokens import recipient_token
 from recipients.models import KEY_MAX_LENGTH
 
@@ -235,3 +237,36 @@ class InboxTokenApi(StrictQueryParameters, APIView):
         if len(recipient_key) > KEY_MAX_LENGTH:
             raise ValidationError({"id": [f"at most {KEY_MAX_LENGTH} characters"]})
         return Response({"token": recipient_token(recipient_key)})
+
+
+class InboxStreamApi(RecipientTokenView):
+    @extend_schema(
+        summary="Follow the recipient's inbox as Server-Sent Events",
+        description="`text/event-stream`: `message` events (a message as the feed shows it) for "
+        "each new message, and a `counts` event after each change (also one from another tab's "
+        "mark), within a second of its commit; a comment line every 15 s. Each event's `id` is "
+        "a position: reconnect with it as the `Last-Event-ID` header to get every message since. "
+        "Authorization: `Recipient <recipient id>:<token>` (use fetch() with that header; the "
+        "browser's EventSource cannot send one).",
+        parameters=[
+            OpenApiParameter("Last-Event-ID", str, location=OpenApiParameter.HEADER, required=False)
+        ],
+        responses={(200, "text/event-stream"): OpenApiResponse(description="the events")},
+    )
+    def get(self, request: Request) -> HttpResponse:
+        slot = request.META.get(STREAM_ENVIRON_KEY)
+        if not isinstance(slot, StreamSlot):
+            slot = StreamSlot()  # no adapter: answer the first events and end
+        if not slot.redispatch:
+            slot.cursor = request.headers.get("Last-Event-ID", "").strip()
+            try:
+                if slot.cursor:
+                    services.cursor_read(slot.cursor)
+            except services.CursorInvalid as exc:
+                raise ValidationError({"Last-Event-ID": [str(exc)]}) from exc
+        body = stream_events(self.recipient, slot)
+        slot.recipient = self.recipient
+        response = HttpResponse(body, content_type="text/event-stream")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+        return response

@@ -15,6 +15,7 @@ from inbox.api import (
     InboxFeedApi,
     InboxMarkAllApi,
     InboxMarkApi,
+    InboxStreamApi,
     InboxTokenApi,
 )
 from notiflow.views import favicon, landing
@@ -73,6 +74,7 @@ api = [
     path("inbox/counts/", InboxCountsApi.as_view(), name="inbox-counts"),
     path("inbox/mark/", InboxMarkApi.as_view(), name="inbox-mark"),
     path("inbox/mark-all/", InboxMarkAllApi.as_view(), name="inbox-mark-all"),
+    path("inbox/stream/", InboxStreamApi.as_view(), name="inbox-stream"),
     path(
         "recipients/<str:recipient_key>/inbox-token/",
         InboxTokenApi.as_view(),

@@ -67,7 +67,7 @@ SCOPES = {
 PUBLIC = {"schema", "docs"}
 # The in-app inbox's feed API: a recipient token, never an API key (inbox/auth.py; tested in
 # tests/inbox/test_feed_api.py).
-RECIPIENT_TOKEN = {"inbox-feed", "inbox-counts", "inbox-mark", "inbox-mark-all"}
+RECIPIENT_TOKEN = {"inbox-feed", "inbox-counts", "inbox-mark", "inbox-mark-all", "inbox-stream"}
 # Path arguments that match each converter (the objects need not exist).
 ARGUMENTS = {
     "key": "no-such-workflow",
