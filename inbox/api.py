@@ -227,10 +227,7 @@ class InboxTokenApi(StrictQueryParameters, APIView):
         "under NOTIFLOW_INBOX_SECRET, which a backend may compute itself. The recipient need not "
         "exist yet.",
         request=NoFieldsSerializer,
-        responses={
-            200: inline_serializer("InboxToken", {"token": serializers.CharField()}),
-            400: OpenApiResponse(description="the id is longer than 200 characters"),
-        },
+        responses=inline_serializer("InboxToken", {"token": serializers.CharField()}),
     )
     def post(self, request: Request, recipient_key: str) -> Response:
         request_fields(request, NoFieldsSerializer)

@@ -22,7 +22,7 @@ def test_a_worker_without_an_sms_provider_cannot_run_sms_nodes(settings, no_prov
     settings.NOTIFLOW_SMS_BACKEND = no_provider
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     capabilities = worker_capabilities()
-    assert capabilities.node_types == ["email", "delay", "window", "throttle", "digest"]
+    assert capabilities.node_types == ["email", "inapp", "delay", "window", "throttle", "digest"]
     assert capabilities.providers == {"email": "smtp"}
     assert node_unrunnable(sms_node("text")) == NO_SMS
     assert node_unrunnable(email_node("mail")) is None
@@ -32,7 +32,15 @@ def test_providers_are_named_by_their_backend(settings):
     settings.NOTIFLOW_SMS_BACKEND = "twilio"
     settings.EMAIL_BACKEND = "myproject.mail.SesBackend"
     capabilities = worker_capabilities()
-    assert capabilities.node_types == ["email", "sms", "delay", "window", "throttle", "digest"]
+    assert capabilities.node_types == [
+        "email",
+        "sms",
+        "inapp",
+        "delay",
+        "window",
+        "throttle",
+        "digest",
+    ]
     assert capabilities.providers == {"email": "myproject.mail.SesBackend", "sms": "twilio"}
 
 

@@ -110,6 +110,18 @@ CASES = {
         {"email": "a@example.com", "name": "Th", "user": " "},
     ),
     "digest_of_one_run": (gathered(), {"email": "a@example.com", "name": "Di", "user": "u2"}),
+    "inapp_link_that_is_not_one": (
+        chain(
+            {
+                "id": "bell",
+                "type": "inapp",
+                "title": "Hi {{ payload.name }}",
+                "body": "b",
+                "action_url": "javascript:{{ payload.name }}",
+            }
+        ),
+        {"name": "In"},
+    ),
 }
 
 

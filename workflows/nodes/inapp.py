@@ -94,13 +94,13 @@ class InappNode(NodeType):
         }
 
     def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
+        message = self.message_render(node, step.context)  # first: as the preview fails
         if not step.recipient:
             raise RenderError(
                 f"node {node['id']!r}: the run has no recipient; an inapp node stores its "
                 "message in the recipient's inbox (trigger with `recipient`)",
                 field="recipient",
             )
-        message = self.message_render(node, step.context)
         message_id = str(uuid.uuid4())
         output = {
             "message_id": message_id,
