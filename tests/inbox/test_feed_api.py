@@ -205,3 +205,11 @@ def test_erase_deletes_the_persons_messages_only():
     message("ada"), message("ada"), message("bob")
     assert inbox_erase("ada") == 2
     assert list(InboxMessage.objects.values_list("recipient", flat=True)) == ["bob"]
+
+
+def test_each_recipient_has_its_own_rate_limit():
+    person = unique("person")  # a bucket of its own in the slot's Redis
+    with override_settings(NOTIFLOW_RATE_LIMIT_INBOX="2/m"):
+        codes = [reader(person).get("/api/inbox/counts/").status_code for _ in range(3)]
+        other = reader(unique("person")).get("/api/inbox/counts/").status_code
+    assert codes == [200, 200, 429] and other == 200
