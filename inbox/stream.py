@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -101,6 +102,51 @@ def _event(name: str, data: dict[str, Any], event_id: str) -> str:
     if event_id:
         lines.insert(0, f"id: {event_id}")
     return "\n".join(lines) + "\n\n"
+
+
+async def stream_follow(
+    *,
+    slot: StreamSlot,
+    headers: list[tuple[bytes, bytes]],
+    first: bytes,
+    again: Callable[[StreamSlot], Awaitable[tuple[StreamSlot, bytes] | None]],
+    listener: InboxListener,
+    heartbeat: float,
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+) -> None:
+    """Serve one open stream on the ASGI adapter (see the module): `first`, then, each time
+    `listener` says the recipient's inbox changed, what `again` (the view, in a pool thread)
+    answers after the slot's position; a comment line every `heartbeat` seconds between; until
+    the client leaves or `again` refuses (None: the token no longer valid)."""
+    assert slot.recipient is not None
+    recipient = slot.recipient
+    changed = listener.subscribe(recipient)
+    gone = asyncio.ensure_future(receive())  # once the body is read: only a disconnect
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        chunk = first
+        while True:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            woken = asyncio.ensure_future(changed.wait())
+            done, _ = await asyncio.wait(
+                {woken, gone}, timeout=heartbeat, return_when=asyncio.FIRST_COMPLETED
+            )
+            woken.cancel()
+            if gone in done:
+                return
+            if woken not in done:
+                chunk = b": keep-alive\n\n"
+                continue
+            changed.clear()
+            answered = await again(slot)
+            if answered is None:
+                break
+            slot, chunk = answered
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        gone.cancel()
+        listener.unsubscribe(recipient, changed)
 
 
 class InboxListener:

@@ -219,6 +219,7 @@ class WsgiAdapter:
         stream_environ_key: str | None = None,
         stream_slot_factory: Callable[[bool], Any] | None = None,
         listener_factory: Callable[[], Any] | None = None,
+        stream_follow: Callable[..., Awaitable[None]] | None = None,
         heartbeat_seconds: float = 15.0,
     ):
         self.wsgi_app = wsgi_app
@@ -234,6 +235,7 @@ class WsgiAdapter:
         self._stream_key = stream_environ_key
         self._stream_slot = stream_slot_factory
         self._listener_factory = listener_factory
+        self._stream_follow = stream_follow
         self.heartbeat_seconds = heartbeat_seconds
         self.listener: Any = None
 
@@ -299,7 +301,7 @@ class WsgiAdapter:
         environ = wsgi_environ(scope, body)
         environ[self._wait_key] = slot
         stream = None
-        if self._stream_slot is not None and self._stream_key is not None:
+        if self._stream_slot is not None and self._stream_key is not None and self._stream_follow:
             stream = environ[self._stream_key] = self._stream_slot(False)
         response = await loop.run_in_executor(self.pool, run_wsgi, self.wsgi_app, environ)
         if stream is not None and stream.recipient is not None and response.status == 200:
@@ -342,52 +344,36 @@ class WsgiAdapter:
         receive: Receive,
         send: Send,
     ) -> None:
-        """Keep a stream's response open (inbox/stream.py): its first answer, then the view's
-        answer again after each change the listener reports, a comment line between them every
-        heartbeat, until the client leaves or the view refuses (the token no longer valid)."""
+        """A response the view keeps open (inbox/stream.py, `stream_follow`): its first answer
+        without its length, then the view's answer again after each change."""
         loop = asyncio.get_running_loop()
         if response.rest is not None:  # a stream's answers are small: never read in batches
             await loop.run_in_executor(self.pool, discard, response)
             return
-        assert self._stream_key is not None and self._stream_slot is not None
-        recipient = stream.recipient
-        changed = self.listener.subscribe(recipient)
-        gone = asyncio.ensure_future(receive())
-        try:
-            # The first answer's length is not the stream's: sent chunked, without it.
-            headers = [(k, v) for k, v in response.headers if k != b"content-length"]
-            start = {"type": "http.response.start", "status": 200, "headers": headers}
-            await send(start)
-            chunk = b"".join(response.chunks)
-            while True:
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                woken = asyncio.ensure_future(changed.wait())
-                done, _ = await asyncio.wait(
-                    {woken, gone},
-                    timeout=self.heartbeat_seconds,
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                woken.cancel()
-                if gone in done:
-                    return
-                if woken not in done:
-                    chunk = b": keep-alive\n\n"
-                    continue
-                changed.clear()
-                again = self._stream_slot(True)
-                again.carry(stream)
-                environ = wsgi_environ(scope, body)
-                environ[self._stream_key] = again
-                answer = await loop.run_in_executor(self.pool, run_wsgi, self.wsgi_app, environ)
-                if answer.status != 200 or answer.rest is not None:
-                    if answer.rest is not None:
-                        await loop.run_in_executor(self.pool, discard, answer)
-                    break
-                stream, chunk = again, b"".join(answer.chunks)
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        finally:
-            gone.cancel()
-            self.listener.unsubscribe(recipient, changed)
+        key, new_slot, follow = self._stream_key, self._stream_slot, self._stream_follow
+        assert key is not None and new_slot is not None and follow is not None
+
+        async def again(before: Any) -> tuple[Any, bytes] | None:
+            slot = new_slot(True)
+            slot.carry(before)
+            environ = wsgi_environ(scope, body)
+            environ[key] = slot
+            answer = await loop.run_in_executor(self.pool, run_wsgi, self.wsgi_app, environ)
+            if answer.rest is not None:
+                await loop.run_in_executor(self.pool, discard, answer)
+                return None
+            return (slot, b"".join(answer.chunks)) if answer.status == 200 else None
+
+        await follow(
+            slot=stream,
+            headers=[(k, v) for k, v in response.headers if k != b"content-length"],
+            first=b"".join(response.chunks),
+            again=again,
+            listener=self.listener,
+            heartbeat=self.heartbeat_seconds,
+            receive=receive,
+            send=send,
+        )
 
     async def _send(self, response: WsgiResponse, send: Send) -> None:
         loop = asyncio.get_running_loop()
@@ -449,7 +435,13 @@ def _application() -> WsgiAdapter:
             connection_params=waiter_connection_params(),
         )
 
-    from inbox.stream import HEARTBEAT_SECONDS, STREAM_ENVIRON_KEY, InboxListener, StreamSlot
+    from inbox.stream import (
+        HEARTBEAT_SECONDS,
+        STREAM_ENVIRON_KEY,
+        InboxListener,
+        StreamSlot,
+        stream_follow,
+    )
 
     return WsgiAdapter(
         wsgi_app,
@@ -461,6 +453,7 @@ def _application() -> WsgiAdapter:
         stream_environ_key=STREAM_ENVIRON_KEY,
         stream_slot_factory=lambda redispatch: StreamSlot(redispatch=redispatch),
         listener_factory=lambda: InboxListener(url=settings.NOTIFLOW_CACHE_URL),
+        stream_follow=stream_follow,
         heartbeat_seconds=HEARTBEAT_SECONDS,
     )
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from inbox.services import cursor_of
-from inbox.stream import STREAM_ENVIRON_KEY, StreamSlot
+from inbox.stream import STREAM_ENVIRON_KEY, StreamSlot, stream_follow
 from notiflow.asgi import WsgiAdapter
 from tests.inbox.test_feed_api import message, reader
 from tests.test_asgi import FakeWaiter, scope
@@ -114,6 +114,7 @@ def test_the_adapter_keeps_a_stream_open_and_writes_each_change(settings):
         stream_environ_key=STREAM_ENVIRON_KEY,
         stream_slot_factory=lambda redispatch: StreamSlot(redispatch=redispatch),
         listener_factory=lambda: listener,
+        stream_follow=stream_follow,
         heartbeat_seconds=0.05,
     )
     sent: list[dict[str, Any]] = []
