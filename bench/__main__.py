@@ -27,6 +27,7 @@ PARTS = (
     "pools",
     "intake",
     "fanout",
+    "streams",
     "brokers",
     "curve",
     "publish",
@@ -215,6 +216,8 @@ class Bench:
                 self.run_dblimit()
             if "intake" in parts:
                 self.run_intake()
+            if "streams" in parts:
+                self.run_streams()
         if "fanout" in parts:
             self.run_fanout()
         if "brokers" in parts:
@@ -382,6 +385,44 @@ class Bench:
                 say(f"  {runs[-1]}")
         self.r.setdefault("fanout", []).append(runs)
         infra.redis_flush(self.config)  # the runs' nudges: no worker ran them
+
+    def run_streams(self) -> None:
+        from bench.cpu import backends, children
+        from bench.intake import http_run
+        from bench.streams import STREAMS, streams_measure
+        from inbox.tokens import recipient_token
+
+        n = self.args.intake_requests
+        say(f"streams: intake ({n} POST /api/triggers/) without, then with {STREAMS} open streams")
+        web = self.procs.web(self.args.web, DATABASE_URL=self.config.db_url("sql"))
+        sql_db, server = self.config.db_name("sql"), self.config.server_url
+
+        def intake() -> object:
+            return http_run(
+                port=self.config.port,
+                api_key=self.api_key,
+                workflow_key=self.intake_workflow.key,
+                requests=n,
+            )
+
+        try:
+            without = intake()
+            say(f"  without streams: {without}")
+            headers = [
+                f"Recipient bench-{i}:{recipient_token(f'bench-{i}')}" for i in range(STREAMS)
+            ]
+            run, with_streams = streams_measure(
+                port=self.config.port,
+                headers=headers,
+                web_pids=lambda: [web.pid, *children(web.pid)],
+                backends=lambda: backends(server, sql_db),
+                while_open=intake,
+            )
+            say(f"  {run}")
+            say(f"  with them open: {with_streams}")
+        finally:
+            self.procs.stop(web)
+        self.r.setdefault("streams", []).append((run, without, with_streams))
 
     def run_scale(self) -> None:
         """History in the `scale` copy; engine runs alternate between it and the empty `engine`

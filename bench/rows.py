@@ -94,6 +94,30 @@ def _query_row(bench: Any, r: dict[str, Any]) -> list[Row]:
     ]
 
 
+def _streams_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    """Intake with the inbox's open streams against without (issue 35: within 20 %)."""
+    from bench.streams import STREAMS
+
+    runs = r.get("streams", [])
+    if not runs:
+        return []
+    rates = [(w.per_second, s.per_second) for _, w, s in runs]
+    kept = [with_ / without for without, with_ in rates if without]
+    last = runs[-1][0]
+    return [
+        Row(
+            f"inbox: intake with {STREAMS:,} open streams (req/s, without -> with)",
+            "; ".join(f"{w:,.0f} -> {s:,.0f}" for w, s in rates)
+            + f"; {last.opened:,} open, {last.kb_per_stream:.1f} KB a stream, "
+            f"{last.backends_after - last.backends_before:+d} database connections",
+            ratio=f"{min(kept):.0%} kept" if kept else "",
+            target=">= 80 % kept",
+            met=bool(kept) and min(kept) >= 0.8 and last.opened == STREAMS,
+            command=bench.cmd("streams", intake_requests=a.intake_requests),
+        )
+    ]
+
+
 def _intake_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     http, sql = r.get("intake_http", []), r.get("intake_sql", [])
     if not http:
@@ -256,6 +280,7 @@ def rows(bench: Any) -> list[Row]:
         *_query_row(bench, r),
         *_intake_rows(bench, r, a),
         *_fanout_rows(bench, r, a),
+        *_streams_rows(bench, r, a),
         *_broker_rows(bench, r, a),
         *_publish_rows(bench, r, a),
         *_delay_rows(bench, r, a),

@@ -27,6 +27,10 @@ MESSAGE_COMPLAINED = "message.complained"
 MESSAGE_UNSUBSCRIBED = "message.unsubscribed"
 MESSAGE_OPENED = "message.opened"
 MESSAGE_CLICKED = "message.clicked"
+# What a recipient does with an in-app message (inbox/services.py).
+MESSAGE_SEEN = "message.seen"
+MESSAGE_READ = "message.read"
+MESSAGE_ARCHIVED = "message.archived"
 # Sent by POST /api/webhooks/<id>/test/ to that endpoint alone; nobody subscribes to it.
 PING = "ping"
 
@@ -36,7 +40,10 @@ EVENT_TYPES: dict[str, str] = {
     TRIGGER_CANCELLED: "a trigger was cancelled",
     TRIGGER_DELETED: "a trigger was soft-deleted",
     STEP_FAILED: "a step failed and will be retried (data.step has the attempt and the error)",
-    MESSAGE_SENT: "a message was accepted by its provider (data.message)",
+    MESSAGE_SENT: (
+        "a message was accepted by its provider, or an in-app message stored in its "
+        "recipient's inbox (data.message)"
+    ),
     MESSAGE_SKIPPED: (
         "a send was skipped, its recipient suppressed (unsubscribed, say) or the send turned "
         "off by their preferences; the run goes on (data.message says which rule and entry, or "
@@ -55,6 +62,9 @@ EVENT_TYPES: dict[str, str] = {
     ),
     MESSAGE_OPENED: "the recipient opened the message (where the provider tracks opens)",
     MESSAGE_CLICKED: "the recipient clicked a link (where the provider tracks clicks)",
+    MESSAGE_SEEN: "the recipient saw an in-app message in their feed (data.message)",
+    MESSAGE_READ: "the recipient read an in-app message (data.message)",
+    MESSAGE_ARCHIVED: "the recipient archived an in-app message (data.message)",
 }
 
 # What an endpoint's `events` may list.

@@ -17,6 +17,7 @@ OPERATOR_APPS: dict[str, list[str]] = {
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
     "workers": ["StepExecutionLog", "SendLedger", "Digest"],
     "deliveries": ["DeliveryEvent", "Suppression", "UnmatchedReport"],
+    "inbox": ["InboxMessage"],
     "events": ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"],
     "registry": ["Worker"],
 }

@@ -12,7 +12,10 @@ What the event loop adds is waiting without a thread: a request the view defers
 (`GET /api/triggers/<id>/?wait=`, triggers/waiting.py) gives its thread back, waits on the
 process's shared `TerminalWaiter`, and is then sent to Django again with the wait turned off.
 The marker is an object in the WSGI environ under a key no client can set, so a client can
-neither make the adapter wait nor see it.
+neither make the adapter wait nor see it. A stream (`GET /api/inbox/stream/`, inbox/stream.py)
+is deferred the same way: the view answers its first events and notes the recipient in its
+`StreamSlot`; the adapter keeps the response open, waits on the process's one `InboxListener`,
+and sends the request to Django again after each change, writing each answer to the stream.
 
 Response bodies are read in the pool, up to READ_BATCH_BYTES at a time; an iterable that is
 done is closed in the thread that ran its request (Django's request_finished, and with it the
@@ -213,6 +216,11 @@ class WsgiAdapter:
         wait_environ_key: str,
         slot_factory: Callable[[bool], Any],
         max_body: int | None = None,
+        stream_environ_key: str | None = None,
+        stream_slot_factory: Callable[[bool], Any] | None = None,
+        listener_factory: Callable[[], Any] | None = None,
+        stream_follow: Callable[..., Awaitable[None]] | None = None,
+        heartbeat_seconds: float = 15.0,
     ):
         self.wsgi_app = wsgi_app
         self.threads = threads
@@ -223,6 +231,13 @@ class WsgiAdapter:
         self.max_body = max_body
         self.pool: ThreadPoolExecutor | None = None
         self.waiter: Any = None
+        # Streams (inbox/stream.py): a view may keep its response open, as a view may wait.
+        self._stream_key = stream_environ_key
+        self._stream_slot = stream_slot_factory
+        self._listener_factory = listener_factory
+        self._stream_follow = stream_follow
+        self.heartbeat_seconds = heartbeat_seconds
+        self.listener: Any = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -236,11 +251,16 @@ class WsgiAdapter:
             self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="web")
         if self.waiter is None:
             self.waiter = self._waiter_factory()
+        if self.listener is None and self._listener_factory is not None:
+            self.listener = self._listener_factory()
 
     async def stop(self) -> None:
         waiter, self.waiter = self.waiter, None
         if waiter is not None:
             await waiter.close()
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            await listener.close()
         pool, self.pool = self.pool, None
         if pool is not None:
             barrier = threading.Barrier(self.threads)
@@ -280,7 +300,13 @@ class WsgiAdapter:
         slot = self._slot(False)
         environ = wsgi_environ(scope, body)
         environ[self._wait_key] = slot
+        stream = None
+        if self._stream_slot is not None and self._stream_key is not None and self._stream_follow:
+            stream = environ[self._stream_key] = self._stream_slot(False)
         response = await loop.run_in_executor(self.pool, run_wsgi, self.wsgi_app, environ)
+        if stream is not None and stream.recipient is not None and response.status == 200:
+            await self._stream(scope, body, response, stream, receive, send)
+            return
         if slot.trigger_id is not None:
             if response.rest is not None:
                 await loop.run_in_executor(self.pool, discard, response)
@@ -308,6 +334,46 @@ class WsgiAdapter:
                 logger.error("waiting for a trigger failed", exc_info=waiting.exception())
             return True
         return False
+
+    async def _stream(
+        self,
+        scope: Scope,
+        body: bytes,
+        response: WsgiResponse,
+        stream: Any,
+        receive: Receive,
+        send: Send,
+    ) -> None:
+        """A response the view keeps open (inbox/stream.py, `stream_follow`): its first answer
+        without its length, then the view's answer again after each change."""
+        loop = asyncio.get_running_loop()
+        if response.rest is not None:  # a stream's answers are small: never read in batches
+            await loop.run_in_executor(self.pool, discard, response)
+            return
+        key, new_slot, follow = self._stream_key, self._stream_slot, self._stream_follow
+        assert key is not None and new_slot is not None and follow is not None
+
+        async def again(before: Any) -> tuple[Any, bytes] | None:
+            slot = new_slot(True)
+            slot.carry(before)
+            environ = wsgi_environ(scope, body)
+            environ[key] = slot
+            answer = await loop.run_in_executor(self.pool, run_wsgi, self.wsgi_app, environ)
+            if answer.rest is not None:
+                await loop.run_in_executor(self.pool, discard, answer)
+                return None
+            return (slot, b"".join(answer.chunks)) if answer.status == 200 else None
+
+        await follow(
+            slot=stream,
+            headers=[(k, v) for k, v in response.headers if k != b"content-length"],
+            first=b"".join(response.chunks),
+            again=again,
+            listener=self.listener,
+            heartbeat=self.heartbeat_seconds,
+            receive=receive,
+            send=send,
+        )
 
     async def _send(self, response: WsgiResponse, send: Send) -> None:
         loop = asyncio.get_running_loop()
@@ -369,6 +435,14 @@ def _application() -> WsgiAdapter:
             connection_params=waiter_connection_params(),
         )
 
+    from inbox.stream import (
+        HEARTBEAT_SECONDS,
+        STREAM_ENVIRON_KEY,
+        InboxListener,
+        StreamSlot,
+        stream_follow,
+    )
+
     return WsgiAdapter(
         wsgi_app,
         threads=settings.NOTIFLOW_WEB_THREADS,
@@ -376,6 +450,11 @@ def _application() -> WsgiAdapter:
         wait_environ_key=WAIT_ENVIRON_KEY,
         slot_factory=lambda redispatch: WaitSlot(redispatch=redispatch),
         max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
+        stream_environ_key=STREAM_ENVIRON_KEY,
+        stream_slot_factory=lambda redispatch: StreamSlot(redispatch=redispatch),
+        listener_factory=lambda: InboxListener(url=settings.NOTIFLOW_CACHE_URL),
+        stream_follow=stream_follow,
+        heartbeat_seconds=HEARTBEAT_SECONDS,
     )
 
 

@@ -123,10 +123,13 @@ INSTALLED_APPS = [
     "events",
     "deliveries",
     "recipients",
+    "inbox",
 ]
 
 MIDDLEWARE = [
     "common.db.ConnectionReuseMiddleware",
+    # Answers the browser's CORS preflight for /api/inbox/ before anything else looks at it.
+    "inbox.cors.InboxCorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -488,17 +491,25 @@ CACHES = {
 # TRIGGER, the management endpoints against ADMIN (docs/security.md says why 20/s).
 NOTIFLOW_RATE_LIMIT_TRIGGER = env.str("NOTIFLOW_RATE_LIMIT_TRIGGER", default="100/s")
 NOTIFLOW_RATE_LIMIT_ADMIN = env.str("NOTIFLOW_RATE_LIMIT_ADMIN", default="20/s")
+# Requests per recipient to the in-app inbox's feed API (inbox/auth.py), same syntax.
+NOTIFLOW_RATE_LIMIT_INBOX = env.str("NOTIFLOW_RATE_LIMIT_INBOX", default="20/s")
 # Failed admin logins per account and per client address, same syntax (notiflow/login_throttle.py).
 NOTIFLOW_LOGIN_LIMIT_ACCOUNT = env.str("NOTIFLOW_LOGIN_LIMIT_ACCOUNT", default="10/h")
 NOTIFLOW_LOGIN_LIMIT_ADDRESS = env.str("NOTIFLOW_LOGIN_LIMIT_ADDRESS", default="30/h")
 for _name in (
     "NOTIFLOW_RATE_LIMIT_TRIGGER",
     "NOTIFLOW_RATE_LIMIT_ADMIN",
+    "NOTIFLOW_RATE_LIMIT_INBOX",
     "NOTIFLOW_LOGIN_LIMIT_ACCOUNT",
     "NOTIFLOW_LOGIN_LIMIT_ADDRESS",
 ):
     if not re.fullmatch(r"\s*(off|none|\d+\s*/\s*[smhd][a-z]*)?\s*", globals()[_name], re.I):
         raise ValueError(f"{_name} must be N/s, N/m, N/h, N/d or off")
+# The in-app inbox (docs/security.md, "The recipient token"): the secret a recipient token is
+# the HMAC under (empty: one derived from DJANGO_SECRET_KEY for the inbox alone), and the
+# origins (scheme://host[:port]) whose pages may call /api/inbox/ from the browser (CORS).
+NOTIFLOW_INBOX_SECRET = secret("NOTIFLOW_INBOX_SECRET")
+NOTIFLOW_INBOX_ALLOWED_ORIGINS = env.list("NOTIFLOW_INBOX_ALLOWED_ORIGINS", default=[])
 # The public face of /api/health/ is computed at most this often per process (workers/api.py).
 NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", default=5)
 # Health is `degraded` once due work (a trigger, an expired lease) has waited this long: past one

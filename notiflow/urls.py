@@ -10,6 +10,14 @@ from events.api import (
     WebhookRotateSecretApi,
     WebhookTestApi,
 )
+from inbox.api import (
+    InboxCountsApi,
+    InboxFeedApi,
+    InboxMarkAllApi,
+    InboxMarkApi,
+    InboxStreamApi,
+    InboxTokenApi,
+)
 from notiflow.views import favicon, landing
 from recipients import preferences_api
 from recipients.api import RecipientBulkApi, RecipientDetailApi, RecipientListApi
@@ -73,6 +81,16 @@ api = [
     # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
     path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),
     path("recipients/<str:recipient_id>/", RecipientDetailApi.as_view(), name="recipient-detail"),
+    path("inbox/", InboxFeedApi.as_view(), name="inbox-feed"),
+    path("inbox/counts/", InboxCountsApi.as_view(), name="inbox-counts"),
+    path("inbox/mark/", InboxMarkApi.as_view(), name="inbox-mark"),
+    path("inbox/mark-all/", InboxMarkAllApi.as_view(), name="inbox-mark-all"),
+    path("inbox/stream/", InboxStreamApi.as_view(), name="inbox-stream"),
+    path(
+        "recipients/<str:recipient_key>/inbox-token/",
+        InboxTokenApi.as_view(),
+        name="recipient-inbox-token",
+    ),
     path("health/", HealthApi.as_view(), name="health"),
     path(
         "schema/",

@@ -156,7 +156,7 @@ _EXAMPLE = {
 }
 ERASED_EXAMPLE = {
     "id": "user-42",
-    "erased": {"profile": 1, "preferences": 2, "topic_subscriptions": 3},
+    "erased": {"profile": 1, "preferences": 2, "topic_subscriptions": 3, "inbox_messages": 5},
     "kept": "runs with their step logs and delivery events, until retention purges them; "
     "suppressions of the addresses, until an operator removes them (docs/security.md, "
     '"Erasing a recipient")',
@@ -260,6 +260,7 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
                 "profile": erased.profile,
                 "preferences": erased.preferences,
                 "topic_subscriptions": erased.topic_subscriptions,
+                **erased.also,
             },
             "kept": ERASED_EXAMPLE["kept"],
         }

@@ -78,8 +78,13 @@ def preference_resolve(
 
 
 def known_channels() -> list[str]:
-    """The channels some registered node type sends on (workflows.nodes), in their order."""
-    return list(dict.fromkeys(kind.channel for kind in NODE_TYPES.values() if kind.channel))
+    """The channels some registered node type delivers on (workflows.nodes: a sending type's
+    channel, or `inapp`), in their order."""
+    return list(
+        dict.fromkeys(
+            kind.preference_channel for kind in NODE_TYPES.values() if kind.preference_channel
+        )
+    )
 
 
 # --- one send: the engine's question ------------------------------------------------------------

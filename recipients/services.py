@@ -9,7 +9,7 @@ changes those and no other.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,16 +74,24 @@ def _item(profile: Profile, *, merge: bool) -> dict[str, Any]:
 @dataclass(frozen=True)
 class Erased:
     """What erasing a person removed: the profile, how many preference switches it held, how
-    many topic subscriptions."""
+    many topic subscriptions, and what the rooms above keep of them (`also`, by ERASERS' names:
+    their in-app messages)."""
 
     profile: int
     preferences: int
     topic_subscriptions: int
+    also: dict[str, int] = field(default_factory=dict)
+
+
+# What the rooms above this one keep of a person, erased with them in the same transaction:
+# (name in the answer, function of the person's key returning how many went). The rooms register
+# themselves (the inbox: inbox/apps.py), as recipients cannot import them.
+ERASERS: list[tuple[str, Callable[[str], int]]] = []
 
 
 def recipient_erase(*, key: str) -> Erased | None:
-    """Erase the person `key`: their profile, preferences and topic subscriptions, in one
-    transaction; None when there is no such recipient. Their runs stay (a run names its
+    """Erase the person `key`: their profile, preferences and topic subscriptions, and what
+    ERASERS hold of them (their in-app messages), in one transaction; None when there is no such recipient. Their runs stay (a run names its
     recipient by key, a plain column), under retention (docs/security.md, "Erasing a
     recipient")."""
     with transaction.atomic():
@@ -92,8 +100,9 @@ def recipient_erase(*, key: str) -> Erased | None:
             return None
         subscriptions, _ = TopicSubscription.objects.filter(recipient_id=key).delete()
         preferences = preference_count(recipient.preferences)
+        also = {name: erase(key) for name, erase in ERASERS}
         recipient.delete()
-    return Erased(profile=1, preferences=preferences, topic_subscriptions=subscriptions)
+    return Erased(profile=1, preferences=preferences, topic_subscriptions=subscriptions, also=also)
 
 
 def preference_count(preferences: Any) -> int:

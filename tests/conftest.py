@@ -151,6 +151,9 @@ STACK_SETTINGS = {
     # resumed within seconds when its task was lost.
     "NOTIFLOW_FANOUT_CHUNK_SIZE": "100",
     "NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS": "3",
+    "NOTIFLOW_RATE_LIMIT_INBOX": "off",
+    # The in-app inbox's browser test serves its page from this origin (tests/inbox/).
+    "NOTIFLOW_INBOX_SECRET": "inbox-test-secret",
 }
 
 # The stack's worker groups (docs/design.md, rule 11): `default` is served by two, `billing`

@@ -60,3 +60,4 @@ NOTIFLOW_CHAT_ALLOW_PRIVATE = True
 # themselves are tested with override_settings (tests/security/test_rate_limits.py).
 NOTIFLOW_RATE_LIMIT_TRIGGER = "off"
 NOTIFLOW_RATE_LIMIT_ADMIN = "off"
+NOTIFLOW_RATE_LIMIT_INBOX = "off"

@@ -61,6 +61,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
         "Triggers",
         "Workers",
         "Deliveries and suppression",
+        "In-app inbox",
         "Events and webhooks",
         "Worker registry",
         "Authentication and Authorization",

@@ -173,7 +173,12 @@ def test_delete_erases_profile_preferences_and_subscriptions_and_counts_them(api
         TopicSubscription.objects.create(topic=topic, recipient_id=key)
     response = api_client.delete(url(key))
     assert response.status_code == 200, response.content
-    assert response.json()["erased"] == {"profile": 1, "preferences": 2, "topic_subscriptions": 2}
+    assert response.json()["erased"] == {
+        "profile": 1,
+        "preferences": 2,
+        "topic_subscriptions": 2,
+        "inbox_messages": 0,
+    }
     assert "runs" in response.json()["kept"]
     assert not Recipient.objects.filter(key=key).exists()
     assert not TopicSubscription.objects.filter(recipient_id=key).exists()

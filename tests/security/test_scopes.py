@@ -77,8 +77,12 @@ SCOPES = {
     ("recipient-preferences", "GET"): TRIGGER,
     ("recipient-preferences", "PUT"): TRIGGER,
     ("health", "GET"): ADMIN,  # the details; without a key it is public
+    ("recipient-inbox-token", "POST"): TRIGGER,
 }
 PUBLIC = {"schema", "docs"}
+# The in-app inbox's feed API: a recipient token, never an API key (inbox/auth.py; tested in
+# tests/inbox/test_feed_api.py).
+RECIPIENT_TOKEN = {"inbox-feed", "inbox-counts", "inbox-mark", "inbox-mark-all", "inbox-stream"}
 # Path arguments that match each converter (the objects need not exist).
 ARGUMENTS = {
     "key": "no-such-workflow",
@@ -88,6 +92,7 @@ ARGUMENTS = {
     "recipient_id": "no-such-person",
     "topic_key": "no-such-topic",
     "fanout_id": uuid.uuid4(),
+    "recipient_key": "no-such-recipient",
 }
 
 
@@ -139,10 +144,21 @@ def test_every_api_view_and_method_has_its_scope_in_the_table():
     found = {
         (name, method): required_scope(cls, method)
         for name, (cls, initkwargs, methods) in api_views().items()
-        if name not in PUBLIC
+        if name not in PUBLIC | RECIPIENT_TOKEN
         for method in methods
     }
     assert found == SCOPES
+
+
+def test_the_feed_api_takes_a_recipient_token_alone():
+    from inbox.auth import IsRecipient, RecipientTokenAuthentication
+
+    views = api_views()
+    assert {name for name in views if name.startswith("inbox-")} == RECIPIENT_TOKEN
+    for name in RECIPIENT_TOKEN:
+        view = views[name][0]
+        assert view.authentication_classes == [RecipientTokenAuthentication], name
+        assert view.permission_classes == [IsRecipient], name
 
 
 def test_schema_and_docs_take_no_key_and_are_not_throttled():

@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from deliveries.models import Suppression
 from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
+from inbox.tokens import recipient_token
 from recipients.models import Fanout, Recipient, Topic
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node
@@ -62,6 +63,7 @@ def path_values() -> dict[str, str]:
         "suppression_id": str(suppression.pk),
         "topic_key": topic.key,
         "fanout_id": str(fanout.pk),
+        "recipient_key": unique("person"),
     }
 
 
@@ -70,6 +72,11 @@ def filled(path: str, values: dict[str, str]) -> str:
 
 
 def send(client: APIClient, method: str, url: str, body: Any = None):
+    """`client` (an API key's) calls `url`; the in-app inbox's feed API takes a recipient's
+    token instead (inbox/auth.py)."""
+    if url.startswith("/api/inbox/"):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Recipient ada:{recipient_token('ada')}")
     return getattr(client, method)(url, body, format="json")
 
 

@@ -15,6 +15,8 @@ PACKAGES = (
     "workers",
     "events",
     "deliveries",
+    "inbox",
+    "recipients",
     "registry",
     "workflows",
 )

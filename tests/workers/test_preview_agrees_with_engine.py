@@ -151,6 +151,18 @@ CASES = {
         ),
         {"name": "Te"},
     ),
+    "inapp_link_that_is_not_one": (
+        chain(
+            {
+                "id": "bell",
+                "type": "inapp",
+                "title": "Hi {{ payload.name }}",
+                "body": "b",
+                "action_url": "javascript:{{ payload.name }}",
+            }
+        ),
+        {"name": "In"},
+    ),
 }
 
 

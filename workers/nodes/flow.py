@@ -1,14 +1,19 @@
 """The engine's side of a node type's run (workflows.nodes.base.StepPort): what a node that
 sends nothing may use of its step. Throttle and digest state stays here, in PostgreSQL
-(workers.services.flow), next to its tables; the node types' logic is in their modules."""
+(workers.services.flow), next to its tables, and an in-app message's store is the inbox's SQL
+(inbox/sql.py); the node types' logic is in their modules."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
+from inbox.live import inbox_changed
+from inbox.sql import MESSAGE_STORE_SQL, message_store_params
 from triggers.models import TriggerInstance
 from workers.services.flow import DigestReach, ThrottleCount, digest_reach, throttle_take
 
@@ -32,6 +37,30 @@ class EngineStep:
     @property
     def workflow_id(self) -> int:
         return int(self.trigger.workflow_id)
+
+    @property
+    def workflow_key(self) -> str:
+        return str(self.context["workflow"]["key"])
+
+    @property
+    def recipient(self) -> str:
+        return str(self.trigger.recipient)
+
+    def inbox_store(
+        self, *, message_id: str, node_id: str, message: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        params = message_store_params(
+            message_id=message_id,
+            recipient=self.recipient,
+            trigger_id=self.trigger_id,
+            node_id=node_id,
+            workflow_key=self.workflow_key,
+            message=message,
+        )
+        return MESSAGE_STORE_SQL, params
+
+    def inbox_notifier(self) -> Callable[[], None]:
+        return partial(inbox_changed, self.recipient)
 
     def throttle_pass(
         self, *, node_id: str, key: str, limit: int, window: timedelta

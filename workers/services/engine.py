@@ -321,6 +321,11 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
     node = step.node
     kind = NODE_TYPES[str(node["type"])]  # node_unrunnable let only registered types through
     if kind.channel is None:
+        # A type that delivers without a provider (in-app) is skipped as a send is when the
+        # person's preferences turn its channel off.
+        if kind.delivers_on and (turned_off := _preference_off(step, kind.delivers_on)):
+            skipped = turned_off.skipped_output(to=step.trigger.recipient)
+            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         return kind.run(node, step=EngineStep(step.trigger, step.context, step.started_at))
     channel = CHANNELS[kind.channel]
     slot = step.send_slot
@@ -613,6 +618,8 @@ def _record(
         )
         return None
     route, deliveries = released
+    for callback in run.on_commit if run is not None and not outcome.error else ():
+        transaction.on_commit(callback)
     if deliveries:
         deliveries_enqueue_on_commit(deliveries)
     if nudge:
@@ -641,11 +648,14 @@ def _announcements(
     or the lease lost meanwhile), its message.sent shows the trigger as the step found it."""
     kinds: list[tuple[str, dict[str, Any]]] = []
     node = step.node
-    channel = NODE_TYPES[str(node["type"])].channel if run is not None else None
+    channel = NODE_TYPES[str(node["type"])].preference_channel if run is not None else None
     unreleased: list[Announcement] = []
     if run is not None and run.skipped:
         skipped = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SKIPPED, {"message": skipped}))
+    if run is not None and run.delivered:  # stored by its own writes: announced with them
+        message = {"node_id": node["id"], **run.output}
+        kinds.append((events.MESSAGE_SENT, {"message": message}))
     if run is not None and run.sent:
         message = {"node_id": node["id"], "channel": channel, **run.output}
         kinds.append((events.MESSAGE_SENT, {"message": message}))

@@ -63,6 +63,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         ),
         (("recipients.TopicSubscription",), READ),
         (("recipients.Fanout",), CHANGE),
+        # An inapp node stores its message with the step's release (inbox/sql.py).
+        (("inbox.InboxMessage",), APPEND),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
@@ -88,6 +90,9 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # Profiles, preferences, topics and subscriptions are managed over the API and in the
         # admin; erasing a person deletes theirs (recipients/).
         (("recipients.*",), ALL_BUT_TRUNCATE),
+        # The feed API reads a person's messages and marks them seen, read or archived; erasing
+        # the person deletes them (inbox/services.py inbox_erase).
+        (("inbox.InboxMessage",), ALL_BUT_TRUNCATE),
     ],
 }
 KINDS = tuple(ROLE_GRANTS)

@@ -13,6 +13,7 @@ from workflows.nodes.base import NodeType
 from workflows.nodes.delay import DelayNode
 from workflows.nodes.digest import DigestNode
 from workflows.nodes.email import EmailNode
+from workflows.nodes.inapp import InappNode
 from workflows.nodes.push import PushNode
 from workflows.nodes.slack import SlackNode
 from workflows.nodes.sms import SmsNode
@@ -28,6 +29,7 @@ REGISTERED: tuple[type[NodeType], ...] = (
     PushNode,
     SlackNode,
     TeamsNode,
+    InappNode,
     DelayNode,
     WindowNode,
     ThrottleNode,

@@ -9,6 +9,7 @@ sends on), what the preview shows, how the diagram draws it and how the admin ro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -61,6 +62,11 @@ class NodeRun:
     skipped: bool = False
     follow: str = FOLLOW_EDGES
     writes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # The node delivered a message without a provider, in its own `writes` (an in-app message):
+    # the engine announces message.sent with the release, on the channel the output names.
+    delivered: bool = False
+    # Called after the step's release commits, when it applied (an inbox's open streams told).
+    on_commit: list[Callable[[], None]] = field(default_factory=list)
 
 
 class ThrottleCount(Protocol):
@@ -97,6 +103,21 @@ class StepPort(Protocol):
     def trigger_id(self) -> str: ...
     @property
     def workflow_id(self) -> int: ...
+    @property
+    def recipient(self) -> str:
+        """The run's recipient's key (trigger_instance.recipient), '' for none."""
+        ...
+
+    def inbox_store(
+        self, *, message_id: str, node_id: str, message: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        """The write (NodeRun.writes) that stores `message` in the recipient's inbox with the
+        step's release, once per (run, node)."""
+        ...
+
+    def inbox_notifier(self) -> Callable[[], None]:
+        """What tells the recipient's open streams of a new message (NodeRun.on_commit)."""
+        ...
 
     def throttle_pass(
         self, *, node_id: str, key: str, limit: int, window: timedelta
@@ -157,6 +178,10 @@ class NodeType:
     # The channel it sends on (workers.nodes.CHANNELS): running it calls that channel's
     # provider, writes a send ledger row and leaves the send's result in vars. None: `run`.
     channel: ClassVar[str | None] = None
+    # The channel a person's preferences name for it when it delivers without a provider (the
+    # in-app inbox: `inapp`); a type with a `channel` is addressed by that. None: preferences do
+    # not apply.
+    delivers_on: ClassVar[str | None] = None
     # Whether its output lands in vars (`output_key`) without sending.
     outputs: ClassVar[bool] = False
     # Whether its output's `events` are the payloads of the runs it gathered (the preview's
@@ -182,6 +207,11 @@ class NodeType:
         return self.channel is not None
 
     # --- validation (the one validator calls these) -----------------------------------------
+
+    @property
+    def preference_channel(self) -> str | None:
+        """The channel preferences name for this type: its `channel`, or `delivers_on`."""
+        return self.channel or self.delivers_on
 
     def problems(self, node: dict[str, Any]) -> list[Problem]:
         """What is wrong with a node's values beyond the generic checks (shape, unknown and

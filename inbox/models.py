@@ -1,0 +1,57 @@
+"""The in-app inbox's one table (docs/design.md, "In-app inbox").
+
+A message belongs to a recipient by key (`recipient`, recipients.Recipient's key: a plain
+column, as on trigger_instance, so that a run's history does not hold the person) and to the
+step that stored it (`trigger_id`, `node_id`, unique together: a step stores at most one
+message, whatever crashes and retries happen). Its states are times, null until they happen;
+`archived_at` may be cleared again (unarchive), `read_at` too (mark unread).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models.functions import Now
+
+from recipients.models import KEY_MAX_LENGTH
+
+
+class InboxMessage(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    recipient = models.CharField(max_length=KEY_MAX_LENGTH)
+    trigger_id = models.UUIDField()
+    node_id = models.CharField(max_length=100)
+    workflow_key = models.CharField(max_length=100)
+    category = models.CharField(max_length=100, blank=True, default="", db_default="")
+    title = models.TextField()
+    # The body as rendered (plain text with Markdown marks) and as escaped HTML.
+    body = models.TextField()
+    body_html = models.TextField()
+    action_url = models.TextField(blank=True, default="", db_default="")
+    # Free JSON for the client (the node's `data`).
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(db_default=Now(), editable=False)
+    seen_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "inbox_message"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["trigger_id", "node_id"], name="inbox_message_step"),
+        ]
+        indexes = [
+            # The feed, newest first, and its cursor (created_at, id).
+            models.Index(fields=["recipient", "-created_at", "-id"], name="inbox_message_feed_idx"),
+            # The counts: a person's unread messages not archived.
+            models.Index(
+                fields=["recipient"],
+                name="inbox_message_unread_idx",
+                condition=models.Q(read_at__isnull=True, archived_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.recipient}: {self.title[:50]}"
