@@ -70,6 +70,7 @@ ENGINE_TIMINGS = {
     "EMAIL_TIMEOUT": "1",
     "NOTIFLOW_SMS_TIMEOUT_SECONDS": "1",
     "NOTIFLOW_PUSH_TIMEOUT_SECONDS": "1",
+    "NOTIFLOW_CHAT_TIMEOUT_SECONDS": "1",
     # [10] A webhook POST gives up on connecting, then on the answer, before the soft limit
     # (settings refuse 2x >= soft).
     "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS": "1",

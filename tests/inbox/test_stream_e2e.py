@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from inbox.models import InboxMessage
+from recipients.models import Recipient
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain
 from tests.inbox.support import StreamReader, stack_headers
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 def test_a_new_message_and_another_tabs_mark_reach_an_open_stream(e2e):
     workflow = WorkflowFactory(definition=chain(inapp_node()))
-    recipient = unique("person")
+    recipient = Recipient.objects.create(key=unique("person")).key
     headers = stack_headers(recipient)
     reader = StreamReader(f"{e2e.base_url}/api/inbox/stream/", headers)
     try:

@@ -9,6 +9,7 @@ import pytest
 from django.template import Context, Template
 from django.test import override_settings
 
+from recipients.models import Recipient
 from tests.conftest import STACK_SETTINGS, unique
 from tests.factories import WorkflowFactory, chain
 from tests.inbox.test_inapp_node import inapp_node
@@ -41,7 +42,7 @@ def test_the_bell_counts_a_new_message_live_and_a_click_reads_it_on_both_tabs(
     e2e,
     browser_page,  # noqa: F811 (the fixture)
 ):
-    recipient = unique("person")
+    recipient = Recipient.objects.create(key=unique("person")).key
     html = widget_page(recipient)
     first = browser_page
     # A second tab, 320 px wide (pages of the fixture's browser each have a context of their own).

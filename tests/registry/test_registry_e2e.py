@@ -58,8 +58,25 @@ def test_the_stacks_two_worker_groups_are_listed_live_with_their_queues(api):
         assert worker["live"] is True and worker["stopped_at"] is None
         assert worker["queues"] == sorted(queues)
         assert worker["concurrency"] == 2 and worker["host"] == HOST and worker["pid"] > 0
-        assert worker["node_types"] == ["delay", "digest", "email", "sms", "throttle", "window"]
-        assert worker["providers"] == {"email": "smtp", "sms": "file"}
+        # The chat channels' provider is the service itself, which every worker has; in-app
+        # needs none; the push channels are not configured on the stack's workers.
+        assert worker["node_types"] == [
+            "delay",
+            "digest",
+            "email",
+            "inapp",
+            "slack",
+            "sms",
+            "teams",
+            "throttle",
+            "window",
+        ]
+        assert worker["providers"] == {
+            "email": "smtp",
+            "sms": "file",
+            "slack": "slack",
+            "teams": "teams",
+        }
         assert worker["version"] == metadata.version("notiflow")
     health = api.get("/api/health/").json()["workers"]
     assert health["queues"]["default"] >= 2 and health["queues"]["billing"] >= 1
@@ -104,8 +121,17 @@ def test_a_worker_without_an_sms_provider_fails_an_sms_node_at_once(e2e, api):
     process, name = start_worker(e2e, queue, NOTIFLOW_SMS_BACKEND="none")
     try:
         worker = live_worker(api, name)
-        assert worker["node_types"] == ["delay", "digest", "email", "throttle", "window"]
-        assert set(worker["providers"]) == {"email"}
+        assert worker["node_types"] == [
+            "delay",
+            "digest",
+            "email",
+            "inapp",
+            "slack",
+            "teams",
+            "throttle",
+            "window",
+        ]
+        assert set(worker["providers"]) == {"email", "slack", "teams"}
 
         workflow = WorkflowFactory(key=f"{queue}.text", definition=chain(sms_node("text")))
         # The nudge goes to this worker's queue only (the stack's workers have an SMS provider).
