@@ -271,6 +271,7 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
             "priority": None,
             "cancellation_key": "",
             "hash": request_hash(payload_json=payload_json, priority=None, cancellation_key=""),
+            "recipient": "",  # a trigger without a recipient, as the HTTP side sends
             "actor": "api:bench",
             # As the bench's web process (bench/infra.py): no worker runs where intake is
             # measured. The statement asks the registry all the same.
