@@ -191,6 +191,15 @@ class TaskMessageWriter:
         step = self.priority_steps[bisect(self.priority_steps, priority) - 1]
         return f"{queue}{self.sep}{step}" if step else queue
 
+    def waiting(self, queues: Sequence[str]) -> int:
+        """How many messages wait in `queues` at every priority: LLEN of each of their lists
+        (list_of, at each step), in one round trip."""
+        with self.client.pipeline(transaction=False) as pipe:
+            for queue in queues:
+                for step in self.priority_steps:
+                    pipe.llen(self.list_of(queue, step))
+            return sum(int(length) for length in pipe.execute())
+
     def message(self, task_name: str, call: TaskCall, parent: Any = None) -> str:
         """The message kombu's Redis transport would push for `send_task(task_name, call.args,
         queue=call.queue, priority=call.priority, countdown=call.countdown)` sent from within
@@ -321,11 +330,21 @@ def nudges_waiting(queues: Iterable[str] = ()) -> int | None:
     from celery import current_app
     from kombu.exceptions import ChannelError
 
+    asked = sorted(set(queues)) or [current_app.conf.task_default_queue]
+    writer = _writer(current_app.conf.broker_url, True)
+    if writer is not None:
+        # On Redis, the lists the direct writer pushes onto, named as it names them: the count
+        # cannot miss a priority list the writer uses, whatever steps another channel assumes.
+        try:
+            return writer.waiting(asked)
+        except Exception:
+            logger.warning("broker unavailable; cannot tell how many nudges wait", exc_info=True)
+            return None
     total = 0
     try:
         with current_app.connection_for_read() as conn:
             channel = conn.default_channel
-            for queue in sorted(set(queues)) or [current_app.conf.task_default_queue]:
+            for queue in asked:
                 try:
                     declared = channel.queue_declare(queue=queue, passive=True)  # type: ignore[attr-defined]
                 except ChannelError:

@@ -29,7 +29,7 @@ def server_binaries() -> None:
 
 def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
     config = ChaosConfig(
-        triggers=200,
+        triggers=400,
         kills=2,
         flushes=1,
         redis_restarts=0,
@@ -126,7 +126,7 @@ def test_rabbitmq_restarts_lose_nothing_and_send_nothing_twice(tmp_path):
         pytest.skip("rabbitmq-server not found (this run starts a RabbitMQ node of its own)")
     config = ChaosConfig(
         broker="rabbitmq",
-        triggers=200,
+        triggers=400,
         kills=2,
         flushes=2,
         redis_restarts=1,

@@ -52,8 +52,20 @@ def test_reads_the_workers_queue_by_default():
 
 
 def test_says_none_when_the_broker_is_down(monkeypatch):
+    import redis
+
+    from common import broker
+
     def unreachable():
         raise ConnectionRefusedError("broker down")
 
+    # Through Celery's connection (where there is no direct writer), and through the direct
+    # writer's Redis client (port 1: refused).
     monkeypatch.setattr(current_app, "connection_for_read", unreachable)
+    monkeypatch.setattr(broker, "_writer", lambda url, enabled: None)
+    assert nudges_waiting() is None
+    down = broker.TaskMessageWriter(
+        app=current_app, client=redis.Redis(port=1), priority_steps=[0, 5], sep=":"
+    )
+    monkeypatch.setattr(broker, "_writer", lambda url, enabled: down)
     assert nudges_waiting() is None
