@@ -5,7 +5,13 @@ from typing import Any
 
 from celery import Celery, beat
 from celery.apps.beat import Beat
-from celery.signals import task_postrun, task_prerun, worker_process_init
+from celery.signals import (
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_shutdown,
+)
 from django.db import close_old_connections
 
 from common.db import connection_reuse_begin, connection_reuse_end
@@ -62,6 +68,16 @@ def _pool_process_leaves_sigterm_to_the_main_process(**_kwargs: object) -> None:
     steps. A hard time limit still stops a stuck step (billiard follows its SIGTERM with SIGKILL).
     """
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+@worker_process_shutdown.connect
+@worker_shutdown.connect
+def _provider_connections_close(**_kwargs: object) -> None:
+    """Say goodbye (QUIT) on the email providers' kept connections as a pool process or a solo
+    or threads worker stops (workers/providers/connections.py)."""
+    from workers.providers.connections import connections_close_all
+
+    connections_close_all()
 
 
 @task_prerun.connect

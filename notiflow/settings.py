@@ -563,6 +563,17 @@ TWILIO_AUTH_TOKEN = secret("TWILIO_AUTH_TOKEN")
 TWILIO_FROM = env.str("TWILIO_FROM", default="")
 NOTIFLOW_TWILIO_BASE_URL = env.str("NOTIFLOW_TWILIO_BASE_URL", default="https://api.twilio.com")
 
+# Email providers' connections kept open per worker thread (workers/providers/connections.py;
+# docs/design.md, "Kept connections"): an SMTP connection is asked NOOP before a reuse after this
+# many idle seconds, and any kept connection is closed after the idle timeout (and at shutdown).
+NOTIFLOW_EMAIL_KEEP_CONNECTIONS = env.bool("NOTIFLOW_EMAIL_KEEP_CONNECTIONS", default=True)
+NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS = env.float(
+    "NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS", default=5
+)
+NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS = env.float(
+    "NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS", default=60
+)
+
 # --- Chat channels (workers/nodes/slack.py, teams.py; README "Slack and Microsoft Teams") -------
 # The bot token of chat.postMessage (a node's `channel`, a recipient's channel or user_id); not
 # needed for incoming webhooks. The API's base URL points at a stand-in in tests.

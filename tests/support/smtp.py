@@ -7,7 +7,13 @@ reject-*@...    550 always
 reject1-*@...   550 for the first delivery of a Message-ID, then accepted (a failed run that an
                 operator's retry can then complete)
 hang-*@...      the first delivery of a Message-ID hangs (up to 20 s) and is then deferred
+drop-*@...      the first delivery of a Message-ID: the server closes the connection instead of
+                answering (a connection broken mid-message), then accepted
 slow-*@...      accepted after 1.5 s (a step that is still running when its worker is stopped)
+
+`connections` counts the connections it accepted (a STARTTLS upgrade is not a new one), `open`
+those still open, `drop_connections()` closes every open one from the server's side (a relay
+that restarted).
 
 A server made with `refuse_with` (e.g. "451 4.3.0 down") gives that answer to every other
 address: a provider that is down (tests/workers/test_providers_e2e.py).
@@ -26,6 +32,7 @@ from dataclasses import dataclass
 from email.message import Message
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP
 
 
 @dataclass
@@ -62,6 +69,9 @@ class RuleHandler:
             return "451 4.3.0 try again later"
         if local.startswith("defer-"):
             return "451 4.3.0 try again later"
+        if local.startswith("drop-") and attempt == 1:
+            server.transport.close()
+            return "451 4.3.0 dropped"  # never reaches the client
         if self.refuse_with:
             return self.refuse_with
         if local.startswith("slow-"):
@@ -93,15 +103,67 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+class _CountingSMTP(SMTP):
+    def __init__(self, sink: SmtpServer, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.sink = sink
+
+    def connection_made(self, transport) -> None:
+        if self.transport is None:  # not the STARTTLS upgrade of one already counted
+            with self.sink.handler.lock:
+                self.sink.connections += 1
+                self.sink.transports.add(transport)
+        super().connection_made(transport)
+
+    def connection_lost(self, error) -> None:
+        with self.sink.handler.lock:
+            self.sink.transports.discard(self._original_transport or self.transport)
+        super().connection_lost(error)
+
+
+class _CountingController(Controller):
+    def __init__(self, sink: SmtpServer, *args, **kwargs) -> None:
+        self.sink = sink
+        super().__init__(*args, **kwargs)
+
+    def factory(self):
+        return _CountingSMTP(self.sink, self.handler, **self.SMTP_kwargs)
+
+
 class SmtpServer:
     def __init__(
         self, refuse_with: str | None = None, *, host: str = "127.0.0.1", port: int | None = None
     ) -> None:
         self.handler = RuleHandler(refuse_with)
-        self.controller = Controller(self.handler, hostname=host, port=port or free_port())
+        self.connections = 0
+        self.transports: set = set()
+        self.controller = _CountingController(
+            self, self.handler, hostname=host, port=port or free_port()
+        )
+
+    @property
+    def open(self) -> int:
+        with self.handler.lock:
+            return len(self.transports)
+
+    def drop_connections(self) -> None:
+        """Close every open connection from the server's side, and wait until they are gone."""
+        with self.handler.lock:
+            transports = list(self.transports)
+        for transport in transports:
+            self.controller.loop.call_soon_threadsafe(transport.close)
+        deadline = time.monotonic() + 5
+        while self.open and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def start(self) -> None:
         self.controller.start()
+        # aiosmtpd's start connects once to see the server answer: not a client's connection.
+        deadline = time.monotonic() + 5
+        while self.open and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with self.handler.lock:
+            self.connections = 0
 
     @property
     def port(self) -> int:

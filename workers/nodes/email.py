@@ -17,12 +17,13 @@ from anymail.exceptions import (
     AnymailUnsupportedFeature,
 )
 from django.conf import settings
-from django.core.mail import BadHeaderError, EmailMultiAlternatives, get_connection
+from django.core.mail import BadHeaderError, EmailMultiAlternatives
 from django.utils import timezone
 
 from recipients.selectors import RunRecipient
 from workers.errors import PermanentError, TransientError
 from workers.providers import Provider
+from workers.providers.connections import provider_connection
 from workflows.nodes.base import Rendered
 from workflows.nodes.email import header_value_problem
 
@@ -99,7 +100,6 @@ class EmailChannel:
                 "Message-ID": message_id,
                 "X-Notiflow-Idempotency-Key": idempotency_key,
             },
-            connection=get_connection(provider.backend, fail_silently=False, **provider.options),
         )
         if rendered.get("html"):
             message.attach_alternative(rendered["html"], "text/html")
@@ -108,7 +108,10 @@ class EmailChannel:
             # through anymail's esp_extra where they have one (none of anymail's do today).
             message.metadata = {METADATA_KEY: idempotency_key}  # type: ignore[attr-defined]
         try:
-            message.send()
+            # This worker thread's open connection to the provider (kept between messages).
+            with provider_connection(provider) as connection:
+                message.connection = connection
+                message.send()
         except (BadHeaderError, ValueError, MessageError) as exc:
             # Refused by Django or Python's email package (HeaderParseError) before any
             # connection (the semantics' checks should have caught it first): the same message
