@@ -35,6 +35,7 @@ PARTS = (
     "memory",
     "scale",
     "explain",
+    "link",
 )
 # What `make bench` runs without --only: every part but the pool comparison, which runs the
 # engine and the floor under eight arrangements (BENCHMARKS.md; about 7 minutes at K = 2000).
@@ -48,6 +49,7 @@ QUICK = {
     "memory_steps": 3000,
     "curve_triggers": 300,
     "fanout_subscribers": 10_000,
+    "link_triggers": 300,
 }
 
 
@@ -68,6 +70,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--curve-triggers", type=int, default=2000, help="per point of the scaling curve (7 points)"
+    )
+    parser.add_argument(
+        "--link-triggers", type=int, default=2000, help="single-email triggers per link run"
+    )
+    parser.add_argument(
+        "--link-layouts",
+        default="standard",
+        help="comma list of worker arrangements over the link (bench/linkrun.py)",
     )
     parser.add_argument(
         "--only",
@@ -109,11 +119,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
             if getattr(args, name) == parser.get_default(name):
                 setattr(args, name, value)
     args.parts = [p.strip() for p in args.only.split(",") if p.strip()]
+    args.link_layouts = [p.strip() for p in args.link_layouts.split(",") if p.strip()]
     unknown = set(args.parts) - set(PARTS)
     if unknown:
         parser.error(
             f"unknown part(s) {', '.join(sorted(unknown))}; choose from {', '.join(PARTS)}"
         )
+    from bench.link import LAYOUT_NAMES
+
+    if bad := set(args.link_layouts) - set(LAYOUT_NAMES):
+        parser.error(f"unknown link layout(s) {', '.join(sorted(bad))}")
     return args
 
 
@@ -229,6 +244,10 @@ class Bench:
             from bench.curve import curve_run
 
             self.r["curve"] = curve_run(self, say)
+        if "link" in parts:
+            from bench.linkrun import link_run
+
+            self.r["link"] = link_run(self, say)
         if "pools" in parts:
             from bench.pools import pools_run
 

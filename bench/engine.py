@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.db import connection
 
@@ -98,14 +99,17 @@ def engine_run(
     profile_to: Path | None = None,
     profile_idle: bool = True,
     layout: Layout = STANDARD,
+    definition: dict[str, Any] = ENGINE_DEFINITION,
+    env: dict[str, str] | None = None,
 ) -> EngineRun:
     """K triggers of email -> sms -> email through `celery worker` (and beat, as deployed);
-    `layout` arranges the worker processes otherwise (the pool comparison)."""
+    `layout` arranges the worker processes otherwise (the pool comparison); `definition` and the
+    workers' `env` (their providers: the link) change the workflow and its sends."""
     redis_flush(procs.config)
     use_database(procs.config.db_name(database))
-    workflow = workflow_new(tag, ENGINE_DEFINITION)
+    workflow = workflow_new(tag, definition)
     url = procs.config.db_url(database)
-    workers = layout.start(procs, name="worker", app="notiflow", DATABASE_URL=url)
+    workers = layout.start(procs, name="worker", app="notiflow", DATABASE_URL=url, **(env or {}))
     worker = workers[0]
     beat = procs.beat(DATABASE_URL=url)
     profiler = Profiler(worker, profile_to, idle=profile_idle) if profile_to else None
@@ -114,7 +118,7 @@ def engine_run(
     meter.start()
     try:
         enqueue = triggers_fire(workflow, triggers, prefix=tag)
-        timeout = 120 + triggers * ENGINE_STEPS_PER_TRIGGER / 10
+        timeout = 120 + triggers * ENGINE_STEPS_PER_TRIGGER / 5
         done = wait_finished(workflow.pk, triggers, timeout=timeout)
         cpu = meter.stop()
         after = db_counters()

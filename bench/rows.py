@@ -286,7 +286,16 @@ def rows(bench: Any) -> list[Row]:
         *_delay_rows(bench, r, a),
         *_scale_memory_rows(bench, r, a),
         *_explain_rows(bench, r),
+        *_link_rows(bench, r),
     ]
+
+
+def _link_rows(bench: Any, r: dict[str, Any]) -> list[Row]:
+    if not r.get("link"):
+        return []
+    from bench.linkrun import link_rows
+
+    return link_rows(bench, r["link"])
 
 
 def _fanout_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:

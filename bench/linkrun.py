@@ -1,0 +1,197 @@
+"""The `link` part (issue 38): single-step email workflows through the engine with the instant
+provider (dummy), then through the link (bench/link.py: STARTTLS SMTP, and anymail's Postmark
+backend over HTTPS, each 10 ms away each way), then the plain programs over the same link at
+the engine's concurrency. Alternated per round (`--repeat`); `--link-layouts` adds worker
+arrangements over the link (the concurrency comparison).
+
+Imported only after django.setup() (see bench.__main__).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.engine import EngineRun, engine_run
+from bench.fixtures import chain, email_node
+from bench.infra import STANDARD, Layout, Proc
+from bench.link import PlainRun, certificate, plain_run
+
+EMAIL_ONLY = chain(email_node("only"))
+DELAY_MS = 10
+
+
+def link_layouts(concurrency: int) -> dict[str, Layout]:
+    """The arrangements `--link-layouts` names: the standard one, and more waiting senders."""
+    return {
+        "standard": STANDARD,
+        "prefork32": Layout("prefork x32", args=("-c", "32")),
+        "threads32": Layout("threads x32", args=("--pool", "threads", "-c", "32")),
+        "2x16threads": Layout(
+            "2 workers x threads 16", workers=2, args=("--pool", "threads", "-c", "16")
+        ),
+        "4x8threads": Layout(
+            "4 workers x threads 8", workers=4, args=("--pool", "threads", "-c", "8")
+        ),
+        "prefork16": Layout("prefork x16", args=("-c", "16")),
+        "threads8": Layout(f"threads x{concurrency}", args=("--pool", "threads", "-c", "8")),
+    }
+
+
+@dataclass
+class LinkRound:
+    instant: EngineRun
+    smtp: dict[str, EngineRun] = field(default_factory=dict)  # by layout name
+    esp: dict[str, EngineRun] = field(default_factory=dict)
+    plain_smtp: PlainRun | None = None
+    plain_esp: PlainRun | None = None
+    sink_counts: str = ""
+
+
+def _env_smtp(port: int, cert: str) -> dict[str, str]:
+    return {"EMAIL_URL": f"smtp+tls://127.0.0.1:{port}", "SSL_CERT_FILE": cert}
+
+
+def _env_esp(port: int, cert: str) -> dict[str, str]:
+    options = {"server_token": "bench", "api_url": f"https://127.0.0.1:{port}/", "timeout": 10}
+    return {
+        "NOTIFLOW_EMAIL_PROVIDERS": "postmark",
+        "NOTIFLOW_PROVIDER_POSTMARK_OPTIONS": json.dumps(options),
+        "REQUESTS_CA_BUNDLE": cert,
+    }
+
+
+def _start_link(bench: Any, cert: str, key: str) -> tuple[Proc, dict[str, int]]:
+    base = bench.config.port
+    ports = {"smtp": base + 1, "esp": base + 2, "smtp_proxy": base + 3, "esp_proxy": base + 4}
+    from bench.infra import base_env
+
+    proc = bench.procs.spawn(
+        "link",
+        [
+            sys.executable,
+            "-m",
+            "bench.link",
+            "serve",
+            "--cert",
+            cert,
+            "--key",
+            key,
+            "--delay-ms",
+            str(DELAY_MS),
+            "--smtp-port",
+            str(ports["smtp"]),
+            "--esp-port",
+            str(ports["esp"]),
+            "--smtp-proxy-port",
+            str(ports["smtp_proxy"]),
+            "--esp-proxy-port",
+            str(ports["esp_proxy"]),
+        ],
+        base_env(bench.config),
+    )
+    proc.wait_for_log(r"link ready", timeout=60)
+    return proc, ports
+
+
+def link_run(bench: Any, say: Any) -> list[LinkRound]:
+    from django.conf import settings
+
+    a = bench.args
+    n = a.link_triggers
+    senders = settings.CELERY_WORKER_CONCURRENCY
+    layouts = link_layouts(senders)
+    chosen = [layouts[name] for name in a.link_layouts]
+    cert, key = (str(p) for p in certificate(bench.config.workdir / "link"))
+    link, ports = _start_link(bench, cert, key)
+    rounds: list[LinkRound] = []
+    try:
+        for round_ in range(a.repeat):
+            tag = f"link{round_}"
+            say(f"link: {n} single-email triggers, instant provider (round {round_ + 1})")
+            one = LinkRound(
+                instant=engine_run(bench.procs, triggers=n, tag=f"{tag}i", definition=EMAIL_ONLY)
+            )
+            say(f"  {one.instant.steps_per_second:.1f} sends/s")
+            for index, layout in enumerate(chosen):
+                for kind, env in (
+                    ("smtp", _env_smtp(ports["smtp_proxy"], cert)),
+                    ("esp", _env_esp(ports["esp_proxy"], cert)),
+                ):
+                    say(f"link: engine, {kind} over the link, {layout.name}")
+                    run = engine_run(
+                        bench.procs,
+                        triggers=n,
+                        tag=f"{tag}{kind}{index}",
+                        definition=EMAIL_ONLY,
+                        layout=layout,
+                        env=env,
+                    )
+                    getattr(one, kind)[layout.name] = run
+                    say(f"  {run.steps_per_second:.1f} sends/s")
+            say(f"link: plain smtplib, {senders} sender processes with kept connections")
+            one.plain_smtp = plain_run(
+                "smtp", ports["smtp_proxy"], Path(cert), messages=n, senders=senders
+            )
+            say(f"  {one.plain_smtp.per_second:.1f} sends/s")
+            say(f"link: plain requests.Session, {senders} sender processes with kept connections")
+            one.plain_esp = plain_run(
+                "esp", ports["esp_proxy"], Path(cert), messages=n, senders=senders
+            )
+            say(f"  {one.plain_esp.per_second:.1f} sends/s")
+            counts = [line for line in link.log().splitlines() if line.startswith("counts")]
+            one.sink_counts = counts[-1] if counts else ""
+            say(f"  sinks: {one.sink_counts}")
+            rounds.append(one)
+    finally:
+        bench.procs.stop(link)
+    return rounds
+
+
+def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
+    from bench.report import Row, ratio, spread
+
+    if not rounds:
+        return []
+    a = bench.args
+    instant = [r.instant.steps_per_second for r in rounds]
+    cmd = bench.cmd("link", link_triggers=a.link_triggers, link_layouts=",".join(a.link_layouts))
+    rows = [
+        Row(
+            "link: engine, instant provider (sends/s)",
+            spread(instant) + f"; {a.link_triggers} single-email triggers",
+            command=cmd,
+        )
+    ]
+    layouts = list(rounds[0].smtp)
+    for kind, plain_of in (("smtp", "plain_smtp"), ("esp", "plain_esp")):
+        plain = [getattr(r, plain_of).per_second for r in rounds if getattr(r, plain_of)]
+        label = "SMTP STARTTLS" if kind == "smtp" else "Postmark-shaped HTTPS ESP"
+        for name in layouts:
+            engine = [getattr(r, kind)[name].steps_per_second for r in rounds]
+            v_instant, t_instant = ratio(engine, instant)
+            v_plain, t_plain = ratio(engine, plain)
+            rows.append(
+                Row(
+                    f"link: engine, {label} 10+10 ms, {name} (sends/s)",
+                    spread(engine),
+                    ratio=f"link/instant {t_instant}; engine/plain {t_plain}",
+                    target="link/instant >= 0.8; engine/plain >= 0.8",
+                    met=None
+                    if v_instant is None or v_plain is None
+                    else v_instant >= 0.8 and v_plain >= 0.8,
+                    command=cmd,
+                )
+            )
+        rows.append(
+            Row(
+                f"link: plain program, {label} (sends/s)",
+                spread(plain) + f"; {rounds[0].plain_smtp.senders if rounds[0].plain_smtp else '?'}"
+                " senders, kept connections",
+                command=cmd,
+            )
+        )
+    return rows
