@@ -245,8 +245,10 @@ class Layout:
     name: str
     workers: int = 1
     args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()  # more of the workers' environment (a setting's A/B)
 
     def start(self, procs: Processes, *, name: str, app: str, **env: str) -> list[Proc]:
+        env = {**env, **dict(self.env)}
         if self.workers == 1:
             return [procs.worker(name=name, app=app, args=self.args, **env)]
         return [

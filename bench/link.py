@@ -39,6 +39,7 @@ from typing import Any
 # The worker arrangements `--link-layouts` may name (bench/linkrun.py makes them).
 LAYOUT_NAMES = (
     "standard",
+    "nokeep",
     "prefork16",
     "prefork32",
     "threads8",

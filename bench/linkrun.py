@@ -28,6 +28,11 @@ def link_layouts(concurrency: int) -> dict[str, Layout]:
     """The arrangements `--link-layouts` names: the standard one, and more waiting senders."""
     return {
         "standard": STANDARD,
+        # Before issue 38: a connection (TCP, TLS, EHLO; an HTTPS session) per message.
+        "nokeep": Layout(
+            "standard, a connection per message",
+            env=(("NOTIFLOW_EMAIL_KEEP_CONNECTIONS", "false"),),
+        ),
         "prefork32": Layout("prefork x32", args=("-c", "32")),
         "threads32": Layout("threads x32", args=("--pool", "threads", "-c", "32")),
         "2x16threads": Layout(
