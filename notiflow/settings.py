@@ -300,6 +300,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # gevent: Django's per-greenlet connections opened one PostgreSQL connection per task
 # (bench/pools.py). Run `celery worker --pool solo` processes yourself when every provider call
 # in your deployment has a timeout you trust, and take the faster figure.
+# Over a provider 20 ms away (issue 38; BENCHMARKS.md, "Issue 38"; `make bench ARGS="--only link
+# --link-layouts standard,prefork32,threads32,2x16threads"`, one round on a machine at load 20),
+# SMTP STARTTLS sends/s: prefork x8 15.4, prefork x32 7.2, threads x32 17.5, 2 workers x 16
+# threads 29.5 (instant provider 21.9); Postmark over HTTPS 13.6, 8.1, 11.4, 14.7. Threads hide the
+# link's waits best, but their pool enforces no time limit, so the default stays prefork: the
+# only pool under which Celery's limits keep a live step inside its lease.
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * _CPUS)
 # Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
