@@ -8,6 +8,7 @@ from celery.apps.beat import Beat
 from celery.signals import (
     task_postrun,
     task_prerun,
+    worker_init,
     worker_process_init,
     worker_process_shutdown,
     worker_shutdown,
@@ -70,6 +71,22 @@ def _pool_process_leaves_sigterm_to_the_main_process(**_kwargs: object) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+@worker_init.connect
+def _time_limits_where_celery_enforces_none(sender: Any = None, **_kwargs: object) -> None:
+    """Under the threads or solo pool, the project's own watchdog enforces the task time limits
+    (notiflow/timelimits.py): Celery does so under prefork only."""
+    from notiflow import timelimits
+
+    if sender is None or timelimits.pool_enforces_limits(getattr(sender, "pool_cls", "")):
+        return
+    from django.conf import settings
+
+    timelimits.watchdog = timelimits.Watchdog(
+        settings.CELERY_TASK_SOFT_TIME_LIMIT, settings.CELERY_TASK_TIME_LIMIT
+    )
+    timelimits.watchdog.start()
+
+
 @worker_process_shutdown.connect
 @worker_shutdown.connect
 def _provider_connections_close(**_kwargs: object) -> None:
@@ -88,6 +105,10 @@ def before_task(sender: Any = None, **kwargs: Any) -> None:
     transaction."""
     if _is_eager(sender):
         return
+    from notiflow import timelimits
+
+    if timelimits.watchdog is not None:
+        timelimits.watchdog.task_started()
     close_old_connections()
     connection_reuse_begin()
 
@@ -97,6 +118,10 @@ def after_task(sender: Any = None, **kwargs: Any) -> None:
     """What Django does after a request: drop a connection that failed or is too old."""
     if _is_eager(sender):
         return
+    from notiflow import timelimits
+
+    if timelimits.watchdog is not None:
+        timelimits.watchdog.task_ended()
     close_old_connections()
     connection_reuse_end()
 
