@@ -304,8 +304,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # --link-layouts standard,prefork32,threads32,2x16threads"`, one round on a machine at load 20),
 # SMTP STARTTLS sends/s: prefork x8 15.4, prefork x32 7.2, threads x32 17.5, 2 workers x 16
 # threads 29.5 (instant provider 21.9); Postmark over HTTPS 13.6, 8.1, 11.4, 14.7. Threads hide the
-# link's waits best, but their pool enforces no time limit, so the default stays prefork: the
-# only pool under which Celery's limits keep a live step inside its lease.
+# link's waits best. Celery enforces no time limit under threads or solo; notiflow/timelimits.py
+# now does (soft: raised in the task's thread; hard: the worker exits), but those figures were
+# taken before it existed, on a machine too loaded to decide, and the engine and chaos suites
+# have not run under threads: the default stays prefork until a quiet `--repeat 3` says more.
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * _CPUS)
 # Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
