@@ -111,3 +111,18 @@ def test_each_thread_has_its_own_connection(sink):
         thread.join(timeout=30)
     assert len(sink.handler.received) == 6
     assert sink.connections == 2
+
+
+def test_the_provider_of_the_older_settings_follows_a_change_of_them(sink, settings):
+    other = SmtpServer()
+    other.start()
+    try:
+        fallback = Provider("smtp", "email", SMTP, {})
+        rendered = {"to": "ok-1@example.com", "subject": "Hi", "body": "Hello"}
+        for server, key in ((sink, "t1:n"), (other, "t2:n")):
+            settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", server.port
+            EmailChannel().send(rendered, idempotency_key=key, provider=fallback)
+        assert (len(sink.handler.received), len(other.handler.received)) == (1, 1)
+    finally:
+        connections_close_all()
+        other.stop()

@@ -60,6 +60,16 @@ _reaper: threading.Thread | None = None
 stats = {"opened": 0, "reused": 0, "dropped": 0, "closed_idle": 0}
 
 
+_EMAIL_SETTINGS = (
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "EMAIL_TIMEOUT",
+)
+
+
 @lru_cache(maxsize=32)
 def _keepable(backend: str) -> bool:
     from anymail.backends.base_requests import AnymailRequestsBackend
@@ -93,11 +103,13 @@ def provider_connection(provider: Provider) -> Iterator[BaseEmailBackend]:
 
 
 def _kept_for(provider: Provider) -> _Kept:
+    # The options, and the EMAIL_* settings a backend falls back on (tests change them).
+    where = [provider.options, *(getattr(settings, name, None) for name in _EMAIL_SETTINGS)]
     key = (
         threading.get_ident(),
         provider.name,
         provider.backend,
-        json.dumps(provider.options, sort_keys=True, default=str),
+        json.dumps(where, sort_keys=True, default=str),
     )
     with _kept_lock:
         kept = _kept.get(key)
