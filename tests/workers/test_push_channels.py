@@ -153,6 +153,22 @@ def test_a_429_with_retry_after_waits_without_an_attempt(push_service):
     assert not StepExecutionLog.objects.filter(trigger=trigger).exists()  # no attempt
     assert step(trigger) == "completed"
     assert len(push_service.messages[done]) == 1 and len(push_service.messages[busy]) == 1
+    # The first attempt reached the push service (`done` got its message) before the wait:
+    # the ledger counts it, as it counts any attempt that reached a provider.
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert ledger.send_count == 2 and ledger.providers == ["webpush", "webpush"]
+
+
+def test_a_429_before_any_address_leaves_the_ledger_uncounted(push_service):
+    busy, done = unique("busy"), unique("ok-done")
+    recipient = person(webpush=[push_service.subscribe(busy), push_service.subscribe(done)])
+    trigger = due_trigger(chain(webpush_node("browser")), payload=PAYLOAD, recipient=recipient.key)
+
+    assert step(trigger) == "enqueued"  # the 429 came first: nothing reached the service
+    assert SendLedger.objects.get(trigger=trigger).send_count == 0
+    assert step(trigger) == "completed"
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert ledger.send_count == 1 and ledger.providers == ["webpush"]
 
 
 def test_an_http_subscription_is_not_used_unless_allowed(push_service, settings):

@@ -16,22 +16,16 @@ from django.conf import settings
 from events.addresses import AddressRefused, target_resolve
 from recipients.selectors import RunRecipient
 from workers.errors import PermanentError
+from workers.nodes.base import recipient_channel
 
 
-def recipient_channel_address(*, channel: str, recipient: RunRecipient | None) -> dict[str, Any]:
-    """The run's recipient's `channels[channel]` object, as the step read it (no statement of
-    its own); PermanentError when the run has no recipient or the recipient has none (a retry
-    would find the same)."""
-    if recipient is None:
-        raise PermanentError(
-            f"the node names no {channel} address and the run has no recipient to take it from"
-        )
-    if not recipient.found:
-        raise PermanentError(f"recipient {recipient.key!r} does not exist")
-    channels = recipient.context.get("channels")
-    address = channels.get(channel) if isinstance(channels, dict) else None
+def recipient_chat_address(*, channel: str, recipient: RunRecipient | None) -> dict[str, Any]:
+    """The run's recipient's `channels[channel]` object; PermanentError when there is none."""
+    address = recipient_channel(recipient, channel)
     if not isinstance(address, dict) or not address:
-        raise PermanentError(f"recipient {recipient.key!r} has no channels.{channel} object")
+        raise PermanentError(
+            f"recipient {recipient.key if recipient else ''!r} has no channels.{channel} object"
+        )
     return address
 
 

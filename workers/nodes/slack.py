@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from recipients.selectors import RunRecipient
 from workers.errors import PermanentError
-from workers.nodes.chat import recipient_channel_address, webhook_url_check
+from workers.nodes.chat import recipient_chat_address, webhook_url_check
 from workers.providers import Provider
 from workers.providers.slack import slack_message_post, slack_webhook_post
 from workflows.nodes.base import Rendered
@@ -24,7 +24,7 @@ def slack_address(rendered: Rendered, recipient: RunRecipient | None) -> tuple[s
     for kind in ("webhook_url", "channel"):
         if rendered.get(kind):
             return kind, rendered[kind]
-    address = recipient_channel_address(channel="slack", recipient=recipient)
+    address = recipient_chat_address(channel="slack", recipient=recipient)
     for kind, key in (
         ("webhook_url", "webhook_url"),
         ("channel", "channel"),

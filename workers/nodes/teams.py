@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from recipients.selectors import RunRecipient
 from workers.errors import PermanentError
-from workers.nodes.chat import recipient_channel_address, webhook_url_check
+from workers.nodes.chat import recipient_chat_address, webhook_url_check
 from workers.providers import Provider
 from workers.providers.teams import teams_card_of_text, teams_webhook_post
 from workflows.nodes.base import Rendered
@@ -21,7 +21,7 @@ from workflows.nodes.chat import url_redacted
 def teams_address(rendered: Rendered, recipient: RunRecipient | None) -> str:
     if rendered.get("webhook_url"):
         return rendered["webhook_url"]
-    url = recipient_channel_address(channel="teams", recipient=recipient).get("webhook_url")
+    url = recipient_chat_address(channel="teams", recipient=recipient).get("webhook_url")
     if not (isinstance(url, str) and url.strip()):
         raise PermanentError(
             f"recipient {recipient.key if recipient else ''!r}: channels.teams needs a webhook_url"

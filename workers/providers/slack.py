@@ -7,7 +7,7 @@ de-duplicates nothing: a resend from the crash window (send_count > 1) may post 
 idempotency key travels in chat.postMessage's message metadata (`notiflow_send`), where a reader
 of the channel's history can see it.
 
-Errors: a 429 with Retry-After is RetryAfter (waits, no attempt); transport errors, 5xx and
+Errors: a 429 with Retry-After is RateLimited (waits, no attempt); transport errors, 5xx and
 Slack's `internal_error`-like answers are transient; every other `ok: false` and 4xx permanent.
 """
 
@@ -21,8 +21,8 @@ from slack_sdk import WebClient, WebhookClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.webhook import WebhookResponse
 
-from workers.errors import PermanentError, RetryAfter, TransientError
-from workers.providers import retry_after_seconds
+from workers.errors import PermanentError, TransientError
+from workers.providers import provider_wait
 
 # chat.postMessage `error`s worth retrying (Slack's documented server-side ones).
 TRANSIENT_ERRORS = {"internal_error", "fatal_error", "service_unavailable", "request_timeout"}
@@ -53,11 +53,11 @@ def _timeout() -> int:
 
 
 def _answer_raise(status: int, headers: dict[str, Any], what: str) -> NoReturn:
-    """RetryAfter, TransientError or PermanentError for an HTTP answer that is not a success."""
+    """RateLimited, TransientError or PermanentError for an HTTP answer that is not a success."""
     if status == 429:
-        wait = retry_after_seconds(headers.get("Retry-After") or headers.get("retry-after"))
-        if wait is not None:
-            raise RetryAfter(f"slack: HTTP 429 ({what}), retry after {wait:g}s", wait_seconds=wait)
+        limited = provider_wait("slack", headers.get("Retry-After") or headers.get("retry-after"))
+        if limited is not None:
+            raise limited
         raise TransientError(f"slack: HTTP 429 ({what})")
     if status >= 500:
         raise TransientError(f"slack: HTTP {status} ({what})")

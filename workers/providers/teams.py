@@ -3,7 +3,7 @@ or Workflows ("When a Teams webhook request is received") URL; plain text goes a
 TextBlock, the one shape both accept.
 
 Neither answers a message id nor de-duplicates: a resend from the crash window may post twice
-(the ledger's send_count shows it). A 429 with Retry-After waits without an attempt (RetryAfter);
+(the ledger's send_count shows it). A 429 with Retry-After waits without an attempt (RateLimited);
 transport errors and 5xx are transient; any other non-2xx (a redirect included: it is not
 followed) is permanent. A legacy connector answers 200 with an error text (`Microsoft Teams
 endpoint returned HTTP error 429 ...`), read the same way.
@@ -17,8 +17,8 @@ from typing import Any
 import requests
 from django.conf import settings
 
-from workers.errors import PermanentError, RetryAfter, TransientError
-from workers.providers import retry_after_seconds
+from workers.errors import PermanentError, TransientError
+from workers.providers import provider_wait
 
 _LEGACY_ERROR = re.compile(r"returned HTTP error (\d{3})")
 
@@ -46,7 +46,7 @@ def teams_message(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def teams_webhook_post(url: str, *, card: dict[str, Any], idempotency_key: str) -> None:
-    """POST one card; raises RetryAfter, TransientError or PermanentError."""
+    """POST one card; raises RateLimited, TransientError or PermanentError."""
     try:
         response = requests.post(
             url,
@@ -64,9 +64,9 @@ def teams_webhook_post(url: str, *, card: dict[str, Any], idempotency_key: str) 
     if 200 <= status < 300:
         return
     if status == 429:
-        wait = retry_after_seconds(response.headers.get("Retry-After"))
-        if wait is not None:
-            raise RetryAfter(f"teams: HTTP 429, retry after {wait:g}s", wait_seconds=wait)
+        limited = provider_wait("teams", response.headers.get("Retry-After"))
+        if limited is not None:
+            raise limited
         raise TransientError(f"teams: HTTP 429: {body}")
     if status >= 500:
         raise TransientError(f"teams: HTTP {status}: {body}")

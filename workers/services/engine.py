@@ -32,7 +32,7 @@ from triggers.state import (
     trigger_claim_with,
     trigger_release_with,
 )
-from workers.errors import PermanentError, RateLimited, RetryAfter, StepError, TransientError
+from workers.errors import PermanentError, RateLimited, StepError, TransientError
 from workers.nodes import CHANNELS, Channel, node_unrunnable
 from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
 from workers.nodes.flow import EngineStep
@@ -423,9 +423,9 @@ def _send(
             headers=headers,
             recipient=step.recipient,
         )
-    except RetryAfter as exc:  # the provider took nothing and asked to wait: no attempt
-        call.attempted = False
-        raise RateLimited(provider.name, timedelta(seconds=exc.wait_seconds)) from exc
+    except RateLimited as exc:  # the provider asked to wait: no attempt, unless some went
+        call.attempted = exc.reached
+        raise
     except StepError as exc:  # the error says which provider failed (a failover follows)
         raise type(exc)(f"{provider.name}: {exc}") from exc
 
