@@ -11,16 +11,20 @@ endpoint returned HTTP error 429 ...`), read the same way.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-import requests
 from django.conf import settings
 
+from events.addresses import Target
+from events.services.sender import PinnedPostFailed, pinned_post
 from workers.errors import PermanentError, TransientError
 from workers.providers import provider_wait
 
 _LEGACY_ERROR = re.compile(r"returned HTTP error (\d{3})")
+# How much of an answer's body is read: enough for a legacy connector's error text.
+ANSWER_READ_BYTES = 4096
 
 
 def teams_card_of_text(text: str) -> dict[str, Any]:
@@ -45,26 +49,27 @@ def teams_message(card: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def teams_webhook_post(url: str, *, card: dict[str, Any], idempotency_key: str) -> None:
-    """POST one card; raises RateLimited, TransientError or PermanentError."""
+def teams_webhook_post(target: Target, *, card: dict[str, Any], idempotency_key: str) -> None:
+    """POST one card to the checked webhook address (pinned: events.services.sender); raises
+    RateLimited, TransientError or PermanentError."""
     try:
-        response = requests.post(
-            url,
-            json=teams_message(card),
-            headers={"Idempotency-Key": idempotency_key},
-            timeout=settings.NOTIFLOW_CHAT_TIMEOUT_SECONDS,
-            allow_redirects=False,
+        answer = pinned_post(
+            target,
+            body=json.dumps(teams_message(card)).encode(),
+            headers={"Content-Type": "application/json", "Idempotency-Key": idempotency_key},
+            seconds=settings.NOTIFLOW_CHAT_TIMEOUT_SECONDS,
+            read_limit=ANSWER_READ_BYTES,
         )
-    except requests.RequestException as exc:
-        raise TransientError(f"teams: {type(exc).__name__}: {exc}") from exc
-    status, body = response.status_code, response.text[:200]
+    except PinnedPostFailed as exc:
+        raise TransientError(f"teams: {exc}") from exc
+    status, body = answer.status, answer.body.decode("utf-8", "replace")[:200]
     legacy = _LEGACY_ERROR.search(body) if status == 200 else None
     if legacy:
         status = int(legacy.group(1))
     if 200 <= status < 300:
         return
     if status == 429:
-        limited = provider_wait("teams", response.headers.get("Retry-After"))
+        limited = provider_wait("teams", answer.header("Retry-After"))
         if limited is not None:
             raise limited
         raise TransientError(f"teams: HTTP 429: {body}")
