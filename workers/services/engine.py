@@ -334,8 +334,11 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
+        # Whom a skipped send names: its address, else (a chat node taking the recipient's) the
+        # run's recipient.
+        to = rendered.get("to") or step.trigger.recipient
         if turned_off := _preference_off(step, channel.name):
-            skipped = turned_off.skipped_output(to=rendered["to"])
+            skipped = turned_off.skipped_output(to=to)
             return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         marketing = step.workflow.category == MARKETING
         try:
@@ -345,7 +348,7 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
         except Suppressed as exc:
             if not exc.rule:  # a transactional send's hard bounce or complaint
                 raise PermanentError(str(exc)) from exc
-            skipped = exc.skipped_output(to=rendered["to"])
+            skipped = exc.skipped_output(to=to)
             return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         key = f"{step.trigger.pk}:{node['id']}"
         headers = _unsubscribe(rendered, key) if marketing and channel.unsubscribe_headers else None
