@@ -96,7 +96,7 @@ def main(argv: list[str]) -> int:
         return 2
     print(
         f"Notiflow chaos run ({command}): {config.triggers} triggers of email -> "
-        f"{config.delay_ms} ms delay -> SMS"
+        f"{config.delay_ms} ms delay -> SMS -> in-app -> Slack"
         + (
             f" and {config.digest_triggers} of digest ({config.digest_window}, "
             f"{config.digest_groups} keys) -> email"

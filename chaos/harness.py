@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -40,11 +41,12 @@ from chaos.faults import (
     WorkerPool,
     fault_plan,
 )
-from chaos.fire import DIGEST_WORKFLOW_KEY, WORKFLOW_KEY, Firing, digest_body
+from chaos.fire import DIGEST_WORKFLOW_KEY, WORKFLOW_KEY, Firing, digest_body, trigger_body
 from chaos.receiver import ChaosReceiver
 from chaos.report import ChaosResult, Deliveries
 from chaos.services import PostgresCluster, RabbitNode, RedisServer
-from chaos.tally import tally, tally_digests, tally_webhooks
+from chaos.tally import tally, tally_digests, tally_inapp, tally_webhooks
+from tests.support.chat import ChatServer
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import ROOT, Stack, wait_for
 
@@ -171,10 +173,49 @@ class ChaosConfig:
             raise ValueError("the webhook endpoint must subscribe to trigger.completed (or *)")
 
 
-def workflow_definition(delay_ms: int) -> dict[str, Any]:
+# The chaos run's in-app and Slack steps (docs/reliability.md): the in-app message of a run goes
+# to one of these recipients, which the harness creates.
+INBOX_RECIPIENTS = 20
+INBOX_RECIPIENTS_CREATE = """
+from recipients.models import Recipient
+Recipient.objects.bulk_create(
+    [Recipient(key=f"chaos-inbox-{{i:03d}}") for i in range({count})], ignore_conflicts=True
+)
+"""
+
+
+def channels_body(index: int) -> dict[str, Any]:
+    """A run of the main workflow with its in-app and Slack steps: for a recipient."""
+    return {**trigger_body(index), "recipient": f"chaos-inbox-{index % INBOX_RECIPIENTS:03d}"}
+
+
+def channel_nodes(slack_webhook_url: str) -> list[dict[str, Any]]:
+    """After the SMS: an in-app message for the run's recipient, then a Slack post to the
+    harness's stand-in, whose text is the run's idempotency key (how the tally finds it)."""
+    return [
+        {
+            "id": "bell",
+            "type": "inapp",
+            "title": "Chaos {{ payload.name }}",
+            "body": "run {{ trigger.idempotency_key }}",
+        },
+        {
+            "id": "chat",
+            "type": "slack",
+            "webhook_url": slack_webhook_url,
+            "text": "{{ trigger.idempotency_key }}",
+        },
+    ]
+
+
+def workflow_definition(delay_ms: int, *, slack_webhook_url: str = "") -> dict[str, Any]:
+    """Email, a short delay, SMS; and with a Slack webhook URL, an in-app step and a Slack step
+    (the chaos run's; the hosts run keeps the first three)."""
+    extra = channel_nodes(slack_webhook_url) if slack_webhook_url else []
+    order = ["mail", "pause", "text", *(node["id"] for node in extra)]
     return {
         "key": WORKFLOW_KEY,
-        "name": "Chaos: email, short delay, SMS",
+        "name": "Chaos: email, short delay, SMS" + (", in-app, Slack" if extra else ""),
         "entry_node_id": "mail",
         "nodes": [
             {
@@ -191,8 +232,9 @@ def workflow_definition(delay_ms: int) -> dict[str, Any]:
                 "to": "{{ payload.phone }}",
                 "body": "After {{ vars.email_mail.message_id }}",
             },
+            *extra,
         ],
-        "edges": [{"from": "mail", "to": "pause"}, {"from": "pause", "to": "text"}],
+        "edges": [{"from": a, "to": b} for a, b in itertools.pairwise(order)],
     }
 
 
@@ -232,6 +274,7 @@ class ChaosRun(Harness):
         self.redis = RedisServer(self.tmp / "redis")
         self.rabbitmq = RabbitNode(self.tmp / "rabbitmq") if config.broker == "rabbitmq" else None
         self.smtp = SmtpServer()
+        self.chat = ChatServer()
         self.receiver = ChaosReceiver(fail_first=config.webhook_fail_first, seed=config.seed)
         self.endpoint_id = ""
         self.commands: list[subprocess.Popen[str]] = []  # manage.py runs, killed if left over
@@ -258,6 +301,7 @@ class ChaosRun(Harness):
         if self.rabbitmq is not None:
             self.rabbitmq.start()
         self.smtp.start()
+        self.chat.start()
         self.receiver.start()
         owner = self.postgres.url()
         self._manage(owner, "migrate", "--noinput", "-v", "0")
@@ -276,6 +320,8 @@ class ChaosRun(Harness):
             if self.config.fanout_subscribers
             else None
         )
+        inbox_people = INBOX_RECIPIENTS_CREATE.format(count=INBOX_RECIPIENTS)
+        inbox_create = self._manage_spawn(web, "shell", "-c", inbox_people)
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "notiflow.settings",
@@ -290,6 +336,8 @@ class ChaosRun(Harness):
             **{name: os.environ.get(name, value) for name, value in ENGINE_TIMINGS.items()},
             **WEBHOOK_SETTINGS,
             **RATE_LIMITS_OFF,
+            # The Slack stand-in is on loopback, which the address rule refuses in production.
+            "NOTIFLOW_CHAT_ALLOW_PRIVATE": "true",
         }
         for kind in ("web", "worker", "beat"):
             user = f"notiflow_{kind}" if self.config.least_privilege else "postgres"
@@ -305,7 +353,7 @@ class ChaosRun(Harness):
         self.stacks["beat"].beat()
         self.api.headers["Authorization"] = f"Bearer {api_key}"
         wait_for(self._up, timeout=120, interval=0.5, message="web, workers and beat up")
-        definitions = [workflow_definition(self.config.delay_ms)]
+        definitions = [self._workflow_definition()]
         if self.config.digest_triggers:
             definitions.append(digest_workflow_definition(self.config.digest_window))
         if self.config.fanout_subscribers:
@@ -314,6 +362,7 @@ class ChaosRun(Harness):
             created = self.api.post(self.base_url + "/api/workflows/", json=definition, timeout=30)
             if created.status_code != 201:
                 raise RuntimeError(f"creating a workflow: {created.status_code} {created.text}")
+        self._manage_result(inbox_create, "shell -c <inbox_recipients_create>")
         if recipients_create is not None:
             self._manage_result(recipients_create, "shell -c <recipients_create>")
             topic_subscribe(self.api, self.base_url, self.config.fanout_subscribers)
@@ -326,6 +375,10 @@ class ChaosRun(Harness):
         self.say(
             f"up: web, {self.config.workers} workers x {self.config.concurrency}, beat; {hooks}"
         )
+
+    def _workflow_definition(self) -> dict[str, Any]:
+        slack = self.chat.url("/slack/ok/chaos")
+        return workflow_definition(self.config.delay_ms, slack_webhook_url=slack)
 
     def _manage(self, database_url: str, *args: str) -> str:
         return self._manage_result(self._manage_spawn(database_url, *args), " ".join(args))
@@ -383,6 +436,7 @@ class ChaosRun(Harness):
             self._kill_commands,
             *[stack.stop for stack in reversed(list(self.stacks.values()))],
             self.smtp.stop,
+            self._chat_stop,
             self.receiver.stop,
             self.redis.stop,
             *([self.rabbitmq.stop] if self.rabbitmq is not None else []),
@@ -391,6 +445,10 @@ class ChaosRun(Harness):
         cleanup(steps, tag="chaos")
         # The cluster, Redis and (unless --logs put them elsewhere) the logs.
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _chat_stop(self) -> None:
+        if self.chat.thread.is_alive():  # a server never started would wait forever
+            self.chat.stop()
 
     def _kill_commands(self) -> None:
         for process in self.commands:
@@ -452,7 +510,12 @@ class ChaosRun(Harness):
         supervisor = threading.Thread(target=self._supervise, name="chaos-supervisor", daemon=True)
         supervisor.start()
         headers = {"Authorization": str(self.api.headers["Authorization"])}
-        self.firing = Firing(base_url=self.base_url, headers=headers, threads=config.fire_threads)
+        self.firing = Firing(
+            base_url=self.base_url,
+            headers=headers,
+            threads=config.fire_threads,
+            body=channels_body,
+        )
         self.digest_firing = Firing(
             base_url=self.base_url,
             headers=headers,
@@ -488,8 +551,12 @@ class ChaosRun(Harness):
                 str(m.message["X-Notiflow-Idempotency-Key"]) for m in self.smtp.handler.received
             ),
             sms=Counter(sms["idempotency_key"] for sms in self._sms_outbox()),
+            slack=Counter(
+                f"{self.firing.fired.get(str(r.body.get('text')), r.body.get('text'))}:chat"
+                for r in self.chat.received(path="/slack/")
+            ),
         )
-        nodes = workflow_definition(config.delay_ms)["nodes"]
+        nodes = self._workflow_definition()["nodes"]
         tally(
             result,
             query=self._query,
@@ -499,7 +566,9 @@ class ChaosRun(Harness):
             deliveries=deliveries,
             stuck=stuck,
             nodes=len(nodes),
+            delivered_nodes=("mail", "text", "chat"),
         )
+        tally_inapp(result, query=self._query, fired=self.firing.fired, node="bell")
         if config.fanout_subscribers:
             tally_fanout(
                 result.fanouts,

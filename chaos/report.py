@@ -11,14 +11,17 @@ from chaos.fanout import Fanouts
 
 @dataclass
 class Deliveries:
-    """Messages the SMTP server accepted and the SMS outbox holds, by idempotency key."""
+    """Messages the SMTP server accepted, the SMS outbox holds and the Slack stand-in received,
+    by idempotency key."""
 
     emails: Counter[str] = field(default_factory=Counter)
     sms: Counter[str] = field(default_factory=Counter)
+    # Posts the Slack stand-in received, by the send's ledger key (`<trigger id>:chat`).
+    slack: Counter[str] = field(default_factory=Counter)
 
     @property
     def by_key(self) -> Counter[str]:
-        return self.emails + self.sms
+        return self.emails + self.sms + self.slack
 
     @property
     def duplicates(self) -> int:
@@ -220,6 +223,11 @@ class ChaosResult:
     unexplained_duplicates: int = 0
     missing_deliveries: int = 0
     unexpected_deliveries: int = 0
+    # The in-app step (chaos runs with channels): completed runs with no inbox message for it,
+    # and steps that stored more than one (the unique (trigger, node) forbids it: counted anyway).
+    inapp_messages: int = 0
+    inapp_missing: int = 0
+    inapp_twice: int = 0
     webhooks: Webhooks = field(default_factory=Webhooks)
     digests: Digests = field(default_factory=Digests)
     fanouts: Fanouts = field(default_factory=Fanouts)
@@ -269,6 +277,11 @@ class ChaosResult:
             (self.missing_deliveries == 0, f"{self.missing_deliveries} message(s) never delivered"),
             (self.unexpected_deliveries == 0, f"{self.unexpected_deliveries} unknown deliveries"),
             (
+                self.inapp_missing == 0,
+                f"{self.inapp_missing} completed run(s) without in-app message",
+            ),
+            (self.inapp_twice == 0, f"{self.inapp_twice} in-app step(s) stored twice"),
+            (
                 not self.died_by_themselves,
                 f"{len(self.died_by_themselves)} process(es) exited by themselves",
             ),
@@ -316,6 +329,16 @@ class ChaosResult:
             *((label, value) for kind, label, value in faults if kind in injected),
             ("emails received", d.emails.total()),
             ("SMS received", d.sms.total()),
+            *(
+                [
+                    ("Slack posts received", d.slack.total()),
+                    ("in-app messages stored", self.inapp_messages),
+                    ("  completed runs without one", self.inapp_missing),
+                    ("  steps with more than one", self.inapp_twice),
+                ]
+                if d.slack or self.inapp_messages
+                else []
+            ),
             ("distinct idempotency keys received", len(d.by_key)),
             ("duplicates (same key received twice)", d.duplicates),
             ("  ledger rows with send_count > 1 (crash window)", self.ledger_resend_rows),

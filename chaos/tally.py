@@ -48,6 +48,7 @@ def tally(
     deliveries: Deliveries,
     stuck: int,
     nodes: int,
+    delivered_nodes: tuple[str, ...] = ("mail", "text"),
 ) -> None:
     """Fill `result` in. `fired` maps idempotency key -> trigger id, as the API answered, for the
     main workflow; `digest_fired` the same for the digest workflow (tally_digests counts it)."""
@@ -87,12 +88,29 @@ def tally(
     )
     completed = query("SELECT id::text FROM trigger_instance WHERE status = 'completed'")
     expected = {
-        f"{row[0]}:{node}" for row in completed if row[0] in main_ids for node in ("mail", "text")
+        f"{row[0]}:{node}" for row in completed if row[0] in main_ids for node in delivered_nodes
     }
     result.missing_deliveries = len(expected - set(received))
     result.unexpected_deliveries = sum(
         1 for key in received if key.partition(":")[0] not in fired_ids
     )
+
+
+# In-app messages stored by a run's step, per (trigger, node).
+_INAPP_MESSAGES = """
+SELECT trigger_id::text, count(*) FROM inbox_message WHERE node_id = %s GROUP BY trigger_id
+"""
+
+
+def tally_inapp(result: ChaosResult, *, query: Query, fired: dict[str, str], node: str) -> None:
+    """Exactly one in-app message per step: every completed run of the main workflow has one
+    for its `node`, and no step has two."""
+    stored: dict[str, int] = {str(t): int(n) for t, n in query(_INAPP_MESSAGES, [node])}
+    main_ids = set(fired.values())
+    result.inapp_messages = sum(n for trigger, n in stored.items() if trigger in main_ids)
+    result.inapp_twice = sum(1 for n in stored.values() if n > 1)
+    completed = query("SELECT id::text FROM trigger_instance WHERE status = 'completed'")
+    result.inapp_missing = len({str(row[0]) for row in completed} & main_ids - set(stored))
 
 
 # Every event the endpoint was to receive: one delivery row per (event, endpoint).

@@ -36,7 +36,7 @@ from deliveries.selectors import delivery_event_list
 from deliveries.suppression import recipient_checked, suppression_add
 from triggers.models import TriggerInstance
 
-CHANNELS = ("email", "sms")
+CHANNELS = ("email", "sms", "webpush", "push")
 
 
 class DeliveryEventSerializer(serializers.ModelSerializer):
@@ -72,7 +72,8 @@ class SuppressionInputSerializer(StrictSerializer):
     recipient = StrictCharField(
         min_length=1,
         max_length=320,
-        help_text="an email address, or a phone number in E.164 form (+15550100)",
+        help_text="an email address, a phone number in E.164 form (+15550100), or for webpush "
+        "and push a recipient's key",
     )
     scope = serializers.ChoiceField(
         choices=SuppressionScope.choices,

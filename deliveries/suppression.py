@@ -19,6 +19,12 @@ from deliveries.sql import SUPPRESSED_SQL
 from workflows.nodes import NODE_TYPES
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
+# The channels whose suppressions name a recipient (a person's key) rather than an address: a
+# push goes to every address the person has, and an address gone is removed, not suppressed.
+PUSH_CHANNELS = ("webpush", "push")
+# recipients.models.KEY_MAX_LENGTH (this module stands below recipients: lint-imports).
+KEY_MAX_LENGTH = 200
+
 
 def recipient_normalise(channel: str, recipient: str) -> str:
     """The form a recipient is stored and compared in: an email address trimmed and in lower
@@ -217,9 +223,17 @@ def unsubscribe_headers(*, recipient: str, idempotency_key: str) -> dict[str, st
 def recipient_checked(*, channel: str, recipient: str) -> str:
     """`recipient` as the sends of `channel` name it (one email address; an E.164 number, its
     punctuation dropped), normalised; ValueError saying what is wrong. The run semantics' own
-    check (workflows.semantics), so the list holds what sends can match."""
+    check (workflows.semantics), so the list holds what sends can match. The push channels'
+    (`webpush`, `push`) name a person, not an address: a recipient's key, as given."""
+    if channel in PUSH_CHANNELS:
+        if not recipient or recipient != recipient.strip() or len(recipient) > KEY_MAX_LENGTH:
+            raise ValueError(
+                f"a {channel} suppression names a recipient's key (1 to {KEY_MAX_LENGTH} "
+                "characters, no surrounding spaces)"
+            )
+        return recipient
     if channel not in ("email", "sms"):
-        raise ValueError(f"unknown channel {channel!r} (email, sms)")
+        raise ValueError(f"unknown channel {channel!r} (email, sms, webpush, push)")
     try:
         checked = recipient_check({"id": "suppression", "type": channel}, {"to": recipient})
     except RenderError as exc:

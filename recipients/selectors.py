@@ -37,6 +37,10 @@ def recipient_keys_existing(keys: Iterable[str]) -> set[str]:
     return {key for (key,) in fetchall_prepared(EXISTING_KEYS_SQL, {"rcp_keys": wanted})}
 
 
+class RecipientMissing(LookupError):
+    """The run names a recipient whose profile does not exist (or was erased)."""
+
+
 @dataclass(frozen=True)
 class RunRecipient:
     """A run's recipient as a step sees it: `context` is the templates' `recipient` (`id` and
@@ -49,6 +53,15 @@ class RunRecipient:
     context: dict[str, Any]
     preferences: dict[str, Any] = field(default_factory=dict)
     category_defaults: dict[str, Any] = field(default_factory=dict)
+
+    def channel(self, name: str) -> Any:
+        """The person's `channels[name]` as the step read it (no statement of its own): a chat
+        channel's address object, a push channel's list of addresses; None when they have
+        none. RecipientMissing when the profile does not exist."""
+        if not self.found:
+            raise RecipientMissing(f"recipient {self.key!r} does not exist")
+        channels = self.context.get("channels")
+        return channels.get(name) if isinstance(channels, dict) else None
 
 
 def recipient_for_run(key: str, *, category: str = "") -> RunRecipient:

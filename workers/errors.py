@@ -18,20 +18,14 @@ class PermanentError(StepError):
 
 
 class RateLimited(Exception):
-    """The provider's rate limit has no token for this send until `wait` has passed (our own
-    limit, or the provider's 429 with Retry-After): the step is put back, not failed, and not
-    counted as an attempt."""
+    """The provider's rate limit has no token for this send until `wait` has passed: our own
+    limit, or the provider's answer asking to wait (a 429 with Retry-After: Slack, Teams, web
+    push, FCM). The step is put back, not failed, and not counted as an attempt. `reached` says
+    whether this attempt sent anything before the wait (a push to several addresses, some
+    accepted): the send ledger then counts it as having reached the provider."""
 
-    def __init__(self, provider: str, wait: timedelta):
+    def __init__(self, provider: str, wait: timedelta, *, reached: bool = False):
         super().__init__(f"provider {provider!r} rate limit: waits {wait.total_seconds():.3f}s")
+        self.provider = provider
         self.wait = wait
-
-
-class RetryAfter(StepError):
-    """The provider answered 429 with `Retry-After`: it took nothing and asks to wait. The engine
-    puts the step back for `wait_seconds`, not counted as an attempt (as a provider's own rate
-    limit does: docs/design.md, "Providers")."""
-
-    def __init__(self, message: str, *, wait_seconds: float):
-        super().__init__(message)
-        self.wait_seconds = wait_seconds
+        self.reached = reached

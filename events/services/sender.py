@@ -1,8 +1,9 @@
 """One signed POST of one event to one endpoint (docs/design.md, rule 10).
 
-The request goes to an address checked by events.addresses (never a second DNS answer), with the
-Standard Webhooks headers, no redirect followed and no retry here: the dispatcher decides what a
-failure means. Nothing of the response is kept but its status.
+The request goes to an address checked by events.addresses (never a second DNS answer:
+`pinned_post`, which the chat channels' webhooks use too), with the Standard Webhooks headers,
+no redirect followed and no retry here: the dispatcher decides what a failure means. Nothing of
+the response is kept but its status.
 
 One attempt has a total deadline, NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS from its start: resolving,
 connecting (TLS included), sending and reading the status line all fit in it, whatever the
@@ -21,6 +22,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,23 +171,43 @@ def _pool(target: Target, address: str, deadline: Deadline) -> urllib3.HTTPConne
     return _HTTPPool(address, target.port, timeout=timeout, retries=False, deadline=deadline)
 
 
-def post_signed(*, url: str, secret: str, message_id: str, body: bytes) -> PostResult:
-    """POST `body` to `url`, signed with `secret` as message `message_id`. Returns within
-    NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS of its call (plus the time a DNS answer takes), with the
-    status the receiver answered or the error that stopped the attempt; never raises for
-    anything the receiver does."""
-    started = time.monotonic()
-    seconds = settings.NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS
+@dataclass(frozen=True)
+class PinnedAnswer:
+    """A receiver's answer to a pinned POST: its status, headers and the first bytes of its
+    body (as many as the caller asked for)."""
 
-    def result(status_code: int | None, error: str = "") -> PostResult:
-        return PostResult(status_code, error[:1000], int((time.monotonic() - started) * 1000))
+    status: int
+    headers: dict[str, str]
+    body: bytes
 
-    try:
-        target = target_resolve(url)
-    except AddressRefused as exc:
-        return result(None, f"refused: {exc}")
-    headers = webhook_headers(secret=secret, message_id=message_id, body=body, now=time.time())
-    headers["Host"] = target.host_header
+    def header(self, name: str) -> str | None:
+        """A header's value, whatever its case."""
+        return next((v for k, v in self.headers.items() if k.lower() == name.lower()), None)
+
+
+class PinnedPostFailed(Exception):
+    """A pinned POST got no answer: no address took the connection, the deadline passed, or the
+    connection broke; the message says which."""
+
+
+def pinned_post(
+    target: Target,
+    *,
+    body: bytes,
+    headers: Mapping[str, str],
+    seconds: float,
+    started: float | None = None,
+    read_limit: int = 0,
+) -> PinnedAnswer:
+    """POST `body` to a checked target (events.addresses.target_resolve) at the very addresses
+    that were checked, in resolver order, never asking DNS again (so a name rebound to a private
+    address in between cannot redirect it), with the URL's host as the Host header and, over
+    https, as the TLS server name (SNI) and the name the certificate must carry. No redirect is
+    followed and there is no retry. Everything, the first `read_limit` bytes of the body
+    included, fits within `seconds` of `started` (time.monotonic(); default now): the Deadline
+    watchdog. PinnedPostFailed when no answer came."""
+    started = time.monotonic() if started is None else started
+    headers = {**headers, "Host": target.host_header}
     error = "no address to connect to"
     with Deadline(started + seconds) as deadline:
         for address in target.addresses:
@@ -202,19 +224,45 @@ def post_signed(*, url: str, secret: str, message_id: str, body: bytes) -> PostR
                     assert_same_host=False,
                     preload_content=False,
                 )
-                status = response.status  # the body is not read: only the status counts
+                content = response.read(read_limit) if read_limit else b""
+                answer = PinnedAnswer(response.status, dict(response.headers), content)
                 deadline.unwatch()
                 response.close()
-                return result(status)
+                return answer
             except NewConnectionError as exc:
                 error = f"could not connect to {address}: {exc}"  # the next address, if any
             except HTTPError as exc:
                 error = f"{type(exc).__name__}: {exc}"
                 if not deadline.passed:
-                    return result(None, error)
+                    raise PinnedPostFailed(error) from exc
             finally:
                 deadline.unwatch()
                 pool.close()
         if deadline.passed:
-            return result(None, f"timed out: no complete answer within the {seconds:g} s deadline")
-    return result(None, error)
+            raise PinnedPostFailed(
+                f"timed out: no complete answer within the {seconds:g} s deadline"
+            )
+    raise PinnedPostFailed(error)
+
+
+def post_signed(*, url: str, secret: str, message_id: str, body: bytes) -> PostResult:
+    """POST `body` to `url`, signed with `secret` as message `message_id`. Returns within
+    NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS of its call (plus the time a DNS answer takes), with the
+    status the receiver answered or the error that stopped the attempt; never raises for
+    anything the receiver does."""
+    started = time.monotonic()
+    seconds = settings.NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS
+
+    def result(status_code: int | None, error: str = "") -> PostResult:
+        return PostResult(status_code, error[:1000], int((time.monotonic() - started) * 1000))
+
+    try:
+        target = target_resolve(url)
+    except AddressRefused as exc:
+        return result(None, f"refused: {exc}")
+    headers = webhook_headers(secret=secret, message_id=message_id, body=body, now=time.time())
+    try:
+        answer = pinned_post(target, body=body, headers=headers, seconds=seconds, started=started)
+    except PinnedPostFailed as exc:
+        return result(None, str(exc))
+    return result(answer.status)  # the body is not read: only the status counts

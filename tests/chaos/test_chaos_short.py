@@ -1,4 +1,4 @@
-"""The short chaos run in `make test`: 200 triggers, 60 runs of a digest workflow and a fan-out to
+"""The short chaos run in `make test`: 200 triggers (email, delay, SMS, in-app, Slack), 60 runs of a digest workflow and a fan-out to
 a topic of 100 beside them, two SIGKILLs (a pool process mid-step and a whole worker), one Redis FLUSHALL, and each
 trigger.completed event sent to a webhook receiver that fails a tenth of first attempts and is
 down for 2 s. The full run (`make chaos`) adds
@@ -73,8 +73,13 @@ def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
     assert result.steps_logged_twice == 0
     assert result.deliveries.emails.total() >= 200 + digests.digests
     assert result.deliveries.sms.total() >= 200
-    assert len(result.deliveries.by_key) == 400 + digests.digests
+    # Email, SMS and Slack per run of the main workflow, an email per digest.
+    assert len(result.deliveries.by_key) == 600 + digests.digests
     assert result.unexplained_duplicates == 0 and result.missing_deliveries == 0
+    # Exactly one in-app message per run's step; Slack at least once, twice only in the
+    # ledger's window (unexplained_duplicates above).
+    assert (result.inapp_messages, result.inapp_missing, result.inapp_twice) == (200, 0, 0)
+    assert len(result.deliveries.slack) == 200
     assert result.died_by_themselves == []
     # Every completed trigger's trigger.completed received at least once, signed, through a
     # receiver that refused some first attempts and was down for 2 s.
@@ -149,4 +154,7 @@ def test_rabbitmq_restarts_lose_nothing_and_send_nothing_twice(tmp_path):
     n = config.triggers  # enough that every fault lands while runs are in flight
     assert (result.fired, result.completed, result.stuck, result.lost) == (n, n, 0, 0)
     assert result.steps_logged_twice == 0 and result.unexplained_duplicates == 0
-    assert len(result.deliveries.by_key) == 2 * n and result.missing_deliveries == 0  # email, sms
+    assert (
+        len(result.deliveries.by_key) == 3 * n and result.missing_deliveries == 0
+    )  # email, sms, slack
+    assert (result.inapp_messages, result.inapp_missing, result.inapp_twice) == (n, 0, 0)

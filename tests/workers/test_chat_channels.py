@@ -234,3 +234,19 @@ def test_teams_429_waits_or_retries(chat_server, rule):
         assert (trigger.attempts, trigger.last_error) == (0, "")
     else:  # a legacy connector's 200 that reports a 429, with no Retry-After: transient
         assert trigger.attempts == 1 and "HTTP 429" in trigger.last_error
+
+
+def test_a_person_who_turned_slack_off_is_skipped_without_a_post(chat_server):
+    key = unique("person")
+    url = chat_server.url(f"/slack/ok/{key}")
+    Recipient.objects.create(
+        key=key,
+        channels={"slack": {"webhook_url": url}},
+        preferences={"channels": {"slack": False}},
+    )
+    trigger = step(chain(slack_node()), recipient=key)
+
+    assert trigger.status == "completed", trigger.last_error
+    output = trigger.vars["slack_chat"]
+    assert "skipped" in output and output["to"] == key
+    assert chat_server.received(path=f"/slack/ok/{key}") == []

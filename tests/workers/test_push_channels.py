@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from deliveries.suppression import suppression_add
 from events.models import OutboxEvent, WebhookEndpoint
 from recipients.models import Recipient
 from tests.conftest import unique
@@ -153,6 +154,22 @@ def test_a_429_with_retry_after_waits_without_an_attempt(push_service):
     assert not StepExecutionLog.objects.filter(trigger=trigger).exists()  # no attempt
     assert step(trigger) == "completed"
     assert len(push_service.messages[done]) == 1 and len(push_service.messages[busy]) == 1
+    # The first attempt reached the push service (`done` got its message) before the wait:
+    # the ledger counts it, as it counts any attempt that reached a provider.
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert ledger.send_count == 2 and ledger.providers == ["webpush", "webpush"]
+
+
+def test_a_429_before_any_address_leaves_the_ledger_uncounted(push_service):
+    busy, done = unique("busy"), unique("ok-done")
+    recipient = person(webpush=[push_service.subscribe(busy), push_service.subscribe(done)])
+    trigger = due_trigger(chain(webpush_node("browser")), payload=PAYLOAD, recipient=recipient.key)
+
+    assert step(trigger) == "enqueued"  # the 429 came first: nothing reached the service
+    assert SendLedger.objects.get(trigger=trigger).send_count == 0
+    assert step(trigger) == "completed"
+    ledger = SendLedger.objects.get(trigger=trigger)
+    assert ledger.send_count == 1 and ledger.providers == ["webpush"]
 
 
 def test_an_http_subscription_is_not_used_unless_allowed(push_service, settings):
@@ -202,3 +219,50 @@ def test_a_subscription_found_gone_before_a_retry_is_still_reported(push_service
     output = trigger.vars["webpush_browser"]
     assert output["gone"] == [address_id(gone)] and output["delivered"] == 1
     assert sorted(output["to"]) == sorted([address_id(gone), address_id(flaky)])
+
+
+def test_a_person_who_turned_push_off_is_skipped(push_service):
+    name = unique("ok-off")
+    recipient = Recipient.objects.create(
+        key=unique("person"),
+        channels={"webpush": [push_service.subscribe(name)]},
+        preferences={"channels": {"webpush": False}},
+    )
+    trigger = due_trigger(chain(webpush_node("browser")), payload=PAYLOAD, recipient=recipient.key)
+
+    assert step(trigger) == "completed"
+    trigger.refresh_from_db()
+    assert trigger.vars["webpush_browser"]["to"] == recipient.key
+    assert "skipped" in trigger.vars["webpush_browser"]
+    assert push_service.messages[name] == []
+
+
+def test_a_suppressed_person_gets_no_push_on_that_channel_only(push_service, fcm_service):
+    name, phone = unique("ok-sup"), unique("ok-phone")
+    recipient = person(webpush=[push_service.subscribe(name)], fcm=[phone])
+    suppression_add(channel="webpush", recipient=recipient.key, reason="manual")
+    definition = chain(webpush_node("browser"), push_node("phone"))
+    trigger = due_trigger(definition, payload=PAYLOAD, recipient=recipient.key)
+
+    assert step(trigger) == "enqueued"  # an operator's suppression: skipped, the run goes on
+    assert step(trigger) == "completed"
+    trigger.refresh_from_db()
+    skipped = trigger.vars["webpush_browser"]
+    assert skipped["rule"] == "opt-out" and skipped["to"] == recipient.key
+    assert push_service.messages[name] == []
+    assert len(fcm_service.messages[phone]) == 1  # a webpush suppression is not a push one
+
+
+def test_the_per_recipient_cap_counts_pushes_per_person(push_service, settings):
+    settings.NOTIFLOW_SEND_CAP_PER_RECIPIENT = 1
+    name = unique("ok-capped")
+    recipient = person(webpush=[push_service.subscribe(name)])
+    first, second = (
+        due_trigger(chain(webpush_node("browser")), payload=PAYLOAD, recipient=recipient.key)
+        for _ in range(2)
+    )
+    assert step(first) == "completed"
+    assert step(second) == "failed"
+    second.refresh_from_db()
+    assert f"send cap: recipient {recipient.key} reached 1 webpush messages" in second.last_error
+    assert len(push_service.messages[name]) == 1

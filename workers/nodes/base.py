@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from recipients.selectors import RunRecipient
+from recipients.selectors import RecipientMissing, RunRecipient
+from workers.errors import PermanentError
 from workers.providers import Provider
 from workflows.nodes.base import (
     FOLLOW_AGAIN,
@@ -17,7 +18,15 @@ from workflows.nodes.base import (
     Rendered,
 )
 
-__all__ = ["FOLLOW_AGAIN", "FOLLOW_CONDITIONAL", "FOLLOW_EDGES", "FOLLOW_END", "Channel", "NodeRun"]
+__all__ = [
+    "FOLLOW_AGAIN",
+    "FOLLOW_CONDITIONAL",
+    "FOLLOW_EDGES",
+    "FOLLOW_END",
+    "Channel",
+    "NodeRun",
+    "recipient_channel",
+]
 
 
 class Channel(Protocol):
@@ -47,3 +56,15 @@ class Channel(Protocol):
         node names no address finds one there (slack, teams).
         """
         ...
+
+
+def recipient_channel(recipient: RunRecipient | None, name: str) -> Any:
+    """The run's recipient's `recipient.channels[name]` (RunRecipient.channel: None when they
+    have none), for a channel that takes its address there (chat, push); PermanentError when the
+    run has no recipient or the recipient does not exist (a retry would find the same)."""
+    if recipient is None:
+        raise PermanentError(f"the run has no recipient to take recipient.channels.{name} from")
+    try:
+        return recipient.channel(name)
+    except RecipientMissing as exc:
+        raise PermanentError(str(exc)) from exc

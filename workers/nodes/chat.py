@@ -3,8 +3,10 @@
 
 A chat webhook URL is a request to a URL a user gave: it must resolve to public addresses only
 (events/addresses.py, the rule of the webhooks), unless NOTIFLOW_CHAT_ALLOW_PRIVATE (development
-and tests). The check runs before each send; the HTTP client then resolves the name again, so
-unlike the webhook dispatcher a DNS answer that changes in between is not pinned out.
+and tests). The name is resolved once, before each send, and checked; the POST then goes to the
+very addresses checked (events.services.sender.pinned_post), with the URL's host as Host header
+and TLS server name, as the webhook dispatcher's does: a DNS answer that changes in between
+(rebinding) cannot send it to a private address.
 """
 
 from __future__ import annotations
@@ -13,31 +15,26 @@ from typing import Any
 
 from django.conf import settings
 
-from events.addresses import AddressRefused, target_resolve
+from events.addresses import AddressRefused, Target, target_resolve
 from recipients.selectors import RunRecipient
 from workers.errors import PermanentError
+from workers.nodes.base import recipient_channel
 
 
-def recipient_channel_address(*, channel: str, recipient: RunRecipient | None) -> dict[str, Any]:
-    """The run's recipient's `channels[channel]` object, as the step read it (no statement of
-    its own); PermanentError when the run has no recipient or the recipient has none (a retry
-    would find the same)."""
-    if recipient is None:
-        raise PermanentError(
-            f"the node names no {channel} address and the run has no recipient to take it from"
-        )
-    if not recipient.found:
-        raise PermanentError(f"recipient {recipient.key!r} does not exist")
-    channels = recipient.context.get("channels")
-    address = channels.get(channel) if isinstance(channels, dict) else None
+def recipient_chat_address(*, channel: str, recipient: RunRecipient | None) -> dict[str, Any]:
+    """The run's recipient's `channels[channel]` object; PermanentError when there is none."""
+    address = recipient_channel(recipient, channel)
     if not isinstance(address, dict) or not address:
-        raise PermanentError(f"recipient {recipient.key!r} has no channels.{channel} object")
+        raise PermanentError(
+            f"recipient {recipient.key if recipient else ''!r} has no channels.{channel} object"
+        )
     return address
 
 
-def webhook_url_check(url: str, *, channel: str) -> None:
-    """PermanentError when a chat webhook URL may not be sent to (the address rule)."""
+def webhook_target(url: str, *, channel: str) -> Target:
+    """A chat webhook URL resolved and checked (the address rule), to post to: PermanentError
+    when it may not be sent to."""
     try:
-        target_resolve(url, allow_private=settings.NOTIFLOW_CHAT_ALLOW_PRIVATE)
+        return target_resolve(url, allow_private=settings.NOTIFLOW_CHAT_ALLOW_PRIVATE)
     except AddressRefused as exc:
         raise PermanentError(f"{channel} webhook URL refused: {exc}") from exc

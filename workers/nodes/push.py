@@ -5,15 +5,22 @@ push (`push`, FCM HTTP v1) to their device tokens; one message per address, exac
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 
 from recipients.selectors import RunRecipient
+from workers.nodes.base import recipient_channel
 from workers.providers import Provider
 from workers.providers.push import PushAnswer, fcm_backend, webpush_backend
-from workers.services.push import push_fan_out, push_message_id, push_topic, recipient_addresses
+from workers.services.push import push_fan_out, push_message_id, push_topic
 from workflows.nodes.base import Rendered
+
+
+class PushBackend(Protocol):
+    """workers/providers/push.py's WebPushBackend and FcmBackend: one message to one address."""
+
+    def send(self, address: Any, payload: dict[str, Any], *, topic: str) -> PushAnswer: ...
 
 
 def _notification(rendered: Rendered, idempotency_key: str) -> dict[str, Any]:
@@ -41,69 +48,64 @@ def _is_token(address: Any) -> bool:
     return isinstance(address, str) and 0 < len(address) <= 4096
 
 
-class WebPushChannel:
+class _PushChannelBase:
+    """A push channel: one message to each usable address in `recipient.channels[address_key]`
+    (push_fan_out). A channel says which addresses it can use (`usable`) and which backend
+    sends to one of them (`backend`)."""
+
+    name: str
+    label: str
+    address_key: str
+    unsubscribe_headers = False
+
+    def usable(self, address: Any) -> bool:
+        raise NotImplementedError
+
+    def backend(self) -> PushBackend:
+        raise NotImplementedError
+
+    def send(
+        self,
+        rendered: Rendered,
+        *,
+        idempotency_key: str,
+        provider: Provider,
+        headers: Mapping[str, str] | None = None,
+        recipient: RunRecipient | None = None,
+    ) -> dict[str, Any]:
+        backend, topic = self.backend(), push_topic(idempotency_key)
+        payload = _notification(rendered, idempotency_key)
+        listed = recipient_channel(recipient, self.address_key)
+        addresses = [a for a in listed if self.usable(a)] if isinstance(listed, list) else []
+        return push_fan_out(
+            idempotency_key=idempotency_key,
+            recipient=recipient.key if recipient else "",
+            address_key=self.address_key,
+            addresses=addresses,
+            send=lambda address: backend.send(address, payload, topic=topic),
+            provider=provider.name,
+        )
+
+
+class WebPushChannel(_PushChannelBase):
     name = "webpush"
     label = "web push"
-    unsubscribe_headers = False
     address_key = "webpush"
 
-    def send(
-        self,
-        rendered: Rendered,
-        *,
-        idempotency_key: str,
-        provider: Provider,
-        headers: Mapping[str, str] | None = None,
-        recipient: RunRecipient | None = None,
-    ) -> dict[str, Any]:
-        backend, topic = webpush_backend(), push_topic(idempotency_key)
-        payload = _notification(rendered, idempotency_key)
+    def usable(self, address: Any) -> bool:
+        return _is_subscription(address)
 
-        def send_one(subscription: Any) -> PushAnswer:
-            return backend.send(subscription, payload, topic=topic)
-
-        addresses = recipient_addresses(
-            recipient=recipient, address_key=self.address_key, usable=_is_subscription
-        )
-        return push_fan_out(
-            idempotency_key=idempotency_key,
-            recipient=recipient.key if recipient else "",
-            address_key=self.address_key,
-            addresses=addresses,
-            send=send_one,
-            provider=provider.name,
-        )
+    def backend(self) -> PushBackend:
+        return webpush_backend()
 
 
-class PushChannel:
+class PushChannel(_PushChannelBase):
     name = "push"
     label = "push (FCM)"
-    unsubscribe_headers = False
     address_key = "fcm"
 
-    def send(
-        self,
-        rendered: Rendered,
-        *,
-        idempotency_key: str,
-        provider: Provider,
-        headers: Mapping[str, str] | None = None,
-        recipient: RunRecipient | None = None,
-    ) -> dict[str, Any]:
-        backend, topic = fcm_backend(), push_topic(idempotency_key)
-        payload = _notification(rendered, idempotency_key)
+    def usable(self, address: Any) -> bool:
+        return _is_token(address)
 
-        def send_one(token: Any) -> PushAnswer:
-            return backend.send(token, payload, topic=topic)
-
-        addresses = recipient_addresses(
-            recipient=recipient, address_key=self.address_key, usable=_is_token
-        )
-        return push_fan_out(
-            idempotency_key=idempotency_key,
-            recipient=recipient.key if recipient else "",
-            address_key=self.address_key,
-            addresses=addresses,
-            send=send_one,
-            provider=provider.name,
-        )
+    def backend(self) -> PushBackend:
+        return fcm_backend()

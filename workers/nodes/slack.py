@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from recipients.selectors import RunRecipient
 from workers.errors import PermanentError
-from workers.nodes.chat import recipient_channel_address, webhook_url_check
+from workers.nodes.chat import recipient_chat_address, webhook_target
 from workers.providers import Provider
 from workers.providers.slack import slack_message_post, slack_webhook_post
 from workflows.nodes.base import Rendered
@@ -24,7 +24,7 @@ def slack_address(rendered: Rendered, recipient: RunRecipient | None) -> tuple[s
     for kind in ("webhook_url", "channel"):
         if rendered.get(kind):
             return kind, rendered[kind]
-    address = recipient_channel_address(channel="slack", recipient=recipient)
+    address = recipient_chat_address(channel="slack", recipient=recipient)
     for kind, key in (
         ("webhook_url", "webhook_url"),
         ("channel", "channel"),
@@ -55,8 +55,8 @@ class SlackChannel:
         blocks = json.loads(rendered["blocks"]) if rendered.get("blocks", "").strip() else None
         message_id: str | None = None
         if kind == "webhook_url":
-            webhook_url_check(address, channel=self.name)
-            slack_webhook_post(address, text=rendered["text"], blocks=blocks)
+            target = webhook_target(address, channel=self.name)
+            slack_webhook_post(target, url=address, text=rendered["text"], blocks=blocks)
             to = url_redacted(address)
         else:
             message_id = slack_message_post(

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from recipients.selectors import RunRecipient
 from workers.errors import PermanentError
-from workers.nodes.chat import recipient_channel_address, webhook_url_check
+from workers.nodes.chat import recipient_chat_address, webhook_target
 from workers.providers import Provider
 from workers.providers.teams import teams_card_of_text, teams_webhook_post
 from workflows.nodes.base import Rendered
@@ -21,7 +21,7 @@ from workflows.nodes.chat import url_redacted
 def teams_address(rendered: Rendered, recipient: RunRecipient | None) -> str:
     if rendered.get("webhook_url"):
         return rendered["webhook_url"]
-    url = recipient_channel_address(channel="teams", recipient=recipient).get("webhook_url")
+    url = recipient_chat_address(channel="teams", recipient=recipient).get("webhook_url")
     if not (isinstance(url, str) and url.strip()):
         raise PermanentError(
             f"recipient {recipient.key if recipient else ''!r}: channels.teams needs a webhook_url"
@@ -44,13 +44,13 @@ class TeamsChannel:
         recipient: RunRecipient | None = None,
     ) -> dict[str, Any]:
         url = teams_address(rendered, recipient)
-        webhook_url_check(url, channel=self.name)
+        target = webhook_target(url, channel=self.name)
         card = (
             json.loads(rendered["card"])
             if rendered.get("card", "").strip()
             else teams_card_of_text(rendered.get("text", ""))
         )
-        teams_webhook_post(url, card=card, idempotency_key=idempotency_key)
+        teams_webhook_post(target, card=card, idempotency_key=idempotency_key)
         return {
             "message_id": None,
             "to": url_redacted(url),

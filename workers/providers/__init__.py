@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 
 from common.throttling import parse_rate
+from workers.errors import RateLimited
 from workflows.definition import PROVIDER_NAME
 
 # Email providers by short name: Django's own backends and anymail's ESPs.
@@ -199,6 +201,13 @@ def provider_for_attempt(channel: str, *, named: str, attempts: int) -> Provider
         raise LookupError(f"provider {named!r} is not one of this worker's ({listed})")
     start = names.index(named) if named else 0
     return providers[(start + attempts) % len(providers)]
+
+
+def provider_wait(provider: str, retry_after: str | None) -> RateLimited | None:
+    """The RateLimited a provider's 429 raises when it says how long to wait (Retry-After in
+    seconds), or None (the 429 is then an ordinary transient error)."""
+    seconds = retry_after_seconds(retry_after)
+    return None if seconds is None else RateLimited(provider, timedelta(seconds=seconds))
 
 
 def retry_after_seconds(value: str | None) -> float | None:

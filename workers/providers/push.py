@@ -16,7 +16,6 @@ import base64
 import json
 import threading
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -26,12 +25,11 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from pywebpush import WebPushException, webpush
 
-from workers.errors import PermanentError, RateLimited, TransientError
+from workers.errors import PermanentError, TransientError
+from workers.providers import provider_wait
 
 # FCM HTTP v1's scope for sending (https://firebase.google.com/docs/cloud-messaging/auth-server).
 FCM_SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
-# A Retry-After longer than this is treated as a plain transient error (retried with backoff).
-RETRY_AFTER_MAX_SECONDS = 3600
 
 
 def vapid_key_pair() -> tuple[str, str]:
@@ -58,18 +56,13 @@ class PushAnswer:
     gone: str = ""  # why the address no longer exists; empty when the message was accepted
 
 
-def _retry_after(response: requests.Response) -> timedelta | None:
-    value = response.headers.get("Retry-After", "")
-    if value.strip().isdigit() and int(value) <= RETRY_AFTER_MAX_SECONDS:
-        return timedelta(seconds=int(value))
-    return None
-
-
 def _refusal(provider: str, response: requests.Response) -> Exception:
     """The error an unaccepted answer raises (rule 7)."""
     what = f"{provider}: HTTP {response.status_code}: {response.text[:200]}"
-    if response.status_code == 429 and (wait := _retry_after(response)) is not None:
-        return RateLimited(provider, wait)
+    if response.status_code == 429:
+        limited = provider_wait(provider, response.headers.get("Retry-After"))
+        if limited is not None:
+            return limited
     if response.status_code == 429 or response.status_code >= 500:
         return TransientError(what)
     return PermanentError(what)

@@ -32,7 +32,7 @@ from triggers.state import (
     trigger_claim_with,
     trigger_release_with,
 )
-from workers.errors import PermanentError, RateLimited, RetryAfter, StepError, TransientError
+from workers.errors import PermanentError, RateLimited, StepError, TransientError
 from workers.nodes import CHANNELS, Channel, node_unrunnable
 from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
 from workers.nodes.flow import EngineStep
@@ -334,8 +334,11 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
+        # Whom a skipped send names: its address, else (a chat node taking the recipient's) the
+        # run's recipient.
+        to = rendered.get("to") or step.trigger.recipient
         if turned_off := _preference_off(step, channel.name):
-            skipped = turned_off.skipped_output(to=rendered["to"])
+            skipped = turned_off.skipped_output(to=to)
             return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         marketing = step.workflow.category == MARKETING
         try:
@@ -345,7 +348,7 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
         except Suppressed as exc:
             if not exc.rule:  # a transactional send's hard bounce or complaint
                 raise PermanentError(str(exc)) from exc
-            skipped = exc.skipped_output(to=rendered["to"])
+            skipped = exc.skipped_output(to=to)
             return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         key = f"{step.trigger.pk}:{node['id']}"
         headers = _unsubscribe(rendered, key) if marketing and channel.unsubscribe_headers else None
@@ -423,9 +426,9 @@ def _send(
             headers=headers,
             recipient=step.recipient,
         )
-    except RetryAfter as exc:  # the provider took nothing and asked to wait: no attempt
-        call.attempted = False
-        raise RateLimited(provider.name, timedelta(seconds=exc.wait_seconds)) from exc
+    except RateLimited as exc:  # the provider asked to wait: no attempt, unless some went
+        call.attempted = exc.reached
+        raise
     except StepError as exc:  # the error says which provider failed (a failover follows)
         raise type(exc)(f"{provider.name}: {exc}") from exc
 

@@ -26,8 +26,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from recipients.selectors import RunRecipient
-from workers.errors import PermanentError
+from workers.errors import PermanentError, RateLimited
 from workers.providers.push import PushAnswer
 from workers.sql import (
     PUSH_ADDRESS_REMOVE_SQL,
@@ -55,23 +54,6 @@ def push_topic(idempotency_key: str) -> str:
 def push_message_id(idempotency_key: str) -> str:
     """The message's own id (the notification's tag): deterministic, as an SMS's local id."""
     return f"push-{uuid.uuid5(uuid.NAMESPACE_URL, idempotency_key)}"
-
-
-def recipient_addresses(
-    *, recipient: RunRecipient | None, address_key: str, usable: Callable[[Any], bool]
-) -> list[Any]:
-    """The run's recipient's addresses on a channel (`recipient.channels[address_key]`), as the
-    step read it (no statement of its own), those that look usable; PermanentError when the run
-    has no recipient or it does not exist."""
-    if recipient is None:
-        raise PermanentError(f"the run has no recipient: recipient.channels.{address_key} needed")
-    if not recipient.found:
-        raise PermanentError(f"recipient {recipient.key!r} does not exist")
-    channels = recipient.context.get("channels")
-    listed = channels.get(address_key) if isinstance(channels, dict) else None
-    return (
-        [address for address in listed or [] if usable(address)] if isinstance(listed, list) else []
-    )
 
 
 def _progress(trigger_id: str, node_id: str) -> dict[str, Any]:
@@ -119,11 +101,16 @@ def push_fan_out(
     progress = _progress(trigger_id, node_id)  # outcomes of earlier attempts of this step
     if not addresses and not progress:
         raise PermanentError(f"recipient {recipient!r} has no address in channels.{address_key}")
+    sent = 0  # by this attempt
     for address in addresses:
         name = address_id(address)
         if name in progress:
             continue
-        answer = send(address)  # an error stops here; the outcomes so far are committed
+        try:
+            answer = send(address)  # an error stops here; the outcomes so far are committed
+        except RateLimited as exc:  # the wait counts as an attempt if this one sent any
+            raise RateLimited(exc.provider, exc.wait, reached=sent > 0) from exc
+        sent += 1
         outcome = {"gone": answer.gone} if answer.gone else {"message_id": answer.message_id}
         _progress_record(trigger_id, node_id, name, outcome)
         if answer.gone:

@@ -41,8 +41,22 @@ class PushingType(SendingType):
                 )
         return {name: value.strip() for name, value in rendered.items()}
 
+    def rendered_fields(self, node: dict[str, Any]) -> list[str]:
+        """The templates, and `to`: the run's recipient's key (never a field of the node; the
+        addresses are the recipient's, read when sending). Suppressions, the per-recipient
+        send cap and a skipped send's output name the person by it."""
+        return ["to", *super().rendered_fields(node)]
+
+    def field_render(self, node: dict[str, Any], name: str, context: dict[str, Any]) -> str:
+        if name != "to":
+            return super().field_render(node, name, context)
+        # Empty without a recipient: the channel fails the send saying so (a preview shows it).
+        recipient = context.get("recipient")
+        key = recipient.get("id") if isinstance(recipient, dict) else None
+        return key if isinstance(key, str) else ""
+
     def recipients(self, node: dict[str, Any], rendered: Rendered) -> list[str]:
-        return []  # the recipient's subscriptions or tokens, read when sending
+        return [rendered["to"]] if rendered.get("to") else []
 
     def placeholder(
         self, node: dict[str, Any], *, preview: NodePreview, payload: dict[str, Any], now: datetime
