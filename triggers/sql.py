@@ -251,3 +251,51 @@ INTAKE_EXISTING_MANY_SQL = _INTAKE_EXISTING_TEMPLATE.replace(
 WAIT_TERMINAL_SQL = f"""
 SELECT id FROM {TRIGGER_TABLE} WHERE id = ANY(%(ids)s) AND status = ANY(%(terminal)s)
 """  # noqa: S608 (names from the models, values as parameters)
+
+
+# --- fan-out ------------------------------------------------------------------------------------
+
+# A fan-out's chunk of runs in one statement (triggers/fanout.py): the intake statement's insert
+# and `created` events for one workflow and many recipients, where only the derived key, its
+# request hash and the recipient differ from run to run (arrays, one element per run); payload,
+# priority and cancellation key are the fan-out's, once. What it answers is lean, as the chunk
+# needs nothing else: no row when the workflow does not exist, else one row per run inserted (or
+# one with NULLs when none was): the workflow's columns, then the run's id, key and priority.
+_FANOUT_REQUESTS = """
+    SELECT gen_random_uuid() AS id, x.key, x.hash, x.recipient, %(payload)s::text AS payload,
+           %(priority)s::int AS priority, %(cancellation_key)s::text AS cancellation_key
+    FROM unnest(%(keys)s::text[], %(hashes)s::text[], %(recipients)s::text[])
+         AS x (key, hash, recipient)"""
+FANOUT_INTAKE_SQL = f"""
+WITH r AS ({_FANOUT_REQUESTS}
+), target AS (
+    SELECT w.id AS workflow_id, w.active, v.id AS version_id, w.queue,
+           {queue_served_sql("w.queue")} AS served,
+           w.priority, v.definition ->> 'entry_node_id' AS entry_node_id
+    FROM {Workflow._meta.db_table} w
+    LEFT JOIN {WorkflowVersion._meta.db_table} v ON v.id = w.current_version_id
+    WHERE w.key = %(workflow)s
+), inserted AS (
+    INSERT INTO {TRIGGER_TABLE} ({_INTAKE_COLUMNS})
+    SELECT {_INTAKE_SELECT}
+    FROM r CROSS JOIN target
+    WHERE target.active AND target.version_id IS NOT NULL
+      AND (target.served OR NOT %(require_worker)s)
+    ORDER BY r.key
+    ON CONFLICT (workflow_id, idempotency_key) WHERE deleted_at IS NULL DO NOTHING
+    RETURNING id, idempotency_key, priority, current_node_id
+), created_event AS (
+    {_CREATED_EVENT}
+)
+SELECT target.workflow_id, target.active, target.version_id IS NOT NULL, target.queue,
+       target.served, inserted.id, inserted.idempotency_key, inserted.priority
+FROM target LEFT JOIN inserted ON true
+"""  # noqa: S608 (names from the models, values as parameters)
+FANOUT_WORKFLOW_COLUMNS = 5
+
+# Which of these keys a run (not deleted) of the workflow holds, and with which request hash.
+FANOUT_HELD_SQL = f"""
+SELECT idempotency_key, request_hash FROM {TRIGGER_TABLE}
+WHERE workflow_id = %(workflow_id)s AND idempotency_key = ANY(%(keys)s::text[])
+  AND deleted_at IS NULL
+"""  # noqa: S608 (names from the models, values as parameters)
