@@ -277,9 +277,7 @@ def _chunk_create(
             FANOUT_INTAKE_SQL,
             {
                 **params,
-                "keys": [keys[i] for i in pending],
-                "hashes": [hashes[i] for i in pending],
-                "recipients": [recipients[i] for i in pending],
+                "runs": json.dumps([(keys[i], hashes[i], recipients[i]) for i in pending]),
             },
         )
         if not rows:

@@ -261,11 +261,13 @@ SELECT id FROM {TRIGGER_TABLE} WHERE id = ANY(%(ids)s) AND status = ANY(%(termin
 # priority and cancellation key are the fan-out's, once. What it answers is lean, as the chunk
 # needs nothing else: no row when the workflow does not exist, else one row per run inserted (or
 # one with NULLs when none was): the workflow's columns, then the run's id, key and priority.
+# The runs come as one JSON array of [key, hash, recipient] triples: a quarter of the client's
+# CPU that three text[] parameters of a thousand elements cost to send.
 _FANOUT_REQUESTS = """
-    SELECT gen_random_uuid() AS id, x.key, x.hash, x.recipient, %(payload)s::text AS payload,
+    SELECT gen_random_uuid() AS id, x.run ->> 0 AS key, x.run ->> 1 AS hash,
+           x.run ->> 2 AS recipient, %(payload)s::text AS payload,
            %(priority)s::int AS priority, %(cancellation_key)s::text AS cancellation_key
-    FROM unnest(%(keys)s::text[], %(hashes)s::text[], %(recipients)s::text[])
-         AS x (key, hash, recipient)"""
+    FROM json_array_elements(%(runs)s::json) AS x (run)"""
 FANOUT_INTAKE_SQL = f"""
 WITH r AS ({_FANOUT_REQUESTS}
 ), target AS (
