@@ -379,6 +379,20 @@ class Bench:
             registry_check=False,
         )
         say(f"  {unchecked}")
+        say(f"intake: {n} insert-or-return from plain psycopg, each run for a recipient by id")
+        meter = CpuMeter({"postgres backends": lambda: backends(server, sql_db)})
+        meter.start()
+        named_sql = sql_run(
+            url=self.config.db_url("sql"),
+            workflow_key=self.sql_workflow.key,
+            workflow=self.sql_workflow.pk,
+            requests=n,
+            on_done=meter.stop,
+            recipient=True,
+        )
+        named_sql = replace(named_sql, cpu=meter.spent)
+        say(f"  {named_sql}")
+        self.r.setdefault("intake_sql_recipient", []).append(named_sql)
         self.r.setdefault("intake_http", []).append(http)
         self.r.setdefault("intake_bulk", []).append(bulk)
         self.r.setdefault("intake_sql", []).append(sql)

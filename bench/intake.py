@@ -280,7 +280,7 @@ def intake_statement(*, registry_check: bool) -> str:
     return INTAKE_SQL.replace(check, "true")
 
 
-def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # type: ignore[no-untyped-def]
+def _sql_one(url: str, workflow_key: str, workflow: int, statement: str, recipient: bool = False):  # type: ignore[no-untyped-def]
     from registry.sql import live_within_seconds
     from triggers.services import request_hash
     from triggers.sql import INTAKE_EXISTING_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
@@ -293,7 +293,9 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
             state["close"] = state["conn"].close
         conn = state["conn"]
         # The service's own statement, prepared as the service prepares it (common/db.py).
-        payload_json = json.dumps(PAYLOAD, sort_keys=True, separators=(",", ":"))
+        request = _trigger_request(workflow_key, key, recipient=recipient)
+        who = request.get("recipient", "")
+        payload_json = json.dumps(request["payload"], sort_keys=True, separators=(",", ":"))
         params = {
             **STATUS_PARAMS,
             "idx": 0,
@@ -303,8 +305,12 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
             "payload": payload_json,
             "priority": None,
             "cancellation_key": "",
-            "hash": request_hash(payload_json=payload_json, priority=None, cancellation_key=""),
-            "recipient": "",  # a trigger without a recipient, as the HTTP side sends
+            "hash": request_hash(
+                payload_json=payload_json, priority=None, cancellation_key="", recipient=who
+            ),
+            # As the HTTP side sends: none, or (the A/B) one of RECIPIENTS by id, whose run goes
+            # into the partial index on recipient (the statement's share of a recipient's cost).
+            "recipient": who,
             "actor": "api:bench",
             # As the bench's web process (bench/infra.py): no worker runs where intake is
             # measured. The statement asks the registry all the same.
@@ -331,9 +337,11 @@ def sql_run(
     requests: int,
     on_done=None,
     registry_check: bool = True,
+    recipient: bool = False,
 ) -> IntakeRun:  # type: ignore[no-untyped-def]
     """The same insert-or-return: the service's intake statement (triggers/sql.py), and the
     SELECT of the existing trigger for a key used before; without the registry check when
     `registry_check` is off."""
-    one = _sql_one(url, workflow_key, workflow, intake_statement(registry_check=registry_check))
+    statement = intake_statement(registry_check=registry_check)
+    one = _sql_one(url, workflow_key, workflow, statement, recipient)
     return _measure(one, requests, prefix=f"sql-{uuid.uuid4().hex[:6]}", on_done=on_done)

@@ -190,7 +190,27 @@ def _recipient_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             f"({spread([_server_cpu_ms(n) for n in named], digits=2)} vs "
             f"{spread([_server_cpu_ms(i) for i in inline], digits=2)} ms)"
         )
+    rows = []
+    sql, named_sql = r.get("intake_sql", []), r.get("intake_sql_recipient", [])
+    if named_sql:
+        # The statement's share: the same statement with a recipient (its partial index entry).
+        _, sql_text = ratio([n.per_second for n in named_sql], [s.per_second for s in sql])
+
+        def backend_ms(runs: list[Any]) -> list[float]:
+            return [1000 * run.cpu.get("postgres backends", 0.0) / max(1, run.sent) for run in runs]
+
+        rows.append(
+            Row(
+                "4. intake, plain psycopg, each run for a recipient by id (req/s)",
+                spread([n.per_second for n in named_sql])
+                + f"; PostgreSQL CPU ms per request {spread(backend_ms(named_sql), digits=3)} "
+                f"with vs {spread(backend_ms(sql), digits=3)} without",
+                ratio=f"recipient/none {sql_text}" if sql_text else "",
+                command=bench.cmd("intake", intake_requests=a.intake_requests),
+            )
+        )
     return [
+        *rows,
         Row(
             f"4. intake naming a recipient (of {RECIPIENTS:,}) instead of an inline address (req/s)",
             spread([n.per_second for n in named])
@@ -199,7 +219,7 @@ def _recipient_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             ratio=(f"recipient/inline {text}" + by_cpu) if text else "",
             target="no less beyond noise",
             command=bench.cmd("intake", intake_requests=a.intake_requests),
-        )
+        ),
     ]
 
 

@@ -334,9 +334,10 @@ def test_a_run_key_a_client_used_with_other_parameters_is_left_out_and_named(pub
 
     workflow = a_workflow()
     topic, keys = audience(3)
-    ((taken, _),) = triggers_create(
+    ((_, created),) = triggers_create(
         [TriggerRequest(workflow.key, fanout_run_key("k", keys[1]), {"other": 1})]
     )
+    assert created
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
 
     assert run_to_the_end(fanout.pk) == [2]
