@@ -85,7 +85,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help=f"comma list of {','.join(PARTS)} [all but pools]",
     )
     parser.add_argument(
-        "--repeat", type=int, default=1, help="rounds of engine/baseline/dblimit/intake"
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds of engine/baseline/dblimit/intake/streams, and of fanout's two sides",
     )
     parser.add_argument(
         "--profile",
@@ -313,7 +316,15 @@ class Bench:
 
     def run_intake(self) -> None:
         from bench.cpu import CpuMeter, backends, children, redis_group
-        from bench.intake import BULK_BATCH, BULK_CLIENTS, bulk_http_run, http_run, sql_run
+        from bench.intake import (
+            BULK_BATCH,
+            BULK_CLIENTS,
+            RECIPIENTS,
+            bulk_http_run,
+            http_run,
+            recipients_load,
+            sql_run,
+        )
         from bench.profile import Profiler, summarise
 
         n = self.args.intake_requests
@@ -344,6 +355,14 @@ class Bench:
         try:
             http = metered(http_run, requests=n)
             say(f"  {http}")
+            # Issue 33's A/B, right after the inline side on the same gunicorn: each request
+            # names a recipient by id instead of carrying the address in its payload.
+            if not self.r.get("intake_http_recipient"):
+                recipients_load(self.config.db_url("sql"))
+            say(f"intake: {n} POST /api/triggers/ naming a recipient (of {RECIPIENTS:,})")
+            named = metered(http_run, requests=n, recipient=True)
+            say(f"  {named}")
+            self.r.setdefault("intake_http_recipient", []).append(named)
             say(
                 f"intake: {n} triggers by POST /api/triggers/bulk/, {BULK_BATCH} a request from "
                 f"{BULK_CLIENTS} clients (the same gunicorn)"
@@ -379,6 +398,20 @@ class Bench:
             registry_check=False,
         )
         say(f"  {unchecked}")
+        say(f"intake: {n} insert-or-return from plain psycopg, each run for a recipient by id")
+        meter = CpuMeter({"postgres backends": lambda: backends(server, sql_db)})
+        meter.start()
+        named_sql = sql_run(
+            url=self.config.db_url("sql"),
+            workflow_key=self.sql_workflow.key,
+            workflow=self.sql_workflow.pk,
+            requests=n,
+            on_done=meter.stop,
+            recipient=True,
+        )
+        named_sql = replace(named_sql, cpu=meter.spent)
+        say(f"  {named_sql}")
+        self.r.setdefault("intake_sql_recipient", []).append(named_sql)
         self.r.setdefault("intake_http", []).append(http)
         self.r.setdefault("intake_bulk", []).append(bulk)
         self.r.setdefault("intake_sql", []).append(sql)
@@ -398,7 +431,10 @@ class Bench:
             topic = f"bench-topic-{size}-{os.getpid()}-{len(self.r.get('fanout', []))}"
             say(f"fanout: loading a topic of {size:,} subscribers")
             audience_load(url, topic_key=topic, size=size)
-            for side in ("bulk", "fanout") if size == n else ("fanout",):
+            # Alternated, --repeat rounds at the full audience: a change in the machine's load
+            # hits both sides of the ratio alike.
+            sides = ("bulk", "fanout") * self.args.repeat if size == n else ("fanout",)
+            for side in sides:
                 say(f"fanout: {side}, {size:,} runs")
                 runs.append(child_run(env, side, self.sql_workflow.key, topic, size))
                 say(f"  {runs[-1]}")
@@ -406,42 +442,68 @@ class Bench:
         infra.redis_flush(self.config)  # the runs' nudges: no worker ran them
 
     def run_streams(self) -> None:
-        from bench.cpu import backends, children
+        """Intake with STREAMS open inbox streams against without, on one gunicorn: STREAM_ROUNDS
+        alternations (without then with, then with then without, ...), each intake run metered
+        (CPU per request of gunicorn, PostgreSQL and Redis), so that the machine's changing load
+        hits both sides alike; the row gives the ratio of the medians."""
+        from bench.cpu import CpuMeter, backends, children, redis_group
         from bench.intake import http_run
-        from bench.streams import STREAMS, streams_measure
+        from bench.streams import STREAM_ROUNDS, STREAMS, OpenStreams, streams_opened
         from inbox.tokens import recipient_token
 
         n = self.args.intake_requests
-        say(f"streams: intake ({n} POST /api/triggers/) without, then with {STREAMS} open streams")
+        say(
+            f"streams: intake ({n} POST /api/triggers/) without and with {STREAMS} open streams, "
+            f"{STREAM_ROUNDS} alternations"
+        )
         web = self.procs.web(self.args.web, DATABASE_URL=self.config.db_url("sql"))
         sql_db, server = self.config.db_name("sql"), self.config.server_url
+        groups = {
+            "gunicorn (master and workers)": lambda: [web.pid, *children(web.pid)],
+            "postgres backends": lambda: backends(server, sql_db),
+            **redis_group(self.config.redis_url),
+        }
+        headers = [f"Recipient bench-{i}:{recipient_token(f'bench-{i}')}" for i in range(STREAMS)]
 
         def intake() -> object:
-            return http_run(
+            meter = CpuMeter(groups)
+            meter.start()
+            run = http_run(
                 port=self.config.port,
                 api_key=self.api_key,
                 workflow_key=self.intake_workflow.key,
                 requests=n,
             )
+            return replace(run, cpu=meter.stop())
+
+        def with_streams() -> tuple[object, object]:
+            streams = OpenStreams(port=self.config.port, headers=headers)
+            try:
+                run = streams_opened(
+                    streams,
+                    web_pids=lambda: [web.pid, *children(web.pid)],
+                    backends=lambda: backends(server, sql_db),
+                )
+                say(f"  {run}")
+                measured = intake()
+                say(f"  with them open: {measured}")
+                return run, measured
+            finally:
+                streams.close()
 
         try:
-            without = intake()
-            say(f"  without streams: {without}")
-            headers = [
-                f"Recipient bench-{i}:{recipient_token(f'bench-{i}')}" for i in range(STREAMS)
-            ]
-            run, with_streams = streams_measure(
-                port=self.config.port,
-                headers=headers,
-                web_pids=lambda: [web.pid, *children(web.pid)],
-                backends=lambda: backends(server, sql_db),
-                while_open=intake,
-            )
-            say(f"  {run}")
-            say(f"  with them open: {with_streams}")
+            for round_ in range(STREAM_ROUNDS):
+                if round_ % 2 == 0:
+                    without = intake()
+                    say(f"  without streams: {without}")
+                    run, measured = with_streams()
+                else:
+                    run, measured = with_streams()
+                    without = intake()
+                    say(f"  without streams: {without}")
+                self.r.setdefault("streams", []).append((run, without, measured))
         finally:
             self.procs.stop(web)
-        self.r.setdefault("streams", []).append((run, without, with_streams))
 
     def run_scale(self) -> None:
         """History in the `scale` copy; engine runs alternate between it and the empty `engine`

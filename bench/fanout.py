@@ -10,7 +10,9 @@ the broker, which is flushed afterwards):
 - baseline: `triggers_create` of N requests with a recipient each, NOTIFLOW_BULK_MAX at a time
   (what POST /api/triggers/bulk/ does for them, without HTTP).
 
-The rate is runs created per second; the child's max RSS is measured for a small and a large
+The rate is runs created per second, and the CPU per run created (the child's, its PostgreSQL
+backend's and redis-server's, from /proc), which the machine's other load disturbs less; the
+child's max RSS is measured for a small and a large
 audience, to show that a worker's memory does not grow with the audience (a chunk at a time).
 `python -m bench.fanout <side> <workflow key> <topic key> <count>` is the child.
 """
@@ -18,6 +20,7 @@ audience, to show that a worker's memory does not grow with the audience (a chun
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -25,6 +28,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
+from bench.cpu import cpu_seconds
 from bench.intake import PAYLOAD
 
 
@@ -35,6 +39,13 @@ class FanoutRun:
     created: int
     seconds: float
     max_rss_mb: float
+    # CPU seconds of the child, of its PostgreSQL backend and of redis-server (the nudges) while
+    # it ran: less noisy than the rate on a shared machine.
+    cpu_seconds: float = 0.0
+
+    @property
+    def cpu_ms_per_run(self) -> float:
+        return 1000 * self.cpu_seconds / self.created if self.created else 0.0
 
     @property
     def per_second(self) -> float:
@@ -43,7 +54,9 @@ class FanoutRun:
     def __str__(self) -> str:
         return (
             f"{self.side}: {self.created:,} runs of {self.audience:,} in {self.seconds:.1f}s "
-            f"= {self.per_second:,.0f}/s, max RSS {self.max_rss_mb:.0f} MB"
+            f"= {self.per_second:,.0f}/s, {self.cpu_ms_per_run:.3f} CPU ms a run "
+            "(process, its database backend, Redis), "
+            f"max RSS {self.max_rss_mb:.0f} MB"
         )
 
 
@@ -120,16 +133,32 @@ def main(argv: list[str]) -> None:
     import django
 
     django.setup()
+    from django.conf import settings
+    from django.db import connection
+
     side, workflow_key, topic_key, count = argv[0], argv[1], argv[2], int(argv[3])
+    connection.ensure_connection()
+    backend = connection.connection.info.backend_pid
+    pids = [os.getpid(), backend, *_redis_pid(settings.CELERY_BROKER_URL)]
+    cpu_before = sum(cpu_seconds(pid) for pid in pids)
     started = time.perf_counter()
     if side == "fanout":
         created = _fanout_side(workflow_key, topic_key)
     else:
         created = _bulk_side(workflow_key, topic_key, count)
     seconds = time.perf_counter() - started
+    cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     run = {"side": side, "audience": count, "created": created, "seconds": seconds}
-    print(json.dumps({**run, "max_rss_mb": rss_mb}))
+    print(json.dumps({**run, "max_rss_mb": rss_mb, "cpu_seconds": cpu}))
+
+
+def _redis_pid(url: str) -> list[int]:
+    """redis-server's pid when it runs here (the broker the nudges go to), else none."""
+    import redis
+
+    pid = int(redis.Redis.from_url(url).info("server").get("process_id", 0))
+    return [pid] if pid and os.path.exists(f"/proc/{pid}") else []
 
 
 if __name__ == "__main__":

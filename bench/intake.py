@@ -14,6 +14,7 @@ import random
 import statistics
 import time
 import uuid
+import zlib
 from dataclasses import dataclass, field, replace
 
 import psycopg
@@ -154,22 +155,54 @@ async def _http_post(
     raise AssertionError("unreachable")
 
 
-def _trigger_request(workflow_key: str, key: str) -> dict:
-    return {"workflow": workflow_key, "idempotency_key": key, "payload": PAYLOAD}
+# The A/B of issue 33: a trigger naming its recipient by id (whose profile holds the address)
+# against one carrying the address inline in its payload, as every trigger did before.
+RECIPIENTS = 1000
+RECIPIENT_PREFIX = "bench-rcpt-"
+_PAYLOAD_WITHOUT_ADDRESS = {k: v for k, v in PAYLOAD.items() if k not in ("email", "phone")}
 
 
-def _http_one(port: int, api_key: str, workflow_key: str):  # type: ignore[no-untyped-def]
+def _trigger_request(workflow_key: str, key: str, *, recipient: bool = False) -> dict:
+    if not recipient:
+        return {"workflow": workflow_key, "idempotency_key": key, "payload": PAYLOAD}
+    # The same key always names the same recipient: a repeated request is the same request.
+    who = f"{RECIPIENT_PREFIX}{zlib.crc32(key.encode()) % RECIPIENTS}"
+    return {
+        "workflow": workflow_key,
+        "idempotency_key": key,
+        "payload": _PAYLOAD_WITHOUT_ADDRESS,
+        "recipient": who,
+    }
+
+
+def recipients_load(url: str) -> None:
+    """RECIPIENTS recipients with an address, for the requests that name one (idempotent)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO recipient (key, email, phone, channels, properties, preferences) "
+            "SELECT %s || i, 'ann@example.com', '+15550100', '{}', '{}', '{}' "
+            "FROM generate_series(0, %s - 1) AS i ON CONFLICT DO NOTHING",
+            [RECIPIENT_PREFIX, RECIPIENTS],
+        )
+
+
+def _http_one(port: int, api_key: str, workflow_key: str, recipient: bool):  # type: ignore[no-untyped-def]
     async def one(state: dict, key: str) -> int:
-        body = json.dumps(_trigger_request(workflow_key, key)).encode()
+        request = _trigger_request(workflow_key, key, recipient=recipient)
+        body = json.dumps(request).encode()
         status, _ = await _http_post(state, port, api_key, "/api/triggers/", body)
         return status
 
     return one
 
 
-def http_run(*, port: int, api_key: str, workflow_key: str, requests: int) -> IntakeRun:
-    """POST /api/triggers/ under gunicorn (started by the caller)."""
-    one = _http_one(port, api_key, workflow_key)
+def http_run(
+    *, port: int, api_key: str, workflow_key: str, requests: int, recipient: bool = False
+) -> IntakeRun:
+    """POST /api/triggers/ under gunicorn (started by the caller); with `recipient`, each
+    request names one of RECIPIENTS recipients (recipients_load) instead of carrying the
+    address in its payload."""
+    one = _http_one(port, api_key, workflow_key, recipient)
     return _measure(one, requests, prefix=f"http-{uuid.uuid4().hex[:6]}")
 
 
@@ -247,7 +280,7 @@ def intake_statement(*, registry_check: bool) -> str:
     return INTAKE_SQL.replace(check, "true")
 
 
-def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # type: ignore[no-untyped-def]
+def _sql_one(url: str, workflow_key: str, workflow: int, statement: str, recipient: bool = False):  # type: ignore[no-untyped-def]
     from registry.sql import live_within_seconds
     from triggers.services import request_hash
     from triggers.sql import INTAKE_EXISTING_SQL, INTAKE_WORKFLOW_COLUMNS, STATUS_PARAMS
@@ -260,7 +293,9 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
             state["close"] = state["conn"].close
         conn = state["conn"]
         # The service's own statement, prepared as the service prepares it (common/db.py).
-        payload_json = json.dumps(PAYLOAD, sort_keys=True, separators=(",", ":"))
+        request = _trigger_request(workflow_key, key, recipient=recipient)
+        who = request.get("recipient", "")
+        payload_json = json.dumps(request["payload"], sort_keys=True, separators=(",", ":"))
         params = {
             **STATUS_PARAMS,
             "idx": 0,
@@ -270,8 +305,12 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str):  # typ
             "payload": payload_json,
             "priority": None,
             "cancellation_key": "",
-            "hash": request_hash(payload_json=payload_json, priority=None, cancellation_key=""),
-            "recipient": "",  # a trigger without a recipient, as the HTTP side sends
+            "hash": request_hash(
+                payload_json=payload_json, priority=None, cancellation_key="", recipient=who
+            ),
+            # As the HTTP side sends: none, or (the A/B) one of RECIPIENTS by id, whose run goes
+            # into the partial index on recipient (the statement's share of a recipient's cost).
+            "recipient": who,
             "actor": "api:bench",
             # As the bench's web process (bench/infra.py): no worker runs where intake is
             # measured. The statement asks the registry all the same.
@@ -298,9 +337,11 @@ def sql_run(
     requests: int,
     on_done=None,
     registry_check: bool = True,
+    recipient: bool = False,
 ) -> IntakeRun:  # type: ignore[no-untyped-def]
     """The same insert-or-return: the service's intake statement (triggers/sql.py), and the
     SELECT of the existing trigger for a key used before; without the registry check when
     `registry_check` is off."""
-    one = _sql_one(url, workflow_key, workflow, intake_statement(registry_check=registry_check))
+    statement = intake_statement(registry_check=registry_check)
+    one = _sql_one(url, workflow_key, workflow, statement, recipient)
     return _measure(one, requests, prefix=f"sql-{uuid.uuid4().hex[:6]}", on_done=on_done)

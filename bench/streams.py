@@ -4,8 +4,9 @@ without them, in the same run; and what the open streams cost the web process: r
 per stream, and database connections (none: a stream holds none while idle).
 
 The streams are raw asyncio sockets in this process (a few KB each), each a recipient of its own,
-opened before the second intake run and held through it; each must have answered its first
-event (the counts) before it counts as open.
+opened before an intake run and held through it; each must have answered its first event (the
+counts) before it counts as open. Intake runs without and with them alternate STREAM_ROUNDS times
+(bench/__main__.py), each metered, so the figure is a ratio of medians and of CPU per request.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from pathlib import Path
 
 STREAMS = 1000
 OPEN_CONCURRENCY = 50
+# Alternations of intake without and with the streams open, in one bench round: one pair was
+# at the mercy of the machine's other load (issue 35's figure read 60 % one run, 95 % the next).
+STREAM_ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -107,33 +111,26 @@ class OpenStreams:
         self.loop.call_soon_threadsafe(self.loop.stop)
 
 
-def streams_measure(
+def streams_opened(
+    streams: OpenStreams,
     *,
-    port: int,
-    headers: list[str],
     web_pids: Callable[[], list[int]],
     backends: Callable[[], list[int]],
-    while_open: Callable[[], object],
-) -> tuple[StreamsRun, object]:
-    """Open the streams, measure, run `while_open` (the second intake run), close them."""
+) -> StreamsRun:
+    """Open `streams` and say what they cost the web process (the caller closes them)."""
     import time
 
     rss_before, backends_before = rss_kb(web_pids()), len(backends())
-    streams = OpenStreams(port=port, headers=headers)
     started = time.monotonic()
-    try:
-        opened = streams.open()
-        open_seconds = time.monotonic() - started
-        time.sleep(2)  # let the web process settle before its memory is read
-        run = StreamsRun(
-            streams=len(headers),
-            opened=opened,
-            open_seconds=open_seconds,
-            rss_before_kb=rss_before,
-            rss_after_kb=rss_kb(web_pids()),
-            backends_before=backends_before,
-            backends_after=len(backends()),
-        )
-        return run, while_open()
-    finally:
-        streams.close()
+    opened = streams.open()
+    open_seconds = time.monotonic() - started
+    time.sleep(2)  # let the web process settle before its memory is read
+    return StreamsRun(
+        streams=len(streams.headers),
+        opened=opened,
+        open_seconds=open_seconds,
+        rss_before_kb=rss_before,
+        rss_after_kb=rss_kb(web_pids()),
+        backends_before=backends_before,
+        backends_after=len(backends()),
+    )

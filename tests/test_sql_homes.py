@@ -30,6 +30,7 @@ from workers.models import SendStatus
 
 STATEMENTS = {
     "intake": triggers.sql.INTAKE_SQL,
+    "fan-out chunk": triggers.sql.FANOUT_INTAKE_SQL,
     "sweep due": RUNS.sweep_due_sql,
     "sweep expired": RUNS.sweep_expired_sql,
     "deliveries' sweep due": DELIVERIES.sweep_due_sql,

@@ -33,6 +33,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 from uuid import UUID
 
@@ -43,15 +44,18 @@ from django.db.models import F
 from django.db.models.functions import Now
 
 from common.broker import TaskCall, broker_priority, tasks_publish
+from common.db import fetchall_prepared
 from recipients.models import Fanout, FanoutStatus, Topic, TopicSubscription
 from registry.selectors import live_workers_by_queue, worker_command
+from registry.sql import live_within_seconds
+from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from triggers.services import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
     TriggerRejected,
     TriggerRequest,
     trigger_request_checked,
-    triggers_create,
 )
+from triggers.sql import FANOUT_HELD_SQL, FANOUT_INTAKE_SQL, FANOUT_WORKFLOW_COLUMNS, STATUS_PARAMS
 from workflows.models import Workflow
 
 logger = logging.getLogger(__name__)
@@ -213,18 +217,13 @@ def fanout_chunk(*, fanout_id: UUID | str, cursor: int) -> int | None:
             return None
         size = settings.NOTIFLOW_FANOUT_CHUNK_SIZE
         chunk = _chunk_read(fanout, size)
-        request = _request_of(fanout)
-        outcomes = triggers_create(
-            [_run_request(request, recipient=key) for _, key in chunk],
-            actor=fanout.created_by,
-        )
-        refused = [outcome for outcome in outcomes if isinstance(outcome, TriggerRejected)]
-        if any(outcome.status_code == 503 for outcome in refused):
-            raise FanoutPaused(refused[0].message)  # rolls the chunk back; resumed later
-        if any(outcome.field == "workflow" for outcome in refused):
-            _fail(fanout, refused[0].message)
+        try:
+            created, refused = _chunk_create(
+                _request_of(fanout), [key for _, key in chunk], actor=fanout.created_by
+            )
+        except _WorkflowGone as gone:
+            _fail(fanout, str(gone))
             return 0
-        created = sum(1 for outcome in outcomes if isinstance(outcome, tuple) and outcome[1])
         done = len(chunk) < size
         _advance(fanout, chunk[-1][0] if chunk else cursor, created, done, refused)
         if not done:
@@ -235,6 +234,100 @@ def fanout_chunk(*, fanout_id: UUID | str, cursor: int) -> int | None:
 class FanoutPaused(Exception):
     """The chunk could not be created now (no live worker serves the queue); nothing was
     changed and the sweeper resumes the fan-out."""
+
+
+class _WorkflowGone(Exception):
+    """The fan-out's workflow was deleted or deactivated: the fan-out fails."""
+
+
+def _chunk_create(
+    request: FanoutRequest, recipients: list[str], *, actor: str
+) -> tuple[int, list[str]]:
+    """The runs of one chunk, one per recipient, as intake would create them for requests of
+    `request`'s workflow, payload, priority and cancellation key with the derived keys (the same
+    rows, events, request hashes and nudges), in one statement (FANOUT_INTAKE_SQL) rather than
+    `triggers_create`'s general one: the chunk's runs differ only in key, hash and recipient,
+    and it needs none of them back but their ids. (How many were created, why the others were
+    left out.) Raises FanoutPaused when a new run needs a live worker and none serves the
+    queue, _WorkflowGone when the workflow is deleted or inactive.
+
+    A run whose key is held already is the chunk done before (not created again), or, when its
+    request hash differs, a trigger a client made with that key (left out, named). A key
+    whose holder is deleted meanwhile is free again: the statement runs once more for those."""
+    payload_json, _ = trigger_request_checked(_run_request(request, recipient=""))
+    keys = [fanout_run_key(request.idempotency_key, recipient) for recipient in recipients]
+    hashes = _run_hashes(request, payload_json, recipients)
+    params: dict[str, Any] = {
+        **STATUS_PARAMS,
+        "workflow": request.workflow_key,
+        "payload": payload_json,
+        "priority": request.priority,
+        "cancellation_key": request.cancellation_key,
+        "actor": actor,
+        "require_worker": settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER,
+        "live_within": live_within_seconds(),
+    }
+    pending = list(range(len(recipients)))
+    created: list[Nudge] = []
+    refused: list[str] = []
+    for _ in range(2):
+        if not pending:
+            break
+        rows = fetchall_prepared(
+            FANOUT_INTAKE_SQL,
+            {
+                **params,
+                "runs": json.dumps([(keys[i], hashes[i], recipients[i]) for i in pending]),
+            },
+        )
+        if not rows:
+            raise _WorkflowGone(f"workflow {request.workflow_key!r} does not exist")
+        workflow_id, active, has_version, queue, served = rows[0][:FANOUT_WORKFLOW_COLUMNS]
+        if not active or not has_version:
+            raise _WorkflowGone(f"workflow {request.workflow_key!r} is not active")
+        inserted = set()
+        for run_id, key, priority in (row[FANOUT_WORKFLOW_COLUMNS:] for row in rows):
+            if run_id is not None:
+                created.append(Nudge(run_id, queue=queue, priority=priority))
+                inserted.add(key)
+        pending = [i for i in pending if keys[i] not in inserted]
+        if not pending:
+            break
+        held = dict(
+            fetchall_prepared(
+                FANOUT_HELD_SQL, {"workflow_id": workflow_id, "keys": [keys[i] for i in pending]}
+            )
+        )
+        for i in pending:
+            digest = held.get(keys[i])
+            if digest and digest != hashes[i]:
+                refused.append(
+                    f"idempotency key {keys[i]!r} was used with other parameters by another "
+                    "trigger; nothing was changed"
+                )
+        pending = [i for i in pending if keys[i] not in held]
+        if pending and not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
+            raise FanoutPaused(
+                f"no live worker serves queue {queue!r}; start one with: " + worker_command(queue)
+            )
+    refused.extend(
+        f"the trigger with idempotency key {keys[i]!r} was deleted while the chunk ran, twice"
+        for i in pending
+    )
+    triggers_enqueue_on_commit(created)
+    return len(created), refused
+
+
+def _run_hashes(request: FanoutRequest, payload_json: str, recipients: list[str]) -> list[str]:
+    """The request_hash (triggers/services.py) of each recipient's run, as intake computes it
+    for a request with that recipient and the fan-out's payload, priority and cancellation key:
+    the JSON head but the recipient is the fan-out's, once."""
+    head = json.dumps([request.priority, request.cancellation_key], separators=(",", ":"))
+    head, tail = head[:-1] + ",", "]" + payload_json
+    return [
+        hashlib.sha256((head + encode_basestring_ascii(recipient) + tail).encode()).hexdigest()
+        for recipient in recipients
+    ]
 
 
 def _chunk_read(fanout: Fanout, size: int) -> list[tuple[int, str]]:
@@ -259,14 +352,12 @@ def _request_of(fanout: Fanout) -> FanoutRequest:
     )
 
 
-def _advance(
-    fanout: Fanout, cursor: int, created: int, done: bool, refused: list[TriggerRejected]
-) -> None:
+def _advance(fanout: Fanout, cursor: int, created: int, done: bool, refused: list[str]) -> None:
     changes: dict[str, Any] = {"cursor": cursor, "created": F("created") + created}
     if done:
         changes.update(status=FanoutStatus.DONE, finished_at=Now())
     if refused:
-        changes["last_error"] = f"{len(refused)} run(s) left out: {refused[0].message}"
+        changes["last_error"] = f"{len(refused)} run(s) left out: {refused[0]}"
     Fanout.objects.filter(pk=fanout.pk).update(**changes, updated_at=Now())
     fanout.cursor = cursor
 

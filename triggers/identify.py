@@ -1,8 +1,8 @@
 """Identify on trigger (docs/design.md, "Recipients"): a trigger request names its recipient by
 key, or gives the person's profile with it, which is upserted (merged, as PATCH
 /api/recipients/<id>/ merges) in the transaction that stores the trigger. Part of intake
-(triggers/services.py `triggers_create`), only for requests that name a recipient: the others
-cost no statement more."""
+(triggers/services.py `triggers_create`), only for requests that give a profile: a recipient
+named by id alone is checked by the intake statement itself (`known`), at no statement more."""
 
 from __future__ import annotations
 

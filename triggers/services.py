@@ -143,11 +143,8 @@ def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> l
             pending = _identified(pending, outcomes)
             pending = _intake_twice(pending, actor, outcomes, nudges)
     else:
-        # Recipients named by id only are read, not written: no transaction of their own (a
-        # person erased between the read and the insert has a run that reads an empty profile,
-        # as one erased a moment later would).
-        if any(item.request.recipient for item in pending):
-            pending = _identified(pending, outcomes)
+        # Recipients named by id only are read, not written, and by the intake statement itself
+        # (`known`): no statement nor transaction of their own.
         pending = _intake_twice(pending, actor, outcomes, nudges)
     for item in pending:
         outcomes[item.index] = TriggerRejected(
@@ -185,12 +182,16 @@ def _identified(pending: list[_Pending], outcomes: list[IntakeOutcome | None]) -
         if item.request.recipient
     )
     for index, key in unknown.items():
-        outcomes[index] = TriggerRejected(
-            "recipient",
-            f"recipient {key!r} does not exist; create it first (PUT /api/recipients/{key}/) "
-            "or give an object with its id and profile fields",
-        )
+        outcomes[index] = _unknown_recipient(key)
     return [item for item in pending if item.index not in unknown]
+
+
+def _unknown_recipient(key: str) -> TriggerRejected:
+    return TriggerRejected(
+        "recipient",
+        f"recipient {key!r} does not exist; create it first (PUT /api/recipients/{key}/) "
+        "or give an object with its id and profile fields",
+    )
 
 
 def request_hash(
@@ -288,11 +289,13 @@ def _intake(
     by_index = {item.index: item for item in pending}
     held: list[tuple[_Pending, int, str]] = []  # the request, its workflow's id and key
     for row in rows:
-        index, workflow_id, key, active, version_id, number, queue, served = row[
+        index, known, workflow_id, key, active, version_id, number, queue, served = row[
             :INTAKE_WORKFLOW_COLUMNS
         ]
         item = by_index[index]
-        if workflow_id is None:
+        if not known:
+            outcomes[index] = _unknown_recipient(item.request.recipient)
+        elif workflow_id is None:
             outcomes[index] = TriggerRejected(
                 "workflow", f"workflow {item.request.workflow_key!r} does not exist"
             )

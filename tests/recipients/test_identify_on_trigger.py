@@ -137,6 +137,22 @@ def test_a_trigger_without_a_recipient_opens_no_transaction_for_it(api_client, w
     assert any("INTO recipient " in query["sql"] for query in identified.captured_queries)
 
 
+def test_a_trigger_naming_a_recipient_by_id_costs_no_statement_more(api_client, workflow):
+    """The intake statement itself reads whether the recipient exists (issue 33's A/B: a
+    trigger with a recipient costs no more than one with an inline address)."""
+    key = unique("user")
+    Recipient.objects.create(key=key)
+    trigger(api_client, workflow)  # warm: the workflow and the prepared statement
+    with CaptureQueriesContext(connection) as without:
+        assert trigger(api_client, workflow).status_code == 201
+    with CaptureQueriesContext(connection) as named:
+        assert trigger(api_client, workflow, recipient=key).status_code == 201
+    with CaptureQueriesContext(connection) as unknown:
+        assert trigger(api_client, workflow, recipient=unique("nobody")).status_code == 400
+    assert len(named.captured_queries) == len(without.captured_queries)
+    assert len(unknown.captured_queries) == len(without.captured_queries)
+
+
 def test_the_schema_says_recipient_is_an_id_or_a_profile_object():
     from drf_spectacular.generators import SchemaGenerator
 

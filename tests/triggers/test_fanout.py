@@ -256,7 +256,7 @@ def test_a_chunk_that_fails_is_rolled_back_and_says_why(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("the database said no")
 
-    monkeypatch.setattr(fanout_module, "triggers_create", broken)
+    monkeypatch.setattr(fanout_module, "_chunk_create", broken)
     with pytest.raises(RuntimeError):
         fanout_chunk_run(str(fanout.pk), 0)
 
@@ -283,3 +283,68 @@ def test_a_key_limited_to_workflows_sees_and_starts_only_their_fanouts():
     started = client.post(TRIGGERS, {**body, "workflow": mine.key}, format="json")
     assert started.status_code == 202
     assert client.get(f"/api/fanouts/{started.json()['fanout_id']}/").status_code == 200
+
+
+@pytest.mark.parametrize("priority", [None, 7])
+def test_a_chunks_runs_are_those_intake_makes_for_the_same_requests(published, priority):
+    """The chunk's own statement stores what intake would: a request for one of its runs (the
+    derived key, the recipient, the fan-out's payload, priority and cancellation key) finds that
+    run (same request hash), and each run has its `created` event, by the fan-out's actor."""
+    from triggers.models import TriggerEvent
+    from triggers.services import TriggerRequest, triggers_create
+
+    workflow = a_workflow()
+    topic, keys = audience(3)
+    odd = ['quote"back\\slash', "ünïcode ☃ 𝄞", "plain"]
+    Recipient.objects.bulk_create([Recipient(key=key) for key in odd])
+    TopicSubscription.objects.bulk_create(
+        [TopicSubscription(topic_id=topic, recipient_id=key) for key in odd]
+    )
+    request = FanoutRequest(
+        workflow.key, "k", topic, {"n": "é"}, priority=priority, cancellation_key="c"
+    )
+    fanout, _ = fanout_start(request, actor="someone")
+
+    assert run_to_the_end(fanout.pk) == [6]
+    runs = runs_of(workflow)
+    assert sorted(run.recipient for run in runs) == sorted(keys + odd)
+    again = triggers_create(
+        [
+            TriggerRequest(
+                workflow.key,
+                fanout_run_key("k", key),
+                {"n": "é"},
+                priority=priority,
+                cancellation_key="c",
+                recipient=key,
+            )
+            for key in keys + odd
+        ]
+    )
+    assert all(isinstance(o, tuple) and o[1] is False for o in again), again
+    assert {o[0].pk for o in again} == {run.pk for run in runs}
+    assert {run.priority for run in runs} == {workflow.priority if priority is None else priority}
+    events = TriggerEvent.objects.filter(trigger__workflow=workflow, reason="created")
+    assert sorted(e.trigger_id for e in events) == sorted(run.pk for run in runs)
+    assert {e.actor for e in events} == {"someone"}
+
+
+def test_a_run_key_a_client_used_with_other_parameters_is_left_out_and_named(published):
+    from triggers.services import TriggerRequest, triggers_create
+
+    workflow = a_workflow()
+    topic, keys = audience(3)
+    ((_, created),) = triggers_create(
+        [TriggerRequest(workflow.key, fanout_run_key("k", keys[1]), {"other": 1})]
+    )
+    assert created
+    fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
+
+    assert run_to_the_end(fanout.pk) == [2]
+    done = Fanout.objects.get(pk=fanout.pk)
+    assert (done.status, done.created) == ("done", 2)
+    assert (
+        "1 run(s) left out" in done.last_error and fanout_run_key("k", keys[1]) in done.last_error
+    )
+    assert [run.pk for run in runs_of(workflow) if run.recipient == keys[1]] == []
+    assert TriggerInstance.objects.filter(workflow=workflow).count() == 3  # two and the client's
