@@ -5,7 +5,7 @@ from typing import Any
 
 from celery import Celery, beat
 from celery.apps.beat import Beat
-from celery.signals import task_postrun, task_prerun, worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 from django.db import close_old_connections
 
 from common.db import connection_reuse_begin, connection_reuse_end
@@ -49,6 +49,16 @@ app.autodiscover_tasks()
 # Each worker registers itself, beats and says when it stops (workers/registration.py). By name:
 # the step's module imports Django models, which must wait until the worker has set Django up.
 app.steps["consumer"].add("workers.registration:WorkerRegistration")
+
+
+@worker_init.connect
+def _metrics_start(sender: Any = None, **_kwargs: object) -> None:
+    """Metrics (common/metrics.py): the worker's main process cleans its group's directory
+    (`worker-<node name>` under NOTIFLOW_METRICS_DIR) before it starts its pool, and every
+    prefork child records there; `GET /metrics` on the web process reads them all."""
+    from common.metrics import metrics_process_start
+
+    metrics_process_start(f"worker-{getattr(sender, 'hostname', '') or os.getpid()}")
 
 
 @worker_process_init.connect

@@ -24,6 +24,7 @@ class RateLimited(Exception):
 
     def __init__(self, provider: str, wait: timedelta):
         super().__init__(f"provider {provider!r} rate limit: waits {wait.total_seconds():.3f}s")
+        self.provider = provider
         self.wait = wait
 
 

@@ -1,0 +1,65 @@
+"""What a step tells the metrics (common/metrics.py): its outcome's label, its duration, how
+late it was claimed, and how its provider call went. Nothing here touches the database."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from common.metrics import metrics_on, provider_call_observe, step_observe
+from triggers.models import TriggerStatus
+from workers.errors import PermanentError, RateLimited, RetryAfter
+from workers.nodes.base import FOLLOW_AGAIN, NodeRun
+
+if TYPE_CHECKING:
+    from workers.providers import Provider
+    from workers.services.engine import Outcome, StepAttempt
+
+FINISHED = (TriggerStatus.COMPLETED, TriggerStatus.FAILED)
+
+
+def step_outcome_label(outcome: Outcome, run: NodeRun | None) -> str:
+    """done, skipped, waits (a wait node holding the run), retry (a failure to be retried),
+    failed (the run fails), put_back (a provider's rate limit: no attempt)."""
+    if outcome.put_back:
+        return "put_back"
+    if outcome.error:
+        return "failed" if outcome.status == TriggerStatus.FAILED else "retry"
+    if run is not None and run.follow == FOLLOW_AGAIN:
+        return "waits"
+    if run is not None and run.skipped:
+        return "skipped"
+    return "done"
+
+
+def step_recorded(step: StepAttempt, outcome: Outcome, run: NodeRun | None) -> None:
+    """A step whose outcome the release wrote."""
+    if not metrics_on():
+        return
+    step_observe(
+        workflow=step.workflow.workflow_key,
+        node_type=str(step.node.get("type", "unknown")),
+        outcome=step_outcome_label(outcome, run),
+        seconds=time.monotonic() - step.clock.monotonic_at,
+        finished=outcome.status if outcome.status in FINISHED else None,
+    )
+
+
+def provider_call_outcome(exc: BaseException | None) -> str:
+    if exc is None:
+        return "sent"
+    if isinstance(exc, RetryAfter | RateLimited):
+        return "rate_limited"
+    return "permanent" if isinstance(exc, PermanentError) else "transient"
+
+
+def provider_call_recorded(
+    *, channel: str, provider: Provider, started: float, exc: BaseException | None, failover: bool
+) -> None:
+    provider_call_observe(
+        channel=channel,
+        provider=provider.name,
+        outcome=provider_call_outcome(exc),
+        seconds=time.monotonic() - started,
+        failover=failover,
+    )
