@@ -235,7 +235,12 @@ def test_the_gauges_read_runs_queues_workers_and_endpoints_from_the_database(cli
 def test_the_gauges_are_read_at_most_once_per_cache_period(settings):
     settings.NOTIFLOW_METRICS_CACHE_SECONDS = 10
     reads: list[int] = []
-    gauges = DatabaseGauges(read=lambda: reads.append(1) or [])
+
+    def read() -> list:
+        reads.append(1)
+        return []
+
+    gauges = DatabaseGauges(read=read)
     now = [100.0]
     gauges.clock = lambda: now[0]
 

@@ -9,7 +9,7 @@ import uuid
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
@@ -422,7 +422,7 @@ def _send(
     if refused:
         raise PermanentError(refused)
     call.attempted, call.provider = True, provider.name
-    started, failed = time.monotonic(), None
+    started, failed = time.monotonic(), cast(Exception | None, None)
     try:
         return channel.send(
             rendered,
