@@ -26,6 +26,7 @@ PARTS = (
     "dblimit",
     "pools",
     "intake",
+    "metrics",
     "fanout",
     "streams",
     "brokers",
@@ -75,7 +76,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help=f"comma list of {','.join(PARTS)} [all but pools]",
     )
     parser.add_argument(
-        "--repeat", type=int, default=1, help="rounds of engine/baseline/dblimit/intake"
+        "--repeat", type=int, default=1, help="rounds of engine/baseline/dblimit/intake/metrics"
     )
     parser.add_argument(
         "--profile",
@@ -218,6 +219,10 @@ class Bench:
                 self.run_intake()
             if "streams" in parts:
                 self.run_streams()
+            if "metrics" in parts:
+                from bench.metrics_cost import metrics_cost_run
+
+                self.r.setdefault("metrics", []).append(metrics_cost_run(self, say, round_=round_))
         if "fanout" in parts:
             self.run_fanout()
         if "brokers" in parts:

@@ -98,16 +98,19 @@ def engine_run(
     profile_to: Path | None = None,
     profile_idle: bool = True,
     layout: Layout = STANDARD,
+    env: dict[str, str] | None = None,
 ) -> EngineRun:
     """K triggers of email -> sms -> email through `celery worker` (and beat, as deployed);
-    `layout` arranges the worker processes otherwise (the pool comparison)."""
+    `layout` arranges the worker processes otherwise (the pool comparison); `env` is more of
+    their environment (the metrics' cost: bench/metrics_cost.py)."""
     redis_flush(procs.config)
     use_database(procs.config.db_name(database))
     workflow = workflow_new(tag, ENGINE_DEFINITION)
     url = procs.config.db_url(database)
-    workers = layout.start(procs, name="worker", app="notiflow", DATABASE_URL=url)
+    extra = {**(env or {}), "DATABASE_URL": url}
+    workers = layout.start(procs, name="worker", app="notiflow", **extra)
     worker = workers[0]
-    beat = procs.beat(DATABASE_URL=url)
+    beat = procs.beat(**extra)
     profiler = Profiler(worker, profile_to, idle=profile_idle) if profile_to else None
     before = db_counters()
     meter = engine_meter(procs, workers, beat, database)

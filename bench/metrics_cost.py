@@ -1,0 +1,58 @@
+"""What the Prometheus metrics cost (issue 36: no worse than 3 %): the engine and intake with
+metrics on (every process recording into NOTIFLOW_METRICS_DIR, as docs/design.md "Metrics"
+deploys them) against off (no directory: nothing recorded), in the same round, the two sides
+alternated from one round to the next so neither always runs first on a warmer machine."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bench.engine import EngineRun, engine_run
+from bench.intake import IntakeRun, http_run
+
+
+@dataclass(frozen=True)
+class MetricsCostRound:
+    engine_off: EngineRun
+    engine_on: EngineRun
+    intake_off: IntakeRun
+    intake_on: IntakeRun
+
+
+def metrics_cost_run(bench: Any, say: Callable[[str], None], *, round_: int) -> MetricsCostRound:
+    """One round: the engine (K triggers x 3 steps) and intake (POST /api/triggers/ from 16
+    clients) each with metrics off and on; the on side's files are scraped once at the end, so
+    a run that recorded nothing shows."""
+    a, procs = bench.args, bench.procs
+    directory = bench.config.workdir / "metrics"
+    on = {"NOTIFLOW_METRICS_DIR": str(directory)}
+    sides = [("off", {}), ("on", on)]
+    if round_ % 2:
+        sides.reverse()
+    engine: dict[str, EngineRun] = {}
+    intake: dict[str, IntakeRun] = {}
+    for side, env in sides:
+        say(f"metrics {side}: engine, {a.triggers} triggers x 3 steps (round {round_ + 1})")
+        shutil.rmtree(directory, ignore_errors=True)
+        engine[side] = engine_run(procs, triggers=a.triggers, tag=f"metrics{side}{round_}", env=env)
+        say(f"  {engine[side]}")
+    for side, env in sides:
+        say(f"metrics {side}: intake, {a.intake_requests} POST /api/triggers/ (round {round_ + 1})")
+        web = procs.web(bench.args.web, DATABASE_URL=bench.config.db_url("sql"), **env)
+        try:
+            intake[side] = http_run(
+                port=bench.config.port,
+                api_key=bench.api_key,
+                workflow_key=bench.intake_workflow.key,
+                requests=a.intake_requests,
+            )
+        finally:
+            procs.stop(web)
+        say(f"  {intake[side]}")
+    recorded = sorted(path.parent.name for path in directory.glob("*/*.db"))
+    if not recorded:
+        raise RuntimeError(f"metrics on, yet no process wrote a file under {directory}")
+    return MetricsCostRound(engine["off"], engine["on"], intake["off"], intake["on"])
