@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from prometheus_client import CollectorRegistry, Counter, Histogram, values
@@ -126,6 +127,17 @@ INTAKE_REQUESTS = Counter(
 )
 
 _state = {"on": False}
+# The labelled children already made, by metric and label values: `labels()` takes a lock and
+# checks its arguments on every call, which is most of a record's cost (bench/metrics_cost.py).
+_children: dict[tuple[object, tuple[str, ...]], Any] = {}
+
+
+def _child(metric: Any, *labels: str) -> Any:
+    key = (metric, labels)
+    child = _children.get(key)
+    if child is None:
+        child = _children[key] = metric.labels(*labels)
+    return child
 
 
 def metrics_on() -> bool:
@@ -177,6 +189,7 @@ def _forget_children() -> None:
     # next use create them with the value class now in force. (Called while the variable is
     # unset: prometheus_client warns about clearing in multiprocess mode, where a cleared value's
     # file would still be read; here the group's files are new or gone.)
+    _children.clear()
     for metric in ALL_METRICS:
         metric.clear()
 
@@ -206,15 +219,15 @@ def step_observe(
     """A step's outcome and duration; `finished` is the run's status when the step ended it."""
     if not _state["on"]:
         return
-    STEPS.labels(workflow, node_type, outcome).inc()
-    STEP_SECONDS.labels(node_type).observe(seconds)
+    _child(STEPS, workflow, node_type, outcome).inc()
+    _child(STEP_SECONDS, node_type).observe(seconds)
     if finished:
-        RUNS_FINISHED.labels(workflow, finished).inc()
+        _child(RUNS_FINISHED, workflow, finished).inc()
 
 
 def step_lateness_observe(*, workflow: str, seconds: float) -> None:
     if _state["on"]:
-        STEP_LATENESS.labels(workflow).observe(max(seconds, 0.0))
+        _child(STEP_LATENESS, workflow).observe(max(seconds, 0.0))
 
 
 def provider_call_observe(
@@ -222,24 +235,24 @@ def provider_call_observe(
 ) -> None:
     if not _state["on"]:
         return
-    PROVIDER_CALLS.labels(channel, provider, outcome).inc()
-    PROVIDER_SECONDS.labels(channel, provider).observe(seconds)
+    _child(PROVIDER_CALLS, channel, provider, outcome).inc()
+    _child(PROVIDER_SECONDS, channel, provider).observe(seconds)
     if failover:
-        PROVIDER_FAILOVERS.labels(channel, provider).inc()
+        _child(PROVIDER_FAILOVERS, channel, provider).inc()
 
 
 def rate_limit_wait_observe(*, provider: str, seconds: float) -> None:
     if _state["on"]:
-        RATE_LIMIT_WAITS.labels(provider).inc()
-        RATE_LIMIT_WAIT_SECONDS.labels(provider).inc(max(seconds, 0.0))
+        _child(RATE_LIMIT_WAITS, provider).inc()
+        _child(RATE_LIMIT_WAIT_SECONDS, provider).inc(max(seconds, 0.0))
 
 
 def webhook_delivery_observe(*, outcome: str, seconds: float) -> None:
     if _state["on"]:
-        WEBHOOK_DELIVERIES.labels(outcome).inc()
-        WEBHOOK_SECONDS.labels(outcome).observe(seconds)
+        _child(WEBHOOK_DELIVERIES, outcome).inc()
+        _child(WEBHOOK_SECONDS, outcome).observe(seconds)
 
 
 def intake_request_observe(*, endpoint: str, code: int) -> None:
     if _state["on"]:
-        INTAKE_REQUESTS.labels(endpoint, str(code)).inc()
+        _child(INTAKE_REQUESTS, endpoint, str(code)).inc()

@@ -9,7 +9,7 @@ import uuid
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
@@ -47,7 +47,7 @@ from workers.services.ledger import (
     send_slot,
 )
 from workers.services.provider_rates import provider_token_take
-from workers.services.step_metrics import provider_call_recorded, step_recorded
+from workers.services.step_metrics import provider_call_metered, step_recorded
 from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
@@ -422,32 +422,25 @@ def _send(
     if refused:
         raise PermanentError(refused)
     call.attempted, call.provider = True, provider.name
-    started, failed = time.monotonic(), cast(Exception | None, None)
+    failover = step.trigger.attempts > 0  # elsewhere than the first provider? (metrics only)
     try:
-        return channel.send(
-            rendered,
-            idempotency_key=idempotency_key,
-            provider=provider,
-            headers=headers,
-            recipient=step.recipient,
-        )
+        with provider_call_metered(
+            channel=channel.name,
+            provider=provider.name,
+            failover=lambda: failover and provider != _first_provider(channel, node),
+        ):
+            return channel.send(
+                rendered,
+                idempotency_key=idempotency_key,
+                provider=provider,
+                headers=headers,
+                recipient=step.recipient,
+            )
     except RetryAfter as exc:  # the provider took nothing and asked to wait: no attempt
-        call.attempted, failed = False, exc
+        call.attempted = False
         raise RateLimited(provider.name, timedelta(seconds=exc.wait_seconds)) from exc
     except StepError as exc:  # the error says which provider failed (a failover follows)
-        failed = exc
         raise type(exc)(f"{provider.name}: {exc}") from exc
-    except Exception as exc:
-        failed = exc
-        raise
-    finally:
-        provider_call_recorded(
-            channel=channel.name,
-            provider=provider,
-            started=started,
-            exc=failed,
-            failover=step.trigger.attempts > 0 and provider != _first_provider(channel, node),
-        )
 
 
 def _first_provider(channel: Channel, node: dict[str, Any]) -> Provider:

@@ -4,6 +4,8 @@ late it was claimed, and how its provider call went. Nothing here touches the da
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING
 
 from common.metrics import metrics_on, provider_call_observe, step_observe
@@ -12,7 +14,6 @@ from workers.errors import PermanentError, RateLimited, RetryAfter
 from workers.nodes.base import FOLLOW_AGAIN, NodeRun
 
 if TYPE_CHECKING:
-    from workers.providers import Provider
     from workers.services.engine import Outcome, StepAttempt
 
 FINISHED = (TriggerStatus.COMPLETED, TriggerStatus.FAILED)
@@ -53,13 +54,35 @@ def provider_call_outcome(exc: BaseException | None) -> str:
     return "permanent" if isinstance(exc, PermanentError) else "transient"
 
 
-def provider_call_recorded(
-    *, channel: str, provider: Provider, started: float, exc: BaseException | None, failover: bool
-) -> None:
-    provider_call_observe(
-        channel=channel,
-        provider=provider.name,
-        outcome=provider_call_outcome(exc),
-        seconds=time.monotonic() - started,
-        failover=failover,
-    )
+def provider_call_metered(
+    *, channel: str, provider: str, failover: Callable[[], bool]
+) -> AbstractContextManager[None]:
+    """Around a provider call: its outcome (from what it raised) and duration; `failover` says
+    whether it went elsewhere than the node's first provider (asked only when metrics are on)."""
+    if not metrics_on():
+        return _UNMETERED
+    return _provider_call_metered(channel=channel, provider=provider, failover=failover)
+
+
+_UNMETERED = nullcontext()
+
+
+@contextmanager
+def _provider_call_metered(
+    *, channel: str, provider: str, failover: Callable[[], bool]
+) -> Iterator[None]:
+    started = time.monotonic()
+    failed: BaseException | None = None
+    try:
+        yield
+    except BaseException as exc:
+        failed = exc
+        raise
+    finally:
+        provider_call_observe(
+            channel=channel,
+            provider=provider,
+            outcome=provider_call_outcome(failed),
+            seconds=time.monotonic() - started,
+            failover=failover(),
+        )
