@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
+from bench.cpu import CpuMeter, children
 from bench.engine import EngineRun, engine_run
 from bench.intake import IntakeRun, http_run
+
+GUNICORN = "gunicorn (master and workers)"
+POOL = "worker pool processes"
 
 
 @dataclass(frozen=True)
@@ -42,13 +47,16 @@ def metrics_cost_run(bench: Any, say: Callable[[str], None], *, round_: int) -> 
     for side, env in sides:
         say(f"metrics {side}: intake, {a.intake_requests} POST /api/triggers/ (round {round_ + 1})")
         web = procs.web(bench.args.web, DATABASE_URL=bench.config.db_url("sql"), **env)
+        meter = CpuMeter({GUNICORN: partial(gunicorn_pids, web.pid)})
+        meter.start()
         try:
-            intake[side] = http_run(
+            run = http_run(
                 port=bench.config.port,
                 api_key=bench.api_key,
                 workflow_key=bench.intake_workflow.key,
                 requests=a.intake_requests,
             )
+            intake[side] = replace(run, cpu=meter.stop())
         finally:
             procs.stop(web)
         say(f"  {intake[side]}")
@@ -56,3 +64,17 @@ def metrics_cost_run(bench: Any, say: Callable[[str], None], *, round_: int) -> 
     if not recorded:
         raise RuntimeError(f"metrics on, yet no process wrote a file under {directory}")
     return MetricsCostRound(engine["off"], engine["on"], intake["off"], intake["on"])
+
+
+def engine_cpu_ms_per_step(run: EngineRun) -> float:
+    """The worker pool's CPU per step: what recording adds to, less moved by the machine's other
+    load than steps per second."""
+    return run.cpu.get(POOL, 0.0) * 1000 / max(1, run.steps)
+
+
+def intake_cpu_ms_per_request(run: IntakeRun) -> float:
+    return run.cpu.get(GUNICORN, 0.0) * 1000 / max(1, run.requests)
+
+
+def gunicorn_pids(master: int) -> list[int]:
+    return [master, *children(master)]
