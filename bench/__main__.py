@@ -26,6 +26,7 @@ PARTS = (
     "dblimit",
     "pools",
     "intake",
+    "metrics",
     "fanout",
     "streams",
     "brokers",
@@ -88,7 +89,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--repeat",
         type=int,
         default=1,
-        help="rounds of engine/baseline/dblimit/intake/streams, and of fanout's two sides",
+        help="rounds of engine/baseline/dblimit/intake/streams/metrics, and of fanout's two sides",
     )
     parser.add_argument(
         "--profile",
@@ -236,6 +237,10 @@ class Bench:
                 self.run_intake()
             if "streams" in parts:
                 self.run_streams()
+            if "metrics" in parts:
+                from bench.metrics_cost import metrics_cost_run
+
+                self.r.setdefault("metrics", []).append(metrics_cost_run(self, say, round_=round_))
         if "fanout" in parts:
             self.run_fanout()
         if "brokers" in parts:

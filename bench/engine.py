@@ -104,14 +104,16 @@ def engine_run(
 ) -> EngineRun:
     """K triggers of email -> sms -> email through `celery worker` (and beat, as deployed);
     `layout` arranges the worker processes otherwise (the pool comparison); `definition` and the
-    workers' `env` (their providers: the link) change the workflow and its sends."""
+    workers' `env` change the workflow and its sends (the link: their providers) or what they
+    record (the metrics' cost: bench/metrics_cost.py)."""
     redis_flush(procs.config)
     use_database(procs.config.db_name(database))
     workflow = workflow_new(tag, definition)
     url = procs.config.db_url(database)
-    workers = layout.start(procs, name="worker", app="notiflow", DATABASE_URL=url, **(env or {}))
+    extra = {**(env or {}), "DATABASE_URL": url}
+    workers = layout.start(procs, name="worker", app="notiflow", **extra)
     worker = workers[0]
-    beat = procs.beat(DATABASE_URL=url)
+    beat = procs.beat(**extra)
     profiler = Profiler(worker, profile_to, idle=profile_idle) if profile_to else None
     before = db_counters()
     meter = engine_meter(procs, workers, beat, database)

@@ -357,6 +357,7 @@ def rows(bench: Any) -> list[Row]:
         *_intake_rows(bench, r, a),
         *_fanout_rows(bench, r, a),
         *_streams_rows(bench, r, a),
+        *_metrics_rows(bench, r, a),
         *_broker_rows(bench, r, a),
         *_publish_rows(bench, r, a),
         *_delay_rows(bench, r, a),
@@ -528,3 +529,51 @@ def notes(bench: Any) -> list[str]:
             f"Reproduce: {_curve_cmd(bench)}",
         ]
     return out
+
+
+def _metrics_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    """The engine and intake with Prometheus metrics on against off, the same round each
+    (issue 36: no worse than 3 %, i.e. a ratio of at least 0.97)."""
+    from bench.metrics_cost import engine_cpu_ms_per_step, intake_cpu_ms_per_request
+
+    rounds = r.get("metrics", [])
+    if not rounds:
+        return []
+    rows = []
+    for figure, on, off, unit, cpu_on, cpu_off, cpu_unit in (
+        (
+            "engine with metrics on vs off (steps/s)",
+            [m.engine_on.steps_per_second for m in rounds],
+            [m.engine_off.steps_per_second for m in rounds],
+            "steps/s",
+            [engine_cpu_ms_per_step(m.engine_on) for m in rounds],
+            [engine_cpu_ms_per_step(m.engine_off) for m in rounds],
+            "pool CPU ms/step",
+        ),
+        (
+            "intake with metrics on vs off (req/s)",
+            [m.intake_on.per_second for m in rounds],
+            [m.intake_off.per_second for m in rounds],
+            "req/s",
+            [intake_cpu_ms_per_request(m.intake_on) for m in rounds],
+            [intake_cpu_ms_per_request(m.intake_off) for m in rounds],
+            "gunicorn CPU ms/request",
+        ),
+    ):
+        value, text = ratio(on, off)
+        _, cpu_text = ratio(cpu_on, cpu_off)
+        rows.append(
+            Row(
+                figure,
+                f"on {spread(on)} {unit}, off {spread(off)} {unit}; {cpu_unit} on "
+                f"{spread(cpu_on, digits=2)}, off {spread(cpu_off, digits=2)} "
+                f"(on/off {cpu_text})",
+                ratio=text,
+                target=">= 0.97",
+                met=None if value is None else value >= 0.97,
+                command=bench.cmd(
+                    "metrics", triggers=a.triggers, intake_requests=a.intake_requests, repeat=3
+                ),
+            )
+        )
+    return rows

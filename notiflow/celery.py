@@ -58,6 +58,16 @@ app.autodiscover_tasks()
 app.steps["consumer"].add("workers.registration:WorkerRegistration")
 
 
+@worker_init.connect
+def _metrics_start(sender: Any = None, **_kwargs: object) -> None:
+    """Metrics (common/metrics.py): the worker's main process cleans its group's directory
+    (`worker-<node name>` under NOTIFLOW_METRICS_DIR) before it starts its pool, and every
+    prefork child records there; `GET /metrics` on the web process reads them all."""
+    from common.metrics import metrics_process_start
+
+    metrics_process_start(f"worker-{getattr(sender, 'hostname', '') or os.getpid()}")
+
+
 @worker_process_init.connect
 def _pool_process_leaves_sigterm_to_the_main_process(**_kwargs: object) -> None:
     """SIGTERM means "finish the current step, then stop" (Celery's warm shutdown).

@@ -32,6 +32,7 @@ whichever came last. NOTIFLOW_CONTROL_SOCKET=<path> turns it on at a path of thi
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -62,3 +63,12 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "asgi"
 accesslog = "-"
 preload_app = True
+
+
+def on_starting(server: Any) -> None:
+    """Metrics (common/metrics.py): the master cleans the `web` group's directory under
+    NOTIFLOW_METRICS_DIR and every worker it forks records there; called after the app is
+    preloaded, before the first fork."""
+    from common.metrics import metrics_process_start
+
+    metrics_process_start("web")

@@ -518,6 +518,15 @@ for _name in (
 # origins (scheme://host[:port]) whose pages may call /api/inbox/ from the browser (CORS).
 NOTIFLOW_INBOX_SECRET = secret("NOTIFLOW_INBOX_SECRET")
 NOTIFLOW_INBOX_ALLOWED_ORIGINS = env.list("NOTIFLOW_INBOX_ALLOWED_ORIGINS", default=[])
+# Prometheus metrics (docs/design.md, "Metrics"; notiflow/metrics.py). GET /metrics answers only
+# a request bearing this token (`Authorization: Bearer <token>`); empty: the endpoint is off (404).
+NOTIFLOW_METRICS_TOKEN = secret("NOTIFLOW_METRICS_TOKEN")
+# Where every process records its counters and histograms (common/metrics.py: prometheus_client's
+# multiprocess files, one directory per process group, cleaned when the group starts). Empty:
+# nothing is recorded, and /metrics shows only the gauges read from the database.
+NOTIFLOW_METRICS_DIR = env.str("NOTIFLOW_METRICS_DIR", default="")
+# The gauges /metrics reads from the database are read at most this often per web process.
+NOTIFLOW_METRICS_CACHE_SECONDS = env.float("NOTIFLOW_METRICS_CACHE_SECONDS", default=10)
 # The public face of /api/health/ is computed at most this often per process (workers/api.py).
 NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", default=5)
 # Health is `degraded` once due work (a trigger, an expired lease) has waited this long: past one

@@ -18,6 +18,7 @@ from inbox.api import (
     InboxStreamApi,
     InboxTokenApi,
 )
+from notiflow.metrics import metrics_view
 from notiflow.views import favicon, landing
 from recipients import preferences_api
 from recipients.api import RecipientBulkApi, RecipientDetailApi, RecipientListApi
@@ -114,6 +115,7 @@ api = [
 urlpatterns = [
     path("", landing, name="landing"),
     path("favicon.ico", favicon, name="favicon"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/", include(api)),
     path("deliveries/", include("deliveries.urls")),

@@ -17,7 +17,9 @@ A port given in the environment must be free, or make run stops and says so; a d
 is taken is replaced by the next free one, and the banner says which. The banner comes once every
 listener answers and the worker has registered, so its URLs are the ones really bound and the
 demo trigger is accepted. SMS go to .run/sms.jsonl
-(NOTIFLOW_SMS_BACKEND and NOTIFLOW_SMS_FILE change that).
+(NOTIFLOW_SMS_BACKEND and NOTIFLOW_SMS_FILE change that). Every process records Prometheus
+metrics into .run/metrics (NOTIFLOW_METRICS_DIR); with NOTIFLOW_METRICS_TOKEN set, the web
+process serves them at /metrics.
 
 The environment the processes share (database, broker, EMAIL_URL, DJANGO_SECRET_KEY, ...) is
 written to .run/env: `make manage ARGS="..."` runs manage.py with it, and `. .run/env` gives it to
@@ -74,6 +76,9 @@ def main() -> int:
     # unless the environment says otherwise.
     os.environ.setdefault("NOTIFLOW_RATE_LIMIT_TRIGGER", "off")
     os.environ.setdefault("NOTIFLOW_RATE_LIMIT_ADMIN", "off")
+    # Every process records its metrics here (docs/design.md, "Metrics"); GET /metrics shows
+    # them once NOTIFLOW_METRICS_TOKEN is set (README, "Metrics").
+    os.environ.setdefault("NOTIFLOW_METRICS_DIR", str(run_dir / "metrics"))
     run_dir.mkdir(parents=True, exist_ok=True)
     if not os.environ.get("DJANGO_SECRET_KEY", "").strip():
         os.environ["DJANGO_SECRET_KEY"] = secret_key(run_dir)

@@ -152,6 +152,9 @@ STACK_SETTINGS = {
     "NOTIFLOW_FANOUT_CHUNK_SIZE": "100",
     "NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS": "3",
     "NOTIFLOW_RATE_LIMIT_INBOX": "off",
+    # GET /metrics on (tests/ops/test_metrics_e2e.py); the stack's processes record into its
+    # NOTIFLOW_METRICS_DIR (set per stack, under its work directory).
+    "NOTIFLOW_METRICS_TOKEN": "metrics-test-token",
     # The in-app inbox's browser test serves its page from this origin (tests/inbox/).
     "NOTIFLOW_INBOX_SECRET": "inbox-test-secret",
 }
@@ -235,6 +238,7 @@ def stack(
         **STACK_SETTINGS,
     }
     env["DJANGO_STATIC_ROOT"] = str(workdir / "static")
+    env["NOTIFLOW_METRICS_DIR"] = str(workdir / "metrics")
     stack = Stack(env=env, workdir=workdir)
     stack.collectstatic()
     stack.web(free_port())

@@ -77,3 +77,39 @@ def test_over_several_rounds_each_figure_is_its_median_and_each_round_is_shown()
     assert [(p.steps_per_second, p.sql_limit) for p in medians] == [(150, 700), (300, 1200)]
     rows = [line for line in curve_table(rounds) if line.startswith("| 4 processes")]
     assert rows == [rows[0]] and rows[0].startswith("| 4 processes | 300 (300, 280, 330) |")
+
+
+def test_the_metrics_cost_rows_compare_on_with_off_round_by_round():
+    from types import SimpleNamespace
+
+    from bench.engine import EngineRun
+    from bench.intake import IntakeRun
+    from bench.metrics_cost import GUNICORN, POOL, MetricsCostRound
+    from bench.rows import _metrics_rows
+
+    def engine(seconds: float, pool_cpu: float) -> EngineRun:
+        return EngineRun(
+            triggers=100, steps=300, seconds=seconds, enqueue_seconds=1, tasks=300,
+            idle_tasks=0, db={}, cpu={POOL: pool_cpu},
+        )  # fmt: skip
+
+    def intake(seconds: float, cpu: float) -> IntakeRun:
+        return IntakeRun(
+            requests=1000, seconds=seconds, p50_ms=1, p99_ms=2, created=1000, existing=0,
+            errors=0, cpu={GUNICORN: cpu},
+        )  # fmt: skip
+
+    rounds = [
+        # engine 1 % slower with metrics on, intake 10 % slower, in both rounds
+        MetricsCostRound(engine(10, 3.0), engine(10.1, 3.03), intake(2, 1), intake(2.2, 1.1)),
+        MetricsCostRound(engine(20, 3.0), engine(20.2, 3.03), intake(4, 1), intake(4.4, 1.1)),
+    ]
+    bench = SimpleNamespace(cmd=lambda only, **sizes: f"make bench {only}")
+    args = SimpleNamespace(triggers=100, intake_requests=1000)
+
+    engine_row, intake_row = _metrics_rows(bench, {"metrics": rounds}, args)
+
+    assert engine_row.ratio.startswith("0.99") and engine_row.met is True
+    assert "pool CPU ms/step on 10.10" in engine_row.result
+    assert intake_row.ratio.startswith("0.91") and intake_row.met is False
+    assert _metrics_rows(bench, {}, args) == []

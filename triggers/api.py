@@ -31,6 +31,7 @@ from common.http import (
     StrictSerializer,
     request_fields,
 )
+from common.metrics import intake_request_observe
 from common.scopes import ADMIN, TRIGGER, api_key_of
 from recipients.api import RecipientItemSerializer, profile_of
 from recipients.models import KEY_MAX_LENGTH
@@ -317,7 +318,23 @@ CANCEL_BY_KEY_EXAMPLES = [
 ]
 
 
-class TriggerListApi(StrictQueryParameters, ListAPIView):
+class IntakeMetered:
+    """Counts the POSTs of an intake endpoint by status code (notiflow_intake_requests_total),
+    whatever answered them: the view, authentication, throttling or an error."""
+
+    intake_endpoint = ""
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        if request.method == "POST":
+            intake_request_observe(endpoint=self.intake_endpoint, code=response.status_code)
+        return response
+
+
+class TriggerListApi(IntakeMetered, StrictQueryParameters, ListAPIView):
+    intake_endpoint = "trigger"
     api_scopes = {"GET": TRIGGER, "POST": TRIGGER}
     serializer_class = TriggerOutputSerializer
     query_parameters = {
@@ -468,7 +485,8 @@ class TriggerBulkOutputSerializer(serializers.Serializer):
     results = BULK_RESULT
 
 
-class TriggerBulkApi(StrictQueryParameters, APIView):
+class TriggerBulkApi(IntakeMetered, StrictQueryParameters, APIView):
+    intake_endpoint = "bulk"
     api_scopes = {"POST": TRIGGER}
 
     @extend_schema(

@@ -43,6 +43,7 @@ from django.db.models.functions import Now
 from common.backoff import backoff
 from common.db import fetchone_prepared
 from common.leased_work import nudge_schedule, work_sweep
+from common.metrics import webhook_delivery_observe
 from events.dispatch import deliveries_enqueue_on_commit
 from events.models import DeliveryStatus, OutboxEvent, WebhookDelivery, WebhookEndpoint
 from events.services.envelope import event_body
@@ -144,6 +145,7 @@ def delivery_send(delivery_id: int, *, worker_id: str) -> str | None:
         logger.exception("webhook delivery %s: the POST raised", delivery_id)
         spent = int((time.monotonic() - started) * 1000)
         result = PostResult(None, f"{type(exc).__name__}: {exc}"[:1000], spent)
+    webhook_delivery_observe(outcome=_answer(result), seconds=result.duration_ms / 1000)
     return delivery_record(claimed, result)
 
 

@@ -10,10 +10,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
 from django.db.models import Max, Min
 
-from tests.conftest import unique
+from tests.conftest import STACK_SETTINGS, unique
 from tests.factories import WorkflowFactory, chain, email_node
+from tests.ops.metrics_helpers import samples, total
 from tests.support.smtp import SmtpServer
 from tests.support.stack import Process, Stack, wait_for
 from tests.workers.helpers import fire, wait_terminal
@@ -94,6 +96,15 @@ def test_a_transient_failure_is_retried_on_the_next_provider(api, failover_queue
     assert sent.success and sent.output["provider"] == "backup"
     # The same message whichever provider sent it.
     assert received.message_id == sent.output["message_id"]
+    # The metrics say so too: a transient failure of the primary, a failover to the backup.
+    response = requests.get(
+        f"{api.base}/metrics",
+        headers={"Authorization": f"Bearer {STACK_SETTINGS['NOTIFLOW_METRICS_TOKEN']}"},
+        timeout=10,
+    )
+    parsed = samples(response.text)
+    assert total(parsed, "notiflow_provider_failovers_total", provider="backup") >= 1
+    assert total(parsed, "notiflow_provider_calls_total", provider="primary", outcome="transient")
 
 
 def test_a_permanent_failure_does_not_fail_over(api, failover_queue, sinks):

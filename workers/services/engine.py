@@ -16,6 +16,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 
 from common.backoff import backoff
 from common.leased_work import nudge_schedule
+from common.metrics import rate_limit_wait_observe, step_lateness_observe
 from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
@@ -36,7 +37,7 @@ from workers.errors import PermanentError, RateLimited, StepError, TransientErro
 from workers.nodes import CHANNELS, Channel, node_unrunnable
 from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
 from workers.nodes.flow import EngineStep
-from workers.providers import provider_for_attempt
+from workers.providers import Provider, provider_for_attempt
 from workers.services.caps import send_caps_take
 from workers.services.ledger import (
     SendSlot,
@@ -46,6 +47,7 @@ from workers.services.ledger import (
     send_slot,
 )
 from workers.services.provider_rates import provider_token_take
+from workers.services.step_metrics import provider_call_metered, step_recorded
 from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
@@ -179,6 +181,10 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     clock = StepClock(claimed_at=claim.claimed_at, monotonic_at=time.monotonic())
     started_at = clock.now()
     workflow = workflow_version_compiled(trigger.workflow_version_id)
+    step_lateness_observe(
+        workflow=workflow.workflow_key,
+        seconds=(claim.claimed_at - trigger.available_at).total_seconds(),
+    )
     node_id = trigger.current_node_id or ""
     recipient = step_recipient(trigger, workflow)
     step = StepAttempt(
@@ -265,6 +271,7 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
         run = _run_node(step, rendered, call)
         return _success(step, run, _next_node(step, run)), run
     except RateLimited as exc:
+        rate_limit_wait_observe(provider=exc.provider, seconds=exc.wait.total_seconds())
         return _put_back(step, exc), run
     except (PermanentError, RenderError, TemplateError) as exc:
         return _failure(step, str(exc), permanent=True), run
@@ -418,19 +425,30 @@ def _send(
     if refused:
         raise PermanentError(refused)
     call.attempted, call.provider = True, provider.name
+    failover = step.trigger.attempts > 0  # elsewhere than the first provider? (metrics only)
     try:
-        return channel.send(
-            rendered,
-            idempotency_key=idempotency_key,
-            provider=provider,
-            headers=headers,
-            recipient=step.recipient,
-        )
+        with provider_call_metered(
+            channel=channel.name,
+            provider=provider.name,
+            failover=lambda: failover and provider != _first_provider(channel, node),
+        ):
+            return channel.send(
+                rendered,
+                idempotency_key=idempotency_key,
+                provider=provider,
+                headers=headers,
+                recipient=step.recipient,
+            )
     except RateLimited as exc:  # the provider asked to wait: no attempt, unless some went
         call.attempted = exc.reached
         raise
     except StepError as exc:  # the error says which provider failed (a failover follows)
         raise type(exc)(f"{provider.name}: {exc}") from exc
+
+
+def _first_provider(channel: Channel, node: dict[str, Any]) -> Provider:
+    """The provider a node's first attempt uses: a later attempt elsewhere is a failover."""
+    return provider_for_attempt(channel.name, named=str(node.get("provider") or ""), attempts=0)
 
 
 def _next_node(step: StepAttempt, run: NodeRun) -> str | None:
@@ -621,6 +639,7 @@ def _record(
         )
         return None
     route, deliveries = released
+    step_recorded(step, outcome, run)
     for callback in run.on_commit if run is not None and not outcome.error else ():
         transaction.on_commit(callback)
     if deliveries:

@@ -1,0 +1,253 @@
+"""Prometheus metrics in-process (docs/design.md, "Metrics"): the endpoint's token, the label
+names (bounded cardinality), the multiprocess files of several processes in one scrape, the
+gauges read from the database, and what a step records."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from prometheus_client import values
+
+from common import metrics
+from common.metrics import ALL_METRICS, metrics_process_start, metrics_process_stop
+from events.models import WebhookEndpoint
+from notiflow.metrics import GAUGES, DatabaseGauges, RecordedMetrics
+from registry.services import worker_register
+from tests.factories import chain, email_node, sms_node
+from tests.ops.metrics_helpers import samples, total, value
+from tests.workers.helpers import due_trigger, run_to_the_end
+from triggers.models import TriggerInstance
+
+TOKEN = "scrape-secret"
+
+# Every metric's label names. Workflow keys, node types, channels, providers, outcomes and status
+# codes are bounded by configuration; a trigger id, a recipient or a URL would grow with traffic
+# and must never become a label (an endpoint is named by its id: bounded by configuration).
+LABELS = {
+    "notiflow_steps": ("workflow", "node_type", "outcome"),
+    "notiflow_step_duration_seconds": ("node_type",),
+    "notiflow_step_lateness_seconds": ("workflow",),
+    "notiflow_runs_finished": ("workflow", "status"),
+    "notiflow_provider_calls": ("channel", "provider", "outcome"),
+    "notiflow_provider_call_duration_seconds": ("channel", "provider"),
+    "notiflow_provider_failovers": ("channel", "provider"),
+    "notiflow_rate_limit_waits": ("provider",),
+    "notiflow_rate_limit_wait_seconds": ("provider",),
+    "notiflow_webhook_deliveries": ("outcome",),
+    "notiflow_webhook_delivery_duration_seconds": ("outcome",),
+    "notiflow_intake_requests": ("endpoint", "code"),
+    "notiflow_runs": ("workflow", "status"),
+    "notiflow_runs_lease_expired": ("workflow",),
+    "notiflow_queue_depth": ("queue", "state"),
+    "notiflow_workers_live": ("queue",),
+    "notiflow_webhook_endpoint_enabled": ("endpoint",),
+    "notiflow_webhook_endpoint_failed_events": ("endpoint",),
+    "notiflow_metrics_database_seconds": (),
+}
+UNBOUNDED = {"trigger", "trigger_id", "run", "recipient", "email", "phone", "url", "to", "key"}
+
+
+def test_every_metric_has_the_label_names_listed_and_none_unbounded():
+    exported = {metric._name: tuple(metric._labelnames) for metric in ALL_METRICS}
+    exported |= {name: tuple(labels) for name, (_, labels) in GAUGES.items()}
+
+    assert exported == LABELS
+    assert not {label for labels in exported.values() for label in labels} & UNBOUNDED
+
+
+@pytest.fixture
+def recording(tmp_path: Path, settings) -> Iterator[Path]:
+    """This process records as a process group does, into a directory of the test's own, and
+    GET /metrics reads it."""
+    settings.NOTIFLOW_METRICS_DIR = str(tmp_path)
+    settings.NOTIFLOW_METRICS_TOKEN = TOKEN
+    settings.NOTIFLOW_METRICS_CACHE_SECONDS = 0
+    metrics_process_start("test", directory=str(tmp_path))
+    yield tmp_path
+    metrics_process_stop()
+
+
+def scrape(client: Client, token: str | None = TOKEN) -> dict:
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    response = client.get("/metrics", **headers)
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"].startswith("text/plain; version=")
+    return samples(response.content.decode())
+
+
+def test_without_a_token_configured_the_endpoint_is_off(client, settings):
+    settings.NOTIFLOW_METRICS_TOKEN = ""
+
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer anything").status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("header", [None, "Bearer wrong", f"Basic {TOKEN}", TOKEN])
+def test_a_scrape_without_the_right_bearer_token_is_refused(client, settings, header):
+    settings.NOTIFLOW_METRICS_TOKEN = TOKEN
+    extra = {"HTTP_AUTHORIZATION": header} if header else {}
+
+    response = client.get("/metrics", **extra)
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"].startswith("Bearer")
+    assert b"notiflow_" not in response.content
+
+
+def test_one_read_shows_every_process_group_and_their_forked_children(tmp_path):
+    """What a gunicorn master or a Celery main process does: start its group (cleaning its
+    directory), fork children that record; the web process's read merges every file."""
+    try:
+        for group in ("web", "worker-a@host"):
+            metrics_process_start(group, directory=str(tmp_path))
+            for _ in range(2):  # two children of the group, as prefork makes them
+                pid = os.fork()
+                if pid == 0:  # pragma: no cover (the child)
+                    metrics.intake_request_observe(endpoint="trigger", code=201)
+                    os._exit(0)
+                assert os.waitpid(pid, 0)[1] == 0
+        stale = tmp_path / "worker-a@host" / "counter_1.db"
+        stale.write_bytes((tmp_path / "web" / sorted(os.listdir(tmp_path / "web"))[0]).read_bytes())
+        # A restart of one group cleans its own directory and no other's.
+        metrics_process_start("worker-a@host", directory=str(tmp_path))
+        assert not stale.exists() and not list((tmp_path / "worker-a@host").iterdir())
+        metrics.intake_request_observe(endpoint="bulk", code=400)
+    finally:
+        metrics_process_stop()
+
+    parsed = {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in RecordedMetrics(str(tmp_path)).collect()
+        for s in family.samples
+    }
+    assert value(parsed, "notiflow_intake_requests_total", endpoint="trigger", code="201") == 2
+    assert value(parsed, "notiflow_intake_requests_total", endpoint="bulk", code="400") == 1
+    assert values.ValueClass is values.MutexValue  # stopped: nothing written any more
+
+
+@pytest.mark.django_db
+def test_a_step_records_its_outcome_duration_lateness_and_provider_call(client, recording):
+    definition = chain(email_node("mail"), sms_node("text"))
+
+    trigger = run_to_the_end(
+        definition, {"email": "a@example.com", "name": "Al", "phone": "+15550199"}
+    )
+
+    assert trigger.status == "completed"
+    key = trigger.workflow.key
+    parsed = scrape(client)
+    for node_type in ("email", "sms"):
+        assert (
+            value(parsed, "notiflow_steps_total", workflow=key, node_type=node_type, outcome="done")
+            == 1
+        )
+        assert total(parsed, "notiflow_step_duration_seconds_count", node_type=node_type) >= 1
+    assert value(parsed, "notiflow_runs_finished_total", workflow=key, status="completed") == 1
+    assert value(parsed, "notiflow_step_lateness_seconds_count", workflow=key) == 2
+    # due_trigger made the first step due a second before its claim
+    assert value(parsed, "notiflow_step_lateness_seconds_sum", workflow=key) >= 0.9
+    assert total(parsed, "notiflow_provider_calls_total", channel="email", outcome="sent") == 1
+    assert total(parsed, "notiflow_provider_call_duration_seconds_count", channel="sms") == 1
+
+
+@pytest.mark.django_db
+def test_a_failed_step_counts_as_failed_and_finishes_its_run_failed(client, recording):
+    trigger = run_to_the_end(chain(email_node("mail", to="{{ payload.nobody }}")), {})
+
+    assert trigger.status == "failed"
+    parsed = scrape(client)
+    key = trigger.workflow.key
+    assert (
+        value(parsed, "notiflow_steps_total", workflow=key, node_type="email", outcome="failed")
+        == 1
+    )
+    assert value(parsed, "notiflow_runs_finished_total", workflow=key, status="failed") == 1
+
+
+@pytest.mark.django_db
+def test_without_a_metrics_directory_nothing_is_recorded(client, settings):
+    settings.NOTIFLOW_METRICS_TOKEN = TOKEN
+    settings.NOTIFLOW_METRICS_DIR = ""
+    settings.NOTIFLOW_METRICS_CACHE_SECONDS = 0
+
+    run_to_the_end(chain(email_node("mail")), {"email": "a@example.com", "name": "Al"})
+
+    parsed = scrape(client)
+    assert not any(name.startswith("notiflow_steps") for name, _ in parsed)
+    assert value(parsed, "notiflow_metrics_database_seconds") is not None
+
+
+@pytest.mark.django_db
+def test_the_gauges_read_runs_queues_workers_and_endpoints_from_the_database(client, settings):
+    settings.NOTIFLOW_METRICS_TOKEN = TOKEN
+    settings.NOTIFLOW_METRICS_DIR = ""
+    settings.NOTIFLOW_METRICS_CACHE_SECONDS = 0
+    now = timezone.now()
+    due = due_trigger()
+    TriggerInstance.objects.filter(pk=due.pk).update(available_at=now - timedelta(hours=1))
+    workflow, version = due.workflow, due.workflow_version
+
+    def run(**fields) -> None:
+        TriggerInstance.objects.create(
+            workflow=workflow,
+            workflow_version=version,
+            idempotency_key=f"k{TriggerInstance.objects.count()}",
+            current_node_id="mail",
+            **fields,
+        )
+
+    run(status="enqueued", available_at=now + timedelta(hours=1))
+    run(status="processing", available_at=now, lease_until=now - timedelta(hours=1))
+    run(status="processing", available_at=now, lease_until=now + timedelta(hours=1))
+    run(status="completed", available_at=now)
+    run(status="enqueued", available_at=now - timedelta(hours=1), deleted_at=now)
+    worker_register(
+        name="w1@h", host="h", pid=1, queues=["default", "other"], concurrency=1,
+        node_types=[], providers={}, version="t",
+    )  # fmt: skip
+    endpoint = WebhookEndpoint.objects.create(
+        url="https://hooks.example.com/x", events=["run.failed"], secret="s", failed_events=3,
+        disabled_at=now,
+    )  # fmt: skip
+
+    parsed = scrape(client)
+
+    key, queue = workflow.key, workflow.queue
+    assert value(parsed, "notiflow_runs", workflow=key, status="enqueued") == 2
+    assert value(parsed, "notiflow_runs", workflow=key, status="processing") == 2
+    assert value(parsed, "notiflow_runs_lease_expired", workflow=key) == 1
+    assert value(parsed, "notiflow_queue_depth", queue=queue, state="due") == 1
+    assert value(parsed, "notiflow_queue_depth", queue=queue, state="waiting") == 1
+    assert value(parsed, "notiflow_workers_live", queue="other") == 1
+    if queue != "default":  # the workflow's queue, served by nobody
+        assert value(parsed, "notiflow_workers_live", queue=queue) == 0
+    assert value(parsed, "notiflow_webhook_endpoint_enabled", endpoint=str(endpoint.pk)) == 0
+    failed = value(parsed, "notiflow_webhook_endpoint_failed_events", endpoint=str(endpoint.pk))
+    assert failed == 3
+
+
+def test_the_gauges_are_read_at_most_once_per_cache_period(settings):
+    settings.NOTIFLOW_METRICS_CACHE_SECONDS = 10
+    reads: list[int] = []
+
+    def read() -> list:
+        reads.append(1)
+        return []
+
+    gauges = DatabaseGauges(read=read)
+    now = [100.0]
+    gauges.clock = lambda: now[0]
+
+    gauges.collect()
+    now[0] += 9.9
+    gauges.collect()
+    assert len(reads) == 1
+    now[0] += 0.1
+    gauges.collect()
+    assert len(reads) == 2

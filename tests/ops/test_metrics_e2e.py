@@ -1,0 +1,71 @@
+"""Metrics with real processes (docs/design.md, "Metrics"): gunicorn's workers and the Celery
+workers' prefork children record, and one scrape of the web process shows them all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import STACK_SETTINGS, STACK_WORKERS, unique
+from tests.factories import WorkflowFactory, chain, email_node, sms_node
+from tests.ops.metrics_helpers import samples, total, value
+from tests.support.stack import Stack, wait_for
+from tests.workers.helpers import fire, wait_terminal
+
+pytestmark = pytest.mark.e2e
+
+TOKEN = STACK_SETTINGS["NOTIFLOW_METRICS_TOKEN"]
+
+
+def scrape(stack: Stack, token: str | None = TOKEN) -> requests.Response:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return requests.get(f"{stack.base_url}/metrics", headers=headers, timeout=10)
+
+
+def test_one_scrape_shows_what_the_web_and_the_workers_prefork_children_recorded(e2e, api):
+    workflow = WorkflowFactory(
+        key=unique("metered"), definition=chain(email_node("mail"), sms_node("text"))
+    )
+    payload = {"email": f"{unique('m')}@example.com", "name": "Ada", "phone": "+15550100"}
+    runs = [fire(api, workflow, payload) for _ in range(3)]
+    refused = api.post("/api/triggers/", {"workflow": workflow.key, "payload": {}, "oops": 1})
+    assert refused.status_code == 400
+    assert all(wait_terminal(run).status == "completed" for run in runs)
+
+    def steps_seen() -> dict | None:
+        parsed = samples(scrape(e2e).text)
+        done = total(parsed, "notiflow_steps_total", workflow=workflow.key, outcome="done")
+        return parsed if done == 6 else None
+
+    parsed = wait_for(steps_seen, timeout=10, interval=0.2, message="6 steps in a scrape")
+    key = workflow.key
+    assert value(parsed, "notiflow_runs_finished_total", workflow=key, status="completed") == 3
+    assert value(parsed, "notiflow_step_lateness_seconds_count", workflow=key) == 6
+    assert total(parsed, "notiflow_provider_calls_total", channel="sms", outcome="sent") >= 3
+    assert total(parsed, "notiflow_intake_requests_total", endpoint="trigger", code="201") >= 3
+    assert total(parsed, "notiflow_intake_requests_total", endpoint="trigger", code="400") >= 1
+    # The gauges, from the database: the stack's workers on their queues, nothing left to run.
+    serving_default = sum("default" in queues for queues in STACK_WORKERS.values())
+    assert value(parsed, "notiflow_workers_live", queue="default") == serving_default
+    assert value(parsed, "notiflow_runs", workflow=key, status="processing") == 0
+
+    # The steps ran in the workers' pool processes, which wrote files of their own: one per
+    # process that recorded, under its group's directory.
+    base = Path(e2e.env["NOTIFLOW_METRICS_DIR"])
+    groups = {path.name for path in base.iterdir()}
+    assert "web" in groups and {g for g in groups if g.startswith("worker-default@")}
+    worker_pids = {
+        int(path.stem.rsplit("_", 1)[1])
+        for group in base.iterdir()
+        if group.name.startswith("worker-")
+        for path in group.glob("counter_*.db")
+    }
+    mains = {p.popen.pid for p in e2e.processes if p.name in STACK_WORKERS}
+    assert worker_pids and not worker_pids & mains  # children, not the main processes
+
+
+def test_the_endpoint_refuses_a_scrape_without_the_token(e2e):
+    assert scrape(e2e, token=None).status_code == 401
+    assert scrape(e2e, token="wrong").status_code == 401
