@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.utils import formataddr, getaddresses
+from email.utils import formataddr
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -17,6 +17,7 @@ from common.db import fetchall_prepared
 from deliveries.models import Suppression, SuppressionReason, SuppressionScope
 from deliveries.sql import SUPPRESSED_SQL, SUPPRESSION_LIST_SQL
 from workflows.nodes import NODE_TYPES
+from workflows.nodes.email import email_addresses
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
 
@@ -215,7 +216,7 @@ def suppression_screen(
         raise Suppressed(hits, rule=rule)
     kept = [
         formataddr(pair)
-        for pair in getaddresses([rendered["to"]])
+        for pair in email_addresses(rendered["to"])
         if recipient_normalise(channel, pair[1]) not in blocked
     ]
     return {**rendered, "to": ", ".join(kept)}, left_out
