@@ -93,8 +93,9 @@ def _step(
     token = f"dblimit:{uuid.uuid4().hex[:12]}"
     cur.execute(sql["claim"], {**sql["claim_params"], "id": trigger_id, "worker": token})
     claimed = cur.fetchone()
-    # The row ends with the ledger row's send_count, an earlier result, the claim's now().
-    if claimed is None or claimed[-3] is None:
+    # The row ends with the ledger row's send_count, an earlier result, the claim's now(), the
+    # suppression list's generation and whether any endpoint hears events (notiflow_claim_v2).
+    if claimed is None or claimed[-5] is None:
         raise RuntimeError(f"claim of {trigger_id} (with its ledger row) failed")
     started = datetime.now(UTC)
     node_id, channel = NODES[index]

@@ -31,7 +31,7 @@ which may be worked on at all, where its nudges go, how they are published. The 
 statements are written once, whole, below; a kind's are these with its declared names in their
 places, built at import (tests/snapshots/ show each as PostgreSQL receives it). The claim and the
 release are a database function per kind, written whole in its migration: the run's in triggers/
-(`notiflow_claim_v1`, `notiflow_release_v1`), the delivery's in events migration 0004.
+(`notiflow_claim_v2`, `notiflow_release_v2`), the delivery's in events migration 0004.
 """
 
 from __future__ import annotations

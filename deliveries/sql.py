@@ -16,3 +16,10 @@ SELECT id, recipient, scope, reason, created_at FROM {SUPPRESSION_TABLE}
 WHERE channel = %(sup_channel)s AND recipient = ANY(%(sup_recipients)s)
   AND scope = ANY(%(sup_scopes)s)
 """  # noqa: S608 (names from the models, values as parameters)
+
+# A channel's whole list, at most %(sup_limit)s rows: what a worker holds as of a generation of
+# the list (deliveries/suppression.py, SuppressionCache).
+SUPPRESSION_LIST_SQL = f"""
+SELECT id, recipient, scope, reason, created_at FROM {SUPPRESSION_TABLE}
+WHERE channel = %(sup_channel)s LIMIT %(sup_limit)s
+"""  # noqa: S608 (names from the models, values as parameters)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.utils import formataddr, getaddresses
+from email.utils import formataddr
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -15,8 +15,9 @@ from django.core import signing
 
 from common.db import fetchall_prepared
 from deliveries.models import Suppression, SuppressionReason, SuppressionScope
-from deliveries.sql import SUPPRESSED_SQL
+from deliveries.sql import SUPPRESSED_SQL, SUPPRESSION_LIST_SQL
 from workflows.nodes import NODE_TYPES
+from workflows.nodes.email import email_addresses
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
 # The channels whose suppressions name a recipient (a person's key) rather than an address: a
@@ -100,6 +101,63 @@ def suppressed_among(*, channel: str, recipients: Iterable[str], marketing: bool
     return {row[1]: Hit(*row) for row in fetchall_prepared(SUPPRESSED_SQL, params)}
 
 
+class SuppressionCache:
+    """A worker process's copy of the suppression list, per channel, as of one generation of it
+    (deliveries migration 0005: every change of the list raises it, in the changing
+    transaction). The claim of a send step reads the generation (`notiflow_claim_v2`); while it
+    is the one held, a send's recipients are checked here, without a statement; when it moved,
+    the channel's list is read again, once. A list longer than `limit` rows is not held: each
+    send asks the database (suppressed_among), as without a generation.
+
+    The list read after the claim holds every change the claim's generation counts (and perhaps
+    later ones, which only suppress more); a change committed after the claim is seen by the
+    next claim, as one committed after the check was before."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.generation: int | None = None
+        # channel -> normalised recipient -> its rows; None: longer than `limit`, not held.
+        self.lists: dict[str, dict[str, list[Hit]] | None] = {}
+
+    def among(
+        self, *, generation: int | None, channel: str, recipients: Iterable[str], marketing: bool
+    ) -> dict[str, Hit]:
+        """suppressed_among, from the list held as of `generation` (None: no generation known,
+        the database is asked)."""
+        if generation is None:
+            return suppressed_among(channel=channel, recipients=recipients, marketing=marketing)
+        if generation != self.generation:
+            self.generation, self.lists = generation, {}
+        if channel not in self.lists:
+            self.lists[channel] = self._list(channel)
+        held = self.lists[channel]
+        if held is None:
+            return suppressed_among(channel=channel, recipients=recipients, marketing=marketing)
+        scopes = {SuppressionScope.ALL.value}
+        if marketing:
+            scopes.add(SuppressionScope.MARKETING.value)
+        found: dict[str, Hit] = {}
+        for recipient in {recipient_normalise(channel, r) for r in recipients}:
+            hits = [hit for hit in held.get(recipient, ()) if hit.scope in scopes]
+            if hits:  # the list's scope `all` first: the stronger of two
+                found[recipient] = min(hits, key=lambda hit: hit.scope != SuppressionScope.ALL)
+        return found
+
+    def _list(self, channel: str) -> dict[str, list[Hit]] | None:
+        params = {"sup_channel": channel, "sup_limit": self.limit + 1}
+        rows = fetchall_prepared(SUPPRESSION_LIST_SQL, params)
+        if len(rows) > self.limit:
+            return None
+        held: dict[str, list[Hit]] = {}
+        for row in rows:
+            held.setdefault(row[1], []).append(Hit(*row))
+        return held
+
+
+# This process's copy (a pool process's own, after the fork).
+SUPPRESSIONS = SuppressionCache(limit=settings.NOTIFLOW_SUPPRESSION_CACHE_ROWS)
+
+
 # Which rule makes a send whose every recipient is suppressed a *skip* (the node is skipped, the
 # run goes on) rather than a failure (docs/design.md, "Suppression and unsubscribe"). The one home
 # of that decision; the step log and `message.skipped` name the rule that decided.
@@ -141,14 +199,17 @@ class Suppressed(Exception):
 
 
 def suppression_screen(
-    *, node: dict[str, Any], rendered: Rendered, marketing: bool
+    *, node: dict[str, Any], rendered: Rendered, marketing: bool, generation: int | None = None
 ) -> tuple[Rendered, list[str]]:
     """The send's rendered fields without its suppressed recipients, and those left out; raises
     Suppressed when none is left, saying whether that skips the send or fails it. Several email recipients of whom some are suppressed: the
-    message goes to the others (docs/design.md, "Suppression and unsubscribe")."""
+    message goes to the others (docs/design.md, "Suppression and unsubscribe"). With the list's
+    `generation` (the claim's), checked against this process's copy (SuppressionCache)."""
     channel = str(NODE_TYPES[str(node["type"])].channel)  # the channel the node's type sends on
     recipients = recipients_of(node, rendered)
-    blocked = suppressed_among(channel=channel, recipients=recipients, marketing=marketing)
+    blocked = SUPPRESSIONS.among(
+        generation=generation, channel=channel, recipients=recipients, marketing=marketing
+    )
     if not blocked:
         return rendered, []
     left_out = [r for r in recipients if recipient_normalise(channel, r) in blocked]
@@ -161,7 +222,7 @@ def suppression_screen(
         raise Suppressed(hits, rule=rule)
     kept = [
         formataddr(pair)
-        for pair in getaddresses([rendered["to"]])
+        for pair in email_addresses(rendered["to"])
         if recipient_normalise(channel, pair[1]) not in blocked
     ]
     return {**rendered, "to": ", ".join(kept)}, left_out

@@ -1,55 +1,36 @@
-"""The inbox's SQL that rides in other statements (docs/design.md, "In-app inbox").
+"""The inbox's SQL (docs/design.md, "In-app inbox").
 
-MESSAGE_STORE_SQL is a node's own write (NodeRun.writes): the engine runs it in the step's
-transaction right after the release, and only when the release applied (the run's lease still
-held), so the message is stored along with the step's outcome or not at all; and it is keyed on
-(trigger_id, node_id) with ON CONFLICT DO NOTHING, so a step run again after a crash, a lost
-lease or a retry finds its message and stores no second one.
+An in-app message is stored by the step's release (`notiflow_release_v2`, triggers migration
+0015), from its `inbox` argument (inbox_message, below): only when the release applies (the
+run's lease still held), so the message is stored along with the step's outcome or not at all;
+and keyed on (trigger_id, node_id) with ON CONFLICT DO NOTHING, so a step run again after a
+crash, a lost lease or a retry finds its message and stores no second one.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from inbox.models import InboxMessage
 
 MESSAGE_TABLE = InboxMessage._meta.db_table
 
-MESSAGE_STORE_SQL = f"""
-INSERT INTO {MESSAGE_TABLE} (id, recipient, trigger_id, node_id, workflow_key, category, title,
-                             body, body_html, action_url, data, created_at)
-VALUES (%(inbox_id)s::uuid, %(inbox_recipient)s::text, %(inbox_trigger)s::uuid,
-        %(inbox_node)s::text, %(inbox_workflow)s::text, %(inbox_category)s::text,
-        %(inbox_title)s::text, %(inbox_body)s::text, %(inbox_body_html)s::text,
-        %(inbox_action_url)s::text, %(inbox_data)s::jsonb, now())
-ON CONFLICT (trigger_id, node_id) DO NOTHING
-"""  # noqa: S608 (names from the models, values as parameters)
 
-
-def message_store_params(
-    *,
-    message_id: str,
-    recipient: str,
-    trigger_id: str,
-    node_id: str,
-    workflow_key: str,
-    message: dict[str, Any],
+def inbox_message(
+    *, message_id: str, recipient: str, workflow_key: str, message: dict[str, Any]
 ) -> dict[str, Any]:
-    """The parameters of MESSAGE_STORE_SQL; `message` holds the rendered fields (title, body,
-    body_html, action_url, category) and `data`."""
+    """The release's `inbox` argument (as JSON): `message` holds the rendered fields (title, body,
+    body_html, action_url, category) and `data`; the run and the node are the release's own."""
     return {
-        "inbox_id": message_id,
-        "inbox_recipient": recipient,
-        "inbox_trigger": trigger_id,
-        "inbox_node": node_id,
-        "inbox_workflow": workflow_key,
-        "inbox_category": message.get("category", ""),
-        "inbox_title": message["title"],
-        "inbox_body": message["body"],
-        "inbox_body_html": message["body_html"],
-        "inbox_action_url": message.get("action_url", ""),
-        "inbox_data": json.dumps(message.get("data") or {}),
+        "id": message_id,
+        "recipient": recipient,
+        "workflow_key": workflow_key,
+        "category": message.get("category", ""),
+        "title": message["title"],
+        "body": message["body"],
+        "body_html": message["body_html"],
+        "action_url": message.get("action_url", ""),
+        "data": message.get("data") or {},
     }
 
 

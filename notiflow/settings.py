@@ -456,6 +456,10 @@ NOTIFLOW_PREVIEW_CONCURRENCY = env.int("NOTIFLOW_PREVIEW_CONCURRENCY", default=1
 NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=32_000_000)
 # How many addresses an email node may send to at most (its own `max_recipients`, 1 unless set).
 NOTIFLOW_MAX_RECIPIENTS = 50
+# The suppression list a worker process holds per channel (deliveries/suppression.py,
+# SuppressionCache): a send checks its recipients in memory while the list's generation is the
+# one held; a channel's list longer than this many rows is not held (each send asks PostgreSQL).
+NOTIFLOW_SUPPRESSION_CACHE_ROWS = env.int("NOTIFLOW_SUPPRESSION_CACHE_ROWS", default=20_000)
 # Where operators find Flower; the landing page at / links it when set (empty: no link).
 NOTIFLOW_FLOWER_URL = env.str("NOTIFLOW_FLOWER_URL", default="")
 # Send caps per hour, shared by every worker (workers/services/caps.py); 0 = no cap. Per

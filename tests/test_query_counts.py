@@ -104,10 +104,35 @@ def stepped(trigger: TriggerInstance) -> Callable[[], Any]:
     return lambda: step_execute(trigger_id=str(trigger.pk), worker_id="w")
 
 
-def test_a_send_step_claims_checks_suppression_and_releases_in_three_statements():
+def test_a_send_step_claims_and_releases_in_two_statements():
     trigger = trigger_of(warm(chain(email_node("mail"), sms_node("text"))))
-    # The claim (opening the ledger), the suppression lookup, the release (ledger, step log).
-    assert_statements("email step", stepped(trigger), statements=3, transactions=1)
+    # The claim (opening the ledger, reading the suppression list's generation), the release
+    # (ledger, step log). The suppression check is made against the list this process read
+    # when the generation moved (the warm-up's step did: deliveries/suppression.py).
+    assert_statements("email step", stepped(trigger), statements=2, transactions=1)
+
+
+def test_a_send_step_after_the_suppression_list_changed_reads_it_once_more():
+    from deliveries.suppression import suppression_add
+
+    workflow = warm(chain(email_node("mail"), sms_node("text")))
+    suppression_add(channel="email", recipient="someone-else@example.com", reason="manual")
+    # The claim, the channel's list (its generation moved), the release; then as before.
+    assert_statements("email step", stepped(trigger_of(workflow)), statements=3, transactions=1)
+    assert_statements("email step", stepped(trigger_of(workflow)), statements=2, transactions=1)
+
+
+def test_a_send_step_checks_a_list_too_long_to_hold_in_a_statement(monkeypatch):
+    from deliveries.suppression import SUPPRESSIONS, suppression_add
+
+    monkeypatch.setattr(SUPPRESSIONS, "limit", 1)
+    workflow = warm(chain(email_node("mail"), sms_node("text")))
+    for name in ("a", "b"):
+        suppression_add(channel="email", recipient=f"{name}@example.com", reason="manual")
+    # The claim, the list (two rows: not held), the suppression look-up, the release; then the
+    # claim, the look-up, the release.
+    assert_statements("email step", stepped(trigger_of(workflow)), statements=4, transactions=1)
+    assert_statements("email step", stepped(trigger_of(workflow)), statements=3, transactions=1)
 
 
 def test_a_send_step_for_a_recipient_reads_the_profile_in_one_statement_more():
@@ -117,16 +142,33 @@ def test_a_send_step_for_a_recipient_reads_the_profile_in_one_statement_more():
     recipient = Recipient.objects.create(
         key="query-count-ada", email="ada@example.com", preferences={"channels": {"sms": False}}
     )
-    trigger = trigger_of(workflow)
-    TriggerInstance.objects.filter(pk=trigger.pk).update(recipient=recipient.key)
-    # The claim, the recipient (profile, preferences, category defaults), the suppression
-    # lookup, the release.
-    assert_statements("email step for a recipient", stepped(trigger), statements=4, transactions=1)
+    first, trigger = trigger_of(workflow), trigger_of(workflow)
+    TriggerInstance.objects.filter(pk__in=[first.pk, trigger.pk]).update(recipient=recipient.key)
+    stepped(first)()  # the warm-up's run had no address: this one reads the suppression list
+    # The claim, the recipient (profile, preferences, category defaults), the release.
+    assert_statements("email step for a recipient", stepped(trigger), statements=3, transactions=1)
 
 
 def test_a_delay_step_is_its_claim_and_its_release():
     trigger = trigger_of(warm(chain(delay_node(), sms_node("text"))))
     assert_statements("delay step", stepped(trigger), statements=2, transactions=1)
+
+
+def test_a_delay_step_of_a_run_for_a_recipient_does_not_read_it():
+    """Only a step whose node reads the recipient (it sends or delivers, its templates or
+    conditions name it, a window's time zone) reads it (workflows.semantics.recipient_read)."""
+    trigger = trigger_of(warm(chain(delay_node(), sms_node("text"))))
+    TriggerInstance.objects.filter(pk=trigger.pk).update(recipient="query-count-ada")
+    assert_statements("delay step", stepped(trigger), statements=2, transactions=1)
+
+
+def test_an_inapp_step_stores_its_message_with_its_release():
+    bell = {"id": "bell", "type": "inapp", "title": "Hi {{ payload.name }}", "body": "Ready"}
+    trigger = trigger_of(warm(chain(bell, sms_node("text"))))
+    TriggerInstance.objects.filter(pk=trigger.pk).update(recipient="query-count-ada")
+    # The claim, the recipient (its preferences), the release with the message
+    # (`notiflow_release_v2`: it was a statement of its own after the release).
+    assert_statements("inapp step", stepped(trigger), statements=3, transactions=1)
 
 
 def test_a_throttle_step_takes_its_lock_and_its_pass_in_one_statement_each():
@@ -178,8 +220,8 @@ def test_a_chat_step_costs_three_statements_wherever_its_address_comes_from(
 
     url = chat_server.url("/slack/ok/pinned")
     trigger = trigger_of(warm(chain(slack_node("chat", webhook_url=url), sms_node("text"))))
-    # As an email step: the claim, the suppression look-up (of the webhook URL), the release.
-    assert_statements("slack step", stepped(trigger), statements=3, transactions=1)
+    # As an email step: the claim, the release (the webhook URL checked against the list held).
+    assert_statements("slack step", stepped(trigger), statements=2, transactions=1)
 
     Recipient.objects.create(key="pinned", channels={"teams": {"webhook_url": url}})
     trigger = trigger_of(warm(chain(teams_node("team"), sms_node("text"))))

@@ -167,11 +167,32 @@ def test_intake_of_many_requests_and_of_their_keys_again():
     assert_snapshots(["intake_many", "intake_existing_many"], statements)
 
 
-def test_a_send_step_claims_looks_up_suppression_and_releases_with_the_ledger():
+def test_a_send_step_claims_and_releases_with_the_ledger():
+    """The suppression check is made against the list this process holds as of the claim's
+    generation of it (deliveries/suppression.py): the warm-up's step read it."""
     trigger = trigger_of(warm(email_node("mail"), sms_node("text")), "k")
     with sent() as statements:
         step(trigger)()
-    assert_snapshots(["claim", "suppression", "release"], statements)
+    assert_snapshots(["claim", "release"], statements)
+
+
+def test_a_send_step_reads_the_suppression_list_when_it_changed_or_asks_when_it_is_long(
+    monkeypatch,
+):
+    from deliveries.suppression import SUPPRESSIONS, suppression_add
+
+    workflow = warm(email_node("mail"), sms_node("text"))
+    suppression_add(channel="email", recipient="a@example.com", reason="manual")
+    trigger = trigger_of(workflow, "k1")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(["claim", "suppression_list", "release"], statements)
+    monkeypatch.setattr(SUPPRESSIONS, "limit", 0)
+    suppression_add(channel="email", recipient="b@example.com", reason="manual")
+    trigger = trigger_of(workflow, "k2")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(["claim", "suppression_list", "suppression", "release"], statements)
 
 
 def test_intake_naming_recipients_upserts_one_and_checks_the_other():
@@ -193,10 +214,11 @@ def test_a_send_step_for_a_recipient_reads_it_with_its_preferences_first():
     Recipient.objects.create(
         key="snap-ada", email="ada@example.com", preferences={"channels": {"sms": False}}
     )
+    step(trigger_of(workflow, "k0", recipient="snap-ada"))()  # the suppression list, read
     trigger = trigger_of(workflow, "k", recipient="snap-ada")
     with sent() as statements:
         step(trigger)()
-    assert_snapshots(["claim", "recipient_for_run", "suppression", "release"], statements)
+    assert_snapshots(["claim", "recipient_for_run", "release"], statements)
 
 
 def test_a_send_whose_template_fails_gives_its_slot_back():
@@ -247,6 +269,9 @@ def test_a_webhook_delivery_claims_and_finishes_and_the_deliveries_sweeps(receiv
 RUN_FUNCTIONS = (
     "notiflow_claim_v1",
     "notiflow_release_v1",
+    "notiflow_claim_v2",
+    "notiflow_release_v2",
+    "notiflow_suppression_changed_v1",
     "notiflow_outbox_write_v1",
     "notiflow_subscribes_v1",
 )

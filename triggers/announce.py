@@ -14,7 +14,7 @@ from events.services.outbox import Announcement
 from triggers.models import TriggerInstance
 from triggers.representation import trigger_json
 
-# The gate labels of the release's events (`notiflow_release_v1`, triggers migration 0013): those
+# The gate labels of the release's events (`notiflow_release_v2`, triggers migration 0015): those
 # of the release, written with it; and a send's, written when the release could not apply but
 # recorded the send (its announcement must not be lost with the release).
 WITH_RELEASE = ""

@@ -12,8 +12,8 @@ How the statements and their fragments compose:
 - **Events**: the statements here write their trigger_event rows with one INSERT,
   `event_insert()`; the claim's and the release's functions write theirs in their bodies.
 - **The claim and the release** are not assembled here: each is a database function, whole in
-  triggers migration 0013 (`notiflow_claim_v1`, `notiflow_release_v1`); CLAIM_SQL and
-  RELEASE_SQL are their calls.
+  triggers migration 0015 (`notiflow_claim_v2`, `notiflow_release_v2`; version 1 in 0013);
+  CLAIM_SQL and RELEASE_SQL are their calls.
 - **Parameters** are named; the statements here take STATUS_PARAMS.
 """
 
@@ -63,18 +63,20 @@ def event_insert(
 
 # --- the claim and the release ------------------------------------------------------------------
 
-# Both are database functions, each readable whole, top to bottom, in triggers migration 0013
+# Both are database functions, each readable whole, top to bottom, in triggers migration 0015
 # (docs/design.md, "The claim and the release"): versioned by name, so a change is a `_v2` in a
 # new migration and the new name here. These are their calls, one round trip each.
 
-CLAIM_FUNCTION = "notiflow_claim_v1"
-RELEASE_FUNCTION = "notiflow_release_v1"
+CLAIM_FUNCTION = "notiflow_claim_v2"
+RELEASE_FUNCTION = "notiflow_release_v2"
 
 # The claimed run's columns by name (TRIGGER_COLUMNS, as trigger_from_row reads them), then what
-# the claim found in the send ledger and the database's now(): the step's clock.
+# the claim found in the send ledger, the database's now() (the step's clock), the suppression
+# list's generation (a send node's) and whether any webhook endpoint hears the step's events.
 CLAIM_SQL = f"""
 SELECT {", ".join(f"(c.claimed).{column}" for column in TRIGGER_COLUMNS)},
-       c.ledger_send_count, c.ledger_result, c.claimed_at
+       c.ledger_send_count, c.ledger_result, c.claimed_at, c.suppression_generation,
+       c.announced_to
 FROM {CLAIM_FUNCTION}(run_id => %(id)s::uuid, worker => %(worker)s::text,
                       lease_seconds => %(lease)s::float8, channels => %(channels)s::text[]) AS c
 """  # noqa: S608 (names from the models, values as parameters)
@@ -88,7 +90,8 @@ FROM {RELEASE_FUNCTION}(
     new_attempts => %(attempts)s::integer, due_at => %(available_at)s::timestamptz,
     nudged => %(nudged)s::boolean, new_error => %(error)s::text,
     finished => %(finished)s::boolean, reason => %(reason)s::text,
-    ledger => %(ledger)s::jsonb, step_log => %(step_log)s::jsonb, announced => %(events)s::jsonb
+    ledger => %(ledger)s::jsonb, step_log => %(step_log)s::jsonb, announced => %(events)s::jsonb,
+    inbox => %(inbox)s::jsonb
 ) AS r
 """  # noqa: S608 (a constant)
 

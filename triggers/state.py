@@ -68,18 +68,22 @@ def claim_params(
 class Claimed(NamedTuple):
     """A claim that applied: the run as claimed, what the claim found in its send ledger (the
     row's send_count after opening it, or the result of a send already completed; both None for
-    a node that does not send), and the database's now() as the claim read it."""
+    a node that does not send), the database's now() as the claim read it, the suppression
+    list's generation (a send node's; deliveries.suppression.SuppressionCache) and whether any
+    webhook endpoint exists to hear the step's events (if not, the release is given none)."""
 
     trigger: TriggerInstance
     ledger_send_count: int | None
     ledger_result: Any
     claimed_at: datetime
+    suppression_generation: int | None = None
+    announced_to: bool = True
 
 
 def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
     """Take the lease on a trigger that is due (or whose lease expired), or return None.
 
-    One call of `notiflow_claim_v1` (triggers migration 0013): under any number of concurrent or
+    One call of `notiflow_claim_v2` (triggers migration 0015): under any number of concurrent or
     duplicated messages exactly one caller gets the row; the others get None, as they do for a
     trigger that is not due, is terminal, or does not exist. `worker_id` must be unique per claim
     (it fences later writes).
@@ -140,14 +144,16 @@ class Release:
 @dataclass(frozen=True)
 class StepRecord:
     """What the release writes beside the run, each None when not this time (the jsonb arguments
-    of `notiflow_release_v1`): the send ledger's outcome (workers.services.ledger), the step log
-    (only with the release), and the events (events.services.outbox.announcements_json: those
+    of `notiflow_release_v2`): the send ledger's outcome (workers.services.ledger), the step log
+    (only with the release), the events (events.services.outbox.announcements_json: those
     of the release with it; those labelled 'without-release' only when the release could not
-    apply and the ledger recorded a send)."""
+    apply and the ledger recorded a send), and an in-app message stored with the release
+    (inbox.sql.inbox_message_json)."""
 
     ledger: dict[str, Any] | None = None
     step_log: dict[str, Any] | None = None
     events: str | None = None
+    inbox: str | None = None
 
 
 def release_params(
@@ -175,10 +181,11 @@ def release_params(
         "ledger": None if record.ledger is None else json.dumps(record.ledger),
         "step_log": None if record.step_log is None else json.dumps(record.step_log),
         "events": record.events,
+        "inbox": record.inbox,
     }
 
 
-# What `notiflow_release_v1` sets, column by column, computed in memory from the trigger as
+# What `notiflow_release_v2` sets, column by column, computed in memory from the trigger as
 # claimed, the Release and the step's clock `now` (standing for the function's now()): the events
 # the release writes announce the trigger as the release leaves it, and are built before it runs.
 # The function's SET clause is the rule; this is its mirror for the announcements, held equal to
@@ -227,7 +234,7 @@ def trigger_release(
 ) -> Route | None:
     """End a step under the lease `lease_token` as `release` says.
 
-    One call of `notiflow_release_v1` (triggers migration 0013). Fenced: it only applies while
+    One call of `notiflow_release_v2` (triggers migration 0015). Fenced: it only applies while
     the trigger is still `processing` under this very lease, so a worker whose lease expired
     (and was reclaimed) or whose trigger was cancelled changes nothing. The status event commits
     with it. Returns the route of the trigger's next nudge when the release applied, None when

@@ -47,6 +47,29 @@ def execution_context(
     return context
 
 
+# The context's names that come with the run's recipient (the engine's trigger_context).
+RECIPIENT_ROOTS = frozenset({"recipient", "preferences_url"})
+
+
+def recipient_read(node: dict[str, Any], edges: Iterable[dict[str, Any]]) -> bool:
+    """Whether a step of `node` reads the run's recipient: its type sends or delivers (the
+    preferences, a chat or push address), reads it in its run (NodeType.reads_recipient), or a
+    template of the node or a condition of its outgoing `edges` names `recipient` or
+    `preferences_url`. The engine reads the recipient for no other step (a run's delays,
+    throttles and digests cost no statement for it)."""
+    node_type = node_type_of(node)
+    if node_type is None:
+        return False  # not run: the step fails as unrunnable
+    if node_type.sends or node_type.delivers_on or node_type.reads_recipient:
+        return True
+    sources = [node[name] for name in node_type.templates if isinstance(node.get(name), str)]
+    paths = [path for source in sources for path in read_paths(source)]
+    for edge in edges:
+        if isinstance(edge.get("when"), str) and edge["when"].strip():
+            paths.extend(read_paths(edge["when"], condition=True))
+    return any(path[:1] and path[0] in RECIPIENT_ROOTS for path in paths)
+
+
 def step_input(
     *, node: dict[str, Any], edges: Iterable[dict[str, Any]], context: dict[str, Any]
 ) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from io import StringIO
 from typing import Any
 
@@ -299,10 +299,14 @@ def _for_nodes(nodes: Any) -> Any:
         yield from _for_nodes(node.children(None, include_partials=False))
 
 
-def read_paths(source: str, *, condition: bool = False) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=256)
+def read_paths(source: str, *, condition: bool = False) -> tuple[tuple[str, ...], ...]:
     """The global variable paths a template (or an edge condition) reads, each cut at its first
     segment that is not a name (`payload[vars.k].x` reads `payload`, and `vars.k`); a source
-    that does not parse reads nothing."""
+    that does not parse reads nothing. Kept per source (every step asks it of its node's
+    templates and conditions, for its step log and whether it reads the recipient: the
+    walk of the parsed template cost more than the render). At most 256 sources, the cached
+    workflow versions' own strings mostly (the cache holds no copy of them)."""
     try:
         if condition:
             parsed = PARSED.get_or_parse(_conditions, _condition_source(source))
@@ -310,7 +314,7 @@ def read_paths(source: str, *, condition: bool = False) -> list[tuple[str, ...]]
             parsed = PARSED.get_or_parse(_templates, source)
         segments = parsed.global_variable_segments()
     except (TemplateError, LiquidError):
-        return []
+        return ()
     paths = []
     for path in segments:
         names = []
@@ -319,7 +323,7 @@ def read_paths(source: str, *, condition: bool = False) -> list[tuple[str, ...]]
                 break
             names.append(part)
         paths.append(tuple(names))
-    return paths
+    return tuple(paths)
 
 
 def _first_line(exc: Exception) -> str:

@@ -1,7 +1,7 @@
 """Recording events in the transaction of the change they announce (docs/design.md, rule 10).
 
 A caller describes each event as an Announcement. The engine's release carries them as
-announcements_json() into its own call (`notiflow_release_v1`, which writes them with
+announcements_json() into its own call (`notiflow_release_v2`, which writes them with
 `notiflow_outbox_write_v1`, events/sql.py); anywhere else a caller calls events_record() inside
 its transaction. Either way the deliveries it fans out to are nudged
 after commit (events.dispatch); the sweeper nudges any nudge that was lost.

@@ -175,3 +175,37 @@ def test_marketing_email_without_a_public_url_fails_naming_the_setting(settings)
 
     assert trigger.status == "failed" and "NOTIFLOW_PUBLIC_URL" in trigger.last_error
     assert mail.outbox == []
+
+
+def test_a_suppression_added_after_this_process_read_the_list_still_stops_the_next_send():
+    """The list a worker holds is as of the claim's generation (deliveries migration 0005): an
+    entry added, changed or removed moves it, and the next send reads the list again."""
+    from deliveries.models import Suppression
+    from deliveries.suppression import SUPPRESSIONS
+
+    first = run(chain(email_node("mail")), {"email": "later@example.com"})
+    assert first.status == "completed" and SUPPRESSIONS.lists.get("email") is not None
+    held = SUPPRESSIONS.generation
+
+    suppression_add(channel="email", recipient="later@example.com", reason="bounced")
+    stopped = run(chain(email_node("mail")), {"email": "later@example.com"})
+    assert stopped.status == "failed" and stopped.last_error.startswith("suppressed: later@")
+    assert SUPPRESSIONS.generation != held
+
+    Suppression.objects.filter(recipient="later@example.com").update(scope="marketing")
+    again = run(chain(email_node("mail")), {"email": "later@example.com"})
+    assert again.status == "completed"  # a transactional send: marketing scope lets it through
+    assert len(mail.outbox) == 2
+
+
+def test_a_list_longer_than_the_process_holds_is_asked_of_postgresql_per_send(monkeypatch):
+    from deliveries.suppression import SUPPRESSIONS
+
+    monkeypatch.setattr(SUPPRESSIONS, "limit", 1)
+    suppression_add(channel="email", recipient="one@example.com", reason="bounced")
+    suppression_add(channel="email", recipient="two@example.com", reason="bounced")
+
+    stopped = run(chain(email_node("mail")), {"email": "two@example.com"})
+
+    assert SUPPRESSIONS.lists["email"] is None  # not held
+    assert stopped.status == "failed" and stopped.last_error.startswith("suppressed: two@")

@@ -145,20 +145,23 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
         denied("UPDATE send_ledger SET status = 'sent'")
         denied("UPDATE send_ledger SET send_count = send_count + 1")
         denied("UPDATE outbox_event SET type = ''")
-    claim = "SELECT * FROM notiflow_claim_v1(gen_random_uuid(), 'w', 1, '{}')"
-    release = (
+    calls = [
+        "SELECT * FROM notiflow_claim_v2(gen_random_uuid(), 'w', 1, '{}')",
+        "SELECT * FROM notiflow_release_v2(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
+        " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL, NULL)",
+        # Version 1 stays callable for the workers of the previous release during a deploy.
+        "SELECT * FROM notiflow_claim_v1(gen_random_uuid(), 'w', 1, '{}')",
         "SELECT * FROM notiflow_release_v1(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
-        " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL)"
-    )
+        " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL)",
+    ]
     for kind in ("web", "beat"):
         with as_role(roles[kind]):
-            denied(claim)
-            denied(release)
+            for call in calls:
+                denied(call)
     with as_role(roles["worker"]), connection.cursor() as cursor:
-        cursor.execute(claim)
-        assert cursor.fetchall() == []
-        cursor.execute(release)
-        assert cursor.fetchall() == []
+        for call in calls:
+            cursor.execute(call)
+            assert cursor.fetchall() == []
 
 
 def test_beat_role_runs_the_database_scheduler(roles, monkeypatch):

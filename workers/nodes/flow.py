@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from inbox.live import inbox_changed
-from inbox.sql import MESSAGE_STORE_SQL, message_store_params
+from inbox.sql import inbox_message
 from triggers.models import TriggerInstance
 from workers.services.flow import DigestReach, ThrottleCount, digest_reach, throttle_take
 
@@ -48,16 +48,13 @@ class EngineStep:
 
     def inbox_store(
         self, *, message_id: str, node_id: str, message: dict[str, Any]
-    ) -> tuple[str, dict[str, Any]]:
-        params = message_store_params(
+    ) -> dict[str, Any]:
+        return inbox_message(
             message_id=message_id,
             recipient=self.recipient,
-            trigger_id=self.trigger_id,
-            node_id=node_id,
             workflow_key=self.workflow_key,
             message=message,
         )
-        return MESSAGE_STORE_SQL, params
 
     def inbox_notifier(self) -> Callable[[], None]:
         return partial(inbox_changed, self.recipient)

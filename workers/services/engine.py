@@ -59,6 +59,7 @@ from workflows.semantics import (
     next_node_id,
     node_render,
     output_key,
+    recipient_read,
     recipients_of,
     sending_types,
     sends,
@@ -96,7 +97,7 @@ def trigger_context(
         },
         now=now,
     )
-    if trigger.recipient and (link := preferences_url(trigger.recipient)):
+    if recipient is not None and (link := preferences_url(trigger.recipient)):
         context[PREFERENCES_URL] = link
     return context
 
@@ -118,6 +119,10 @@ class StepAttempt:
     clock: StepClock
     # The run's recipient (profile and preferences) when it names one, read once per step.
     recipient: RunRecipient | None = None
+    # As the claim read them: the suppression list's generation (a send node's), and whether any
+    # webhook endpoint exists to hear the step's events (if not, none are built).
+    suppression_generation: int | None = None
+    announced_to: bool = True
 
 
 @dataclass(frozen=True)
@@ -186,28 +191,36 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         seconds=(claim.claimed_at - trigger.available_at).total_seconds(),
     )
     node_id = trigger.current_node_id or ""
-    recipient = step_recipient(trigger, workflow)
+    node = workflow.nodes.get(node_id, {"id": node_id, "type": "unknown"})
+    recipient = step_recipient(trigger, workflow, node)
     step = StepAttempt(
         trigger=trigger,
         workflow=workflow,
-        node=workflow.nodes.get(node_id, {"id": node_id, "type": "unknown"}),
+        node=node,
         context=trigger_context(trigger, workflow, now=started_at, recipient=recipient),
         lease_token=lease_token,
         started_at=started_at,
         send_slot=send_slot(claim),
         clock=clock,
         recipient=recipient,
+        suppression_generation=claim.suppression_generation,
+        announced_to=claim.announced_to,
     )
     call = ProviderCall()
     outcome, run = _attempt(step, call)
     return _record_or_fail(step, outcome, run, call=call)
 
 
-def step_recipient(trigger: TriggerInstance, workflow: CompiledWorkflow) -> RunRecipient | None:
+def step_recipient(
+    trigger: TriggerInstance, workflow: CompiledWorkflow, node: dict[str, Any]
+) -> RunRecipient | None:
     """The run's recipient with what its preferences need (the defaults of the workflow's
-    category), read in one statement, only for a run that names one: a run without a recipient
-    costs no statement for it (tests/test_query_counts.py)."""
+    category), read in one statement, only for a run that names one and a node that reads it
+    (workflows.semantics.recipient_read: it sends, delivers, or its templates, conditions or
+    time zone read it): any other step costs no statement for it (tests/test_query_counts.py)."""
     if not trigger.recipient:
+        return None
+    if not recipient_read(node, workflow.outgoing.get(str(node["id"]), [])):
         return None
     return recipient_for_run(trigger.recipient, category=workflow.preference_category)
 
@@ -350,7 +363,10 @@ def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) 
         marketing = step.workflow.category == MARKETING
         try:
             rendered, left_out = suppression_screen(
-                node=node, rendered=rendered, marketing=marketing
+                node=node,
+                rendered=rendered,
+                marketing=marketing,
+                generation=step.suppression_generation,
             )
         except Suppressed as exc:
             if not exc.rule:  # a transactional send's hard bounce or complaint
@@ -604,7 +620,8 @@ def _record(
     meanwhile, the rest is dropped: the new owner (or nobody) records the step. `log_step=False`
     leaves the step log out (when writing it is what failed: the event carries the reason).
     A node's own writes (NodeRun.writes) follow the release in its transaction, only when it
-    applied.
+    applied; an in-app message (NodeRun.inbox) is the release's own. No events are built when
+    the claim found no webhook endpoint to hear them (they would be dropped unread).
     """
     now = step.clock.now()
     nudge, countdown = _schedule(outcome, now)
@@ -618,11 +635,13 @@ def _record(
         nudged=nudge,
         last_error=outcome.error,
     )
-    announcements = _announcements(step, release, run, now)
+    announcements = _announcements(step, release, run, now) if step.announced_to else []
+    inbox = run.inbox if run is not None and not outcome.error else None
     record = StepRecord(
         ledger=_ledger(step, run, call),
         step_log=_step_log(step, outcome, now) if log_step and not outcome.put_back else None,
         events=announcements_json(announcements) if announcements else None,
+        inbox=json.dumps(inbox) if inbox is not None else None,
     )
     node_writes = run.writes if run is not None and not outcome.error else []
     with transaction.atomic() if node_writes else nullcontext():

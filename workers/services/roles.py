@@ -6,8 +6,8 @@ processes that run all day get roles of their own:
 - `worker` (celery workers: claim, steps, sweeper, fan-outs) reads workflows, updates triggers
   (the sweeper's nudges), takes a fan-out's runs in through intake (a trigger and its `created`
   event), and writes the rest of a run's events, its step logs, send ledger rows and outbox
-  events only through the claim and the release: the functions `notiflow_claim_v1` and
-  `notiflow_release_v1` (triggers migration 0013, SECURITY DEFINER), on which it has EXECUTE
+  events only through the claim and the release: the functions `notiflow_claim_v2` and
+  `notiflow_release_v2` (triggers migration 0015, SECURITY DEFINER), on which it has EXECUTE
   (ROLE_FUNCTIONS), while on step logs and the ledger it has SELECT alone;
 - `beat` (celery beat with the DatabaseScheduler) reads and writes its schedule tables only;
 - `web` (gunicorn: API and admin) authors workflows, takes triggers in, cancels them, reads
@@ -101,6 +101,11 @@ KINDS = tuple(ROLE_GRANTS)
 # it). Names with their argument types, as PostgreSQL identifies a function.
 ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "worker": (
+        "notiflow_claim_v2(uuid, text, float8, text[])",
+        "notiflow_release_v2(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
+        " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
+        # Version 1 (triggers migration 0013), for the statements that workers of the previous
+        # release have prepared while a deploy replaces them; no code of this one calls it.
         "notiflow_claim_v1(uuid, text, float8, text[])",
         "notiflow_release_v1(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb)",

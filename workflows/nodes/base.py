@@ -53,7 +53,8 @@ class NodeRun:
     send (a suppression that is not a failure: the output says why). `writes` are (SQL, named
     params) data-modifying statements the engine runs in the step's transaction right after its
     release, and only when the release applied (the lease was still the step's), so they commit
-    with the step or not at all (e.g. an inbox row); a step that fails drops them."""
+    with the step or not at all; a step that fails drops them. `inbox` is an in-app message
+    (StepPort.inbox_store) that the release itself stores, in its own statement."""
 
     output: dict[str, Any]
     vars_patch: dict[str, Any] = field(default_factory=dict)
@@ -62,7 +63,8 @@ class NodeRun:
     skipped: bool = False
     follow: str = FOLLOW_EDGES
     writes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    # The node delivered a message without a provider, in its own `writes` (an in-app message):
+    inbox: dict[str, Any] | None = None
+    # The node delivered a message without a provider (an in-app message, `inbox`):
     # the engine announces message.sent with the release, on the channel the output names.
     delivered: bool = False
     # Called after the step's release commits, when it applied (an inbox's open streams told).
@@ -110,9 +112,9 @@ class StepPort(Protocol):
 
     def inbox_store(
         self, *, message_id: str, node_id: str, message: dict[str, Any]
-    ) -> tuple[str, dict[str, Any]]:
-        """The write (NodeRun.writes) that stores `message` in the recipient's inbox with the
-        step's release, once per (run, node)."""
+    ) -> dict[str, Any]:
+        """The in-app message (NodeRun.inbox) that the step's release stores in the recipient's
+        inbox, once per (run, node)."""
         ...
 
     def inbox_notifier(self) -> Callable[[], None]:
@@ -182,6 +184,11 @@ class NodeType:
     # in-app inbox: `inapp`); a type with a `channel` is addressed by that. None: preferences do
     # not apply.
     delivers_on: ClassVar[str | None] = None
+    # Whether its run reads the run's recipient beyond what its templates read (a window's
+    # default time zone is the recipient's): the engine reads the recipient for a step only when
+    # its node sends, delivers, reads it so, or its templates or edges name it
+    # (workflows.semantics.recipient_read).
+    reads_recipient: ClassVar[bool] = False
     # Whether its output lands in vars (`output_key`) without sending.
     outputs: ClassVar[bool] = False
     # Whether its output's `events` are the payloads of the runs it gathered (the preview's

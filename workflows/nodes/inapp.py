@@ -4,7 +4,7 @@ workflows.markdown), `action_url` (Liquid: http(s) or a path on the client's sit
 JSON for the client) and `category`.
 
 It sends through no provider: its run hands the message to the step (StepPort.inbox_store),
-whose write stores it in the step's own release statement, once per step whatever crashes; the
+and the step's release stores it in its own statement, once per step whatever crashes; the
 engine then announces `message.sent` on the `inapp` channel. A run without a recipient fails
 here, permanently, naming `recipient`.
 """
@@ -110,11 +110,11 @@ class InappNode(NodeType):
             "recipient": step.recipient,
             "sent_at": step.now.isoformat(),
         }
-        write = step.inbox_store(message_id=message_id, node_id=node["id"], message=message)
+        stored = step.inbox_store(message_id=message_id, node_id=node["id"], message=message)
         return NodeRun(
             output=output,
             vars_patch={output_key(node): output},
-            writes=[write],
+            inbox=stored,
             delivered=True,
             on_commit=[step.inbox_notifier()],
         )

@@ -26,6 +26,7 @@ class WindowNode(TimingType):
     required = ("start", "end")
     optional = ("timezone", "days")
     templates = ("timezone",)
+    reads_recipient = True  # no zone given: the recipient's
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
         "start": {"type": "string", "example": "09:00"},
         "end": {"type": "string", "example": "18:00"},

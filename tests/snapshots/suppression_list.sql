@@ -1,0 +1,2 @@
+SELECT id, recipient, scope, reason, created_at FROM suppression
+WHERE channel = $1 LIMIT $2
