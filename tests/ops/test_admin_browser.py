@@ -425,6 +425,42 @@ def test_a_workflow_with_every_node_type_fits_1280_px_and_its_page_is_compact(e2
     shot(page, "workflow-every-node-preview")
 
 
+def test_a_saved_row_carries_its_own_types_fields_and_gets_another_types_when_changed(
+    e2e, browser_page
+):
+    """The page sends each row with its own type's fields only (it grew ~13 kB a node with every
+    type's); changing a saved row's type brings that type's fields from the empty row, and the
+    save keeps what was typed in them."""
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    workflow = WorkflowFactory(
+        key=unique("wf-retype"), definition=chain(email_node("welcome"), sms_node("text"))
+    )
+    page.goto(f"{base}/admin/workflows/workflow/{workflow.pk}/change/")
+    expect(page.locator("#id_nodes-0-subject")).to_be_visible()
+    expect(page.locator("#id_nodes-0-delay_amount")).to_have_count(0)
+    expect(page.locator("#id_nodes-1-subject")).to_have_count(0)
+    page.select_option("#id_nodes-1-type", "delay")
+    expect(page.locator("#id_nodes-1-delay_amount")).to_be_visible()
+    expect(page.locator("#id_nodes-1-body")).to_be_hidden()
+    expect(page.locator("label[for=id_nodes-1-delay_amount]")).to_have_count(1)
+    page.fill("#id_nodes-1-delay_amount", "3")
+    page.select_option("#id_nodes-1-delay_unit", "s")
+    page.select_option("#id_nodes-0-type", "sms")  # shares `to` and `body` with the email
+    expect(page.locator("#id_nodes-0-subject")).to_be_hidden()
+    expect(page.locator("#id_nodes-0-to")).to_have_value("{{ payload.email }}")
+    page.click("input[name=_continue]")
+
+    expect(page.locator(".messagelist .success")).to_contain_text("was changed successfully")
+    workflow.refresh_from_db()
+    welcome, text = workflow.definition["nodes"]
+    assert welcome["type"] == "sms" and welcome["to"] == "{{ payload.email }}", welcome
+    assert "subject" not in welcome, welcome
+    assert text["type"] == "delay" and text["duration"] == "3s", text
+
+
 # --- the way in, and an API key's life ------------------------------------------------------
 
 
