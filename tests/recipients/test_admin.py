@@ -14,8 +14,8 @@ from deliveries.models import DeliveryEvent
 from deliveries.suppression import suppression_add
 from recipients.models import Recipient, Topic, TopicSubscription
 from tests.conftest import unique
-from tests.inbox.test_feed_api import message
 from tests.factories import WorkflowFactory
+from tests.inbox.test_feed_api import message
 from tests.ops.test_admin_browser import browser_page, log_in, shot  # noqa: F401 (fixture)
 from tests.triggers.support import new_trigger
 from triggers.models import TriggerInstance

@@ -19,8 +19,8 @@ __all__ = [
     "TriggerEventAdmin",
     "TriggerInstanceAdmin",
     "recipient_runs_panel",
-    "workflow_stats_panel",
     "workflow_charts_panel",
+    "workflow_stats_panel",
 ]
 
 

@@ -77,16 +77,19 @@ class NodeForm(forms.Form):
         return {**initial, **(node_type.form_initial(node) if node_type else {})}
 
 
-def _own_fields(type_name: str) -> set[str]:
+def _own_fields(type_name: str) -> frozenset[str]:
     """The form fields of the node type `type_name` (none for a name no type has)."""
     node_type = NODE_TYPES.get(type_name)
-    return set() if node_type is None else _fields_of(type(node_type))
+    if node_type is None:
+        return frozenset()
+    kind = type(node_type)
+    if kind not in _FIELDS_OF:  # form_fields() builds new fields: once per type
+        grouped = {name for group in kind.form_groups for name in group}
+        _FIELDS_OF[kind] = frozenset(grouped | set(kind().form_fields()))
+    return _FIELDS_OF[kind]
 
 
-@functools.cache
-def _fields_of(kind: type[NodeType]) -> frozenset[str]:
-    grouped = {name for group in kind.form_groups for name in group}
-    return frozenset(grouped | set(kind().form_fields()))
+_FIELDS_OF: dict[type[NodeType], frozenset[str]] = {}
 
 
 def _registered_fields() -> dict[str, forms.Field]:
