@@ -461,6 +461,42 @@ def test_a_saved_row_carries_its_own_types_fields_and_gets_another_types_when_ch
     assert text["type"] == "delay" and text["duration"] == "3s", text
 
 
+def test_the_workflow_page_shows_its_last_24_hours_as_charts(e2e, browser_page):
+    """Runs that ended over the last hours, drawn on the server as SVG: the browser shows the four
+    charts inside the page, and the picture in docs/images/ is this one."""
+    from playwright.sync_api import expect
+
+    from tests.triggers.test_workflow_charts import ended_run
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    workflow = WorkflowFactory(key=unique("wf-charts"), definition=chain(email_node()))
+    now = timezone.now()
+    for hour in range(0, 20):
+        for n in range(hour % 5 + 1):
+            created = now - timedelta(hours=hour, minutes=n + 1)
+            status = "failed" if (hour + n) % 7 == 0 else "completed"
+            ended_run(
+                workflow,
+                status,
+                created,
+                took=2 + n * 3 + hour % 4,
+                first_step=0.2 * n,
+                sent=[("smtp" if n % 3 else "ses", 1)],
+            )
+    page.goto(f"{base}/admin/workflows/workflow/{workflow.pk}/change/")
+    charts = page.locator("#run-charts svg.nf-chart")
+    expect(charts).to_have_count(4)
+    for index in range(4):
+        expect(charts.nth(index)).to_be_visible()
+    expect(page.locator("#run-charts")).to_contain_text("Sends per provider")
+    box = page.locator("#run-charts").bounding_box()
+    assert box and box["x"] + box["width"] <= 1280, box
+    page.locator("#run-charts").screenshot(
+        path=str(ROOT / "docs" / "images" / "workflow-charts.png")
+    )
+
+
 # --- the way in, and an API key's life ------------------------------------------------------
 
 
