@@ -1,15 +1,22 @@
 """A recipient's in-app messages in the admin, read-only (docs/operations.md): search by the
-recipient's key, filter by state and category."""
+recipient's key, filter by state and category; and the inbox panel of the recipient's page,
+added through recipients.admin's panel hook (recipients cannot import inbox)."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
-from common.admin import ReadOnlyAdminMixin, json_field, time_column
+from common.admin import ReadOnlyAdminMixin, json_field, list_time, text_cut, time_column
 from inbox.models import InboxMessage
+from inbox.services import inbox_counts
+from recipients.admin import PANEL_ROWS, RECIPIENT_PAGE_PANELS, recipient_panel
+from recipients.models import Recipient
 
 
 class StateFilter(admin.SimpleListFilter):
@@ -54,3 +61,42 @@ class InboxMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "archived_at",
     )
     readonly_fields = fields
+
+
+def _state_time(value: Any) -> Any:
+    return list_time(value) if value is not None else "—"
+
+
+def recipient_inbox_panel(recipient: Recipient) -> str:
+    """The person's in-app messages on their recipient page, newest first (the feed's index),
+    with when each was seen, read and archived, and the counts their bell shows."""
+    messages = InboxMessage.objects.filter(recipient=recipient.key).order_by("-created_at", "-id")
+    rows = [
+        (
+            format_html(
+                '<a href="{}">{}</a>',
+                reverse("admin:inbox_inboxmessage_change", args=[message.pk]),
+                text_cut(message.title, fill=False),
+            ),
+            message.category or "—",
+            message.workflow_key,
+            list_time(message.created_at),
+            _state_time(message.seen_at),
+            _state_time(message.read_at),
+            _state_time(message.archived_at),
+        )
+        for message in messages[:PANEL_ROWS]
+    ]
+    counts = inbox_counts(recipient=recipient.key)
+    changelist = reverse("admin:inbox_inboxmessage_changelist")
+    return recipient_panel(
+        title=f"Inbox — {counts.unread} unread, {counts.unseen} unseen of {counts.total}",
+        headers=("Message", "Category", "Workflow", "Created", "Seen", "Read", "Archived"),
+        rows=rows,
+        empty="No in-app message for this recipient.",
+        more_url=f"{changelist}?{urlencode({'q': recipient.key})}",
+    )
+
+
+if recipient_inbox_panel not in RECIPIENT_PAGE_PANELS:
+    RECIPIENT_PAGE_PANELS.append(recipient_inbox_panel)

@@ -113,6 +113,13 @@ class TriggerInstance(models.Model):
             models.Index(fields=["status", "-created_at"], name="trigger_status_created_idx"),
             models.Index(fields=["workflow", "-created_at"], name="trigger_workflow_created_idx"),
             models.Index(fields=["-created_at"], name="trigger_created_idx"),
+            # A workflow's runs by the time they ended (its admin charts, triggers/charts.py):
+            # finished rows only, so only the release that ends a run adds an entry.
+            models.Index(
+                fields=["workflow", "completed_at"],
+                name="trigger_workflow_completed_idx",
+                condition=models.Q(completed_at__isnull=False),
+            ),
             # A person's runs (GET /api/triggers/?recipient=): only rows that carry one.
             models.Index(
                 fields=["recipient", "-created_at"],

@@ -425,6 +425,78 @@ def test_a_workflow_with_every_node_type_fits_1280_px_and_its_page_is_compact(e2
     shot(page, "workflow-every-node-preview")
 
 
+def test_a_saved_row_carries_its_own_types_fields_and_gets_another_types_when_changed(
+    e2e, browser_page
+):
+    """The page sends each row with its own type's fields only (it grew ~13 kB a node with every
+    type's); changing a saved row's type brings that type's fields from the empty row, and the
+    save keeps what was typed in them."""
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    workflow = WorkflowFactory(
+        key=unique("wf-retype"), definition=chain(email_node("welcome"), sms_node("text"))
+    )
+    page.goto(f"{base}/admin/workflows/workflow/{workflow.pk}/change/")
+    expect(page.locator("#id_nodes-0-subject")).to_be_visible()
+    expect(page.locator("#id_nodes-0-delay_amount")).to_have_count(0)
+    expect(page.locator("#id_nodes-1-subject")).to_have_count(0)
+    page.select_option("#id_nodes-1-type", "delay")
+    expect(page.locator("#id_nodes-1-delay_amount")).to_be_visible()
+    expect(page.locator("#id_nodes-1-body")).to_be_hidden()
+    expect(page.locator("label[for=id_nodes-1-delay_amount]")).to_have_count(1)
+    page.fill("#id_nodes-1-delay_amount", "3")
+    page.select_option("#id_nodes-1-delay_unit", "s")
+    page.select_option("#id_nodes-0-type", "sms")  # shares `to` and `body` with the email
+    expect(page.locator("#id_nodes-0-subject")).to_be_hidden()
+    expect(page.locator("#id_nodes-0-to")).to_have_value("{{ payload.email }}")
+    page.click("input[name=_continue]")
+
+    expect(page.locator(".messagelist .success")).to_contain_text("was changed successfully")
+    workflow.refresh_from_db()
+    welcome, text = workflow.definition["nodes"]
+    assert welcome["type"] == "sms" and welcome["to"] == "{{ payload.email }}", welcome
+    assert "subject" not in welcome, welcome
+    assert text["type"] == "delay" and text["duration"] == "3s", text
+
+
+def test_the_workflow_page_shows_its_last_24_hours_as_charts(e2e, browser_page):
+    """Runs that ended over the last hours, drawn on the server as SVG: the browser shows the four
+    charts inside the page, and the picture in docs/images/ is this one."""
+    from playwright.sync_api import expect
+
+    from tests.triggers.test_workflow_charts import ended_run
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    workflow = WorkflowFactory(key=unique("wf-charts"), definition=chain(email_node()))
+    now = timezone.now()
+    for hour in range(0, 20):
+        for n in range(hour % 5 + 1):
+            created = now - timedelta(hours=hour, minutes=n + 1)
+            status = "failed" if (hour + n) % 7 == 0 else "completed"
+            ended_run(
+                workflow,
+                status,
+                created,
+                took=2 + n * 3 + hour % 4,
+                first_step=0.2 * n,
+                sent=[("smtp" if n % 3 else "ses", 1)],
+            )
+    page.goto(f"{base}/admin/workflows/workflow/{workflow.pk}/change/")
+    charts = page.locator("#run-charts svg.nf-chart")
+    expect(charts).to_have_count(4)
+    for index in range(4):
+        expect(charts.nth(index)).to_be_visible()
+    expect(page.locator("#run-charts")).to_contain_text("Sends per provider")
+    box = page.locator("#run-charts").bounding_box()
+    assert box and box["x"] + box["width"] <= 1280, box
+    page.locator("#run-charts").screenshot(
+        path=str(ROOT / "docs" / "images" / "workflow-charts.png")
+    )
+
+
 # --- the way in, and an API key's life ------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from deliveries.suppression import suppression_add
 from recipients.models import Recipient, Topic, TopicSubscription
 from tests.conftest import unique
 from tests.factories import WorkflowFactory
+from tests.inbox.test_feed_api import message
 from tests.ops.test_admin_browser import browser_page, log_in, shot  # noqa: F401 (fixture)
 from tests.triggers.support import new_trigger
 from triggers.models import TriggerInstance
@@ -46,6 +47,7 @@ def ada_with_history() -> tuple[Recipient, TriggerInstance]:
         occurred_at=timezone.now(),
     )
     suppression_add(channel="sms", recipient=ada.phone, reason="unsubscribed")
+    message(ada.key, "Your invoice is ready", age=60, seen_at=timezone.now())
     return ada, run
 
 
@@ -65,6 +67,7 @@ def test_the_page_shows_profile_preferences_topics_runs_deliveries_and_suppressi
     assert f"/admin/triggers/triggerinstance/{run.pk}/change/" in html
     assert "delivered" in html and ada.email in html
     assert "+15550123" in html and "unsubscribed" in html
+    assert "Your invoice is ready" in html and "Inbox — 1 unread, 0 unseen of 1" in html
 
 
 @pytest.mark.django_db
@@ -106,7 +109,7 @@ def test_the_recipient_page_in_a_browser(e2e, browser_page):  # noqa: F811
     log_in(page, e2e.base_url)
     ada, _ = ada_with_history()
     page.goto(f"{e2e.base_url}{page_of(ada)}")
-    for title in ("Runs", "Delivery events", "Suppressions"):
+    for title in ("Runs", "Delivery events", "Suppressions", "Inbox"):
         expect(page.locator(".recipient-panel h2", has_text=title)).to_be_visible()
     expect(page.locator("#id_name")).to_have_value("Ada Lovelace")
     # The page fits the window: nothing wider than the viewport.

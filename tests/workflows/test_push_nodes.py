@@ -55,7 +55,15 @@ def test_the_admin_row_edits_a_webpush_node():
     groups = {tuple(f.name for f in fields): types.split() for types, fields in row.groups()}
     for fields in (("title",), ("body",), ("url", "icon"), ("provider",)):
         assert {"webpush", "push"} <= set(groups[fields]), fields
-    assert "webpush" not in groups[("to",)]  # a push node names no address
+    # A push node names no address: its row has no `to`, nor does the empty row say it uses one.
+    assert ("to",) not in groups and "to" not in row.fields
+    every = {tuple(f.name for f in fields): types.split() for types, fields in empty_row_groups()}
+    assert "webpush" not in every[("to",)]
+    assert {"email", "sms"} <= set(every[("to",)])
+
+
+def empty_row_groups():
+    return NodeForm(all_types=True, prefix="nodes-__prefix__").groups()
 
 
 @pytest.mark.django_db

@@ -8,6 +8,7 @@ from django.utils.html import format_html
 
 from common.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut, text_wrap
 from triggers.admin.api_keys import ApiKeyAdmin
+from triggers.admin.charts import workflow_charts_panel
 from triggers.admin.recipient_runs import recipient_runs_panel
 from triggers.admin.runs import TriggerInstanceAdmin
 from triggers.admin.stats import workflow_stats_panel
@@ -18,6 +19,7 @@ __all__ = [
     "TriggerEventAdmin",
     "TriggerInstanceAdmin",
     "recipient_runs_panel",
+    "workflow_charts_panel",
     "workflow_stats_panel",
 ]
 

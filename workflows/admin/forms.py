@@ -22,29 +22,43 @@ _PATH = re.compile(r"^(nodes|edges)\[(\d+)\](?:\.(\w+))?$")
 
 
 class NodeForm(forms.Form):
-    """One node as an admin row: its id, its type, and the fields of every registered node type
+    """One node as an admin row: its id, its type, and the fields of the row's type
     (workflows.nodes: each type declares its form fields, their groups, and how a row becomes a
-    node), the row's script showing those of the chosen type."""
+    node). The page's empty row (`all_types`) carries the fields of every registered type: the
+    row's script takes a type's fields from it when a row's type is changed, so a page grows by
+    one type's fields per node, not by every type's."""
 
     id = forms.CharField(max_length=100, label="Node id")
     type = forms.ChoiceField(choices=[])
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, all_types: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         type_field = cast(forms.ChoiceField, self.fields["type"])
         type_field.choices = [(name, name) for name in NODE_TYPES]
         type_field.initial = next(iter(NODE_TYPES))
+        kept = None if all_types else _own_fields(self._row_type())
         for name, field in _registered_fields().items():
-            self.fields.setdefault(name, copy.deepcopy(field))  # as Django copies declared fields
+            if kept is None or name in kept:
+                self.fields.setdefault(name, copy.deepcopy(field))  # as Django copies fields
+
+    def _row_type(self) -> str:
+        """The type this row is of: as posted, else as stored, else the first registered."""
+        if self.is_bound:
+            return str(self.data.get(self.add_prefix("type"), ""))
+        return str(self.initial.get("type") or self.fields["type"].initial)
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
-        """The type-specific fields in rows of inputs, each with the node types that use it
-        (for show/hide), in the order the types are registered."""
+        """The type-specific fields this row has, in rows of inputs, each with the node types
+        that use it (for show/hide), in the order the types are registered."""
         users: dict[tuple[str, ...], list[str]] = {}
         for name, node_type in NODE_TYPES.items():
             for group in node_type.form_groups:
                 users.setdefault(group, []).append(name)
-        return [(" ".join(kinds), [self[name] for name in group]) for group, kinds in users.items()]
+        return [
+            (" ".join(kinds), [self[name] for name in group])
+            for group, kinds in users.items()
+            if all(name in self.fields for name in group)
+        ]
 
     def node(self, original: dict[str, Any] | None) -> dict[str, Any]:
         """The definition's node for this row. Keys the form does not edit are kept from
@@ -61,6 +75,21 @@ class NodeForm(forms.Form):
         node_type = NODE_TYPES.get(str(node.get("type")))
         initial = {"id": node.get("id", ""), "type": node.get("type", "")}
         return {**initial, **(node_type.form_initial(node) if node_type else {})}
+
+
+def _own_fields(type_name: str) -> frozenset[str]:
+    """The form fields of the node type `type_name` (none for a name no type has)."""
+    node_type = NODE_TYPES.get(type_name)
+    if node_type is None:
+        return frozenset()
+    kind = type(node_type)
+    if kind not in _FIELDS_OF:  # form_fields() builds new fields: once per type
+        grouped = {name for group in kind.form_groups for name in group}
+        _FIELDS_OF[kind] = frozenset(grouped | set(kind().form_fields()))
+    return _FIELDS_OF[kind]
+
+
+_FIELDS_OF: dict[type[NodeType], frozenset[str]] = {}
 
 
 def _registered_fields() -> dict[str, forms.Field]:
@@ -115,8 +144,15 @@ class EdgeForm(forms.Form):
         return edge
 
 
+class _NodeFormSet(forms.BaseFormSet):
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        # The empty row (index None), the script's source of every type's fields.
+        return {**super().get_form_kwargs(index), "all_types": index is None}
+
+
 def _formset(form: type[forms.Form], extra: int) -> type[forms.BaseFormSet]:
-    return forms.formset_factory(form, extra=extra, can_delete=True)
+    base = _NodeFormSet if form is NodeForm else forms.BaseFormSet
+    return forms.formset_factory(form, formset=base, extra=extra, can_delete=True)
 
 
 def _rows(formset: forms.BaseFormSet) -> list[forms.Form]:
