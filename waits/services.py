@@ -45,7 +45,7 @@ def event_hashes(name: str, data: dict[str, Any], shapes: list[list[str]]) -> li
     ]
 
 
-def _data_hash(name: str, data: dict[str, Any]) -> str:
+def event_data_hash(name: str, data: dict[str, Any]) -> str:
     canonical = json.dumps([name, data], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -76,7 +76,7 @@ def event_receive(
         "event_id": event_id,
         "name": name,
         "data": json.dumps(data),
-        "data_hash": _data_hash(name, data),
+        "data_hash": event_data_hash(name, data),
         "created_by": actor,
     }
     with connection.cursor() as cursor:
