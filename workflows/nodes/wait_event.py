@@ -66,7 +66,11 @@ class WaitEventNode(NodeType):
             "example": "1h",
             "description": "an event received this long before the node was reached counts",
         },
-        "message": {"type": "string", "description": "reserved: an earlier send step's id"},
+        "message": {
+            "type": "string",
+            "description": "an earlier send step's id: wait for its message's `event` "
+            "(message.delivered, message.opened, message.clicked, message.read, ...)",
+        },
     }
     form_groups = (("event", "timeout", "lookback"), ("match",))
 
@@ -93,7 +97,10 @@ class WaitEventNode(NodeType):
             except TemplateError as exc:
                 found.append(("match", f"{key!r}: {exc}"))
         if node.get("message") not in (None, ""):
-            found.append(("message", "waiting for a message's events is not available yet"))
+            if node.get("match"):
+                found.append(("match", "a wait for a message matches its run's message: no match"))
+            if isinstance(event, str) and not event.startswith("message."):
+                found.append(("event", "a wait for a message waits for message.<state>"))
         return found
 
     def match(self, node: dict[str, Any], context: dict[str, Any]) -> dict[str, str]:
@@ -117,12 +124,19 @@ class WaitEventNode(NodeType):
 
     def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
         name = str(node["event"])
+        lookback = duration_parse(str(node.get("lookback") or "0s"))
+        if node.get("message"):  # the run's own message: any report since the run began counts
+            match = {"trigger_id": step.trigger_id, "node_id": str(node["message"])}
+            started = datetime.fromisoformat(str(step.context["trigger"]["created_at"]))
+            lookback = max(lookback, step.now - started + timedelta(minutes=1))
+        else:
+            match = self.match(node, step.context)
         wait = step.event_wait(
             node_id=node["id"],
             name=name,
-            match=self.match(node, step.context),
+            match=match,
             deadline=step.now + duration_parse(str(node["timeout"])),
-            lookback=duration_parse(str(node.get("lookback") or "0s")),
+            lookback=lookback,
         )
         output: dict[str, Any]
         if not wait.resolved:  # park: an event or the timeout resumes the run at this node
@@ -135,7 +149,7 @@ class WaitEventNode(NodeType):
         return NodeRun(output=output, vars_patch={output_key(node): output})
 
     def preview(self, node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
-        match = self.match(node, context)
+        match = {} if node.get("message") else self.match(node, context)
         fields = [RenderedField(f"match.{key}", value) for key, value in match.items()]
         note = f"waits up to {node.get('timeout')} for {node.get('event')}"
         return NodePreview(node["id"], self.name, fields, note=note)
