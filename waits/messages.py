@@ -39,7 +39,12 @@ def message_events_post(
     idempotent by `source` (a redelivered report resumes nothing twice); the runs resumed."""
     resumed = 0
     for each in IMPLIED.get(state, (state,)):
-        data = {"trigger_id": str(trigger_id), "node_id": node_id, "channel": channel, "state": each}
+        data = {
+            "trigger_id": str(trigger_id),
+            "node_id": node_id,
+            "channel": channel,
+            "state": each,
+        }
         outcome = event_receive(
             name=f"message.{each}", event_id=f"{source}:{each}", data=data, actor=actor
         )

@@ -4,14 +4,19 @@ run reached the node counts; a report about another run's message does not."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
 from deliveries.services import Report, delivery_record
 from tests.factories import email_node, sms_node
 from tests.waits.test_wait_event import step
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
+from waits.models import EventWait
+from waits.services import waits_time_out
 from workers.models import SendLedger
 
 pytestmark = [pytest.mark.django_db]
@@ -96,3 +101,28 @@ def test_a_message_wait_validates_its_event():
     definition["nodes"][1]["event"] = "order.paid"
     problems = workflow_validate(definition)
     assert any("message.<state>" in str(p) for p in problems)
+
+
+def test_a_condition_reads_the_latest_state_of_an_earlier_steps_message():
+    definition = welcome_then_wait()
+    definition["edges"][1] = {
+        "from": "opened",
+        "to": "nudge",
+        "when": 'steps.welcome.delivery != "opened" and steps.welcome.delivery != "clicked"',
+    }
+    opened = step(due_trigger(definition, payload=PAYLOAD))
+    assert opened.workflow_version and opened.status == "enqueued"
+    report(opened, "clicked")  # reported before the wait: counts, and the state is `clicked`
+    opened = step(opened)
+    assert opened.status == "completed"  # no SMS: the condition read `clicked`
+
+    silent = step(due_trigger(definition, payload=PAYLOAD))
+    silent = step(silent)
+    assert silent.status == "waiting"
+    EventWait.objects.filter(trigger_id=silent.pk).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    waits_time_out()
+    silent = step(silent)
+    assert silent.current_node_id == "nudge"  # the state was `sent`: the SMS goes
+    assert silent.vars["opened"]["timed_out"] is True
