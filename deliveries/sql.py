@@ -4,6 +4,8 @@ with the prefix `sup_`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from deliveries.models import Suppression
 
 SUPPRESSION_TABLE = Suppression._meta.db_table
@@ -39,5 +41,5 @@ FROM unnest(%(node_ids)s::text[]) AS step(node_id)
 """
 
 
-def message_states_params(*, trigger_id: object, node_ids: list[str]) -> dict[str, object]:
+def message_states_params(*, trigger_id: Any, node_ids: list[str]) -> dict[str, Any]:
     return {"trigger_id": trigger_id, "node_ids": node_ids}

@@ -30,8 +30,8 @@ class OpenFilter(admin.SimpleListFilter):
     def queryset(self, request: HttpRequest, queryset: Any) -> Any:
         if self.value() == "open":
             return queryset.filter(resolved_at__isnull=True)
-        if self.value() in ("received", "timed_out"):
-            return queryset.filter(**{self.value(): True})
+        if (state := self.value()) in ("received", "timed_out"):
+            return queryset.filter(**{str(state): True})
         return queryset
 
 
@@ -75,12 +75,14 @@ class EventWaitAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if "state" not in request.GET and not request.GET.get("q"):
             query = request.GET.copy()
             query["state"] = "open"
-            request.GET = query  # the waiting runs first; the filter shows the others
+            request.GET = query  # type: ignore[assignment]  # the waiting runs first
         return super().changelist_view(request, extra_context)
 
 
 class EventSendForm(forms.ModelForm):
-    data = forms.JSONField(required=False, initial=dict, help_text="a JSON object")
+    data = forms.JSONField(  # type: ignore[assignment]  # a form field, not BaseForm.data
+        required=False, initial=dict, help_text="a JSON object"
+    )
 
     class Meta:
         model = ReceivedEvent
