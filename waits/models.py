@@ -30,6 +30,7 @@ class ReceivedEvent(models.Model):
 
     class Meta:
         db_table = "received_event"
+        verbose_name = "posted event"
         indexes = [models.Index(fields=["name", "-created_at"], name="received_event_name_idx")]
 
     def __str__(self) -> str:
@@ -57,6 +58,8 @@ class EventWait(models.Model):
 
     class Meta:
         db_table = "event_wait"
+        verbose_name = "waiting run"  # the admin's list: what each run waits for, until when
+        verbose_name_plural = "waiting runs"
         constraints = [
             models.UniqueConstraint(fields=["trigger_id", "node_id"], name="event_wait_step")
         ]

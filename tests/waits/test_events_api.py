@@ -83,3 +83,16 @@ def test_bulk_decides_each_event_alone():
 def test_posting_events_needs_an_api_key():
     response = APIClient().post("/api/events/", {"name": "x", "id": "1"}, format="json")
     assert response.status_code == 401
+
+
+def test_a_waiting_run_shows_as_waiting_in_the_api_and_the_stats(admin_client):
+    trigger = parked()
+    client = client_for()
+    assert client.get(f"/api/triggers/{trigger.pk}/").json()["status"] == "waiting"
+    listed = client.get("/api/triggers/", {"status": "waiting"}).json()
+    assert str(trigger.pk) in {item["id"] for item in listed["results"]}
+    stats = client.get(f"/api/workflows/{trigger.workflow.key}/stats/").json()
+    assert stats["by_status"]["waiting"] == 1
+    page = admin_client.get("/admin/waits/eventwait/")
+    assert page.status_code == 200 and str(trigger.pk)[:8] in page.content.decode()
+    assert "order.paid" in page.content.decode()
