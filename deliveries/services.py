@@ -26,6 +26,7 @@ from events.services.outbox import events_record
 from recipients.preferences import category_switches_set
 from triggers.announce import announcement
 from triggers.models import TriggerInstance
+from waits.messages import message_events_post
 from workers.models import SendLedger
 from workflows.definition import preference_category_of
 
@@ -178,6 +179,15 @@ def delivery_record(report: Report) -> DeliveryEvent | None:
             )
         if kind := ANNOUNCED.get(report.event):
             _announce(kind, row)
+    # Committed, then posted: a run waiting for this message's state resumes (waits/).
+    message_events_post(
+        trigger_id=row.trigger_id,
+        node_id=row.node_id,
+        channel=row.channel,
+        state=row.event,
+        source=f"delivery-{row.pk}",
+        actor=f"provider:{row.provider}",
+    )
     return row
 
 

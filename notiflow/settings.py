@@ -124,6 +124,7 @@ INSTALLED_APPS = [
     "deliveries",
     "recipients",
     "inbox",
+    "waits",
 ]
 
 MIDDLEWARE = [

@@ -33,6 +33,7 @@ from triggers.api import (
     WorkflowStatsApi,
 )
 from triggers.fanout_api import FanoutDetailApi
+from waits.api import EventApi, EventBulkApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
 from workflows.routing import KeyConverter
@@ -43,6 +44,8 @@ api = [
     path("workflows/", WorkflowListApi.as_view(), name="workflow-list"),
     path("workflows/<workflow_key:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
     path("workflows/<workflow_key:key>/stats/", WorkflowStatsApi.as_view(), name="workflow-stats"),
+    path("events/", EventApi.as_view(), name="event-post"),
+    path("events/bulk/", EventBulkApi.as_view(), name="event-bulk"),
     path("triggers/", TriggerListApi.as_view(), name="trigger-list"),
     path("triggers/bulk/", TriggerBulkApi.as_view(), name="trigger-bulk"),
     path("triggers/cancel/", TriggerCancelByKeyApi.as_view(), name="trigger-cancel-by-key"),

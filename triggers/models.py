@@ -17,6 +17,8 @@ from workflows.routing import PRIORITY_DEFAULT, PRIORITY_MAX, PRIORITY_MIN
 class TriggerStatus(models.TextChoices):
     ENQUEUED = "enqueued"
     PROCESSING = "processing"
+    # Paused at a wait_event node until its event or its timeout (waits/): never claimed.
+    WAITING = "waiting"
     COMPLETED = "completed"
     FAILED = "failed"
     CANCELLED = "cancelled"

@@ -7,8 +7,10 @@ import os
 import socket
 
 from celery import Task, shared_task
+from django.conf import settings
 
 from triggers.fanout import FanoutPaused, fanout_chunk, fanout_error_note, fanouts_resume
+from waits.services import waits_time_out
 from workers.services.engine import steps_execute
 from workers.services.flow import flow_state_prune
 from workers.services.sweeper import sweep as sweep_due
@@ -34,8 +36,11 @@ def execute_node(self: Task, trigger_id: str) -> str | None:
 # name) with sweeps. A sweep that did something logs it; one that failed is logged by Celery.
 @shared_task(name="workers.sweep", ignore_result=True, send_events=False)
 def sweep() -> int:
-    """Re-nudge due triggers and expired leases, resume fan-outs whose task was lost, and prune the throttle and digest state past
+    """Time out event waits past their deadline, re-nudge due triggers and expired leases, resume fan-outs whose task was lost, and prune the throttle and digest state past
     its use (run by celery beat every few seconds)."""
+    timed_out = waits_time_out(batch=settings.NOTIFLOW_SWEEP_BATCH_SIZE)
+    if timed_out:
+        logger.info("sweeper resumed %d waiting run(s) whose wait timed out", timed_out)
     nudged = sum(len(batch) for batch in sweep_due())
     if nudged:
         logger.info("sweeper nudged %d trigger(s)", nudged)

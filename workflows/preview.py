@@ -20,7 +20,14 @@ from django.conf import settings
 
 from workflows.nodes import node_type_of
 from workflows.nodes.base import NodePreview, RenderedField
-from workflows.semantics import RenderError, execution_context, next_node_id, output_key
+from workflows.semantics import (
+    RenderError,
+    execution_context,
+    next_node_id,
+    output_key,
+    steps_context,
+    steps_read,
+)
 from workflows.semantics import outputs as outputs_of
 from workflows.templating import (
     TemplateError,
@@ -136,7 +143,7 @@ def _workflow_preview(
 
     def context(vars: dict[str, Any]) -> dict[str, Any]:
         trigger = {"id": "preview", "idempotency_key": "preview", "created_at": now.isoformat()}
-        return execution_context(
+        built = execution_context(
             payload=payload,
             vars=vars,
             trigger=trigger,
@@ -144,6 +151,9 @@ def _workflow_preview(
             now=now,
             recipient=recipient,
         )
+        if read := steps_read({"edges": edges}):  # as if each message was sent, no report yet
+            built["steps"] = steps_context(dict.fromkeys(read, "sent"))
+        return built
 
     ancestors = _ancestors(list(by_id), edges)
     outputs: dict[str, dict[str, Any]] = {}  # by output key, for the sending nodes

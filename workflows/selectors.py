@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 
 from workflows.definition import category_of, preference_category_of, required_of
 from workflows.models import Workflow, WorkflowVersion
+from workflows.semantics import steps_read
 
 
 def workflow_list() -> QuerySet[Workflow]:
@@ -34,6 +35,9 @@ class CompiledWorkflow:
     outgoing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     preference_category: str = ""  # "" for none (workflows.definition.preference_category_of)
     required: bool = False  # preferences do not turn its sends off
+    # The steps whose message state (`steps.<id>.delivery`) some edge's `when` reads: the engine
+    # reads those states only for them (none: no statement).
+    steps_read: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1024)
@@ -58,6 +62,7 @@ def workflow_version_compiled(version_id: int) -> CompiledWorkflow:
         outgoing=outgoing,
         preference_category=preference_category_of(definition),
         required=required_of(definition),
+        steps_read=steps_read(definition),
     )
 
 

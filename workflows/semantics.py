@@ -16,7 +16,12 @@ from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.nodes.base import Rendered, RenderError, output_key
 from workflows.nodes.sending import MissingAddress
 from workflows.nodes.timing import TimingType, Wait
-from workflows.templating import condition_holds, read_paths, render_budget
+from workflows.templating import (
+    condition_holds,
+    condition_variable_paths,
+    read_paths,
+    render_budget,
+)
 
 __all__ = ["MissingAddress", "RenderError", "Rendered", "Wait", "output_key"]
 
@@ -68,6 +73,24 @@ def recipient_read(node: dict[str, Any], edges: Iterable[dict[str, Any]]) -> boo
         if isinstance(edge.get("when"), str) and edge["when"].strip():
             paths.extend(read_paths(edge["when"], condition=True))
     return any(path[:1] and path[0] in RECIPIENT_ROOTS for path in paths)
+def steps_read(definition: dict[str, Any]) -> tuple[str, ...]:
+    """The steps whose message state an edge's `when` reads (`steps.<id>.delivery`), in order."""
+    found: list[str] = []
+    for edge in definition.get("edges", []):
+        when = edge.get("when")
+        if not isinstance(when, str) or "steps" not in when:
+            continue
+        for path in condition_variable_paths(when):
+            if len(path) >= 2 and path[0] == "steps" and path[1] not in found:
+                found.append(str(path[1]))
+    return tuple(found)
+
+
+def steps_context(states: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The `steps` a condition sees: `steps.<id>.delivery`, the latest state of the step's
+    message (`sent`, `delivered`, `opened`, `clicked`, `bounced`, `failed`, `read`, ...), ""
+    when the step sent nothing."""
+    return {node_id: {"delivery": state} for node_id, state in states.items()}
 
 
 def step_input(

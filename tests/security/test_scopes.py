@@ -41,6 +41,8 @@ SCOPES = {
     ("trigger-list", "GET"): TRIGGER,
     ("trigger-list", "POST"): TRIGGER,
     ("trigger-bulk", "POST"): TRIGGER,
+    ("event-post", "POST"): TRIGGER,
+    ("event-bulk", "POST"): TRIGGER,
     ("trigger-cancel-by-key", "POST"): TRIGGER,
     ("trigger-detail", "GET"): TRIGGER,
     ("trigger-detail", "DELETE"): ADMIN,

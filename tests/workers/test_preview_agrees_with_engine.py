@@ -32,6 +32,8 @@ from tests.factories import (
 )
 from tests.workers.helpers import due_trigger
 from triggers.models import TERMINAL_STATUSES, TriggerInstance
+from waits.models import EventWait
+from waits.services import waits_time_out
 from workers.models import StepExecutionLog
 from workers.providers.push import vapid_key_pair
 from workers.services.engine import step_execute
@@ -88,6 +90,16 @@ def gathered() -> dict[str, Any]:
     return chain(digest_node("batch", window="1s"), email_node("mail", body=body))
 
 
+def wait_for_order(node_id: str, order: str) -> dict[str, Any]:
+    return {
+        "id": node_id,
+        "type": "wait_event",
+        "event": "order.paid",
+        "match": {"order_id": order},
+        "timeout": "1h",
+    }
+
+
 CASES = {
     "all_sent": (branching(), {"email": "a@example.com", "name": "Al", "phone": "+15550100"}),
     "no_phone_ends_after_mail": (branching(), {"email": "a@example.com", "name": "Al"}),
@@ -120,6 +132,14 @@ CASES = {
     "throttle_key_renders_empty": (
         chain(throttle_node("cap", key="{{ payload.user }}"), email_node("mail")),
         {"email": "a@example.com", "name": "Th", "user": " "},
+    ),
+    "wait_event_then_mail": (
+        chain(wait_for_order("paid", "{{ payload.order }}"), email_node("mail")),
+        {"email": "a@example.com", "name": "Wa", "order": 7},
+    ),
+    "wait_event_match_undefined": (
+        chain(wait_for_order("paid", "{{ payload.nope }}"), email_node("mail")),
+        {"email": "a@example.com", "name": "Wa"},
     ),
     "digest_of_one_run": (gathered(), {"email": "a@example.com", "name": "Di", "user": "u2"}),
     "webpush_title_renders_empty": (
@@ -179,6 +199,9 @@ def run_through(definition: dict[str, Any], payload: dict[str, Any]) -> TriggerI
         if trigger.status in TERMINAL_STATUSES:
             return trigger
         earlier = timezone.now() - timedelta(hours=1)
+        if trigger.status == "waiting":  # a wait_event: its timeout now, through the sweeper's
+            EventWait.objects.filter(trigger_id=trigger.pk).update(deadline=earlier)
+            waits_time_out()
         TriggerInstance.objects.filter(pk=trigger.pk).update(available_at=earlier)
         if trigger.current_node_id == at:
             time.sleep(0.1)

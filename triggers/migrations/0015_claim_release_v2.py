@@ -223,7 +223,7 @@ DROP FUNCTION IF EXISTS notiflow_claim_v2(uuid, text, float8, text[]);
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("triggers", "0013_claim_release_functions"),
+        ("triggers", "0014_wait_event_status"),
         ("deliveries", "0005_suppression_generation"),
         ("inbox", "0001_initial"),
     ]

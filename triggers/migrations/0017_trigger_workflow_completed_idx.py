@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     atomic = False
 
-    dependencies = [("triggers", "0013_claim_release_functions")]
+    dependencies = [("triggers", "0015_claim_release_v2")]
 
     operations = [
         AddIndexConcurrently(

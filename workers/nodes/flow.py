@@ -15,6 +15,7 @@ from typing import Any
 from inbox.live import inbox_changed
 from inbox.sql import inbox_message
 from triggers.models import TriggerInstance
+from waits.services import WaitState, wait_park, wait_register
 from workers.services.flow import DigestReach, ThrottleCount, digest_reach, throttle_take
 
 
@@ -80,3 +81,25 @@ class EngineStep:
             payload_json=json.dumps(self.trigger.payload),
             window=window,
         )
+
+    def event_wait(
+        self,
+        *,
+        node_id: str,
+        name: str,
+        match: dict[str, str],
+        deadline: datetime,
+        lookback: timedelta,
+    ) -> WaitState:
+        return wait_register(
+            trigger_id=self.trigger_id,
+            node_id=node_id,
+            workflow_id=self.workflow_id,
+            name=name,
+            match=match,
+            deadline=deadline,
+            lookback=lookback,
+        )
+
+    def event_wait_park(self, *, node_id: str, name: str) -> tuple[str, dict[str, Any]]:
+        return wait_park(trigger_id=self.trigger_id, node_id=node_id, name=name)

@@ -17,6 +17,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from common.backoff import backoff
 from common.leased_work import nudge_schedule
 from common.metrics import rate_limit_wait_observe, step_lateness_observe
+from deliveries.sql import MESSAGE_STATES_SQL, message_states_params
 from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
@@ -64,6 +65,7 @@ from workflows.semantics import (
     sending_types,
     sends,
     step_input,
+    steps_context,
 )
 from workflows.templating import TemplateError
 
@@ -99,7 +101,16 @@ def trigger_context(
     )
     if recipient is not None and (link := preferences_url(trigger.recipient)):
         context[PREFERENCES_URL] = link
+    if workflow.steps_read:  # one statement, only for a workflow whose conditions read `steps`
+        context["steps"] = steps_context(_message_states(trigger, workflow.steps_read))
     return context
+
+
+def _message_states(trigger: TriggerInstance, node_ids: tuple[str, ...]) -> dict[str, str]:
+    with connection.cursor() as cursor:
+        params = message_states_params(trigger_id=trigger.pk, node_ids=list(node_ids))
+        cursor.execute(MESSAGE_STATES_SQL, params)
+        return {node_id: state for node_id, state in cursor.fetchall()}
 
 
 PREFERENCES_URL = "preferences_url"

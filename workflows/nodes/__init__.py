@@ -19,6 +19,7 @@ from workflows.nodes.slack import SlackNode
 from workflows.nodes.sms import SmsNode
 from workflows.nodes.teams import TeamsNode
 from workflows.nodes.throttle import ThrottleNode
+from workflows.nodes.wait_event import WaitEventNode
 from workflows.nodes.webpush import WebPushNode
 from workflows.nodes.window import WindowNode
 
@@ -34,6 +35,7 @@ REGISTERED: tuple[type[NodeType], ...] = (
     WindowNode,
     ThrottleNode,
     DigestNode,
+    WaitEventNode,
 )
 
 # name -> the node type; read on every call (a test may register one for its duration).

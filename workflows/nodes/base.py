@@ -91,6 +91,19 @@ class DigestReach(Protocol):
     def summary(self) -> dict[str, Any] | None: ...
 
 
+class EventWaitState(Protocol):
+    @property
+    def resolved(self) -> bool: ...
+    @property
+    def received(self) -> bool: ...
+    @property
+    def timed_out(self) -> bool: ...
+    @property
+    def event(self) -> dict[str, Any] | None: ...
+    @property
+    def deadline(self) -> datetime: ...
+
+
 class StepPort(Protocol):
     """What a node's `run` may use of the step running it; the engine (workers) implements it,
     keeping the SQL where the tables are. `now` is the step's start."""
@@ -131,6 +144,24 @@ class StepPort(Protocol):
         """Join (or open) the digest collecting under `key` (idempotent per run and node)."""
         ...
 
+    def event_wait(
+        self,
+        *,
+        node_id: str,
+        name: str,
+        match: dict[str, str],
+        deadline: datetime,
+        lookback: timedelta,
+    ) -> EventWaitState:
+        """The run's wait at the node: registered once (committed), an event that came first
+        within `lookback` taken, closed as timed out past its deadline (waits.services)."""
+        ...
+
+    def event_wait_park(self, *, node_id: str, name: str) -> tuple[str, dict[str, Any]]:
+        """The write (NodeRun.writes) that leaves the run `waiting` after the step's release,
+        or due at once if its wait was resolved meanwhile."""
+        ...
+
 
 @dataclass(frozen=True)
 class RenderedField:
@@ -158,7 +189,13 @@ class NodePreview:
 
 
 def output_key(node: dict[str, Any]) -> str:
-    """Where a node's output lands in `vars`: `email_<id>`, `throttle_<id>`, `<type>_<id>`."""
+    """Where a node's output lands in `vars`: `email_<id>`, `throttle_<id>`, `<type>_<id>`; the
+    node's id alone for a type that says so (`output_under_id`: a wait_event's `vars.<id>`)."""
+    from workflows.nodes import NODE_TYPES  # the registry imports this module
+
+    kind = NODE_TYPES.get(str(node.get("type")))
+    if kind is not None and kind.output_under_id:
+        return str(node["id"])
     return f"{node['type']}_{node['id']}"
 
 
@@ -191,6 +228,8 @@ class NodeType:
     reads_recipient: ClassVar[bool] = False
     # Whether its output lands in vars (`output_key`) without sending.
     outputs: ClassVar[bool] = False
+    # Whether its output lands in vars under the node's id alone (not `<type>_<id>`).
+    output_under_id: ClassVar[bool] = False
     # Whether its output's `events` are the payloads of the runs it gathered (the preview's
     # sample payload reads through them).
     gathers_payloads: ClassVar[bool] = False

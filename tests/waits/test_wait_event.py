@@ -1,0 +1,189 @@
+"""wait_event in-process: a run parks `waiting`, an event (or its timeout) resumes it exactly
+once, `vars.<id>` says which and `when` branches on it; an event that came first within the
+lookback is taken at once; matching is by the rendered `match` values."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.test import override_settings
+from django.utils import timezone
+
+from tests.factories import email_node, sms_node
+from tests.workers.helpers import due_trigger
+from triggers.models import TriggerEvent, TriggerInstance
+from triggers.state import trigger_cancel
+from waits.models import EventWait, ReceivedEvent
+from waits.services import CONFLICT, CREATED, SAME, event_receive, waits_time_out
+from workers.services.engine import step_execute
+
+pytestmark = [pytest.mark.django_db]
+
+
+def wait_node(**fields):
+    return {
+        "id": "paid",
+        "type": "wait_event",
+        "event": "order.paid",
+        "match": {"order_id": "{{ payload.order_id }}"},
+        "timeout": "1h",
+        **fields,
+    }
+
+
+def definition(**fields):
+    return {
+        "entry_node_id": "paid",
+        "nodes": [wait_node(**fields), email_node("thanks"), sms_node("nudge")],
+        "edges": [
+            {"from": "paid", "to": "thanks", "when": "vars.paid.received"},
+            {"from": "paid", "to": "nudge"},
+        ],
+    }
+
+
+PAYLOAD = {"email": "ada@example.com", "name": "Ada", "phone": "+15550199", "order_id": "o-1"}
+
+
+@pytest.fixture(autouse=True)
+def locmem_email():
+    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+        yield
+
+
+def step(trigger: TriggerInstance) -> TriggerInstance:
+    """One step, made due first if it is enqueued (in a test's transaction, the database's
+    now() stands still)."""
+    TriggerInstance.objects.filter(pk=trigger.pk, status="enqueued").update(
+        available_at=timezone.now() - timedelta(days=1)
+    )
+    step_execute(trigger_id=str(trigger.pk), worker_id="w")
+    trigger.refresh_from_db()
+    return trigger
+
+
+def parked(**fields) -> TriggerInstance:
+    trigger = step(due_trigger(definition(**fields), payload=PAYLOAD))
+    assert trigger.status == "waiting", trigger.last_error
+    assert trigger.current_node_id == "paid"
+    return trigger
+
+
+def post(name="order.paid", event_id="evt_1", **data):
+    return event_receive(name=name, event_id=event_id, data=data, actor="api:test")
+
+
+def test_a_run_waits_until_its_event_and_follows_the_received_edge():
+    trigger = parked()
+    wait = EventWait.objects.get(trigger_id=trigger.pk)
+    assert wait.match == {"order_id": "o-1"} and wait.resolved_at is None
+    assert abs(trigger.available_at - wait.deadline) < timedelta(seconds=1)
+    assert TriggerEvent.objects.filter(trigger=trigger, to_status="waiting").exists()
+
+    assert post(order_id="o-2").resumed == 0  # another order: not this run
+    outcome = post(event_id="evt_2", order_id="o-1", amount=12)
+    assert (outcome.outcome, outcome.resumed) == (CREATED, 1)
+    trigger.refresh_from_db()
+    assert trigger.status == "enqueued" and trigger.available_at <= timezone.now()
+
+    trigger = step(trigger)
+    assert trigger.vars["paid"]["received"] is True
+    assert trigger.vars["paid"]["timed_out"] is False
+    assert trigger.vars["paid"]["event"]["data"] == {"order_id": "o-1", "amount": 12}
+    assert trigger.current_node_id == "thanks"
+    step(trigger)
+    assert len(mail.outbox) == 1
+
+
+def test_a_number_in_the_event_matches_its_rendered_text():
+    trigger = parked()
+    assert (
+        event_receive(name="order.paid", event_id="n", data={"order_id": "o-1"}, actor="t").resumed
+        == 1
+    )
+    # and the same event again resumes nothing (and says it is the same)
+    again = event_receive(name="order.paid", event_id="n", data={"order_id": "o-1"}, actor="t")
+    assert (again.outcome, again.resumed) == (SAME, 0)
+    changed = event_receive(name="order.paid", event_id="n", data={"order_id": "x"}, actor="t")
+    assert changed.outcome == CONFLICT
+    assert step(trigger).current_node_id == "thanks"
+
+
+def test_a_timed_out_wait_follows_the_other_edge_and_says_so():
+    trigger = parked(timeout="1s")
+    EventWait.objects.filter(trigger_id=trigger.pk).update(
+        deadline=timezone.now() - timedelta(days=1)  # before the test transaction's now()
+    )
+    assert waits_time_out() == 1
+    assert waits_time_out() == 0
+    assert post(order_id="o-1").resumed == 0  # too late: the timeout won
+    trigger = step(trigger)
+    assert trigger.vars["paid"] == {"received": False, "event": None, "timed_out": True}
+    assert trigger.current_node_id == "nudge"
+
+
+def test_an_event_that_came_first_is_taken_within_the_lookback_only():
+    post(event_id="early", order_id="o-1")
+    # a minute before the runs below reach the node (the test's transaction stops the clock)
+    ReceivedEvent.objects.update(created_at=timezone.now() - timedelta(minutes=1))
+    without = step(due_trigger(definition(), payload=PAYLOAD))
+    assert without.status == "waiting"  # lookback 0: an earlier event does not count
+    trigger = step(due_trigger(definition(lookback="1h"), payload=PAYLOAD))
+    assert trigger.status == "enqueued" and trigger.current_node_id == "thanks"
+    assert trigger.vars["paid"]["event"]["id"] == "early"
+
+
+def test_an_empty_match_takes_any_event_of_the_name():
+    trigger = parked(match={})
+    assert post(event_id="any", whatever=1).resumed == 1
+    assert step(trigger).vars["paid"]["received"] is True
+
+
+def test_one_event_resumes_every_run_waiting_for_it():
+    runs = [parked() for _ in range(3)]
+    assert post(order_id="o-1").resumed == 3
+    assert {r.status for r in TriggerInstance.objects.filter(pk__in=[r.pk for r in runs])} == {
+        "enqueued"
+    }
+
+
+def test_a_cancelled_waiting_run_is_not_resumed_and_its_wait_closes():
+    trigger = parked()
+    trigger_cancel(trigger_id=trigger.pk, actor="admin:op", reason="no")
+    trigger.refresh_from_db()
+    assert trigger.status == "cancelled"
+    post(order_id="o-1")
+    trigger.refresh_from_db()
+    assert trigger.status == "cancelled"
+
+
+def test_the_event_lookup_uses_the_index():
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+        cursor.execute(
+            "EXPLAIN SELECT id FROM event_wait WHERE name = 'x' AND match_hash = ANY(%s) "
+            "AND resolved_at IS NULL",
+            [["a", "b"]],
+        )
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("RESET enable_seqscan")
+    assert "event_wait_open_idx" in plan
+
+
+def test_purge_events_keeps_what_the_longest_lookback_may_still_take():
+    from waits.services import events_purge
+
+    due_trigger(definition(lookback="2d"), payload=PAYLOAD)  # a version declaring 2 days
+    post(event_id="old")
+    post(event_id="older")
+    ReceivedEvent.objects.filter(event_id="old").update(
+        created_at=timezone.now() - timedelta(days=1)
+    )
+    ReceivedEvent.objects.filter(event_id="older").update(
+        created_at=timezone.now() - timedelta(days=3)
+    )
+    assert events_purge(older_than=timedelta(hours=1)) == (1, 0)
+    assert set(ReceivedEvent.objects.values_list("event_id", flat=True)) == {"old"}

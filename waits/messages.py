@@ -1,0 +1,52 @@
+"""A run's own message events as events a wait_event node can wait for (docs/design.md,
+"Waiting for events": message waits). A delivery report stored by deliveries (an email's
+open or click from the provider, an SMS delivered or read) is posted as `message.<state>` with
+data {trigger_id, node_id, channel, state}; a node with `message` waits for that name with the
+match {trigger_id: its run, node_id: the step}. A click implies an open, a read too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from waits.services import event_receive
+
+IMPLIED = {"clicked": ("clicked", "opened"), "read": ("read", "opened")}
+# The states a message wait may name (`message.<state>`).
+MESSAGE_STATES = (
+    "sent",
+    "delivered",
+    "opened",
+    "clicked",
+    "read",
+    "bounced",
+    "failed",
+    "deferred",
+    "rejected",
+    "complained",
+    "unsubscribed",
+)
+
+
+def message_match(*, trigger_id: str, node_id: str) -> dict[str, str]:
+    """What a message wait matches: its run's message of step `node_id`."""
+    return {"trigger_id": trigger_id, "node_id": node_id}
+
+
+def message_events_post(
+    *, trigger_id: Any, node_id: str, channel: str, state: str, source: str, actor: str
+) -> int:
+    """Post one report about a run's message as `message.<state>` (and the states it implies),
+    idempotent by `source` (a redelivered report resumes nothing twice); the runs resumed."""
+    resumed = 0
+    for each in IMPLIED.get(state, (state,)):
+        data = {
+            "trigger_id": str(trigger_id),
+            "node_id": node_id,
+            "channel": channel,
+            "state": each,
+        }
+        outcome = event_receive(
+            name=f"message.{each}", event_id=f"{source}:{each}", data=data, actor=actor
+        )
+        resumed += outcome.resumed
+    return resumed
