@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 
+from common import tracing
 from common.backoff import backoff
 from common.leased_work import nudge_schedule
 from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
@@ -166,6 +167,7 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         logger.warning("execute_node: %r is not a trigger id; dropped", trigger_id)
         return None
     lease_token = f"{worker_id}/{uuid.uuid4().hex[:12]}"
+    traced_from = tracing.clock_ns() if tracing.active() else None
     claim = trigger_claim_with(
         trigger_id=trigger_id,
         worker_id=lease_token,
@@ -192,9 +194,31 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         clock=clock,
         recipient=recipient,
     )
+    if traced_from is not None:
+        return _traced(step, started_ns=traced_from)
     call = ProviderCall()
     outcome, run = _attempt(step, call)
     return _record_or_fail(step, outcome, run, call=call)
+
+
+def _traced(step: StepAttempt, *, started_ns: int) -> str | None:
+    """The step as step_execute runs it, in its span: a child of the run's stored trace context
+    (docs/design.md, "Traces"), from before the claim to after the release."""
+    trigger = step.trigger
+    with tracing.step_span(
+        trace_context=trigger.trace_context,
+        trigger_id=str(trigger.pk),
+        workflow_key=step.workflow.workflow_key,
+        node_id=str(step.node["id"]),
+        node_type=str(step.node.get("type", "")),
+        attempt=trigger.attempts + 1,
+        started_ns=started_ns,
+    ) as span:
+        call = ProviderCall()
+        outcome, run = _attempt(step, call)
+        status = _record_or_fail(step, outcome, run, call=call)
+        tracing.step_outcome(span, status=status, error=outcome.error)
+        return status
 
 
 def step_recipient(trigger: TriggerInstance, workflow: CompiledWorkflow) -> RunRecipient | None:
@@ -416,13 +440,14 @@ def _send(
         raise PermanentError(refused)
     call.attempted, call.provider = True, provider.name
     try:
-        return channel.send(
-            rendered,
-            idempotency_key=idempotency_key,
-            provider=provider,
-            headers=headers,
-            recipient=step.recipient,
-        )
+        with tracing.provider_span(channel=channel.name, provider=provider.name):
+            return channel.send(
+                rendered,
+                idempotency_key=idempotency_key,
+                provider=provider,
+                headers=headers,
+                recipient=step.recipient,
+            )
     except RetryAfter as exc:  # the provider took nothing and asked to wait: no attempt
         call.attempted = False
         raise RateLimited(provider.name, timedelta(seconds=exc.wait_seconds)) from exc
