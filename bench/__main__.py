@@ -78,6 +78,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--repeat", type=int, default=1, help="rounds of engine/baseline/dblimit/intake"
     )
     parser.add_argument(
+        "--tracing",
+        choices=("off", "on", "alternate"),
+        default="off",
+        help="OpenTelemetry in the processes started (bench/tracing.py): alternate is off, on, "
+        "off, on… by round (with --repeat)",
+    )
+    parser.add_argument(
         "--profile",
         choices=("wall", "cpu"),
         help="py-spy the worker (engine) and gunicorn (intake): wall clock or CPU only",
@@ -182,7 +189,14 @@ class Bench:
 
             say("queries per step (traced worker, 50 triggers)")
             self.r["queries"] = queries_per_step(self.procs, triggers=50)
+        from bench.tracing import OtlpSink, tracing_env_set, tracing_round
+
+        sink = OtlpSink() if a.tracing != "off" else None
         for round_ in range(a.repeat):
+            traced = tracing_round(a.tracing, round_)
+            tracing_env_set(sink, traced)
+            if sink is not None:
+                say(f"round {round_ + 1}: tracing {'on' if traced else 'off'}")
             if "engine" in parts:
                 from bench.engine import engine_run
 
@@ -218,6 +232,10 @@ class Bench:
                 self.run_intake()
             if "streams" in parts:
                 self.run_streams()
+        tracing_env_set(sink, False)
+        if sink is not None:
+            say(f"tracing: {sink.exports} exports, {sink.received_bytes} bytes received")
+            sink.stop()
         if "fanout" in parts:
             self.run_fanout()
         if "brokers" in parts:
