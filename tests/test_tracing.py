@@ -94,7 +94,10 @@ def test_intake_stores_its_span_and_each_step_is_its_child_with_the_provider_cal
     context = intake.get_span_context()
     assert created
     stored = TriggerInstance.objects.get(pk=run.pk)
-    assert stored.trace_context == f"00-{context.trace_id:032x}-{context.span_id:016x}-{int(context.trace_flags):02x}"
+    assert (
+        stored.trace_context
+        == f"00-{context.trace_id:032x}-{context.span_id:016x}-{int(context.trace_flags):02x}"
+    )
     assert trigger_json(stored)["trace_id"] == f"{context.trace_id:032x}"
 
     for _ in definition["nodes"]:  # each step made due at once (helpers.run_to_the_end)
