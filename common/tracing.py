@@ -19,10 +19,11 @@ import os
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.sampling import Sampler
     from opentelemetry.trace import Span, Tracer
 
 _provider: TracerProvider | None = None
@@ -72,7 +73,7 @@ def tracing_start(env: Mapping[str, str] = os.environ) -> bool:
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
     provider = TracerProvider()  # resource and sampler from OTEL_* (the SDK reads them)
-    provider.sampler = _RootsOfOurOwn(provider.sampler)
+    provider.sampler = roots_of_our_own(provider.sampler)
     provider.add_span_processor(BatchSpanProcessor(_exporter(env)))
     trace.set_tracer_provider(provider)
     DjangoInstrumentor().instrument(tracer_provider=provider)
@@ -112,6 +113,12 @@ def _exporter(env: Mapping[str, str]) -> Any:
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
     return OTLPSpanExporter()  # endpoint, headers, timeout and compression from OTEL_*
+
+
+def roots_of_our_own(inner: Sampler) -> Sampler:
+    """`inner`, the sampler the environment chose, without the traces of one parentless CLIENT
+    span (_RootsOfOurOwn)."""
+    return cast("Sampler", _RootsOfOurOwn(inner))
 
 
 class _RootsOfOurOwn:
@@ -158,7 +165,8 @@ def _traced_prepared_cursor(provider: TracerProvider) -> type:
         "postgresql",
         connection_attributes=_CONNECTION_ATTRIBUTES,
         tracer_provider=provider,
-        connect_module=psycopg,
+        # The module, as the instrumentation itself passes it (its hint says a callable).
+        connect_module=psycopg,  # type: ignore[arg-type]
     )
     tracer = CursorTracer(integration)
 

@@ -71,7 +71,7 @@ def spans(monkeypatch) -> Iterator[InMemorySpanExporter]:
     module's own spans and intake's stored context are what is checked here)."""
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
-    provider.sampler = tracing._RootsOfOurOwn(provider.sampler)
+    provider.sampler = tracing.roots_of_our_own(provider.sampler)
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     monkeypatch.setattr(tracing, "_tracer", provider.get_tracer("test"))
     yield exporter

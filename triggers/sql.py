@@ -203,7 +203,7 @@ FROM r LEFT JOIN target ON target.key = r.workflow LEFT JOIN inserted ON inserte
 """  # noqa: S608 (names from the models, values as parameters)
 
 
-def _intake_sql(*, traced: bool = False, **parts: str) -> str:
+def _intake_sql(parts: dict[str, str], *, traced: bool = False) -> str:
     # replace, not format: the statement holds braces of its own (the empty jsonb, `'{}'`)
     columns = [c for c in TRIGGER_COLUMNS if traced or c not in _TRACED_ONLY]
     sql = _INTAKE_TEMPLATE.replace("@columns", ", ".join(columns))
@@ -229,12 +229,12 @@ _MANY = {
     "insert_order": "ORDER BY target.workflow_id, r.key, r.idx",
     "rows_order": "ORDER BY r.idx",
 }
-INTAKE_SQL = _intake_sql(**_ONE)
-INTAKE_MANY_SQL = _intake_sql(**_MANY)
+INTAKE_SQL = _intake_sql(_ONE)
+INTAKE_MANY_SQL = _intake_sql(_MANY)
 # While tracing is on (common/tracing.py): the same, storing the parameter `trace_context` (the
 # intake span's traceparent, one for every run of the request) with each run.
-INTAKE_TRACED_SQL = _intake_sql(traced=True, **_ONE)
-INTAKE_MANY_TRACED_SQL = _intake_sql(traced=True, **_MANY)
+INTAKE_TRACED_SQL = _intake_sql(_ONE, traced=True)
+INTAKE_MANY_TRACED_SQL = _intake_sql(_MANY, traced=True)
 INTAKE_WORKFLOW_COLUMNS = 8  # with the request's index first
 
 # The triggers not deleted that hold keys, with their version's number: what a repeated request
