@@ -92,6 +92,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="rounds of engine/baseline/dblimit/intake/streams/metrics, and of fanout's two sides",
     )
     parser.add_argument(
+        "--tracing",
+        choices=("off", "on", "alternate"),
+        default="off",
+        help="OpenTelemetry in the processes started (bench/tracing.py): alternate is off, on, "
+        "off, on… by round (with --repeat)",
+    )
+    parser.add_argument(
         "--profile",
         choices=("wall", "cpu"),
         help="py-spy the worker (engine) and gunicorn (intake): wall clock or CPU only",
@@ -201,7 +208,14 @@ class Bench:
 
             say("queries per step (traced worker, 50 triggers)")
             self.r["queries"] = queries_per_step(self.procs, triggers=50)
+        from bench.tracing import OtlpSink, tracing_env_set, tracing_round
+
+        sink = OtlpSink() if a.tracing != "off" else None
         for round_ in range(a.repeat):
+            traced = tracing_round(a.tracing, round_)
+            tracing_env_set(sink, traced)
+            if sink is not None:
+                say(f"round {round_ + 1}: tracing {'on' if traced else 'off'}")
             if "engine" in parts:
                 from bench.engine import engine_run
 
@@ -241,6 +255,10 @@ class Bench:
                 from bench.metrics_cost import metrics_cost_run
 
                 self.r.setdefault("metrics", []).append(metrics_cost_run(self, say, round_=round_))
+        tracing_env_set(sink, False)
+        if sink is not None:
+            say(f"tracing: {sink.exports} exports, {sink.received_bytes} bytes received")
+            sink.stop()
         if "fanout" in parts:
             self.run_fanout()
         if "brokers" in parts:

@@ -42,6 +42,15 @@ HEALTH_CHECK_IDLE_SECONDS = 1.0
 # When this thread's connection last ended a request or task without error (connections are
 # per thread, and so is this).
 _last_ok = threading.local()
+# The cursor of the prepared statements: psycopg's own, or with tracing on (common/tracing.py)
+# one that gives each statement its span.
+_prepared_cursor: type[psycopg.Cursor] = psycopg.Cursor
+
+
+def prepared_cursor_set(cursor_class: type[psycopg.Cursor]) -> None:
+    """Run the prepared statements on cursors of `cursor_class` (a psycopg.Cursor) from now on."""
+    global _prepared_cursor
+    _prepared_cursor = cursor_class
 
 
 def fetchone_prepared(sql: str, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
@@ -66,7 +75,7 @@ def _run_prepared(
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     connection.validate_no_broken_transaction()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    with connection.wrap_database_errors, _prepared_cursor(connection.connection) as cursor:
 
         def execute(sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
             cursor.execute(sql, params, prepare=True)

@@ -16,6 +16,11 @@ class NotiflowAdminConfig(AdminConfig):
         from django.db.backends.signals import connection_created
 
         connection_created.connect(_connection_created, dispatch_uid="notiflow.pooler")
+        # OpenTelemetry when OTEL_* ask for it (common/tracing.py); before any request or task,
+        # and before gunicorn and Celery fork.
+        from common.tracing import tracing_start
+
+        tracing_start()
 
 
 def _connection_created(sender: Any, connection: Any, **kwargs: Any) -> None:

@@ -72,6 +72,12 @@ class TriggerOutputSerializer(serializers.ModelSerializer):
     workflow = serializers.CharField(source="workflow.key")
     workflow_version = serializers.IntegerField(source="workflow_version.number")
     cursor = serializers.JSONField()
+    trace_id = serializers.CharField(
+        allow_null=True,
+        read_only=True,
+        help_text="The run's OpenTelemetry trace id (32 hex digits): the trace of its intake "
+        "request and of every step. Null when the run was created while tracing was off.",
+    )
 
     class Meta:
         model = TriggerInstance

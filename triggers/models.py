@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import QuerySet
 from django.db.models.functions import Now
 
+from common.tracing import trace_id
 from workflows.models import Workflow, WorkflowVersion
 from workflows.routing import PRIORITY_DEFAULT, PRIORITY_MAX, PRIORITY_MIN
 
@@ -83,6 +84,10 @@ class TriggerInstance(models.Model):
     # claimed again and its history stays; only the retention command removes the row.
     deleted_at = models.DateTimeField(null=True, blank=True)
     delete_reason = models.TextField(blank=True, default="", db_default="")
+    # The W3C `traceparent` of the intake request's span (docs/design.md, "Traces"): every step
+    # span of the run is its child, whichever process runs it and however late. Written by intake
+    # only while tracing is on; empty otherwise.
+    trace_context = models.CharField(max_length=55, blank=True, default="", db_default="")
 
     class Meta:
         db_table = "trigger_instance"
@@ -145,6 +150,12 @@ class TriggerInstance(models.Model):
         if self.current_node_id is None:
             return None
         return {"current_node_id": self.current_node_id}
+
+    @property
+    def trace_id(self) -> str | None:
+        """The id of the run's trace (docs/design.md, "Traces"), or None when intake stored no
+        trace context."""
+        return trace_id(self.trace_context) if self.trace_context else None
 
     @property
     def is_terminal(self) -> bool:

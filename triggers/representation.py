@@ -46,6 +46,7 @@ def trigger_json(
         "completed_at": moment(instance.completed_at),
         "deleted_at": moment(instance.deleted_at),
         "delete_reason": instance.delete_reason,
+        "trace_id": instance.trace_id,
     }
 
 

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from common import tracing
 from common.db import fetchall_prepared
 from recipients.services import Profile
 from recipients.validation import key_problem
@@ -29,8 +30,10 @@ from triggers.sql import (
     INTAKE_EXISTING_MANY_SQL,
     INTAKE_EXISTING_SQL,
     INTAKE_MANY_SQL,
+    INTAKE_MANY_TRACED_SQL,
     INTAKE_REQUEST_FIELDS,
     INTAKE_SQL,
+    INTAKE_TRACED_SQL,
     INTAKE_WORKFLOW_COLUMNS,
     STATUS_PARAMS,
     TRIGGER_COLUMNS,
@@ -282,10 +285,18 @@ def _intake(
         "require_worker": settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER,
         "live_within": live_within_seconds(),
     }
+    traced = tracing.active() and tracing.traceparent()
+    if traced:  # the run's trace goes on from the intake span (docs/design.md, "Traces")
+        params["trace_context"] = traced
     if len(pending) == 1:
-        rows = fetchall_prepared(INTAKE_SQL, {**params, **{f: v[0] for f, v in columns.items()}})
+        rows = fetchall_prepared(
+            INTAKE_TRACED_SQL if traced else INTAKE_SQL,
+            {**params, **{f: v[0] for f, v in columns.items()}},
+        )
     else:
-        rows = fetchall_prepared(INTAKE_MANY_SQL, {**params, **columns})
+        rows = fetchall_prepared(
+            INTAKE_MANY_TRACED_SQL if traced else INTAKE_MANY_SQL, {**params, **columns}
+        )
     by_index = {item.index: item for item in pending}
     held: list[tuple[_Pending, int, str]] = []  # the request, its workflow's id and key
     for row in rows:

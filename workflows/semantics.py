@@ -73,6 +73,8 @@ def recipient_read(node: dict[str, Any], edges: Iterable[dict[str, Any]]) -> boo
         if isinstance(edge.get("when"), str) and edge["when"].strip():
             paths.extend(read_paths(edge["when"], condition=True))
     return any(path[:1] and path[0] in RECIPIENT_ROOTS for path in paths)
+
+
 def steps_read(definition: dict[str, Any]) -> tuple[str, ...]:
     """The steps whose message state an edge's `when` reads (`steps.<id>.delivery`), in order."""
     found: list[str] = []

@@ -24,6 +24,6 @@ WITH r AS (
     SELECT id, '', $11::text, 'created', $12, current_node_id FROM inserted
 )
 SELECT r.idx, r.known, target.workflow_id, target.key, target.active, target.version_id,
-       target.number, target.queue, target.served, inserted.id, inserted.workflow_id, inserted.workflow_version_id, inserted.idempotency_key, inserted.request_hash, inserted.cancellation_key, inserted.payload, inserted.recipient, inserted.status, inserted.current_node_id, inserted.vars, inserted.priority, inserted.attempts, inserted.available_at, inserted.lease_until, inserted.leased_by, inserted.nudged_at, inserted.last_error, inserted.created_by, inserted.created_at, inserted.updated_at, inserted.completed_at, inserted.deleted_at, inserted.delete_reason
+       target.number, target.queue, target.served, inserted.id, inserted.workflow_id, inserted.workflow_version_id, inserted.idempotency_key, inserted.request_hash, inserted.cancellation_key, inserted.payload, inserted.recipient, inserted.status, inserted.current_node_id, inserted.vars, inserted.priority, inserted.attempts, inserted.available_at, inserted.lease_until, inserted.leased_by, inserted.nudged_at, inserted.last_error, inserted.created_by, inserted.created_at, inserted.updated_at, inserted.completed_at, inserted.deleted_at, inserted.delete_reason, inserted.trace_context
 FROM r LEFT JOIN target ON target.key = r.workflow LEFT JOIN inserted ON inserted.id = r.id
 ORDER BY r.idx

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     atomic = False
 
-    dependencies = [("triggers", "0015_claim_release_v2")]
+    dependencies = [("triggers", "0016_trigger_trace_context")]
 
     operations = [
         AddIndexConcurrently(

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 
+from common import tracing
 from common.backoff import backoff
 from common.leased_work import nudge_schedule
 from common.metrics import rate_limit_wait_observe, step_lateness_observe
@@ -184,6 +185,7 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         logger.warning("execute_node: %r is not a trigger id; dropped", trigger_id)
         return None
     lease_token = f"{worker_id}/{uuid.uuid4().hex[:12]}"
+    traced_from = tracing.clock_ns() if tracing.active() else None
     claim = trigger_claim_with(
         trigger_id=trigger_id,
         worker_id=lease_token,
@@ -217,9 +219,31 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         suppression_generation=claim.suppression_generation,
         announced_to=claim.announced_to,
     )
+    if traced_from is not None:
+        return _traced(step, started_ns=traced_from)
     call = ProviderCall()
     outcome, run = _attempt(step, call)
     return _record_or_fail(step, outcome, run, call=call)
+
+
+def _traced(step: StepAttempt, *, started_ns: int) -> str | None:
+    """The step as step_execute runs it, in its span: a child of the run's stored trace context
+    (docs/design.md, "Traces"), from before the claim to after the release."""
+    trigger = step.trigger
+    with tracing.step_span(
+        trace_context=trigger.trace_context,
+        trigger_id=str(trigger.pk),
+        workflow_key=step.workflow.workflow_key,
+        node_id=str(step.node["id"]),
+        node_type=str(step.node.get("type", "")),
+        attempt=trigger.attempts + 1,
+        started_ns=started_ns,
+    ) as span:
+        call = ProviderCall()
+        outcome, run = _attempt(step, call)
+        status = _record_or_fail(step, outcome, run, call=call)
+        tracing.step_outcome(span, status=status, error=outcome.error)
+        return status
 
 
 def step_recipient(
@@ -454,10 +478,13 @@ def _send(
     call.attempted, call.provider = True, provider.name
     failover = step.trigger.attempts > 0  # elsewhere than the first provider? (metrics only)
     try:
-        with provider_call_metered(
-            channel=channel.name,
-            provider=provider.name,
-            failover=lambda: failover and provider != _first_provider(channel, node),
+        with (
+            provider_call_metered(
+                channel=channel.name,
+                provider=provider.name,
+                failover=lambda: failover and provider != _first_provider(channel, node),
+            ),
+            tracing.provider_span(channel=channel.name, provider=provider.name),
         ):
             return channel.send(
                 rendered,

@@ -1,0 +1,138 @@
+"""OpenTelemetry traces end to end (docs/design.md, "Traces"): a web process and a worker of
+their own, configured only by OTEL_* variables, export to a real OTLP/HTTP receiver on loopback
+(tests/support/otlp.py). A run is one trace: the client's, then the intake request, then a span
+per step, each with its provider call and its statements."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import pytest
+import requests
+from django.conf import settings
+
+from tests.conftest import STACK_SETTINGS, TEST_BROKER_URL, broker_clear, unique
+from tests.factories import WorkflowFactory, chain, sms_node
+from tests.support.otlp import OtlpReceiver, ReceivedSpan
+from tests.support.smtp import free_port
+from tests.support.stack import Stack, wait_until_up
+from tests.workers.helpers import wait_terminal
+from triggers.models import ApiKeyScope, TriggerInstance
+from triggers.services import api_key_create
+
+pytestmark = pytest.mark.e2e
+
+QUEUE = "traced"  # the queue of workflows `traced.*`: only this module's worker serves it
+SERVER, CLIENT, CONSUMER = 2, 3, 5  # opentelemetry.proto Span.SpanKind
+
+
+@pytest.fixture(scope="module")
+def otlp() -> Iterator[OtlpReceiver]:
+    receiver = OtlpReceiver().start()
+    yield receiver
+    receiver.stop()
+
+
+@pytest.fixture(scope="module")
+def traced_stack(otlp, django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Stack]:
+    """gunicorn and one worker (queue `traced`) on the test database, tracing to `otlp`."""
+    workdir = tmp_path_factory.mktemp("traced")
+    broker_clear(TEST_BROKER_URL)
+    db = settings.DATABASES["default"]
+    assert db["NAME"].startswith("test_"), f"refusing to run the stack on {db['NAME']!r}"
+    env = {
+        **os.environ,
+        **STACK_SETTINGS,
+        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": TEST_BROKER_URL,
+        "NOTIFLOW_SMS_BACKEND": "file",
+        "NOTIFLOW_SMS_FILE": str(workdir / "sms.jsonl"),
+        "DJANGO_STATIC_ROOT": str(workdir / "static"),
+        "PYTHONUNBUFFERED": "1",
+        # Nothing but the standard variables turns tracing on.
+        "OTEL_EXPORTER_OTLP_ENDPOINT": otlp.endpoint,
+        "OTEL_BSP_SCHEDULE_DELAY": "200",
+    }
+    stack = Stack(env=env, workdir=workdir)
+    stack.collectstatic()
+    stack.web_process("web", port := free_port(), env={"OTEL_SERVICE_NAME": "notiflow-web"})
+    stack.base_url = f"http://127.0.0.1:{port}"
+    stack.worker("traced", queues=[QUEUE], extra_env={"OTEL_SERVICE_NAME": "notiflow-worker"})
+    try:
+        with django_db_blocker.unblock():
+            _, stack.env["API_KEY"] = api_key_create(name=unique("traces"), scope=ApiKeyScope.ADMIN)
+        wait_until_up(stack, workers=1, api_key=stack.env["API_KEY"])
+        yield stack
+    except BaseException:
+        print(stack.logs())
+        raise
+    finally:
+        stack.stop()
+
+
+def children(spans: list[ReceivedSpan], parent: ReceivedSpan) -> list[ReceivedSpan]:
+    return [span for span in spans if span.parent_span_id == parent.span_id]
+
+
+def test_a_run_of_three_steps_is_one_trace_from_the_clients_span_to_each_provider_call(
+    traced_stack, otlp, django_db_blocker
+):
+    with django_db_blocker.unblock():
+        workflow = WorkflowFactory(
+            key=f"{QUEUE}.{secrets.token_hex(5)}",
+            definition=chain(sms_node("one"), sms_node("two"), sms_node("three")),
+        )
+    trace_id, client_span = secrets.token_hex(16), secrets.token_hex(8)
+
+    response = requests.post(
+        f"{traced_stack.base_url}/api/triggers/",
+        json={
+            "workflow": workflow.key,
+            "idempotency_key": unique("traced"),
+            "payload": {"name": "Ada", "phone": "+15550100"},
+        },
+        headers={
+            "Authorization": f"Bearer {traced_stack.env['API_KEY']}",
+            "traceparent": f"00-{trace_id}-{client_span}-01",
+        },
+        timeout=10,
+    )
+
+    assert response.status_code == 201, response.text
+    assert response.json()["trace_id"] == trace_id
+    with django_db_blocker.unblock():
+        run = wait_terminal(response.json()["id"])
+        assert TriggerInstance.objects.get(pk=run.pk).trace_id == trace_id
+    assert run.status == "completed"
+
+    def whole(spans: list[ReceivedSpan]) -> bool:
+        mine = [s for s in spans if s.trace_id == trace_id]
+        steps = [s for s in mine if s.name.startswith("step ")]
+        sends = [s for s in mine if s.name.startswith("send sms")]
+        return len(steps) == 3 and len(sends) == 3
+
+    otlp.wait_for(whole, timeout=30)
+    spans = otlp.trace(trace_id)
+    [intake] = [s for s in spans if s.parent_span_id == client_span]
+    assert (intake.service, intake.kind) == ("notiflow-web", SERVER)
+    assert intake.attributes.get("http.route", "").startswith("api/triggers")
+    # The intake's statement, with its text and no parameter (no payload leaves in a span).
+    [statement] = [s for s in children(spans, intake) if s.kind == CLIENT]
+    assert "INSERT INTO trigger_instance" in statement.attributes["db.statement"]
+    assert not any(key.startswith("db.statement.parameters") for key in statement.attributes)
+    steps = [s for s in children(spans, intake) if s.name.startswith("step ")]
+    assert sorted(s.attributes["notiflow.node.id"] for s in steps) == ["one", "three", "two"]
+    for step in steps:
+        assert (step.service, step.kind, step.name) == ("notiflow-worker", CONSUMER, "step sms")
+        assert step.attributes["notiflow.trigger.id"] == str(run.pk)
+        [send] = [s for s in children(spans, step) if s.name.startswith("send sms")]
+        assert send.attributes["notiflow.provider"] == "file"
+        # The release, at least, runs inside the step's span.
+        statements = [s.attributes.get("db.statement", "") for s in children(spans, step)]
+        assert any("notiflow_release_v1" in text for text in statements)
+    # Nothing of this run went to another trace.
+    stray = [s for s in otlp.received() if s.attributes.get("notiflow.trigger.id") == str(run.pk)]
+    assert {s.trace_id for s in stray} == {trace_id}
