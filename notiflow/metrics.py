@@ -31,6 +31,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from common.leases import LeaseExpired
 from events.models import WebhookEndpoint
 from registry.selectors import live_workers_by_queue
 from triggers.models import TriggerInstance, TriggerStatus
@@ -78,7 +79,7 @@ def database_gauges() -> list[Metric]:
     started = time.monotonic()
     workflows = dict(Workflow.objects.filter(active=True).values_list("key", "queue"))
     late = Q(status=TriggerStatus.ENQUEUED, available_at__lte=Now()) | Q(
-        status=TriggerStatus.PROCESSING, lease_until__lt=Now()
+        LeaseExpired(Now()), status=TriggerStatus.PROCESSING
     )
     rows = (
         TriggerInstance.objects.filter(

@@ -324,9 +324,10 @@ CANCEL_BY_KEY_EXAMPLES = [
 ]
 
 
+# Counts the POSTs of an intake endpoint by status code (notiflow_intake_requests_total), whatever
+# answered them: the view, authentication, throttling or an error. (A comment, not a docstring:
+# drf-spectacular would lend a mixin's docstring to every view using it as its description.)
 class IntakeMetered:
-    """Counts the POSTs of an intake endpoint by status code (notiflow_intake_requests_total),
-    whatever answered them: the view, authentication, throttling or an error."""
 
     intake_endpoint = ""
 

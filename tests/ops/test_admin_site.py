@@ -65,6 +65,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
         "Events and webhooks",
         "Worker registry",
         "Authentication and Authorization",
+        "Event waits",
         "Scheduler (internal)",
     ]
     models = {app["app_label"]: [m["object_name"] for m in app["models"]] for app in app_list}

@@ -77,6 +77,7 @@ def test_stats_count_by_status_depth_rate_and_percentiles_from_known_runs(known)
         TriggerStatus.COMPLETED: 22,
         TriggerStatus.FAILED: 5,
         TriggerStatus.CANCELLED: 1,
+        TriggerStatus.WAITING: 0,
     }
     assert stats.queue_depth == 3  # due and unclaimed; not the delayed one, not the deleted one
     assert (stats.completed, stats.failed) == (20, 5)  # the two old runs are outside the hour

@@ -31,6 +31,7 @@ def test_a_worker_without_an_sms_provider_cannot_run_sms_nodes(settings, no_prov
         "window",
         "throttle",
         "digest",
+        "wait_event",
     ]
     assert capabilities.providers == {"email": "smtp", "slack": "slack", "teams": "teams"}
     assert node_unrunnable(sms_node("text")) == NO_SMS
@@ -51,6 +52,7 @@ def test_providers_are_named_by_their_backend(settings):
         "window",
         "throttle",
         "digest",
+        "wait_event",
     ]
     # The chat channels' one provider each is the service itself (workers/providers).
     assert capabilities.providers == {

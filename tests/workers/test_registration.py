@@ -82,6 +82,7 @@ def test_starting_registers_what_the_worker_consumes_and_can_run_and_schedules_b
         "slack",
         "teams",
         "throttle",
+        "wait_event",
         "window",
     ]  # no SMS provider: no sms nodes (Slack and Teams need none configured)
     assert set(worker.providers) == {"email", "slack", "teams"}

@@ -65,6 +65,11 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("recipients.Fanout",), CHANGE),
         # An inapp node stores its message with the step's release (inbox/sql.py).
         (("inbox.InboxMessage",), APPEND),
+        # A wait_event step registers its wait (and its match's key shape) and takes an event
+        # that came first; the sweeper times waits out (waits/sql.py). The retention command,
+        # the owner's, deletes old ones.
+        (("waits.EventWait", "waits.WaitShape"), CHANGE),
+        (("waits.ReceivedEvent",), READ),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
@@ -93,6 +98,10 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # The feed API reads a person's messages and marks them seen, read or archived; erasing
         # the person deletes them (inbox/services.py inbox_erase).
         (("inbox.InboxMessage",), ALL_BUT_TRUNCATE),
+        # Posted events (the API, the admin, providers' reports about a run's message) are
+        # recorded and resume the runs waiting for them (waits/services.py).
+        (("waits.ReceivedEvent", "waits.WaitShape"), APPEND),
+        (("waits.EventWait",), CHANGE),
     ],
 }
 KINDS = tuple(ROLE_GRANTS)
