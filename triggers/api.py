@@ -328,7 +328,6 @@ CANCEL_BY_KEY_EXAMPLES = [
 # answered them: the view, authentication, throttling or an error. (A comment, not a docstring:
 # drf-spectacular would lend a mixin's docstring to every view using it as its description.)
 class IntakeMetered:
-
     intake_endpoint = ""
 
     def finalize_response(

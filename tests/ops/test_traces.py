@@ -13,11 +13,12 @@ import pytest
 import requests
 from django.conf import settings
 
+from registry.selectors import live_workers_by_queue
 from tests.conftest import STACK_SETTINGS, TEST_BROKER_URL, broker_clear, unique
 from tests.factories import WorkflowFactory, chain, sms_node
 from tests.support.otlp import OtlpReceiver, ReceivedSpan
 from tests.support.smtp import free_port
-from tests.support.stack import Stack, wait_until_up
+from tests.support.stack import Stack, wait_for, wait_until_up
 from tests.workers.helpers import wait_terminal
 from triggers.models import ApiKeyScope, TriggerInstance
 from triggers.services import api_key_create
@@ -65,6 +66,12 @@ def traced_stack(otlp, django_db_setup, django_db_blocker, tmp_path_factory) -> 
         with django_db_blocker.unblock():
             _, stack.env["API_KEY"] = api_key_create(name=unique("traces"), scope=ApiKeyScope.ADMIN)
         wait_until_up(stack, workers=1, api_key=stack.env["API_KEY"])
+
+        def served() -> bool:  # this module's worker, not a live one of another stack
+            with django_db_blocker.unblock():
+                return QUEUE in live_workers_by_queue()
+
+        wait_for(served, timeout=60, interval=0.2, message=f"a live worker on {QUEUE!r}")
         yield stack
     except BaseException:
         print(stack.logs())
@@ -132,7 +139,7 @@ def test_a_run_of_three_steps_is_one_trace_from_the_clients_span_to_each_provide
         assert send.attributes["notiflow.provider"] == "file"
         # The release, at least, runs inside the step's span.
         statements = [s.attributes.get("db.statement", "") for s in children(spans, step)]
-        assert any("notiflow_release_v1" in text for text in statements)
+        assert any("notiflow_release_v2" in text for text in statements)
     # Nothing of this run went to another trace.
     stray = [s for s in otlp.received() if s.attributes.get("notiflow.trigger.id") == str(run.pk)]
     assert {s.trace_id for s in stray} == {trace_id}

@@ -69,6 +69,7 @@ def test_the_stacks_two_worker_groups_are_listed_live_with_their_queues(api):
             "sms",
             "teams",
             "throttle",
+            "wait_event",
             "window",
         ]
         assert worker["providers"] == {
@@ -129,6 +130,7 @@ def test_a_worker_without_an_sms_provider_fails_an_sms_node_at_once(e2e, api):
             "slack",
             "teams",
             "throttle",
+            "wait_event",
             "window",
         ]
         assert set(worker["providers"]) == {"email", "slack", "teams"}
