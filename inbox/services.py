@@ -41,7 +41,7 @@ MARK_EVENTS = {
 }
 # Called with (mark, the changed rows of MARK_RETURNS) after a mark committed; appended to by
 # a room above the inbox at its app's ready (waits/apps.py).
-MARKED_HOOKS: list[Callable[[str, list[dict[str, Any]]], None]] = []
+MARKED_HOOKS: list[Callable[[str, list[dict[str, Any]]], object]] = []
 PAGE_SIZE = 20
 PAGE_MAX = 100
 MARK_MAX_IDS = 100

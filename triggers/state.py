@@ -309,7 +309,7 @@ def _nudge_on_commit(trigger: TriggerInstance) -> None:
 # Called with the ids of the runs a cancel stopped, inside the cancel's transaction; appended to
 # by a room above at its app's ready (waits/apps.py closes their open event waits), so that
 # triggers imports none of them.
-CANCELLED_HOOKS: list[Callable[[list[UUID]], None]] = []
+CANCELLED_HOOKS: list[Callable[[list[UUID]], object]] = []
 
 
 def _cancelled(trigger_ids: list[UUID]) -> None:
