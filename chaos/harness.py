@@ -528,7 +528,9 @@ class ChaosRun(Harness):
             clock=lambda: time.monotonic() - self.started,
             say=self.say,
         )
-        deadline = config.deadline or 120 + 0.15 * (config.triggers + config.digest_triggers)
+        deadline = config.deadline or 120 + 0.15 * (
+            config.triggers + config.digest_triggers + config.waiting_runs + config.waiting_timeouts
+        )
         began = time.monotonic()
         self.injector.start()
         supervisor = threading.Thread(target=self._supervise, name="chaos-supervisor", daemon=True)
