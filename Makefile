@@ -119,7 +119,9 @@ format: install
 ## SIGKILLed, Redis flushed and restarted, PostgreSQL restarted, and every event webhooked to a
 ## flaky receiver that is also taken down; DIGESTS runs of a digest workflow alongside (every
 ## run in exactly one digest, each digest sent once), and a topic of FANOUT subscribers triggered
-## once (every subscriber exactly one run). Exit 1 when a target is missed.
+## once (every subscriber exactly one run); WAITS runs waiting for an event, posted under the
+## faults with 10 % repeated, and WAIT_TIMEOUTS more that time out (each resumed once, the right
+## way). Exit 1 when a target is missed.
 ## BROKER=rabbitmq: a RabbitMQ node of the run's own is the broker, restarted (stop_app/start_app)
 ## in each flush's place; Redis stays as the cache and is still restarted.
 ## e.g. make chaos N=200 DIGESTS=50 KILLS=2 FLUSHES=1 REDIS_RESTARTS=0 PG_RESTARTS=0
@@ -127,6 +129,8 @@ N ?= 2000
 BROKER ?= redis
 DIGESTS ?= 500
 FANOUT ?= 2000
+WAITS ?= 1000
+WAIT_TIMEOUTS ?= 100
 KILLS ?= 10
 FLUSHES ?= 2
 REDIS_RESTARTS ?= 1
@@ -134,7 +138,8 @@ PG_RESTARTS ?= 1
 RECEIVER_OUTAGES ?= 1
 CHAOS_ARGS ?=
 chaos: install
-	$(PY) -m chaos --broker $(BROKER) --triggers $(N) --digest-triggers $(DIGESTS) --fanout-subscribers $(FANOUT) --kills $(KILLS) --flushes $(FLUSHES) \
+	$(PY) -m chaos --broker $(BROKER) --triggers $(N) --digest-triggers $(DIGESTS) --fanout-subscribers $(FANOUT) \
+		--waiting-runs $(WAITS) --waiting-timeouts $(WAIT_TIMEOUTS) --kills $(KILLS) --flushes $(FLUSHES) \
 		--redis-restarts $(REDIS_RESTARTS) --pg-restarts $(PG_RESTARTS) \
 		--receiver-outages $(RECEIVER_OUTAGES) $(CHAOS_ARGS)
 

@@ -42,6 +42,8 @@ def parse(argv: list[str]) -> ChaosConfig:
         "digest_triggers": "runs of the digest workflow, fired alongside",
         "digest_groups": "digest keys the digest runs are spread over",
         "digest_window": "the digest node's window",
+        "waiting_runs": "runs waiting for an event, posted under the faults, 10 % twice (0: none)",
+        "waiting_timeouts": "more runs waiting for an event nobody posts: they time out",
         "fire_threads": "concurrent HTTP clients firing triggers",
         "fanout_subscribers": "subscribers of the topic fanned out once under the faults (0: none)",
         "webhook_fail_first": "fraction of webhook events whose first attempt the receiver fails (500)",

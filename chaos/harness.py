@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -46,6 +47,18 @@ from chaos.receiver import ChaosReceiver
 from chaos.report import ChaosResult, Deliveries
 from chaos.services import PostgresCluster, RabbitNode, RedisServer
 from chaos.tally import tally, tally_digests, tally_inapp, tally_webhooks
+from chaos.waits import (
+    LONG_TIMEOUT,
+    SHORT_TIMEOUT,
+    TIMEOUT_WORKFLOW_KEY,
+    WAIT_WORKFLOW_KEY,
+    WAITING_SQL,
+    EventPosting,
+    tally_waits,
+    timeout_body,
+    wait_body,
+    wait_workflow_definition,
+)
 from tests.support.chat import ChatServer
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import ROOT, Stack, wait_for
@@ -140,6 +153,10 @@ class ChaosConfig:
     # A topic of this many subscribers, triggered once as the faults begin (chaos/fanout.py):
     # every subscriber gets exactly one run. 0: no fan-out (`make chaos` asks for FANOUT=2000).
     fanout_subscribers: int = 0
+    # Runs that wait for an event (chaos/waits.py), posted once they all wait, 10 % twice; and
+    # runs that wait for none and time out. 0, 0: none (`make chaos` asks for 1000 and 100).
+    waiting_runs: int = 0
+    waiting_timeouts: int = 0
     fire_threads: int = 8
     # What the webhook endpoint subscribes to (events.catalog names, "*" for all); none: no
     # endpoint, no receiver checks.
@@ -284,6 +301,10 @@ class ChaosRun(Harness):
         self.firing: Firing | None = None
         self.digest_firing: Firing | None = None
         self.fanout_id = ""
+        self.wait_firings: list[Firing] = []
+        self.posting: EventPosting | None = None
+        self.waits_busy = threading.Event()  # set while the waiting runs are fired and posted
+        self.waits_error: BaseException | None = None
         self.died: list[str] = []
         self.api = requests.Session()
         self.supervising = threading.Event()
@@ -358,6 +379,9 @@ class ChaosRun(Harness):
             definitions.append(digest_workflow_definition(self.config.digest_window))
         if self.config.fanout_subscribers:
             definitions.append(fanout_workflow_definition())
+        if self.config.waiting_runs or self.config.waiting_timeouts:
+            definitions.append(wait_workflow_definition(WAIT_WORKFLOW_KEY, LONG_TIMEOUT))
+            definitions.append(wait_workflow_definition(TIMEOUT_WORKFLOW_KEY, SHORT_TIMEOUT))
         for definition in definitions:
             created = self.api.post(self.base_url + "/api/workflows/", json=definition, timeout=30)
             if created.status_code != 201:
@@ -504,7 +528,9 @@ class ChaosRun(Harness):
             clock=lambda: time.monotonic() - self.started,
             say=self.say,
         )
-        deadline = config.deadline or 120 + 0.15 * (config.triggers + config.digest_triggers)
+        deadline = config.deadline or 120 + 0.15 * (
+            config.triggers + config.digest_triggers + config.waiting_runs + config.waiting_timeouts
+        )
         began = time.monotonic()
         self.injector.start()
         supervisor = threading.Thread(target=self._supervise, name="chaos-supervisor", daemon=True)
@@ -526,11 +552,22 @@ class ChaosRun(Harness):
             target=self.digest_firing.fire, args=(config.digest_triggers,), name="chaos-digests"
         )
         digests.start()  # alongside the others: the same faults hit both workflows
+        waits = None
+        if config.waiting_runs or config.waiting_timeouts:
+            self.waits_busy.set()
+            waits = threading.Thread(
+                target=self._waits, args=(headers, began + deadline), name="chaos-waits"
+            )
+            waits.start()
         if config.fanout_subscribers:  # first: its chunks run while the others are fired
             self.fanout_id = fanout_fire(self.api, self.base_url, began + 60)
             self.say(f"fan-out {self.fanout_id} to {config.fanout_subscribers} subscribers")
         self.firing.fire(config.triggers)
         digests.join()
+        if waits is not None:
+            waits.join()
+            if self.waits_error is not None:
+                raise RuntimeError(f"the waiting runs: {self.waits_error!r}")
         fired_at = time.monotonic()
         fired = len(self.firing.fired) + len(self.digest_firing.fired)
         self.say(f"fired {fired} trigger(s) in {fired_at - began:.1f}s")
@@ -576,6 +613,15 @@ class ChaosRun(Harness):
                 fanout_id=self.fanout_id,
                 subscribers=config.fanout_subscribers,
             )
+        if config.waiting_runs or config.waiting_timeouts:
+            tally_waits(
+                result.waits,
+                query=self._query,
+                runs=config.waiting_runs,
+                timeouts=config.waiting_timeouts,
+                fired=sum(len(firing.fired) for firing in self.wait_firings),
+                posting=self.posting,
+            )
         if config.digest_triggers:
             subjects = {
                 str(m.message["X-Notiflow-Idempotency-Key"]): m.subject
@@ -609,6 +655,34 @@ class ChaosRun(Harness):
         }
         return result
 
+    def _waits(self, headers: dict[str, str], deadline: float) -> None:
+        """Fire the waiting runs; once those that wait for an event all wait, post their events
+        (chaos/waits.py). On its own thread, alongside the other firings."""
+        config = self.config
+        try:
+            threads = max(1, config.fire_threads // 2)
+            for body, count in (
+                (wait_body, config.waiting_runs),
+                (timeout_body, config.waiting_timeouts),
+            ):
+                firing = Firing(base_url=self.base_url, headers=headers, threads=threads, body=body)
+                self.wait_firings.append(firing)
+                firing.fire(count)
+            self.say(f"fired {config.waiting_runs} + {config.waiting_timeouts} waiting runs")
+            waiting = -1
+            while waiting < config.waiting_runs and time.monotonic() < deadline:
+                with contextlib.suppress(psycopg.Error):
+                    waiting = int(self._query(WAITING_SQL, [WAIT_WORKFLOW_KEY])[0][0])
+                time.sleep(0.5)
+            self.say(f"{waiting} runs waiting: posting their events, 10 % twice")
+            self.posting = EventPosting(base_url=self.base_url, headers=headers, threads=threads)
+            self.posting.post(config.waiting_runs, seed=config.seed)
+            self.say(f"posted the events: answers {dict(self.posting.answers)}")
+        except BaseException as exc:  # reported by the main thread
+            self.waits_error = exc
+        finally:
+            self.waits_busy.clear()
+
     def _rabbitmq_restart(self) -> str:
         assert self.rabbitmq is not None
         return f"RabbitMQ stop_app/start_app, back after {self.rabbitmq.restart():.1f}s"
@@ -625,6 +699,8 @@ class ChaosRun(Harness):
                 in_db += int(self._query(RUNNING_SQL)[0][0])
             except psycopg.Error:
                 return None
+        if self.waits_busy.is_set():  # the waiting runs are not all fired, or not all resumed
+            in_db += 1
         # Not terminal in the database, plus (while firing) those not yet created.
         waiting = [firing.remaining for firing in (self.firing, self.digest_firing) if firing]
         unfired = sum(waiting) if waiting else self.config.triggers + self.config.digest_triggers

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from chaos.fanout import Fanouts
+from chaos.waits import Waits
 
 
 @dataclass
@@ -231,6 +232,7 @@ class ChaosResult:
     webhooks: Webhooks = field(default_factory=Webhooks)
     digests: Digests = field(default_factory=Digests)
     fanouts: Fanouts = field(default_factory=Fanouts)
+    waits: Waits = field(default_factory=Waits)
     died_by_themselves: list[str] = field(default_factory=list)
     faults_requested: dict[str, int] = field(default_factory=dict)
     # Faults of kinds the chaos run does not know (the hosts harness: a link cut, a freeze), by
@@ -291,7 +293,13 @@ class ChaosResult:
             ),
         ]
         misses = [message for ok, message in checks if not ok]
-        return misses + self.digests.misses() + self.fanouts.misses() + self.webhooks.misses()
+        return (
+            misses
+            + self.digests.misses()
+            + self.fanouts.misses()
+            + self.waits.misses()
+            + self.webhooks.misses()
+        )
 
     def _broker_rows(self) -> list[tuple[str, str, object]]:
         """(kind in faults_injected, label, value) of the broker's faults."""
@@ -348,6 +356,7 @@ class ChaosResult:
             ("processes that exited by themselves", len(self.died_by_themselves)),
             *self.digests.rows(),
             *self.fanouts.rows(),
+            *self.waits.rows(),
             *self.webhooks.rows(),
         ]
         width = max(len(label) for label, _ in rows)

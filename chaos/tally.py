@@ -22,11 +22,14 @@ from chaos.report import ChaosResult, Deliveries, Digests, Webhooks
 Query = Callable[..., list[tuple[Any, ...]]]
 
 # Two successful step logs for one (trigger, node): a step recorded twice. A digest's opener
-# logs two steps at its node, each once: the wait for the window ("opened") and the close.
+# logs two steps at its node, each once: the wait for the window ("opened") and the close; so
+# does a wait_event node: the park ("waiting_for") and the resume.
 _STEPS_LOGGED_TWICE = """
 SELECT count(*) FROM (
     SELECT 1 FROM step_log WHERE success
-    GROUP BY trigger_id, node_id, coalesce(output ? 'opened', false) HAVING count(*) > 1
+    GROUP BY trigger_id, node_id, coalesce(output ? 'opened', false),
+             coalesce(output ? 'waiting_for', false)
+    HAVING count(*) > 1
 ) twice
 """
 # A completed trigger of the main workflow without one successful step for every node of it.

@@ -4,7 +4,9 @@ message.seen, message.read and message.archived (events.catalog) in the mark's t
 erasing a person's messages. Every function takes the recipient's key: no function reads a
 message of another recipient.
 
-After a change commits, the recipient's open streams hear of it (inbox/live.py).
+After a change commits, the recipient's open streams hear of it (inbox/live.py), and so do the
+hooks a room above registered at its app's ready (MARKED_HOOKS: waits/ posts message.seen and
+message.read for the runs waiting for them); the inbox imports none of them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -36,6 +39,9 @@ MARK_EVENTS = {
     "read": catalog.MESSAGE_READ,
     "archived": catalog.MESSAGE_ARCHIVED,
 }
+# Called with (mark, the changed rows of MARK_RETURNS) after a mark committed; appended to by
+# a room above the inbox at its app's ready (waits/apps.py).
+MARKED_HOOKS: list[Callable[[str, list[dict[str, Any]]], object]] = []
 PAGE_SIZE = 20
 PAGE_MAX = 100
 MARK_MAX_IDS = 100
@@ -144,7 +150,8 @@ def message_json(message: InboxMessage) -> dict[str, Any]:
 def inbox_mark(*, recipient: str, mark: str, ids: list[str] | None = None) -> list[str]:
     """Mark the recipient's messages `ids` (None: every one not archived) as `mark` (MARKS);
     the ids of those it changed. Ids of another recipient's messages, or of none, change
-    nothing. Announces the mark's event for each changed message, in the same transaction."""
+    nothing. Announces the mark's event for each changed message, in the same transaction;
+    once committed, tells MARKED_HOOKS."""
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(
@@ -155,6 +162,9 @@ def inbox_mark(*, recipient: str, mark: str, ids: list[str] | None = None) -> li
             events_record([_announcement(MARK_EVENTS[mark], recipient, row) for row in changed])
         if changed:
             transaction.on_commit(lambda: live.inbox_changed(recipient))
+    if changed:
+        for hook in MARKED_HOOKS:
+            hook(mark, changed)
     return [str(row["id"]) for row in changed]
 
 

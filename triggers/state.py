@@ -306,6 +306,18 @@ def _nudge_on_commit(trigger: TriggerInstance) -> None:
     trigger_enqueue_on_commit(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
 
 
+# Called with the ids of the runs a cancel stopped, inside the cancel's transaction; appended to
+# by a room above at its app's ready (waits/apps.py closes their open event waits), so that
+# triggers imports none of them.
+CANCELLED_HOOKS: list[Callable[[list[UUID]], object]] = []
+
+
+def _cancelled(trigger_ids: list[UUID]) -> None:
+    if trigger_ids:
+        for hook in CANCELLED_HOOKS:
+            hook(trigger_ids)
+
+
 @transaction.atomic
 def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> TriggerInstance:
     """Cancel a trigger that is not terminal. Raises TriggerStateConflict when it is.
@@ -318,6 +330,7 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
     if trigger.is_terminal:
         raise TriggerStateConflict(trigger, f"trigger is already {trigger.status}")
     events_record([_cancel_locked(trigger, actor=actor, reason=reason)])
+    _cancelled([trigger.pk])
     return trigger
 
 
@@ -352,6 +365,7 @@ def triggers_cancel_by_key(
         .order_by("pk")
     )
     events_record([_cancel_locked(trigger, actor=actor, reason=reason) for trigger in locked])
+    _cancelled([trigger.pk for trigger in locked])
     return [trigger.pk for trigger in locked]
 
 

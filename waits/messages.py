@@ -2,21 +2,33 @@
 "Waiting for events": message waits). A delivery report stored by deliveries (an email's
 open or click from the provider, an SMS delivered or read) is posted as `message.<state>` with
 data {trigger_id, node_id, channel, state}; a node with `message` waits for that name with the
-match {trigger_id: its run, node_id: the step}. A click implies an open, a read too."""
+match {trigger_id: its run, node_id: the step}. A click implies an open, a read too.
+
+An in-app message marked seen or read over the feed API is posted the same way (inbox_marked,
+which waits/apps.py hooks into the inbox at ready: the inbox is below waits): a seen is an open,
+a read is a seen and an open."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from waits.services import event_receive
+from workflows.nodes.inapp import INAPP_CHANNEL
 
-IMPLIED = {"clicked": ("clicked", "opened"), "read": ("read", "opened")}
+IMPLIED = {
+    "clicked": ("clicked", "opened"),
+    "seen": ("seen", "opened"),
+    "read": ("read", "seen", "opened"),
+}
+# The inbox's marks that are a message's states.
+INBOX_STATES = ("seen", "read")
 # The states a message wait may name (`message.<state>`).
 MESSAGE_STATES = (
     "sent",
     "delivered",
     "opened",
     "clicked",
+    "seen",
     "read",
     "bounced",
     "failed",
@@ -50,3 +62,20 @@ def message_events_post(
         )
         resumed += outcome.resumed
     return resumed
+
+
+def inbox_marked(mark: str, changed: list[dict[str, Any]]) -> None:
+    """The inbox's hook (inbox.services.MARKED_HOOKS), after a mark committed: each in-app
+    message newly seen or read posted as message.seen / message.read, idempotent by the message
+    (read, unread, read again resumes nothing twice)."""
+    if mark not in INBOX_STATES:
+        return
+    for row in changed:
+        message_events_post(
+            trigger_id=row["trigger_id"],
+            node_id=row["node_id"],
+            channel=INAPP_CHANNEL,
+            state=mark,
+            source=f"inbox-{row['id']}",
+            actor="inbox",
+        )

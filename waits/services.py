@@ -118,6 +118,14 @@ def _resume(
         return int(rows[0][0]) if rows else 0
 
 
+def waits_cancel(trigger_ids: list[Any]) -> int:
+    """Close the open waits of the runs a cancel stopped, in the cancel's transaction
+    (triggers.state.CANCELLED_HOOKS, hooked at waits' ready); how many."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql.WAITS_CANCEL_SQL, {"trigger_ids": [str(each) for each in trigger_ids]})
+        return cursor.rowcount
+
+
 def waits_time_out(*, batch: int = 1000) -> int:
     """Resolve a batch of open waits past their deadline as timed out and resume their runs
     (the sweeper, every interval); how many runs it resumed."""

@@ -183,6 +183,13 @@ WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s AND resolved_at IS N
   AND deadline <= now()
 """
 
+# The open waits of runs a cancel stopped, closed in the cancel's transaction (waits_cancel):
+# neither resumed nor timed out, and no more listed as waiting.
+WAITS_CANCEL_SQL = """
+UPDATE event_wait SET resolved_at = now(), resolved_by = 'cancelled'
+WHERE trigger_id = ANY(%(trigger_ids)s::uuid[]) AND resolved_at IS NULL
+"""
+
 WAIT_READ_SQL = """
 SELECT created_at, resolved_at, received, timed_out, event, deadline FROM event_wait
 WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s

@@ -15,7 +15,7 @@ from django.utils import timezone
 from tests.factories import email_node, sms_node
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerEvent, TriggerInstance
-from triggers.state import trigger_cancel
+from triggers.state import trigger_cancel, triggers_cancel_by_key
 from waits.models import EventWait, ReceivedEvent
 from waits.services import CONFLICT, CREATED, SAME, event_receive, waits_time_out
 from workers.services.engine import step_execute
@@ -152,12 +152,25 @@ def test_one_event_resumes_every_run_waiting_for_it():
 
 def test_a_cancelled_waiting_run_is_not_resumed_and_its_wait_closes():
     trigger = parked()
+    other = parked()
     trigger_cancel(trigger_id=trigger.pk, actor="admin:op", reason="no")
     trigger.refresh_from_db()
     assert trigger.status == "cancelled"
-    post(order_id="o-1")
+    # Closed in the cancel's transaction, not left open until its deadline; the other stays.
+    closed = EventWait.objects.get(trigger_id=trigger.pk)
+    assert closed.resolved_at is not None and closed.resolved_by == "cancelled"
+    assert (closed.received, closed.timed_out) == (False, False)
+    assert EventWait.objects.get(trigger_id=other.pk).resolved_at is None
+    assert post(order_id="o-1").resumed == 1  # the other one only
     trigger.refresh_from_db()
     assert trigger.status == "cancelled"
+
+
+def test_a_cancel_by_key_closes_the_waits_of_the_runs_it_stops():
+    trigger = parked()
+    TriggerInstance.objects.filter(pk=trigger.pk).update(cancellation_key="cart-9")
+    assert triggers_cancel_by_key(cancellation_key="cart-9", actor="api:k") == [trigger.pk]
+    assert EventWait.objects.get(trigger_id=trigger.pk).resolved_by == "cancelled"
 
 
 def test_the_event_lookup_uses_the_index():

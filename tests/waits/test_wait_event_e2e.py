@@ -1,20 +1,26 @@
 """wait_event on the real stack (gunicorn, Celery workers and beat): a posted event resumes a
 waiting run, a timeout resumes it through the sweeper, an event and the timeout racing resume
 it once; the operator posts an event from the admin (recorded with who) and cancels a waiting
-run (docs/design.md, rule 13)."""
+run, which closes its wait; an in-app message marked read over the feed API resumes the run
+waiting for it (docs/design.md, rule 13)."""
 
 from __future__ import annotations
 
 import threading
 from typing import Any
 
+import requests
 from django.utils import timezone
 
+from inbox.models import InboxMessage
+from recipients.models import Recipient
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, delay_node
+from tests.inbox.support import stack_headers
 from tests.support.stack import wait_for
 from tests.workers.helpers import fire, wait_terminal
 from triggers.models import TriggerEvent, TriggerInstance
+from triggers.services import TriggerRequest, triggers_create
 from waits.models import EventWait, ReceivedEvent
 from waits.services import waits_time_out
 
@@ -149,3 +155,53 @@ def test_the_operator_cancels_a_waiting_run(api, operator):
     body = {"name": name, "id": unique("e"), "data": {"order_id": "c"}}
     assert api.post("/api/events/", body).status_code == 201
     assert TriggerInstance.objects.get(pk=trigger_id).status == "cancelled"
+    # Closed in the cancel's transaction, not left open until its deadline.
+    assert EventWait.objects.get(trigger_id=trigger_id).resolved_by == "cancelled"
+
+
+def test_an_inapp_message_read_over_the_feed_api_resumes_its_run_on_the_stack(e2e):
+    """Knock's example on the real stack: an in-app message, up to an hour for it to be read,
+    else a reminder; the recipient's browser marks it read over the feed API."""
+    workflow = WorkflowFactory(
+        definition={
+            "entry_node_id": "bell",
+            "nodes": [
+                {"id": "bell", "type": "inapp", "title": "Hi {{ payload.name }}", "body": "Hi"},
+                {
+                    "id": "read",
+                    "type": "wait_event",
+                    "message": "bell",
+                    "event": "message.read",
+                    "timeout": "1h",
+                },
+                delay_node("thanks", delay_ms=0),
+                delay_node("remind", delay_ms=0),
+            ],
+            "edges": [
+                {"from": "bell", "to": "read"},
+                {"from": "read", "to": "thanks", "when": "vars.read.received"},
+                {"from": "read", "to": "remind", "when": "vars.read.timed_out"},
+            ],
+        }
+    )
+    recipient = Recipient.objects.create(key=unique("person")).key
+    request = TriggerRequest(workflow.key, unique("k"), {"name": "Ada"}, recipient=recipient)
+    ((trigger, _),) = triggers_create([request])
+    trigger_id = str(trigger.pk)
+    waiting(trigger_id)
+    message = InboxMessage.objects.get(trigger_id=trigger_id, node_id="bell")
+    answer = requests.post(
+        f"{e2e.base_url}/api/inbox/mark/",
+        json={"ids": [str(message.pk)], "as": "read"},
+        headers=stack_headers(recipient),
+        timeout=10,
+    )
+    assert (answer.status_code, answer.json()["marked"]) == (200, [str(message.pk)])
+    done = wait_terminal(trigger_id)
+    assert done.status == "completed"
+    assert done.vars["read"]["received"] is True
+    assert done.vars["read"]["event"]["data"]["state"] == "read"
+    nodes = set(
+        TriggerEvent.objects.filter(trigger_id=trigger_id).values_list("node_id", flat=True)
+    )
+    assert "thanks" in nodes and "remind" not in nodes

@@ -25,6 +25,8 @@ from tests.support.stack import ROOT
 from triggers.models import TriggerInstance
 from triggers.sql import CLAIM_SQL
 from triggers.state import claim_params
+from waits.models import EventWait
+from waits.services import waits_time_out
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute
 from workers.services.roles import db_role_setup
@@ -267,3 +269,58 @@ def test_web_and_worker_roles_run_a_fanout(roles, api_client):
         sweep_task()
     assert Fanout.objects.get(pk=fanout_id).status == "done"
     assert TriggerInstance.objects.filter(workflow__key="roles-fan").count() == 3
+
+
+def test_web_and_worker_roles_run_waits(roles, api_client):
+    """A wait_event run as the roles: the worker registers the wait and parks the run, the web
+    posts the event that resumes it (and cancels another, closing its wait), the worker's sweep
+    times a third out."""
+    definition = {
+        "entry_node_id": "hold",
+        "nodes": [
+            {
+                "id": "hold",
+                "type": "wait_event",
+                "event": "order.paid",
+                "match": {"order_id": "{{ payload.order_id }}"},
+                "timeout": "1h",
+                "lookback": "1h",
+            },
+            delay_node("after", delay_ms=0),
+        ],
+        "edges": [{"from": "hold", "to": "after"}],
+    }
+    with as_role(roles["web"]):
+        created = api_client.post(
+            "/api/workflows/", {"key": "waits", "name": "Waits", **definition}, format="json"
+        )
+        assert created.status_code == 201, created.content
+        ids = [
+            api_client.post(
+                "/api/triggers/",
+                {"workflow": "waits", "idempotency_key": order, "payload": {"order_id": order}},
+                format="json",
+            ).json()["id"]
+            for order in ("paid", "cancelled", "late")
+        ]
+    paid, cancelled, late = ids
+    with as_role(roles["worker"]):
+        for trigger_id in ids:
+            step_execute(trigger_id=trigger_id, worker_id="w")
+    assert set(TriggerInstance.objects.filter(pk__in=ids).values_list("status", flat=True)) == {
+        "waiting"
+    }
+    with as_role(roles["web"]):
+        event = {"name": "order.paid", "id": "e1", "data": {"order_id": "paid"}}
+        posted = api_client.post("/api/events/", event, format="json")
+        assert (posted.status_code, posted.json()["resumed"]) == (201, 1), posted.content
+        assert api_client.post(f"/api/triggers/{cancelled}/cancel/").status_code == 200
+    EventWait.objects.filter(trigger_id=late).update(deadline=F("created_at"))
+    with as_role(roles["worker"]):
+        assert waits_time_out() == 1
+        for trigger_id in (paid, late):
+            TriggerInstance.objects.filter(pk=trigger_id).update(available_at=F("created_at"))
+            assert step_execute(trigger_id=trigger_id, worker_id="w") == "enqueued"
+    assert EventWait.objects.get(trigger_id=cancelled).resolved_by == "cancelled"
+    assert TriggerInstance.objects.get(pk=paid).vars["hold"]["received"] is True
+    assert TriggerInstance.objects.get(pk=late).vars["hold"]["timed_out"] is True

@@ -65,9 +65,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("recipients.Fanout",), CHANGE),
         # An inapp node stores its message with the step's release (inbox/sql.py).
         (("inbox.InboxMessage",), APPEND),
-        # A wait_event step registers its wait (and its match's key shape) and takes an event
-        # that came first; the sweeper times waits out (waits/sql.py). The retention command,
-        # the owner's, deletes old ones.
+        # A wait_event node registers its wait (and its match's shape), looks back for an
+        # event that came first, and parks; the sweeper times waits out (waits/sql.py).
         (("waits.EventWait", "waits.WaitShape"), CHANGE),
         (("waits.ReceivedEvent",), READ),
     ],
@@ -98,10 +97,9 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # The feed API reads a person's messages and marks them seen, read or archived; erasing
         # the person deletes them (inbox/services.py inbox_erase).
         (("inbox.InboxMessage",), ALL_BUT_TRUNCATE),
-        # Posted events (the API, the admin, providers' reports about a run's message) are
-        # recorded and resume the runs waiting for them (waits/services.py).
-        (("waits.ReceivedEvent", "waits.WaitShape"), APPEND),
-        (("waits.EventWait",), CHANGE),
+        # Events are posted over the API, from the admin, by providers' reports and the inbox's
+        # marks, and resume waits; a cancel closes its run's waits (waits/).
+        (("waits.*",), ALL_BUT_TRUNCATE),
     ],
 }
 KINDS = tuple(ROLE_GRANTS)

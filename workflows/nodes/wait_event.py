@@ -69,7 +69,7 @@ class WaitEventNode(NodeType):
         "message": {
             "type": "string",
             "description": "an earlier send step's id: wait for its message's `event` "
-            "(message.delivered, message.opened, message.clicked, message.read, ...)",
+            "(message.delivered, message.opened, message.clicked, message.seen, message.read, ...)",
         },
     }
     form_groups = (("event", "timeout", "lookback"), ("match",))
