@@ -198,8 +198,11 @@ def test_the_latency_from_completion_to_answer(api, e2e):
     """100 clients each wait for their own trigger of a 1-3 s delay workflow: how long after the
     trigger completed (its completed_at) each answer arrived."""
     stack = e2e
-    workflow = delayed(duration="1s")
-    triggers = [fire(api, workflow, {}) for _ in range(100)]
+    # Their completions spread over three seconds, as the docstring's workload says: a burst of
+    # 100 at one instant measures how fast one web process renders 100 answers at once (p50
+    # 567 ms on the 2-core CI machine of 2026-11-26), not how soon a waiter hears of its run.
+    workflows = [delayed(duration=f"{seconds}s") for seconds in (1, 2, 3)]
+    triggers = [fire(api, workflows[i % 3], {}) for i in range(100)]
     lags: list[float] = []
     lock = threading.Lock()
 
