@@ -5,7 +5,7 @@ Every process records into files of its own under NOTIFLOW_METRICS_DIR (promethe
 multiprocess mode): gunicorn's workers and the Celery worker's prefork children are separate
 processes, and the web process's `GET /metrics` (notiflow/metrics.py) reads every file there, so
 one scrape shows what all of them recorded, the prefork children included. Each process group
-writes to a directory of its own (`web`, `worker-<node name>`), which its parent process cleans
+writes to a directory of its own (`web@<address>`, `worker-<node name>`), which its parent process cleans
 when it starts (metrics_process_start), before it forks: a restarted group starts again from
 zero (Prometheus reads that as a counter reset), and never wipes another group's files.
 
@@ -146,7 +146,7 @@ def metrics_on() -> bool:
 
 
 def metrics_group_name(name: str) -> str:
-    """A process group's directory name: `web`, or `worker-<node name>` made file-safe."""
+    """A process group's directory name: `web@<address>`, or `worker-<node name>` made file-safe."""
     return re.sub(r"[^A-Za-z0-9_.@-]", "_", name)[:100] or "process"
 
 

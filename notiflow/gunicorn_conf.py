@@ -65,10 +65,17 @@ accesslog = "-"
 preload_app = True
 
 
+def metrics_group(binds: list[str]) -> str:
+    """This instance's metrics group: `web@<its first address>`. Two web processes on one host
+    (a second instance with other settings, a blue-green switch) listen on different addresses,
+    so neither cleans the other's files when it starts."""
+    return f"web@{binds[0]}" if binds else "web"
+
+
 def on_starting(server: Any) -> None:
-    """Metrics (common/metrics.py): the master cleans the `web` group's directory under
+    """Metrics (common/metrics.py): the master cleans its group's directory under
     NOTIFLOW_METRICS_DIR and every worker it forks records there; called after the app is
     preloaded, before the first fork."""
     from common.metrics import metrics_process_start
 
-    metrics_process_start("web")
+    metrics_process_start(metrics_group(list(server.cfg.bind)))

@@ -15,8 +15,14 @@ from django.utils import timezone
 from prometheus_client import values
 
 from common import metrics
-from common.metrics import ALL_METRICS, metrics_process_start, metrics_process_stop
+from common.metrics import (
+    ALL_METRICS,
+    metrics_group_name,
+    metrics_process_start,
+    metrics_process_stop,
+)
 from events.models import WebhookEndpoint
+from notiflow.gunicorn_conf import metrics_group
 from notiflow.metrics import GAUGES, DatabaseGauges, RecordedMetrics
 from registry.services import worker_register
 from tests.factories import chain, email_node, sms_node
@@ -251,3 +257,12 @@ def test_the_gauges_are_read_at_most_once_per_cache_period(settings):
     now[0] += 0.1
     gauges.collect()
     assert len(reads) == 2
+
+
+def test_each_gunicorn_instance_on_a_host_has_a_group_of_its_own():
+    """Two web processes on one host (a second instance with other settings) listen on
+    different addresses; a group named after the address means the second one starting does
+    not clean the first one's files (notiflow/gunicorn_conf.py)."""
+    first, second = metrics_group(["127.0.0.1:8000"]), metrics_group(["127.0.0.1:8001"])
+    assert first != second and first.startswith("web@")
+    assert metrics_group_name(first) != metrics_group_name(second)
