@@ -29,6 +29,9 @@ from tests.factories import chain, email_node, sms_node
 from tests.ops.metrics_helpers import samples, total, value
 from tests.workers.helpers import due_trigger, run_to_the_end
 from triggers.models import TriggerInstance
+from workers.errors import TransientError
+from workers.providers import provider_for_attempt
+from workers.services.step_metrics import provider_call_metered
 
 TOKEN = "scrape-secret"
 
@@ -266,3 +269,46 @@ def test_each_gunicorn_instance_on_a_host_has_a_group_of_its_own():
     first, second = metrics_group(["127.0.0.1:8000"]), metrics_group(["127.0.0.1:8001"])
     assert first != second and first.startswith("web@")
     assert metrics_group_name(first) != metrics_group_name(second)
+
+
+@pytest.mark.django_db
+def test_a_provider_call_is_metered_only_while_recording_and_counts_a_failover(
+    client, settings, tmp_path
+):
+    """Off (the hot path's common case) every call gets the same do-nothing context; on, an
+    attempt that the round robin sent past the node's first provider counts as a failover."""
+    settings.NOTIFLOW_EMAIL_PROVIDERS = ["ses", "backup"]
+    settings.NOTIFLOW_PROVIDER_SETTINGS = {
+        "backup": {"backend": "smtp", "options": {"host": "127.0.0.1", "port": 2525}}
+    }
+    backup = provider_for_attempt("email", named="", attempts=1)
+    off = [
+        provider_call_metered(channel="email", provider=backup, named="", attempts=n)
+        for n in range(2)
+    ]
+    assert off[0] is off[1]
+
+    settings.NOTIFLOW_METRICS_DIR = str(tmp_path)
+    settings.NOTIFLOW_METRICS_TOKEN = TOKEN
+    settings.NOTIFLOW_METRICS_CACHE_SECONDS = 0
+    metrics_process_start("test", directory=str(tmp_path))
+    try:
+        # attempt 1 of a node naming no provider: the backup, after the first provider (ses)
+        with provider_call_metered(channel="email", provider=backup, named="", attempts=1):
+            pass
+        # attempt 0 of a node naming the backup: its first provider, no failover
+        with provider_call_metered(channel="email", provider=backup, named="backup", attempts=0):
+            pass
+        with (
+            pytest.raises(TransientError),
+            provider_call_metered(channel="email", provider=backup, named="", attempts=1),
+        ):
+            raise TransientError("refused")
+        parsed = scrape(client)
+    finally:
+        metrics_process_stop()
+    assert total(parsed, "notiflow_provider_failovers_total", provider="backup") == 2
+    assert total(parsed, "notiflow_provider_calls_total", provider="backup", outcome="sent") == 2
+    assert (
+        total(parsed, "notiflow_provider_calls_total", provider="backup", outcome="transient") == 1
+    )

@@ -39,7 +39,7 @@ from workers.errors import PermanentError, RateLimited, StepError, TransientErro
 from workers.nodes import CHANNELS, Channel, node_unrunnable
 from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
 from workers.nodes.flow import EngineStep
-from workers.providers import Provider, provider_for_attempt
+from workers.providers import provider_for_attempt
 from workers.services.caps import send_caps_take
 from workers.services.ledger import (
     SendSlot,
@@ -461,9 +461,8 @@ def _send(
     send caps, then the send."""
     node = step.node
     idempotency_key = f"{step.trigger.pk}:{node['id']}"
-    provider = provider_for_attempt(
-        channel.name, named=str(node.get("provider") or ""), attempts=step.trigger.attempts
-    )
+    named, attempts = str(node.get("provider") or ""), step.trigger.attempts
+    provider = provider_for_attempt(channel.name, named=named, attempts=attempts)
     pause = provider_token_take(provider, idempotency_key=idempotency_key)
     if pause is not None:
         raise RateLimited(provider.name, pause)
@@ -476,13 +475,10 @@ def _send(
     if refused:
         raise PermanentError(refused)
     call.attempted, call.provider = True, provider.name
-    failover = step.trigger.attempts > 0  # elsewhere than the first provider? (metrics only)
     try:
         with (
             provider_call_metered(
-                channel=channel.name,
-                provider=provider.name,
-                failover=lambda: failover and provider != _first_provider(channel, node),
+                channel=channel.name, provider=provider, named=named, attempts=attempts
             ),
             tracing.provider_span(channel=channel.name, provider=provider.name),
         ):
@@ -498,11 +494,6 @@ def _send(
         raise
     except StepError as exc:  # the error says which provider failed (a failover follows)
         raise type(exc)(f"{provider.name}: {exc}") from exc
-
-
-def _first_provider(channel: Channel, node: dict[str, Any]) -> Provider:
-    """The provider a node's first attempt uses: a later attempt elsewhere is a failover."""
-    return provider_for_attempt(channel.name, named=str(node.get("provider") or ""), attempts=0)
 
 
 def _next_node(step: StepAttempt, run: NodeRun) -> str | None:

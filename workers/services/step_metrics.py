@@ -4,7 +4,7 @@ late it was claimed, and how its provider call went. Nothing here touches the da
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING
 
@@ -12,6 +12,7 @@ from common.metrics import metrics_on, provider_call_observe, step_observe
 from triggers.models import TriggerStatus
 from workers.errors import PermanentError, RateLimited
 from workers.nodes.base import FOLLOW_AGAIN, NodeRun
+from workers.providers import Provider, provider_for_attempt
 
 if TYPE_CHECKING:
     from workers.services.engine import Outcome, StepAttempt
@@ -55,13 +56,17 @@ def provider_call_outcome(exc: BaseException | None) -> str:
 
 
 def provider_call_metered(
-    *, channel: str, provider: str, failover: Callable[[], bool]
+    *, channel: str, provider: Provider, named: str, attempts: int
 ) -> AbstractContextManager[None]:
-    """Around a provider call: its outcome (from what it raised) and duration; `failover` says
-    whether it went elsewhere than the node's first provider (asked only when metrics are on)."""
+    """Around a provider call: its outcome (from what it raised) and duration, and whether it
+    went elsewhere than the node's first provider (a failover: attempt `attempts` of a node
+    naming `named`, worked out only when metrics are on). Off, it returns one shared
+    do-nothing context: nothing is made per call."""
     if not metrics_on():
         return _UNMETERED
-    return _provider_call_metered(channel=channel, provider=provider, failover=failover)
+    return _provider_call_metered(
+        channel=channel, provider=provider, named=named, attempts=attempts
+    )
 
 
 _UNMETERED = nullcontext()
@@ -69,7 +74,7 @@ _UNMETERED = nullcontext()
 
 @contextmanager
 def _provider_call_metered(
-    *, channel: str, provider: str, failover: Callable[[], bool]
+    *, channel: str, provider: Provider, named: str, attempts: int
 ) -> Iterator[None]:
     started = time.monotonic()
     failed: BaseException | None = None
@@ -81,8 +86,9 @@ def _provider_call_metered(
     finally:
         provider_call_observe(
             channel=channel,
-            provider=provider,
+            provider=provider.name,
             outcome=provider_call_outcome(failed),
             seconds=time.monotonic() - started,
-            failover=failover(),
+            failover=attempts > 0
+            and provider != provider_for_attempt(channel, named=named, attempts=0),
         )
