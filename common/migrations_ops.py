@@ -1,0 +1,33 @@
+"""Custom migration operations the apps' migrations share (migration files import them from here,
+so what a migration did stays what it does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.postgres.operations import AddIndexConcurrently
+
+
+class AddIndexConcurrentlyWhereItCan(AddIndexConcurrently):
+    """Concurrently when the migration runs as deployed (atomic = False, no transaction); plainly
+    when a caller migrates inside a transaction of its own (a test that migrates back and forth
+    in its test transaction), where PostgreSQL refuses CONCURRENTLY: the same index either way."""
+
+    def _ensure_not_in_transaction(self, schema_editor: Any) -> None:
+        pass
+
+    def database_forwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        model = to_state.apps.get_model(app_label, self.model_name)
+        if self.allow_migrate_model(schema_editor.connection.alias, model):
+            concurrently = not schema_editor.connection.in_atomic_block
+            schema_editor.add_index(model, self.index, concurrently=concurrently)
+
+    def database_backwards(
+        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
+    ) -> None:
+        model = from_state.apps.get_model(app_label, self.model_name)
+        if self.allow_migrate_model(schema_editor.connection.alias, model):
+            concurrently = not schema_editor.connection.in_atomic_block
+            schema_editor.remove_index(model, self.index, concurrently=concurrently)
