@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import contextlib
 import datetime
-import ipaddress
 import json
 import signal
 import smtplib
@@ -111,60 +110,25 @@ class DelayProxy:
 
 
 def certificate(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate for 127.0.0.1 and localhost: (cert.pem, key.pem) in `folder`."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
+    """A self-signed CA certificate for 127.0.0.1 and localhost: (cert.pem, key.pem) in `folder`."""
     from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
+
+    from common.certificates import private_key_pem, self_signed_certificate
 
     folder.mkdir(parents=True, exist_ok=True)
     cert_path, key_path = folder / "link-cert.pem", folder / "link-key.pem"
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=2))
-        .add_extension(
-            x509.SubjectAlternativeName(
-                [x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]
-            ),
-            critical=False,
-        )
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
-        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-        .add_extension(
-            x509.AuthorityKeyIdentifier.from_issuer_public_key(key.public_key()), critical=False
-        )
-        .sign(key, hashes.SHA256())
-    )
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
+    cert_path.write_bytes(
+        self_signed_certificate(
+            key,
+            "127.0.0.1",
+            valid_since=datetime.timedelta(minutes=5),
+            valid_for=datetime.timedelta(days=2),
+            names=("127.0.0.1", "localhost"),
+            ca=True,
         )
     )
+    key_path.write_bytes(private_key_pem(key))
     return cert_path, key_path
 
 

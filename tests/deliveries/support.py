@@ -10,12 +10,11 @@ import time
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
-from cryptography.x509.oid import NameOID
 from django.conf import settings
 
+from common.certificates import self_signed_certificate
 from deliveries.sns import sns_canonical
 from tests.factories import chain, email_node, sms_node
 from tests.workers.helpers import due_trigger
@@ -78,26 +77,15 @@ SNS_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 SNS_CERT_URL_PATTERN = r"http://127\.0\.0\.1:\d+/[A-Za-z0-9_./-]+\.pem"
 
 
-def _certificate(key: rsa.RSAPrivateKey) -> bytes:
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "sns.us-east-1.amazonaws.com")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=30))
-        .sign(key, hashes.SHA256())
-    )
-    return cert.public_bytes(serialization.Encoding.PEM)
-
-
 @cache
 def sns_cert_url() -> str:
     """The URL of the tests' SNS signing certificate, on a loopback server started once."""
-    pem = _certificate(SNS_KEY)
+    pem = self_signed_certificate(
+        SNS_KEY,
+        "sns.us-east-1.amazonaws.com",
+        valid_since=datetime.timedelta(days=1),
+        valid_for=datetime.timedelta(days=30),
+    )
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:

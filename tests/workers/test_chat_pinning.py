@@ -13,11 +13,9 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 
+from common.certificates import private_key_pem, self_signed_certificate
 from tests.factories import chain, slack_node, teams_node
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
@@ -81,27 +79,16 @@ def tls_listener(tmp_path) -> Iterator[tuple[int, list[str | None]]]:
     """A TLS server on 127.0.0.1 with a self-signed certificate for HOST, recording the server
     name (SNI) of each ClientHello; no client trusts its certificate, so no request completes."""
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, HOST)])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=1))
-        .not_valid_after(now + datetime.timedelta(hours=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName(HOST)]), critical=False)
-        .sign(key, hashes.SHA256())
-    )
-    (tmp_path / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    (tmp_path / "key.pem").write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
+    (tmp_path / "cert.pem").write_bytes(
+        self_signed_certificate(
+            key,
+            HOST,
+            valid_since=datetime.timedelta(minutes=1),
+            valid_for=datetime.timedelta(hours=1),
+            names=(HOST,),
         )
     )
+    (tmp_path / "key.pem").write_bytes(private_key_pem(key))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
     names: list[str | None] = []
