@@ -3,6 +3,7 @@ so what a migration did stays what it does)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.postgres.operations import AddIndexConcurrently
@@ -19,15 +20,18 @@ class AddIndexConcurrentlyWhereItCan(AddIndexConcurrently):
     def database_forwards(
         self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
     ) -> None:
-        model = to_state.apps.get_model(app_label, self.model_name)
-        if self.allow_migrate_model(schema_editor.connection.alias, model):
-            concurrently = not schema_editor.connection.in_atomic_block
-            schema_editor.add_index(model, self.index, concurrently=concurrently)
+        self._index_change(app_label, schema_editor, to_state, schema_editor.add_index)
 
     def database_backwards(
         self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
     ) -> None:
-        model = from_state.apps.get_model(app_label, self.model_name)
+        self._index_change(app_label, schema_editor, from_state, schema_editor.remove_index)
+
+    def _index_change(
+        self, app_label: str, schema_editor: Any, state: Any, change: Callable[..., None]
+    ) -> None:
+        """`change` (the schema editor's add_index or remove_index) on the model as `state` has
+        it: CONCURRENTLY unless in a transaction."""
+        model = state.apps.get_model(app_label, self.model_name)
         if self.allow_migrate_model(schema_editor.connection.alias, model):
-            concurrently = not schema_editor.connection.in_atomic_block
-            schema_editor.remove_index(model, self.index, concurrently=concurrently)
+            change(model, self.index, concurrently=not schema_editor.connection.in_atomic_block)
