@@ -529,8 +529,9 @@ class Bench:
             self.procs.stop(web)
 
     def run_scale(self) -> None:
-        """History in the `scale` copy; engine runs alternate between it and the empty `engine`
-        database, so that a change in the machine's load hits both sides of the ratio alike."""
+        """History in the `scale` copy; the admin charts of its last 24 hours (bench/charts.py);
+        engine runs alternate between it and the empty `engine` database, so that a change in
+        the machine's load hits both sides of the ratio alike."""
         from bench.engine import engine_run
         from bench.fixtures import ENGINE_DEFINITION, use_database, workflow_new
         from bench.scale import history_load, table_sizes
@@ -545,6 +546,11 @@ class Bench:
         self.r["scale_sizes"] = table_sizes(url)
         say(f"  loaded in {seconds:.0f}s: {self.r['scale_sizes']}")
         self.r["scale_workflow"] = history
+        from bench.charts import CHARTS_REPEAT, charts_run
+
+        say(f"scale: the admin charts of `history`'s last 24 h, {CHARTS_REPEAT} times each way")
+        self.r["scale_charts"] = charts_run(history, repeat=CHARTS_REPEAT)
+        say(f"  {self.r['scale_charts']}")
         for round_ in range(self.args.repeat):
             for database, key in (("engine", "scale_empty"), ("scale", "scale")):
                 say(

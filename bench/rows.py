@@ -320,6 +320,18 @@ def _scale_memory_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
                 command=bench.cmd("scale", scale_triggers=a.scale_triggers, triggers=a.triggers),
             )
         )
+    charts = r.get("scale_charts")
+    if charts is not None:
+        rows.append(
+            Row(
+                "6. admin charts, one workflow's 24 h (ms per draw of the panel)",
+                f"uncached {spread(charts.uncached_ms, digits=0)},"
+                f" cached {spread(charts.cached_ms, digits=1)};"
+                f" {charts.window_runs:,} runs in the window, at the end of the history of"
+                f" {a.scale_triggers:,} completed triggers (bench/charts.py)",
+                command=bench.cmd("scale", scale_triggers=a.scale_triggers, triggers=a.triggers),
+            )
+        )
     m = r.get("memory")
     if m is not None:
         rows.append(

@@ -7,7 +7,9 @@ OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER, OTEL_EXPORTER_OTLP_*, OTEL_BSP_*)
 maintained instrumentations of Django (a span per request, continuing the client's
 `traceparent`), psycopg (a span per statement), requests and urllib3 (a span per HTTP call).
 Only what the instrumentations cannot know is written here: a step's span, whose parent is the
-run's stored trace context (`step_span`), and a provider call's (`provider_span`).
+run's stored trace context (`step_span`), a provider call's (`provider_span`), and a webhook
+delivery's of an event about a run, whose parent is that run's stored context too
+(`delivery_span`).
 
 Off, nothing is imported from OpenTelemetry and nothing is instrumented: the hot path asks
 `active()`, a module global, and goes on.
@@ -271,3 +273,51 @@ def provider_span(*, channel: str, provider: str) -> AbstractContextManager[Any]
         kind=SpanKind.CLIENT,
         attributes={"notiflow.channel": channel, "notiflow.provider": provider},
     )
+
+
+@contextmanager
+def delivery_span(
+    *,
+    trace_context: str,
+    trigger_id: str,
+    workflow_key: str,
+    event_type: str,
+    delivery_id: int,
+    attempt: int,
+    started_ns: int | None,
+) -> Iterator[Span]:
+    """The span of one webhook delivery's attempt of an event about a run, a child of the span
+    intake stored with the run (`trace_context`, which must be a valid one), current while it
+    runs: the POST's HTTP span (the urllib3 instrumentation) and the finish's statement are its
+    children. A PRODUCER: it hands the event on to a receiver, which may continue the trace
+    from the request's `traceparent` header."""
+    assert _tracer is not None
+    from opentelemetry.propagate import extract
+    from opentelemetry.trace import SpanKind
+
+    with _tracer.start_as_current_span(
+        f"deliver {event_type}",
+        context=extract({"traceparent": trace_context}),
+        kind=SpanKind.PRODUCER,
+        start_time=started_ns,
+        attributes={
+            "notiflow.trigger.id": trigger_id,
+            "notiflow.workflow.key": workflow_key,
+            "notiflow.event.type": event_type,
+            "notiflow.webhook.delivery.id": delivery_id,
+            "notiflow.webhook.attempt": attempt,
+        },
+    ) as span:
+        yield span
+
+
+def delivery_outcome(span: Span, *, answer: str, status: str | None, error: str) -> None:
+    """Note how the attempt ended on its span: what the answer meant (delivered, gone, failed),
+    the delivery's new status (empty when its lease was lost), and an error status unless it
+    was delivered."""
+    from opentelemetry.trace import Status, StatusCode
+
+    span.set_attribute("notiflow.webhook.outcome", answer)
+    span.set_attribute("notiflow.webhook.status", status or "")
+    if answer != "delivered":
+        span.set_status(Status(StatusCode.ERROR, error[:500]))

@@ -1,7 +1,13 @@
 """The bench's broker choice and scaling curve, without running a benchmark: where the RabbitMQ
-run's vhost comes from, and what the curve's table and chart are made of."""
+run's vhost comes from, and what the curve's table and chart are made of; and the scale part's
+chart timing on a tiny history."""
 
+from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from django.db.models import F, Max
 
 from bench.curve import CurvePoint, curve_chart, curve_medians, curve_table
 from bench.infra import Config, base_env
@@ -80,8 +86,6 @@ def test_over_several_rounds_each_figure_is_its_median_and_each_round_is_shown()
 
 
 def test_the_metrics_cost_rows_compare_on_with_off_round_by_round():
-    from types import SimpleNamespace
-
     from bench.engine import EngineRun
     from bench.intake import IntakeRun
     from bench.metrics_cost import GUNICORN, POOL, MetricsCostRound
@@ -113,3 +117,55 @@ def test_the_metrics_cost_rows_compare_on_with_off_round_by_round():
     assert "pool CPU ms/step on 10.10" in engine_row.result
     assert intake_row.ratio.startswith("0.91") and intake_row.met is False
     assert _metrics_rows(bench, {}, args) == []
+
+
+@pytest.mark.django_db
+def test_the_scale_parts_charts_time_the_panel_uncached_and_cached_at_the_historys_end():
+    """The `scale` part's chart figure on a tiny history: the part loads 1,000,000 runs with
+    bench.scale's statement; this runs that statement for 300, in the test's transaction."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from bench.charts import charts_run
+    from bench.fixtures import ENGINE_DEFINITION
+    from bench.rows import _scale_memory_rows
+    from bench.scale import LOAD_SQL
+    from tests.factories import WorkflowFactory
+    from triggers.charts import workflow_charts_cache_key
+    from triggers.models import TriggerInstance
+
+    history = WorkflowFactory(definition=ENGINE_DEFINITION)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            LOAD_SQL,
+            {
+                "workflow": history.pk,
+                "version": history.current_version_id,
+                "first": 1,
+                "last": 300,
+            },
+        )
+    # 300 runs, one every 2 s, all within the last 24 h of the history; but one moved to a day
+    # before the history began, out of the window.
+    TriggerInstance.objects.filter(workflow=history, idempotency_key="history-1").update(
+        completed_at=F("completed_at") - timedelta(days=1)
+    )
+
+    with CaptureQueriesContext(connection) as queries:
+        run = charts_run(history, repeat=2)
+
+    # Each uncached draw queried the runs, each cached one did not.
+    assert sum("percentile_cont" in q["sql"].lower() for q in queries.captured_queries) == 2
+    assert run.window_runs == 299
+    assert len(run.uncached_ms) == len(run.cached_ms) == 2
+    assert all(ms > 0 for ms in run.uncached_ms + run.cached_ms)
+    end = TriggerInstance.objects.filter(workflow=history).aggregate(end=Max("completed_at"))["end"]
+    assert cache.get(workflow_charts_cache_key(workflow=history, now=end)) is None
+
+    bench = SimpleNamespace(cmd=lambda only, **sizes: f"make bench {only}")
+    args = SimpleNamespace(scale_triggers=300, triggers=50)
+    [row] = _scale_memory_rows(bench, {"scale_charts": run}, args)
+    assert row.figure.startswith("6. admin charts")
+    assert row.result.startswith("uncached ") and " cached " in row.result
+    assert "299 runs in the window" in row.result and row.command == "make bench scale"

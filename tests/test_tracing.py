@@ -15,6 +15,11 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind
 
 from common import tracing
+from events.models import WebhookDelivery
+from events.services import dispatcher
+from events.services.dispatcher import delivery_send
+from events.services.endpoints import endpoint_ping
+from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, sms_node
 from triggers import sql
 from triggers.models import TriggerInstance
@@ -143,3 +148,67 @@ def test_a_parentless_client_span_starts_no_trace_but_a_parentless_step_does(spa
         pass
     names = sorted(s.name for s in spans.get_finished_spans())
     assert names == ["SELECT", "step sms"]
+
+
+PAYLOAD = {"name": "Ada", "phone": "+15550100"}
+
+
+def _run_to_the_end(run: TriggerInstance, nodes: int) -> TriggerInstance:
+    for _ in range(nodes):  # each step made due at once (helpers.run_to_the_end)
+        step_execute(trigger_id=str(run.pk), worker_id="w")
+        TriggerInstance.objects.filter(pk=run.pk).update(
+            available_at=timezone.now() - timedelta(hours=1)
+        )
+    return TriggerInstance.objects.get(pk=run.pk)
+
+
+@pytest.mark.django_db
+def test_a_webhook_delivery_of_an_event_about_a_run_is_a_child_of_the_runs_stored_context(
+    spans, settings, receiver
+):
+    settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER = False
+    workflow = WorkflowFactory(definition=chain(sms_node("one")))
+    endpoint, path = endpoint_on(receiver, events=["trigger.completed"], workflows=[workflow.key])
+    tracer = tracing._tracer
+    assert tracer is not None
+    with tracer.start_as_current_span("POST api/triggers/", kind=SpanKind.SERVER) as intake:
+        run, _ = trigger_create(workflow_key=workflow.key, idempotency_key="k", payload=PAYLOAD)
+    assert _run_to_the_end(run, 1).status == "completed"
+    delivery = WebhookDelivery.objects.get(endpoint=endpoint)
+    spans.clear()
+
+    assert delivery_send(delivery.pk, worker_id="w") == "delivered"
+    # A ping is about no run: delivered without a span (its HTTP call would start no trace).
+    ping = endpoint_ping(endpoint).deliveries.get()
+    assert delivery_send(ping.pk, worker_id="w") == "delivered"
+
+    [span] = spans.get_finished_spans()
+    context = intake.get_span_context()
+    assert (span.name, span.kind) == ("deliver trigger.completed", SpanKind.PRODUCER)
+    assert span.context.trace_id == context.trace_id
+    assert span.parent is not None and span.parent.span_id == context.span_id
+    assert span.attributes["notiflow.trigger.id"] == str(run.pk)
+    assert span.attributes["notiflow.webhook.delivery.id"] == delivery.pk
+    assert span.attributes["notiflow.webhook.attempt"] == 1
+    assert span.attributes["notiflow.webhook.outcome"] == "delivered"
+    assert span.attributes["notiflow.webhook.status"] == "delivered"
+    assert [r.event["type"] for r in receiver.wait_for(path, 2)] == [
+        "notiflow.trigger.completed",
+        "notiflow.ping",
+    ]
+
+
+@pytest.mark.django_db
+def test_while_tracing_is_off_a_delivery_reads_no_trace_context(settings, receiver, monkeypatch):
+    settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER = False
+    assert not tracing.active()
+    read: list[object] = []
+    monkeypatch.setattr(dispatcher, "_run_trace_context", read.append)
+    workflow = WorkflowFactory(definition=chain(sms_node("one")))
+    endpoint, _ = endpoint_on(receiver, events=["trigger.completed"], workflows=[workflow.key])
+    run, _ = trigger_create(workflow_key=workflow.key, idempotency_key="k", payload=PAYLOAD)
+    assert _run_to_the_end(run, 1).status == "completed"
+
+    delivery = WebhookDelivery.objects.get(endpoint=endpoint)
+    assert delivery_send(delivery.pk, worker_id="w") == "delivered"
+    assert read == []

@@ -105,10 +105,15 @@ def workflow_charts(*, workflow: Workflow, now: datetime | None = None) -> Workf
     )
 
 
+def workflow_charts_cache_key(*, workflow: Workflow, now: datetime) -> str:
+    """The cache key of `workflow`'s charts at `now`: one per workflow and minute."""
+    return f"workflow-charts:{workflow.pk}:{now.astimezone(UTC):%Y%m%d%H%M}"
+
+
 def workflow_charts_cached(*, workflow: Workflow, now: datetime | None = None) -> WorkflowCharts:
     """workflow_charts, computed at most once a minute per workflow (Django's cache)."""
     now = now or timezone.now()
-    key = f"workflow-charts:{workflow.pk}:{now.astimezone(UTC):%Y%m%d%H%M}"
+    key = workflow_charts_cache_key(workflow=workflow, now=now)
     charts = cache.get(key)
     if charts is None:
         charts = workflow_charts(workflow=workflow, now=now)

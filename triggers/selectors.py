@@ -274,3 +274,11 @@ def trigger_ids_by_prefix(prefix: str, *, limit: int = 11) -> list[UUID]:
     low, high = UUID(digits.ljust(32, "0")), UUID(digits.ljust(32, "f"))
     ids = TriggerInstance.objects.filter(pk__gte=low, pk__lte=high).order_by("pk")
     return list(ids.values_list("pk", flat=True)[:limit])
+
+
+def run_trace_context(trigger_id: UUID) -> str:
+    """The trace context intake stored with run `trigger_id` (its traceparent), or "" when it
+    has none or is gone (an event outlives its run's retention: events/models.py). Read by the
+    webhook dispatcher while tracing is on (triggers/apps.py)."""
+    rows = TriggerInstance.objects.filter(pk=trigger_id).values_list("trace_context", flat=True)
+    return next(iter(rows[:1]), "")

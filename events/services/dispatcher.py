@@ -32,6 +32,7 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -40,6 +41,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models.functions import Now
 
+from common import tracing
 from common.backoff import backoff
 from common.db import fetchone_prepared
 from common.leased_work import nudge_schedule, work_sweep
@@ -129,10 +131,19 @@ def _event_of(columns: list[Any]) -> OutboxEvent:
 def delivery_send(delivery_id: int, *, worker_id: str) -> str | None:
     """Claim, POST and record one delivery; its new status, or None when it was not claimed.
     The POST ends within its deadline (events.services.sender); should anything still stop it
-    (the task's soft time limit, a bug), the attempt is recorded as failed with the error."""
+    (the task's soft time limit, a bug), the attempt is recorded as failed with the error.
+    While tracing is on, the attempt of an event about a run is a span of the run's trace
+    (`_traced`)."""
+    traced_from = tracing.clock_ns() if tracing.active() else None
     claimed = delivery_claim(delivery_id, worker_id=worker_id)
     if claimed is None:
         return None
+    if traced_from is not None:
+        return _traced(claimed, started_ns=traced_from)
+    return delivery_record(claimed, _post(claimed))
+
+
+def _post(claimed: Claimed) -> PostResult:
     started = time.monotonic()
     try:
         result = post_signed(
@@ -142,11 +153,50 @@ def delivery_send(delivery_id: int, *, worker_id: str) -> str | None:
             body=event_body(claimed.event),
         )
     except Exception as exc:
-        logger.exception("webhook delivery %s: the POST raised", delivery_id)
+        logger.exception("webhook delivery %s: the POST raised", claimed.delivery_id)
         spent = int((time.monotonic() - started) * 1000)
         result = PostResult(None, f"{type(exc).__name__}: {exc}"[:1000], spent)
     webhook_delivery_observe(outcome=_answer(result), seconds=result.duration_ms / 1000)
-    return delivery_record(claimed, result)
+    return result
+
+
+# How the dispatcher reads a run's stored trace context (its traceparent, or "" when it has
+# none or is gone) while tracing is on. Events know nothing of triggers but their ids: the
+# triggers app sets it (triggers/apps.py), as it sets the workflow page's panels.
+RunTraceContext = Callable[[uuid.UUID], str]
+_run_trace_context: RunTraceContext | None = None
+
+
+def run_trace_context_set(reader: RunTraceContext) -> None:
+    global _run_trace_context
+    _run_trace_context = reader
+
+
+def _traced(claimed: Claimed, *, started_ns: int) -> str | None:
+    """The attempt as delivery_send makes it, in a span whose parent is the stored trace context
+    of the run the event is about (docs/design.md, "Traces"), from before the claim to after
+    the finish; read with a statement of its own, only while tracing is on. An event about no
+    run (a ping, an endpoint's), or about a run without a context, is delivered without a span
+    (its HTTP call, parentless, starts no trace)."""
+    event = claimed.event
+    context = ""
+    if event.trigger_id is not None and _run_trace_context is not None:
+        context = _run_trace_context(event.trigger_id)
+    if not tracing.trace_id(context):
+        return delivery_record(claimed, _post(claimed))
+    with tracing.delivery_span(
+        trace_context=context,
+        trigger_id=str(event.trigger_id),
+        workflow_key=event.workflow_key,
+        event_type=event.type,
+        delivery_id=claimed.delivery_id,
+        attempt=claimed.attempts,
+        started_ns=started_ns,
+    ) as span:
+        result = _post(claimed)
+        status = delivery_record(claimed, result)
+        tracing.delivery_outcome(span, answer=_answer(result), status=status, error=_error(result))
+        return status
 
 
 def _retry_in(attempts: int) -> timedelta:
@@ -166,6 +216,10 @@ def _answer(result: PostResult) -> str:
     return "gone" if result.status_code == GONE else "failed"
 
 
+def _error(result: PostResult) -> str:
+    return result.error or (f"HTTP {result.status_code}" if not result.delivered else "")
+
+
 def delivery_record(claimed: Claimed, result: PostResult) -> str | None:
     """Finish the attempt's record (always: it happened) and, while the lease still holds, write
     its outcome, in one statement. Returns the delivery's new status, or None when the lease was
@@ -173,7 +227,6 @@ def delivery_record(claimed: Claimed, result: PostResult) -> str | None:
     countdown or left to the sweeper (common.leased_work.nudge_schedule)."""
     retry = _retry_in(claimed.attempts).total_seconds()
     retry_nudged, _ = nudge_schedule(retry)
-    error = result.error or (f"HTTP {result.status_code}" if not result.delivered else "")
     row = fetchone_prepared(
         DELIVERY_FINISH_SQL,
         {
@@ -182,7 +235,7 @@ def delivery_record(claimed: Claimed, result: PostResult) -> str | None:
             "attempt_id": claimed.attempt_id,
             "answer": _answer(result),
             "status_code": result.status_code,
-            "error": error,
+            "error": _error(result),
             "duration_ms": result.duration_ms,
             "retry": retry,
             "retry_nudged": retry_nudged,

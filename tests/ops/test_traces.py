@@ -1,20 +1,24 @@
 """OpenTelemetry traces end to end (docs/design.md, "Traces"): a web process and a worker of
 their own, configured only by OTEL_* variables, export to a real OTLP/HTTP receiver on loopback
 (tests/support/otlp.py). A run is one trace: the client's, then the intake request, then a span
-per step, each with its provider call and its statements."""
+per step, each with its provider call and its statements, and a span per webhook delivery of an
+event about the run, with its POST."""
 
 from __future__ import annotations
 
 import os
 import secrets
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import requests
 from django.conf import settings
 
+from events.services.endpoints import endpoint_delete
 from registry.selectors import live_workers_by_queue
 from tests.conftest import STACK_SETTINGS, TEST_BROKER_URL, broker_clear, unique
+from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, sms_node
 from tests.support.otlp import OtlpReceiver, ReceivedSpan
 from tests.support.smtp import free_port
@@ -26,7 +30,8 @@ from triggers.services import api_key_create
 pytestmark = pytest.mark.e2e
 
 QUEUE = "traced"  # the queue of workflows `traced.*`: only this module's worker serves it
-SERVER, CLIENT, CONSUMER = 2, 3, 5  # opentelemetry.proto Span.SpanKind
+HOOKS = "traced-hooks"  # its webhook dispatcher's queue (NOTIFLOW_WEBHOOK_QUEUE), its own too
+SERVER, CLIENT, PRODUCER, CONSUMER = 2, 3, 4, 5  # opentelemetry.proto Span.SpanKind
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,8 @@ def otlp() -> Iterator[OtlpReceiver]:
 
 @pytest.fixture(scope="module")
 def traced_stack(otlp, django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Stack]:
-    """gunicorn and one worker (queue `traced`) on the test database, tracing to `otlp`."""
+    """gunicorn and one worker (queues `traced` and `traced-hooks`) on the test database,
+    tracing to `otlp`."""
     workdir = tmp_path_factory.mktemp("traced")
     broker_clear(TEST_BROKER_URL)
     db = settings.DATABASES["default"]
@@ -53,6 +59,7 @@ def traced_stack(otlp, django_db_setup, django_db_blocker, tmp_path_factory) -> 
         "NOTIFLOW_SMS_FILE": str(workdir / "sms.jsonl"),
         "DJANGO_STATIC_ROOT": str(workdir / "static"),
         "PYTHONUNBUFFERED": "1",
+        "NOTIFLOW_WEBHOOK_QUEUE": HOOKS,
         # Nothing but the standard variables turns tracing on.
         "OTEL_EXPORTER_OTLP_ENDPOINT": otlp.endpoint,
         "OTEL_BSP_SCHEDULE_DELAY": "200",
@@ -61,7 +68,9 @@ def traced_stack(otlp, django_db_setup, django_db_blocker, tmp_path_factory) -> 
     stack.collectstatic()
     stack.web_process("web", port := free_port(), env={"OTEL_SERVICE_NAME": "notiflow-web"})
     stack.base_url = f"http://127.0.0.1:{port}"
-    stack.worker("traced", queues=[QUEUE], extra_env={"OTEL_SERVICE_NAME": "notiflow-worker"})
+    stack.worker(
+        "traced", queues=[QUEUE, HOOKS], extra_env={"OTEL_SERVICE_NAME": "notiflow-worker"}
+    )
     try:
         with django_db_blocker.unblock():
             _, stack.env["API_KEY"] = api_key_create(name=unique("traces"), scope=ApiKeyScope.ADMIN)
@@ -84,6 +93,23 @@ def children(spans: list[ReceivedSpan], parent: ReceivedSpan) -> list[ReceivedSp
     return [span for span in spans if span.parent_span_id == parent.span_id]
 
 
+def traced_post(stack: Stack, workflow_key: str, trace_id: str, client_span: str) -> Any:
+    """POST a trigger of `workflow_key` as a client whose span `client_span` is in `trace_id`."""
+    return requests.post(
+        f"{stack.base_url}/api/triggers/",
+        json={
+            "workflow": workflow_key,
+            "idempotency_key": unique("traced"),
+            "payload": {"name": "Ada", "phone": "+15550100"},
+        },
+        headers={
+            "Authorization": f"Bearer {stack.env['API_KEY']}",
+            "traceparent": f"00-{trace_id}-{client_span}-01",
+        },
+        timeout=10,
+    )
+
+
 def test_a_run_of_three_steps_is_one_trace_from_the_clients_span_to_each_provider_call(
     traced_stack, otlp, django_db_blocker
 ):
@@ -94,19 +120,7 @@ def test_a_run_of_three_steps_is_one_trace_from_the_clients_span_to_each_provide
         )
     trace_id, client_span = secrets.token_hex(16), secrets.token_hex(8)
 
-    response = requests.post(
-        f"{traced_stack.base_url}/api/triggers/",
-        json={
-            "workflow": workflow.key,
-            "idempotency_key": unique("traced"),
-            "payload": {"name": "Ada", "phone": "+15550100"},
-        },
-        headers={
-            "Authorization": f"Bearer {traced_stack.env['API_KEY']}",
-            "traceparent": f"00-{trace_id}-{client_span}-01",
-        },
-        timeout=10,
-    )
+    response = traced_post(traced_stack, workflow.key, trace_id, client_span)
 
     assert response.status_code == 201, response.text
     assert response.json()["trace_id"] == trace_id
@@ -149,3 +163,48 @@ def test_a_run_of_three_steps_is_one_trace_from_the_clients_span_to_each_provide
     # Nothing of this run went to another trace.
     stray = [s for s in otlp.received() if s.attributes.get("notiflow.trigger.id") == str(run.pk)]
     assert {s.trace_id for s in stray} == {trace_id}
+
+
+def test_a_webhook_delivery_of_the_runs_event_is_a_span_of_its_trace_with_its_post(
+    traced_stack, otlp, receiver, django_db_blocker
+):
+    with django_db_blocker.unblock():
+        workflow = WorkflowFactory(
+            key=f"{QUEUE}.{secrets.token_hex(5)}", definition=chain(sms_node("one"))
+        )
+        endpoint, path = endpoint_on(
+            receiver, events=["trigger.completed"], workflows=[workflow.key]
+        )
+    try:
+        trace_id, client_span = secrets.token_hex(16), secrets.token_hex(8)
+        response = traced_post(traced_stack, workflow.key, trace_id, client_span)
+        assert response.status_code == 201, response.text
+        [request] = receiver.wait_for(path, 1, timeout=30)
+
+        def delivered(spans: list[ReceivedSpan]) -> bool:
+            return any(s.trace_id == trace_id and s.name.startswith("deliver ") for s in spans)
+
+        otlp.wait_for(delivered, timeout=30)
+    finally:
+        with django_db_blocker.unblock():
+            endpoint_delete(endpoint)
+    spans = otlp.trace(trace_id)
+    [intake] = [s for s in spans if s.parent_span_id == client_span]
+    [deliver] = [s for s in children(spans, intake) if s.name.startswith("deliver ")]
+    assert (deliver.service, deliver.kind, deliver.name) == (
+        "notiflow-worker",
+        PRODUCER,
+        "deliver trigger.completed",
+    )
+    assert deliver.attributes["notiflow.trigger.id"] == response.json()["id"]
+    assert deliver.attributes["notiflow.webhook.outcome"] == "delivered"
+    # Its POST (the urllib3 instrumentation's span) and its finish are its children, and the
+    # receiver got the POST's traceparent: it may continue the run's trace.
+    [post] = [s for s in children(spans, deliver) if s.kind == CLIENT and s.name == "POST"]
+    assert (
+        post.attributes.get("http.status_code", post.attributes.get("http.response.status_code"))
+        == 200
+    )
+    statements = [s.attributes.get("db.statement", "") for s in children(spans, deliver)]
+    assert any("notiflow_delivery_finish_v1" in text for text in statements)
+    assert request.headers["traceparent"] == f"00-{trace_id}-{post.span_id}-01"

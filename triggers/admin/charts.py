@@ -4,6 +4,8 @@ triggers.charts (cached a minute); the pictures from common.svg_charts, drawn on
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -42,8 +44,10 @@ def charts_svg(charts: WorkflowCharts) -> list[str]:
     ]
 
 
-def workflow_charts_panel(workflow: Workflow) -> str:
-    charts = workflow_charts_cached(workflow=workflow)
+def workflow_charts_panel(workflow: Workflow, *, now: datetime | None = None) -> str:
+    """The panel's HTML: the charts of the 24 hours up to `now` (default: now; the bench draws
+    those at the end of its history, bench/charts.py)."""
+    charts = workflow_charts_cached(workflow=workflow, now=now)
     return render_to_string(
         "admin/triggers/workflow/charts_panel.html",
         {
