@@ -1,4 +1,5 @@
-"""The statements of event waits, each whole (docs/design.md, "Waiting for events").
+"""The statements of event waits (docs/design.md, "Waiting for events"), each whole but for the
+parts two of them share, named once below (`_RESUMED`).
 
 Exactly once rests on two rules:
 
@@ -15,6 +16,23 @@ TIMEOUTS_SQL, and the engine's release followed by PARK_SQL), so they cannot dea
 """
 
 from __future__ import annotations
+
+# The shared tail of the statements that resolve waits (RESUME_SQL, TIMEOUTS_SQL): after a CTE
+# `resolved` returning (trigger_id, node_id, reason, actor) for each wait it resolved, the CTEs
+# `resumed` (the run `waiting` at that node made due now, its nudge recorded) and `logged` (its
+# status event, with the reason and actor of its wait's resolution).
+_RESUMED = """resumed AS (
+    UPDATE trigger_instance t
+    SET status = 'enqueued', available_at = now(), nudged_at = now(), updated_at = now()
+    FROM resolved
+    WHERE t.id = resolved.trigger_id AND t.status = 'waiting'
+      AND t.current_node_id = resolved.node_id
+    RETURNING t.id, t.workflow_id, t.priority, t.current_node_id, resolved.reason, resolved.actor
+),
+logged AS (
+    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
+    SELECT id, 'waiting', 'enqueued', reason, actor, current_node_id FROM resumed
+)"""
 
 # An event's row; idempotent by its id. Returns the row (new or not) and whether it is new.
 EVENT_STORE_SQL = """
@@ -38,7 +56,7 @@ SHAPES_SQL = "SELECT keys_text FROM wait_shape WHERE name = %(name)s"
 # order), then its wait resolved; a run `waiting` at that node is made due now and its nudge
 # recorded, with its status event. A run still running the node's first step (`processing`)
 # keeps its resolved wait: PARK_SQL, after that step's release, sees it and does not park.
-RESUME_SQL = """
+RESUME_SQL = f"""
 WITH candidate AS (
     SELECT w.id, w.trigger_id FROM event_wait w
     WHERE w.name = %(name)s AND w.match_hash = ANY(%(hashes)s) AND w.resolved_at IS NULL
@@ -57,33 +75,21 @@ resolved AS (
         resolved_by = %(actor)s
     FROM held
     WHERE w.trigger_id = held.id AND w.id IN (SELECT id FROM candidate) AND w.resolved_at IS NULL
-    RETURNING w.trigger_id, w.node_id
+    RETURNING w.trigger_id, w.node_id, 'event ' || %(name)s || ' ' || %(event_id)s AS reason,
+              %(actor)s::text AS actor
 ),
-resumed AS (
-    UPDATE trigger_instance t
-    SET status = 'enqueued', available_at = now(), nudged_at = now(), updated_at = now()
-    FROM resolved
-    WHERE t.id = resolved.trigger_id AND t.status = 'waiting'
-      AND t.current_node_id = resolved.node_id
-    RETURNING t.id, t.workflow_id, t.priority, t.current_node_id
-),
-logged AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-    SELECT id, 'waiting', 'enqueued', 'event ' || %(name)s || ' ' || %(event_id)s, %(actor)s,
-           current_node_id
-    FROM resumed
-)
+{_RESUMED}
 SELECT (SELECT count(*) FROM resolved) AS resolved, r.id, w.queue, r.priority
 FROM (SELECT 1) one
 LEFT JOIN resumed r ON true
 LEFT JOIN workflows_workflow w ON w.id = r.workflow_id
-"""
+"""  # noqa: S608 (a constant fragment, values as parameters)
 
 # The open waits past their deadline, a batch: resolved as timed out and, when the run is
 # `waiting`, made due now with its nudge recorded and its status event. A run being worked
 # on is skipped (SKIP LOCKED) for the next sweep; the wait of a run that ended (cancelled) is
 # closed without resuming anything.
-TIMEOUTS_SQL = """
+TIMEOUTS_SQL = f"""
 WITH due AS (
     SELECT w.id, w.trigger_id FROM event_wait w
     WHERE w.resolved_at IS NULL AND w.deadline <= now()
@@ -107,24 +113,12 @@ resolved AS (
     WHERE w.resolved_at IS NULL
       AND (w.id IN (SELECT id FROM gone)
            OR (w.id IN (SELECT id FROM due) AND w.trigger_id IN (SELECT id FROM held)))
-    RETURNING w.trigger_id, w.node_id
+    RETURNING w.trigger_id, w.node_id, 'wait timed out' AS reason, 'sweeper' AS actor
 ),
-resumed AS (
-    UPDATE trigger_instance t
-    SET status = 'enqueued', available_at = now(), nudged_at = now(), updated_at = now()
-    FROM resolved
-    WHERE t.id = resolved.trigger_id AND t.status = 'waiting'
-      AND t.current_node_id = resolved.node_id
-    RETURNING t.id, t.workflow_id, t.priority, t.current_node_id
-),
-logged AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-    SELECT id, 'waiting', 'enqueued', 'wait timed out', 'sweeper', current_node_id
-    FROM resumed
-)
+{_RESUMED}
 SELECT r.id, w.queue, r.priority
 FROM resumed r JOIN workflows_workflow w ON w.id = r.workflow_id
-"""
+"""  # noqa: S608 (a constant fragment, values as parameters)
 
 # A run's wait at a node, registered once (a step run again finds the first one), with its
 # match shape. Returns the row.
