@@ -133,11 +133,13 @@ def report_mismatch(report: Report, send: SendLedger) -> str:
 
 
 def delivery_record(report: Report) -> DeliveryEvent | None:
-    """Store `report` about its send, once (a provider's redelivery changes nothing), with its
-    suppression and its announcement. None when it matches no send (logged: the provider is
-    still answered 200, so it does not retry forever), or when it names a send that its
-    provider did not accept or a recipient the send did not go to (stored as an
-    UnmatchedReport, once, and logged): such a report suppresses and announces nothing."""
+    """Store `report` about its send, once, with its suppression and its announcement; then,
+    committed, post it to the runs waiting for its message's state (waits.messages). A
+    provider's redelivery changes nothing but posts again. None when it matches no send
+    (logged: the provider is still answered 200, so it does not retry forever), or when it
+    names a send that its provider did not accept or a recipient the send did not go to
+    (stored as an UnmatchedReport, once, and logged): such a report suppresses, announces and
+    posts nothing."""
     send = send_of(report)
     if send is None:
         logger.info(
@@ -167,19 +169,20 @@ def delivery_record(report: Report) -> DeliveryEvent | None:
                 "raw": _bounded(report.raw),
             },
         )
-        if not created:
-            return row
-        if (reason := SUPPRESSING.get(report.event)) and report.recipient:
-            suppression_add(
-                channel=send.channel,
-                recipient=report.recipient,
-                reason=reason,
-                scope=report.scope,
-                source=f"{report.via or row.provider} {report.event} event {row.pk}",
-            )
-        if kind := ANNOUNCED.get(report.event):
-            _announce(kind, row)
-    # Committed, then posted: a run waiting for this message's state resumes (waits/).
+        if created:
+            if (reason := SUPPRESSING.get(report.event)) and report.recipient:
+                suppression_add(
+                    channel=send.channel,
+                    recipient=report.recipient,
+                    reason=reason,
+                    scope=report.scope,
+                    source=f"{report.via or row.provider} {report.event} event {row.pk}",
+                )
+            if kind := ANNOUNCED.get(report.event):
+                _announce(kind, row)
+    # Committed, then posted: a run waiting for this message's state resumes (waits/). A
+    # redelivered report changes nothing but posts again: the post is idempotent and resumes
+    # what the first may have missed (its process died after the commit).
     message_events_post(
         trigger_id=row.trigger_id,
         node_id=row.node_id,

@@ -6,20 +6,22 @@ match {trigger_id: its run, node_id: the step}. A click implies an open, a read 
 
 An in-app message marked seen or read over the feed API is posted the same way (inbox_marked,
 which waits/apps.py hooks into the inbox at ready: the inbox is below waits): a seen is an open,
-a read is a seen and an open."""
+a read is a seen and an open.
+
+A post follows its report's commit, so a process that dies in between loses it; a redelivered
+report posts again (deliveries.services.delivery_record), and a message wait never times out
+while its message's state is recorded: the node's look-back and every timeout read the
+recorded reports and marks themselves (waits/sql.py, _RECORDED), and take one as the event its
+lost post would have been."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from waits.services import event_receive
+from waits.sql import IMPLIED
 from workflows.nodes.inapp import INAPP_CHANNEL
 
-IMPLIED = {
-    "clicked": ("clicked", "opened"),
-    "seen": ("seen", "opened"),
-    "read": ("read", "seen", "opened"),
-}
 # The inbox's marks that are a message's states.
 INBOX_STATES = ("seen", "read")
 # The states a message wait may name (`message.<state>`).

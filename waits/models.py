@@ -53,7 +53,8 @@ class EventWait(models.Model):
     received = models.BooleanField(default=False)
     timed_out = models.BooleanField(default=False)
     event = models.JSONField(null=True, blank=True)
-    # Who resolved it: the event's poster, or "timeout".
+    # Who resolved it: the event's poster, "lookback", "timeout", "cancelled", or "recorded" (a
+    # message wait resolved by its message's recorded state, its post lost: waits/sql.py).
     resolved_by = models.CharField(max_length=255, blank=True, default="")
 
     class Meta:

@@ -1,4 +1,5 @@
-"""The statements of event waits, each whole (docs/design.md, "Waiting for events").
+"""The statements of event waits (docs/design.md, "Waiting for events"), each whole but for the
+parts several share, named once below (`_RESUMED`, `_RECORDED`).
 
 Exactly once rests on two rules:
 
@@ -10,11 +11,83 @@ Exactly once rests on two rules:
   delivery of it, the timeout and the node's own look-back race for it, and one wins. The run's
   `vars` come from the row, so they say which.
 
+A message wait (its run's own `message.<state>`) is also resolved by its message's recorded
+state (_RECORDED) where it would otherwise time out, so a report or mark whose post was lost
+(the process died between its commit and the post) never leaves it `received: false`.
+
 Locks are taken run row first, then wait row, by every statement that takes both (RESUME_SQL,
 TIMEOUTS_SQL, and the engine's release followed by PARK_SQL), so they cannot deadlock.
 """
 
 from __future__ import annotations
+
+from workflows.nodes.inapp import INAPP_CHANNEL
+
+# The shared tail of the statements that resolve waits (RESUME_SQL, TIMEOUTS_SQL): after a CTE
+# `resolved` returning (trigger_id, node_id, reason, actor) for each wait it resolved, the CTEs
+# `resumed` (the run `waiting` at that node made due now, its nudge recorded) and `logged` (its
+# status event, with the reason and actor of its wait's resolution).
+_RESUMED = """resumed AS (
+    UPDATE trigger_instance t
+    SET status = 'enqueued', available_at = now(), nudged_at = now(), updated_at = now()
+    FROM resolved
+    WHERE t.id = resolved.trigger_id AND t.status = 'waiting'
+      AND t.current_node_id = resolved.node_id
+    RETURNING t.id, t.workflow_id, t.priority, t.current_node_id, resolved.reason, resolved.actor
+),
+logged AS (
+    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
+    SELECT id, 'waiting', 'enqueued', reason, actor, current_node_id FROM resumed
+)"""
+
+# The states a report about a message implies: a click is an open, an in-app seen an open, a
+# read a seen and an open; any other state only itself. A report is posted as each
+# (waits/messages.py) and, recorded, reaches each (_RECORDED).
+IMPLIED: dict[str, tuple[str, ...]] = {
+    "clicked": ("clicked", "opened"),
+    "seen": ("seen", "opened"),
+    "read": ("read", "seen", "opened"),
+}
+_IMPLIED_SQL = (
+    "CASE r.state "
+    + " ".join(
+        f"WHEN '{state}' THEN ARRAY[{', '.join(repr(each) for each in states)}]"
+        for state, states in IMPLIED.items()
+    )
+    + " ELSE ARRAY[r.state] END"
+)
+
+# What a message wait `w` (its own run's `message.<state>` of step `node_id`: waits/messages.py)
+# finds recorded: the earliest provider's report (`delivery_event`) or inbox mark
+# (`inbox_message`'s `read_at`, `seen_at`) that reaches its state, as the event its post carries
+# (same id, name and data), whether that post happened or died with its process between the
+# commit and the post. NULL for any other wait, and while nothing recorded reaches the state.
+# Lookups by the run's id (delivery_event_trigger_idx, inbox_message_step), made only for a
+# message wait. No statement closes a message wait as timed out while this is not NULL.
+_RECORDED = f"""CASE WHEN left(w.name, 8) = 'message.' AND w.match = jsonb_build_object(
+        'trigger_id', w.trigger_id::text, 'node_id', w.match ->> 'node_id')
+    THEN (
+    SELECT jsonb_build_object(
+        'id', r.source || ':' || substr(w.name, 9), 'name', w.name,
+        'data', jsonb_build_object('trigger_id', w.trigger_id::text, 'node_id', r.node_id,
+                                   'channel', r.channel, 'state', substr(w.name, 9)),
+        'received_at', r.at)
+    FROM (
+        SELECT 'delivery-' || d.id AS source, d.node_id, d.channel, d.event::text AS state,
+               d.received_at AS at
+        FROM delivery_event d
+        WHERE d.trigger_id = w.trigger_id AND d.node_id = w.match ->> 'node_id'
+        UNION ALL
+        SELECT 'inbox-' || m.id, m.node_id, '{INAPP_CHANNEL}', mark.state, mark.at
+        FROM inbox_message m,
+             LATERAL (VALUES ('read', m.read_at), ('seen', m.seen_at)) AS mark(state, at)
+        WHERE m.trigger_id = w.trigger_id AND m.node_id = w.match ->> 'node_id'
+          AND mark.at IS NOT NULL
+    ) r
+    WHERE substr(w.name, 9) = ANY({_IMPLIED_SQL})
+    ORDER BY r.at, r.source
+    LIMIT 1)
+END"""  # noqa: S608 (constants of this module, no value)
 
 # An event's row; idempotent by its id. Returns the row (new or not) and whether it is new.
 EVENT_STORE_SQL = """
@@ -38,7 +111,7 @@ SHAPES_SQL = "SELECT keys_text FROM wait_shape WHERE name = %(name)s"
 # order), then its wait resolved; a run `waiting` at that node is made due now and its nudge
 # recorded, with its status event. A run still running the node's first step (`processing`)
 # keeps its resolved wait: PARK_SQL, after that step's release, sees it and does not park.
-RESUME_SQL = """
+RESUME_SQL = f"""
 WITH candidate AS (
     SELECT w.id, w.trigger_id FROM event_wait w
     WHERE w.name = %(name)s AND w.match_hash = ANY(%(hashes)s) AND w.resolved_at IS NULL
@@ -57,35 +130,25 @@ resolved AS (
         resolved_by = %(actor)s
     FROM held
     WHERE w.trigger_id = held.id AND w.id IN (SELECT id FROM candidate) AND w.resolved_at IS NULL
-    RETURNING w.trigger_id, w.node_id
+    RETURNING w.trigger_id, w.node_id, 'event ' || %(name)s || ' ' || %(event_id)s AS reason,
+              %(actor)s::text AS actor
 ),
-resumed AS (
-    UPDATE trigger_instance t
-    SET status = 'enqueued', available_at = now(), nudged_at = now(), updated_at = now()
-    FROM resolved
-    WHERE t.id = resolved.trigger_id AND t.status = 'waiting'
-      AND t.current_node_id = resolved.node_id
-    RETURNING t.id, t.workflow_id, t.priority, t.current_node_id
-),
-logged AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-    SELECT id, 'waiting', 'enqueued', 'event ' || %(name)s || ' ' || %(event_id)s, %(actor)s,
-           current_node_id
-    FROM resumed
-)
+{_RESUMED}
 SELECT (SELECT count(*) FROM resolved) AS resolved, r.id, w.queue, r.priority
 FROM (SELECT 1) one
 LEFT JOIN resumed r ON true
 LEFT JOIN workflows_workflow w ON w.id = r.workflow_id
-"""
+"""  # noqa: S608 (a constant fragment, values as parameters)
 
-# The open waits past their deadline, a batch: resolved as timed out and, when the run is
-# `waiting`, made due now with its nudge recorded and its status event. A run being worked
-# on is skipped (SKIP LOCKED) for the next sweep; the wait of a run that ended (cancelled) is
-# closed without resuming anything.
-TIMEOUTS_SQL = """
+# The open waits past their deadline, a batch: resolved as timed out (a message wait whose
+# message's state is recorded as received, with it: _RECORDED) and, when the run is `waiting`,
+# made due now with its nudge recorded and its status event. A run being worked on is skipped
+# (SKIP LOCKED) for the next sweep; the wait of a run that ended (cancelled) is closed without
+# resuming anything.
+TIMEOUTS_SQL = f"""
 WITH due AS (
-    SELECT w.id, w.trigger_id FROM event_wait w
+    SELECT w.id, w.trigger_id, {_RECORDED} AS recorded
+    FROM event_wait w
     WHERE w.resolved_at IS NULL AND w.deadline <= now()
     ORDER BY w.deadline
     LIMIT %(batch)s
@@ -103,28 +166,21 @@ gone AS (
 ),
 resolved AS (
     UPDATE event_wait w
-    SET resolved_at = now(), timed_out = true, resolved_by = 'timeout'
-    WHERE w.resolved_at IS NULL
-      AND (w.id IN (SELECT id FROM gone)
-           OR (w.id IN (SELECT id FROM due) AND w.trigger_id IN (SELECT id FROM held)))
-    RETURNING w.trigger_id, w.node_id
+    SET resolved_at = now(), received = due.recorded IS NOT NULL,
+        timed_out = due.recorded IS NULL, event = due.recorded,
+        resolved_by = CASE WHEN due.recorded IS NULL THEN 'timeout' ELSE 'recorded' END
+    FROM due
+    WHERE w.id = due.id AND w.resolved_at IS NULL
+      AND (due.id IN (SELECT id FROM gone) OR due.trigger_id IN (SELECT id FROM held))
+    RETURNING w.trigger_id, w.node_id,
+              CASE WHEN w.received THEN 'recorded ' || w.name || ' ' || (w.event ->> 'id')
+                   ELSE 'wait timed out' END AS reason,
+              'sweeper' AS actor
 ),
-resumed AS (
-    UPDATE trigger_instance t
-    SET status = 'enqueued', available_at = now(), nudged_at = now(), updated_at = now()
-    FROM resolved
-    WHERE t.id = resolved.trigger_id AND t.status = 'waiting'
-      AND t.current_node_id = resolved.node_id
-    RETURNING t.id, t.workflow_id, t.priority, t.current_node_id
-),
-logged AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-    SELECT id, 'waiting', 'enqueued', 'wait timed out', 'sweeper', current_node_id
-    FROM resumed
-)
+{_RESUMED}
 SELECT r.id, w.queue, r.priority
 FROM resumed r JOIN workflows_workflow w ON w.id = r.workflow_id
-"""
+"""  # noqa: S608 (a constant fragment, values as parameters)
 
 # A run's wait at a node, registered once (a step run again finds the first one), with its
 # match shape. Returns the row.
@@ -151,11 +207,12 @@ WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s
 
 # An event that came first: the newest with the wait's name whose data holds every match value
 # (compared as text, as `->>` gives it), received at most `lookback` before the wait was
-# registered; resolves the wait with it if still open. Returns the wait row.
-WAIT_LOOKBACK_SQL = """
+# registered, else, for a message wait, its message's recorded state (_RECORDED: a report
+# whose post was lost); resolves the wait with it if still open.
+WAIT_LOOKBACK_SQL = f"""
 WITH wait AS (
-    SELECT id, name, match, created_at FROM event_wait
-    WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s AND resolved_at IS NULL
+    SELECT w.id, w.name, w.match, w.created_at, {_RECORDED} AS recorded FROM event_wait w
+    WHERE w.trigger_id = %(trigger_id)s AND w.node_id = %(node_id)s AND w.resolved_at IS NULL
 ),
 found AS (
     SELECT e.event_id, e.name, e.data, e.created_at FROM received_event e, wait
@@ -168,20 +225,33 @@ found AS (
     LIMIT 1
 )
 UPDATE event_wait w
-SET resolved_at = now(), received = true, resolved_by = 'lookback',
-    event = jsonb_build_object('id', found.event_id, 'name', found.name, 'data', found.data,
-                               'received_at', found.created_at)
-FROM found, wait
+SET resolved_at = now(), received = true,
+    resolved_by = CASE WHEN found.event_id IS NULL THEN 'recorded' ELSE 'lookback' END,
+    event = CASE WHEN found.event_id IS NULL THEN wait.recorded
+                 ELSE jsonb_build_object('id', found.event_id, 'name', found.name,
+                                         'data', found.data, 'received_at', found.created_at)
+            END
+FROM wait LEFT JOIN found ON true
 WHERE w.id = wait.id AND w.resolved_at IS NULL
-"""
+  AND (found.event_id IS NOT NULL OR wait.recorded IS NOT NULL)
+"""  # noqa: S608 (a constant fragment, values as parameters)
 
 # A wait whose deadline passed, closed by the node itself (a run claimed again at the node
-# before the sweeper got to it).
-WAIT_EXPIRE_SQL = """
-UPDATE event_wait SET resolved_at = now(), timed_out = true, resolved_by = 'timeout'
-WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s AND resolved_at IS NULL
-  AND deadline <= now()
-"""
+# before the sweeper got to it): timed out, or, a message wait whose message's state is
+# recorded, received with it (_RECORDED), as TIMEOUTS_SQL does.
+WAIT_EXPIRE_SQL = f"""
+WITH wait AS (
+    SELECT w.id, {_RECORDED} AS recorded FROM event_wait w
+    WHERE w.trigger_id = %(trigger_id)s AND w.node_id = %(node_id)s AND w.resolved_at IS NULL
+      AND w.deadline <= now()
+)
+UPDATE event_wait w
+SET resolved_at = now(), received = wait.recorded IS NOT NULL,
+    timed_out = wait.recorded IS NULL, event = wait.recorded,
+    resolved_by = CASE WHEN wait.recorded IS NULL THEN 'timeout' ELSE 'recorded' END
+FROM wait
+WHERE w.id = wait.id AND w.resolved_at IS NULL
+"""  # noqa: S608 (a constant fragment, values as parameters)
 
 # The open waits of runs a cancel stopped, closed in the cancel's transaction (waits_cancel):
 # neither resumed nor timed out, and no more listed as waiting.

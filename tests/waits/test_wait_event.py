@@ -88,6 +88,13 @@ def test_a_run_waits_until_its_event_and_follows_the_received_edge():
     assert (outcome.outcome, outcome.resumed) == (CREATED, 1)
     trigger.refresh_from_db()
     assert trigger.status == "enqueued" and trigger.available_at <= timezone.now()
+    resumed = TriggerEvent.objects.get(trigger=trigger, from_status="waiting")
+    assert (resumed.to_status, resumed.reason, resumed.actor, resumed.node_id) == (
+        "enqueued",
+        "event order.paid evt_2",
+        "api:test",
+        "paid",
+    )
 
     trigger = step(trigger)
     assert trigger.vars["paid"]["received"] is True
@@ -119,6 +126,13 @@ def test_a_timed_out_wait_follows_the_other_edge_and_says_so():
     )
     assert waits_time_out() == 1
     assert waits_time_out() == 0
+    resumed = TriggerEvent.objects.get(trigger=trigger, from_status="waiting")
+    assert (resumed.to_status, resumed.reason, resumed.actor, resumed.node_id) == (
+        "enqueued",
+        "wait timed out",
+        "sweeper",
+        "paid",
+    )
     assert post(order_id="o-1").resumed == 0  # too late: the timeout won
     trigger = step(trigger)
     assert trigger.vars["paid"] == {"received": False, "event": None, "timed_out": True}

@@ -69,6 +69,10 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # event that came first, and parks; the sweeper times waits out (waits/sql.py).
         (("waits.EventWait", "waits.WaitShape"), CHANGE),
         (("waits.ReceivedEvent",), READ),
+        # A message wait's look-back and timeout read its message's recorded reports (and the
+        # inbox's marks, above), whose post may have been lost (waits/sql.py, _RECORDED); a
+        # `when` reading `steps.<id>.delivery` reads them too (deliveries/sql.py).
+        (("deliveries.DeliveryEvent",), READ),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
