@@ -6,6 +6,7 @@ the environment, exactly as the Procfile runs them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -49,6 +50,12 @@ class Process:
         try:
             self.popen.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            # Still running: a Celery worker writes every thread's stack to its log on SIGUSR1
+            # (Celery's "cry" handler), so the log says where it hung before it is killed.
+            if "celery" in " ".join(map(str, self.popen.args)):
+                os.kill(self.popen.pid, signal.SIGUSR1)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.popen.wait(timeout=2)
             os.killpg(self.popen.pid, signal.SIGKILL)
             self.popen.wait(timeout=timeout)
 
