@@ -10,11 +10,14 @@ Imported only after django.setup() (see bench.__main__).
 from __future__ import annotations
 
 import json
+import re
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.cpu import OTHERS, WALL, cpu_seconds
 from bench.engine import EngineRun, engine_run
 from bench.fixtures import chain, email_node
 from bench.infra import STANDARD, Layout, Proc
@@ -54,6 +57,9 @@ class LinkRound:
     plain_smtp: PlainRun | None = None
     plain_esp: PlainRun | None = None
     sink_counts: str = ""
+    # CPU ms per send of the link's own stand-ins (the sinks and the delaying proxies, one
+    # process on the same cores as the engine), by kind and layout.
+    link_cpu: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def _env_smtp(port: int, cert: str) -> dict[str, str]:
@@ -120,13 +126,17 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
             one = LinkRound(
                 instant=engine_run(bench.procs, triggers=n, tag=f"{tag}i", definition=EMAIL_ONLY)
             )
-            say(f"  {one.instant.steps_per_second:.1f} sends/s")
+            say(
+                f"  {one.instant.steps_per_second:.1f} sends/s; CPU ms/send: engine "
+                f"{engine_cpu_ms(one.instant):.2f}"
+            )
             for index, layout in enumerate(chosen):
                 for kind, env in (
                     ("smtp", _env_smtp(ports["smtp_proxy"], cert)),
                     ("esp", _env_esp(ports["esp_proxy"], cert)),
                 ):
                     say(f"link: engine, {kind} over the link, {layout.name}")
+                    link_before = cpu_seconds(link.pid)
                     run = engine_run(
                         bench.procs,
                         triggers=n,
@@ -136,7 +146,17 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
                         env=env,
                     )
                     getattr(one, kind)[layout.name] = run
-                    say(f"  {run.steps_per_second:.1f} sends/s")
+                    link_ms = (cpu_seconds(link.pid) - link_before) * 1000 / max(run.steps, 1)
+                    one.link_cpu.setdefault(kind, {})[layout.name] = link_ms
+                    say(
+                        f"  {run.steps_per_second:.1f} sends/s; CPU ms/send: engine "
+                        f"{engine_cpu_ms(run):.2f}, the link's sinks and proxies {link_ms:.2f}; "
+                        f"tasks {run.tasks}, of which claimed nothing {run.idle_tasks}"
+                    )
+                    say(
+                        "  CPU s by component: "
+                        + ", ".join(f"{name} {seconds:.1f}" for name, seconds in run.cpu.items())
+                    )
             say(f"link: plain smtplib, {senders} sender processes with kept connections")
             one.plain_smtp = plain_run(
                 "smtp", ports["smtp_proxy"], Path(cert), messages=n, senders=senders
@@ -147,13 +167,36 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
                 "esp", ports["esp_proxy"], Path(cert), messages=n, senders=senders
             )
             say(f"  {one.plain_esp.per_second:.1f} sends/s")
-            counts = [line for line in link.log().splitlines() if line.startswith("counts")]
-            one.sink_counts = counts[-1] if counts else ""
+            # Every message of the rounds so far, on each sink: the engine's runs and the plain one.
+            one.sink_counts = sink_counts(link, expected=(round_ + 1) * (len(chosen) + 1) * n)
             say(f"  sinks: {one.sink_counts}")
             rounds.append(one)
     finally:
         bench.procs.stop(link)
     return rounds
+
+
+def engine_cpu_ms(run: EngineRun) -> float:
+    """The engine's own CPU per send (every component of ours: workers, beat, PostgreSQL, Redis,
+    the producer), in ms."""
+    ours = sum(seconds for name, seconds in run.cpu.items() if name not in (OTHERS, WALL))
+    return ours * 1000 / max(run.steps, 1)
+
+
+def sink_counts(link: Proc, *, expected: int, timeout: float = 5) -> str:
+    """The sinks' last counts line once both have received `expected` messages (they print it
+    each second it changes), or the last one at the deadline, marked short: a message the engine
+    counted as sent that no sink received would show here."""
+    deadline = time.monotonic() + timeout
+    while True:
+        lines = [line for line in link.log().splitlines() if line.startswith("counts")]
+        last = lines[-1] if lines else ""
+        received = [int(n) for n in re.findall(r"messages=(\d+)", last)]
+        if len(received) == 2 and min(received) >= expected:
+            return last
+        if time.monotonic() > deadline:
+            return f"{last} (SHORT: {expected} expected on each sink)"
+        time.sleep(0.1)
 
 
 def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
@@ -163,6 +206,7 @@ def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
         return []
     a = bench.args
     instant = [r.instant.steps_per_second for r in rounds]
+    instant_cpu = [engine_cpu_ms(r.instant) for r in rounds]
     cmd = bench.cmd("link", link_triggers=a.link_triggers, link_layouts=",".join(a.link_layouts))
     rows = [
         Row(
@@ -177,12 +221,16 @@ def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
         label = "SMTP STARTTLS" if kind == "smtp" else "Postmark-shaped HTTPS ESP"
         for name in layouts:
             engine = [getattr(r, kind)[name].steps_per_second for r in rounds]
+            cpu = [engine_cpu_ms(getattr(r, kind)[name]) for r in rounds]
+            link_cpu = [r.link_cpu.get(kind, {}).get(name, 0.0) for r in rounds]
             v_instant, t_instant = ratio(engine, instant)
             v_plain, t_plain = ratio(engine, plain)
             rows.append(
                 Row(
                     f"link: engine, {label} 10+10 ms, {name} (sends/s)",
-                    spread(engine),
+                    spread(engine)
+                    + f"; CPU ms/send: engine {spread(cpu, digits=2)} (instant {spread(instant_cpu, digits=2)}), "
+                    f"the link's sinks and proxies {spread(link_cpu, digits=2)}",
                     ratio=f"link/instant {t_instant}; engine/plain {t_plain}",
                     target="link/instant >= 0.8; engine/plain >= 0.8",
                     met=None
