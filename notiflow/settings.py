@@ -301,14 +301,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # gevent: Django's per-greenlet connections opened one PostgreSQL connection per task
 # (bench/pools.py). Run `celery worker --pool solo` processes yourself when every provider call
 # in your deployment has a timeout you trust, and take the faster figure.
-# Over a provider 20 ms away (issue 38; BENCHMARKS.md, "Issue 38"; `make bench ARGS="--only link
-# --link-layouts standard,prefork32,threads32,2x16threads"`, one round on a machine at load 20),
-# SMTP STARTTLS sends/s: prefork x8 15.4, prefork x32 7.2, threads x32 17.5, 2 workers x 16
-# threads 29.5 (instant provider 21.9); Postmark over HTTPS 13.6, 8.1, 11.4, 14.7. Threads hide the
-# link's waits best. Celery enforces no time limit under threads or solo; notiflow/timelimits.py
-# now does (soft: raised in the task's thread; hard: the worker exits), but those figures were
-# taken before it existed, on a machine too loaded to decide, and the engine and chaos suites
-# have not run under threads: the default stays prefork until a quiet `--repeat 3` says more.
+# Over a provider 20 ms away (issue 38; BENCHMARKS.md, "Issue 38: the link"; `make bench
+# ARGS="--repeat 3 --link-layouts standard,2x16threads"` on a quiet 2-core machine, medians of 3,
+# 2,000 single-email triggers; instant provider 307 sends/s at 5.9 ms of CPU a send): SMTP
+# STARTTLS prefork x8 78 sends/s, 2 workers x 16 threads 197; Postmark over HTTPS 179 and 215.
+# prefork x8 over SMTP is bound by its 8 messages in flight (4 round trips of 20 ms each: 100/s
+# at most; the plain smtplib program with 8 kept connections does 85), threads by the CPU (7.7-8.0
+# ms a send, plus the bench's own sinks and proxies on the same cores). The default stays
+# prefork all the same: under threads a step past the hard time limit can only be stopped by
+# exiting its worker (notiflow/timelimits.py), which stops its 15 neighbours too (they resume
+# when their leases expire: late, not lost), and the chaos and multi-host suites run prefork.
+# A deployment whose SMTP relay is far away runs its email queues as `celery worker --pool threads
+# -c 16` workers (docs/operations.md, "Workers over a slow provider").
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * _CPUS)
 # Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
