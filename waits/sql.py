@@ -90,6 +90,18 @@ _RECORDED = f"""CASE WHEN left(w.name, 8) = 'message.' AND w.match = jsonb_build
 END"""  # noqa: S608 (constants of this module, no value)
 
 # An event's row; idempotent by its id. Returns the row (new or not) and whether it is new.
+
+
+def _expired_set(row: str) -> str:
+    """The SET of a wait past its deadline (TIMEOUTS_SQL, WAIT_EXPIRE_SQL): received with its
+    message's recorded state when `row`.recorded has one (_RECORDED), else timed out."""
+    return (
+        f"resolved_at = now(), received = {row}.recorded IS NOT NULL,\n"
+        f"    timed_out = {row}.recorded IS NULL, event = {row}.recorded,\n"
+        f"    resolved_by = CASE WHEN {row}.recorded IS NULL THEN 'timeout' ELSE 'recorded' END"
+    )
+
+
 EVENT_STORE_SQL = """
 WITH stored AS (
     INSERT INTO received_event (event_id, name, data, data_hash, created_by, created_at)
@@ -166,9 +178,7 @@ gone AS (
 ),
 resolved AS (
     UPDATE event_wait w
-    SET resolved_at = now(), received = due.recorded IS NOT NULL,
-        timed_out = due.recorded IS NULL, event = due.recorded,
-        resolved_by = CASE WHEN due.recorded IS NULL THEN 'timeout' ELSE 'recorded' END
+    SET {_expired_set("due")}
     FROM due
     WHERE w.id = due.id AND w.resolved_at IS NULL
       AND (due.id IN (SELECT id FROM gone) OR due.trigger_id IN (SELECT id FROM held))
@@ -246,9 +256,7 @@ WITH wait AS (
       AND w.deadline <= now()
 )
 UPDATE event_wait w
-SET resolved_at = now(), received = wait.recorded IS NOT NULL,
-    timed_out = wait.recorded IS NULL, event = wait.recorded,
-    resolved_by = CASE WHEN wait.recorded IS NULL THEN 'timeout' ELSE 'recorded' END
+SET {_expired_set("wait")}
 FROM wait
 WHERE w.id = wait.id AND w.resolved_at IS NULL
 """  # noqa: S608 (a constant fragment, values as parameters)
