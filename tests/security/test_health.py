@@ -45,6 +45,15 @@ class Clock:
         return self.now
 
 
+@pytest.fixture(autouse=True)
+def _public_answer_computed_afresh():
+    """Every test here starts from an empty public-answer cache: a test elsewhere in the same
+    process (a dead broker, say) may have left "down" in it for NOTIFLOW_HEALTH_CACHE_SECONDS."""
+    health.PUBLIC_HEALTH.clear()
+    yield
+    health.PUBLIC_HEALTH.clear()
+
+
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
     """The public answer's cache, emptied, on a clock the test moves."""
