@@ -182,7 +182,12 @@ def test_a_webhook_delivery_of_the_runs_event_is_a_span_of_its_trace_with_its_po
         [request] = receiver.wait_for(path, 1, timeout=30)
 
         def delivered(spans: list[ReceivedSpan]) -> bool:
-            return any(s.trace_id == trace_id and s.name.startswith("deliver ") for s in spans)
+            # Both processes' exports: the worker's delivery span and the web's intake span
+            # (each batches on its own schedule).
+            ours = [s for s in spans if s.trace_id == trace_id]
+            return any(s.name.startswith("deliver ") for s in ours) and any(
+                s.parent_span_id == client_span for s in ours
+            )
 
         otlp.wait_for(delivered, timeout=30)
     finally:
