@@ -15,10 +15,6 @@ from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-env = environ.Env()
-if (BASE_DIR / ".env").exists():
-    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
-
 
 def secret(name: str) -> str:
     """A secret exactly as set: django-environ takes a value starting with `$` for the name of
@@ -46,6 +42,30 @@ def _refuse(message: str) -> None:
     # traceback would bury the one line that says what to do.
     sys.excepthook = _one_line
     raise SettingsRefused(message)
+
+
+def _refuse_unless(holds: bool, name: str, value: object, limit: str) -> None:
+    """Refuse to start unless `holds`, in one sentence naming the setting, its value and the
+    limit it broke (`limit`: what it must be, with the other setting's value)."""
+    if not holds:
+        _refuse(f"refusing to start: {name}={value} must be {limit}.")
+
+
+class _Env(environ.Env):
+    """django-environ's typed reads, with a value that does not parse (`NOTIFLOW_LEASE_SECONDS=1m`)
+    refused in one sentence naming the variable, instead of a traceback from inside the cast."""
+
+    def get_value(self, var, cast=None, default=environ.Env.NOTSET, parse_default=False):  # type: ignore[no-untyped-def]
+        try:
+            return super().get_value(var, cast=cast, default=default, parse_default=parse_default)
+        except (ValueError, TypeError) as exc:
+            kind = getattr(cast, "__name__", "a valid value")
+            _refuse(f"refusing to start: {var}={os.environ.get(var, '')!r} is not {kind} ({exc}).")
+
+
+env = _Env()
+if (BASE_DIR / ".env").exists():
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -342,19 +362,31 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 #   NOTIFLOW_REDIS_URL); the nudge writer of common/broker.py steps aside (Celery publishes).
 if CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
     CELERY_TASK_QUEUE_MAX_PRIORITY = 9
-if CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] < 4 * NOTIFLOW_MAX_COUNTDOWN_SECONDS:
-    raise ValueError("CELERY_VISIBILITY_TIMEOUT must be at least 4x NOTIFLOW_MAX_COUNTDOWN_SECONDS")
+_refuse_unless(
+    CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] >= 4 * NOTIFLOW_MAX_COUNTDOWN_SECONDS,
+    "CELERY_VISIBILITY_TIMEOUT",
+    CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"],
+    f"at least 4 x NOTIFLOW_MAX_COUNTDOWN_SECONDS ({NOTIFLOW_MAX_COUNTDOWN_SECONDS})",
+)
 # A step must finish (or be killed) well inside its lease, so a lease never expires under a live
 # step: soft limit raises inside the task, hard limit kills the process.
 NOTIFLOW_LEASE_SECONDS = env.int("NOTIFLOW_LEASE_SECONDS", default=60)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=30)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=45)
-if CELERY_TASK_TIME_LIMIT >= NOTIFLOW_LEASE_SECONDS:
-    raise ValueError("CELERY_TASK_TIME_LIMIT must be shorter than NOTIFLOW_LEASE_SECONDS")
+_refuse_unless(
+    CELERY_TASK_TIME_LIMIT < NOTIFLOW_LEASE_SECONDS,
+    "CELERY_TASK_TIME_LIMIT",
+    CELERY_TASK_TIME_LIMIT,
+    f"under NOTIFLOW_LEASE_SECONDS ({NOTIFLOW_LEASE_SECONDS})",
+)
 # A provider call must give up before the soft limit: an SMTP send can block for EMAIL_TIMEOUT on
 # the message and again on the QUIT that Django's backend sends while closing.
-if 2 * EMAIL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT:
-    raise ValueError("EMAIL_TIMEOUT must be under half of CELERY_TASK_SOFT_TIME_LIMIT")
+_refuse_unless(
+    2 * EMAIL_TIMEOUT < CELERY_TASK_SOFT_TIME_LIMIT,
+    "EMAIL_TIMEOUT",
+    EMAIL_TIMEOUT,
+    f"under half of CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)
 # Celery's Django fixup closes the database connection before and after every task unless this
 # is set, so each step paid for a new PostgreSQL connection (a backend fork, authentication,
 # cold catalog caches): as much time as the step's own queries. With it a pool process keeps its
@@ -397,8 +429,13 @@ CELERY_BEAT_SCHEDULE = {
 NOTIFLOW_DEFAULT_TIMEZONE = env.str("NOTIFLOW_DEFAULT_TIMEZONE", default="UTC")
 try:
     zoneinfo.ZoneInfo(NOTIFLOW_DEFAULT_TIMEZONE)
-except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
-    raise ValueError(f"NOTIFLOW_DEFAULT_TIMEZONE={NOTIFLOW_DEFAULT_TIMEZONE!r}: {exc}") from exc
+except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    _refuse_unless(
+        False,
+        "NOTIFLOW_DEFAULT_TIMEZONE",
+        repr(NOTIFLOW_DEFAULT_TIMEZONE),
+        "an IANA time zone name",
+    )
 NOTIFLOW_DIGEST_MAX_EVENTS = env.int("NOTIFLOW_DIGEST_MAX_EVENTS", default=100)
 # ... and the most bytes of payload JSON it hands them (the summary is copied into vars and events).
 NOTIFLOW_DIGEST_MAX_BYTES = env.int("NOTIFLOW_DIGEST_MAX_BYTES", default=1_000_000)
@@ -521,7 +558,7 @@ for _name in (
     "NOTIFLOW_LOGIN_LIMIT_ADDRESS",
 ):
     if not re.fullmatch(r"\s*(off|none|\d+\s*/\s*[smhd][a-z]*)?\s*", globals()[_name], re.I):
-        raise ValueError(f"{_name} must be N/s, N/m, N/h, N/d or off")
+        _refuse_unless(False, _name, repr(globals()[_name]), "N/s, N/m, N/h, N/d or off")
 # The in-app inbox (docs/security.md, "The recipient token"): the secret a recipient token is
 # the HMAC under (empty: one derived from DJANGO_SECRET_KEY for the inbox alone), and the
 # origins (scheme://host[:port]) whose pages may call /api/inbox/ from the browser (CORS).
@@ -580,10 +617,18 @@ NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))
 NOTIFLOW_SMS_TIMEOUT_SECONDS = env.float("NOTIFLOW_SMS_TIMEOUT_SECONDS", default=10)
 # A node's templates render within this, then the provider call has the rest of the soft limit.
-if NOTIFLOW_TEMPLATE_DEADLINE_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
-    raise ValueError("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS must be under half the soft time limit")
-if NOTIFLOW_SMS_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
-    raise ValueError("NOTIFLOW_SMS_TIMEOUT_SECONDS must be under CELERY_TASK_SOFT_TIME_LIMIT")
+_refuse_unless(
+    NOTIFLOW_TEMPLATE_DEADLINE_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT / 2,
+    "NOTIFLOW_TEMPLATE_DEADLINE_SECONDS",
+    NOTIFLOW_TEMPLATE_DEADLINE_SECONDS,
+    f"under half of CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)
+_refuse_unless(
+    NOTIFLOW_SMS_TIMEOUT_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT,
+    "NOTIFLOW_SMS_TIMEOUT_SECONDS",
+    NOTIFLOW_SMS_TIMEOUT_SECONDS,
+    f"under CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)
 TWILIO_ACCOUNT_SID = env.str("TWILIO_ACCOUNT_SID", default="")
 TWILIO_AUTH_TOKEN = secret("TWILIO_AUTH_TOKEN")
 TWILIO_FROM = env.str("TWILIO_FROM", default="")
@@ -606,8 +651,12 @@ NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS = env.float(
 NOTIFLOW_SLACK_BOT_TOKEN = secret("NOTIFLOW_SLACK_BOT_TOKEN")
 NOTIFLOW_SLACK_API_URL = env.str("NOTIFLOW_SLACK_API_URL", default="https://slack.com/api/")
 NOTIFLOW_CHAT_TIMEOUT_SECONDS = env.float("NOTIFLOW_CHAT_TIMEOUT_SECONDS", default=10)
-if NOTIFLOW_CHAT_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
-    raise ValueError("NOTIFLOW_CHAT_TIMEOUT_SECONDS must be under CELERY_TASK_SOFT_TIME_LIMIT")
+_refuse_unless(
+    NOTIFLOW_CHAT_TIMEOUT_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT,
+    "NOTIFLOW_CHAT_TIMEOUT_SECONDS",
+    NOTIFLOW_CHAT_TIMEOUT_SECONDS,
+    f"under CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)
 # A Slack or Teams webhook URL must resolve to public addresses (events/addresses.py) unless this
 # is on (development and tests, whose stand-ins listen on loopback).
 NOTIFLOW_CHAT_ALLOW_PRIVATE = env.bool("NOTIFLOW_CHAT_ALLOW_PRIVATE", default=False)
@@ -650,8 +699,12 @@ NOTIFLOW_WEBPUSH_ALLOW_HTTP = env.bool("NOTIFLOW_WEBPUSH_ALLOW_HTTP", default=Fa
 # How long a push service keeps an undelivered message (web push TTL), and each request's timeout.
 NOTIFLOW_PUSH_TTL_SECONDS = env.int("NOTIFLOW_PUSH_TTL_SECONDS", default=86400)
 NOTIFLOW_PUSH_TIMEOUT_SECONDS = env.float("NOTIFLOW_PUSH_TIMEOUT_SECONDS", default=10)
-if NOTIFLOW_PUSH_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
-    raise ValueError("NOTIFLOW_PUSH_TIMEOUT_SECONDS must be under CELERY_TASK_SOFT_TIME_LIMIT")
+_refuse_unless(
+    NOTIFLOW_PUSH_TIMEOUT_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT,
+    "NOTIFLOW_PUSH_TIMEOUT_SECONDS",
+    NOTIFLOW_PUSH_TIMEOUT_SECONDS,
+    f"under CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)
 # Amazon SES's reports: their SNS signature is checked (deliveries/sns.py) against a certificate
 # fetched from an address matching this pattern (AWS's SNS hosts), unless turned off.
 NOTIFLOW_SNS_VERIFY_SIGNATURES = env.bool("NOTIFLOW_SNS_VERIFY_SIGNATURES", default=True)
@@ -708,21 +761,17 @@ NOTIFLOW_WEBHOOK_DISABLE_AFTER = env.int("NOTIFLOW_WEBHOOK_DISABLE_AFTER", defau
 NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS = env.float("NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS", default=10)
 # Lets webhook URLs resolve to loopback and private addresses: development and tests only.
 NOTIFLOW_WEBHOOK_ALLOW_PRIVATE = env.bool("NOTIFLOW_WEBHOOK_ALLOW_PRIVATE", default=False)
-if (
-    min(
-        NOTIFLOW_WEBHOOK_MAX_ATTEMPTS,
-        NOTIFLOW_WEBHOOK_DISABLE_AFTER,
-        NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY,
-    )
-    < 1
+for _name in (
+    "NOTIFLOW_WEBHOOK_MAX_ATTEMPTS",
+    "NOTIFLOW_WEBHOOK_DISABLE_AFTER",
+    "NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY",
 ):
-    raise ValueError(
-        "NOTIFLOW_WEBHOOK_MAX_ATTEMPTS, NOTIFLOW_WEBHOOK_DISABLE_AFTER and "
-        "NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY must be >= 1"
-    )
+    _refuse_unless(globals()[_name] >= 1, _name, globals()[_name], "at least 1")
 # An attempt, with the claim and the record around it, ends well inside the task's soft limit
 # (and so inside its lease): the deadline, not the time limit, is what ends a slow receiver.
-if 2 * NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
-    raise ValueError(
-        "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS must be under half of CELERY_TASK_SOFT_TIME_LIMIT"
-    )
+_refuse_unless(
+    2 * NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT,
+    "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS",
+    NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS,
+    f"under half of CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)

@@ -26,4 +26,6 @@ def test_the_readmes_opening_names_every_registered_node_type() -> None:
 def test_the_readmes_opening_names_no_node_type_the_registry_lacks() -> None:
     # Every backticked word of the opening that is not a node type must be a known non-type word.
     named = set(re.findall(r"`([a-z_]+)`", _opening()))
-    assert named - set(NODE_TYPES) == set(), f"README names unknown node types {named - set(NODE_TYPES)}"
+    assert named - set(NODE_TYPES) == set(), (
+        f"README names unknown node types {named - set(NODE_TYPES)}"
+    )

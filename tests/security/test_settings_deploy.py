@@ -192,6 +192,21 @@ def test_a_secret_key_starting_with_a_dollar_is_taken_as_it_is():
     assert result.stdout.strip() == key
 
 
+@pytest.mark.parametrize("argv", REFUSING)
+def test_a_provider_timeout_at_the_soft_limit_stops_every_process_in_one_line(argv):
+    # Issue 44: this stopped every process with a ValueError traceback; the in-process cases of
+    # every bound are in tests/security/test_settings_refusals.py.
+    env = base_env(DJANGO_SECRET_KEY=get_random_secret_key(), NOTIFLOW_PUSH_TIMEOUT_SECONDS="30")
+    result = run(argv, env)
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr[-3000:]
+    assert (
+        "NOTIFLOW_PUSH_TIMEOUT_SECONDS=30.0 must be under CELERY_TASK_SOFT_TIME_LIMIT" in lines[0]
+    )
+    assert "Traceback" not in result.stderr
+
+
 SHOW_KEY = (
     "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
 )
