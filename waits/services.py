@@ -216,13 +216,22 @@ def longest_lookback() -> timedelta:
     return longest
 
 
-def events_purge(*, older_than: timedelta, batch: int = 1000) -> tuple[int, int]:
+def events_purge(
+    *, older_than: timedelta, batch: int = 1000, dry_run: bool = False
+) -> tuple[int, int]:
     """Delete events received more than `older_than` ago, but never within the longest
     lookback a workflow declares (a run reaching its node may still take them), and the
-    waits resolved as long ago whose run has ended or is gone; (events, waits) deleted."""
+    waits resolved as long ago whose run has ended or is gone; (events, waits) deleted, or with
+    `dry_run` counted and kept."""
     older_than = max(older_than, longest_lookback())
     events = waits = 0
     with connection.cursor() as cursor:
+        if dry_run:
+            cutoff = {"cutoff": _cutoff(cursor, older_than)}
+            cursor.execute(sql.EVENTS_PURGE_COUNT_SQL, cutoff)
+            events = cursor.fetchone()[0]
+            cursor.execute(sql.WAITS_PURGE_COUNT_SQL, cutoff)
+            return events, cursor.fetchone()[0]
         while True:
             cursor.execute(
                 sql.EVENTS_PURGE_SQL,

@@ -314,3 +314,16 @@ WITH old AS (
 )
 DELETE FROM event_wait WHERE id IN (SELECT id FROM old)
 """
+
+# What the two purges above would delete, for `purge_events --dry-run` (the same predicates).
+EVENTS_PURGE_COUNT_SQL = """
+SELECT count(*) FROM received_event WHERE created_at < %(cutoff)s
+"""
+
+WAITS_PURGE_COUNT_SQL = """
+SELECT count(*) FROM event_wait w
+WHERE w.resolved_at < %(cutoff)s
+  AND NOT EXISTS (
+      SELECT 1 FROM trigger_instance t
+      WHERE t.id = w.trigger_id AND t.status NOT IN ('completed', 'failed', 'cancelled'))
+"""

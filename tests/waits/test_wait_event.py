@@ -214,3 +214,27 @@ def test_purge_events_keeps_what_the_longest_lookback_may_still_take():
     )
     assert events_purge(older_than=timedelta(hours=1)) == (1, 0)
     assert set(ReceivedEvent.objects.values_list("event_id", flat=True)) == {"old"}
+
+
+def test_purge_events_dry_run_counts_the_received_events_and_waits_it_would_delete():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    cancelled = parked()
+    trigger_cancel(trigger_id=cancelled.id, actor="test")  # closes its wait: resolved, run ended
+    post(event_id="stale")
+    long_ago = timezone.now() - timedelta(days=40)
+    ReceivedEvent.objects.filter(event_id="stale").update(created_at=long_ago)
+    EventWait.objects.filter(trigger_id=cancelled.id).update(resolved_at=long_ago)
+
+    out = StringIO()
+    call_command("purge_events", "--older-than", "30d", "--dry-run", stdout=out)
+    assert "Would delete 1 received event(s) and 1 event wait(s)." in out.getvalue()
+    assert ReceivedEvent.objects.filter(event_id="stale").exists()
+    assert EventWait.objects.filter(trigger_id=cancelled.id).exists()
+
+    out = StringIO()
+    call_command("purge_events", "--older-than", "30d", stdout=out)
+    assert "Deleted 1 received event(s) and 1 event wait(s)." in out.getvalue()
+    assert not EventWait.objects.filter(trigger_id=cancelled.id).exists()

@@ -20,6 +20,6 @@ class Command(PurgeCommand):
 
     def handle(self, *args: Any, older_than: str, dry_run: bool, **options: Any) -> None:
         super().handle(*args, older_than=older_than, dry_run=dry_run, **options)
-        if not dry_run:
-            events, waits = events_purge(older_than=retention_period(older_than))
-            self.stdout.write(f"Deleted {events} received event(s) and {waits} event wait(s).")
+        events, waits = events_purge(older_than=retention_period(older_than), dry_run=dry_run)
+        verb = "Would delete" if dry_run else "Deleted"
+        self.stdout.write(f"{verb} {events} received event(s) and {waits} event wait(s).")
