@@ -27,7 +27,7 @@ from deliveries.models import (
     SuppressionScope,
     UnmatchedReport,
 )
-from deliveries.suppression import recipient_checked, recipient_normalise
+from deliveries.suppression import PUSH_CHANNELS, recipient_checked, recipient_normalise
 from recipients.admin import PANEL_ROWS, RECIPIENT_PAGE_PANELS, recipient_panel
 from recipients.models import Recipient
 
@@ -162,8 +162,10 @@ class SuppressionAdmin(admin.ModelAdmin):
 
 
 def _addresses(recipient: Recipient) -> list[tuple[str, str]]:
-    """The person's (channel, address) pairs, as suppressions and reports store them."""
+    """The person's (channel, address) pairs, as suppressions and reports store them: the push
+    channels name the person by key (deliveries.suppression.PUSH_CHANNELS), not an address."""
     pairs = [("email", recipient.email), ("sms", recipient.phone)]
+    pairs += [(channel, recipient.key) for channel in PUSH_CHANNELS]
     return [(channel, recipient_normalise(channel, a)) for channel, a in pairs if a]
 
 

@@ -129,3 +129,16 @@ def test_the_preview_page_takes_a_sample_recipient(admin_client):
     assert "no recipient" in alone
     refused = admin_client.post(url, {"payload": "{}", "recipient": "[1]"}).content.decode()
     assert "The recipient must be a JSON object." in refused
+
+
+@pytest.mark.django_db
+def test_the_page_shows_the_push_channels_suppressions_of_the_persons_key(admin_client):
+    # Issue 44: only email and phone suppressions were shown; web push and FCM suppress the key.
+    ada, _ = ada_with_history()
+    suppression_add(channel="webpush", recipient=ada.key, reason="manual")
+    suppression_add(channel="push", recipient=ada.key, reason="complaint")
+    suppression_add(channel="push", recipient=unique("someone-else"), reason="bounced")
+    html = admin_client.get(page_of(ada)).content.decode()
+    panel = html.split("Suppressions", 1)[1]
+    assert "webpush" in panel and "manual" in panel
+    assert "complaint" in panel and "bounced" not in panel
