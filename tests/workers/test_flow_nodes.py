@@ -20,6 +20,7 @@ from tests.factories import (
     throttle_node,
     window_node,
 )
+from tests.triggers.test_fanout import published  # noqa: F401 (fixture)
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel, trigger_delete
@@ -344,3 +345,60 @@ def test_the_admin_shows_each_digest_with_the_runs_it_gathered(admin_client):
     page = admin_client.get(f"/admin/workers/digest/{digest.pk}/change/").content.decode()
     assert page.count("item-") == 3 and "Runs gathered, oldest first" in page
     assert admin_client.post(f"/admin/workers/digest/{digest.pk}/delete/").status_code == 403
+
+
+# --- a throttle's or digest's key defaults to the run's recipient (issue 44) ---------------------
+
+
+def test_a_digest_without_a_key_gathers_a_topics_runs_per_recipient(published):  # noqa: F811
+    """A topic's fan-out into a digest whose node names no key: each subscriber's runs gather
+    under their own id, across two fan-outs, without the workflow saying so."""
+    from recipients.models import Recipient, Topic, TopicSubscription
+    from tests.conftest import unique
+    from tests.triggers.test_fanout import run_to_the_end
+    from triggers.fanout import FanoutRequest, fanout_start
+
+    workflow = WorkflowFactory(
+        definition=chain({"id": "batch", "type": "digest", "window": "10m"}, email_node("mail"))
+    )
+    topic = Topic.objects.create(key=unique("project"))
+    people = [unique("user") for _ in range(2)]
+    Recipient.objects.bulk_create([Recipient(key=k, email=f"{k}@example.com") for k in people])
+    TopicSubscription.objects.bulk_create(
+        [TopicSubscription(topic=topic, recipient_id=k) for k in people]
+    )
+    for comment in ("c1", "c2"):
+        request = FanoutRequest(
+            workflow_key=workflow.key,
+            idempotency_key=comment,
+            topic_key=topic.key,
+            payload={"comment": comment},
+        )
+        fanout, _ = fanout_start(request)
+        run_to_the_end(fanout.pk)
+    runs = list(TriggerInstance.objects.filter(workflow=workflow).order_by("created_at", "id"))
+    assert len(runs) == 4
+    for run in runs:
+        step(run)
+    digests = {d.key: d for d in Digest.objects.filter(workflow=workflow)}
+    assert set(digests) == set(people)
+    for person, digest in digests.items():
+        entries = DigestEntry.objects.filter(digest=digest).values_list("trigger_id", flat=True)
+        gathered = TriggerInstance.objects.filter(pk__in=list(entries))
+        assert sorted(run.recipient for run in gathered) == [person, person]
+
+
+def test_a_throttle_without_a_key_on_a_run_without_a_recipient_fails_naming_key():
+    run = step(due_trigger(chain({"id": "cap", "type": "throttle", "limit": 1, "window": "1h"})))
+    assert run.status == "failed"
+    assert "'key' is not set and the run has no recipient" in run.last_error
+
+
+def test_the_preview_counts_a_keyless_throttle_by_the_sample_recipient():
+    from workflows.preview import workflow_preview
+
+    definition = chain({"id": "cap", "type": "throttle", "limit": 1, "window": "1h"})
+    preview = workflow_preview(
+        definition=definition, payload={}, workflow={"key": "w"}, recipient={"id": "ada"}
+    )
+    assert [field.value for field in preview.nodes[0].fields] == ["ada"]

@@ -61,7 +61,6 @@ def test_a_workflow_with_every_new_node_type_is_valid():
         ({**THROTTLE, "limit": "3"}, "nodes[0].limit", "whole number from 1"),
         ({**THROTTLE, "window": "forever"}, "nodes[0].window", "is not a duration"),
         ({**THROTTLE, "window": "400d"}, "nodes[0].window", "from 1 second to 365 days"),
-        ({**THROTTLE, "key": ""}, "nodes[0].key", "is required"),
         ({**DIGEST, "window": "0s"}, "nodes[0].window", "from 1 second to 365 days"),
         ({**DIGEST, "limit": 3}, "nodes[0].limit", "is not a field of digest nodes"),
     ],

@@ -15,19 +15,22 @@ from workflows.nodes.base import (
     StepPort,
     output_key,
 )
-from workflows.nodes.keyed import KeyedType
+from workflows.nodes.keyed import KeyedType, preview_recipient
 
 
 class DigestNode(KeyedType):
     name = "digest"
-    required = ("key", "window")
+    required = ("window",)
+    optional = ("key",)
     gathers_payloads = True
     colours = ("#f1ebfa", "#6a3fb5")
     form_groups = (("key", "window"),)
 
     def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
         reach = step.digest_join(
-            node_id=node["id"], key=self.key(node, step.context), window=self.window(node)
+            node_id=node["id"],
+            key=self.key(node, step.context, recipient=step.recipient),
+            window=self.window(node),
         )
         digest = str(reach.digest_id)
         if not reach.opener:  # its payload travels in the opener's digest: this run ends here
@@ -40,7 +43,7 @@ class DigestNode(KeyedType):
         return NodeRun(output=reach.summary, vars_patch={output_key(node): reach.summary})
 
     def preview(self, node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
-        key = [RenderedField("key", self.key(node, context))]
+        key = [RenderedField("key", self.key(node, context, recipient=preview_recipient(context)))]
         note = f"gathers the runs with this key for {node.get('window')}, then goes on once"
         return NodePreview(node["id"], self.name, key, note=note)
 

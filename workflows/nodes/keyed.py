@@ -15,11 +15,21 @@ if TYPE_CHECKING:
     from django import forms
 
 
+def preview_recipient(context: dict[str, Any]) -> str:
+    """The sample recipient's id a preview renders with ('' for none)."""
+    recipient = context.get("recipient")
+    return str(recipient.get("id") or "") if isinstance(recipient, dict) else ""
+
+
 class KeyedType(NodeType):
     templates = ("key",)
     outputs = True
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
-        "key": {"type": "string", "description": "a template: the runs sharing it count together"},
+        "key": {
+            "type": "string",
+            "description": "a template: the runs sharing it count together; unset, the run's "
+            "recipient's id",
+        },
         "window": {"type": "string", "example": "1h"},
     }
 
@@ -36,8 +46,18 @@ class KeyedType(NodeType):
             return [("window", "must be from 1 second to 365 days")]
         return []
 
-    def key(self, node: dict[str, Any], context: dict[str, Any]) -> str:
-        """The rendered `key`; RenderError when it renders empty or too long."""
+    def key(self, node: dict[str, Any], context: dict[str, Any], *, recipient: str) -> str:
+        """The rendered `key`; unset, the run's `recipient` key (so a topic's fan-out into a
+        digest gathers per person without saying so). RenderError when it renders empty or too
+        long, or is unset on a run without a recipient."""
+        if node.get("key") in (None, ""):
+            if not recipient:
+                raise RenderError(
+                    f"node {node['id']!r}: 'key' is not set and the run has no recipient to "
+                    "count it by",
+                    field="key",
+                )
+            return recipient
         with render_budget():
             key = self.field_render(node, "key", context).strip()
         if not key:
@@ -61,7 +81,8 @@ class KeyedType(NodeType):
             "key": forms.CharField(
                 required=False,
                 widget=forms.TextInput(attrs={"placeholder": "{{ payload.user_id }}"}),
-                help_text="the runs counted (or gathered) together share this rendered key",
+                help_text="the runs counted (or gathered) together share this rendered key; "
+                "empty: the run's recipient",
             ),
             "window": forms.CharField(
                 required=False,

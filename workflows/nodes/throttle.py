@@ -15,7 +15,7 @@ from workflows.nodes.base import (
     StepPort,
     output_key,
 )
-from workflows.nodes.keyed import KeyedType
+from workflows.nodes.keyed import KeyedType, preview_recipient
 
 if TYPE_CHECKING:
     from django import forms
@@ -25,7 +25,8 @@ THROTTLE_MAX = 1_000_000  # the most runs a throttle's `limit` may let through p
 
 class ThrottleNode(KeyedType):
     name = "throttle"
-    required = ("key", "limit", "window")
+    required = ("limit", "window")
+    optional = ("key",)
     colours = ("#fbeaea", "#b03a2e")
     otherwise_label = "passed"  # a throttled run follows only the conditional edges
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
@@ -46,7 +47,7 @@ class ThrottleNode(KeyedType):
     def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
         taken = step.throttle_pass(
             node_id=node["id"],
-            key=self.key(node, step.context),
+            key=self.key(node, step.context, recipient=step.recipient),
             limit=int(node["limit"]),
             window=self.window(node),
         )
@@ -57,7 +58,7 @@ class ThrottleNode(KeyedType):
         return run
 
     def preview(self, node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
-        key = [RenderedField("key", self.key(node, context))]
+        key = [RenderedField("key", self.key(node, context, recipient=preview_recipient(context)))]
         note = f"lets {node.get('limit')} run(s) with this key through per {node.get('window')}"
         return NodePreview(node["id"], self.name, key, note=note)
 
