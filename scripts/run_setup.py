@@ -46,17 +46,14 @@ def prepare(run_dir: Path) -> tuple[str, str] | None:
     import django
 
     django.setup()
-    from django.contrib.auth import get_user_model
-
     from triggers.services import api_key_authenticate, api_key_create
 
     password = secret_file(run_dir / "admin-password", lambda: secrets.token_urlsafe(12))
-    admin, _ = get_user_model().objects.get_or_create(
-        username="admin",
-        defaults={"is_staff": True, "is_superuser": True, "email": "admin@localhost"},
-    )
-    admin.set_password(password)
-    admin.save()
+    if not admin_user_ensure(password):
+        print(
+            "make run: the admin user keeps the password you set in the admin; the banner's is "
+            "Flower's (.run/admin-password)."
+        )
 
     key_path = run_dir / "api-key"
     if not key_path.exists() or api_key_authenticate(key=key_path.read_text().strip()) is None:
@@ -66,6 +63,24 @@ def prepare(run_dir: Path) -> tuple[str, str] | None:
         key_path.write_text(key)
         key_path.chmod(0o600)
     return password, key_path.read_text().strip()
+
+
+def admin_user_ensure(password: str) -> bool:
+    """The `admin` superuser, made with `password` the first time; whether `password` is still
+    its password. A restart changes nothing: setting the same password again would give the user
+    a new hash, which ends the operator's admin session; and a password the operator changed in
+    the admin stays theirs."""
+    from django.contrib.auth import get_user_model
+
+    admin, created = get_user_model().objects.get_or_create(
+        username="admin",
+        defaults={"is_staff": True, "is_superuser": True, "email": "admin@localhost"},
+    )
+    if created or not admin.has_usable_password():
+        admin.set_password(password)
+        admin.save(update_fields=["password"])
+        return True
+    return admin.check_password(password)
 
 
 # What configures Notiflow's processes (notiflow/settings.py, the providers, Flower): the variables

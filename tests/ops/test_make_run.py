@@ -217,6 +217,28 @@ def test_the_env_file_exports_what_configures_notiflow_and_a_shell_reads_it_back
     assert "HOME=" not in path.read_text() and "PATH=" not in path.read_text()
 
 
+@pytest.mark.django_db
+def test_a_restart_keeps_the_operators_admin_session_and_the_password_they_set(client, monkeypatch):
+    # Issue 44: every make run set the admin's password again, which logged the operator out.
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    import run_setup
+
+    assert run_setup.admin_user_ensure("first-password")
+    assert client.login(username="admin", password="first-password")
+    assert client.get("/admin/").status_code == 200
+    assert run_setup.admin_user_ensure("first-password")
+    assert client.get("/admin/").status_code == 200  # the session still holds
+
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.get(username="admin")
+    admin.set_password("chosen-by-the-operator")
+    admin.save()
+    assert not run_setup.admin_user_ensure("first-password")
+    admin.refresh_from_db()
+    assert admin.check_password("chosen-by-the-operator")
+
+
 def test_make_run_writes_its_env_file_and_its_banner_says_how_to_use_it(tmp_path):
     env = clean_env(PORT=str(free_port()), FLOWER_PORT=str(free_port()), EMAIL_URL="smtp://x:25")
     plan = run.plan(env, tmp_path)
