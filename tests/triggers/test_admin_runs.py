@@ -412,3 +412,20 @@ def test_the_workflow_page_names_the_whole_worker_command_for_a_queue_nobody_ser
 
     assert "nobody serves it" in page
     assert "<code>celery -A notiflow worker -Q reports -n reports@%h</code>" in page
+
+
+def test_the_run_page_names_its_recipient_with_a_link_to_their_page(admin_client):
+    # Issue 44: the recipient was only inside `vars`.
+    from recipients.models import Recipient
+
+    ada = Recipient.objects.create(key="ada-run-page", email="ada@example.com")
+    for recipient, shown in (
+        (ada.key, f'href="/admin/recipients/recipient/{ada.key}/change/">{ada.key}</a>'),
+        ("erased-person", '<code>erased-person</code> <span class="help">(no profile'),
+        ("", "— (none: sends go to the addresses the nodes render)"),
+    ):
+        trigger = new_trigger()
+        TriggerInstance.objects.filter(pk=trigger.pk).update(recipient=recipient)
+        html = admin_client.get(f"{LIST}{trigger.pk}/change/").content.decode()
+        row = html.split('id="run-recipient">', 1)[1].split("</td>", 1)[0]
+        assert shown in row, row

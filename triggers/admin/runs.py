@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from common.actors import actor_of
 from common.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
+from recipients.models import Recipient
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
 from triggers.services import TriggerRejected, trigger_create
@@ -216,6 +217,8 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "title": f"Trigger {trigger.pk}",
             "subtitle": None,
             "timeline": [self._timeline_row(entry) for entry in trigger_timeline(trigger=trigger)],
+            "recipient_known": bool(trigger.recipient)
+            and Recipient.objects.filter(pk=trigger.recipient).exists(),
             "payload_json": json_block(trigger.payload),
             "vars_json": json_block(trigger.vars),
             "waiting": run_waiting(trigger),
