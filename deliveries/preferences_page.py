@@ -3,13 +3,15 @@ page"): where `{{ preferences_url }}` leads.
 
 The URL carries a signed, expiring token naming one person (recipients/preferences.py); it is the
 page's only credential: no login, no cookie. The page lists the categories the person has
-received (their runs' workflows), and any they have set, with a checkbox per channel, and a
+received (their runs' workflows), and any they have set, with a checkbox per channel those
+categories' workflows send on (labelled for people, not by channel id), and a
 plain form that saves them on submit: no JavaScript. The POST goes back to the same URL, token
 and all, so it needs no CSRF token: CSRF guards a credential the browser adds by itself (a
 session cookie), and this page has none; a forger who could make the POST would already hold
 the token, with which they could change the same switches directly. The form says which
 switches it showed (`shown`), so that a category received since the page was loaded is not
-turned off by a box the person never saw.
+turned off by a box the person never saw; and only the boxes the person changed are stored, so
+the others keep following the category's defaults.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from django.views.decorators.http import require_http_methods
 
 from recipients.models import Category, Recipient
 from recipients.preferences import (
+    category_channels,
     category_switches_set,
-    known_channels,
+    channel_labels,
+    definition_channels,
     preference_resolve,
     preferences_token_read,
 )
@@ -37,17 +41,19 @@ from workflows.models import WorkflowVersion
 logger = logging.getLogger(__name__)
 
 
-def categories_received(recipient: str) -> set[str]:
-    """The preference categories of the workflows (not required ones) of `recipient`'s runs."""
+def categories_received(recipient: str) -> dict[str, set[str]]:
+    """The preference categories of the workflows (not required ones) of `recipient`'s runs,
+    each with the channels those workflows' versions send on."""
     versions = TriggerInstance.objects.filter(recipient=recipient).values("workflow_version_id")
     definitions = WorkflowVersion.objects.filter(pk__in=versions).values_list(
         "definition", flat=True
     )
-    return {
-        preference_category_of(definition)
-        for definition in definitions
-        if not required_of(definition) and preference_category_of(definition)
-    }
+    received: dict[str, set[str]] = {}
+    for definition in definitions:
+        slug = preference_category_of(definition)
+        if slug and not required_of(definition):
+            received.setdefault(slug, set()).update(definition_channels(definition))
+    return received
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,7 @@ class Switch:
 
     name: str  # `<slug>.<channel>`, the form field's
     channel: str
+    label: str  # what the person reads for the channel
     on: bool
 
 
@@ -66,38 +73,63 @@ class Row:
 
 
 def _rows(recipient: Recipient) -> list[Row]:
+    """A row per category the person received or set, with a box per channel that matters to
+    them: those its workflows send on (the ones they received, and the category's active ones),
+    and any they set themselves; in the registry's order."""
     preferences = recipient.preferences or {}
-    slugs = categories_received(recipient.key) | set(preferences.get("categories") or {})
+    chosen = preferences.get("categories") or {}
+    received = categories_received(recipient.key)
+    current = category_channels(set(received) | set(chosen))
+    labels = channel_labels()
     rows = []
-    for category in Category.objects.filter(slug__in=slugs).order_by("name", "slug"):
+    for category in Category.objects.filter(slug__in=set(received) | set(chosen)).order_by(
+        "name", "slug"
+    ):
+        slug = category.slug
+        own = chosen.get(slug)
+        wanted = received.get(slug, set()) | current.get(slug, set())
+        wanted |= set(own) if isinstance(own, dict) else set()
         switches = [
             Switch(
-                name=f"{category.slug}.{channel}",
+                name=f"{slug}.{channel}",
                 channel=channel,
-                on=preference_resolve(
-                    preferences,
-                    workflow="",
-                    category=category.slug,
-                    channel=channel,
-                    defaults=category.defaults,
-                ).send,
+                label=label,
+                on=_effective(preferences, category, channel),
             )
-            for channel in known_channels()
+            for channel, label in labels.items()
+            if channel in wanted
         ]
-        rows.append(Row(category, switches))
+        if switches:
+            rows.append(Row(category, switches))
     return rows
 
 
-def _switches_posted(request: HttpRequest) -> dict[str, dict[str, bool]]:
-    """{slug: {channel: on}} for each switch the form showed (`shown`): on when its box came."""
-    channels = set(known_channels())
+def _effective(preferences: dict, category: Category, channel: str) -> bool:
+    return preference_resolve(
+        preferences,
+        workflow="",
+        category=category.slug,
+        channel=channel,
+        defaults=category.defaults,
+    ).send
+
+
+def _switches_changed(request: HttpRequest, recipient: Recipient) -> dict[str, dict[str, bool]]:
+    """{slug: {channel: on}} for each switch the form showed (`shown`) whose box differs from
+    what the person's preferences give now: only what the person changed is stored, so a switch
+    they left alone keeps following the category's defaults when an operator changes them."""
+    channels = set(channel_labels())
+    preferences = recipient.preferences or {}
     shown = [name.split(".", 1) for name in request.POST.getlist("shown") if "." in name]
     slugs = {slug for slug, _ in shown}
-    known = set(Category.objects.filter(slug__in=slugs).values_list("slug", flat=True))
+    categories = {c.slug: c for c in Category.objects.filter(slug__in=slugs)}
     switches: dict[str, dict[str, bool]] = {}
     for slug, channel in shown:
-        if slug in known and channel in channels:
-            switches.setdefault(slug, {})[channel] = request.POST.get(f"{slug}.{channel}") == "on"
+        if slug not in categories or channel not in channels:
+            continue
+        on = request.POST.get(f"{slug}.{channel}") == "on"
+        if on != _effective(preferences, categories[slug], channel):
+            switches.setdefault(slug, {})[channel] = on
     return switches
 
 
@@ -120,14 +152,16 @@ def preferences_page(request: HttpRequest, token: str) -> HttpResponse:
         )
     except signing.BadSignature:
         return _page(request, 400, "This link is not valid", message="Nothing was changed.")
-    saved = False
-    if request.method == "POST":
-        saved = category_switches_set(key, _switches_posted(request))
-        if saved:
-            logger.info("preferences of %s saved through their page", key)
     recipient = Recipient.objects.filter(key=key).first()
     if recipient is None:
         return _page(request, 404, "Nothing to manage here", message="We hold no profile for you.")
+    saved = False
+    if request.method == "POST":
+        changed = _switches_changed(request, recipient)
+        saved = category_switches_set(key, changed) if changed else True
+        if saved:
+            logger.info("preferences of %s saved through their page", key)
+            recipient.refresh_from_db()
     return _page(
         request,
         200,

@@ -11,11 +11,24 @@ from django import forms
 from django.contrib import admin
 
 from recipients.models import Category
-from recipients.preferences import known_channels
+from recipients.preferences import category_channels, channel_labels, known_channels
 
 
 def _default_field(channel: str) -> str:
     return f"default_{channel}"
+
+
+def default_channels(category: Category | None) -> list[str]:
+    """The channels a category's form offers defaults for, in the registry's order: those its
+    active workflows send on, and those it has a default for already; every channel for a new
+    category, or one no active workflow uses yet (the operator is setting it up)."""
+    if category is None or category._state.adding:
+        return known_channels()
+    used = category_channels([category.slug]).get(category.slug, set())
+    if not used:
+        return known_channels()
+    used |= set(category.defaults or {})
+    return [channel for channel in known_channels() if channel in used]
 
 
 class CategoryFormBase(forms.ModelForm):
@@ -27,13 +40,21 @@ class CategoryFormBase(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         defaults = self.instance.defaults or {}
+        self.channels = default_channels(self.instance)
         for channel in known_channels():
-            self.fields[_default_field(channel)].initial = defaults.get(channel) is not False
+            name = _default_field(channel)
+            if channel not in self.channels:
+                self.fields.pop(name, None)  # not offered: its default stays as it is
+            elif name in self.fields:
+                self.fields[name].initial = defaults.get(channel) is not False
 
     def save(self, commit: bool = True) -> Category:
         self.instance.defaults = {
-            channel: bool(self.cleaned_data.get(_default_field(channel)))
-            for channel in known_channels()
+            **(self.instance.defaults or {}),
+            **{
+                channel: bool(self.cleaned_data.get(_default_field(channel)))
+                for channel in self.channels
+            },
         }
         return super().save(commit=commit)
 
@@ -41,7 +62,7 @@ class CategoryFormBase(forms.ModelForm):
 def _default_checkbox(channel: str) -> forms.BooleanField:
     return forms.BooleanField(
         required=False,
-        label=f"{channel} on by default",
+        label=f"{channel_labels()[channel]} on by default",
         help_text=f"Unchecked: a person who said nothing about {channel} for this category does "
         "not get it (their own preferences always win).",
     )
@@ -67,7 +88,7 @@ class CategoryAdmin(admin.ModelAdmin):
             "slug",
             "name",
             "description",
-            *(_default_field(channel) for channel in known_channels()),
+            *(_default_field(channel) for channel in default_channels(obj)),
         ]
 
     def get_readonly_fields(self, request: Any, obj: Category | None = None) -> list[str]:

@@ -87,6 +87,42 @@ def known_channels() -> list[str]:
     )
 
 
+def channel_labels() -> dict[str, str]:
+    """What a person reads for each known channel (its node type's `channel_label`)."""
+    labels: dict[str, str] = {}
+    for kind in NODE_TYPES.values():
+        if kind.preference_channel and kind.preference_channel not in labels:
+            labels[kind.preference_channel] = kind.channel_label or kind.preference_channel
+    return labels
+
+
+def definition_channels(definition: Mapping[str, Any]) -> set[str]:
+    """The channels a workflow definition's nodes send or deliver on."""
+    return {
+        kind.preference_channel
+        for node in definition.get("nodes", [])
+        if isinstance(node, dict)
+        and (kind := NODE_TYPES.get(str(node.get("type"))))
+        and kind.preference_channel
+    }
+
+
+def category_channels(slugs: Iterable[str]) -> dict[str, set[str]]:
+    """The channels the active workflows of each category in `slugs` send on now (their current
+    versions; required workflows are beyond preferences and do not count)."""
+    from workflows.definition import preference_category_of, required_of
+    from workflows.models import Workflow
+
+    wanted = set(slugs)
+    channels: dict[str, set[str]] = {}
+    current = Workflow.objects.filter(active=True, current_version__isnull=False)
+    for definition in current.values_list("current_version__definition", flat=True):
+        slug = preference_category_of(definition)
+        if slug in wanted and not required_of(definition):
+            channels.setdefault(slug, set()).update(definition_channels(definition))
+    return channels
+
+
 # --- one send: the engine's question ------------------------------------------------------------
 def send_decision(
     recipient: RunRecipient, *, workflow: str, category: str, channel: str

@@ -258,3 +258,12 @@ def test_node_types_keep_workflows_free_of_the_apps_that_run_them():
         if importing.search(path.read_text())
     ]
     assert found == []
+
+
+def test_every_channel_has_a_label_people_read():
+    """The hosted preference page shows a channel by its label, never its id (issue 44)."""
+    from recipients.preferences import channel_labels, known_channels
+
+    labels = channel_labels()
+    assert list(labels) == known_channels()
+    assert all(label and label != channel for channel, label in labels.items()), labels

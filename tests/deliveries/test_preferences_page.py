@@ -51,9 +51,10 @@ def test_the_page_lists_what_the_person_received_with_a_box_per_channel(client, 
     assert "Comments" in html and "Replies to you" in html
     assert "Account" not in html  # required: no preference turns it off
     assert "Digest" not in html  # never received
-    assert '<input type="checkbox" name="comments.email" value="on" checked>' in html
-    assert '<input type="checkbox" name="comments.sms" value="on" checked>' in html
-    assert categories_received("ada") == {"comments"}
+    assert '<input type="checkbox" name="comments.email" value="on" checked> Email</label>' in html
+    # Issue 44: only the channels the category's workflows send on, labelled for people.
+    assert 'name="comments.sms"' not in html and 'name="comments.teams"' not in html
+    assert categories_received("ada") == {"comments": {"email"}}
 
 
 def test_a_plain_post_saves_the_boxes_it_showed_without_a_csrf_token(person):
@@ -68,13 +69,41 @@ def test_a_plain_post_saves_the_boxes_it_showed_without_a_csrf_token(person):
     assert saved.status_code == 200 and b"Saved." in saved.content
     person.refresh_from_db()
     assert person.preferences["categories"] == {
-        "comments": {"email": False, "sms": True},
+        # email turned off; sms was on by default and left on: not stored (it follows defaults)
+        "comments": {"email": False},
         "digest": {"email": False},  # not shown on the form: unchanged
     }
-    # The page now shows what was saved, and the category set before.
+    # The page now shows what was saved, and the category set before (on the channel set).
     html = saved.content.decode()
-    assert '<input type="checkbox" name="comments.email" value="on">' in html
-    assert '<input type="checkbox" name="digest.sms" value="on">' in html  # the default: off
+    assert '<input type="checkbox" name="comments.email" value="on"> Email</label>' in html
+    assert '<input type="checkbox" name="digest.email" value="on"> Email</label>' in html
+
+
+def test_saving_stores_only_what_the_person_changed_so_defaults_still_reach_them(client, person):
+    # Issue 44: saving stored every switch, so a person who saved once no longer followed a
+    # category's defaults.
+    Category.objects.filter(slug="comments").update(defaults={"email": True})
+    client.post(url("ada"), {"shown": ["comments.email"], "comments.email": "on"})
+    person.refresh_from_db()
+    assert not (person.preferences.get("categories") or {}).get("comments")
+
+    Category.objects.filter(slug="comments").update(defaults={"email": False})
+    html = client.get(url("ada")).content.decode()
+    assert '<input type="checkbox" name="comments.email" value="on"> Email</label>' in html
+
+    client.post(url("ada"), {"shown": ["comments.email"], "comments.email": "on"})
+    person.refresh_from_db()
+    assert person.preferences["categories"]["comments"] == {"email": True}
+
+
+def test_the_page_offers_the_channels_of_the_categorys_active_workflows(client, person):
+    from tests.factories import WorkflowFactory
+
+    slack = {"id": "chat", "type": "slack", "text": "hi", "channel": "#c"}
+    WorkflowFactory(definition={**chain(slack), "preference_category": "comments"})
+    html = client.get(url("ada")).content.decode()
+    assert 'name="comments.slack" value="on" checked> Slack</label>' in html
+    assert 'name="comments.email"' in html and 'name="comments.sms"' not in html
 
 
 def test_switches_of_unknown_categories_or_channels_are_ignored(client, person):

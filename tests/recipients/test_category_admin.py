@@ -36,3 +36,23 @@ def test_the_form_shows_the_stored_defaults_and_the_slug_is_fixed(admin_client):
     boxes = dict(re.findall(r'<input type="checkbox" name="default_(\w+)"[^>]*?( checked)?>', page))
     assert boxes == {c: "" if c == "sms" else " checked" for c in known_channels()}
     assert 'name="slug"' not in page  # read-only once made: workflows name it
+
+
+def test_a_category_in_use_offers_the_channels_its_workflows_send_on_and_keeps_the_others(
+    admin_client,
+):
+    # Issue 44: the form listed every channel whatever the category's workflows send on.
+    from tests.factories import WorkflowFactory, chain, email_node
+
+    Category.objects.create(slug="billing", defaults={"push": False})
+    WorkflowFactory(definition={**chain(email_node("mail")), "preference_category": "billing"})
+    page = admin_client.get("/admin/recipients/category/billing/change/").content.decode()
+    boxes = re.findall(r'<input type="checkbox" name="default_(\w+)"', page)
+    assert boxes == ["email", "push"]  # email sent on; push has a default already
+    assert "Email on by default" in page
+
+    saved = admin_client.post(
+        "/admin/recipients/category/billing/change/", {"name": "Billing", "default_push": "on"}
+    )
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    assert Category.objects.get(slug="billing").defaults == {"email": False, "push": True}

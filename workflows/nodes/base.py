@@ -221,6 +221,8 @@ class NodeType:
     # in-app inbox: `inapp`); a type with a `channel` is addressed by that. None: preferences do
     # not apply.
     delivers_on: ClassVar[str | None] = None
+    # What a person reads for that channel (the hosted preference page's checkbox).
+    channel_label: ClassVar[str] = ""
     # Whether its run reads the run's recipient beyond what its templates read (a window's
     # default time zone is the recipient's): the engine reads the recipient for a step only when
     # its node sends, delivers, reads it so, or its templates or edges name it

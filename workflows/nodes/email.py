@@ -36,6 +36,7 @@ def header_value_problem(value: str) -> str:
 class EmailNode(SendingType):
     name = "email"
     channel = "email"
+    channel_label = "Email"
     address_field = "email"
     required = ("subject", "body")
     # to: left out, the run's recipient's email (docs/design.md, "Recipients").

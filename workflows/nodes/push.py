@@ -10,5 +10,6 @@ from workflows.nodes.pushing import PushingType
 class PushNode(PushingType):
     name = "push"
     channel = "push"
+    channel_label = "Mobile push"
     address_key = "fcm"
     colours = ("#f3ecfa", "#7a4bb0")
