@@ -171,6 +171,11 @@ def _server_cpu_ms(run: Any) -> float:
     return 1000 * sum(v for k, v in run.cpu.items() if k not in ours) / max(1, run.sent)
 
 
+# "No less beyond noise" as a number: the spread of the same figure between rounds of one run on
+# this machine (issue 33's rounds: server CPU per request 2.93-3.16 ms, 7 %), halved.
+RECIPIENT_NOISE_FLOOR = 0.95
+
+
 def _recipient_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     """Issue 33's A/B: POST /api/triggers/ naming a recipient by id against the same request
     carrying the address inline, on one gunicorn, alternated in every round."""
@@ -179,10 +184,13 @@ def _recipient_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     inline, named = r.get("intake_http", []), r.get("intake_http_recipient", [])
     if not named:
         return []
-    _, text = ratio([n.per_second for n in named], [i.per_second for i in inline])
+    value, text = ratio([n.per_second for n in named], [i.per_second for i in inline])
     by_cpu = ""
     if all(run.cpu for run in inline + named):
-        _, cpu_text = ratio(
+        # The verdict is the server's CPU per request when it was measured: req/s on two cores
+        # also moves with how 16 keep-alive clients spread over gunicorn's workers (issue 33's
+        # note), which is not work the recipient adds.
+        value, cpu_text = ratio(
             [1 / _server_cpu_ms(n) for n in named], [1 / _server_cpu_ms(i) for i in inline]
         )
         by_cpu = (
@@ -217,7 +225,8 @@ def _recipient_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             + f"; p50 {spread([n.p50_ms for n in named], ' ms')}, "
             f"p99 {spread([n.p99_ms for n in named], ' ms')}",
             ratio=(f"recipient/inline {text}" + by_cpu) if text else "",
-            target="no less beyond noise",
+            target=f">= {RECIPIENT_NOISE_FLOOR} (by server CPU when measured)",
+            met=None if value is None else value >= RECIPIENT_NOISE_FLOOR,
             command=bench.cmd("intake", intake_requests=a.intake_requests),
         ),
     ]

@@ -119,6 +119,32 @@ def test_the_metrics_cost_rows_compare_on_with_off_round_by_round():
     assert _metrics_rows(bench, {}, args) == []
 
 
+def test_the_recipient_row_is_judged_by_server_cpu_per_request():
+    """Issue 44: the row had a target and no verdict. Req/s moves with how the clients spread
+    over gunicorn's workers; the server's CPU per request is what a recipient could add."""
+    from bench.intake import IntakeRun
+    from bench.rows import _recipient_rows
+
+    def intake(seconds: float, cpu: float) -> IntakeRun:
+        return IntakeRun(
+            requests=1000, seconds=seconds, p50_ms=1, p99_ms=2, created=1000, existing=0,
+            errors=0, cpu={"gunicorn": cpu},
+        )  # fmt: skip
+
+    bench = SimpleNamespace(cmd=lambda only, **sizes: f"make bench {only}")
+    args = SimpleNamespace(intake_requests=1000)
+    # Slower by req/s (the spread of clients), the same CPU per request: met.
+    (row,) = _recipient_rows(
+        bench, {"intake_http": [intake(2, 3.0)], "intake_http_recipient": [intake(3, 3.05)]}, args
+    )
+    assert row.met is True and row.ratio.startswith("recipient/inline 0.67")
+    # 10 % more CPU per request: not met.
+    (row,) = _recipient_rows(
+        bench, {"intake_http": [intake(2, 3.0)], "intake_http_recipient": [intake(2, 3.3)]}, args
+    )
+    assert row.met is False
+
+
 @pytest.mark.django_db
 def test_the_scale_parts_charts_time_the_panel_uncached_and_cached_at_the_historys_end():
     """The `scale` part's chart figure on a tiny history: the part loads 1,000,000 runs with
