@@ -1,6 +1,7 @@
 """The display helpers every app's admin uses (JSON, times, long texts, ids), the columns built
-from them (`time_column`, `json_field`) and the read-only mixin for audit rows, so that each app
-looks the same on every page. The admin site itself (its
+from them (`time_column`, `json_field`), the read-only mixin for audit rows, so that each app
+looks the same on every page, and the form field of every JSON value an operator types
+(`StorableJSONField`). The admin site itself (its
 name and the order of its apps) is the project's wiring: notiflow/admin.py.
 
 The styles for these helpers are in templates/admin/base_site.html.
@@ -13,11 +14,14 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+
+from common.http import json_loads_storable
 
 # JSON this long or shorter is shown open; longer JSON is folded and opens on a click.
 JSON_OPEN_MAX_LINES = 40
@@ -113,3 +117,35 @@ class ReadOnlyAdminMixin:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class StorableJSONDecoder(json.JSONDecoder):
+    """json.loads(cls=...) refusing what the API refuses (json_loads_storable: nesting too deep,
+    NUL) as a JSONDecodeError, which Django's JSONField reads as invalid input."""
+
+    def decode(self, s: str, *args: Any) -> Any:
+        try:
+            return json_loads_storable(s)
+        except json.JSONDecodeError:
+            raise
+        except ValueError as exc:
+            raise json.JSONDecodeError(str(exc), s, 0) from None
+
+
+class StorableJSONField(forms.JSONField):
+    """A JSON form field whose value can be stored: input nested past the API's depth or holding
+    NUL is a form error saying so, not a RecursionError or the database's DataError (a 500)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        # A model's JSONField passes its own decoder (None: json's) to its form field.
+        super().__init__(**{**kwargs, "decoder": StorableJSONDecoder})
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            return super().to_python(value)
+        except forms.ValidationError:
+            try:
+                json_loads_storable(value)
+            except ValueError as exc:
+                raise forms.ValidationError(f"Not valid JSON: {exc}", code="invalid") from None
+            raise

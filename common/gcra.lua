@@ -7,9 +7,9 @@
 -- ARGV[1]: milliseconds between two requests at the sustained rate (period / N).
 -- ARGV[2]: the period in milliseconds (a burst of N fits in it).
 -- ARGV[3]: the mode.
---   'ask'     Returns 0 when a request may pass now, else the milliseconds until one may.
---             Counts nothing (the admin login asks before checking a password).
---   'take'    As 'ask', and a request that may pass is counted.
+--   'take'    Returns 0 when a request may pass now, and counts it; else the milliseconds until
+--             one may, counting nothing (the admin login takes before checking a password).
+--   'give'    Uncounts one request taken before (a login whose password was right); returns 0.
 --   'reserve' Always counted: a request over the limit gets the next free slot, remembered
 --             under KEYS[2], and the milliseconds until it; when it comes back, it finds its
 --             slot due (returns 0 and frees it) and takes nothing more.
@@ -28,14 +28,21 @@ if mode == 'reserve' then
     end
 end
 local tat = tonumber(redis.call('GET', KEYS[1]) or 0)
+if mode == 'give' then
+    tat = tat - interval
+    if tat > now then
+        redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now) + 1000)
+    else
+        redis.call('DEL', KEYS[1])
+    end
+    return 0
+end
 if tat < now then tat = now end
 local new_tat = tat + interval
 local wait = new_tat - period - now
-if mode ~= 'reserve' then
+if mode == 'take' then
     if wait > 0 then return math.ceil(wait) end
-    if mode == 'take' then
-        redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1000)
-    end
+    redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1000)
     return 0
 end
 redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1000)

@@ -99,23 +99,33 @@ class _FailOpen:
 FAIL_OPEN = _FailOpen()
 
 
-def bucket_wait(*, bucket: str, limit: tuple[int, int], take: bool = True) -> float:
-    """Seconds until `bucket` (at `limit`, (count, period)) lets one more request pass; 0 when
-    it may now, counted when `take`. 0 too while Redis does not answer (fail open, logged)."""
+def _gcra(*, bucket: str, limit: tuple[int, int], mode: str) -> float:
+    """The GCRA script's answer in `mode` (common/gcra.lua), in seconds; 0 while Redis does not
+    answer (fail open, logged)."""
     if FAIL_OPEN.skipping():
         return 0.0
     count, period = limit
     try:
         wait_ms = int(
             _script(settings.NOTIFLOW_CACHE_URL)(
-                keys=[bucket],
-                args=[period * 1000 / count, period * 1000, "take" if take else "ask"],
+                keys=[bucket], args=[period * 1000 / count, period * 1000, mode]
             )
         )
     except (redis.RedisError, OSError) as exc:
         FAIL_OPEN.failed(exc)
         return 0.0
     return max(0, wait_ms) / 1000
+
+
+def bucket_wait(*, bucket: str, limit: tuple[int, int]) -> float:
+    """Seconds until `bucket` (at `limit`, (count, period)) lets one more request pass; 0 when
+    it may now, and then the request is counted, in the same atomic step."""
+    return _gcra(bucket=bucket, limit=limit, mode="take")
+
+
+def bucket_give(*, bucket: str, limit: tuple[int, int]) -> None:
+    """Uncount one request `bucket_wait` counted in `bucket`."""
+    _gcra(bucket=bucket, limit=limit, mode="give")
 
 
 def rate_for(scope: str) -> str:

@@ -6,7 +6,9 @@ resource, sampler, exporter and batching come from the environment (OTEL_SERVICE
 OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER, OTEL_EXPORTER_OTLP_*, OTEL_BSP_*), and the
 maintained instrumentations of Django (a span per request, continuing the client's
 `traceparent`), psycopg (a span per statement), requests and urllib3 (a span per HTTP call).
-Only what the instrumentations cannot know is written here: a step's span, whose parent is the
+Every span is exported through common/trace_redaction.py, which takes the capability URLs
+(tokens, webhook paths, push endpoints, recipient ids) out of it. Only what the
+instrumentations cannot know is written here: a step's span, whose parent is the
 run's stored trace context (`step_span`), a provider call's (`provider_span`), and a webhook
 delivery's of an event about a run, whose parent is that run's stored context too
 (`delivery_span`).
@@ -76,7 +78,10 @@ def tracing_start(env: Mapping[str, str] = os.environ) -> bool:
 
     provider = TracerProvider()  # resource and sampler from OTEL_* (the SDK reads them)
     provider.sampler = roots_of_our_own(provider.sampler)
-    provider.add_span_processor(BatchSpanProcessor(_exporter(env)))
+    from common.trace_redaction import RedactingSpanProcessor
+
+    # Every span goes out through the redaction: no capability URL leaves in a span.
+    provider.add_span_processor(RedactingSpanProcessor(BatchSpanProcessor(_exporter(env))))
     trace.set_tracer_provider(provider)
     DjangoInstrumentor().instrument(tracer_provider=provider)
     PsycopgInstrumentor().instrument(tracer_provider=provider, skip_dep_check=True)

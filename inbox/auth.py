@@ -19,6 +19,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.permissions import BasePermission
 from rest_framework.throttling import BaseThrottle
 
+from common.credentials import CredentialsMalformed, authorization_credentials
 from common.throttling import bucket_wait, parse_rate
 from inbox.tokens import recipient_token_valid
 from recipients.models import KEY_MAX_LENGTH
@@ -39,10 +40,12 @@ class InboxReader:
 
 class RecipientTokenAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request: Any) -> tuple[InboxReader, None]:
-        header = authentication.get_authorization_header(request).decode(errors="replace")
-        scheme, _, credentials = header.partition(" ")
-        key, colon, token = credentials.strip().rpartition(":")
-        if scheme.lower() != KEYWORD.lower() or not colon or not key or not token:
+        try:
+            credentials = authorization_credentials(request, KEYWORD) or ""
+        except CredentialsMalformed:
+            credentials = ""
+        key, colon, token = credentials.rpartition(":")
+        if not colon or not key or not token:
             raise exceptions.AuthenticationFailed(
                 "Authorization must be 'Recipient <recipient id>:<token>'"
             )

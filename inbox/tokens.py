@@ -16,6 +16,8 @@ import hmac
 from django.conf import settings
 from django.utils.crypto import salted_hmac
 
+from common.credentials import secret_matches
+
 _PURPOSE = b"notiflow.inbox.recipient:"
 
 
@@ -35,4 +37,4 @@ def recipient_token(recipient_key: str) -> str:
 
 def recipient_token_valid(recipient_key: str, token: str) -> bool:
     """Whether `token` is `recipient_key`'s, compared in constant time."""
-    return hmac.compare_digest(recipient_token(recipient_key), token)
+    return secret_matches(token, recipient_token(recipient_key))

@@ -1,12 +1,14 @@
 """Failed admin logins, throttled per account and per address (docs/security.md, "Admin login").
 
-Before a password is checked, the login asks two buckets of the API's limiter
+Before a password is checked, the login takes one from two buckets of the API's limiter
 (common/throttling.py, one Redis bucket each, shared by every web process): the account's (the
 user name as typed, in lower case) at NOTIFLOW_LOGIN_LIMIT_ACCOUNT [10/h] and the client
-address's (an IPv6 address's /64) at NOTIFLOW_LOGIN_LIMIT_ADDRESS [30/h]. Either empty: the login is refused with a
-lockout message saying when to try again, without checking the password (a check costs the
-password hasher's CPU). Only a failed login is counted in both; a right password is never
-counted. A rate N/period allows N failures at once, then one more every period/N.
+address's (an IPv6 address's /64) at NOTIFLOW_LOGIN_LIMIT_ADDRESS [30/h]. Either empty: the login
+is refused with a lockout message saying when to try again, without checking the password (a
+check costs the password hasher's CPU). Taking is the check and the count in one atomic step, so
+N concurrent guesses cannot all pass before any is counted; a login that did not fail (a right
+password) gives its count back, so a right password is never counted. A rate N/period allows N
+failures at once, then one more every period/N.
 
 The address is the connection's (REMOTE_ADDR): behind a proxy every client has the proxy's
 address, and the address limit is then one for the whole site. When Redis does not answer,
@@ -26,7 +28,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
-from common.throttling import bucket_wait, parse_rate
+from common.throttling import bucket_give, bucket_wait, parse_rate
 
 logger = logging.getLogger(__name__)
 
@@ -57,19 +59,26 @@ def login_buckets(*, username: str, address: str) -> list[tuple[str, tuple[int, 
     return [(bucket, limit) for bucket, rate in buckets if (limit := parse_rate(rate))]
 
 
-def login_wait(*, username: str, address: str) -> float:
-    """Seconds until a login for `username` from `address` may be tried; 0 when it may now.
-    Counts nothing."""
-    buckets = login_buckets(username=username, address=address)
-    return max(
-        (bucket_wait(bucket=b, limit=limit, take=False) for b, limit in buckets), default=0.0
-    )
-
-
-def login_failed(*, username: str, address: str) -> None:
-    """Count a failed login for `username` from `address` in both buckets."""
+def login_take(*, username: str, address: str) -> float:
+    """Count a login for `username` from `address` in both buckets before its password is
+    checked, each in one atomic step with the check that it may be tried, so that concurrent
+    logins cannot all pass one look at a bucket. The seconds until one may be tried when a
+    bucket is empty (then nothing stays counted); 0 when it may now."""
+    taken: list[tuple[str, tuple[int, int]]] = []
     for bucket, limit in login_buckets(username=username, address=address):
-        bucket_wait(bucket=bucket, limit=limit)
+        wait = bucket_wait(bucket=bucket, limit=limit)
+        if wait > 0:
+            for back, its_limit in taken:
+                bucket_give(bucket=back, limit=its_limit)
+            return wait
+        taken.append((bucket, limit))
+    return 0.0
+
+
+def login_give(*, username: str, address: str) -> None:
+    """Uncount a login `login_take` counted that did not fail (a right password)."""
+    for bucket, limit in login_buckets(username=username, address=address):
+        bucket_give(bucket=bucket, limit=limit)
 
 
 def _in_words(seconds: float) -> str:
@@ -91,18 +100,20 @@ class ThrottledAuthenticationForm(AdminAuthenticationForm):
         username = str(self.cleaned_data.get("username") or "")
         request: HttpRequest | None = self.request
         address = str(request.META.get("REMOTE_ADDR", "")) if request is not None else ""
-        if username and self.cleaned_data.get("password"):
-            wait = login_wait(username=username, address=address)
-            if wait > 0:
-                logger.warning("admin login for %r from %s refused: locked out", username, address)
-                raise ValidationError(
-                    self.error_messages["locked"],
-                    code="locked",
-                    params={"wait": _in_words(wait)},
-                )
+        if not (username and self.cleaned_data.get("password")):
+            return super().clean()
+        wait = login_take(username=username, address=address)
+        if wait > 0:
+            logger.warning("admin login for %r from %s refused: locked out", username, address)
+            raise ValidationError(
+                self.error_messages["locked"], code="locked", params={"wait": _in_words(wait)}
+            )
+        failed = False
         try:
             return super().clean()
         except ValidationError as exc:
-            if username and exc.code == "invalid_login":
-                login_failed(username=username, address=address)
+            failed = exc.code == "invalid_login"
             raise
+        finally:
+            if not failed:
+                login_give(username=username, address=address)

@@ -15,7 +15,6 @@ Two sources, one answer:
 from __future__ import annotations
 
 import glob
-import hmac
 import os
 import threading
 import time
@@ -31,6 +30,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from common.credentials import CredentialsMalformed, authorization_credentials, secret_matches
 from common.leases import LeaseExpired
 from events.models import WebhookEndpoint
 from registry.selectors import live_workers_by_queue
@@ -171,8 +171,11 @@ def metrics_registry() -> CollectorRegistry:
 
 
 def bearer_token_valid(request: HttpRequest, token: str) -> bool:
-    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip(), token)
+    try:
+        given = authorization_credentials(request, "Bearer")
+    except CredentialsMalformed:
+        return False
+    return given is not None and secret_matches(given, token)
 
 
 @require_safe

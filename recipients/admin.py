@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from common.admin import json_block, list_time, text_wrap
+from common.admin import StorableJSONField, json_block, list_time, text_wrap
 from recipients.models import PROFILE_FIELDS, Recipient, TopicSubscription
 from recipients.services import Profile, recipient_erase, recipients_upsert
 from recipients.validation import (
@@ -67,6 +67,7 @@ class RecipientForm(forms.ModelForm):
         model = Recipient
         fields = ["key", *PROFILE_FIELDS]
         labels = {"key": "Id"}
+        field_classes = {"channels": StorableJSONField, "properties": StorableJSONField}
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -8,19 +8,23 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+import requests
 from django.utils import timezone
+from opentelemetry.instrumentation.requests import RequestsInstrumentor
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
 
 from common import tracing
+from common.trace_redaction import RedactingSpanProcessor
 from events.models import WebhookDelivery
 from events.services import dispatcher
 from events.services.dispatcher import delivery_send
 from events.services.endpoints import endpoint_ping
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, sms_node
+from tests.support.smtp import free_port
 from triggers import sql
 from triggers.models import TriggerInstance
 from triggers.representation import trigger_json
@@ -212,3 +216,40 @@ def test_while_tracing_is_off_a_delivery_reads_no_trace_context(settings, receiv
     delivery = WebhookDelivery.objects.get(endpoint=endpoint)
     assert delivery_send(delivery.pk, worker_id="w") == "delivered"
     assert read == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/services/T0SECRET/B0SECRET/xoxSECRET",  # a Slack incoming webhook
+        "/webhookb2/SECRET@tenant/IncomingWebhook/SECRET/SECRET",  # a Teams webhook
+        "/fcm/send/SECRET-device-token",  # a web push endpoint
+        "/hook?key=SECRET",  # a webhook endpoint's query
+    ],
+)
+def test_an_outgoing_calls_path_and_query_are_not_exported(path):
+    """The requests instrumentation's span of a call that failed, as exported through
+    common/trace_redaction.py: no part of the path or query in its attributes, its exception
+    event or its status; the method and host stay. (End to end: tests/ops/test_traces.py.)"""
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(RedactingSpanProcessor(SimpleSpanProcessor(exporter)))
+    RequestsInstrumentor().instrument(tracer_provider=provider)
+    try:
+        with pytest.raises(requests.ConnectionError):
+            requests.post(f"http://127.0.0.1:{free_port()}{path}", json={}, timeout=5)
+    finally:
+        RequestsInstrumentor().uninstrument()
+        provider.shutdown()
+    [span] = exporter.get_finished_spans()
+    attributes = dict(span.attributes or {})
+    exported = [
+        *attributes.values(),
+        *(value for event in span.events for value in (event.attributes or {}).values()),
+        span.status.description or "",
+    ]
+    assert span.events and not [value for value in exported if "SECRET" in str(value)]
+    assert attributes["http.method"] == "POST"
+    url = str(attributes["http.url"])
+    assert url.startswith("http://127.0.0.1:")
+    assert url.endswith("/[redacted]" + ("?[redacted]" * ("?" in path)))

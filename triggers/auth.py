@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from common.credentials import CredentialsMalformed, authorization_credentials
 from triggers.services import ApiKeyRefused, api_key_verify
 
 
@@ -29,15 +30,16 @@ class ApiKeyAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
     def authenticate(self, request):
-        header = authentication.get_authorization_header(request).decode(errors="replace")
-        if not header:
-            return None
-        scheme, _, key = header.partition(" ")
-        # Authentication schemes are case-insensitive (RFC 9110, 11.1); the key is not.
-        if scheme.lower() != self.keyword.lower() or not key.strip():
-            raise exceptions.AuthenticationFailed("Authorization must be 'Bearer <api key>'")
         try:
-            api_key = api_key_verify(key=key.strip())
+            key = authorization_credentials(request, self.keyword)
+        except CredentialsMalformed:
+            raise exceptions.AuthenticationFailed(
+                "Authorization must be 'Bearer <api key>'"
+            ) from None
+        if key is None:
+            return None
+        try:
+            api_key = api_key_verify(key=key)
         except ApiKeyRefused as exc:
             raise exceptions.AuthenticationFailed(str(exc)) from None
         return ApiClient(name=api_key.name), api_key

@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from common.actors import actor_of
-from common.admin import ReadOnlyAdminMixin, json_field, time_column
+from common.admin import ReadOnlyAdminMixin, StorableJSONField, json_field, time_column
 from waits.models import EventWait, ReceivedEvent
 from waits.services import CONFLICT, event_data_hash, event_receive
 
@@ -80,7 +80,7 @@ class EventWaitAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 class EventSendForm(forms.ModelForm):
-    data = forms.JSONField(  # type: ignore[assignment]  # a form field, not BaseForm.data
+    data = StorableJSONField(  # type: ignore[assignment]  # a form field, not BaseForm.data
         required=False, initial=dict, help_text="a JSON object"
     )
 

@@ -271,12 +271,11 @@ def sample_payload(definition: dict[str, Any], *, now: datetime | None = None) -
     lists: set[VarPath] = set()
     for node in nodes:
         node_type = node_type_of(node)
-        for name in node_type.templates if node_type else ():
-            if isinstance(node.get(name), str):
-                paths.extend(template_variable_paths(node[name]))
-                looped, iterated = _loop_paths(node[name], digests)
-                paths.extend(looped)
-                lists |= iterated
+        for source in node_type.template_sources(node) if node_type else ():
+            paths.extend(template_variable_paths(source))
+            looped, iterated = _loop_paths(source, digests)
+            paths.extend(looped)
+            lists |= iterated
     for edge in definition.get("edges", []):
         if isinstance(edge, dict) and isinstance(edge.get("when"), str) and edge["when"].strip():
             paths.extend(condition_variable_paths(edge["when"]))

@@ -67,8 +67,7 @@ def recipient_read(node: dict[str, Any], edges: Iterable[dict[str, Any]]) -> boo
         return False  # not run: the step fails as unrunnable
     if node_type.sends or node_type.delivers_on or node_type.reads_recipient:
         return True
-    sources = [node[name] for name in node_type.templates if isinstance(node.get(name), str)]
-    paths = [path for source in sources for path in read_paths(source)]
+    paths = [path for source in node_type.template_sources(node) for path in read_paths(source)]
     for edge in edges:
         if isinstance(edge.get("when"), str) and edge["when"].strip():
             paths.extend(read_paths(edge["when"], condition=True))
@@ -105,12 +104,8 @@ def step_input(
     `recipient`: a step log keeps only the profile fields its templates read (erasing the
     person then leaves little of them in the logs: docs/security.md)."""
     node_type = node_type_of(node)
-    paths = [
-        path
-        for name in (node_type.templates if node_type else ())
-        if isinstance(node.get(name), str)
-        for path in read_paths(node[name])
-    ]
+    sources = node_type.template_sources(node) if node_type else []
+    paths = [path for source in sources for path in read_paths(source)]
     for edge in edges:
         if isinstance(edge.get("when"), str) and edge["when"].strip():
             paths.extend(read_paths(edge["when"], condition=True))

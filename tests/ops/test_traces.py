@@ -15,7 +15,7 @@ import pytest
 import requests
 from django.conf import settings
 
-from events.services.endpoints import endpoint_delete
+from events.services.endpoints import endpoint_create, endpoint_delete
 from registry.selectors import live_workers_by_queue
 from tests.conftest import STACK_SETTINGS, TEST_BROKER_URL, broker_clear, unique
 from tests.events.support import endpoint_on
@@ -215,3 +215,68 @@ def test_a_webhook_delivery_of_the_runs_event_is_a_span_of_its_trace_with_its_po
     statements = [s.attributes.get("db.statement", "") for s in children(spans, deliver)]
     assert any("notiflow_delivery_finish_v1" in text for text in statements)
     assert request.headers["traceparent"] == f"00-{trace_id}-{post.span_id}-01"
+
+
+def test_exported_spans_carry_no_capability_url_but_say_what_was_called(
+    traced_stack, otlp, receiver, django_db_blocker
+):
+    """The web's request spans and the worker's outgoing calls reach the OTLP receiver without
+    the preference token, a recipient's id, a query or a webhook's path (common/trace_redaction.py),
+    and with their method, route template, host and status."""
+    secrets_sent = {name: unique(name) for name in ("token", "recipient", "query", "hookpath")}
+    trace_id = secrets.token_hex(16)
+    base, key = traced_stack.base_url, traced_stack.env["API_KEY"]
+
+    def get(path: str, **headers: str) -> int:
+        headers["traceparent"] = f"00-{trace_id}-{secrets.token_hex(8)}-01"
+        return requests.get(base + path, headers=headers, timeout=10).status_code
+
+    get(f"/deliveries/preferences/{secrets_sent['token']}/?t={secrets_sent['query']}")
+    get(f"/api/recipients/{secrets_sent['recipient']}/", Authorization=f"Bearer {key}")
+    get(f"/no-such-page/{secrets_sent['token']}/")
+    with django_db_blocker.unblock():
+        workflow = WorkflowFactory(
+            key=f"{QUEUE}.{secrets.token_hex(5)}", definition=chain(sms_node("one"))
+        )
+        path = f"/ok/{secrets_sent['hookpath']}?key={secrets_sent['query']}"
+        endpoint = endpoint_create(
+            url=receiver.url(path), events=["trigger.completed"], workflows=[str(workflow.key)]
+        )
+    try:
+        run_trace, client_span = secrets.token_hex(16), secrets.token_hex(8)
+        response = traced_post(traced_stack, workflow.key, run_trace, client_span)
+        assert response.status_code == 201, response.text
+        receiver.wait_for(path, 1, timeout=30)
+
+        def exported(spans: list[ReceivedSpan]) -> bool:
+            served = [s for s in spans if s.trace_id == trace_id and s.kind == SERVER]
+            return len(served) == 3 and any(
+                s.trace_id == run_trace and s.name.startswith("deliver ") for s in spans
+            )
+
+        otlp.wait_for(exported, timeout=30)
+    finally:
+        with django_db_blocker.unblock():
+            endpoint_delete(endpoint)
+
+    spans = otlp.trace(trace_id) + otlp.trace(run_trace)
+    leaks = [
+        (span.name, name, value)
+        for span in spans
+        for name, value in span.attributes.items()
+        for secret in secrets_sent.values()
+        if secret in str(value) or secret in span.name
+    ]
+    assert leaks == []
+    served = {
+        s.attributes.get("http.route", ""): s for s in otlp.trace(trace_id) if s.kind == SERVER
+    }
+    page = served["deliveries/preferences/<str:token>/"]
+    assert page.attributes["http.method"] == "GET"
+    assert "/deliveries/preferences/<str:token>/?[redacted]" in page.attributes["http.url"]
+    assert served["api/recipients/<str:recipient_id>/"].attributes["http.status_code"] == 404
+    assert served[""].attributes["http.url"].endswith("/[redacted]")  # no route matched
+    [deliver] = [s for s in otlp.trace(run_trace) if s.name.startswith("deliver ")]
+    [post] = [s for s in children(spans, deliver) if s.kind == CLIENT and s.name == "POST"]
+    assert post.attributes["http.url"] == receiver.url("/[redacted]?[redacted]")
+    assert post.attributes["http.status_code"] == 200

@@ -6,11 +6,16 @@ checked."""
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import MD5PasswordHasher
+from django.db import connections
 from django.test import Client
 
 from common import throttling
@@ -109,3 +114,35 @@ def test_ipv6_addresses_of_one_64_share_their_bucket(limits):
         login(unique("nobody"), "wrong", f"{prefix}::{host + 1:x}")
 
     assert LOCKED in login(operator(), PASSWORD, f"{prefix}:ffff::9").content
+
+
+def test_concurrent_wrong_passwords_get_at_most_the_limits_checks(settings, monkeypatch):
+    """The throttle counts a login before its password is checked, in one atomic step: 40
+    wrong passwords at once for one account against a limit of 10 get 10 checks, not one per
+    request that asked before any had been counted."""
+    settings.NOTIFLOW_LOGIN_LIMIT_ACCOUNT = "10/h"
+    settings.NOTIFLOW_LOGIN_LIMIT_ADDRESS = "off"
+    username = operator()
+    checks = []
+    real_authenticate = ModelBackend.authenticate
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        checks.append(password)
+        time.sleep(0.05)  # a production hasher's cost: the window the requests race in
+        return real_authenticate(self, request, username, password, **kwargs)
+
+    monkeypatch.setattr(ModelBackend, "authenticate", authenticate)
+    start = threading.Barrier(40)
+
+    def attempt(number: int) -> bytes:
+        start.wait(timeout=30)
+        try:
+            return login(username, f"wrong-{number}", address()).content
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=40) as pool:
+        answers = list(pool.map(attempt, range(40)))
+
+    assert len(checks) <= 10, len(checks)
+    assert sum(LOCKED in answer for answer in answers) == 40 - len(checks)

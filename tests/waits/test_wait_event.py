@@ -12,12 +12,15 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
+from recipients.models import Recipient
+from tests.conftest import unique
 from tests.factories import email_node, sms_node
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerEvent, TriggerInstance
 from triggers.state import trigger_cancel, triggers_cancel_by_key
 from waits.models import EventWait, ReceivedEvent
 from waits.services import CONFLICT, CREATED, SAME, event_receive, waits_time_out
+from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
 
 pytestmark = [pytest.mark.django_db]
@@ -238,3 +241,20 @@ def test_purge_events_dry_run_counts_the_received_events_and_waits_it_would_dele
     call_command("purge_events", "--older-than", "30d", stdout=out)
     assert "Deleted 1 received event(s) and 1 event wait(s)." in out.getvalue()
     assert not EventWait.objects.filter(trigger_id=cancelled.id).exists()
+
+
+def test_a_match_reads_the_runs_recipient_as_any_template_does():
+    """`recipient` is in a wait_event's context as in a send's: the engine reads the recipient
+    for a step whose match names it (NodeType.template_sources), and the step log keeps what it
+    read."""
+    ada = Recipient.objects.create(key=unique("user"), properties={"account": "acct-7"})
+    match = {"user": "{{ recipient.id }}", "account": "{{ recipient.properties.account }}"}
+    trigger = step(due_trigger(definition(match=match), payload=PAYLOAD, recipient=ada.key))
+    assert trigger.status == "waiting", trigger.last_error
+    wait = EventWait.objects.get(trigger_id=trigger.pk)
+    assert wait.match == {"user": ada.key, "account": "acct-7"}
+    log = StepExecutionLog.objects.get(trigger_id=trigger.pk, node_id="paid")
+    assert log.input["recipient"] == {"id": ada.key, "properties": {"account": "acct-7"}}
+
+    post(user=ada.key, account="acct-7")
+    assert step(trigger).current_node_id == "thanks"

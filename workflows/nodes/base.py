@@ -280,6 +280,13 @@ class NodeType:
             if name in self.required or node.get(name) not in (None, "")
         ]
 
+    def template_sources(self, node: dict[str, Any]) -> list[str]:
+        """Every template a step of `node` renders, as written: where what it reads of the run
+        is found (workflows.semantics: whether it reads the recipient, what its step log keeps;
+        the preview's sample payload). The template fields set; a type rendering templates of
+        another shape adds them."""
+        return [node[name] for name in self.templates if isinstance(node.get(name), str)]
+
     def field_render(self, node: dict[str, Any], name: str, context: dict[str, Any]) -> str:
         """One template field, rendered (HTML fields with autoescape); RenderError naming the
         node and field."""

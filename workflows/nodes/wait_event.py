@@ -103,6 +103,11 @@ class WaitEventNode(NodeType):
                 found.append(("event", "a wait for a message waits for message.<state>"))
         return found
 
+    def template_sources(self, node: dict[str, Any]) -> list[str]:
+        match = node.get("match")
+        templates = match.values() if isinstance(match, dict) else ()
+        return [*super().template_sources(node), *(t for t in templates if isinstance(t, str))]
+
     def match(self, node: dict[str, Any], context: dict[str, Any]) -> dict[str, str]:
         """The rendered `match`; RenderError naming the key that does not render."""
         rendered: dict[str, str] = {}
