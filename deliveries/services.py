@@ -53,6 +53,10 @@ SUPPRESSING = {
     "unsubscribed": SuppressionReason.UNSUBSCRIBED,
 }
 ONE_CLICK = "one-click"  # the one-click unsubscribe link's reports (unsubscribe_record)
+# An operator's report (`manage.py report_delivery`): shell access to the service vouches for it,
+# as the signed link vouches for a one-click unsubscribe. Never reachable over HTTP.
+OPERATOR = "operator"
+VOUCHED = (ONE_CLICK, OPERATOR)
 RAW_LIMIT = 16_000  # characters of a provider's raw report kept with the event
 _MESSAGE_ID = re.compile(
     r"^<?(?P<trigger>[0-9a-f-]{36})\.(?P<node>[\w-]{1,100})@(?P<domain>[^>]+)>?$"
@@ -124,7 +128,7 @@ def send_recipients(send: SendLedger) -> set[str]:
 def report_mismatch(report: Report, send: SendLedger) -> str:
     """Why `report` may not change the state of `send` ("" when it may): it must come from the
     provider that accepted the send and be about a recipient the send went to."""
-    if report.via != ONE_CLICK and send.provider not in report.reporters:
+    if report.via not in VOUCHED and send.provider not in report.reporters:
         accepted = send.provider or "no provider"
         return f"sent through {accepted}, not a provider of {report.provider}"
     if recipient_normalise(send.channel, report.recipient) not in send_recipients(send):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 import requests
 from django.utils import timezone
 
@@ -205,3 +206,43 @@ def test_an_inapp_message_read_over_the_feed_api_resumes_its_run_on_the_stack(e2
         TriggerEvent.objects.filter(trigger_id=trigger_id).values_list("node_id", flat=True)
     )
     assert "thanks" in nodes and "remind" not in nodes
+
+
+def test_the_operator_reports_an_open_and_the_waiting_run_takes_the_opened_branch(api):
+    """The local way to try an "opened" branch (issue 44: make run's mail catcher reports
+    nothing): `manage.py report_delivery`, then the stack's worker runs the rest."""
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    workflow = WorkflowFactory(
+        definition={
+            "entry_node_id": "welcome",
+            "nodes": [
+                {"id": "welcome", "type": "email", "to": "{{ payload.email }}", "subject": "Hi",
+                 "body": "b"},
+                {"id": "opened", "type": "wait_event", "message": "welcome",
+                 "event": "message.opened", "timeout": "1h"},
+                delay_node("thanks", delay_ms=0),
+                delay_node("nudge", delay_ms=0),
+            ],
+            "edges": [
+                {"from": "welcome", "to": "opened"},
+                {"from": "opened", "to": "thanks", "when": "vars.opened.received"},
+                {"from": "opened", "to": "nudge"},
+            ],
+        }
+    )  # fmt: skip
+    address = f"ok-{unique()}@example.com"
+    trigger_id = fire(api, workflow, {"email": address})
+    waiting(trigger_id)
+
+    with pytest.raises(CommandError, match="has sent no message at node 'nope'"):
+        call_command("report_delivery", trigger_id, "nope", "opened")
+    out = StringIO()
+    call_command("report_delivery", trigger_id, "welcome", "opened", stdout=out)
+    assert f"Recorded opened for {address}" in out.getvalue()
+
+    done = wait_terminal(trigger_id)
+    assert done.status == "completed" and done.vars["opened"]["received"] is True
+    assert route(trigger_id) == "thanks"
