@@ -7,6 +7,9 @@
 -- ARGV[1]: milliseconds between two requests at the sustained rate (period / N).
 -- ARGV[2]: the period in milliseconds (a burst of N fits in it).
 -- ARGV[3]: the mode.
+-- ARGV[4] (optional, 'take' only): how many requests one that may pass counts for [1]; a
+--   fan-out's runs are charged so (common/throttling.py): the bucket may then owe more than a
+--   burst, and refuses until it has caught up.
 --   'ask'     Returns 0 when a request may pass now, else the milliseconds until one may.
 --             Counts nothing (the admin login asks before checking a password).
 --   'take'    As 'ask', and a request that may pass is counted.
@@ -33,6 +36,7 @@ local new_tat = tat + interval
 local wait = new_tat - period - now
 if mode ~= 'reserve' then
     if wait > 0 then return math.ceil(wait) end
+    new_tat = tat + interval * tonumber(ARGV[4] or 1)
     if mode == 'take' then
         redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1000)
     end

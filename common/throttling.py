@@ -99,9 +99,10 @@ class _FailOpen:
 FAIL_OPEN = _FailOpen()
 
 
-def bucket_wait(*, bucket: str, limit: tuple[int, int], take: bool = True) -> float:
+def bucket_wait(*, bucket: str, limit: tuple[int, int], take: bool = True, cost: int = 1) -> float:
     """Seconds until `bucket` (at `limit`, (count, period)) lets one more request pass; 0 when
-    it may now, counted when `take`. 0 too while Redis does not answer (fail open, logged)."""
+    it may now, counted (as `cost` requests) when `take`. 0 too while Redis does not answer
+    (fail open, logged)."""
     if FAIL_OPEN.skipping():
         return 0.0
     count, period = limit
@@ -109,7 +110,7 @@ def bucket_wait(*, bucket: str, limit: tuple[int, int], take: bool = True) -> fl
         wait_ms = int(
             _script(settings.NOTIFLOW_CACHE_URL)(
                 keys=[bucket],
-                args=[period * 1000 / count, period * 1000, "take" if take else "ask"],
+                args=[period * 1000 / count, period * 1000, "take" if take else "ask", cost],
             )
         )
     except (redis.RedisError, OSError) as exc:
@@ -139,12 +140,29 @@ class ApiKeyRateThrottle(BaseThrottle):
         limit = parse_rate(rate)  # read at request time, so override_settings applies
         if limit is None:
             return True
-        seconds = bucket_wait(bucket=f"notiflow:rate:{scope}:{api_key.key_hash[:32]}", limit=limit)
-        if seconds <= 0:
-            return True
-        wait = max(1, math.ceil(seconds))
-        raise exceptions.Throttled(
-            wait=wait,
-            # DRF adds "Expected available in N seconds."
-            detail=f"rate limit of {rate.strip()} for this API key's {scope} requests exceeded.",
-        )
+        _charge(api_key, scope, rate, limit, cost=1)
+        return True
+
+
+def trigger_rate_charge(*, api_key: Any, runs: int) -> None:
+    """Count a fan-out's `runs` against the key's `trigger` rate, as many requests, when its
+    bucket lets one more pass (the request that starts the fan-out was counted already); the
+    key's next `trigger` requests wait until the bucket has caught up. Throttled (429, nothing
+    charged) when it does not let one pass: a key cannot start fan-outs faster than its rate
+    allows their runs (docs/security.md, "Fan-outs")."""
+    rate = rate_for(TRIGGER)
+    limit = parse_rate(rate)
+    if limit is not None and runs > 0:
+        _charge(api_key, TRIGGER, rate, limit, cost=runs)
+
+
+def _charge(api_key: Any, scope: str, rate: str, limit: tuple[int, int], *, cost: int) -> None:
+    bucket = f"notiflow:rate:{scope}:{api_key.key_hash[:32]}"
+    seconds = bucket_wait(bucket=bucket, limit=limit, cost=cost)
+    if seconds <= 0:
+        return
+    raise exceptions.Throttled(
+        wait=max(1, math.ceil(seconds)),
+        # DRF adds "Expected available in N seconds."
+        detail=f"rate limit of {rate.strip()} for this API key's {scope} requests exceeded.",
+    )
