@@ -16,14 +16,19 @@ from rest_framework.test import APIClient
 from common import throttling
 from recipients.models import Fanout, Recipient, TopicSubscription
 from tests.conftest import unique
-from tests.triggers.test_fanout import a_workflow, audience, published, run_to_the_end, runs_of
+from tests.triggers.test_fanout import (
+    a_workflow,
+    audience,
+    published,  # noqa: F401 (the fixture, used by name)
+    run_to_the_end,
+    runs_of,
+)
 from triggers.fanout import FanoutRequest, fanout_chunk, fanout_start, fanouts_resume
 from triggers.models import TriggerInstance
 from triggers.services import api_key_create
 
-pytestmark = pytest.mark.django_db
-
-__all__ = ["published"]  # the fixture, used by name
+# No chunk task reaches a broker: the tests call the chunks as the task would.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("published")]
 
 TRIGGERS = "/api/triggers/"
 
@@ -40,7 +45,7 @@ def cancel(client: APIClient, fanout_id, body=None):
 
 
 @override_settings(NOTIFLOW_FANOUT_CHUNK_SIZE=2)
-def test_a_cancelled_fanout_makes_no_more_runs_and_keeps_those_made(api_client, published):
+def test_a_cancelled_fanout_makes_no_more_runs_and_keeps_those_made(api_client):
     workflow = a_workflow()
     topic, _ = audience(6)
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "news", topic, {}))
@@ -59,7 +64,7 @@ def test_a_cancelled_fanout_makes_no_more_runs_and_keeps_those_made(api_client, 
 
 
 @override_settings(NOTIFLOW_FANOUT_CHUNK_SIZE=2)
-def test_cancel_with_runs_cancels_the_runs_it_made_and_no_other(api_client, published):
+def test_cancel_with_runs_cancels_the_runs_it_made_and_no_other(api_client):
     workflow = a_workflow()
     topic, keys = audience(5)
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "news", topic, {}))
@@ -81,7 +86,7 @@ def test_cancel_with_runs_cancels_the_runs_it_made_and_no_other(api_client, publ
     assert TriggerInstance.objects.get(idempotency_key="alone").status == "enqueued"
 
 
-def test_cancel_refuses_a_finished_fanout_an_unknown_one_and_unknown_fields(api_client, published):
+def test_cancel_refuses_a_finished_fanout_an_unknown_one_and_unknown_fields(api_client):
     workflow = a_workflow()
     topic, _ = audience(1)
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "news", topic, {}))
@@ -96,7 +101,7 @@ def test_cancel_refuses_a_finished_fanout_an_unknown_one_and_unknown_fields(api_
     assert unknown.status_code == 404
 
 
-def test_a_key_limited_to_other_workflows_cannot_cancel_the_fanout(published):
+def test_a_key_limited_to_other_workflows_cannot_cancel_the_fanout():
     workflow = a_workflow()
     topic, _ = audience(3)
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "news", topic, {}))
@@ -109,7 +114,7 @@ def test_a_key_limited_to_other_workflows_cannot_cancel_the_fanout(published):
 
 
 @override_settings(NOTIFLOW_FANOUT_MAX_AUDIENCE=3)
-def test_an_audience_over_the_limit_is_a_400_saying_how_big(api_client, published):
+def test_an_audience_over_the_limit_is_a_400_saying_how_big(api_client):
     workflow = a_workflow()
     topic, keys = audience(5)
     body = {"workflow": workflow.key, "idempotency_key": "big", "topic": topic}
@@ -126,7 +131,7 @@ def test_an_audience_over_the_limit_is_a_400_saying_how_big(api_client, publishe
 
 
 @override_settings(NOTIFLOW_FANOUT_MAX_AUDIENCE=4, NOTIFLOW_FANOUT_CHUNK_SIZE=3)
-def test_a_topic_grown_past_the_limit_after_the_request_stops_at_it(published):
+def test_a_topic_grown_past_the_limit_after_the_request_stops_at_it():
     workflow = a_workflow()
     topic, _ = audience(3)
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "news", topic, {}))
@@ -152,7 +157,7 @@ def redis_answers():
 
 
 @override_settings(NOTIFLOW_RATE_LIMIT_TRIGGER="10/m")
-def test_a_fanouts_runs_count_against_its_keys_trigger_rate(redis_answers, published):
+def test_a_fanouts_runs_count_against_its_keys_trigger_rate(redis_answers):
     workflow = a_workflow()
     topic, _ = audience(20)
     client = client_for()
