@@ -10,6 +10,9 @@
 --   'take'    Returns 0 when a request may pass now, and counts it; else the milliseconds until
 --             one may, counting nothing (the admin login takes before checking a password).
 --   'give'    Uncounts one request taken before (a login whose password was right); returns 0.
+-- ARGV[4] (optional, 'take' only): how many requests one that may pass counts for [1]; a
+--   fan-out's runs are charged so (common/throttling.py): the bucket may then owe more than a
+--   burst, and refuses until it has caught up.
 --   'reserve' Always counted: a request over the limit gets the next free slot, remembered
 --             under KEYS[2], and the milliseconds until it; when it comes back, it finds its
 --             slot due (returns 0 and frees it) and takes nothing more.
@@ -42,6 +45,7 @@ local new_tat = tat + interval
 local wait = new_tat - period - now
 if mode == 'take' then
     if wait > 0 then return math.ceil(wait) end
+    new_tat = tat + interval * tonumber(ARGV[4] or 1)
     redis.call('SET', KEYS[1], tostring(new_tat), 'PX', math.ceil(new_tat - now) + 1000)
     return 0
 end

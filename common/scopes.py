@@ -37,6 +37,7 @@ SCOPES = (TRIGGER, ADMIN)
 class ScopedKey(Protocol):
     """What views may ask of the request's key (triggers.models.ApiKey is one)."""
 
+    pk: int
     scope: str
     workflows: list[str]
 

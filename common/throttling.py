@@ -99,7 +99,7 @@ class _FailOpen:
 FAIL_OPEN = _FailOpen()
 
 
-def _gcra(*, bucket: str, limit: tuple[int, int], mode: str) -> float:
+def _gcra(*, bucket: str, limit: tuple[int, int], mode: str, cost: int = 1) -> float:
     """The GCRA script's answer in `mode` (common/gcra.lua), in seconds; 0 while Redis does not
     answer (fail open, logged)."""
     if FAIL_OPEN.skipping():
@@ -108,7 +108,7 @@ def _gcra(*, bucket: str, limit: tuple[int, int], mode: str) -> float:
     try:
         wait_ms = int(
             _script(settings.NOTIFLOW_CACHE_URL)(
-                keys=[bucket], args=[period * 1000 / count, period * 1000, mode]
+                keys=[bucket], args=[period * 1000 / count, period * 1000, mode, cost]
             )
         )
     except (redis.RedisError, OSError) as exc:
@@ -117,10 +117,10 @@ def _gcra(*, bucket: str, limit: tuple[int, int], mode: str) -> float:
     return max(0, wait_ms) / 1000
 
 
-def bucket_wait(*, bucket: str, limit: tuple[int, int]) -> float:
+def bucket_wait(*, bucket: str, limit: tuple[int, int], cost: int = 1) -> float:
     """Seconds until `bucket` (at `limit`, (count, period)) lets one more request pass; 0 when
-    it may now, and then the request is counted, in the same atomic step."""
-    return _gcra(bucket=bucket, limit=limit, mode="take")
+    it may now, and then the request is counted (as `cost` requests), in the same atomic step."""
+    return _gcra(bucket=bucket, limit=limit, mode="take", cost=cost)
 
 
 def bucket_give(*, bucket: str, limit: tuple[int, int]) -> None:
@@ -149,12 +149,29 @@ class ApiKeyRateThrottle(BaseThrottle):
         limit = parse_rate(rate)  # read at request time, so override_settings applies
         if limit is None:
             return True
-        seconds = bucket_wait(bucket=f"notiflow:rate:{scope}:{api_key.key_hash[:32]}", limit=limit)
-        if seconds <= 0:
-            return True
-        wait = max(1, math.ceil(seconds))
-        raise exceptions.Throttled(
-            wait=wait,
-            # DRF adds "Expected available in N seconds."
-            detail=f"rate limit of {rate.strip()} for this API key's {scope} requests exceeded.",
-        )
+        _charge(api_key, scope, rate, limit, cost=1)
+        return True
+
+
+def trigger_rate_charge(*, api_key: Any, runs: int) -> None:
+    """Count a fan-out's `runs` against the key's `trigger` rate, as many requests, when its
+    bucket lets one more pass (the request that starts the fan-out was counted already); the
+    key's next `trigger` requests wait until the bucket has caught up. Throttled (429, nothing
+    charged) when it does not let one pass: a key cannot start fan-outs faster than its rate
+    allows their runs (docs/security.md, "Fan-outs")."""
+    rate = rate_for(TRIGGER)
+    limit = parse_rate(rate)
+    if limit is not None and runs > 0:
+        _charge(api_key, TRIGGER, rate, limit, cost=runs)
+
+
+def _charge(api_key: Any, scope: str, rate: str, limit: tuple[int, int], *, cost: int) -> None:
+    bucket = f"notiflow:rate:{scope}:{api_key.key_hash[:32]}"
+    seconds = bucket_wait(bucket=bucket, limit=limit, cost=cost)
+    if seconds <= 0:
+        return
+    raise exceptions.Throttled(
+        wait=max(1, math.ceil(seconds)),
+        # DRF adds "Expected available in N seconds."
+        detail=f"rate limit of {rate.strip()} for this API key's {scope} requests exceeded.",
+    )

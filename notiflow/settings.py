@@ -468,6 +468,9 @@ NOTIFLOW_BULK_MAX = env.int("NOTIFLOW_BULK_MAX", default=1000)
 # sweeper (its task was lost).
 NOTIFLOW_FANOUT_CHUNK_SIZE = env.int("NOTIFLOW_FANOUT_CHUNK_SIZE", default=1000)
 NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS = env.float("NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS", default=30)
+# The most runs one fan-out makes: a request for a bigger audience is a 400 saying how big, and a
+# fan-out whose topic grows past it meanwhile stops there (docs/security.md, "Fan-outs").
+NOTIFLOW_FANOUT_MAX_AUDIENCE = env.int("NOTIFLOW_FANOUT_MAX_AUDIENCE", default=100_000)
 # How long a process trusts an API key it found active: a revocation takes effect within this
 # (at once in the process that revoked it); 0 checks the database on every request.
 NOTIFLOW_API_KEY_CACHE_SECONDS = env.float("NOTIFLOW_API_KEY_CACHE_SECONDS", default=10)

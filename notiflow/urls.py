@@ -32,7 +32,7 @@ from triggers.api import (
     TriggerListApi,
     WorkflowStatsApi,
 )
-from triggers.fanout_api import FanoutDetailApi
+from triggers.fanout_api import FanoutCancelApi, FanoutDetailApi
 from waits.api import EventApi, EventBulkApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
@@ -58,6 +58,7 @@ api = [
         name="trigger-deliveries",
     ),
     path("fanouts/<uuid:fanout_id>/", FanoutDetailApi.as_view(), name="fanout-detail"),
+    path("fanouts/<uuid:fanout_id>/cancel/", FanoutCancelApi.as_view(), name="fanout-cancel"),
     *topic_urls,
     path("logs/", StepLogListApi.as_view(), name="log-list"),
     path("workers/", WorkerListApi.as_view(), name="worker-list"),

@@ -120,6 +120,8 @@ class FanoutStatus(models.TextChoices):
     RUNNING = "running"
     DONE = "done"
     FAILED = "failed"
+    # Stopped by POST /api/fanouts/<id>/cancel/ (triggers/fanout_cancel.py): no more runs.
+    CANCELLED = "cancelled"
 
 
 class Fanout(models.Model):

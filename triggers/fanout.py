@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
@@ -106,12 +106,17 @@ def fanout_request_hash(request: FanoutRequest, payload_json: str) -> str:
     return hashlib.sha256(normal.encode()).hexdigest()
 
 
-def fanout_start(request: FanoutRequest, *, actor: str = "") -> tuple[Fanout, bool]:
+def fanout_start(
+    request: FanoutRequest, *, actor: str = "", admit: Callable[[int], None] | None = None
+) -> tuple[Fanout, bool]:
     """The fan-out for (workflow, idempotency key), stored now and handed to the workers after
     commit, or the one stored already when the request is the same (request hash); (fan-out,
-    created). Raises TriggerRejected as intake does: 400 (bad field, unknown workflow or topic),
-    409 (inactive workflow), 422 (the key was used with other parameters; `existing_id` is that
-    fan-out), 503 (no live worker serves the queue; nothing stored)."""
+    created). Raises TriggerRejected as intake does: 400 (bad field, unknown workflow or topic,
+    an audience over NOTIFLOW_FANOUT_MAX_AUDIENCE), 409 (inactive workflow), 422 (the key was
+    used with other parameters; `existing_id` is that fan-out), 503 (no live worker serves the
+    queue; nothing stored). A new fan-out's audience (its subscribers now, but the excluded) is
+    passed to `admit` before it is stored: whatever that raises (the API's rate charge) stores
+    nothing."""
     payload_json, _ = trigger_request_checked(_run_request(request, recipient=""))
     _exclude_checked(request.exclude)
     digest = fanout_request_hash(request, payload_json)
@@ -123,6 +128,9 @@ def fanout_start(request: FanoutRequest, *, actor: str = "") -> tuple[Fanout, bo
     route = _route_checked(request)
     if not Topic.objects.filter(key=request.topic_key).exists():
         raise TriggerRejected("topic", f"topic {request.topic_key!r} does not exist")
+    audience = _audience_checked(request)
+    if admit is not None:
+        admit(audience)
     with transaction.atomic():
         fanout, created = Fanout.objects.get_or_create(
             workflow_key=request.workflow_key,
@@ -163,6 +171,23 @@ def _exclude_checked(exclude: Sequence[str]) -> None:
         raise TriggerRejected(
             "exclude", f"exclude must be a list of at most {EXCLUDE_MAX} recipient ids"
         )
+
+
+def _audience_checked(request: FanoutRequest) -> int:
+    """The runs the fan-out would make now: its topic's subscribers but the excluded, one COUNT
+    on the (topic, id) index. TriggerRejected (400, `topic`) over NOTIFLOW_FANOUT_MAX_AUDIENCE."""
+    rows = TopicSubscription.objects.filter(topic_id=request.topic_key)
+    if request.exclude:
+        rows = rows.exclude(recipient_id__in=list(request.exclude))
+    size = rows.count()
+    limit = settings.NOTIFLOW_FANOUT_MAX_AUDIENCE
+    if size > limit:
+        raise TriggerRejected(
+            "topic",
+            f"topic {request.topic_key!r} has {size} subscribers to reach, more than the "
+            f"{limit} one fan-out may (NOTIFLOW_FANOUT_MAX_AUDIENCE); nothing was stored",
+        )
+    return size
 
 
 def _replayed(fanout: Fanout, digest: str) -> Fanout:
@@ -215,7 +240,11 @@ def fanout_chunk(*, fanout_id: UUID | str, cursor: int) -> int | None:
         )
         if fanout is None:
             return None
-        size = settings.NOTIFLOW_FANOUT_CHUNK_SIZE
+        room = settings.NOTIFLOW_FANOUT_MAX_AUDIENCE - fanout.created
+        size = min(settings.NOTIFLOW_FANOUT_CHUNK_SIZE, room)
+        if size <= 0:
+            _audience_full(fanout)
+            return 0
         chunk = _chunk_read(fanout, size)
         try:
             created, refused = _chunk_create(
@@ -360,6 +389,22 @@ def _advance(fanout: Fanout, cursor: int, created: int, done: bool, refused: lis
         changes["last_error"] = f"{len(refused)} run(s) left out: {refused[0]}"
     Fanout.objects.filter(pk=fanout.pk).update(**changes, updated_at=Now())
     fanout.cursor = cursor
+
+
+def _audience_full(fanout: Fanout) -> None:
+    """The fan-out made NOTIFLOW_FANOUT_MAX_AUDIENCE runs: done, saying so when its topic grew
+    past that after the request (subscribers are left without a run)."""
+    more = _chunk_read(fanout, 1)
+    error = (
+        f"stopped at NOTIFLOW_FANOUT_MAX_AUDIENCE ({settings.NOTIFLOW_FANOUT_MAX_AUDIENCE} "
+        "runs): the topic grew past it after the request"
+    )
+    Fanout.objects.filter(pk=fanout.pk).update(
+        status=FanoutStatus.DONE,
+        finished_at=Now(),
+        updated_at=Now(),
+        **({"last_error": error} if more else {}),
+    )
 
 
 def _fail(fanout: Fanout, message: str) -> None:

@@ -1,6 +1,7 @@
 """The fan-out's side of the API (docs/design.md, "Topics and fan-out"): the `topic` and
 `exclude` fields of POST /api/triggers/, what the trigger view answers when `topic` is given
-(202 and the fan-out), and GET /api/fanouts/<id>/. The rules are in triggers/fanout.py."""
+(202 and the fan-out), GET /api/fanouts/<id>/ and POST /api/fanouts/<id>/cancel/. The rules are
+in triggers/fanout.py and triggers/fanout_cancel.py."""
 
 from __future__ import annotations
 
@@ -14,10 +15,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.actors import actor_of
-from common.http import StrictCharField, StrictQueryParameters
+from common.http import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictQueryParameters,
+    StrictSerializer,
+    request_fields,
+)
 from common.scopes import TRIGGER, api_key_of
+from common.throttling import trigger_rate_charge
 from recipients.models import KEY_MAX_LENGTH, Fanout
 from triggers.fanout import EXCLUDE_MAX, FanoutRequest, fanout_start
+from triggers.fanout_cancel import FanoutNotRunning, fanout_cancel
 from triggers.services import TriggerRejected
 
 
@@ -85,7 +94,11 @@ def fanout_post(request: Request, fields: dict[str, Any], idempotency_key: str) 
         cancellation_key=fields["cancellation_key"],
     )
     try:
-        fanout, created = fanout_start(fanout_request, actor=actor_of(request))
+        fanout, created = fanout_start(
+            fanout_request,
+            actor=actor_of(request),
+            admit=lambda audience: trigger_rate_charge(api_key=request.auth, runs=audience),
+        )
     except TriggerRejected as exc:
         response = _error(exc.field, exc.message, exc.status_code)
         if exc.existing_id is not None:
@@ -112,9 +125,56 @@ class FanoutDetailApi(StrictQueryParameters, APIView):
     @extend_schema(
         summary="Get a fan-out",
         responses=FanoutOutputSerializer,
-        description="A trigger for a topic: `status` running, done or failed, and `created`, "
-        "the runs created so far.",
+        description="A trigger for a topic: `status` running, done, failed or cancelled, and "
+        "`created`, the runs created so far.",
     )
     def get(self, request: Request, fanout_id: str) -> Response:
         fanouts = api_key_of(request).limit_queryset(Fanout.objects.all(), "workflow_key")
         return Response(FanoutOutputSerializer(get_object_or_404(fanouts, pk=fanout_id)).data)
+
+
+class FanoutCancelInputSerializer(StrictSerializer):
+    runs = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="also cancel the runs it made that have not finished",
+    )
+
+
+class FanoutCancelOutputSerializer(FanoutOutputSerializer):
+    runs_cancelled = serializers.IntegerField(help_text="how many of its runs this cancelled")
+
+    class Meta(FanoutOutputSerializer.Meta):
+        fields = [*FanoutOutputSerializer.Meta.fields, "runs_cancelled"]
+
+
+class FanoutCancelApi(StrictQueryParameters, APIView):
+    api_scopes = {"POST": TRIGGER}
+
+    @extend_schema(
+        summary="Cancel a fan-out",
+        request=FanoutCancelInputSerializer,
+        responses={200: FanoutCancelOutputSerializer, 404: None, 409: None},
+        description="Stops a running fan-out: no run is made after the answer. With `runs: "
+        "true`, also cancels every run it made that has not finished, in the same transaction. "
+        "409 when it is finished already (done, failed or cancelled); 404 outside the key's "
+        "workflows. Scope: trigger.",
+    )
+    def post(self, request: Request, fanout_id: str) -> Response:
+        fields = request_fields(request, FanoutCancelInputSerializer)
+        limited = api_key_of(request).workflows
+        try:
+            fanout, cancelled = fanout_cancel(
+                fanout_id=fanout_id,
+                actor=actor_of(request),
+                runs=fields["runs"],
+                workflow_keys=list(limited) if limited else None,
+            )
+        except Fanout.DoesNotExist:
+            return Response({"detail": "fan-out not found"}, status=status.HTTP_404_NOT_FOUND)
+        except FanoutNotRunning as exc:
+            return Response(
+                {"detail": str(exc), "status": exc.fanout.status}, status=status.HTTP_409_CONFLICT
+            )
+        fanout.runs_cancelled = len(cancelled)  # type: ignore[attr-defined]  # shown once
+        return Response(FanoutCancelOutputSerializer(fanout).data)

@@ -357,6 +357,23 @@ def triggers_cancel_by_key(
         matching = matching.filter(workflow__key=workflow_key)
     if workflow_keys is not None:
         matching = matching.filter(workflow__key__in=list(workflow_keys))
+    return _cancel_matching(matching, actor=actor, reason=reason)
+
+
+@transaction.atomic
+def triggers_cancel_many(
+    *, trigger_ids: Collection[UUID | str], actor: str, reason: str = ""
+) -> list[UUID]:
+    """Cancel each of `trigger_ids` that is neither terminal nor deleted, as
+    triggers_cancel_by_key cancels its matches (one transaction, locked in id order, each with
+    its event and `trigger.cancelled`); the ids cancelled, in id order."""
+    matching = TriggerInstance.objects.filter(
+        pk__in=list(trigger_ids), deleted_at__isnull=True
+    ).exclude(status__in=TERMINAL_STATUSES)
+    return _cancel_matching(matching, actor=actor, reason=reason)
+
+
+def _cancel_matching(matching: Any, *, actor: str, reason: str) -> list[UUID]:
     # The status is read again under the lock: a trigger that finished meanwhile is left be.
     # Workflow and version come along: the announcements show them.
     locked = list(

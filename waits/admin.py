@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString
 
 from common.actors import actor_of
 from common.admin import ReadOnlyAdminMixin, StorableJSONField, json_field, time_column
+from waits.messages import RESERVED_NAME_PROBLEM, event_name_reserved
 from waits.models import EventWait, ReceivedEvent
 from waits.services import CONFLICT, event_data_hash, event_receive
 
@@ -88,6 +89,12 @@ class EventSendForm(forms.ModelForm):
         model = ReceivedEvent
         fields = ("name", "event_id", "data")
 
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data.get("name") or "")
+        if event_name_reserved(name):
+            raise forms.ValidationError(RESERVED_NAME_PROBLEM.format(name=name))
+        return name
+
     def clean_data(self) -> dict[str, Any]:
         data = self.cleaned_data.get("data") or {}
         if not isinstance(data, dict):
@@ -103,7 +110,7 @@ class ReceivedEventAdmin(admin.ModelAdmin):
     """Posted events; *Add* posts one as the operator (POST /api/events/ without a key limit)."""
 
     form = EventSendForm
-    list_display = ("event_id", "name", "created_by", "received")
+    list_display = ("event_id", "name", "poster", "received")
     list_filter = ("name",)
     search_fields = ("=event_id", "=name")
     ordering = ("-created_at",)
@@ -114,10 +121,25 @@ class ReceivedEventAdmin(admin.ModelAdmin):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
             return ("name", "event_id", "data")
-        return ("event_id", "name", "data_shown", "created_by", "created_at")
+        return self.shown
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return () if obj is None else ("event_id", "name", "data_shown", "created_by", "created_at")
+        return () if obj is None else self.shown
+
+    shown = ("event_id", "name", "data_shown", "poster", "reach", "created_at")
+
+    @admin.display(description="posted by", ordering="created_by")
+    def poster(self, event: ReceivedEvent) -> SafeString | str:
+        """Who posted it; an API key's name links to the key (by the id recorded with it)."""
+        if event.api_key_id is None:
+            return event.created_by
+        url = reverse("admin:triggers_apikey_change", args=[event.api_key_id])
+        return format_html('<a href="{}">{}</a>', url, event.created_by)
+
+    @admin.display(description="resumes runs of")
+    def reach(self, event: ReceivedEvent) -> str:
+        """The workflows its poster's key was limited to when it posted it."""
+        return ", ".join(event.workflows) if event.workflows else "any workflow"
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return obj is None and super().has_change_permission(request, obj)

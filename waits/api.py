@@ -16,6 +16,7 @@ from common.actors import actor_of
 from common.api_errors import invalid_input
 from common.http import StrictCharField, StrictQueryParameters, StrictSerializer, request_fields
 from common.scopes import TRIGGER, api_key_of
+from waits.messages import RESERVED_NAME_PROBLEM, event_name_reserved
 from waits.services import (
     CONFLICT,
     CREATED,
@@ -38,6 +39,11 @@ class EventInputSerializer(StrictSerializer):
         default=dict,
         help_text="a JSON object; a waiting run's `match` values are compared with its keys",
     )
+
+    def validate_name(self, name: str) -> str:
+        if event_name_reserved(name):
+            raise ValidationError(RESERVED_NAME_PROBLEM.format(name=name))
+        return name
 
 
 class EventOutputSerializer(serializers.Serializer):
@@ -63,18 +69,15 @@ DESCRIPTION = (
 )
 
 
-def _workflows(request: Request) -> list[str] | None:
-    limited = api_key_of(request).workflows
-    return list(limited) if limited else None
-
-
 def _receive(request: Request, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    api_key = api_key_of(request)
     outcome: EventOutcome = event_receive(
         name=fields["name"],
         event_id=fields["id"],
         data=fields["data"],
         actor=actor_of(request),
-        workflows=_workflows(request),
+        workflows=list(api_key.workflows) if api_key.workflows else None,
+        api_key_id=api_key.pk,
     )
     if outcome.outcome == CONFLICT:
         message = f"event id {fields['id']!r} was posted before with another name or data"

@@ -18,9 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from events.catalog import EVENT_TYPES, PING
 from waits.services import event_receive
 from waits.sql import IMPLIED
 from workflows.nodes.inapp import INAPP_CHANNEL
+
+# Every name under it is the service's own: a run's message states, posted here alone.
+MESSAGE_EVENT_PREFIX = "message."
 
 # The inbox's marks that are a message's states.
 INBOX_STATES = ("seen", "read")
@@ -39,6 +43,19 @@ MESSAGE_STATES = (
     "complained",
     "unsubscribed",
 )
+
+
+RESERVED_NAME_PROBLEM = (
+    "{name!r} is reserved: names starting with 'message.' and the events Notiflow announces "
+    "are posted by Notiflow itself"
+)
+
+
+def event_name_reserved(name: str) -> bool:
+    """Whether `name` is one the service itself posts (a message state) or announces
+    (events/catalog.py): refused from clients and the admin's form, so that nobody but the
+    service can resume a run with it (docs/security.md, "Posted events")."""
+    return name.startswith(MESSAGE_EVENT_PREFIX) or name in EVENT_TYPES or name == PING
 
 
 def message_match(*, trigger_id: str, node_id: str) -> dict[str, str]:
@@ -60,7 +77,10 @@ def message_events_post(
             "state": each,
         }
         outcome = event_receive(
-            name=f"message.{each}", event_id=f"{source}:{each}", data=data, actor=actor
+            name=f"{MESSAGE_EVENT_PREFIX}{each}",
+            event_id=f"{source}:{each}",
+            data=data,
+            actor=actor,
         )
         resumed += outcome.resumed
     return resumed

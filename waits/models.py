@@ -12,6 +12,7 @@ which know nothing of this app; a wait of a run gone is purged with the events.
 
 from __future__ import annotations
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models.functions import Now
 
@@ -24,8 +25,13 @@ class ReceivedEvent(models.Model):
     data = models.JSONField(default=dict)
     # Hash of (name, data): a repeat with other data is a 422.
     data_hash = models.CharField(max_length=64)
-    # Who posted it: "api:<key>", "admin:<user>".
+    # Who posted it: "api:<key>", "admin:<user>", or the service's poster ("deliveries", ...).
     created_by = models.CharField(max_length=255, blank=True, default="")
+    # The API key that posted it (triggers.ApiKey's id; no foreign key: events outlive nothing
+    # and a key's row is never deleted, only revoked), and the workflows that key was limited to
+    # then: a wait's look-back takes the event only for a run of one of them (NULL: any run).
+    api_key_id = models.BigIntegerField(null=True, blank=True)
+    workflows = ArrayField(models.CharField(max_length=100), null=True, blank=True)
     created_at = models.DateTimeField(db_default=Now(), editable=False)
 
     class Meta:

@@ -19,6 +19,9 @@ from waits import sql
 EVENTS_BULK_MAX = 1000
 EVENT_ID_MAX = 255
 EVENT_NAME_MAX = 200
+# The most events of its name a wait's look-back reads (the newest within its lookback), so that
+# its cost does not grow with the events a client posts (docs/security.md, "Posted events").
+LOOKBACK_READ_MAX = 1000
 
 CREATED, SAME, CONFLICT = "created", "same", "conflict"
 
@@ -66,9 +69,12 @@ def event_receive(
     data: dict[str, Any],
     actor: str,
     workflows: list[str] | None = None,
+    api_key_id: int | None = None,
 ) -> EventOutcome:
-    """Store the event (idempotent by `event_id`), committed, then resume every run waiting for
-    it whose match it satisfies, of `workflows` only when given (an API key's limit). A repeat
+    """Store the event (idempotent by `event_id`) with its poster (`actor`, the API key's id and
+    `workflows`, that key's limit), committed, then resume every run waiting for it whose match
+    it satisfies, of `workflows` only when given. A later look-back takes it only for a run of
+    `workflows`, when given, too. A repeat
     with the same data resumes again what the first may not have (a crash in between), and
     resumes no run twice: each wait is resolved once (waits/sql.py). Not inside a transaction:
     the event must be committed before the waits are looked for."""
@@ -78,6 +84,8 @@ def event_receive(
         "data": json.dumps(data),
         "data_hash": event_data_hash(name, data),
         "created_by": actor,
+        "api_key_id": api_key_id,
+        "workflows": workflows,
     }
     with connection.cursor() as cursor:
         row = None
@@ -165,7 +173,9 @@ def wait_register(
     lookback: timedelta,
 ) -> WaitState:
     """Register the run's wait at the node (once: a step run again finds the first), committed;
-    then take an event that came first, within `lookback` of the registration; then close it
+    then take an event that came first, within `lookback` of the registration, posted by a key
+    that could reach this run's workflow, among the newest LOOKBACK_READ_MAX of its name; then
+    close it
     as timed out if its deadline passed. Outside any transaction (commit, then look)."""
     keys = sorted(match)
     ids = {"trigger_id": trigger_id, "node_id": node_id}
@@ -186,7 +196,10 @@ def wait_register(
         state = _state(cursor.fetchone())
         if state.resolved:
             return state
-        cursor.execute(sql.WAIT_LOOKBACK_SQL, {**ids, "lookback": lookback.total_seconds()})
+        cursor.execute(
+            sql.WAIT_LOOKBACK_SQL,
+            {**ids, "lookback": lookback.total_seconds(), "read_max": LOOKBACK_READ_MAX},
+        )
         cursor.execute(sql.WAIT_EXPIRE_SQL, ids)
         cursor.execute(sql.WAIT_READ_SQL, ids)
         return _state(cursor.fetchone())

@@ -104,8 +104,10 @@ def _expired_set(row: str) -> str:
 
 EVENT_STORE_SQL = """
 WITH stored AS (
-    INSERT INTO received_event (event_id, name, data, data_hash, created_by, created_at)
-    VALUES (%(event_id)s, %(name)s, %(data)s::jsonb, %(data_hash)s, %(created_by)s, now())
+    INSERT INTO received_event (event_id, name, data, data_hash, created_by, api_key_id,
+                                workflows, created_at)
+    VALUES (%(event_id)s, %(name)s, %(data)s::jsonb, %(data_hash)s, %(created_by)s,
+            %(api_key_id)s, %(workflows)s::text[], now())
     ON CONFLICT (event_id) DO NOTHING
     RETURNING id, data_hash, created_at, true AS created
 )
@@ -217,17 +219,27 @@ WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s
 
 # An event that came first: the newest with the wait's name whose data holds every match value
 # (compared as text, as `->>` gives it), received at most `lookback` before the wait was
-# registered, else, for a message wait, its message's recorded state (_RECORDED: a report
-# whose post was lost); resolves the wait with it if still open.
+# registered and posted by a key that could reach the run's workflow (`workflows` NULL: any),
+# else, for a message wait, its message's recorded state (_RECORDED: a report whose post was
+# lost); resolves the wait with it if still open. Bounded whatever the events of the name: a
+# range scan of received_event_name_idx (name, created_at DESC) from the newest, reading at most
+# %(read_max)s events (`recent`), which are then matched.
 WAIT_LOOKBACK_SQL = f"""
 WITH wait AS (
-    SELECT w.id, w.name, w.match, w.created_at, {_RECORDED} AS recorded FROM event_wait w
+    SELECT w.id, w.name, w.match, w.created_at, wf.key AS workflow, {_RECORDED} AS recorded
+    FROM event_wait w LEFT JOIN workflows_workflow wf ON wf.id = w.workflow_id
     WHERE w.trigger_id = %(trigger_id)s AND w.node_id = %(node_id)s AND w.resolved_at IS NULL
 ),
+recent AS (
+    SELECT e.event_id, e.name, e.data, e.created_at, e.workflows FROM received_event e
+    WHERE e.name = (SELECT name FROM wait)
+      AND e.created_at >= (SELECT created_at FROM wait) - %(lookback)s * interval '1 second'
+    ORDER BY e.created_at DESC
+    LIMIT %(read_max)s
+),
 found AS (
-    SELECT e.event_id, e.name, e.data, e.created_at FROM received_event e, wait
-    WHERE e.name = wait.name
-      AND e.created_at >= wait.created_at - %(lookback)s * interval '1 second'
+    SELECT e.event_id, e.name, e.data, e.created_at FROM recent e, wait
+    WHERE (e.workflows IS NULL OR wait.workflow = ANY(e.workflows))
       AND NOT EXISTS (
           SELECT 1 FROM jsonb_each_text(wait.match) m
           WHERE (e.data ->> m.key) IS DISTINCT FROM m.value)

@@ -60,6 +60,7 @@ SCOPES = {
     ("webhook-test", "POST"): ADMIN,
     ("trigger-deliveries", "GET"): TRIGGER,
     ("fanout-detail", "GET"): TRIGGER,
+    ("fanout-cancel", "POST"): TRIGGER,  # a key limited to workflows: their fan-outs only
     ("topic-detail", "GET"): TRIGGER,
     ("topic-detail", "PUT"): TRIGGER,
     ("topic-detail", "DELETE"): ADMIN,
