@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from common.actors import actor_of
 from common.http import StrictCharField, StrictQueryParameters
-from common.scopes import TRIGGER, api_key_of
+from common.scopes import FILTERED, TRIGGER, api_key_of, limited_refusal
 from recipients.models import KEY_MAX_LENGTH, Fanout
 from triggers.fanout import EXCLUDE_MAX, FanoutRequest, fanout_start
 from triggers.services import TriggerRejected
@@ -75,6 +75,10 @@ def fanout_post(request: Request, fields: dict[str, Any], idempotency_key: str) 
     made before; the errors of intake (400 naming the field, 409, 422, 503)."""
     if fields.get("recipient") is not None:
         return _error("topic", "give a recipient or a topic, not both", 400)
+    if limited := api_key_of(request).workflows:
+        # A topic's audience spans every workflow, as its subscriber list does (docs/security.md,
+        # "Keys limited to workflows").
+        return _error("topic", limited_refusal(limited, "trigger a topic"), 403)
     fanout_request = FanoutRequest(
         workflow_key=fields["workflow"],
         idempotency_key=idempotency_key,
@@ -108,6 +112,7 @@ def _error(field: str, message: str, code: int) -> Response:
 
 class FanoutDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER}
+    workflow_limits = FILTERED
 
     @extend_schema(
         summary="Get a fan-out",

@@ -265,7 +265,9 @@ def test_a_chunk_that_fails_is_rolled_back_and_says_why(monkeypatch):
     assert "the database said no" in stalled.last_error
 
 
-def test_a_key_limited_to_workflows_sees_and_starts_only_their_fanouts():
+def test_a_key_limited_to_workflows_sees_only_their_fanouts_and_starts_none():
+    """A topic's audience spans every workflow: such a key triggers no topic, even for its own
+    workflow (docs/security.md, "Keys limited to workflows")."""
     from rest_framework.test import APIClient
 
     from triggers.services import api_key_create
@@ -276,13 +278,15 @@ def test_a_key_limited_to_workflows_sees_and_starts_only_their_fanouts():
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     theirs, _ = fanout_start(FanoutRequest(other.key, "k", topic, {}))
+    ours, _ = fanout_start(FanoutRequest(mine.key, "k", topic, {}))
 
     body = {"workflow": other.key, "idempotency_key": "k2", "topic": topic}
     assert client.post(TRIGGERS, body, format="json").status_code == 403
     assert client.get(f"/api/fanouts/{theirs.pk}/").status_code == 404
-    started = client.post(TRIGGERS, {**body, "workflow": mine.key}, format="json")
-    assert started.status_code == 202
-    assert client.get(f"/api/fanouts/{started.json()['fanout_id']}/").status_code == 200
+    refused = client.post(TRIGGERS, {**body, "workflow": mine.key}, format="json")
+    assert refused.status_code == 403 and "topic" in refused.json()["errors"]
+    assert Fanout.objects.filter(workflow_key=mine.key).count() == 1
+    assert client.get(f"/api/fanouts/{ours.pk}/").status_code == 200
 
 
 @pytest.mark.parametrize("priority", [None, 7])
