@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -360,6 +362,25 @@ def test_an_unlimited_key_still_merges_an_inline_recipient(world):
 
     assert api.post("/api/triggers/", body, format="json").status_code == 201
     assert Recipient.objects.get(key=person).email == "changed@example.com"
+
+
+def test_an_inline_recipient_costs_a_limited_key_the_statements_it_costs_any_key(world):
+    """The check rides in the statement that would have upserted the profile (recipients/sql.py
+    CREATE_OR_COMPARE_SQL): no round trip more, whether the recipient is new or stored."""
+    _, key = api_key_create(name=unique("all"))
+    unlimited = {**world, "api": APIClient()}
+    unlimited["api"].credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    person = world["person"].key
+    counts = {}
+    for name, caller in (("limited", world), ("unlimited", unlimited)):
+        trigger(caller, person)  # warm: the key, the workflow, the prepared statements
+        for case, recipient in (("new", {"id": unique("new")}), ("stored", {"id": person})):
+            with CaptureQueriesContext(connection) as queries:
+                assert trigger(caller, recipient)[0] == 201
+            counts[name, case] = len(queries.captured_queries)
+
+    assert counts["limited", "new"] == counts["unlimited", "new"]
+    assert counts["limited", "stored"] == counts["unlimited", "stored"]
 
 
 def test_a_limited_key_may_not_trigger_a_topic(world):
