@@ -24,7 +24,7 @@ from common.http import (
     StrictSerializer,
     request_fields,
 )
-from common.scopes import ADMIN, TRIGGER, api_key_of
+from common.scopes import ADMIN, FILTERED, TRIGGER, api_key_of
 from deliveries.models import (
     SHOWN_FIELDS,
     DeliveryEvent,
@@ -47,6 +47,7 @@ class DeliveryEventSerializer(serializers.ModelSerializer):
 
 class TriggerDeliveriesApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER}
+    workflow_limits = FILTERED
 
     @extend_schema(
         summary="List what providers reported about a trigger's messages",

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.http import NoFieldsSerializer, StrictQueryParameters, StrictSerializer, request_fields
-from common.scopes import TRIGGER
+from common.scopes import TRIGGER, Refused
 from inbox import services
 from inbox.auth import (
     InboxReader,
@@ -219,6 +219,8 @@ class InboxMarkAllApi(InboxMarkApi):
 
 class InboxTokenApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
+    # A token reads and marks the person's whole inbox, every workflow's messages.
+    workflow_limits = Refused("issue recipients' inbox tokens")
 
     @extend_schema(
         summary="Issue a recipient's inbox token",

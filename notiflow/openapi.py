@@ -1,5 +1,6 @@
-"""OpenAPI: each operation's API key scope, the JSON error answers every endpoint can give, and
-the request bodies drf-spectacular leaves out."""
+"""OpenAPI: each operation's API key scope and what a key limited to workflows may do with it,
+the JSON error answers every endpoint can give, and the request bodies drf-spectacular leaves
+out."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 
-from common.scopes import AnonymousOrHasScope, required_scope
+from common.scopes import (
+    TRIGGER,
+    AnonymousOrHasScope,
+    Refused,
+    limit_text,
+    required_scope,
+    workflow_limit,
+)
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -106,6 +114,13 @@ class ScopedAutoSchema(AutoSchema):
         refused = f"this API key lacks the '{scope}' scope"
         if (self.path, self.method.lower()) in WORKFLOW_REFUSED:
             refused += ", or is limited to other workflows than the one named"
+        if scope == TRIGGER:
+            limit = workflow_limit(self.view, self.method)
+            operation["x-workflow-limit"] = "refused" if isinstance(limit, Refused) else limit
+            limited = f"A key limited to workflows: {limit_text(self.view, self.method)}."
+            operation["description"] = f"{operation['description']} {limited}"
+            if isinstance(limit, Refused):
+                refused += f", or is limited to workflows and may not {limit.what}"
         operation["responses"].setdefault("403", _error(refused))
         return operation
 

@@ -30,7 +30,7 @@ from common.http import (
     StrictSerializer,
     request_fields,
 )
-from common.scopes import ADMIN, TRIGGER
+from common.scopes import ADMIN, TRIGGER, Refused
 from recipients.models import KEY_MAX_LENGTH, PROFILE_FIELDS, Recipient
 from recipients.selectors import recipient_list
 from recipients.services import Profile, recipient_erase, recipients_upsert
@@ -202,6 +202,9 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
     # A trigger key may write and read a profile by its key, as identify-on-trigger does
     # anyway; erasing, like listing everyone, is admin (docs/design.md, "Recipients").
     api_scopes = {"GET": TRIGGER, "PUT": TRIGGER, "PATCH": TRIGGER, "DELETE": ADMIN}
+    # A person belongs to no workflow: a key limited to some may not read or rewrite the
+    # addresses every other workflow sends to (docs/security.md, "Keys limited to workflows").
+    workflow_limits = Refused("read or change recipients")
 
     @extend_schema(summary="Get a recipient", responses=RecipientOutputSerializer)
     def get(self, request: Request, recipient_id: str) -> Response:
@@ -315,6 +318,7 @@ def _item_error(index: int, field: str, message: str) -> dict[str, Any]:
 
 class RecipientBulkApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
+    workflow_limits = Refused("read or change recipients")
 
     @extend_schema(
         summary="Create or merge many recipients",

@@ -21,7 +21,7 @@ from common.http import (
     StrictSerializer,
     request_fields,
 )
-from common.scopes import TRIGGER
+from common.scopes import TRIGGER, Refused
 from recipients.models import KEY_MAX_LENGTH, Recipient
 from recipients.preferences import preferences_problems, preferences_replace, preferences_shown
 
@@ -71,6 +71,7 @@ EXAMPLE = OpenApiExample(
 
 class RecipientPreferencesApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "PUT": TRIGGER}
+    workflow_limits = Refused("read or change recipients' preferences")
 
     @extend_schema(
         summary="Get a recipient's preferences",

@@ -17,7 +17,12 @@ from django.db import transaction
 
 from common.db import fetchall_prepared
 from recipients.models import Recipient, TopicSubscription
-from recipients.sql import JSON_FIELDS, UPSERT_MERGE_SQL, UPSERT_REPLACE_SQL
+from recipients.sql import (
+    CREATE_OR_COMPARE_SQL,
+    JSON_FIELDS,
+    UPSERT_MERGE_SQL,
+    UPSERT_REPLACE_SQL,
+)
 
 
 @dataclass(frozen=True)
@@ -48,10 +53,30 @@ def recipients_upsert(profiles: Sequence[Profile], *, merge: bool) -> dict[str, 
         raise DuplicateKey("two profiles name the same key")
     items = [_item(profile, merge=merge) for profile in profiles]
     statement = UPSERT_MERGE_SQL if merge else UPSERT_REPLACE_SQL
-    done: dict[str, bool] = {}
+    return {key: created for key, (created,) in _done(statement, items).items()}
+
+
+def recipients_create_or_compare(profiles: Sequence[Profile]) -> set[str]:
+    """Create the recipient of each profile whose key no recipient holds, as a merge would
+    (what a key limited to workflows may do: docs/security.md, "Keys limited to workflows"), and
+    leave every existing one as it is. Returns the keys of those that exist with a profile the
+    merge would change (a field given with another value, a JSON key set to another value or
+    removed). One statement, as recipients_upsert's; DuplicateKey when two profiles share a key.
+    """
+    if len({profile.key for profile in profiles}) != len(profiles):
+        raise DuplicateKey("two profiles name the same key")
+    items = [_item(profile, merge=True) for profile in profiles]
+    done = _done(CREATE_OR_COMPARE_SQL, items)
+    return {key for key, (_created, unchanged) in done.items() if not unchanged}
+
+
+def _done(statement: str, items: list[dict[str, Any]]) -> dict[str, tuple[Any, ...]]:
+    """Run an upsert `statement` on `items`: {key: the rest of its row}. A key another
+    transaction created after the statement's snapshot is in no row: a second run does it."""
+    done: dict[str, tuple[Any, ...]] = {}
     for _ in range(2):
         rows = fetchall_prepared(statement, {"rcp_items": json.dumps(items)})
-        done.update((key, created) for key, created in rows)
+        done.update((key, tuple(rest)) for key, *rest in rows)
         items = [item for item in items if item["key"] not in done]
         if not items:
             return done

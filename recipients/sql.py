@@ -16,7 +16,8 @@ changes the rows that exist. `updated` is an UPDATE, not an ON CONFLICT DO UPDAT
 an UPDATE recomputes its SET from the latest version of a row another transaction changed
 meanwhile (READ COMMITTED re-check): two concurrent merges of different fields both land. A row
 inserted by another transaction after this statement's snapshot is in neither CTE; the service
-runs the statement again for such keys.
+runs the statement again for such keys. The same holds for CREATE_OR_COMPARE_SQL, a key
+limited to workflows' variant, which inserts the new keys and only compares the existing rows.
 """
 
 from __future__ import annotations
@@ -45,6 +46,22 @@ def _merged(name: str) -> str:
     )
 
 
+# The new keys' rows, as both statements below insert them (a field left out: its default).
+_INSERT_COLUMNS = ", ".join(("key", *TEXT_FIELDS, *JSON_FIELDS, "preferences"))
+_INSERT_VALUES = ", ".join(
+    ["i.key"]
+    + [f"COALESCE(i.{name}, '')" for name in TEXT_FIELDS]
+    + [f"COALESCE(i.{name}, '{{}}'::jsonb)" for name in JSON_FIELDS]
+    + ["'{}'::jsonb"]
+)
+_INSERT = f"""
+  INSERT INTO {RECIPIENT_TABLE} ({_INSERT_COLUMNS})
+  SELECT {_INSERT_VALUES} FROM i
+  ON CONFLICT (key) DO NOTHING
+  RETURNING key
+"""  # noqa: S608 (names from the models, values as parameters)
+
+
 def _upsert_sql(*, merge: bool) -> str:
     if merge:
         text_sets = [f"{name} = COALESCE(i.{name}, r.{name})" for name in TEXT_FIELDS]
@@ -52,22 +69,10 @@ def _upsert_sql(*, merge: bool) -> str:
     else:
         text_sets = [f"{name} = COALESCE(i.{name}, '')" for name in TEXT_FIELDS]
         json_sets = [f"{name} = COALESCE(i.{name}, '{{}}'::jsonb)" for name in JSON_FIELDS]
-    columns = ", ".join(("key", *TEXT_FIELDS, *JSON_FIELDS, "preferences"))
-    values = ", ".join(
-        ["i.key"]
-        + [f"COALESCE(i.{name}, '')" for name in TEXT_FIELDS]
-        + [f"COALESCE(i.{name}, '{{}}'::jsonb)" for name in JSON_FIELDS]
-        + ["'{}'::jsonb"]
-    )
     sets = ", ".join([*text_sets, *json_sets, "updated_at = now()"])
     return f"""
 WITH i AS (SELECT * FROM jsonb_to_recordset(%(rcp_items)s::jsonb) AS i({_RECORD})),
-inserted AS (
-  INSERT INTO {RECIPIENT_TABLE} ({columns})
-  SELECT {values} FROM i
-  ON CONFLICT (key) DO NOTHING
-  RETURNING key
-),
+inserted AS ({_INSERT}),
 updated AS (
   UPDATE {RECIPIENT_TABLE} AS r SET {sets}
   FROM i WHERE r.key = i.key
@@ -77,11 +82,31 @@ SELECT key, true FROM inserted UNION ALL SELECT key, false FROM updated
 """  # noqa: S608 (names from the models, values as parameters)
 
 
+def _create_or_compare_sql() -> str:
+    """The upsert of a key limited to workflows: a new key is inserted as the merge would insert
+    it, an existing row is never written, only compared with what the merge would make of it."""
+    unchanged = " AND ".join(
+        [f"COALESCE(i.{name}, r.{name}) = r.{name}" for name in TEXT_FIELDS]
+        + [f"{_merged(name)} = r.{name}" for name in JSON_FIELDS]
+    )
+    return f"""
+WITH i AS (SELECT * FROM jsonb_to_recordset(%(rcp_items)s::jsonb) AS i({_RECORD})),
+inserted AS ({_INSERT})
+SELECT key, true, true FROM inserted
+UNION ALL
+SELECT r.key, false, {unchanged} FROM {RECIPIENT_TABLE} r JOIN i ON r.key = i.key
+"""  # noqa: S608 (names from the models, values as parameters)
+
+
 # What each item does to a recipient that exists: MERGE changes the fields it gives (a JSON
 # field shallowly), REPLACE sets every field, to its default when the item leaves it out.
 # Preferences are neither: they have their own endpoint. Returns (key, created) per key done.
 UPSERT_MERGE_SQL = _upsert_sql(merge=True)
 UPSERT_REPLACE_SQL = _upsert_sql(merge=False)
+# Identify-on-trigger for a key limited to workflows (docs/security.md, "Keys limited to
+# workflows"): (key, created, unchanged) per key done; a row that exists is read, never written,
+# and `unchanged` says whether merging the item into it would leave it as it is.
+CREATE_OR_COMPARE_SQL = _create_or_compare_sql()
 
 
 # Which of `rcp_keys` name a recipient (intake: a trigger naming one by id).

@@ -23,7 +23,7 @@ from common.http import (
     StrictSerializer,
     request_fields,
 )
-from common.scopes import ADMIN, TRIGGER
+from common.scopes import ADMIN, TRIGGER, Refused
 from recipients.models import KEY_MAX_LENGTH, Topic
 from recipients.topics import (
     SUBSCRIBERS_PAGE_DEFAULT,
@@ -124,6 +124,9 @@ def _results_json(results: list[ItemResult]) -> dict[str, Any]:
 
 class TopicDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "PUT": TRIGGER, "DELETE": ADMIN}
+    # Topics and their audiences span every workflow (docs/security.md, "Keys limited to
+    # workflows").
+    workflow_limits = Refused("read or change topics")
 
     @extend_schema(summary="Get a topic", responses=TopicOutputSerializer)
     def get(self, request: Request, topic_key: str) -> Response:
@@ -164,6 +167,7 @@ SUBSCRIBERS_EXAMPLE = OpenApiExample(
 
 class TopicSubscribersApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "POST": TRIGGER, "DELETE": TRIGGER}
+    workflow_limits = Refused("read or change topics' subscribers")
     query_parameters = {
         "GET": [
             OpenApiParameter(

@@ -37,6 +37,7 @@ STATEMENTS = {
     "deliveries' sweep expired": DELIVERIES.sweep_expired_sql,
     "recipient upsert (merge)": recipients.sql.UPSERT_MERGE_SQL,
     "recipient upsert (replace)": recipients.sql.UPSERT_REPLACE_SQL,
+    "recipient create or compare": recipients.sql.CREATE_OR_COMPARE_SQL,
 }
 # The claim, the release and the outbox write: their INSERTs are in their bodies.
 FUNCTIONS = (

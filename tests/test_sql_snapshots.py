@@ -209,6 +209,20 @@ def test_intake_naming_recipients_upserts_one_and_checks_the_other():
     assert_snapshots(["recipient_upsert_merge", "recipient_keys", "intake_many"], statements)
 
 
+def test_intake_for_a_key_limited_to_workflows_creates_or_compares_in_the_upserts_place():
+    workflow = WorkflowFactory(definition=chain(email_node("mail")))
+    Recipient.objects.create(key="snap-bo")
+    requests = [
+        TriggerRequest(
+            workflow.key, "a", PAYLOAD, recipient="snap-ada", profile=Profile("snap-ada", {})
+        ),
+        TriggerRequest(workflow.key, "b", PAYLOAD, recipient="snap-bo"),
+    ]
+    with sent() as statements:
+        triggers_create(requests, key_workflows=[str(workflow.key)])
+    assert_snapshots(["recipient_create_or_compare", "recipient_keys", "intake_many"], statements)
+
+
 def test_a_send_step_for_a_recipient_reads_it_with_its_preferences_first():
     workflow = warm(email_node("mail", to=""), sms_node("text"))
     Recipient.objects.create(

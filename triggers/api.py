@@ -32,7 +32,7 @@ from common.http import (
     request_fields,
 )
 from common.metrics import intake_request_observe
-from common.scopes import ADMIN, TRIGGER, api_key_of
+from common.scopes import ADMIN, CHECKED, FILTERED, TRIGGER, api_key_of
 from recipients.api import RecipientItemSerializer, profile_of
 from recipients.models import KEY_MAX_LENGTH
 from recipients.services import Profile
@@ -342,6 +342,7 @@ class IntakeMetered:
 class TriggerListApi(IntakeMetered, StrictQueryParameters, ListAPIView):
     intake_endpoint = "trigger"
     api_scopes = {"GET": TRIGGER, "POST": TRIGGER}
+    workflow_limits = {"GET": FILTERED, "POST": CHECKED}
     serializer_class = TriggerOutputSerializer
     query_parameters = {
         "GET": [
@@ -428,7 +429,11 @@ class TriggerListApi(IntakeMetered, StrictQueryParameters, ListAPIView):
             return fanout_post(request, fields, key)
         if refused := exclude_without_topic(fields):
             return refused
-        (outcome,) = triggers_create([_trigger_request(fields, key)], actor=actor_of(request))
+        (outcome,) = triggers_create(
+            [_trigger_request(fields, key)],
+            actor=actor_of(request),
+            key_workflows=api_key_of(request).workflows,
+        )
         code, body = _answer(outcome)
         return Response(body, status=code)
 
@@ -494,6 +499,7 @@ class TriggerBulkOutputSerializer(serializers.Serializer):
 class TriggerBulkApi(IntakeMetered, StrictQueryParameters, APIView):
     intake_endpoint = "bulk"
     api_scopes = {"POST": TRIGGER}
+    workflow_limits = CHECKED
 
     @extend_schema(
         summary="Trigger many at once",
@@ -528,7 +534,9 @@ class TriggerBulkApi(IntakeMetered, StrictQueryParameters, APIView):
                 continue
             results.append(None)
             requests.append((index, _trigger_request(data, data["idempotency_key"])))
-        outcomes = triggers_create([r for _, r in requests], actor=actor_of(request))
+        outcomes = triggers_create(
+            [r for _, r in requests], actor=actor_of(request), key_workflows=api_key.workflows
+        )
         for (index, _request), outcome in zip(requests, outcomes, strict=True):
             code, answer = _answer(outcome)
             shown = {"trigger": answer} if code < 300 else answer
@@ -552,6 +560,7 @@ class TriggerCancelByKeyOutputSerializer(serializers.Serializer):
 
 class TriggerCancelByKeyApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
+    workflow_limits = FILTERED
 
     @extend_schema(
         summary="Cancel triggers by cancellation key",
@@ -585,6 +594,7 @@ class TriggerCancelByKeyApi(StrictQueryParameters, APIView):
 
 class TriggerDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "DELETE": ADMIN}
+    workflow_limits = {"GET": FILTERED}
     query_parameters = {"GET": [WAIT_PARAMETER]}
 
     @extend_schema(summary="Get a trigger", responses=TriggerOutputSerializer)
@@ -617,6 +627,7 @@ class TriggerDetailApi(StrictQueryParameters, APIView):
 
 class TriggerCancelApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
+    workflow_limits = FILTERED
 
     @extend_schema(
         summary="Cancel a trigger",
@@ -678,6 +689,7 @@ def workflow_stats_data(stats: WorkflowStats) -> dict[str, Any]:
 
 class WorkflowStatsApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER}
+    workflow_limits = FILTERED
 
     @extend_schema(summary="Get a workflow's run statistics", responses=WorkflowStatsSerializer)
     def get(self, request: Request, key: str) -> Response:

@@ -22,7 +22,7 @@ from common.http import (
     StrictSerializer,
     request_fields,
 )
-from common.scopes import TRIGGER, api_key_of
+from common.scopes import FILTERED, TRIGGER, api_key_of
 from common.throttling import trigger_rate_charge
 from recipients.models import KEY_MAX_LENGTH, Fanout
 from triggers.fanout import EXCLUDE_MAX, FanoutRequest, fanout_start
@@ -121,6 +121,7 @@ def _error(field: str, message: str, code: int) -> Response:
 
 class FanoutDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER}
+    workflow_limits = FILTERED
 
     @extend_schema(
         summary="Get a fan-out",
@@ -150,6 +151,7 @@ class FanoutCancelOutputSerializer(FanoutOutputSerializer):
 
 class FanoutCancelApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
+    workflow_limits = FILTERED
 
     @extend_schema(
         summary="Cancel a fan-out",

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from common import tracing
 from common.db import fetchall_prepared
+from common.scopes import limited_refusal
 from recipients.services import Profile
 from recipients.validation import key_problem
 from registry.selectors import worker_command
@@ -112,9 +113,16 @@ def trigger_create(
     return outcome
 
 
-def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> list[IntakeOutcome]:
+def triggers_create(
+    requests: Sequence[TriggerRequest], *, actor: str = "", key_workflows: Sequence[str] = ()
+) -> list[IntakeOutcome]:
     """Each request's trigger, inserted or found, or why it was refused, in request order. Each
     request is decided alone, as if it came by itself, in one statement for them all.
+
+    `key_workflows` are those the API key is limited to (none: not limited). Such a key's
+    profile may create its recipient, never change one: a request whose profile differs from
+    the stored one is refused with 403 `recipient`, and stores nothing (docs/security.md, "Keys
+    limited to workflows"). The caller has checked the workflows themselves.
 
     The inbox: one INSERT ... ON CONFLICT DO NOTHING decides, so any number of concurrent
     requests with the same key create exactly one row (there is no read-then-act window). A new
@@ -143,7 +151,7 @@ def triggers_create(requests: Sequence[TriggerRequest], *, actor: str = "") -> l
     if any(item.request.profile is not None for item in pending):
         # The profiles given and the triggers commit together, or neither.
         with transaction.atomic():
-            pending = _identified(pending, outcomes)
+            pending = _identified(pending, outcomes, key_workflows)
             pending = _intake_twice(pending, actor, outcomes, nudges)
     else:
         # Recipients named by id only are read, not written, and by the intake statement itself
@@ -176,17 +184,34 @@ def _intake_twice(
     return pending
 
 
-def _identified(pending: list[_Pending], outcomes: list[IntakeOutcome | None]) -> list[_Pending]:
+def _identified(
+    pending: list[_Pending], outcomes: list[IntakeOutcome | None], key_workflows: Sequence[str]
+) -> list[_Pending]:
     """The requests left once their recipients are identified (triggers/identify.py): a request
-    naming a recipient that does not exist, without a profile, is refused (400 `recipient`)."""
-    unknown = recipients_identify(
-        (item.index, item.request.recipient, item.request.profile)
-        for item in pending
-        if item.request.recipient
+    naming a recipient that does not exist, without a profile, is refused (400 `recipient`), and
+    so is (403) one of a key limited to workflows whose profile would change a stored one."""
+    identified = recipients_identify(
+        (
+            (item.index, item.request.recipient, item.request.profile)
+            for item in pending
+            if item.request.recipient
+        ),
+        create_only=bool(key_workflows),
     )
-    for index, key in unknown.items():
+    for index, key in identified.unknown.items():
         outcomes[index] = _unknown_recipient(key)
-    return [item for item in pending if item.index not in unknown]
+    for index, key in identified.differing.items():
+        outcomes[index] = TriggerRejected(
+            "recipient",
+            limited_refusal(
+                list(key_workflows),
+                f"change recipient {key!r}, whose stored profile differs from the one given "
+                "(name it by its id alone)",
+            ),
+            status_code=403,
+        )
+    refused = identified.unknown.keys() | identified.differing.keys()
+    return [item for item in pending if item.index not in refused]
 
 
 def _unknown_recipient(key: str) -> TriggerRejected:

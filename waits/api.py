@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from common.actors import actor_of
 from common.api_errors import invalid_input
 from common.http import StrictCharField, StrictQueryParameters, StrictSerializer, request_fields
-from common.scopes import TRIGGER, api_key_of
+from common.scopes import CHECKED, TRIGGER, api_key_of
 from waits.messages import RESERVED_NAME_PROBLEM, event_name_reserved
 from waits.services import (
     CONFLICT,
@@ -88,6 +88,7 @@ def _receive(request: Request, fields: dict[str, Any]) -> tuple[int, dict[str, A
 
 class EventApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
+    workflow_limits = CHECKED
 
     @extend_schema(
         summary="Post an event",
@@ -138,6 +139,7 @@ class EventBulkOutputSerializer(serializers.Serializer):
 
 class EventBulkApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
+    workflow_limits = CHECKED
 
     @extend_schema(
         summary="Post many events",

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.http import StrictQueryParameters
-from common.scopes import ADMIN, TRIGGER, AnonymousOrHasScope, api_key_of
+from common.scopes import ADMIN, FILTERED, TRIGGER, AnonymousOrHasScope, api_key_of
 from registry.selectors import live_workers_by_queue, queue_unserved_list, worker_list
 from triggers.models import TriggerInstance
 from triggers.selectors import trigger_oldest_waiting
@@ -56,6 +56,7 @@ class StepLogSerializer(serializers.ModelSerializer):
 
 class TriggerLogsApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER}
+    workflow_limits = FILTERED
 
     @extend_schema(summary="List a trigger's step logs", responses=StepLogSerializer(many=True))
     def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
@@ -68,6 +69,7 @@ class TriggerLogsApi(StrictQueryParameters, APIView):
 
 class StepLogListApi(StrictQueryParameters, ListAPIView):
     api_scopes = {"GET": TRIGGER}
+    workflow_limits = FILTERED
     serializer_class = StepLogSerializer
     query_parameters = {
         "GET": [

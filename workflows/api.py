@@ -24,7 +24,7 @@ from common.http import (
     StrictSerializer,
     request_fields,
 )
-from common.scopes import ADMIN, TRIGGER, api_key_of
+from common.scopes import ADMIN, FILTERED, TRIGGER, api_key_of
 from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of, required_of
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, node_type_of
@@ -219,6 +219,7 @@ def _invalid(exc: WorkflowInvalid) -> Response:
 
 class WorkflowListApi(StrictQueryParameters, ListAPIView):
     api_scopes = {"GET": TRIGGER, "POST": ADMIN}
+    workflow_limits = {"GET": FILTERED}
     serializer_class = WorkflowOutputSerializer
 
     def get_queryset(self):
@@ -267,6 +268,7 @@ class WorkflowListApi(StrictQueryParameters, ListAPIView):
 
 class WorkflowDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
+    workflow_limits = {"GET": FILTERED}
 
     def _get(self, key: str) -> Workflow:
         # Outside the key's workflows: 404, as if it did not exist.

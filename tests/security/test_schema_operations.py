@@ -86,5 +86,6 @@ def test_the_strict_mechanism_lends_no_description_to_what_uses_it(schema):
     """drf-spectacular shows an inherited class docstring as a description."""
     assert "description" not in schema["components"]["schemas"]["TriggerBulkInput"]
     assert schema["paths"]["/api/triggers/"]["get"]["description"] == (
-        "Needs an API key with the `trigger` scope."
+        "Needs an API key with the `trigger` scope. A key limited to workflows: filtered: its "
+        "workflows' objects only (another's: 404, or absent from a list)."
     )
