@@ -18,8 +18,10 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
+from recipients.models import Recipient
+from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain
-from tests.workers.helpers import due_trigger
+from tests.workers.helpers import due_trigger, wait_terminal
 from triggers.models import TriggerInstance
 from workers.services.engine import step_execute
 from workflows.markdown import markdown_safe_html
@@ -272,3 +274,33 @@ def test_no_tag_lands_inside_an_href(text, href):
 )
 def test_marks_pair_up_and_the_tags_nest(text, html):
     assert markdown_safe_html(text) == html
+
+
+@pytest.mark.e2e
+def test_a_comment_of_150kb_fails_its_run_once_and_the_worker_goes_on(e2e, api):
+    # The case: through the API and a real worker, a body that ran every attempt into
+    # the 30 s soft limit (retried as transient) fails once, at once, and the next run is served.
+    workflow = WorkflowFactory(definition=chain(inapp("{{ payload.comment }}")))
+    recipient = Recipient.objects.create(key=unique("person")).key
+
+    def fire(comment: str) -> TriggerInstance:
+        response = api.post(
+            "/api/triggers/",
+            {
+                "workflow": workflow.key,
+                "idempotency_key": unique("k"),
+                "payload": {"comment": comment},
+                "recipient": recipient,
+            },
+        )
+        assert response.status_code == 201, response.text
+        return wait_terminal(response.json()["id"], timeout=20)
+
+    started = time.monotonic()
+    failed = fire(repeated(" *a", 150_000))
+    assert time.monotonic() - started < 10
+    assert failed.status == "failed" and failed.attempts == 1, failed.last_error
+    assert f"at most {BODY_MAX_LENGTH}" in failed.last_error
+
+    served = fire("**ok**")
+    assert served.status == "completed", served.last_error
