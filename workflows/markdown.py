@@ -1,5 +1,5 @@
 """The small, safe Markdown subset of an in-app message's body (docs/design.md, "In-app inbox";
-docs/security.md, "In-app Markdown").
+docs/security.md, "In-app Markdown and links").
 
 `**bold**`, `*italic*` (or `_italic_`), `` `code` ``, `[text](https://…)` links (http, https and
 paths from the site's root only, `LINK_TARGET`, opening with rel="noopener nofollow"), blank
@@ -9,10 +9,10 @@ A tokenizer, linear in the text: one left-to-right scan (`_TOKEN`, whose every a
 either matches or fails within the stretch it alone reads: a link's text holds no bracket, a
 code span no backtick) and a stack for the emphasis marks, each mark pushed and popped at most
 once. The regular expressions it replaced let every `*` or `[` scan the rest of its line again
-(48 KB of ` *a` took 11 s, issue 43). A tag is only ever made from a whole token, so none lands inside an
-`href`, and marks pair up like brackets, so tags always nest. It looks at the render's
-deadline (workflows.render_budget.spend) on every line: a caller inside a render budget gets
-RenderBudgetError past it.
+(48 KB of ` *a` took 11 s, issue 43). A tag is only ever made from a whole token, so none lands
+inside an `href`, and marks pair up like brackets, so tags always nest. It looks at the
+render's deadline (workflows.render_budget.spend) on every line: a caller inside a render
+budget gets RenderBudgetError past it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ _NOT_IN_URL = r"\s\x00-\x1f\x7f\\"
 # spelled with entities or not) is neither.
 _LINK_TARGET = r"(?i:https?://)[^{chars}]+|/(?!/)[^{chars}]*"
 LINK_TARGET = re.compile(rf"(?:{_LINK_TARGET.format(chars=_NOT_IN_URL)})\Z")
-# In Markdown the target also ends at the first parenthesis (`[a](/b)`).
+# In Markdown the target also ends at the first parenthesis (`[a](/b)`). It is matched in the
+# escaped text, so its `&`, `"`, `<` are entities already: the `href` needs no more escaping.
 _MARKDOWN_TARGET = _LINK_TARGET.format(chars=_NOT_IN_URL + "()")
 
 _TOKEN = re.compile(
