@@ -1,7 +1,8 @@
 """The in-app node type: a message in the run's recipient's inbox (docs/design.md, "In-app
-inbox"). `title`, `body` (Liquid; the body's small Markdown subset becomes escaped HTML,
-workflows.markdown), `action_url` (Liquid: http(s) or a path on the client's site), `data` (free
-JSON for the client) and `category`.
+inbox"). `title`, `body` (Liquid; at most BODY_MAX_LENGTH characters, whose small Markdown subset
+becomes escaped HTML, workflows.markdown), `action_url` (Liquid: http(s) or a path on the
+client's site, workflows.markdown.link_target_ok), `data` (free JSON for the client) and
+`category`.
 
 It sends through no provider: its run hands the message to the step (StepPort.inbox_store),
 and the step's release stores it in its own statement, once per step whatever crashes; the
@@ -16,7 +17,7 @@ import uuid
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from workflows.markdown import markdown_safe_html
+from workflows.markdown import link_target_ok, markdown_safe_html
 from workflows.nodes.base import (
     NodePreview,
     NodeRun,
@@ -27,6 +28,8 @@ from workflows.nodes.base import (
     StepPort,
     output_key,
 )
+from workflows.render_budget import RenderBudgetError
+from workflows.templating import render_budget
 
 if TYPE_CHECKING:
     from django import forms
@@ -34,9 +37,10 @@ if TYPE_CHECKING:
 INAPP_CHANNEL = "inapp"
 CATEGORY_MAX_LENGTH = 100
 TITLE_MAX_LENGTH = 500
-# What `action_url` may render to: an http(s) URL or a path on the client's own site; never
-# `javascript:` or another scheme a browser would run.
-_ACTION_URL = re.compile(r"^(?:https?://[^\s]+|/(?!/)[^\s]*)$", re.IGNORECASE)
+# The body as rendered (some 1,500 words), checked before its Markdown renders: the renderer is
+# linear, and this bounds its cost per message to milliseconds (tests/inbox/test_inapp_markdown.py)
+# and what is stored twice (`body`, `body_html`).
+BODY_MAX_LENGTH = 10_000
 _CATEGORY = re.compile(r"^[-a-zA-Z0-9_]{1,100}$")
 
 
@@ -67,7 +71,12 @@ class InappNode(NodeType):
 
     def message_render(self, node: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
         """The message as stored: the rendered fields checked, the body's HTML, `data` and
-        `category`; RenderError naming the field."""
+        `category`, all within one render budget; RenderError naming the field (permanent,
+        a budget exceeded included)."""
+        with render_budget():
+            return self._message_render(node, context)
+
+    def _message_render(self, node: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
         where = f"node {node['id']!r}"
         fields = {
             name: self.field_render(node, name, context) for name in self.rendered_fields(node)
@@ -81,16 +90,27 @@ class InappNode(NodeType):
                 field="title",
             )
         action_url = fields.get("action_url", "").strip()
-        if action_url and not _ACTION_URL.match(action_url):
+        if action_url and not link_target_ok(action_url):
             raise RenderError(
                 f"{where}: 'action_url' rendered {action_url[:200]!r}, which is not an http(s) "
-                "URL nor a path starting with /",
+                "URL nor a path starting with one / (without a backslash, a space or a control "
+                "character)",
                 field="action_url",
             )
+        body = fields["body"]
+        if len(body) > BODY_MAX_LENGTH:
+            raise RenderError(
+                f"{where}: 'body' rendered {len(body)} characters (at most {BODY_MAX_LENGTH})",
+                field="body",
+            )
+        try:
+            body_html = markdown_safe_html(body)
+        except RenderBudgetError as exc:
+            raise RenderError(f"{where} field 'body': Markdown: {exc}", field="body") from exc
         return {
             "title": title,
-            "body": fields["body"],
-            "body_html": markdown_safe_html(fields["body"]),
+            "body": body,
+            "body_html": body_html,
             "action_url": action_url,
             "category": str(node.get("category") or ""),
             "data": node.get("data") or {},
