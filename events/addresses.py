@@ -112,7 +112,7 @@ def _resolve(host: str, port: int) -> list[str]:
 def target_resolve(url: str, *, allow_private: bool | None = None) -> Target:
     """The URL checked and resolved, to connect to. AddressRefused when it may not be used.
     `allow_private` lifts the address rule (None: NOTIFLOW_WEBHOOK_ALLOW_PRIVATE; the chat
-    channels pass NOTIFLOW_CHAT_ALLOW_PRIVATE)."""
+    channels pass NOTIFLOW_CHAT_ALLOW_PRIVATE, web push NOTIFLOW_PUSH_ALLOW_PRIVATE)."""
     scheme, host, port, path = _split(url)
     addresses = _resolve(host, port)
     if allow_private is None:

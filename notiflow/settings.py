@@ -701,12 +701,30 @@ NOTIFLOW_FCM_BASE_URL = env.str("NOTIFLOW_FCM_BASE_URL", default="https://fcm.go
 NOTIFLOW_WEBPUSH_ALLOW_HTTP = env.bool("NOTIFLOW_WEBPUSH_ALLOW_HTTP", default=False)
 # How long a push service keeps an undelivered message (web push TTL), and each request's timeout.
 NOTIFLOW_PUSH_TTL_SECONDS = env.int("NOTIFLOW_PUSH_TTL_SECONDS", default=86400)
+# Web push's timeout is one deadline for the whole request, connecting to status line
+# (workers/providers/outgoing.py); FCM's is per socket operation (Google's fixed endpoint).
 NOTIFLOW_PUSH_TIMEOUT_SECONDS = env.float("NOTIFLOW_PUSH_TIMEOUT_SECONDS", default=10)
 _refuse_unless(
     NOTIFLOW_PUSH_TIMEOUT_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT,
     "NOTIFLOW_PUSH_TIMEOUT_SECONDS",
     NOTIFLOW_PUSH_TIMEOUT_SECONDS,
     f"under CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)
+# A web push endpoint is a URL a recipient's browser (or whoever writes recipients) chose: it must
+# resolve to public addresses (events/addresses.py) unless this is on (development and tests,
+# whose push services listen on loopback).
+NOTIFLOW_PUSH_ALLOW_PRIVATE = env.bool("NOTIFLOW_PUSH_ALLOW_PRIVATE", default=False)
+# The most web push requests one Celery worker has in flight at once (workers/services/
+# push_slots.py): keep it under the worker's concurrency, so that slow push endpoints hold at most
+# this many of its slots and the others go on with other steps.
+NOTIFLOW_PUSH_CONCURRENCY = env.int(
+    "NOTIFLOW_PUSH_CONCURRENCY", default=max(1, CELERY_WORKER_CONCURRENCY // 2)
+)
+_refuse_unless(
+    NOTIFLOW_PUSH_CONCURRENCY >= 1,
+    "NOTIFLOW_PUSH_CONCURRENCY",
+    NOTIFLOW_PUSH_CONCURRENCY,
+    "at least 1",
 )
 # Amazon SES's reports: their SNS signature is checked (deliveries/sns.py) against a certificate
 # fetched from an address matching this pattern (AWS's SNS hosts), unless turned off.

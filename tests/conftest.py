@@ -133,6 +133,8 @@ STACK_SETTINGS = {
     "NOTIFLOW_CHAT_TIMEOUT_SECONDS": "2",
     # Slack and Teams are the stand-ins on loopback (tests/support/chat.py).
     "NOTIFLOW_CHAT_ALLOW_PRIVATE": "true",
+    # The push services are stand-ins on loopback too (tests/support/push.py).
+    "NOTIFLOW_PUSH_ALLOW_PRIVATE": "true",
     # Intake refuses a trigger whose queue no live worker serves (the production default, stated
     # here so a developer's environment cannot turn it off); workers beat often enough that a
     # stopped or killed one is noticed within seconds (live = seen within three beats).

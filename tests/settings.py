@@ -54,6 +54,9 @@ STATIC_ROOT = None
 NOTIFLOW_WEBHOOK_ALLOW_PRIVATE = True
 # The chat stand-ins (tests/support/chat.py) listen on loopback.
 NOTIFLOW_CHAT_ALLOW_PRIVATE = True
+# So do the push services (tests/support/push.py); the rule is tested with the setting off
+# (tests/workers/test_push_outgoing.py).
+NOTIFLOW_PUSH_ALLOW_PRIVATE = True
 
 # No rate limits in this process (settings, not the environment: the stack's processes set their
 # own in tests/conftest.py's STACK_SETTINGS). Many tests send bursts with one key; the limits

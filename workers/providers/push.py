@@ -7,7 +7,13 @@ Each backend sends one message to one address and answers a PushAnswer: accepted
 service's id for it) or gone (the address no longer exists: web push 404/410, FCM
 `UNREGISTERED`), which the channel removes from the recipient. Everything else raises: 429 with
 Retry-After is RateLimited (the step waits for it without an attempt), 429 without it, 5xx and
-transport errors TransientError, any other 4xx PermanentError.
+transport errors TransientError, any other 3xx or 4xx PermanentError. An error names the status
+and a fixed phrase, never a byte of the answer's body (docs/security.md, "Web push endpoints").
+
+A web push endpoint is an address a recipient supplied: the request goes out under the rules of
+workers/providers/outgoing.py (address checked and pinned, no redirect, one deadline, no body
+read), holding one of the worker's push slots (workers/services/push_slots.py). FCM's endpoint
+is the operator's (NOTIFLOW_FCM_BASE_URL); its requests follow no redirect either.
 """
 
 from __future__ import annotations
@@ -23,13 +29,28 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from py_vapid import VapidException
 from pywebpush import WebPushException, webpush
+from requests.structures import CaseInsensitiveDict
 
 from workers.errors import PermanentError, TransientError
 from workers.providers import provider_wait
+from workers.providers.outgoing import NO_ANSWER, recipient_url_post
+from workers.services.push_slots import push_slot
 
 # FCM HTTP v1's scope for sending (https://firebase.google.com/docs/cloud-messaging/auth-server).
 FCM_SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
+# FCM v1's documented error codes (ErrorCode): an error names one of these, never FCM's text.
+FCM_ERROR_CODES = {
+    "UNSPECIFIED_ERROR",
+    "INVALID_ARGUMENT",
+    "UNREGISTERED",
+    "SENDER_ID_MISMATCH",
+    "QUOTA_EXCEEDED",
+    "UNAVAILABLE",
+    "INTERNAL",
+    "THIRD_PARTY_AUTH_ERROR",
+}
 
 
 def vapid_key_pair() -> tuple[str, str]:
@@ -56,9 +77,12 @@ class PushAnswer:
     gone: str = ""  # why the address no longer exists; empty when the message was accepted
 
 
-def _refusal(provider: str, response: requests.Response) -> Exception:
-    """The error an unaccepted answer raises (rule 7)."""
-    what = f"{provider}: HTTP {response.status_code}: {response.text[:200]}"
+def _refusal(provider: str, response: requests.Response, code: str = "") -> Exception:
+    """The error an unaccepted answer raises (rule 7): its status (and FCM's error code), no
+    more of it."""
+    what = f"{provider}: HTTP {response.status_code}" + (f" ({code})" if code else "")
+    if 300 <= response.status_code < 400:
+        what += " (redirects are not followed)"
     if response.status_code == 429:
         limited = provider_wait(provider, response.headers.get("Retry-After"))
         if limited is not None:
@@ -68,18 +92,56 @@ def _refusal(provider: str, response: requests.Response) -> Exception:
     return PermanentError(what)
 
 
+class _OutgoingSession(requests.Session):
+    """What pywebpush posts through (its `requests_session`): the request goes out by
+    recipient_url_post, holding a push slot, and comes back as a Response of status and headers
+    with an empty body. pywebpush calls `post(endpoint, timeout=, data=, headers=)` and reads
+    `status_code`, `reason`, `text` (docs/upgrading.md)."""
+
+    def __init__(self, *, allow_private: bool, timeout: float) -> None:
+        super().__init__()
+        self.allow_private = allow_private
+        self.deadline_seconds = timeout
+
+    def post(  # type: ignore[override]
+        self, url: str, data: bytes | None = None, **kwargs: Any
+    ) -> requests.Response:
+        headers = {name: str(value) for name, value in (kwargs.get("headers") or {}).items()}
+        with push_slot("webpush"):
+            answer = recipient_url_post(
+                url,
+                what="webpush",
+                allow_private=self.allow_private,
+                body=data or b"",
+                headers=headers,
+                seconds=self.deadline_seconds,
+            )
+        response = requests.Response()
+        response.status_code, response.url, response.reason = answer.status, url, ""
+        response.headers = CaseInsensitiveDict(answer.headers)
+        response._content = b""  # never read (workers/providers/outgoing.py)
+        return response
+
+
 class WebPushBackend:
     """Web push through pywebpush: the payload is encrypted (aes128gcm) to the subscription's
     keys and the request carries a VAPID JWT signed with NOTIFLOW_VAPID_PRIVATE_KEY."""
 
-    def __init__(self, *, private_key: str, subject: str, ttl: int, timeout: float):
+    def __init__(
+        self,
+        *,
+        private_key: str,
+        subject: str,
+        ttl: int,
+        timeout: float,
+        allow_private: bool,
+    ):
         if not (private_key and subject):
             raise PermanentError("webpush: NOTIFLOW_VAPID_PRIVATE_KEY and _SUBJECT needed")
         self.private_key = private_key
         self.subject = subject
         self.ttl = ttl
-        self.timeout = timeout
-        self.session = requests.Session()
+        self.session = _OutgoingSession(allow_private=allow_private, timeout=timeout)
 
     def send(
         self, subscription: dict[str, Any], payload: dict[str, Any], *, topic: str
@@ -93,7 +155,6 @@ class WebPushBackend:
                 vapid_private_key=self.private_key,
                 vapid_claims={"sub": self.subject},
                 ttl=self.ttl,
-                timeout=self.timeout,
                 headers={"Topic": topic, "Urgency": "normal"},
                 requests_session=self.session,
             )
@@ -101,9 +162,8 @@ class WebPushBackend:
             if exc.response is None:  # refused before sending: the subscription is malformed
                 raise PermanentError(f"webpush: {exc.message}") from exc
             response = exc.response
-        except (requests.RequestException, OSError) as exc:
-            raise TransientError(f"webpush: {type(exc).__name__}: {exc}") from exc
-        except (ValueError, TypeError, KeyError) as exc:  # a malformed subscription or key
+        except (ValueError, TypeError, KeyError, VapidException) as exc:
+            # A malformed subscription or key; VAPID cannot name an IPv6 literal's origin.
             raise PermanentError(f"webpush: {type(exc).__name__}: {exc}") from exc
         assert isinstance(response, requests.Response)  # not curl mode
         if response.status_code in (404, 410):
@@ -140,8 +200,8 @@ class FcmBackend:
             if not self.credentials.valid:
                 try:
                     self.credentials.refresh(Request(self.session))
-                except GoogleAuthError as exc:
-                    raise TransientError(f"fcm: OAuth token: {exc}") from exc
+                except GoogleAuthError:  # its text quotes the token endpoint's answer
+                    raise TransientError("fcm: OAuth token: refused or no answer") from None
             return str(self.credentials.token)
 
     def send(self, token: str, payload: dict[str, Any], *, topic: str) -> PushAnswer:
@@ -162,14 +222,16 @@ class FcmBackend:
                 json={"message": message},
                 headers={"Authorization": f"Bearer {self._token()}"},
                 timeout=self.timeout,
+                allow_redirects=False,
             )
-        except requests.RequestException as exc:
-            raise TransientError(f"fcm: {type(exc).__name__}: {exc}") from exc
+        except requests.RequestException:
+            raise TransientError(f"fcm: {NO_ANSWER}") from None
         if response.status_code < 300:
-            return PushAnswer(message_id=str(_json(response).get("name", "")))
-        if _fcm_error_code(response) == "UNREGISTERED":
+            return PushAnswer(message_id=str(_json(response).get("name", ""))[:255])
+        code = _fcm_error_code(response)
+        if code == "UNREGISTERED":
             return PushAnswer(gone="UNREGISTERED")
-        raise _refusal("fcm", response)
+        raise _refusal("fcm", response, code)
 
 
 def _json(response: requests.Response) -> dict[str, Any]:
@@ -184,14 +246,22 @@ def _fcm_error_code(response: requests.Response) -> str:
     """FCM v1's errorCode (`UNREGISTERED`, `QUOTA_EXCEEDED`, ...) from the error's details."""
     details = (_json(response).get("error") or {}).get("details") or []
     for detail in details if isinstance(details, list) else []:
-        if isinstance(detail, dict) and detail.get("errorCode"):
+        if isinstance(detail, dict) and detail.get("errorCode") in FCM_ERROR_CODES:
             return str(detail["errorCode"])
     return ""
 
 
 @lru_cache(maxsize=4)
-def _webpush(private_key: str, subject: str, ttl: int, timeout: float) -> WebPushBackend:
-    return WebPushBackend(private_key=private_key, subject=subject, ttl=ttl, timeout=timeout)
+def _webpush(
+    private_key: str, subject: str, ttl: int, timeout: float, allow_private: bool
+) -> WebPushBackend:
+    return WebPushBackend(
+        private_key=private_key,
+        subject=subject,
+        ttl=ttl,
+        timeout=timeout,
+        allow_private=allow_private,
+    )
 
 
 def webpush_backend() -> WebPushBackend:
@@ -200,6 +270,7 @@ def webpush_backend() -> WebPushBackend:
         settings.NOTIFLOW_VAPID_SUBJECT,
         settings.NOTIFLOW_PUSH_TTL_SECONDS,
         settings.NOTIFLOW_PUSH_TIMEOUT_SECONDS,
+        settings.NOTIFLOW_PUSH_ALLOW_PRIVATE,
     )
 
 
