@@ -90,6 +90,30 @@ def scrape(client: Client, token: str | None = TOKEN) -> dict:
     return samples(response.content.decode())
 
 
+# What Prometheus sends on a scrape: 3.x (scrape_protocols' default) and 2.x.
+PROMETHEUS_ACCEPTS = [
+    "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8,"
+    "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=1.0.0;"
+    "escaping=allow-utf-8;q=0.5,text/plain;version=0.0.4;q=0.4,*/*;q=0.1",
+    "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"
+    "q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("accept", PROMETHEUS_ACCEPTS)
+def test_a_prometheus_scrape_with_its_accept_header_gets_the_text_format(client, settings, accept):
+    settings.NOTIFLOW_METRICS_TOKEN = TOKEN
+    settings.NOTIFLOW_METRICS_DIR = ""
+
+    response = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}", HTTP_ACCEPT=accept)
+
+    assert response.status_code == 200
+    # Prometheus takes text/plain of any version with its text parser.
+    assert response["Content-Type"].startswith("text/plain; version=")
+    assert value(samples(response.content.decode()), "notiflow_metrics_database_seconds")
+
+
 def test_without_a_token_configured_the_endpoint_is_off(client, settings):
     settings.NOTIFLOW_METRICS_TOKEN = ""
 
