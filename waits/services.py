@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from common.metrics import event_posted_observe, waits_timed_out_observe
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from waits import sql
 
@@ -86,10 +87,13 @@ def event_receive(
             row = cursor.fetchone()
         _id, stored_hash, created_at, created = row
     if stored_hash != params["data_hash"]:
+        event_posted_observe(outcome=CONFLICT, resumed=0)
         return EventOutcome(CONFLICT)
     event = {"id": event_id, "name": name, "data": data, "received_at": created_at.isoformat()}
     resumed = _resume(name=name, event_id=event_id, event=event, actor=actor, workflows=workflows)
-    return EventOutcome(CREATED if created else SAME, resumed)
+    outcome = EventOutcome(CREATED if created else SAME, resumed)
+    event_posted_observe(outcome=outcome.outcome, resumed=resumed)
+    return outcome
 
 
 def _resume(
@@ -133,6 +137,7 @@ def waits_time_out(*, batch: int = 1000) -> int:
         cursor.execute(sql.TIMEOUTS_SQL, {"batch": batch})
         nudges = [Nudge(row[0], queue=row[1], priority=row[2]) for row in cursor.fetchall()]
         triggers_enqueue_on_commit(nudges)
+    waits_timed_out_observe(resumed=len(nudges))
     return len(nudges)
 
 

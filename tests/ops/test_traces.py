@@ -58,6 +58,7 @@ def traced_stack(otlp, django_db_setup, django_db_blocker, tmp_path_factory) -> 
         "NOTIFLOW_SMS_BACKEND": "file",
         "NOTIFLOW_SMS_FILE": str(workdir / "sms.jsonl"),
         "DJANGO_STATIC_ROOT": str(workdir / "static"),
+        "NOTIFLOW_METRICS_DIR": str(workdir / "metrics"),
         "PYTHONUNBUFFERED": "1",
         "NOTIFLOW_WEBHOOK_QUEUE": HOOKS,
         # Nothing but the standard variables turns tracing on.
