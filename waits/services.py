@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from common import tracing
 from common.metrics import event_posted_observe, waits_timed_out_observe
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from waits import sql
@@ -114,6 +115,7 @@ def _resume(
                 "workflows": workflows,
                 "event": json.dumps(event),
                 "actor": actor,
+                "trace_context": tracing.traceparent(),
             },
         )
         rows = cursor.fetchall()
@@ -143,20 +145,22 @@ def waits_time_out(*, batch: int = 1000) -> int:
 
 @dataclass(frozen=True)
 class WaitState:
-    """A run's wait at a node, as the node reads it (workflows.nodes.base.EventWaitState)."""
+    """A run's wait at a node, as the node reads it (workflows.nodes.base.EventWaitState);
+    `trace_context`: the traceparent of the post that resolved it, if traced."""
 
     resolved: bool
     received: bool
     timed_out: bool
     event: dict[str, Any] | None
     deadline: datetime
+    trace_context: str = ""
 
 
 def _state(row: tuple[Any, ...]) -> WaitState:
-    _created_at, resolved_at, received, timed_out, event, deadline = row
+    _created_at, resolved_at, received, timed_out, event, deadline, trace_context = row
     if isinstance(event, str):
         event = json.loads(event)
-    return WaitState(resolved_at is not None, received, timed_out, event, deadline)
+    return WaitState(resolved_at is not None, received, timed_out, event, deadline, trace_context)
 
 
 def wait_register(
