@@ -20,10 +20,13 @@ RUN mkdir -p notiflow workflows triggers workers \
     && pip uninstall -y notiflow
 
 COPY . .
+# /var/lib/notiflow/metrics: where docker-compose.yml mounts the metrics volume every process
+# shares; owned by the user here, so that a new volume takes that owner.
 RUN pip install --no-deps . \
     && DJANGO_DEBUG=1 python manage.py collectstatic --noinput -v 0 \
     && useradd --system --uid 10001 --home-dir /app notiflow \
-    && chown -R notiflow /app
+    && mkdir -p /var/lib/notiflow/metrics \
+    && chown -R notiflow /app /var/lib/notiflow
 
 USER notiflow
 EXPOSE 8000 5555

@@ -10,8 +10,10 @@ when it starts (metrics_process_start), before it forks: a restarted group start
 zero (Prometheus reads that as a counter reset), and never wipes another group's files.
 
 Without NOTIFLOW_METRICS_DIR nothing is recorded and every function here returns at once: the
-hot path pays one attribute read. The gauges (runs by status, queue depth, live workers,
-webhook endpoints) are not here: the web process reads them from the database at scrape time.
+hot path pays one attribute read. The gauges of rows (runs by status, queue depth, live workers,
+webhook endpoints, overdue waits, running fan-outs) are not here: the web process reads them
+from the database at scrape time. The one gauge here, open streams, is each web process's own
+(`livesum`: the files of processes that ended are left out, notiflow/gunicorn_conf.py).
 
 Label values are bounded by configuration, never by traffic: workflow keys, node types,
 channels, provider names, outcomes, HTTP status codes. Never a trigger id, a recipient or a URL
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from prometheus_client import CollectorRegistry, Counter, Histogram, values
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess, values
 
 logger = logging.getLogger(__name__)
 
@@ -125,6 +127,43 @@ INTAKE_REQUESTS = Counter(
     ["endpoint", "code"],
     registry=REGISTRY,
 )
+EVENTS_POSTED = Counter(
+    "notiflow_events_posted",
+    "Events posted (the API, the admin, a message's delivery report or in-app mark), by outcome: "
+    "created, same "
+    "(its id again with the same data), conflict (its id again with other data).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+EVENTS_MATCHED = Counter(
+    "notiflow_events_matched",
+    "Posted events that resumed at least one waiting run, by outcome (created, same).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+WAITS_RESUMED = Counter(
+    "notiflow_waits_resumed",
+    "Waiting runs resumed, by reason: event (a posted event matched their wait) or timeout "
+    "(the sweeper, past the wait's deadline).",
+    ["reason"],
+    registry=REGISTRY,
+)
+FANOUT_RUNS_CREATED = Counter(
+    "notiflow_fanout_runs_created",
+    "Runs the fan-outs' chunks created, by workflow.",
+    ["workflow"],
+    registry=REGISTRY,
+)
+STREAMS_OPEN = Gauge(
+    "notiflow_streams_open",
+    "Streams the web processes hold open, by stream (inbox: GET /api/inbox/stream/). Summed "
+    "over the live processes only.",
+    # A label even for one stream: a labelled value is made at its first use, by the value
+    # class in force (a file, once metrics_process_start ran); an unlabelled one at import.
+    ["stream"],
+    multiprocess_mode="livesum",
+    registry=REGISTRY,
+)
 
 _state = {"on": False}
 # The labelled children already made, by metric and label values: `labels()` takes a lock and
@@ -175,6 +214,13 @@ def metrics_process_start(group: str, *, directory: str | None = None) -> Path |
     return path
 
 
+def metrics_process_dead(pid: int) -> None:
+    """Leave out of the `livesum` gauges a process of this group that ended (its parent, when
+    it reaps it): its open streams closed with it."""
+    if _state["on"]:
+        multiprocess.mark_process_dead(pid)
+
+
 def metrics_process_stop() -> None:
     """Stop recording (tests): in-process values again, nothing written."""
     values.close_all_multiprocess_files()
@@ -207,6 +253,11 @@ ALL_METRICS = (
     WEBHOOK_DELIVERIES,
     WEBHOOK_SECONDS,
     INTAKE_REQUESTS,
+    EVENTS_POSTED,
+    EVENTS_MATCHED,
+    WAITS_RESUMED,
+    FANOUT_RUNS_CREATED,
+    STREAMS_OPEN,
 )
 
 
@@ -256,3 +307,29 @@ def webhook_delivery_observe(*, outcome: str, seconds: float) -> None:
 def intake_request_observe(*, endpoint: str, code: int) -> None:
     if _state["on"]:
         _child(INTAKE_REQUESTS, endpoint, str(code)).inc()
+
+
+def event_posted_observe(*, outcome: str, resumed: int) -> None:
+    """An event posted: its outcome, whether it matched, and the runs it resumed."""
+    if not _state["on"]:
+        return
+    _child(EVENTS_POSTED, outcome).inc()
+    if resumed:
+        _child(EVENTS_MATCHED, outcome).inc()
+        _child(WAITS_RESUMED, "event").inc(resumed)
+
+
+def waits_timed_out_observe(*, resumed: int) -> None:
+    if _state["on"] and resumed:
+        _child(WAITS_RESUMED, "timeout").inc(resumed)
+
+
+def fanout_runs_observe(*, workflow: str, created: int) -> None:
+    if _state["on"] and created:
+        _child(FANOUT_RUNS_CREATED, workflow).inc(created)
+
+
+def stream_open_observe(*, stream: str, change: int) -> None:
+    """A stream opened (+1) or closed (-1) in this process."""
+    if _state["on"]:
+        _child(STREAMS_OPEN, stream).inc(change)

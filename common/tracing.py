@@ -326,3 +326,17 @@ def delivery_outcome(span: Span, *, answer: str, status: str | None, error: str)
     span.set_attribute("notiflow.webhook.status", status or "")
     if answer != "delivered":
         span.set_status(Status(StatusCode.ERROR, error[:500]))
+
+
+def span_link(trace_context: str) -> None:
+    """Link the current span (a step's) to the span of another trace (`trace_context`, a stored
+    traceparent): the request that posted the event resuming the run. Nothing while tracing is
+    off, or for an empty or malformed context."""
+    if _tracer is None or trace_id(trace_context) is None:
+        return
+    from opentelemetry.propagate import extract
+    from opentelemetry.trace import get_current_span
+
+    linked = get_current_span(extract({"traceparent": trace_context})).get_span_context()
+    if linked.is_valid:
+        get_current_span().add_link(linked, {"notiflow.link": "event"})

@@ -8,6 +8,7 @@ Views parse and translate; the rules are in inbox/services.py.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.http import HttpResponse
@@ -19,6 +20,8 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -238,7 +241,30 @@ class InboxTokenApi(StrictQueryParameters, APIView):
         return Response({"token": recipient_token(recipient_key)})
 
 
+class _EventStream:
+    """The stream's media type, as content negotiation compares it."""
+
+    media_type = "text/event-stream"
+    format = "event-stream"
+
+
+class EventStreamNegotiation(DefaultContentNegotiation):
+    """The stream is served to a client that accepts `text/event-stream`: what every SSE client
+    sends (EventSource, fetch-event-source, httpx-sse), `*/*`, `text/*` or no Accept; any other
+    gets a 406 (DRF's default knows only JSON and refused them all). A refusal (400, 401, 429)
+    is JSON whatever the Accept: an SSE client reads a non-stream answer as a failed connect."""
+
+    def select_renderer(
+        self, request: Any, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        super().select_renderer(request, [_EventStream()], format_suffix)  # type: ignore[list-item]
+        json = next(iter(renderers))
+        return json, json.media_type
+
+
 class InboxStreamApi(RecipientTokenView):
+    content_negotiation_class = EventStreamNegotiation
+
     @extend_schema(
         summary="Follow the recipient's inbox as Server-Sent Events",
         description="`text/event-stream`: `message` events (a message as the feed shows it) for "

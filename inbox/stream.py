@@ -37,6 +37,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from django.db.models import Q
 
+from common.metrics import stream_open_observe
 from inbox.live import channel_of
 from inbox.models import InboxMessage
 from inbox.services import cursor_of, cursor_read, inbox_counts, message_json
@@ -122,6 +123,7 @@ async def stream_follow(
     assert slot.recipient is not None
     recipient = slot.recipient
     changed = listener.subscribe(recipient)
+    stream_open_observe(stream="inbox", change=1)
     gone = asyncio.ensure_future(receive())  # once the body is read: only a disconnect
     try:
         await send({"type": "http.response.start", "status": 200, "headers": headers})
@@ -147,6 +149,7 @@ async def stream_follow(
     finally:
         gone.cancel()
         listener.unsubscribe(recipient, changed)
+        stream_open_observe(stream="inbox", change=-1)
 
 
 class InboxListener:

@@ -79,3 +79,10 @@ def on_starting(server: Any) -> None:
     from common.metrics import metrics_process_start
 
     metrics_process_start(metrics_group(list(server.cfg.bind)))
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """Metrics: a worker that ended holds no stream open any more (common/metrics.py)."""
+    from common.metrics import metrics_process_dead
+
+    metrics_process_dead(worker.pid)

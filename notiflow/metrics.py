@@ -6,8 +6,9 @@ Two sources, one answer:
   every process group on this host (gunicorn's workers, each Celery worker's prefork children),
   merged as prometheus_client's multiprocess mode merges them;
 - gauges read from the database now (at most once per NOTIFLOW_METRICS_CACHE_SECONDS in a
-  process): runs waiting and running by workflow, runs whose lease expired, queue depth due and
-  waiting, live workers per queue, webhook endpoints' health. Each reads a partial index of
+  process): runs enqueued, running and waiting (every status not final) by workflow, runs whose
+  lease expired, queue depth due and waiting, live workers per queue, webhook endpoints'
+  health, event waits past their deadline, fan-outs running by workflow. Each reads a partial index of
   live rows (trigger_due_idx, trigger_lease_idx) or a small table, so a scrape costs the same
   on a table of millions of finished runs.
 """
@@ -33,15 +34,17 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from common.credentials import CredentialsMalformed, authorization_credentials, secret_matches
 from common.leases import LeaseExpired
 from events.models import WebhookEndpoint
+from recipients.models import Fanout, FanoutStatus
 from registry.selectors import live_workers_by_queue
-from triggers.models import TriggerInstance, TriggerStatus
+from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
+from waits.models import EventWait
 from workflows.models import Workflow
 
 # The gauges of DatabaseGauges, by name: tests/ops/test_metrics.py checks that the dashboard and
 # the alerts name only these and common/metrics.py's.
 GAUGES = {
     "notiflow_runs": (
-        "Runs not finished, by workflow and status (enqueued, processing).",
+        "Runs not finished, by workflow and status (enqueued, processing, waiting).",
         ["workflow", "status"],
     ),
     "notiflow_runs_lease_expired": (
@@ -65,8 +68,16 @@ GAUGES = {
         "Events in a row an endpoint failed (it is disabled at NOTIFLOW_WEBHOOK_DISABLE_AFTER).",
         ["endpoint"],
     ),
+    "notiflow_waits_overdue": (
+        "Open event waits past their deadline: the sweeper times each out within a sweep, so a "
+        "number that stays says it does not run or falls behind.",
+        [],
+    ),
+    "notiflow_fanouts_running": ("Fan-outs still creating their runs, by workflow.", ["workflow"]),
     "notiflow_metrics_database_seconds": ("How long reading these gauges took.", []),
 }
+# The statuses of a run not finished, each a value of notiflow_runs (0 when none).
+LIVE_STATUSES = [status for status in TriggerStatus if status not in TERMINAL_STATUSES]
 
 
 def _gauge(name: str) -> GaugeMetricFamily:
@@ -75,16 +86,15 @@ def _gauge(name: str) -> GaugeMetricFamily:
 
 
 def database_gauges() -> list[Metric]:
-    """The gauges, read now: three small queries and one on the live runs' partial indexes."""
+    """The gauges, read now: small queries, one on the live runs' indexes, one on the open
+    waits' deadline index and one on the running fan-outs' index."""
     started = time.monotonic()
     workflows = dict(Workflow.objects.filter(active=True).values_list("key", "queue"))
     late = Q(status=TriggerStatus.ENQUEUED, available_at__lte=Now()) | Q(
         LeaseExpired(Now()), status=TriggerStatus.PROCESSING
     )
     rows = (
-        TriggerInstance.objects.filter(
-            status__in=(TriggerStatus.ENQUEUED, TriggerStatus.PROCESSING), deleted_at__isnull=True
-        )
+        TriggerInstance.objects.filter(status__in=LIVE_STATUSES, deleted_at__isnull=True)
         .values_list("workflow__key", "workflow__queue", "status")
         .annotate(late=ExpressionWrapper(late, output_field=BooleanField()), count=Count("id"))
         .order_by()
@@ -93,17 +103,21 @@ def database_gauges() -> list[Metric]:
     expired: Counter[str] = Counter()
     depth: Counter[tuple[str, str]] = Counter()
     for key, queue in workflows.items():
-        runs[key, TriggerStatus.ENQUEUED] = runs[key, TriggerStatus.PROCESSING] = 0
+        runs.update(dict.fromkeys(((key, status) for status in LIVE_STATUSES), 0))
         expired[key] = depth[queue, "due"] = depth[queue, "waiting"] = 0
     for key, queue, status, is_late, count in rows:
         runs[key, status] += count
         if status == TriggerStatus.PROCESSING:
             expired[key] += count if is_late else 0
-        else:
+        elif status == TriggerStatus.ENQUEUED:
             depth[queue, "due" if is_late else "waiting"] += count
     served = live_workers_by_queue()
     workers = {**dict.fromkeys(workflows.values(), 0), **served}
     endpoints = WebhookEndpoint.objects.values_list("id", "disabled_at", "failed_events")
+    overdue = EventWait.objects.filter(resolved_at__isnull=True, deadline__lt=Now()).count()
+    fanouts = Counter(
+        Fanout.objects.filter(status=FanoutStatus.RUNNING).values_list("workflow_key", flat=True)
+    )
 
     families = {name: _gauge(name) for name in GAUGES}
     for (key, status), count in sorted(runs.items()):
@@ -119,6 +133,9 @@ def database_gauges() -> list[Metric]:
             [str(endpoint_id)], 0 if disabled_at else 1
         )
         families["notiflow_webhook_endpoint_failed_events"].add_metric([str(endpoint_id)], failed)
+    families["notiflow_waits_overdue"].add_metric([], overdue)
+    for key in sorted(set(fanouts) | set(workflows)):
+        families["notiflow_fanouts_running"].add_metric([key], fanouts[key])
     families["notiflow_metrics_database_seconds"].add_metric([], time.monotonic() - started)
     return list(families.values())
 

@@ -574,6 +574,13 @@ NOTIFLOW_METRICS_TOKEN = secret("NOTIFLOW_METRICS_TOKEN")
 # multiprocess files, one directory per process group, cleaned when the group starts). Empty:
 # nothing is recorded, and /metrics shows only the gauges read from the database.
 NOTIFLOW_METRICS_DIR = env.str("NOTIFLOW_METRICS_DIR", default="")
+# A token without a directory would serve a scrape with no counter of any process, this one's
+# included: a deployment that forgot the directory (compose did) would look idle, not broken.
+if NOTIFLOW_METRICS_TOKEN and not NOTIFLOW_METRICS_DIR:
+    _refuse(
+        "NOTIFLOW_METRICS_TOKEN is set but NOTIFLOW_METRICS_DIR is not: set NOTIFLOW_METRICS_DIR "
+        "to a directory every process of this host shares (web and workers), or unset the token"
+    )
 # The gauges /metrics reads from the database are read at most this often per web process.
 NOTIFLOW_METRICS_CACHE_SECONDS = env.float("NOTIFLOW_METRICS_CACHE_SECONDS", default=10)
 # The public face of /api/health/ is computed at most this often per process (workers/api.py).

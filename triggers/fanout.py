@@ -45,6 +45,7 @@ from django.db.models.functions import Now
 
 from common.broker import TaskCall, broker_priority, tasks_publish
 from common.db import fetchall_prepared
+from common.metrics import fanout_runs_observe
 from recipients.models import Fanout, FanoutStatus, Topic, TopicSubscription
 from registry.selectors import live_workers_by_queue, worker_command
 from registry.sql import live_within_seconds
@@ -257,6 +258,7 @@ def fanout_chunk(*, fanout_id: UUID | str, cursor: int) -> int | None:
         _advance(fanout, chunk[-1][0] if chunk else cursor, created, done, refused)
         if not done:
             _chunk_enqueue_on_commit(fanout.pk, fanout.cursor, _route_of(fanout))
+    fanout_runs_observe(workflow=fanout.workflow_key, created=created)
     return created
 
 

@@ -62,6 +62,9 @@ class EventWait(models.Model):
     # Who resolved it: the event's poster, "lookback", "timeout", "cancelled", or "recorded" (a
     # message wait resolved by its message's recorded state, its post lost: waits/sql.py).
     resolved_by = models.CharField(max_length=255, blank=True, default="")
+    # The W3C traceparent of the request that posted the resolving event (empty: tracing off,
+    # or not resolved by a post): the resumed step's span links to it (docs/design.md, "Traces").
+    trace_context = models.CharField(max_length=55, blank=True, default="", db_default="")
 
     class Meta:
         db_table = "event_wait"

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from common import tracing
+from common.metrics import event_posted_observe, waits_timed_out_observe
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from waits import sql
 
@@ -94,10 +96,13 @@ def event_receive(
             row = cursor.fetchone()
         _id, stored_hash, created_at, created = row
     if stored_hash != params["data_hash"]:
+        event_posted_observe(outcome=CONFLICT, resumed=0)
         return EventOutcome(CONFLICT)
     event = {"id": event_id, "name": name, "data": data, "received_at": created_at.isoformat()}
     resumed = _resume(name=name, event_id=event_id, event=event, actor=actor, workflows=workflows)
-    return EventOutcome(CREATED if created else SAME, resumed)
+    outcome = EventOutcome(CREATED if created else SAME, resumed)
+    event_posted_observe(outcome=outcome.outcome, resumed=resumed)
+    return outcome
 
 
 def _resume(
@@ -118,6 +123,7 @@ def _resume(
                 "workflows": workflows,
                 "event": json.dumps(event),
                 "actor": actor,
+                "trace_context": tracing.traceparent(),
             },
         )
         rows = cursor.fetchall()
@@ -141,25 +147,28 @@ def waits_time_out(*, batch: int = 1000) -> int:
         cursor.execute(sql.TIMEOUTS_SQL, {"batch": batch})
         nudges = [Nudge(row[0], queue=row[1], priority=row[2]) for row in cursor.fetchall()]
         triggers_enqueue_on_commit(nudges)
+    waits_timed_out_observe(resumed=len(nudges))
     return len(nudges)
 
 
 @dataclass(frozen=True)
 class WaitState:
-    """A run's wait at a node, as the node reads it (workflows.nodes.base.EventWaitState)."""
+    """A run's wait at a node, as the node reads it (workflows.nodes.base.EventWaitState);
+    `trace_context`: the traceparent of the post that resolved it, if traced."""
 
     resolved: bool
     received: bool
     timed_out: bool
     event: dict[str, Any] | None
     deadline: datetime
+    trace_context: str = ""
 
 
 def _state(row: tuple[Any, ...]) -> WaitState:
-    _created_at, resolved_at, received, timed_out, event, deadline = row
+    _created_at, resolved_at, received, timed_out, event, deadline, trace_context = row
     if isinstance(event, str):
         event = json.loads(event)
-    return WaitState(resolved_at is not None, received, timed_out, event, deadline)
+    return WaitState(resolved_at is not None, received, timed_out, event, deadline, trace_context)
 
 
 def wait_register(

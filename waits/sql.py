@@ -141,7 +141,7 @@ held AS (
 resolved AS (
     UPDATE event_wait w
     SET resolved_at = now(), received = true, event = %(event)s::jsonb,
-        resolved_by = %(actor)s
+        resolved_by = %(actor)s, trace_context = %(trace_context)s
     FROM held
     WHERE w.trigger_id = held.id AND w.id IN (SELECT id FROM candidate) AND w.resolved_at IS NULL
     RETURNING w.trigger_id, w.node_id, 'event ' || %(name)s || ' ' || %(event_id)s AS reason,
@@ -208,11 +208,11 @@ registered AS (
     VALUES (%(trigger_id)s, %(node_id)s, %(workflow_id)s, %(name)s, %(match)s::jsonb,
             %(match_hash)s, %(deadline)s, now(), false, false, '')
     ON CONFLICT (trigger_id, node_id) DO NOTHING
-    RETURNING created_at, resolved_at, received, timed_out, event, deadline
+    RETURNING created_at, resolved_at, received, timed_out, event, deadline, trace_context
 )
-SELECT created_at, resolved_at, received, timed_out, event, deadline FROM registered
+SELECT created_at, resolved_at, received, timed_out, event, deadline, trace_context FROM registered
 UNION ALL
-SELECT created_at, resolved_at, received, timed_out, event, deadline FROM event_wait
+SELECT created_at, resolved_at, received, timed_out, event, deadline, trace_context FROM event_wait
 WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s
   AND NOT EXISTS (SELECT 1 FROM registered)
 """
@@ -281,7 +281,7 @@ WHERE trigger_id = ANY(%(trigger_ids)s::uuid[]) AND resolved_at IS NULL
 """
 
 WAIT_READ_SQL = """
-SELECT created_at, resolved_at, received, timed_out, event, deadline FROM event_wait
+SELECT created_at, resolved_at, received, timed_out, event, deadline, trace_context FROM event_wait
 WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s
 """
 

@@ -153,3 +153,19 @@ def test_a_one_click_unsubscribe_of_a_run_without_a_recipient_changes_no_prefere
     unsubscribe_record(unsubscribing=Unsubscribing("email", "bo@example.com", f"{trigger.pk}:mail"))
 
     assert Recipient.objects.filter(preferences={}).count() == 1
+
+
+# What Firefox and Chrome send for a link followed from a mail.
+BROWSER_ACCEPTS = [
+    "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,"
+    "*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
+]
+
+
+@pytest.mark.parametrize("accept", BROWSER_ACCEPTS)
+def test_a_browser_with_its_accept_header_gets_the_page_and_saves_it(client, person, accept):
+    page = client.get(url("ada"), HTTP_ACCEPT=accept)
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    saved = client.post(url("ada"), {"comments.email": "on"}, HTTP_ACCEPT=accept)
+    assert saved.status_code == 200 and saved["Content-Type"].startswith("text/html")

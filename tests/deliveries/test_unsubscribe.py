@@ -103,3 +103,23 @@ def test_a_one_click_after_an_operator_removed_the_entry_suppresses_again(client
 
     assert Suppression.objects.filter(recipient="bo@example.com", scope="marketing").exists()
     assert DeliveryEvent.objects.filter(trigger_id=trigger.pk).count() == 1
+
+
+@pytest.mark.parametrize(
+    "accept", [None, "*/*", "text/html", "application/json", "text/plain; charset=utf-8"]
+)
+def test_a_providers_one_click_post_unsubscribes_whatever_its_accept(client, accept):
+    """RFC 8058: the mail provider POSTs `List-Unsubscribe=One-Click` form-encoded, with an
+    Accept of its own (or none); the view negotiates nothing."""
+    token = unsubscribe_token(channel="email", recipient="di@example.com")
+    extra = {} if accept is None else {"HTTP_ACCEPT": accept}
+
+    answer = client.post(
+        url(token),
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+        **extra,
+    )
+
+    assert answer.status_code == 200
+    assert Suppression.objects.filter(recipient="di@example.com", scope="marketing").exists()

@@ -146,3 +146,32 @@ def test_the_adapter_keeps_a_stream_open_and_writes_each_change(settings):
     assert b": keep-alive" in body
     assert all(part.get("more_body") for part in sent[1:])  # never ended: the client left
     assert listener.events == {} and listener.closed
+
+
+# What SSE clients send: the browser's EventSource and httpx-sse `text/event-stream`,
+# @microsoft/fetch-event-source the same; fetch() without a header `*/*`; a client sending none.
+SSE_ACCEPTS = ["text/event-stream", "*/*", "text/*", "text/event-stream, */*;q=0.1", None]
+
+
+@pytest.mark.parametrize("accept", SSE_ACCEPTS)
+def test_the_stream_is_served_to_every_accept_an_sse_client_sends(accept):
+    message("ada", "new", age=1)
+    headers = {} if accept is None else {"HTTP_ACCEPT": accept}
+    answer = reader("ada").get("/api/inbox/stream/", **headers)
+    assert answer.status_code == 200, answer.content
+    assert answer["Content-Type"] == "text/event-stream"
+    assert [e["event"] for e in events(answer.content)] == ["counts"]
+
+
+def test_a_client_accepting_only_json_gets_a_406_in_json():
+    answer = reader("ada").get("/api/inbox/stream/", HTTP_ACCEPT="application/json")
+    assert answer.status_code == 406
+    assert answer["Content-Type"] == "application/json"
+
+
+def test_a_refused_stream_answers_its_error_in_json_to_an_sse_client():
+    """An SSE client reads a non-stream answer as a failed connect; the body says why."""
+    answer = reader("ada", "forged").get("/api/inbox/stream/", HTTP_ACCEPT="text/event-stream")
+    assert answer.status_code == 401
+    assert answer["Content-Type"] == "application/json"
+    assert answer.json()["detail"]

@@ -4,10 +4,13 @@ within a second of its commit, and a mark made from another tab reaches it as ne
 
 from __future__ import annotations
 
+import json
 import time
 
+import httpx
 import pytest
 import requests
+from httpx_sse import connect_sse
 
 from inbox.models import InboxMessage
 from recipients.models import Recipient
@@ -61,3 +64,33 @@ def test_a_new_message_and_another_tabs_mark_reach_an_open_stream(e2e):
         assert fell[0] - marked_at < 1.0
     finally:
         reader.close()
+
+
+def test_a_standard_sse_client_reads_the_stream_with_its_accept_header(e2e):
+    """httpx-sse sends `Accept: text/event-stream`, as EventSource and fetch-event-source do:
+    it gets the stream (not a 406), and a new message arrives on it as an event."""
+    workflow = WorkflowFactory(definition=chain(inapp_node()))
+    recipient = Recipient.objects.create(key=unique("person")).key
+    deadline = time.monotonic() + 30
+    with (
+        httpx.Client(timeout=httpx.Timeout(10, read=20)) as client,
+        connect_sse(
+            client, "GET", f"{e2e.base_url}/api/inbox/stream/", headers=stack_headers(recipient)
+        ) as source,
+    ):
+        assert source.response.request.headers["Accept"] == "text/event-stream"
+        assert source.response.status_code == 200, source.response.read()
+        received = []
+        for event in source.iter_sse():
+            received.append(event.event)
+            if event.event == "counts" and len(received) == 1:
+                request = TriggerRequest(
+                    workflow.key, unique("k"), {"name": "Ada", "amount": "3"}, recipient=recipient
+                )
+                triggers_create([request])
+            if event.event == "message":
+                assert json.loads(event.data)["title"] == "Hello Ada"
+                assert event.id  # a position to reconnect from
+                break
+            assert time.monotonic() < deadline, f"no message event; received {received}"
+    assert received[0] == "counts"

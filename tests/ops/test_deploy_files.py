@@ -24,6 +24,8 @@ ALERT_NAMES = {
     "NotiflowProviderFailingOver",
     "NotiflowWebhookEndpointDisabled",
     "NotiflowRunsStuckPastLease",
+    "NotiflowWaitsOverdue",
+    "NotiflowFanoutStuck",
 }
 METRIC = re.compile(r"\bnotiflow_[a-z0-9_]+\b")
 DURATION = re.compile(r"^(\d+(ms|s|m|h|d|w|y))+$")
@@ -38,6 +40,8 @@ def exported() -> dict[str, tuple[str, ...]]:
         labels = tuple(metric._labelnames)
         if metric._type == "counter":
             names[f"{metric._name}_total"] = labels
+        elif metric._type == "gauge":
+            names[metric._name] = labels
         else:
             names[f"{metric._name}_bucket"] = (*labels, "le")
             names[f"{metric._name}_sum"] = names[f"{metric._name}_count"] = labels
@@ -119,7 +123,7 @@ def test_the_dashboard_imports_and_names_only_exported_metrics():
     }
 
 
-def test_the_alerting_rules_are_the_six_and_name_only_exported_metrics():
+def test_the_alerting_rules_are_the_eight_and_name_only_exported_metrics():
     document = yaml.safe_load(ALERTS.read_text())
 
     (group,) = document["groups"]

@@ -5,6 +5,7 @@ gauges read from the database, and what a step records."""
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -18,17 +19,20 @@ from common import metrics
 from common.metrics import (
     ALL_METRICS,
     metrics_group_name,
+    metrics_process_dead,
     metrics_process_start,
     metrics_process_stop,
 )
 from events.models import WebhookEndpoint
 from notiflow.gunicorn_conf import metrics_group
 from notiflow.metrics import GAUGES, DatabaseGauges, RecordedMetrics
+from recipients.models import Fanout
 from registry.services import worker_register
 from tests.factories import chain, email_node, sms_node
 from tests.ops.metrics_helpers import samples, total, value
 from tests.workers.helpers import due_trigger, run_to_the_end
-from triggers.models import TriggerInstance
+from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
+from waits.models import EventWait
 from workers.errors import TransientError
 from workers.providers import provider_for_attempt
 from workers.services.step_metrics import provider_call_metered
@@ -51,12 +55,19 @@ LABELS = {
     "notiflow_webhook_deliveries": ("outcome",),
     "notiflow_webhook_delivery_duration_seconds": ("outcome",),
     "notiflow_intake_requests": ("endpoint", "code"),
+    "notiflow_events_posted": ("outcome",),
+    "notiflow_events_matched": ("outcome",),
+    "notiflow_waits_resumed": ("reason",),
+    "notiflow_fanout_runs_created": ("workflow",),
+    "notiflow_streams_open": ("stream",),
     "notiflow_runs": ("workflow", "status"),
     "notiflow_runs_lease_expired": ("workflow",),
     "notiflow_queue_depth": ("queue", "state"),
     "notiflow_workers_live": ("queue",),
     "notiflow_webhook_endpoint_enabled": ("endpoint",),
     "notiflow_webhook_endpoint_failed_events": ("endpoint",),
+    "notiflow_waits_overdue": (),
+    "notiflow_fanouts_running": ("workflow",),
     "notiflow_metrics_database_seconds": (),
 }
 UNBOUNDED = {"trigger", "trigger_id", "run", "recipient", "email", "phone", "url", "to", "key"}
@@ -88,6 +99,30 @@ def scrape(client: Client, token: str | None = TOKEN) -> dict:
     assert response.status_code == 200, response.content
     assert response["Content-Type"].startswith("text/plain; version=")
     return samples(response.content.decode())
+
+
+# What Prometheus sends on a scrape: 3.x (scrape_protocols' default) and 2.x.
+PROMETHEUS_ACCEPTS = [
+    "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8,"
+    "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=1.0.0;"
+    "escaping=allow-utf-8;q=0.5,text/plain;version=0.0.4;q=0.4,*/*;q=0.1",
+    "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"
+    "q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("accept", PROMETHEUS_ACCEPTS)
+def test_a_prometheus_scrape_with_its_accept_header_gets_the_text_format(client, settings, accept):
+    settings.NOTIFLOW_METRICS_TOKEN = TOKEN
+    settings.NOTIFLOW_METRICS_DIR = ""
+
+    response = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}", HTTP_ACCEPT=accept)
+
+    assert response.status_code == 200
+    # Prometheus takes text/plain of any version with its text parser.
+    assert response["Content-Type"].startswith("text/plain; version=")
+    assert value(samples(response.content.decode()), "notiflow_metrics_database_seconds")
 
 
 def test_without_a_token_configured_the_endpoint_is_off(client, settings):
@@ -316,3 +351,64 @@ def test_a_provider_call_is_metered_only_while_recording_and_counts_a_failover(
     assert (
         total(parsed, "notiflow_provider_calls_total", provider="backup", outcome="transient") == 1
     )
+
+
+@pytest.mark.django_db
+def test_the_gauges_count_waiting_runs_overdue_waits_and_running_fanouts(client, settings):
+    settings.NOTIFLOW_METRICS_TOKEN = TOKEN
+    settings.NOTIFLOW_METRICS_DIR = ""
+    settings.NOTIFLOW_METRICS_CACHE_SECONDS = 0
+    parked = due_trigger()
+    TriggerInstance.objects.filter(pk=parked.pk).update(status="waiting")
+    now, key = timezone.now(), parked.workflow.key
+    for trigger_id, deadline, resolved_at in [
+        (parked.pk, now - timedelta(minutes=1), None),  # overdue
+        (uuid.uuid4(), now + timedelta(hours=1), None),  # not yet
+        (uuid.uuid4(), now - timedelta(hours=1), now),  # resolved
+    ]:
+        EventWait.objects.create(
+            trigger_id=trigger_id, node_id="paid", workflow_id=parked.workflow_id, name="paid",
+            match_hash="h", deadline=deadline, resolved_at=resolved_at,
+        )  # fmt: skip
+    for status in ("running", "running", "done"):
+        Fanout.objects.create(
+            workflow_key=key, topic_key="t", idempotency_key=f"k-{status}-{uuid.uuid4()}",
+            request_hash="h", status=status,
+        )  # fmt: skip
+
+    parsed = scrape(client)
+
+    assert value(parsed, "notiflow_runs", workflow=key, status="waiting") == 1
+    assert value(parsed, "notiflow_runs", workflow=key, status="enqueued") == 0
+    assert value(parsed, "notiflow_waits_overdue") == 1
+    assert value(parsed, "notiflow_fanouts_running", workflow=key) == 2
+    # Every status not final is a value of notiflow_runs: a new one cannot be left out.
+    statuses = {dict(labels)["status"] for name, labels in parsed if name == "notiflow_runs"}
+    assert statuses == {s.value for s in TriggerStatus} - set(TERMINAL_STATUSES)
+
+
+def test_the_open_streams_of_a_process_that_ended_are_left_out(tmp_path):
+    """A web worker that died with streams open never closed them: its parent (gunicorn's
+    child_exit) leaves its file out of the `livesum` gauge."""
+    try:
+        metrics_process_start("web", directory=str(tmp_path))
+        metrics.stream_open_observe(stream="inbox", change=1)
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover (the child)
+            for _ in range(3):
+                metrics.stream_open_observe(stream="inbox", change=1)
+            os._exit(0)
+        assert os.waitpid(pid, 0)[1] == 0
+
+        def open_streams() -> float | None:
+            families = RecordedMetrics(str(tmp_path)).collect()
+            parsed = {
+                (s.name, frozenset(s.labels.items())): s.value for f in families for s in f.samples
+            }
+            return value(parsed, "notiflow_streams_open", stream="inbox")
+
+        assert open_streams() == 4
+        metrics_process_dead(pid)
+        assert open_streams() == 1
+    finally:
+        metrics_process_stop()

@@ -7,14 +7,20 @@ from pathlib import Path
 
 import pytest
 import requests
+from django.utils import timezone
 
 from common.metrics import metrics_group_name
 from notiflow.gunicorn_conf import metrics_group
+from recipients.models import Recipient
 from tests.conftest import STACK_SETTINGS, STACK_WORKERS, unique
-from tests.factories import WorkflowFactory, chain, email_node, sms_node
+from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
+from tests.inbox.support import StreamReader, stack_headers
 from tests.ops.metrics_helpers import samples, total, value
 from tests.support.stack import Stack, wait_for
+from tests.triggers.test_fanout_e2e import audience
+from tests.waits.test_wait_event_e2e import waiting, waiting_workflow
 from tests.workers.helpers import fire, wait_terminal
+from waits.models import EventWait
 
 pytestmark = pytest.mark.e2e
 
@@ -74,3 +80,63 @@ def test_one_scrape_shows_what_the_web_and_the_workers_prefork_children_recorded
 def test_the_endpoint_refuses_a_scrape_without_the_token(e2e):
     assert scrape(e2e, token=None).status_code == 401
     assert scrape(e2e, token="wrong").status_code == 401
+
+
+def test_waits_events_fanouts_and_streams_move_their_metrics_on_the_stack(e2e, api):
+    """Each where it happens: a run parks (the gauge of waiting runs), an event is posted and
+    resumes it (the web), another wait times out (the workers' sweep), a fan-out creates its
+    runs (the workers' chunks), an inbox stream is open (the web's ASGI loop)."""
+    before = samples(scrape(e2e).text)
+    name = unique("order.paid")
+    workflow = waiting_workflow(name)
+    paid, late = fire(api, workflow, {"order_id": "o-1"}), fire(api, workflow, {"order_id": "o-2"})
+    for run in (paid, late):
+        waiting(run)
+    parsed = samples(scrape(e2e).text)
+    assert value(parsed, "notiflow_runs", workflow=workflow.key, status="waiting") == 2
+
+    posted = {"name": name, "id": unique("e"), "data": {"order_id": "o-1"}}
+    assert api.post("/api/events/", posted).json()["resumed"] == 1
+    api.post("/api/events/", {**posted, "id": unique("e"), "data": {"order_id": "none"}})
+    assert wait_terminal(paid).status == "completed"
+    EventWait.objects.filter(trigger_id=late).update(deadline=timezone.now())
+    assert wait_terminal(late, timeout=40).status == "completed"  # the sweeper's timeout
+
+    audience_topic, _ = audience(3)
+    fanned = WorkflowFactory(definition=chain(delay_node("wait", delay_ms=0)))
+    body = {"workflow": fanned.key, "idempotency_key": unique("news"), "topic": audience_topic}
+    assert api.post("/api/triggers/", body).status_code == 202
+
+    recipient = Recipient.objects.create(key=unique("person")).key
+    reader = StreamReader(f"{e2e.base_url}/api/inbox/stream/", stack_headers(recipient))
+    try:
+
+        def moved() -> dict | None:
+            now = samples(scrape(e2e).text)
+            grew = [
+                total(now, metric, **labels) - total(before, metric, **labels) >= by
+                for metric, labels, by in GREW
+            ]
+            fanout = value(now, "notiflow_fanout_runs_created_total", workflow=fanned.key)
+            # The gauges are read from the database at most once per cache period.
+            parked = value(now, "notiflow_runs", workflow=workflow.key, status="waiting")
+            return now if all(grew) and fanout == 3 and parked == 0 else None
+
+        parsed = wait_for(moved, timeout=20, interval=0.3, message="every metric moved")
+        assert value(parsed, "notiflow_streams_open", stream="inbox") >= 1
+    finally:
+        reader.close()
+    wait_for(
+        lambda: value(samples(scrape(e2e).text), "notiflow_streams_open", stream="inbox") == 0,
+        timeout=10,
+        message="the closed stream left out",
+    )
+
+
+# (counter, labels, by how much the test moves it at least)
+GREW = [
+    ("notiflow_events_posted_total", {"outcome": "created"}, 2),
+    ("notiflow_events_matched_total", {"outcome": "created"}, 1),
+    ("notiflow_waits_resumed_total", {"reason": "event"}, 1),
+    ("notiflow_waits_resumed_total", {"reason": "timeout"}, 1),
+]

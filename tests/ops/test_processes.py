@@ -148,6 +148,32 @@ def test_compose_file_validates_and_runs_every_process_from_one_image(tmp_path):
     )
 
 
+def test_every_compose_process_records_metrics_into_one_shared_volume(tmp_path):
+    """The web's /metrics reads the files every process writes (common/metrics.py): each
+    process of the image has the same NOTIFLOW_METRICS_DIR, on the same named volume."""
+    services = compose_services(tmp_path)
+    app = {name: s for name, s in services.items() if s.get("image") == "notiflow:dev"}
+    assert set(app) >= {"web", "worker", "worker-webhooks", "beat", "migrate", "flower"}
+    directories = {s["environment"].get("NOTIFLOW_METRICS_DIR") for s in app.values()}
+    (directory,) = directories
+    assert directory and directory.startswith("/")
+    for name, service in app.items():
+        mounts = [mounted(volume) for volume in service.get("volumes", [])]
+        assert ("volume", "metrics", directory) in mounts, (name, mounts)
+    assert "metrics" in yaml.safe_load((ROOT / "docker-compose.yml").read_text())["volumes"]
+    assert "mkdir -p /var/lib/notiflow/metrics" in (ROOT / "Dockerfile").read_text()
+    # The endpoint stays off until .env sets the token.
+    assert services["web"]["environment"]["NOTIFLOW_METRICS_TOKEN"] == ""
+
+
+def mounted(volume: Any) -> tuple[str, str, str]:
+    """(type, source, target) of a volume, from either syntax docker-compose prints."""
+    if isinstance(volume, dict):
+        return volume["type"], volume["source"], volume["target"]
+    source, target = str(volume).split(":")[:2]  # v1: "metrics:/var/lib/notiflow/metrics:rw"
+    return ("bind" if "/" in source else "volume"), source, target
+
+
 def test_compose_db_and_redis_leave_the_local_ports_free_and_match_the_readme_fallback(tmp_path):
     services = compose_services(tmp_path)
     db_host, db_port = published(services["db"])[5432]

@@ -58,6 +58,7 @@ def traced_stack(otlp, django_db_setup, django_db_blocker, tmp_path_factory) -> 
         "NOTIFLOW_SMS_BACKEND": "file",
         "NOTIFLOW_SMS_FILE": str(workdir / "sms.jsonl"),
         "DJANGO_STATIC_ROOT": str(workdir / "static"),
+        "NOTIFLOW_METRICS_DIR": str(workdir / "metrics"),
         "PYTHONUNBUFFERED": "1",
         "NOTIFLOW_WEBHOOK_QUEUE": HOOKS,
         # Nothing but the standard variables turns tracing on.
@@ -280,3 +281,64 @@ def test_exported_spans_carry_no_capability_url_but_say_what_was_called(
     [post] = [s for s in children(spans, deliver) if s.kind == CLIENT and s.name == "POST"]
     assert post.attributes["http.url"] == receiver.url("/[redacted]?[redacted]")
     assert post.attributes["http.status_code"] == 200
+
+
+def test_a_run_resumed_by_an_event_links_its_step_to_the_posting_requests_span(
+    traced_stack, otlp, django_db_blocker
+):
+    """The run goes on in its own trace (its intake's); the event's post is in the poster's
+    trace: the step that takes the event carries a link to that post's span."""
+    name = unique("order.paid")
+    with django_db_blocker.unblock():
+        workflow = WorkflowFactory(
+            key=f"{QUEUE}.{secrets.token_hex(5)}",
+            definition={
+                "entry_node_id": "paid",
+                "nodes": [
+                    {"id": "paid", "type": "wait_event", "event": name, "timeout": "1h",
+                     "match": {"order_id": "{{ payload.order_id }}"}},
+                    sms_node("thanks"),
+                ],
+                "edges": [{"from": "paid", "to": "thanks"}],
+            },
+        )  # fmt: skip
+    run_trace, event_trace = secrets.token_hex(16), secrets.token_hex(16)
+    headers = {"Authorization": f"Bearer {traced_stack.env['API_KEY']}"}
+    created = requests.post(
+        f"{traced_stack.base_url}/api/triggers/",
+        json={"workflow": workflow.key, "idempotency_key": unique("traced"),
+              "payload": {"order_id": "o-1", "name": "Ada", "phone": "+15550100"}},
+        headers={**headers, "traceparent": f"00-{run_trace}-{secrets.token_hex(8)}-01"},
+        timeout=10,
+    )  # fmt: skip
+    assert created.status_code == 201, created.text
+    run_id = created.json()["id"]
+    with django_db_blocker.unblock():
+        wait_for(
+            lambda: TriggerInstance.objects.filter(pk=run_id, status="waiting").exists(),
+            timeout=30,
+            message="the run waiting",
+        )
+    client_span = secrets.token_hex(8)
+    posted = requests.post(
+        f"{traced_stack.base_url}/api/events/",
+        json={"name": name, "id": unique("e"), "data": {"order_id": "o-1"}},
+        headers={**headers, "traceparent": f"00-{event_trace}-{client_span}-01"},
+        timeout=10,
+    )
+    assert (posted.status_code, posted.json()["resumed"]) == (201, 1), posted.text
+    with django_db_blocker.unblock():
+        assert wait_terminal(run_id).status == "completed"
+
+    def linked(spans: list[ReceivedSpan]) -> bool:
+        steps = [s for s in spans if s.trace_id == run_trace and s.name.startswith("step ")]
+        post = [s for s in spans if s.trace_id == event_trace and s.parent_span_id == client_span]
+        return len(steps) == 3 and len(post) == 1  # paid (parks), paid (resumed), thanks
+
+    spans = otlp.wait_for(linked, timeout=30)
+    [post] = [s for s in spans if s.trace_id == event_trace and s.parent_span_id == client_span]
+    assert post.service == "notiflow-web" and post.kind == SERVER
+    steps = [s for s in spans if s.trace_id == run_trace and s.name.startswith("step ")]
+    resumed = [s for s in steps if s.links]
+    assert [s.attributes["notiflow.node.id"] for s in resumed] == ["paid"]
+    assert resumed[0].links == ((event_trace, post.span_id),)

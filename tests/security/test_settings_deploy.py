@@ -257,6 +257,20 @@ def test_a_plain_http_public_url_is_refused_outside_debug(url, debug, refused):
         assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("argv", REFUSING)
+def test_a_metrics_token_without_a_metrics_directory_is_refused_in_one_line(argv, tmp_path):
+    """Without the directory no process records: the scrape would show every counter missing."""
+    env = base_env(DJANGO_SECRET_KEY=get_random_secret_key(), NOTIFLOW_METRICS_TOKEN="t")
+    result = run(argv, {**env, "NOTIFLOW_METRICS_DIR": ""})
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr[-3000:]
+    assert "NOTIFLOW_METRICS_DIR" in lines[0] and "NOTIFLOW_METRICS_TOKEN" in lines[0]
+
+    checked = run([*MANAGE, "check"], {**env, "NOTIFLOW_METRICS_DIR": str(tmp_path)})
+    assert checked.returncode == 0, checked.stderr[-3000:]
+
+
 def gunicorn_config(**env: str) -> str:
     printed = run(
         [

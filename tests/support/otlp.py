@@ -29,6 +29,7 @@ class ReceivedSpan:
     parent_span_id: str  # "" for a root
     attributes: dict[str, Any]
     status_code: int
+    links: tuple[tuple[str, str], ...] = ()  # (trace id, span id) of each linked span, hex
 
 
 def _value(value: AnyValue) -> Any:
@@ -94,6 +95,9 @@ class OtlpReceiver:
                             parent_span_id=span.parent_span_id.hex(),
                             attributes={a.key: _value(a.value) for a in span.attributes},
                             status_code=span.status.code,
+                            links=tuple(
+                                (link.trace_id.hex(), link.span_id.hex()) for link in span.links
+                            ),
                         )
                     )
         with self.lock:

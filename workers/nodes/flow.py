@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from common import tracing
 from inbox.live import inbox_changed
 from inbox.sql import inbox_message
 from triggers.models import TriggerInstance
@@ -91,7 +92,7 @@ class EngineStep:
         deadline: datetime,
         lookback: timedelta,
     ) -> WaitState:
-        return wait_register(
+        state = wait_register(
             trigger_id=self.trigger_id,
             node_id=node_id,
             workflow_id=self.workflow_id,
@@ -100,6 +101,9 @@ class EngineStep:
             deadline=deadline,
             lookback=lookback,
         )
+        # The run goes on in its own trace; the post that resumed it is in the poster's.
+        tracing.span_link(state.trace_context)
+        return state
 
     def event_wait_park(self, *, node_id: str, name: str) -> tuple[str, dict[str, Any]]:
         return wait_park(trigger_id=self.trigger_id, node_id=node_id, name=name)
