@@ -1,6 +1,7 @@
 """`{% notiflow_inbox recipient_id %}`: the in-app inbox widget for a Django site (README's
 integration snippet). It renders the widget's script and its element with the recipient's token,
-computed here on the server (inbox/tokens.py), so the secret never reaches the browser.
+computed here on the server at the recipient's current generation (inbox/tokens.py), so the
+secret never reaches the browser.
 `api="https://notiflow.example"` points it at Notiflow when it is not this site (list the site in
 NOTIFLOW_INBOX_ALLOWED_ORIGINS there)."""
 
@@ -10,7 +11,7 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html
 
-from inbox.tokens import recipient_token
+from inbox.services import inbox_token
 
 register = template.Library()
 
@@ -27,5 +28,5 @@ def notiflow_inbox(recipient_id: object, api: str = "") -> str:
         script,
         api,
         recipient,
-        recipient_token(recipient),
+        inbox_token(recipient),
     )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from django.template import Context, Template
 
+from inbox.services import inbox_token_rotate
 from inbox.tokens import recipient_token
+from recipients.models import Recipient
 
 WIDGET = Path(__file__).resolve().parents[2] / "inbox" / "static" / "notiflow" / "inbox.js"
 
@@ -15,12 +18,22 @@ def render(source: str, **context: object) -> str:
     return Template("{% load notiflow_inbox %}" + source).render(Context(context))
 
 
+@pytest.mark.django_db
 def test_the_tag_renders_the_script_and_the_element_with_the_token():
     html = render("{% notiflow_inbox who %}", who=42)
     assert '<script src="/static/notiflow/inbox.js" defer></script>' in html
     assert f'recipient="42" token="{recipient_token("42")}"' in html
 
 
+@pytest.mark.django_db
+def test_the_tag_renders_the_token_of_the_recipients_current_generation():
+    Recipient.objects.create(key="43")
+    rotated = inbox_token_rotate(recipient_key="43")
+    assert rotated is not None and rotated.startswith("1.")
+    assert f'token="{rotated}"' in render("{% notiflow_inbox who %}", who=43)
+
+
+@pytest.mark.django_db
 def test_the_recipient_and_the_api_are_escaped():
     html = render('{% notiflow_inbox who api="https://n.example/" %}', who='"><script>x')
     assert "<script>x" not in html and "&quot;&gt;&lt;script&gt;x" in html
