@@ -129,7 +129,8 @@ def test_skip_missing_skips_the_node_and_the_run_goes_on(subscriber):
 def test_recipient_erased_skips_every_send_of_the_run_even_one_with_its_own_to(subscriber):
     gone = person(email="gone@example.com")
     definition = chain(email_node("mail", to="{{ payload.email }}"), without_to(sms_node("text")))
-    trigger = due_trigger(definition, payload={"email": "gone@example.com"}, recipient=gone.key)
+    payload = {"email": "gone@example.com", "name": "Gone"}
+    trigger = due_trigger(definition, payload=payload, recipient=gone.key)
     recipient_erase(key=gone.key)
 
     assert step(trigger) == TriggerStatus.ENQUEUED
