@@ -23,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 
 def test_a_run_in_flight_stores_nothing_for_a_person_erased_during_its_delay(api, e2e):
-    workflow = WorkflowFactory(definition=chain(delay_node(duration="4s"), inapp_node()))
+    workflow = WorkflowFactory(definition=chain(delay_node(duration="8s"), inapp_node()))
     key = Recipient.objects.create(key=unique("person")).key
     headers = stack_headers(key)
     created = api.post(
