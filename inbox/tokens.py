@@ -23,6 +23,9 @@ from django.conf import settings
 from django.utils.crypto import salted_hmac
 
 _PURPOSE = b"notiflow.inbox.recipient:"
+# From generation 1 on: `<generation>:<key>` under a purpose of its own, so that no key's token
+# of one generation is another key's of another, whatever the key holds.
+_PURPOSE_GENERATIONS = b"notiflow.inbox.recipient.generation:"
 _GENERATION_PURPOSE = b"notiflow.inbox.generation:"
 
 
@@ -37,11 +40,10 @@ def inbox_secret() -> bytes:
 def recipient_token(recipient_key: str, generation: int = 0) -> str:
     """The token of recipient `recipient_key` at `generation`: 64 hex digits, after
     `<generation>.` from generation 1 on."""
-    message = _PURPOSE + recipient_key.encode()
     if not generation:
+        message = _PURPOSE + recipient_key.encode()
         return hmac.new(inbox_secret(), message, hashlib.sha256).hexdigest()
-    # A key holds no NUL (recipients/validation.py): the generation cannot pass for its end.
-    message += b"\x00" + str(generation).encode()
+    message = _PURPOSE_GENERATIONS + f"{generation}:{recipient_key}".encode()
     return f"{generation}.{hmac.new(inbox_secret(), message, hashlib.sha256).hexdigest()}"
 
 

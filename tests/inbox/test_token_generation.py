@@ -95,3 +95,10 @@ def test_a_forged_generation_costs_no_query_and_a_signed_token_one_lookup():
         assert reader(key, legacy).get("/api/inbox/counts/").status_code == 200
     generation_reads = [q for q in queries if "inbox_token_generation" in q["sql"]]
     assert len(generation_reads) == 1 and len(queries) == 2, queries
+
+
+def test_no_keys_token_of_one_generation_is_another_keys_of_another():
+    later = recipient_token("ada", 1).partition(".")[2]
+    for other in ("ada\x001", "1:ada", "ada1", "ada:1"):
+        assert recipient_token(other) != later
+        assert recipient_token(other, 1).partition(".")[2] != later
