@@ -45,9 +45,9 @@ EVENT_TYPES: dict[str, str] = {
         "recipient's inbox (data.message)"
     ),
     MESSAGE_SKIPPED: (
-        "a send was skipped, its recipient suppressed (unsubscribed, say) or the send turned "
-        "off by their preferences; the run goes on (data.message says which rule and entry, or "
-        "which preference)"
+        "a send was skipped, its recipient suppressed (unsubscribed, say), the send turned "
+        "off by their preferences, or the recipient erased; the run goes on (data.message says "
+        "which rule and entry, or which preference)"
     ),
     MESSAGE_DELIVERED: "the provider reports the message delivered to the recipient",
     MESSAGE_DEFERRED: "the provider reports a temporary delivery failure; it keeps trying",

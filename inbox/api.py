@@ -2,7 +2,8 @@
 
 The feed API (`/api/inbox/...`) is called from the recipient's browser with a recipient token
 (inbox/auth.py), never an API key; it reads and marks that recipient's messages only. The token
-endpoint (`POST /api/recipients/<id>/inbox-token/`) is the client's backend's, with an API key.
+endpoints (`POST /api/recipients/<id>/inbox-token/` and its `rotate/`) are the client's backend's,
+with an API key.
 Views parse and translate; the rules are in inbox/services.py.
 """
 
@@ -18,7 +19,7 @@ from drf_spectacular.utils import (
     extend_schema,
     inline_serializer,
 )
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -36,8 +37,7 @@ from inbox.auth import (
     RecipientTokenAuthentication,
 )
 from inbox.stream import STREAM_ENVIRON_KEY, StreamSlot, stream_events
-from inbox.tokens import recipient_token
-from recipients.models import KEY_MAX_LENGTH
+from recipients.validation import key_problem
 
 
 class RecipientTokenView(StrictQueryParameters, APIView):
@@ -220,6 +220,15 @@ class InboxMarkAllApi(InboxMarkApi):
         return self._answer(marked)
 
 
+TOKEN = inline_serializer("InboxToken", {"token": serializers.CharField()})
+
+
+def _key_checked(recipient_key: str) -> str:
+    if problem := key_problem(recipient_key):
+        raise ValidationError({"id": [problem]})
+    return recipient_key
+
+
 class InboxTokenApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER}
     # A token reads and marks the person's whole inbox, every workflow's messages.
@@ -229,16 +238,35 @@ class InboxTokenApi(StrictQueryParameters, APIView):
         summary="Issue a recipient's inbox token",
         description="The token the recipient's browser sends to the feed API as "
         "`Authorization: Recipient <id>:<token>` (docs/security.md): the HMAC-SHA256 of the id "
-        "under NOTIFLOW_INBOX_SECRET, which a backend may compute itself. The recipient need not "
-        "exist yet.",
+        "and the recipient's token generation under NOTIFLOW_INBOX_SECRET (a backend may compute "
+        "generation 0's itself, until the first rotate). The recipient need not exist yet.",
         request=NoFieldsSerializer,
-        responses=inline_serializer("InboxToken", {"token": serializers.CharField()}),
+        responses=TOKEN,
     )
     def post(self, request: Request, recipient_key: str) -> Response:
         request_fields(request, NoFieldsSerializer)
-        if len(recipient_key) > KEY_MAX_LENGTH:
-            raise ValidationError({"id": [f"at most {KEY_MAX_LENGTH} characters"]})
-        return Response({"token": recipient_token(recipient_key)})
+        return Response({"token": services.inbox_token(_key_checked(recipient_key))})
+
+
+class InboxTokenRotateApi(StrictQueryParameters, APIView):
+    # As issuing one: a backend that may hand a person their token may revoke it.
+    api_scopes = {"POST": TRIGGER}
+    workflow_limits = Refused("rotate recipients' inbox tokens")
+
+    @extend_schema(
+        summary="Revoke a recipient's inbox tokens and issue a new one",
+        description="Raises the recipient's token generation: every token issued before is a "
+        "401 from now on (an open stream ends), and the answer is the one token that works. "
+        "404 when there is no such recipient.",
+        request=NoFieldsSerializer,
+        responses={200: TOKEN},
+    )
+    def post(self, request: Request, recipient_key: str) -> Response:
+        request_fields(request, NoFieldsSerializer)
+        token = services.inbox_token_rotate(recipient_key=_key_checked(recipient_key))
+        if token is None:
+            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
+        return Response({"token": token})
 
 
 class _EventStream:

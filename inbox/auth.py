@@ -21,7 +21,8 @@ from rest_framework.throttling import BaseThrottle
 
 from common.credentials import CredentialsMalformed, authorization_credentials
 from common.throttling import bucket_wait, parse_rate
-from inbox.tokens import recipient_token_valid
+from inbox.services import token_generation_current
+from inbox.tokens import recipient_token_valid, token_generation
 from recipients.models import KEY_MAX_LENGTH
 
 KEYWORD = "Recipient"
@@ -49,8 +50,19 @@ class RecipientTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 "Authorization must be 'Recipient <recipient id>:<token>'"
             )
-        if len(key) > KEY_MAX_LENGTH or not recipient_token_valid(key, token):
+        generation = token_generation(token)
+        if (
+            len(key) > KEY_MAX_LENGTH
+            or generation is None
+            or not recipient_token_valid(key, token, generation)
+        ):
             raise exceptions.AuthenticationFailed("the recipient token is not this recipient's")
+        # Signed, so read the generation now (not before: a forged token costs no query).
+        if generation != token_generation_current(key):
+            raise exceptions.AuthenticationFailed(
+                "the recipient token was revoked: the recipient's tokens were rotated, or the "
+                "recipient erased; ask for a new one"
+            )
         return InboxReader(recipient=key), None
 
     def authenticate_header(self, request: Any) -> str:
@@ -92,7 +104,8 @@ class RecipientTokenScheme(OpenApiAuthenticationExtension):
             "in": "header",
             "name": "Authorization",
             "description": "`Recipient <recipient id>:<token>`: the token is the HMAC-SHA256 of "
-            "the recipient id under the inbox secret, which the client's backend computes or gets "
-            "from POST /api/recipients/{id}/inbox-token/. It reads and marks that recipient's "
-            "in-app messages and nothing else; a wrong token is 401.",
+            "the recipient id under the inbox secret, which the client's backend gets from POST "
+            "/api/recipients/{id}/inbox-token/ (or computes, while the recipient's tokens were "
+            "never rotated). It reads and marks that recipient's in-app messages and nothing "
+            "else; a wrong or revoked token is 401.",
         }

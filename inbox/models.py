@@ -5,6 +5,9 @@ column, as on trigger_instance, so that a run's history does not hold the person
 step that stored it (`trigger_id`, `node_id`, unique together: a step stores at most one
 message, whatever crashes and retries happen). Its states are times, null until they happen;
 `archived_at` may be cleared again (unarchive), `read_at` too (mark unread).
+
+A recipient's inbox tokens carry a generation (inbox/tokens.py); TokenGeneration holds the
+current one of each recipient whose tokens were ever revoked (no row: generation 0).
 """
 
 from __future__ import annotations
@@ -55,3 +58,19 @@ class InboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.recipient}: {self.title[:50]}"
+
+
+class TokenGeneration(models.Model):
+    """The generation a recipient's inbox token must carry (inbox/tokens.py): raised by a rotate
+    and by erasing the person, which revokes every token of an earlier one. Keyed by
+    `generation_digest` of the recipient's key, not the key: the row outlives the person's
+    erasure (so that their old tokens stay dead if the key comes back) without keeping their id."""
+
+    digest = models.CharField(primary_key=True, max_length=64)
+    generation = models.BigIntegerField()
+
+    class Meta:
+        db_table = "inbox_token_generation"
+
+    def __str__(self) -> str:
+        return f"{self.digest[:12]}…: {self.generation}"

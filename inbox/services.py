@@ -7,6 +7,9 @@ message of another recipient.
 After a change commits, the recipient's open streams hear of it (inbox/live.py), and so do the
 hooks a room above registered at its app's ready (MARKED_HOOKS: waits/ posts message.seen and
 message.read for the runs waiting for them); the inbox imports none of them.
+
+A recipient's inbox tokens carry a generation (inbox/tokens.py): erasing the person and
+rotating their tokens raise it, revoking every token issued before.
 """
 
 from __future__ import annotations
@@ -22,11 +25,21 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 
+from common.db import fetchone_prepared
 from events import catalog
 from events.services.outbox import Announcement, events_record
 from inbox import live
 from inbox.models import InboxMessage
-from inbox.sql import COUNTS_SQL, MARK_RETURNS, MARKS, mark_sql
+from inbox.sql import (
+    COUNTS_SQL,
+    GENERATION_RAISE_SQL,
+    GENERATION_SQL,
+    MARK_RETURNS,
+    MARKS,
+    mark_sql,
+)
+from inbox.tokens import generation_digest, recipient_token
+from recipients.models import Recipient
 from workflows.nodes.inapp import INAPP_CHANNEL
 
 STATUSES = ("all", "unread", "unseen")
@@ -189,9 +202,39 @@ def _announcement(kind: str, recipient: str, row: dict[str, Any]) -> Announcemen
 
 
 def inbox_erase(recipient_key: str) -> int:
-    """Delete every in-app message of a person (the recipients API's erase calls this); how
-    many there were."""
+    """Delete every in-app message of a person and revoke their inbox tokens (the recipients
+    API's erase calls this, in its transaction); how many messages there were. Their open
+    streams hear of it after commit, read again, are refused and end."""
     deleted, _ = InboxMessage.objects.filter(recipient=recipient_key).delete()
-    if deleted:
-        transaction.on_commit(lambda: live.inbox_changed(recipient_key))
+    _generation_raise(recipient_key)
+    transaction.on_commit(lambda: live.inbox_changed(recipient_key))
     return deleted
+
+
+def token_generation_current(recipient_key: str) -> int:
+    """The generation `recipient_key`'s inbox tokens must carry (one primary-key lookup)."""
+    row = fetchone_prepared(GENERATION_SQL, {"inb_digest": generation_digest(recipient_key)})
+    return int(row[0]) if row else 0
+
+
+def inbox_token(recipient_key: str) -> str:
+    """`recipient_key`'s inbox token of the current generation (the recipient need not exist)."""
+    return recipient_token(recipient_key, token_generation_current(recipient_key))
+
+
+def inbox_token_rotate(*, recipient_key: str) -> str | None:
+    """Revoke every inbox token of the recipient `recipient_key` and return one of the new
+    generation; None when there is no such recipient (so that the generations kept are one per
+    person at most). Their open streams hear of it after commit and end."""
+    with transaction.atomic():
+        if not Recipient.objects.filter(key=recipient_key).exists():
+            return None
+        generation = _generation_raise(recipient_key)
+        transaction.on_commit(lambda: live.inbox_changed(recipient_key))
+    return recipient_token(recipient_key, generation)
+
+
+def _generation_raise(recipient_key: str) -> int:
+    row = fetchone_prepared(GENERATION_RAISE_SQL, {"inb_digest": generation_digest(recipient_key)})
+    assert row is not None  # an upsert returns its row
+    return int(row[0])

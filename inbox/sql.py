@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from inbox.models import InboxMessage
+from inbox.models import InboxMessage, TokenGeneration
 
 MESSAGE_TABLE = InboxMessage._meta.db_table
+GENERATION_TABLE = TokenGeneration._meta.db_table
 
 
 def inbox_message(
@@ -64,4 +65,20 @@ def mark_sql(mark: str, *, every: bool) -> str:
 COUNTS_SQL = f"""
 SELECT count(*) FILTER (WHERE seen_at IS NULL), count(*) FILTER (WHERE read_at IS NULL), count(*)
 FROM {MESSAGE_TABLE} WHERE recipient = %(recipient)s AND archived_at IS NULL
+"""  # noqa: S608 (names from the models)
+
+
+# --- token generations (inbox/tokens.py, inbox/services.py) -------------------------------------
+
+# The generation a recipient's token must carry: every feed request's one read (prepared, a
+# primary-key lookup); no row is generation 0.
+GENERATION_SQL = f"""
+SELECT generation FROM {GENERATION_TABLE} WHERE digest = %(inb_digest)s
+"""  # noqa: S608 (names from the models)
+
+# Raise it (a rotate, an erase): every token of the generation before is refused from the commit.
+GENERATION_RAISE_SQL = f"""
+INSERT INTO {GENERATION_TABLE} AS g (digest, generation) VALUES (%(inb_digest)s, 1)
+ON CONFLICT (digest) DO UPDATE SET generation = g.generation + 1
+RETURNING generation
 """  # noqa: S608 (names from the models)

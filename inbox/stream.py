@@ -21,6 +21,11 @@ client that reconnects may see one of those again and keeps it once by its id (t
 
 Without the adapter (Django's test client, runserver) the view answers the same first events and
 the response ends; an EventSource-style client reconnects.
+
+A web process holds at most NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT open streams of one recipient
+(the listener counts them): one more is answered 429 and the open ones are left alone, so a
+leaked token cannot close the person's own tabs by opening streams (docs/security.md, "The
+recipient token"). The count is the process's: the streams are what a process pays for.
 """
 
 from __future__ import annotations
@@ -119,10 +124,14 @@ async def stream_follow(
     """Serve one open stream on the ASGI adapter (see the module): `first`, then, each time
     `listener` says the recipient's inbox changed, what `again` (the view, in a pool thread)
     answers after the slot's position; a comment line every `heartbeat` seconds between; until
-    the client leaves or `again` refuses (None: the token no longer valid)."""
+    the client leaves or `again` refuses (None: the token no longer valid, the person erased).
+    A 429 instead when the recipient holds as many streams here as the listener allows."""
     assert slot.recipient is not None
     recipient = slot.recipient
     changed = listener.subscribe(recipient)
+    if changed is None:
+        await _too_many(send, headers, listener.per_recipient)
+        return
     stream_open_observe(stream="inbox", change=1)
     gone = asyncio.ensure_future(receive())  # once the body is read: only a disconnect
     try:
@@ -152,13 +161,35 @@ async def stream_follow(
         stream_open_observe(stream="inbox", change=-1)
 
 
+async def _too_many(
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+    headers: list[tuple[bytes, bytes]],
+    limit: int,
+) -> None:
+    detail = (
+        f"this recipient already has {limit} streams open here "
+        "(NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT); close one, or read GET /api/inbox/"
+    )
+    cors = [(name, value) for name, value in headers if name.startswith(b"access-control-")]
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [*cors, (b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": json.dumps({"detail": detail}).encode()})
+
+
 class InboxListener:
     """One web process's subscription to the inbox's Redis channel (inbox/live.py): wakes the
     open streams of the recipient a change names. When the subscription breaks it wakes every
-    stream (each reads what it may have missed) and subscribes again."""
+    stream (each reads what it may have missed) and subscribes again. It holds at most
+    `per_recipient` streams of one recipient."""
 
-    def __init__(self, *, url: str):
+    def __init__(self, *, url: str, per_recipient: int):
         self.url = url
+        self.per_recipient = per_recipient
         self._streams: dict[str, set[asyncio.Event]] = {}
         self._task: asyncio.Task[None] | None = None
         self.messages = 0  # for tests and measurements
@@ -167,7 +198,11 @@ class InboxListener:
     def streams(self) -> int:
         return sum(len(events) for events in self._streams.values())
 
-    def subscribe(self, recipient: str) -> asyncio.Event:
+    def subscribe(self, recipient: str) -> asyncio.Event | None:
+        """The event a change of `recipient`'s inbox sets, for a new stream; None when the
+        recipient already holds `per_recipient` streams here."""
+        if len(self._streams.get(recipient, ())) >= self.per_recipient:
+            return None
         event = asyncio.Event()
         self._streams.setdefault(recipient, set()).add(event)
         if self._task is None or self._task.done():

@@ -452,7 +452,10 @@ def _application() -> WsgiAdapter:
         max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
         stream_environ_key=STREAM_ENVIRON_KEY,
         stream_slot_factory=lambda redispatch: StreamSlot(redispatch=redispatch),
-        listener_factory=lambda: InboxListener(url=settings.NOTIFLOW_CACHE_URL),
+        listener_factory=lambda: InboxListener(
+            url=settings.NOTIFLOW_CACHE_URL,
+            per_recipient=settings.NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT,
+        ),
         stream_follow=stream_follow,
         heartbeat_seconds=HEARTBEAT_SECONDS,
     )

@@ -567,6 +567,10 @@ for _name in (
 # origins (scheme://host[:port]) whose pages may call /api/inbox/ from the browser (CORS).
 NOTIFLOW_INBOX_SECRET = secret("NOTIFLOW_INBOX_SECRET")
 NOTIFLOW_INBOX_ALLOWED_ORIGINS = env.list("NOTIFLOW_INBOX_ALLOWED_ORIGINS", default=[])
+# Open inbox streams of one recipient a web process holds (inbox/stream.py); one more is a 429.
+NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT = env.int("NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT", default=10)
+if NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT < 1:
+    raise ValueError("NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT must be at least 1")
 # Prometheus metrics (docs/design.md, "Metrics"; notiflow/metrics.py). GET /metrics answers only
 # a request bearing this token (`Authorization: Bearer <token>`); empty: the endpoint is off (404).
 NOTIFLOW_METRICS_TOKEN = secret("NOTIFLOW_METRICS_TOKEN")

@@ -17,6 +17,7 @@ from inbox.api import (
     InboxMarkApi,
     InboxStreamApi,
     InboxTokenApi,
+    InboxTokenRotateApi,
 )
 from notiflow.metrics import metrics_view
 from notiflow.views import favicon, landing
@@ -95,6 +96,11 @@ api = [
         "recipients/<str:recipient_key>/inbox-token/",
         InboxTokenApi.as_view(),
         name="recipient-inbox-token",
+    ),
+    path(
+        "recipients/<str:recipient_key>/inbox-token/rotate/",
+        InboxTokenRotateApi.as_view(),
+        name="recipient-inbox-token-rotate",
     ),
     path("health/", HealthApi.as_view(), name="health"),
     path(

@@ -156,7 +156,13 @@ _EXAMPLE = {
 }
 ERASED_EXAMPLE = {
     "id": "user-42",
-    "erased": {"profile": 1, "preferences": 2, "topic_subscriptions": 3, "inbox_messages": 5},
+    "erased": {
+        "profile": 1,
+        "preferences": 2,
+        "topic_subscriptions": 3,
+        "fanout_exclusions": 1,
+        "inbox_messages": 5,
+    },
     "kept": "runs with their step logs and delivery events, until retention purges them; "
     "suppressions of the addresses, until an operator removes them (docs/security.md, "
     '"Erasing a recipient")',
@@ -193,7 +199,8 @@ class RecipientErasedSerializer(serializers.Serializer):
     id = serializers.CharField()
     erased = serializers.DictField(
         child=serializers.IntegerField(),
-        help_text="what was removed: profile (1), preferences (switches), topic_subscriptions",
+        help_text="what was removed: profile (1), preferences (switches), topic_subscriptions, "
+        "fanout_exclusions (fan-outs whose `exclude` named the id), inbox_messages",
     )
     kept = serializers.CharField(help_text="what stays, and where the retention is described")
 
@@ -248,8 +255,10 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
         request=None,
         responses={200: RecipientErasedSerializer},
         examples=[OpenApiExample("erased", value=ERASED_EXAMPLE, response_only=True)],
-        description="Erases the person: profile, preferences and topic subscriptions, in one "
-        "transaction. Their runs stay under retention; the answer counts what was removed.",
+        description="Erases the person: profile, preferences, topic subscriptions, their id in "
+        "fan-outs' `exclude`, in-app messages, and revokes their inbox tokens, in one "
+        "transaction. Their runs stay under retention, and a step of one that would send to "
+        "them is skipped (rule `recipient_erased`); the answer counts what was removed.",
     )
     def delete(self, request: Request, recipient_id: str) -> Response:
         key = _key_checked(recipient_id)
@@ -263,6 +272,7 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
                 "profile": erased.profile,
                 "preferences": erased.preferences,
                 "topic_subscriptions": erased.topic_subscriptions,
+                "fanout_exclusions": erased.fanout_exclusions,
                 **erased.also,
             },
             "kept": ERASED_EXAMPLE["kept"],

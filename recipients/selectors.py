@@ -37,6 +37,10 @@ def recipient_keys_existing(keys: Iterable[str]) -> set[str]:
     return {key for (key,) in fetchall_prepared(EXISTING_KEYS_SQL, {"rcp_keys": wanted})}
 
 
+# The step log's and `message.skipped`'s rule for a send to a person erased since the run began.
+RULE_ERASED = "recipient_erased"
+
+
 class RecipientMissing(LookupError):
     """The run names a recipient whose profile does not exist (or was erased)."""
 
@@ -53,6 +57,12 @@ class RunRecipient:
     context: dict[str, Any]
     preferences: dict[str, Any] = field(default_factory=dict)
     category_defaults: dict[str, Any] = field(default_factory=dict)
+
+    def erased_output(self) -> dict[str, Any]:
+        """A send's output when it is skipped because the person was erased (`found` False: a
+        run names only a recipient that existed at intake). The key is not repeated: the step
+        log written after the erasure keeps no more of them than the run did."""
+        return {"skipped": "the recipient was erased", "rule": RULE_ERASED}
 
     def channel(self, name: str) -> Any:
         """The person's `channels[name]` as the step read it (no statement of its own): a chat

@@ -13,12 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from common.db import fetchall_prepared
 from recipients.models import Recipient, TopicSubscription
 from recipients.sql import (
     CREATE_OR_COMPARE_SQL,
+    FANOUT_EXCLUDE_SCRUB_SQL,
     JSON_FIELDS,
     UPSERT_MERGE_SQL,
     UPSERT_REPLACE_SQL,
@@ -99,12 +100,13 @@ def _item(profile: Profile, *, merge: bool) -> dict[str, Any]:
 @dataclass(frozen=True)
 class Erased:
     """What erasing a person removed: the profile, how many preference switches it held, how
-    many topic subscriptions, and what the rooms above keep of them (`also`, by ERASERS' names:
-    their in-app messages)."""
+    many topic subscriptions, from how many fan-outs' `exclude` their key was taken, and what
+    the rooms above keep of them (`also`, by ERASERS' names: their in-app messages)."""
 
     profile: int
     preferences: int
     topic_subscriptions: int
+    fanout_exclusions: int = 0
     also: dict[str, int] = field(default_factory=dict)
 
 
@@ -115,19 +117,29 @@ ERASERS: list[tuple[str, Callable[[str], int]]] = []
 
 
 def recipient_erase(*, key: str) -> Erased | None:
-    """Erase the person `key`: their profile, preferences and topic subscriptions, and what
-    ERASERS hold of them (their in-app messages), in one transaction; None when there is no such recipient. Their runs stay (a run names its
-    recipient by key, a plain column), under retention (docs/security.md, "Erasing a
-    recipient")."""
+    """Erase the person `key`: their profile, preferences and topic subscriptions, their key in
+    fan-outs' `exclude`, and what ERASERS hold of them (their in-app messages and inbox tokens),
+    in one transaction; None when there is no such recipient. Their runs stay (a run names its
+    recipient by key, a plain column), under retention; a step of one that would send to them
+    from now on is skipped (docs/security.md, "Erasing a recipient")."""
     with transaction.atomic():
         recipient = Recipient.objects.select_for_update().filter(key=key).first()
         if recipient is None:
             return None
         subscriptions, _ = TopicSubscription.objects.filter(recipient_id=key).delete()
         preferences = preference_count(recipient.preferences)
+        with connection.cursor() as cursor:
+            cursor.execute(FANOUT_EXCLUDE_SCRUB_SQL, {"rcp_key": key})
+            exclusions = cursor.rowcount
         also = {name: erase(key) for name, erase in ERASERS}
         recipient.delete()
-    return Erased(profile=1, preferences=preferences, topic_subscriptions=subscriptions, also=also)
+    return Erased(
+        profile=1,
+        preferences=preferences,
+        topic_subscriptions=subscriptions,
+        fanout_exclusions=exclusions,
+        also=also,
+    )
 
 
 def preference_count(preferences: Any) -> int:

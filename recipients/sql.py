@@ -22,9 +22,10 @@ limited to workflows' variant, which inserts the new keys and only compares the 
 
 from __future__ import annotations
 
-from recipients.models import PROFILE_FIELDS, Category, Recipient, TopicSubscription
+from recipients.models import PROFILE_FIELDS, Category, Fanout, Recipient, TopicSubscription
 
 RECIPIENT_TABLE = Recipient._meta.db_table
+FANOUT_TABLE = Fanout._meta.db_table
 CATEGORY_TABLE = Category._meta.db_table
 SUBSCRIPTION_TABLE = TopicSubscription._meta.db_table
 TEXT_FIELDS = ("email", "phone", "name", "locale", "timezone")
@@ -142,4 +143,11 @@ UNSUBSCRIBE_SQL = f"""
 DELETE FROM {SUBSCRIPTION_TABLE}
 WHERE topic_id = %(topic)s AND recipient_id = ANY(%(recipients)s::text[])
 RETURNING recipient_id
+"""  # noqa: S608 (names from the models, values as parameters)
+
+# Erasing a person (recipients/services.py): their key out of every fan-out's `exclude` (a jsonb
+# array of keys; `-` drops each element equal to it).
+FANOUT_EXCLUDE_SCRUB_SQL = f"""
+UPDATE {FANOUT_TABLE} SET exclude = exclude - %(rcp_key)s::text
+WHERE exclude @> jsonb_build_array(%(rcp_key)s::text)
 """  # noqa: S608 (names from the models, values as parameters)

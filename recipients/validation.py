@@ -5,9 +5,12 @@ why a value is refused, or "" when it is fine."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
+from functools import cache
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from recipients.models import KEY_MAX_LENGTH
 from workflows.timing import zone_parse
@@ -28,6 +31,11 @@ BCP47 = re.compile(
 LOCALE_MAX_LENGTH = 35
 # A key is the client's own user id; it travels in URLs and step logs, so no control characters.
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
+# And it is one segment of `/api/recipients/<id>/`, and must come back from it as it went in: a
+# slash splits the path (the server decodes %2F before routing), a backslash is a slash to
+# browsers' URL parsers, and `.` or `..` are resolved away by clients and proxies (%2e%2e too).
+_PATH_CHARACTERS = ("/", "\\")
+_DOT_SEGMENTS = (".", "..")
 
 
 def key_problem(key: str) -> str:
@@ -37,7 +45,36 @@ def key_problem(key: str) -> str:
         return "may not contain control characters"
     if key != key.strip():
         return "may not start or end with a space"
+    if any(character in key for character in _PATH_CHARACTERS):
+        return "may not contain '/' or '\\' (it is a segment of the URL /api/recipients/<id>/)"
+    if key in _DOT_SEGMENTS:
+        return "may not be '.' or '..' (URLs resolve them away)"
+    if key in reserved_keys():
+        return f"{key!r} is reserved: /api/recipients/{key}/ is another endpoint"
     return ""
+
+
+@cache
+def reserved_keys() -> frozenset[str]:
+    """The ids the detail URL cannot reach: each path the URLconf serves as a literal segment
+    where the detail's id goes (`/api/recipients/bulk/`), read from the URLconf itself so that
+    a new such endpoint reserves its name."""
+    prefix = reverse("recipient-detail", args=["-"]).removesuffix("-/")
+    reserved = set()
+    for route in _routes(get_resolver().url_patterns, "/"):
+        segment, slash, rest = route.removeprefix(prefix).partition("/")
+        if route.startswith(prefix) and slash and not rest and segment and "<" not in segment:
+            reserved.add(segment)
+    return frozenset(reserved)
+
+
+def _routes(patterns: Iterable[URLPattern | URLResolver], prefix: str) -> Iterator[str]:
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            yield from _routes(pattern.url_patterns, route)
+        else:
+            yield route
 
 
 def email_problem(email: str) -> str:

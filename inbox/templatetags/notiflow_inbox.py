@@ -1,6 +1,9 @@
 """`{% notiflow_inbox recipient_id %}`: the in-app inbox widget for a Django site (README's
 integration snippet). It renders the widget's script and its element with the recipient's token,
-computed here on the server (inbox/tokens.py), so the secret never reaches the browser.
+computed here on the server (inbox/tokens.py), so the secret never reaches the browser. The
+tag reads no database (it runs in the client's site, which has none of Notiflow's): it computes
+the token of `generation` [0]; after a rotate or an erase, pass the generation the rotate's
+token starts with (`<generation>.`), or ask POST /api/recipients/<id>/inbox-token/.
 `api="https://notiflow.example"` points it at Notiflow when it is not this site (list the site in
 NOTIFLOW_INBOX_ALLOWED_ORIGINS there)."""
 
@@ -16,7 +19,7 @@ register = template.Library()
 
 
 @register.simple_tag
-def notiflow_inbox(recipient_id: object, api: str = "") -> str:
+def notiflow_inbox(recipient_id: object, api: str = "", generation: int = 0) -> str:
     recipient = str(recipient_id)
     script = (
         f"{api.rstrip('/')}{static('notiflow/inbox.js')}" if api else static("notiflow/inbox.js")
@@ -27,5 +30,5 @@ def notiflow_inbox(recipient_id: object, api: str = "") -> str:
         script,
         api,
         recipient,
-        recipient_token(recipient),
+        recipient_token(recipient, int(generation)),
     )

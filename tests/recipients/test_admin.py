@@ -102,6 +102,15 @@ def test_the_form_checks_fields_as_the_api_does_and_deleting_erases(admin_client
     assert TriggerInstance.objects.filter(recipient=ada.pk).exists()  # runs stay
 
 
+@pytest.mark.parametrize("key", ["a/b", "..", "bulk"])
+def test_the_add_form_refuses_a_key_the_url_cannot_carry(admin_client, key):
+    empty = {"channels": "{}", "properties": "{}"}
+    refused = admin_client.post("/admin/recipients/recipient/add/", {"key": key, **empty})
+    assert refused.status_code == 200
+    assert set(refused.context["adminform"].form.errors) == {"key"}
+    assert not Recipient.objects.filter(key=key).exists()
+
+
 def test_the_recipient_page_in_a_browser(e2e, browser_page):  # noqa: F811
     from playwright.sync_api import expect
 

@@ -15,10 +15,11 @@ from django.test import override_settings
 from events.models import OutboxEvent, WebhookEndpoint
 from events.services.endpoints import endpoint_create
 from recipients.models import Recipient
+from recipients.services import recipient_erase
 from tests.conftest import unique
 from tests.factories import chain, email_node, sms_node, window_node
 from tests.workers.helpers import due_trigger
-from triggers.models import TriggerStatus
+from triggers.models import TriggerInstance, TriggerStatus
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute
 from workflows.preview import workflow_preview
@@ -125,13 +126,28 @@ def test_skip_missing_skips_the_node_and_the_run_goes_on(subscriber):
     assert mail.outbox == []
 
 
-def test_an_erased_recipient_reads_as_an_empty_profile():
-    trigger = due_trigger(
-        chain(without_to(email_node("mail"))), payload={"name": "x"}, recipient=unique("gone")
+def test_recipient_erased_skips_every_send_of_the_run_even_one_with_its_own_to(subscriber):
+    gone = person(email="gone@example.com")
+    definition = chain(email_node("mail", to="{{ payload.email }}"), without_to(sms_node("text")))
+    payload = {"email": "gone@example.com", "name": "Gone"}
+    trigger = due_trigger(definition, payload=payload, recipient=gone.key)
+    recipient_erase(key=gone.key)
+
+    assert step(trigger) == TriggerStatus.ENQUEUED
+    # The next step due at once (the database's now() stands still in the test's transaction).
+    TriggerInstance.objects.filter(pk=trigger.pk).update(
+        available_at=datetime(2000, 1, 1, tzinfo=UTC)
     )
-    assert step(trigger) == TriggerStatus.FAILED
-    trigger.refresh_from_db()
-    assert "recipient.email" in trigger.last_error
+    assert step(trigger) == TriggerStatus.COMPLETED
+    assert mail.outbox == []
+    logs = StepExecutionLog.objects.filter(trigger=trigger).order_by("node_id")
+    assert [(log.node_id, log.success, log.output) for log in logs] == [
+        (node, True, {"skipped": "the recipient was erased", "rule": "recipient_erased"})
+        for node in ("mail", "text")
+    ]
+    skipped = OutboxEvent.objects.filter(trigger_id=trigger.pk, type="message.skipped")
+    assert [event.data["message"]["rule"] for event in skipped] == ["recipient_erased"] * 2
+    assert SendLedger.objects.get(trigger=trigger, node_id="mail").send_count == 0
 
 
 def test_a_window_without_a_zone_opens_in_the_recipients_zone():

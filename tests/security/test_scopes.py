@@ -81,6 +81,7 @@ SCOPES = {
     ("recipient-preferences", "PUT"): TRIGGER,
     ("health", "GET"): ADMIN,  # the details; without a key it is public
     ("recipient-inbox-token", "POST"): TRIGGER,
+    ("recipient-inbox-token-rotate", "POST"): TRIGGER,
 }
 PUBLIC = {"schema", "docs"}
 # The in-app inbox's feed API: a recipient token, never an API key (inbox/auth.py; tested in

@@ -5,6 +5,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from recipients.models import Recipient
 from tests.factories import WorkflowFactory, chain, email_node, sms_node
 from tests.support.stack import wait_for
 from triggers.models import TERMINAL_STATUSES, TriggerInstance
@@ -34,6 +35,10 @@ def wait_terminal(trigger_id: str, timeout: float = 30) -> TriggerInstance:
 
 
 def due_trigger(definition=None, payload=None, **fields) -> TriggerInstance:
+    """A run due now. One naming a recipient finds them (created when missing), as intake's
+    runs do: a step skips a send whose recipient is gone (erased)."""
+    if fields.get("recipient"):
+        Recipient.objects.get_or_create(key=fields["recipient"])
     workflow = WorkflowFactory(definition=definition or chain(email_node("mail"), sms_node("text")))
     version = workflow.current_version
     return TriggerInstance.objects.create(

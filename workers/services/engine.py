@@ -309,6 +309,8 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
             raise PermanentError(f"node {node_id!r} is not in version {step.workflow.number}")
         if unrunnable := node_unrunnable(step.node):  # e.g. no SMS provider on this worker
             raise PermanentError(unrunnable)
+        if erased := _erased_skipped(step):
+            return _success(step, erased, _next_node(step, erased)), erased
         try:
             rendered = node_render(step.node, step.context) if sends(step.node) else None
         except MissingAddress as exc:
@@ -432,6 +434,20 @@ def _preference_off(step: StepAttempt, channel: str) -> Decision | None:
         channel=channel,
     )
     return None if decision.send else decision
+
+
+def _erased_skipped(step: StepAttempt) -> NodeRun | None:
+    """A send or delivery (in-app) of a run whose recipient was erased since it began, skipped
+    before anything renders: nothing sent or stored, the run goes on, the step log and
+    `message.skipped` say rule `recipient_erased`. Not when an earlier attempt already sent
+    (the ledger's recorded result is the step's outcome), nor for a run without a recipient."""
+    kind = NODE_TYPES[str(step.node["type"])]  # node_unrunnable let only registered types through
+    if step.recipient is None or step.recipient.found or not (kind.sends or kind.delivers_on):
+        return None
+    if step.send_slot is not None and step.send_slot.recorded_result is not None:
+        return None
+    skipped = step.recipient.erased_output()
+    return NodeRun(output=skipped, vars_patch={output_key(step.node): skipped}, skipped=True)
 
 
 def _missing_skipped(node: dict[str, Any], missing: MissingAddress) -> NodeRun:

@@ -99,8 +99,9 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # admin; erasing a person deletes theirs (recipients/).
         (("recipients.*",), ALL_BUT_TRUNCATE),
         # The feed API reads a person's messages and marks them seen, read or archived; erasing
-        # the person deletes them (inbox/services.py inbox_erase).
-        (("inbox.InboxMessage",), ALL_BUT_TRUNCATE),
+        # the person deletes them (inbox/services.py inbox_erase). Every feed request reads its
+        # token's generation; a rotate or an erase raises it.
+        (("inbox.InboxMessage", "inbox.TokenGeneration"), ALL_BUT_TRUNCATE),
         # Events are posted over the API, from the admin, by providers' reports and the inbox's
         # marks, and resume waits; a cancel closes its run's waits (waits/).
         (("waits.*",), ALL_BUT_TRUNCATE),

@@ -99,6 +99,7 @@
           if (this.lastEventId) headers["Last-Event-ID"] = this.lastEventId;
           const answer = await fetch(this.api + "/api/inbox/stream/", { headers, signal: this.abort.signal });
           if (answer.status === 401) return;
+          if (!answer.ok) throw new Error(`stream: ${answer.status}`); // 429: back off, then again
           const reader = answer.body.getReader(), decoder = new TextDecoder();
           let buffer = "";
           for (;;) {

@@ -5,7 +5,7 @@ class Migration(migrations.Migration):
     # A constant default: PostgreSQL adds the column without a rewrite.
 
     dependencies = [
-        ('waits', '0001_initial'),
+        ('waits', '0002_received_event_poster'),
     ]
 
     operations = [
