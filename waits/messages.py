@@ -24,21 +24,6 @@ from workflows.nodes.inapp import INAPP_CHANNEL
 
 # The inbox's marks that are a message's states.
 INBOX_STATES = ("seen", "read")
-# The states a message wait may name (`message.<state>`).
-MESSAGE_STATES = (
-    "sent",
-    "delivered",
-    "opened",
-    "clicked",
-    "seen",
-    "read",
-    "bounced",
-    "failed",
-    "deferred",
-    "rejected",
-    "complained",
-    "unsubscribed",
-)
 
 
 def message_match(*, trigger_id: str, node_id: str) -> dict[str, str]:
