@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -14,11 +13,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.actors import actor_of
+from common.api_errors import found_or_404
 from common.http import StrictCharField, StrictQueryParameters
 from common.scopes import TRIGGER, api_key_of
 from recipients.models import KEY_MAX_LENGTH, Fanout
 from triggers.fanout import EXCLUDE_MAX, FanoutRequest, fanout_start
-from triggers.services import TriggerRejected
+from triggers.selectors import workflow_active_keys
+from triggers.services import TriggerRejected, rejected_suggesting
 
 
 def topic_field() -> serializers.Field:
@@ -86,7 +87,10 @@ def fanout_post(request: Request, fields: dict[str, Any], idempotency_key: str) 
     )
     try:
         fanout, created = fanout_start(fanout_request, actor=actor_of(request))
-    except TriggerRejected as exc:
+    except TriggerRejected as rejected:
+        exc = rejected_suggesting(
+            rejected, active_keys=workflow_active_keys(api_key=api_key_of(request))
+        )
         response = _error(exc.field, exc.message, exc.status_code)
         if exc.existing_id is not None:
             response.data["existing_fanout_id"] = exc.existing_id
@@ -117,4 +121,4 @@ class FanoutDetailApi(StrictQueryParameters, APIView):
     )
     def get(self, request: Request, fanout_id: str) -> Response:
         fanouts = api_key_of(request).limit_queryset(Fanout.objects.all(), "workflow_key")
-        return Response(FanoutOutputSerializer(get_object_or_404(fanouts, pk=fanout_id)).data)
+        return Response(FanoutOutputSerializer(found_or_404(fanouts, "fan-out", pk=fanout_id)).data)
