@@ -7,7 +7,6 @@ import uuid
 from typing import Any
 
 from django.db.models import QuerySet
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -17,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.actors import actor_of
+from common.api_errors import found_or_404
 from common.http import (
     NoFieldsSerializer,
     StrictCharField,
@@ -57,7 +57,7 @@ class TriggerDeliveriesApi(StrictQueryParameters, APIView):
     )
     def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
         triggers = api_key_of(request).limit_queryset(TriggerInstance.objects.only("id"))
-        get_object_or_404(triggers, pk=trigger_id)
+        found_or_404(triggers, "trigger", pk=trigger_id)
         rows = delivery_event_list(trigger_id=trigger_id)
         return Response(DeliveryEventSerializer(rows, many=True).data)
 
@@ -155,12 +155,12 @@ class SuppressionDetailApi(StrictQueryParameters, APIView):
 
     @extend_schema(summary="Get a suppression", responses=SuppressionSerializer)
     def get(self, request: Request, suppression_id: int) -> Response:
-        row = get_object_or_404(Suppression, pk=suppression_id)
+        row = found_or_404(Suppression, "suppression", pk=suppression_id)
         return Response(SuppressionSerializer(row).data)
 
     @extend_schema(summary="Remove a suppression", responses={204: None})
     def delete(self, request: Request, suppression_id: int) -> Response:
         """Remove the entry: the recipient may be sent to again (in its scope)."""
         request_fields(request, NoFieldsSerializer)
-        get_object_or_404(Suppression, pk=suppression_id).delete()
+        found_or_404(Suppression, "suppression", pk=suppression_id).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -205,6 +205,26 @@ def preferences_replace(recipient: Recipient, preferences: Mapping[str, Any]) ->
     return recipient
 
 
+def preferences_merge(recipient: Recipient, changes: Mapping[str, Mapping[str, Any]]) -> Recipient:
+    """Merge `changes` into the person's preferences, each of the three objects shallowly, as a
+    recipient's PATCH merges `channels` and `properties`: a key given changes, a key given null
+    is removed (what it said no longer applies), the rest stay. `changes` without its nulls is
+    checked (preferences_problems). Under the row lock: two merges at once lose neither.
+    Recipient.DoesNotExist when the person was erased meanwhile."""
+    with transaction.atomic():
+        locked = Recipient.objects.select_for_update().get(pk=recipient.pk)
+        merged = preferences_shown(locked.preferences or {})
+        for section, values in changes.items():
+            for name, value in values.items():
+                if value is None:
+                    merged[section].pop(name, None)
+                else:
+                    merged[section][name] = value
+        Recipient.objects.filter(pk=locked.pk).update(preferences=merged)
+    locked.preferences = merged
+    return locked
+
+
 def category_switches_set(key: str, switches: Mapping[str, Mapping[str, bool]]) -> bool:
     """Set `categories.<slug>.<channel>` of person `key` for each of `switches` ({slug: {channel:
     bool}}), keeping the rest of their preferences; under a row lock, so that two saves at once

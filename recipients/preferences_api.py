@@ -1,12 +1,12 @@
 """A person's preferences over the API (docs/design.md, "Preferences"):
-`GET/PUT /api/recipients/<id>/preferences/`. Views parse and translate; the rules are in
+`GET/PUT/PATCH /api/recipients/<id>/preferences/`. Views parse and translate; the rules are in
 recipients/preferences.py."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api_errors import found_or_404, not_found
 from common.http import (
     StrictBooleanField,
     StrictQueryParameters,
@@ -23,7 +24,13 @@ from common.http import (
 )
 from common.scopes import TRIGGER, Refused
 from recipients.models import KEY_MAX_LENGTH, Recipient
-from recipients.preferences import preferences_problems, preferences_replace, preferences_shown
+from recipients.preferences import (
+    PREFERENCE_KEYS,
+    preferences_merge,
+    preferences_problems,
+    preferences_replace,
+    preferences_shown,
+)
 
 
 # The body and the answer. The checks are preferences_problems' (each problem named by its
@@ -53,6 +60,45 @@ class PreferencesSerializer(StrictSerializer):
     )
 
 
+class PreferencesPatchSerializer(PreferencesSerializer):
+    """PATCH's body: the keys to change in each object; a key given null is removed."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        problems = preferences_problems(_without_nulls(data))
+        if problems:
+            raise ValidationError(problems)
+        return {key: dict(data[key]) for key in PREFERENCE_KEYS if key in data}
+
+    channels = serializers.DictField(
+        child=StrictBooleanField(allow_null=True),
+        required=False,
+        help_text="channel -> on or off; null removes it",
+    )
+    categories = serializers.DictField(
+        child=serializers.JSONField(allow_null=True),
+        required=False,
+        help_text="category slug -> on or off, or per channel (replacing what the category "
+        "said); null removes it",
+    )
+    workflows = serializers.DictField(
+        child=StrictBooleanField(allow_null=True),
+        required=False,
+        help_text="workflow key -> on or off; null removes it",
+    )
+
+
+def _without_nulls(data: Any) -> Any:
+    """The body as preferences_problems checks it: a null (a removal) is always allowed."""
+    if not isinstance(data, Mapping):
+        return data
+    return {
+        key: {k: v for k, v in value.items() if v is not None}
+        if isinstance(value, Mapping)
+        else value
+        for key, value in data.items()
+    }
+
+
 RECIPIENT_PARAMETER = OpenApiParameter(
     "recipient_id",
     {"type": "string", "minLength": 1, "maxLength": KEY_MAX_LENGTH},
@@ -70,7 +116,7 @@ EXAMPLE = OpenApiExample(
 
 
 class RecipientPreferencesApi(StrictQueryParameters, APIView):
-    api_scopes = {"GET": TRIGGER, "PUT": TRIGGER}
+    api_scopes = {"GET": TRIGGER, "PUT": TRIGGER, "PATCH": TRIGGER}
     workflow_limits = Refused("read or change recipients' preferences")
 
     @extend_schema(
@@ -79,7 +125,7 @@ class RecipientPreferencesApi(StrictQueryParameters, APIView):
         parameters=[RECIPIENT_PARAMETER],
     )
     def get(self, request: Request, recipient_id: str) -> Response:
-        recipient = get_object_or_404(Recipient, key=recipient_id)
+        recipient = found_or_404(Recipient, "recipient", key=recipient_id)
         return Response(preferences_shown(recipient.preferences or {}))
 
     @extend_schema(
@@ -93,9 +139,27 @@ class RecipientPreferencesApi(StrictQueryParameters, APIView):
         examples=[EXAMPLE],
     )
     def put(self, request: Request, recipient_id: str) -> Response:
-        recipient = get_object_or_404(Recipient, key=recipient_id)
+        recipient = found_or_404(Recipient, "recipient", key=recipient_id)
         preferences = request_fields(request, PreferencesSerializer)
         recipient = preferences_replace(recipient, preferences)
+        return Response(preferences_shown(recipient.preferences))
+
+    @extend_schema(
+        summary="Change some of a recipient's preferences",
+        description="Merges as a recipient's PATCH does: in each of `channels`, `categories` "
+        "and `workflows`, a key given changes (a category's value replaces the category's), a "
+        "key given null is removed, the rest stay.",
+        request=PreferencesPatchSerializer,
+        responses=PreferencesSerializer,
+        parameters=[RECIPIENT_PARAMETER],
+    )
+    def patch(self, request: Request, recipient_id: str) -> Response:
+        recipient = found_or_404(Recipient, "recipient", key=recipient_id)
+        changes = request_fields(request, PreferencesPatchSerializer)
+        try:
+            recipient = preferences_merge(recipient, changes)
+        except Recipient.DoesNotExist as exc:  # erased between the read and the lock
+            raise not_found("recipient", recipient_id) from exc
         return Response(preferences_shown(recipient.preferences))
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -16,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api_errors import found_or_404, not_found
 from common.http import (
     NoFieldsSerializer,
     StrictCharField,
@@ -130,7 +130,7 @@ class TopicDetailApi(StrictQueryParameters, APIView):
 
     @extend_schema(summary="Get a topic", responses=TopicOutputSerializer)
     def get(self, request: Request, topic_key: str) -> Response:
-        topic = get_object_or_404(Topic, key=topic_key)
+        topic = found_or_404(Topic, "topic", key=topic_key)
         return Response(TopicOutputSerializer(_topic_json(topic)).data)
 
     @extend_schema(
@@ -156,7 +156,7 @@ class TopicDetailApi(StrictQueryParameters, APIView):
     def delete(self, request: Request, topic_key: str) -> Response:
         request_fields(request, NoFieldsSerializer)
         if topic_delete(key=topic_key) is None:
-            return Response({"detail": "topic not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("topic", topic_key)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -189,7 +189,7 @@ class TopicSubscribersApi(StrictQueryParameters, APIView):
     def get(self, request: Request, topic_key: str) -> Response:
         cursor = request.query_params.get("cursor")
         limit = _limit(request.query_params.get("limit"))
-        topic = get_object_or_404(Topic, key=topic_key)
+        topic = found_or_404(Topic, "topic", key=topic_key)
         try:
             page = topic_subscribers(topic=topic, cursor=cursor, limit=limit)
         except InvalidCursor as exc:
@@ -208,7 +208,7 @@ class TopicSubscribersApi(StrictQueryParameters, APIView):
     )
     def post(self, request: Request, topic_key: str) -> Response:
         fields = request_fields(request, SubscribersInputSerializer)
-        topic = get_object_or_404(Topic, key=topic_key)
+        topic = found_or_404(Topic, "topic", key=topic_key)
         return Response(
             _results_json(topic_subscribe(topic=topic, recipients=fields["recipients"]))
         )
@@ -223,7 +223,7 @@ class TopicSubscribersApi(StrictQueryParameters, APIView):
     )
     def delete(self, request: Request, topic_key: str) -> Response:
         fields = request_fields(request, SubscribersInputSerializer)
-        topic = get_object_or_404(Topic, key=topic_key)
+        topic = found_or_404(Topic, "topic", key=topic_key)
         results = topic_unsubscribe(topic=topic, recipients=fields["recipients"])
         return Response(_results_json(results))
 

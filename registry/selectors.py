@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import timedelta
 
+from django.conf import settings
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.db.models.functions import Now
 
@@ -60,3 +61,21 @@ def worker_command(queue: str) -> str:
     """The command that starts a worker serving `queue`, as the README recommends it: its own
     node name (`-n <queue>@%h`), so it can run beside the host's other workers."""
     return f"celery -A notiflow worker -Q {queue} -n {queue}@%h"
+
+
+def queue_unserved_warnings(workflow: Workflow) -> list[str]:
+    """The warning on saving an active workflow whose queue no live worker serves
+    (workflows.warnings.SAVE_WARNING_HOOKS): its triggers are refused until one does (503, while
+    NOTIFLOW_TRIGGER_REQUIRES_WORKER is on), or wait."""
+    served = Worker.objects.filter(worker_live_q(), queues__contains=[workflow.queue])
+    if not workflow.active or served.exists():
+        return []
+    outcome = (
+        "its triggers are refused (503) until one does"
+        if settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER
+        else "its runs wait until one does"
+    )
+    return [
+        f"no live worker serves queue {workflow.queue!r}: {outcome}; start one with: "
+        + worker_command(workflow.queue)
+    ]

@@ -4,10 +4,10 @@ workflow's run statistics."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.actors import actor_of
-from common.api_errors import invalid_input
+from common.api_errors import found_or_404, invalid_input, not_found
 from common.http import (
     NoFieldsSerializer,
     StrictCharField,
@@ -46,13 +46,14 @@ from triggers.fanout_api import (
 )
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_fields, trigger_json
-from triggers.selectors import WorkflowStats, trigger_list, workflow_stats
+from triggers.selectors import WorkflowStats, trigger_list, workflow_active_keys, workflow_stats
 from triggers.services import (
     MAX_CANCELLATION_KEY_LENGTH,
     MAX_IDEMPOTENCY_KEY_LENGTH,
     IntakeOutcome,
     TriggerRejected,
     TriggerRequest,
+    rejected_suggesting,
     triggers_create,
 )
 from triggers.state import (
@@ -241,10 +242,13 @@ def _trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerReq
     )
 
 
-def _answer(outcome: IntakeOutcome) -> tuple[int, dict[str, Any]]:
+def _answer(
+    outcome: IntakeOutcome, active_keys: Callable[[], list[str]]
+) -> tuple[int, dict[str, Any]]:
     """What POST /api/triggers/ answers for one request's outcome: the status and the body (the
     trigger, or the error); each item of a bulk request gets the same."""
     if isinstance(outcome, TriggerRejected):
+        outcome = rejected_suggesting(outcome, active_keys=active_keys)
         return outcome.status_code, _rejected(outcome)
     trigger, created = outcome
     return (201 if created else 200), trigger_json(trigger)
@@ -434,7 +438,7 @@ class TriggerListApi(IntakeMetered, StrictQueryParameters, ListAPIView):
             actor=actor_of(request),
             key_workflows=api_key_of(request).workflows,
         )
-        code, body = _answer(outcome)
+        code, body = _answer(outcome, workflow_active_keys(api_key=api_key_of(request)))
         return Response(body, status=code)
 
 
@@ -537,8 +541,9 @@ class TriggerBulkApi(IntakeMetered, StrictQueryParameters, APIView):
         outcomes = triggers_create(
             [r for _, r in requests], actor=actor_of(request), key_workflows=api_key.workflows
         )
+        active_keys = workflow_active_keys(api_key=api_key_of(request))
         for (index, _request), outcome in zip(requests, outcomes, strict=True):
-            code, answer = _answer(outcome)
+            code, answer = _answer(outcome, active_keys)
             shown = {"trigger": answer} if code < 300 else answer
             results[index] = {"index": index, "status": code, **shown}
         return Response({"results": results})
@@ -600,8 +605,8 @@ class TriggerDetailApi(StrictQueryParameters, APIView):
     @extend_schema(summary="Get a trigger", responses=TriggerOutputSerializer)
     def get(self, request: Request, trigger_id: str) -> Response:
         wait = wait_seconds(request.query_params)
-        trigger = get_object_or_404(
-            api_key_of(request).limit_queryset(trigger_list()), pk=trigger_id
+        trigger = found_or_404(
+            api_key_of(request).limit_queryset(trigger_list()), "trigger", pk=trigger_id
         )
         trigger = trigger_wait(request.META, trigger, wait)
         return Response(TriggerOutputSerializer(trigger).data)
@@ -621,7 +626,7 @@ class TriggerDetailApi(StrictQueryParameters, APIView):
         try:
             trigger_delete(trigger_id=trigger_id, actor=actor_of(request), reason=fields["reason"])
         except TriggerNotFound:
-            return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("trigger", trigger_id) from None
         return Response(TriggerOutputSerializer(trigger_list().get(pk=trigger_id)).data)
 
 
@@ -638,13 +643,13 @@ class TriggerCancelApi(StrictQueryParameters, APIView):
         request_fields(request, NoFieldsSerializer)
         limited = api_key_of(request).limit_queryset(trigger_list())
         if api_key_of(request).workflows and not limited.filter(pk=trigger_id).exists():
-            return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("trigger", trigger_id) from None
         try:
             trigger_cancel(
                 trigger_id=trigger_id, actor=actor_of(request), reason="cancelled via API"
             )
         except TriggerNotFound:
-            return Response({"detail": "trigger not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("trigger", trigger_id) from None
         except TriggerStateConflict as exc:
             return Response(
                 {"detail": str(exc), "status": exc.trigger.status}, status=status.HTTP_409_CONFLICT
@@ -693,7 +698,7 @@ class WorkflowStatsApi(StrictQueryParameters, APIView):
 
     @extend_schema(summary="Get a workflow's run statistics", responses=WorkflowStatsSerializer)
     def get(self, request: Request, key: str) -> Response:
-        workflow = get_object_or_404(
-            api_key_of(request).limit_queryset(Workflow.objects.all(), "key"), key=key
+        workflow = found_or_404(
+            api_key_of(request).limit_queryset(Workflow.objects.all(), "key"), "workflow", key=key
         )
         return Response(workflow_stats_data(workflow_stats(workflow=workflow)))

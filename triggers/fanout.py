@@ -55,6 +55,7 @@ from triggers.services import (
     TriggerRejected,
     TriggerRequest,
     trigger_request_checked,
+    workflow_unknown,
 )
 from triggers.sql import FANOUT_HELD_SQL, FANOUT_INTAKE_SQL, FANOUT_WORKFLOW_COLUMNS, STATUS_PARAMS
 from workflows.models import Workflow
@@ -209,7 +210,7 @@ def _route_checked(request: FanoutRequest) -> _Route:
     not exist, is not active, or no live worker serves its queue (as intake refuses)."""
     workflow = Workflow.objects.filter(key=request.workflow_key).first()
     if workflow is None:
-        raise TriggerRejected("workflow", f"workflow {request.workflow_key!r} does not exist")
+        raise workflow_unknown(request.workflow_key)
     if not workflow.active or workflow.current_version_id is None:
         message = f"workflow {request.workflow_key!r} is not active"
         raise TriggerRejected("workflow", message, status_code=409)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -15,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.actors import actor_of
+from common.api_errors import found_or_404, not_found
 from common.http import (
     StrictBooleanField,
     StrictCharField,
@@ -27,7 +27,8 @@ from common.throttling import trigger_rate_charge
 from recipients.models import KEY_MAX_LENGTH, Fanout
 from triggers.fanout import EXCLUDE_MAX, FanoutRequest, fanout_start
 from triggers.fanout_cancel import FanoutNotRunning, fanout_cancel
-from triggers.services import TriggerRejected
+from triggers.selectors import workflow_active_keys
+from triggers.services import TriggerRejected, rejected_suggesting
 
 
 def topic_field() -> serializers.Field:
@@ -99,7 +100,10 @@ def fanout_post(request: Request, fields: dict[str, Any], idempotency_key: str) 
             actor=actor_of(request),
             admit=lambda audience: trigger_rate_charge(api_key=request.auth, runs=audience),
         )
-    except TriggerRejected as exc:
+    except TriggerRejected as rejected:
+        exc = rejected_suggesting(
+            rejected, active_keys=workflow_active_keys(api_key=api_key_of(request))
+        )
         response = _error(exc.field, exc.message, exc.status_code)
         if exc.existing_id is not None:
             response.data["existing_fanout_id"] = exc.existing_id
@@ -131,7 +135,7 @@ class FanoutDetailApi(StrictQueryParameters, APIView):
     )
     def get(self, request: Request, fanout_id: str) -> Response:
         fanouts = api_key_of(request).limit_queryset(Fanout.objects.all(), "workflow_key")
-        return Response(FanoutOutputSerializer(get_object_or_404(fanouts, pk=fanout_id)).data)
+        return Response(FanoutOutputSerializer(found_or_404(fanouts, "fan-out", pk=fanout_id)).data)
 
 
 class FanoutCancelInputSerializer(StrictSerializer):
@@ -173,7 +177,7 @@ class FanoutCancelApi(StrictQueryParameters, APIView):
                 workflow_keys=list(limited) if limited else None,
             )
         except Fanout.DoesNotExist:
-            return Response({"detail": "fan-out not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("fan-out", fanout_id) from None
         except FanoutNotRunning as exc:
             return Response(
                 {"detail": str(exc), "status": exc.fanout.status}, status=status.HTTP_409_CONFLICT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from django.db.models.functions import Extract
 from django.utils import timezone
 
 from common.leases import LeaseExpired
+from common.scopes import ScopedKey
 from registry.selectors import live_workers_by_queue
 from triggers.models import TriggerInstance, TriggerStatus
 from workflows.models import Workflow
@@ -282,3 +284,10 @@ def run_trace_context(trigger_id: UUID) -> str:
     webhook dispatcher while tracing is on (triggers/apps.py)."""
     rows = TriggerInstance.objects.filter(pk=trigger_id).values_list("trace_context", flat=True)
     return next(iter(rows[:1]), "")
+
+
+def workflow_active_keys(*, api_key: ScopedKey) -> Callable[[], list[str]]:
+    """The keys of the active workflows `api_key` may see, read once when first asked (an
+    unknown workflow's "did you mean": triggers.services.rejected_suggesting)."""
+    workflows = api_key.limit_queryset(Workflow.objects.filter(active=True).order_by("key"), "key")
+    return functools.cache(lambda: list(workflows.values_list("key", flat=True)))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import secrets
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -51,16 +52,48 @@ MAX_CANCELLATION_KEY_LENGTH = 255
 
 class TriggerRejected(Exception):
     """The trigger request is invalid; `field` names the culprit. Nothing was saved.
-    `existing_id` is the trigger that holds the key, when that is why (422)."""
+    `existing_id` is the trigger that holds the key, when that is why (422); `unknown_workflow`
+    the key named, when no workflow has it (rejected_suggesting adds the closest ones)."""
 
     def __init__(
-        self, field: str, message: str, *, status_code: int = 400, existing_id: str | None = None
+        self,
+        field: str,
+        message: str,
+        *,
+        status_code: int = 400,
+        existing_id: str | None = None,
+        unknown_workflow: str | None = None,
     ):
         super().__init__(message)
         self.field = field
         self.message = message
         self.status_code = status_code
         self.existing_id = existing_id
+        self.unknown_workflow = unknown_workflow
+
+
+def workflow_unknown(key: str) -> TriggerRejected:
+    return TriggerRejected("workflow", f"workflow {key!r} does not exist", unknown_workflow=key)
+
+
+def rejected_suggesting(
+    exc: TriggerRejected, *, active_keys: Callable[[], list[str]]
+) -> TriggerRejected:
+    """`exc` with, when it names an unknown workflow, the closest of `active_keys()` (the active
+    workflows the caller may see) as a "did you mean". Asked on this error path only: intake
+    that succeeds reads no key list."""
+    if exc.unknown_workflow is None:
+        return exc
+    close = difflib.get_close_matches(exc.unknown_workflow, active_keys(), n=3)
+    if not close:
+        return exc
+    hint = " or ".join(repr(key) for key in close)
+    return TriggerRejected(
+        exc.field,
+        f"{exc.message}; did you mean {hint}?",
+        status_code=exc.status_code,
+        unknown_workflow=exc.unknown_workflow,
+    )
 
 
 @dataclass(frozen=True)
@@ -332,9 +365,7 @@ def _intake(
         if not known:
             outcomes[index] = _unknown_recipient(item.request.recipient)
         elif workflow_id is None:
-            outcomes[index] = TriggerRejected(
-                "workflow", f"workflow {item.request.workflow_key!r} does not exist"
-            )
+            outcomes[index] = workflow_unknown(item.request.workflow_key)
         elif not active or version_id is None:
             outcomes[index] = TriggerRejected(
                 "workflow", f"workflow {item.request.workflow_key!r} is not active", status_code=409

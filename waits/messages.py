@@ -28,21 +28,6 @@ MESSAGE_EVENT_PREFIX = "message."
 
 # The inbox's marks that are a message's states.
 INBOX_STATES = ("seen", "read")
-# The states a message wait may name (`message.<state>`).
-MESSAGE_STATES = (
-    "sent",
-    "delivered",
-    "opened",
-    "clicked",
-    "seen",
-    "read",
-    "bounced",
-    "failed",
-    "deferred",
-    "rejected",
-    "complained",
-    "unsubscribed",
-)
 
 
 RESERVED_NAME_PROBLEM = (

@@ -11,7 +11,6 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -21,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api_errors import found_or_404
 from common.http import StrictQueryParameters
 from common.scopes import ADMIN, FILTERED, TRIGGER, AnonymousOrHasScope, api_key_of
 from registry.selectors import live_workers_by_queue, queue_unserved_list, worker_list
@@ -61,7 +61,7 @@ class TriggerLogsApi(StrictQueryParameters, APIView):
     @extend_schema(summary="List a trigger's step logs", responses=StepLogSerializer(many=True))
     def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
         triggers = api_key_of(request).limit_queryset(TriggerInstance.objects.only("id"))
-        get_object_or_404(triggers, pk=trigger_id)
+        found_or_404(triggers, "trigger", pk=trigger_id)
         return Response(
             StepLogSerializer(step_log_list(trigger_id=str(trigger_id)), many=True).data
         )

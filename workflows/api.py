@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError
-from django.shortcuts import get_object_or_404
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -16,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.actors import actor_of
+from common.api_errors import found_or_404
 from common.http import (
     NoFieldsSerializer,
     StrictBooleanField,
@@ -45,6 +45,7 @@ from workflows.services import (
     workflow_delete,
     workflow_update,
 )
+from workflows.warnings import workflow_warnings
 
 
 class WorkflowOutputSerializer(serializers.ModelSerializer):
@@ -96,6 +97,23 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
 
     def get_edges(self, workflow: Workflow) -> list[dict[str, Any]]:
         return [_in_order(edge, EDGE_FIELD_ORDER) for edge in workflow.definition.get("edges", [])]
+
+
+class WorkflowSavedSerializer(WorkflowOutputSerializer):
+    """What a create or an update answers: the workflow and what it will not do as expected."""
+
+    warnings = serializers.SerializerMethodField(
+        help_text="What the saved workflow will not do as its author may expect, though it is "
+        "valid: no live worker serves its queue (its triggers get 503 or wait), a template "
+        "linking `preferences_url` while NOTIFLOW_PUBLIC_URL is not set. Empty: none."
+    )
+
+    class Meta(WorkflowOutputSerializer.Meta):
+        fields = [*WorkflowOutputSerializer.Meta.fields, "warnings"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_warnings(self, workflow: Workflow) -> list[str]:
+        return workflow_warnings(workflow=workflow)
 
 
 # The definition is stored in jsonb, which keeps an object's keys in its own order (shortest
@@ -233,7 +251,7 @@ class WorkflowListApi(StrictQueryParameters, ListAPIView):
     @extend_schema(
         summary="Create a workflow",
         request=WorkflowInputSerializer,
-        responses={201: WorkflowOutputSerializer},
+        responses={201: WorkflowSavedSerializer},
     )
     def post(self, request: Request) -> Response:
         fields = request_fields(request, WorkflowInputSerializer)
@@ -263,7 +281,7 @@ class WorkflowListApi(StrictQueryParameters, ListAPIView):
                 {"detail": f"workflow {fields['key']!r} already exists"},
                 status=status.HTTP_409_CONFLICT,
             )
-        return Response(WorkflowOutputSerializer(workflow).data, status=status.HTTP_201_CREATED)
+        return Response(WorkflowSavedSerializer(workflow).data, status=status.HTTP_201_CREATED)
 
 
 class WorkflowDetailApi(StrictQueryParameters, APIView):
@@ -272,8 +290,8 @@ class WorkflowDetailApi(StrictQueryParameters, APIView):
 
     def _get(self, key: str) -> Workflow:
         # Outside the key's workflows: 404, as if it did not exist.
-        return get_object_or_404(
-            api_key_of(self.request).limit_queryset(workflow_list(), "key"), key=key
+        return found_or_404(
+            api_key_of(self.request).limit_queryset(workflow_list(), "key"), "workflow", key=key
         )
 
     @extend_schema(
@@ -285,7 +303,7 @@ class WorkflowDetailApi(StrictQueryParameters, APIView):
     @extend_schema(
         summary="Replace a workflow",
         request=WorkflowReplaceSerializer,
-        responses=WorkflowOutputSerializer,
+        responses=WorkflowSavedSerializer,
         parameters=[KEY_PARAMETER],
     )
     def put(self, request: Request, key: str) -> Response:
@@ -294,7 +312,7 @@ class WorkflowDetailApi(StrictQueryParameters, APIView):
     @extend_schema(
         summary="Change a workflow",
         request=WorkflowInputSerializer,
-        responses=WorkflowOutputSerializer,
+        responses=WorkflowSavedSerializer,
         parameters=[KEY_PARAMETER],
     )
     def patch(self, request: Request, key: str) -> Response:
@@ -332,7 +350,7 @@ class WorkflowDetailApi(StrictQueryParameters, APIView):
             return _invalid(exc)
         except Workflow.DoesNotExist as exc:  # deleted between the read above and the lock
             raise NotFound(f"workflow {key!r} was deleted meanwhile") from exc
-        return Response(WorkflowOutputSerializer(workflow).data)
+        return Response(WorkflowSavedSerializer(workflow).data)
 
     @extend_schema(
         summary="Delete a workflow (or deactivate it)",

@@ -140,6 +140,8 @@ def _workflow_preview(
     nodes = [n for n in definition.get("nodes", []) if isinstance(n, dict) and "id" in n]
     edges = [e for e in definition.get("edges", []) if isinstance(e, dict)]
     by_id = {n["id"]: n for n in nodes}
+    # As if each message was sent, no report yet.
+    steps = steps_context(dict.fromkeys(steps_read(definition), "sent"))
 
     def context(vars: dict[str, Any]) -> dict[str, Any]:
         trigger = {"id": "preview", "idempotency_key": "preview", "created_at": now.isoformat()}
@@ -151,8 +153,8 @@ def _workflow_preview(
             now=now,
             recipient=recipient,
         )
-        if read := steps_read({"edges": edges}):  # as if each message was sent, no report yet
-            built["steps"] = steps_context(dict.fromkeys(read, "sent"))
+        if steps:
+            built["steps"] = steps
         return built
 
     ancestors = _ancestors(list(by_id), edges)

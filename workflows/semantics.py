@@ -12,11 +12,14 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, cast
 
+from django.conf import settings
+
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.nodes.base import Rendered, RenderError, output_key
 from workflows.nodes.sending import MissingAddress
 from workflows.nodes.timing import TimingType, Wait
 from workflows.templating import (
+    UNDEFINED_HINTS,
     condition_holds,
     condition_variable_paths,
     read_paths,
@@ -52,8 +55,24 @@ def execution_context(
     return context
 
 
+# The run's link to its recipient's preference page (the engine's trigger_context).
+PREFERENCES_URL = "preferences_url"
 # The context's names that come with the run's recipient (the engine's trigger_context).
-RECIPIENT_ROOTS = frozenset({"recipient", "preferences_url"})
+RECIPIENT_ROOTS = frozenset({"recipient", PREFERENCES_URL})
+
+
+def preferences_url_missing() -> str:
+    """Why a run's context has no `preferences_url`: the link needs the service's public
+    address, and a recipient whose page it is."""
+    if not settings.NOTIFLOW_PUBLIC_URL:
+        return (
+            "the service's public address is not set (NOTIFLOW_PUBLIC_URL), so there is no "
+            "preference page to link to"
+        )
+    return "the run has no recipient, whose preference page it would link to"
+
+
+UNDEFINED_HINTS[PREFERENCES_URL] = preferences_url_missing
 
 
 def recipient_read(node: dict[str, Any], edges: Iterable[dict[str, Any]]) -> bool:
@@ -75,15 +94,22 @@ def recipient_read(node: dict[str, Any], edges: Iterable[dict[str, Any]]) -> boo
 
 
 def steps_read(definition: dict[str, Any]) -> tuple[str, ...]:
-    """The steps whose message state an edge's `when` reads (`steps.<id>.delivery`), in order."""
-    found: list[str] = []
+    """The steps whose message state an edge's `when` or a node's template reads
+    (`steps.<id>.delivery`), in order: templates see the `steps` conditions see."""
+    paths: list[tuple[str, ...]] = []
     for edge in definition.get("edges", []):
         when = edge.get("when")
-        if not isinstance(when, str) or "steps" not in when:
-            continue
-        for path in condition_variable_paths(when):
-            if len(path) >= 2 and path[0] == "steps" and path[1] not in found:
-                found.append(str(path[1]))
+        if isinstance(when, str) and "steps" in when:
+            paths.extend(condition_variable_paths(when))
+    for node in definition.get("nodes", []):
+        node_type = node_type_of(node) if isinstance(node, dict) else None
+        for source in node_type.template_sources(node) if node_type else ():
+            if "steps" in source:
+                paths.extend(read_paths(source))
+    found: list[str] = []
+    for path in paths:
+        if len(path) >= 2 and path[0] == "steps" and path[1] not in found:
+            found.append(str(path[1]))
     return tuple(found)
 
 

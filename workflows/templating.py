@@ -16,6 +16,7 @@ TemplateError naming it, never a crash or a retry.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import threading
@@ -30,6 +31,7 @@ from liquid import Environment, RenderContext, StrictUndefined, Undefined
 from liquid.builtin.tags.for_tag import ForNode
 from liquid.exceptions import LiquidError, LoopIterationLimitError, ResourceLimitError
 from liquid.token import Token
+from liquid.undefined import UNDEFINED
 
 from workflows.render_budget import RenderBudgetError, filter_call, spend, too_many_iterations, uniq
 from workflows.render_budget import render_budget as render_budget
@@ -110,8 +112,25 @@ class _SandboxedEnvironment(Environment):
         return int(settings.NOTIFLOW_TEMPLATE_MAX_ITERATIONS)
 
 
-_templates = _SandboxedEnvironment(undefined=StrictUndefined)
-_html_templates = _SandboxedEnvironment(undefined=StrictUndefined, autoescape=True)
+# Why a name the context may lack is missing, by name, when the bare "is undefined" would not
+# say (workflows.semantics registers `preferences_url`'s: a setting that is not set).
+UNDEFINED_HINTS: dict[str, Callable[[], str]] = {}
+
+
+class _HintedUndefined(StrictUndefined):
+    __slots__ = ()
+
+    def __init__(
+        self, name: str, *, token: Token | None, obj: object = UNDEFINED, hint: str | None = None
+    ):
+        # Only the name itself missing (liquid's own hint for it), not a key under it.
+        if name in UNDEFINED_HINTS and hint in (None, f"{name!r} is undefined"):
+            hint = f"{name!r} is undefined: {UNDEFINED_HINTS[name]()}"
+        super().__init__(name, token=token, obj=obj, hint=hint)
+
+
+_templates = _SandboxedEnvironment(undefined=_HintedUndefined)
+_html_templates = _SandboxedEnvironment(undefined=_HintedUndefined, autoescape=True)
 _conditions = _SandboxedEnvironment(undefined=Undefined)
 
 _CONDITION_FORBIDDEN = ("{%", "%}", "{{", "}}")
@@ -195,9 +214,17 @@ def _condition_source(expression: str) -> str:
 
 
 def template_check(source: str) -> None:
-    """Raise TemplateError when `source` is not a valid Liquid template. Parses without caching:
-    a definition that fails validation leaves nothing behind."""
-    _parse(_templates, source)
+    """Raise TemplateError when `source` is not a valid Liquid template, or uses a filter that
+    no environment registers (a render would fail on it at run time), naming it with the
+    closest known one. Parses without caching: a definition that fails validation leaves
+    nothing behind."""
+    template = _parse(_templates, source)
+    known = _templates.filters.keys() | _html_templates.filters.keys()
+    for name in _filter_names(template.nodes):
+        if name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise TemplateError(f"unknown filter {name!r}{hint}")
 
 
 def condition_check(expression: str) -> None:
@@ -290,6 +317,24 @@ def template_loops(source: str) -> list[tuple[tuple[str, ...], list[tuple[str, .
         named = [t for t in tails if t and all(isinstance(part, str) for part in t)]
         loops.append((tuple(iterable), named))
     return loops
+
+
+def _filter_names(nodes: Any) -> Any:
+    """The names of the filters a parsed template's nodes apply, in order. A walk of its own:
+    liquid's `analyze()` builds a render context per call, which cost twice the parse."""
+    for node in nodes:
+        for expression in node.expressions():
+            yield from _expression_filters(expression)
+        yield from _filter_names(node.children(None, include_partials=False))
+
+
+def _expression_filters(expression: Any) -> Any:
+    # A filtered expression's `filters`; a ternary's `tail_filters` too (`a if b else c | f`).
+    for kind in ("filters", "tail_filters"):
+        for applied in getattr(expression, kind, None) or ():
+            yield applied.name
+    for child in expression.children():
+        yield from _expression_filters(child)
 
 
 def _for_nodes(nodes: Any) -> Any:

@@ -74,6 +74,8 @@ def workflow_validate(definition: Any) -> list[ValidationError]:
         errors.append(ValidationError("entry_node_id", f"node {entry!r} does not exist"))
     elif not errors:
         _check_graph(entry, node_ids, adjacency, errors)
+        if not errors:
+            _check_graph_problems(nodes, adjacency, errors)
     return errors
 
 
@@ -222,6 +224,37 @@ def _check_edges(
         if source in adjacency and target in adjacency:
             adjacency[str(source)].append(str(target))
     return adjacency
+
+
+def _check_graph_problems(
+    nodes: list[dict[str, Any]], adjacency: dict[str, list[str]], errors: list[ValidationError]
+) -> None:
+    """What each node type checks of the nodes before it (NodeType.graph_problems). The graph
+    is acyclic and every node reachable from the entry here, so a node's ancestors are the nodes
+    that precede it on some path; they are gathered parents first (Kahn's order), one set union
+    per edge."""
+    waiting = dict.fromkeys(adjacency, 0)
+    for targets in adjacency.values():
+        for target in targets:
+            waiting[target] += 1
+    ancestors: dict[str, set[str]] = {node_id: set() for node_id in adjacency}
+    ready = [node_id for node_id, count in waiting.items() if count == 0]
+    while ready:
+        node_id = ready.pop()
+        for target in adjacency[node_id]:
+            ancestors[target] |= ancestors[node_id]
+            ancestors[target].add(node_id)
+            waiting[target] -= 1
+            if waiting[target] == 0:
+                ready.append(target)
+    by_id = {node["id"]: node for node in nodes}
+    for index, node in enumerate(nodes):
+        node_type = node_type_of(node)
+        if node_type is None:
+            continue
+        before = [by_id[node_id] for node_id in ancestors[node["id"]]]
+        for field, message in node_type.graph_problems(node, before=before):
+            errors.append(ValidationError(f"nodes[{index}].{field}", message, node["id"]))
 
 
 def _check_graph(

@@ -95,3 +95,54 @@ def test_a_near_miss_of_a_key_gets_a_did_you_mean(api_client, person):
     answer = api_client.put(url(person.key), {"chanels": {"sms": False}}, format="json")
 
     assert answer.json()["errors"]["chanels"] == ["unknown field; did you mean 'channels'?"]
+
+
+def test_a_patch_changes_only_the_keys_it_names_and_null_removes_one(api_client, person):
+    Category.objects.create(slug="comments")
+    workflow = WorkflowFactory()
+    person.preferences = {
+        "channels": {"sms": False, "email": True},
+        "categories": {"comments": {"email": False}},
+        "workflows": {workflow.key: False},
+    }
+    person.save()
+
+    answer = api_client.patch(
+        url(person.key),
+        {"channels": {"sms": True, "email": None}, "categories": {"comments": False}},
+        format="json",
+    )
+
+    assert answer.status_code == 200, answer.json()
+    stored = {
+        "channels": {"sms": True},
+        "categories": {"comments": False},
+        "workflows": {workflow.key: False},
+    }
+    assert answer.json() == stored
+    person.refresh_from_db()
+    assert person.preferences == stored
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"chanels": {"sms": False}}, "chanels"),
+        ({"channels": {"pigeon": False}}, "channels.pigeon"),
+        ({"channels": {"sms": "no"}}, "channels.sms"),
+        ({"workflows": {"no-such": None, "no-such-either": True}}, "workflows.no-such-either"),
+    ],
+)
+def test_a_bad_patch_is_a_400_naming_its_path_and_saves_nothing(api_client, person, body, path):
+    answer = api_client.patch(url(person.key), body, format="json")
+
+    assert answer.status_code == 400 and path in answer.json()["errors"], answer.json()
+    person.refresh_from_db()
+    assert person.preferences == {}
+
+
+def test_a_patch_of_an_unknown_person_is_a_404_naming_them(api_client):
+    answer = api_client.patch(url("nobody-here"), {"channels": {"sms": False}}, format="json")
+
+    assert answer.status_code == 404
+    assert answer.json() == {"detail": "no recipient 'nobody-here'"}

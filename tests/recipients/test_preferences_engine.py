@@ -140,18 +140,22 @@ def test_a_run_for_a_recipient_links_to_their_preference_page_and_no_step_log_ke
     assert "preferences_url" not in step.input
 
 
-def test_a_run_without_a_recipient_is_not_asked_and_has_no_preferences_url():
+def test_a_run_without_a_recipient_is_not_asked_and_fails_saying_it_has_none():
     trigger = run_for("", chain(email_node("mail", body="{{ preferences_url }}")))
 
     assert trigger.status == "failed"
-    assert "preferences_url" in trigger.last_error
+    assert "'preferences_url' is undefined: the run has no recipient" in trigger.last_error
 
 
-def test_without_a_public_url_a_template_naming_the_link_fails_rather_than_send_it_empty(settings):
+def test_without_a_public_url_a_template_naming_the_link_fails_naming_the_setting(settings):
     settings.NOTIFLOW_PUBLIC_URL = ""
     Recipient.objects.create(key="fi")
 
     trigger = run_for("fi", chain(email_node("mail", body="Manage: {{ preferences_url }}")))
 
-    assert trigger.status == "failed" and "preferences_url" in trigger.last_error
+    assert trigger.status == "failed"
+    assert "'preferences_url' is undefined: the service's public address is not set " in (
+        trigger.last_error
+    )
+    assert "(NOTIFLOW_PUBLIC_URL)" in trigger.last_error
     assert mail.outbox == []

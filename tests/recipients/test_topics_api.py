@@ -145,3 +145,15 @@ def test_delete_removes_the_topic_and_its_subscriptions_not_the_people(api_clien
 def test_a_topic_key_over_200_characters_is_a_400(api_client):
     response = api_client.put(topic_url("k" * 201), {}, format="json")
     assert response.status_code == 400 and "topic_key" in response.json()["errors"]
+
+
+def test_an_unknown_topic_is_a_json_404_naming_its_key(api_client):
+    for method, tail, body in (
+        ("get", "", None),
+        ("delete", "", None),
+        ("get", "subscribers/", None),
+        ("post", "subscribers/", {"recipients": ["a"]}),
+    ):
+        answer = getattr(api_client, method)(topic_url("no-such", tail), body, format="json")
+        assert answer.status_code == 404
+        assert answer.json() == {"detail": "no topic 'no-such'"}, (method, tail)

@@ -79,6 +79,7 @@ SCOPES = {
     ("suppression-detail", "DELETE"): ADMIN,
     ("recipient-preferences", "GET"): TRIGGER,
     ("recipient-preferences", "PUT"): TRIGGER,
+    ("recipient-preferences", "PATCH"): TRIGGER,
     ("health", "GET"): ADMIN,  # the details; without a key it is public
     ("recipient-inbox-token", "POST"): TRIGGER,
     ("recipient-inbox-token-rotate", "POST"): TRIGGER,
@@ -334,7 +335,7 @@ def test_a_limited_key_gets_404_for_another_workflows_trigger_logs_and_workflow(
     ):
         assert api.get(path).status_code == 404, path
     cancel = api.post(f"/api/triggers/{theirs.pk}/cancel/")
-    assert cancel.status_code == 404 and cancel.json() == {"detail": "trigger not found"}
+    assert cancel.status_code == 404 and cancel.json() == {"detail": f"no trigger '{theirs.pk}'"}
     assert TriggerInstance.objects.get(pk=theirs.pk).status == TriggerStatus.ENQUEUED
     # Its own workflow's, as usual.
     mine = limited["my_trigger"]

@@ -179,3 +179,43 @@ def test_trigger_representation_is_what_drf_fields_render():
     assert TriggerOutputSerializer(leased).data["lease_until"] is not None
     deleted = TriggerOutputSerializer(stored.get(pk=gone.pk)).data
     assert deleted["deleted_at"].endswith("Z") and deleted["delete_reason"] == "why"
+
+
+def test_an_unknown_workflow_names_the_closest_active_ones(api_client):
+    welcome = WorkflowFactory(key=unique("welcome")).key
+    WorkflowFactory(key=welcome + "-back", active=False)
+    typo = welcome[:-1]
+    response = post(api_client, {"workflow": typo, "idempotency_key": "k"})
+    message = f"workflow {typo!r} does not exist; did you mean {welcome!r}?"
+    assert response.status_code == 400
+    assert response.json() == {"detail": message, "errors": {"workflow": [message]}}
+    bulk = api_client.post(
+        "/api/triggers/bulk/",
+        {"triggers": [{"workflow": typo, "idempotency_key": "k"}]},
+        format="json",
+    )
+    assert bulk.json()["results"][0]["detail"] == message
+
+
+def test_an_unknown_workflow_suggests_only_the_workflows_a_limited_key_may_see():
+    from rest_framework.test import APIClient
+
+    from triggers.services import api_key_create
+
+    typo = WorkflowFactory(key=unique("welcome")).key[:-1]
+    _, key = api_key_create(name=unique("limited"), workflows=[typo])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    response = post(client, {"workflow": typo, "idempotency_key": "k"})
+    assert response.json()["detail"] == f"workflow {typo!r} does not exist"
+
+
+def test_intake_that_succeeds_reads_no_workflow_list(api_client, workflow):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        response = post(api_client, {"workflow": workflow.key, "idempotency_key": "fine"})
+    assert response.status_code == 201
+    listing = 'SELECT "workflows_workflow"."key" AS "key" FROM "workflows_workflow"'
+    assert not [q["sql"] for q in queries if q["sql"].startswith(listing)]

@@ -59,6 +59,7 @@ def test_one_event_among_many_waiting_runs_resumes_its_run_by_index(count):
             "workflows": None,
             "event": json.dumps({"id": "scale", "name": "order.paid", "data": data}),
             "actor": "test",
+            "trace_context": "",
         }
         cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql.RESUME_SQL, params)
         (plan,) = cursor.fetchone()

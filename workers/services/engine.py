@@ -54,6 +54,7 @@ from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
+    PREFERENCES_URL,
     MissingAddress,
     Rendered,
     RenderError,
@@ -112,9 +113,6 @@ def _message_states(trigger: TriggerInstance, node_ids: tuple[str, ...]) -> dict
         params = message_states_params(trigger_id=trigger.pk, node_ids=list(node_ids))
         cursor.execute(MESSAGE_STATES_SQL, params)
         return {node_id: state for node_id, state in cursor.fetchall()}
-
-
-PREFERENCES_URL = "preferences_url"
 
 
 @dataclass(frozen=True)

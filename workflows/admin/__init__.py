@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import path
@@ -20,6 +20,7 @@ from workflows.diagram import workflow_diagram_svg
 from workflows.models import Workflow, WorkflowVersion
 from workflows.selectors import workflow_version_list
 from workflows.services import workflow_create, workflow_delete, workflow_update
+from workflows.warnings import workflow_warnings
 
 # Panels that other apps add to a workflow's page, each a function of the workflow that returns
 # its HTML, shown in order below the version history. `workflows` imports neither `triggers` nor
@@ -136,6 +137,8 @@ class WorkflowAdmin(admin.ModelAdmin):
             )
         obj.pk, obj.current_version = saved.pk, saved.current_version
         obj._state.adding = False
+        for warning in workflow_warnings(workflow=saved):
+            messages.warning(request, warning)
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
         # Versions go with their workflow; they are not deletable on their own, which the admin

@@ -21,6 +21,14 @@ _EDGE_FIELD = {"from": "source", "to": "target", "when": "when"}
 _PATH = re.compile(r"^(nodes|edges)\[(\d+)\](?:\.(\w+))?$")
 
 
+class OptionalJSONField(forms.JSONField):
+    """A JSON input that shows nothing, not `null`, when it holds no value (a row's empty
+    `match`); left empty it is None, as Django's own."""
+
+    def prepare_value(self, value: Any) -> Any:
+        return "" if value is None else super().prepare_value(value)
+
+
 class NodeForm(forms.Form):
     """One node as an admin row: its id, its type, and the fields of the row's type
     (workflows.nodes: each type declares its form fields, their groups, and how a row becomes a

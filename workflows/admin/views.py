@@ -25,6 +25,7 @@ from workflows.models import Workflow, WorkflowVersion
 from workflows.preview import PreviewBusy, sample_payload, workflow_preview
 from workflows.selectors import workflow_export, workflow_list
 from workflows.services import WorkflowImportInvalid, workflow_import, workflow_update
+from workflows.warnings import workflow_warnings
 
 SESSION_PAYLOADS = "notiflow_sample_payloads"
 
@@ -144,6 +145,8 @@ class RawDefinitionView(_WorkflowPage):
             messages.info(request, "The definition did not change; no new version.")
         else:
             messages.success(request, f"Saved as version {workflow.version}.")
+        for warning in workflow_warnings(workflow=workflow):
+            messages.warning(request, warning)
         return HttpResponseRedirect(_change_url(workflow))
 
     def page(self, request: HttpRequest, workflow: Workflow, form: RawDefinitionForm) -> Any:

@@ -254,6 +254,12 @@ class NodeType:
     def sends(self) -> bool:
         return self.channel is not None
 
+    @property
+    def has_message(self) -> bool:
+        """Whether a run of it leaves a message whose states are reported (`message.<state>`:
+        a provider's reports of a send, the inbox's marks of an in-app message)."""
+        return self.channel is not None or self.delivers_on is not None
+
     # --- validation (the one validator calls these) -----------------------------------------
 
     @property
@@ -268,6 +274,13 @@ class NodeType:
 
     def category_problems(self, node: dict[str, Any], *, marketing: bool) -> list[Problem]:
         """What a workflow's category forbids of this node."""
+        return []
+
+    def graph_problems(
+        self, node: dict[str, Any], *, before: list[dict[str, Any]]
+    ) -> list[Problem]:
+        """What is wrong with the node given the nodes that precede it on some path from the
+        entry (`before`; asked only of a valid, acyclic graph)."""
         return []
 
     # --- rendering ----------------------------------------------------------------------------

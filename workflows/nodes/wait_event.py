@@ -9,6 +9,7 @@ step reads how the wait was resolved."""
 
 from __future__ import annotations
 
+import difflib
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,6 +33,24 @@ if TYPE_CHECKING:
 EVENT_NAME_MAX = 200
 MATCH_KEYS_MAX = 20
 MATCH_VALUE_MAX = 500
+MESSAGE_EVENT_PREFIX = "message."
+# The states of a message a wait may name (`message.<state>`): what deliveries records of a
+# provider's reports (anymail's normalised events, Twilio's statuses mapped) and the inbox's
+# marks, as waits/messages.py posts them. A name outside them would wait until its timeout.
+MESSAGE_STATES = (
+    "sent",
+    "delivered",
+    "opened",
+    "clicked",
+    "seen",
+    "read",
+    "bounced",
+    "failed",
+    "deferred",
+    "rejected",
+    "complained",
+    "unsubscribed",
+)
 
 
 def _duration(value: Any, field: str, *, low: timedelta) -> list[Problem]:
@@ -42,6 +61,21 @@ def _duration(value: Any, field: str, *, low: timedelta) -> list[Problem]:
     if not low <= length <= MAX_DELAY:
         return [(field, f"must be from {int(low.total_seconds())} seconds to 365 days")]
     return []
+
+
+def _did_you_mean(name: str, known: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(name, known, n=1)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return f" ({', '.join(known)})"
+
+
+def _message_state_problems(state: str) -> list[Problem]:
+    if state in MESSAGE_STATES:
+        return []
+    prefixed = [MESSAGE_EVENT_PREFIX + known for known in MESSAGE_STATES]
+    named = MESSAGE_EVENT_PREFIX + state
+    return [("event", f"{named!r} is not a message state{_did_you_mean(named, prefixed)}")]
 
 
 class WaitEventNode(NodeType):
@@ -99,14 +133,35 @@ class WaitEventNode(NodeType):
         if node.get("message") not in (None, ""):
             if node.get("match"):
                 found.append(("match", "a wait for a message matches its run's message: no match"))
-            if isinstance(event, str) and not event.startswith("message."):
+            if isinstance(event, str) and not event.startswith(MESSAGE_EVENT_PREFIX):
                 found.append(("event", "a wait for a message waits for message.<state>"))
+        if isinstance(event, str) and event.startswith(MESSAGE_EVENT_PREFIX):
+            found += _message_state_problems(event.removeprefix(MESSAGE_EVENT_PREFIX))
         return found
+
+    def graph_problems(
+        self, node: dict[str, Any], *, before: list[dict[str, Any]]
+    ) -> list[Problem]:
+        """A message wait's `message` is a node that leaves a message and can run before it: any
+        other id would never see a report, and the run would wait until its timeout."""
+        message = node.get("message")
+        if message in (None, "") or not isinstance(message, str):
+            return []
+        from workflows.nodes import node_type_of  # the registry imports this module
+
+        senders = [n["id"] for n in before if (kind := node_type_of(n)) and kind.has_message]
+        if message in senders:
+            return []
+        if not senders:
+            return [("message", f"{message!r} is not an earlier send step: none comes before")]
+        return [
+            ("message", f"{message!r} is not an earlier send step{_did_you_mean(message, senders)}")
+        ]
 
     def template_sources(self, node: dict[str, Any]) -> list[str]:
         match = node.get("match")
-        templates = match.values() if isinstance(match, dict) else ()
-        return [*super().template_sources(node), *(t for t in templates if isinstance(t, str))]
+        values = match.values() if isinstance(match, dict) else ()
+        return [*super().template_sources(node), *(v for v in values if isinstance(v, str))]
 
     def match(self, node: dict[str, Any], context: dict[str, Any]) -> dict[str, str]:
         """The rendered `match`; RenderError naming the key that does not render."""
@@ -173,6 +228,8 @@ class WaitEventNode(NodeType):
     def form_fields(self) -> dict[str, forms.Field]:
         from django import forms
 
+        from workflows.admin.forms import OptionalJSONField  # the admin's, as forms are
+
         return {
             "event": forms.CharField(
                 required=False,
@@ -189,7 +246,7 @@ class WaitEventNode(NodeType):
                 widget=forms.TextInput(attrs={"size": 8, "placeholder": "0s"}),
                 help_text="an event this much earlier than the node counts",
             ),
-            "match": forms.JSONField(
+            "match": OptionalJSONField(
                 required=False,
                 help_text='e.g. {"order_id": "{{ payload.order_id }}"}',
             ),
