@@ -8,7 +8,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_slug
-from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
@@ -101,7 +100,9 @@ class CategoryDetailApi(StrictQueryParameters, APIView):
 
     @extend_schema(summary="Get a preference category", responses=CategoryOutputSerializer)
     def get(self, request: Request, category_slug: str) -> Response:
-        category = get_object_or_404(Category, slug=category_slug)
+        category = Category.objects.filter(slug=category_slug).first()
+        if category is None:
+            return Response({"detail": "category not found"}, status=status.HTTP_404_NOT_FOUND)
         return Response(CategoryOutputSerializer(category).data)
 
     @extend_schema(

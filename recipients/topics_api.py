@@ -156,7 +156,8 @@ class RecipientTopicListApi(StrictQueryParameters, ListAPIView):
 
     @extend_schema(summary="List a recipient's topics", parameters=[RECIPIENT_PARAMETER])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        get_object_or_404(Recipient, key=kwargs["recipient_id"])
+        if not Recipient.objects.filter(key=kwargs["recipient_id"]).exists():
+            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
         return super().get(request, *args, **kwargs)
 
 

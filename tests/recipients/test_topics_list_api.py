@@ -72,7 +72,10 @@ def test_a_persons_topics_are_their_subscriptions_by_topic_key(api_client):
 
 
 def test_an_unknown_person_has_no_topics_404(api_client):
-    assert api_client.get("/api/recipients/no-such-person/topics/").status_code == 404
+    response = api_client.get("/api/recipients/no-such-person/topics/")
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "recipient not found"}
 
 
 def test_an_unknown_query_parameter_is_a_400_naming_it(api_client):
