@@ -130,7 +130,7 @@ class CategoryDetailApi(StrictQueryParameters, APIView):
     @extend_schema(
         summary="Delete a preference category",
         request=None,
-        responses={204: None},
+        responses={204: None, 404: None, 409: None},
         description="Takes the category out of every person's preferences too. 409 naming the "
         "workflows when some name it (their current version's `preference_category`, or a "
         "marketing workflow's implicit `marketing`): change them first. 404 unknown.",

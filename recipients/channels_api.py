@@ -84,7 +84,7 @@ class RecipientChannelAddressApi(StrictQueryParameters, APIView):
     @extend_schema(
         summary="Add a push address to a recipient",
         request=AddressSerializer,
-        responses={201: ChannelAddressSerializer, 200: ChannelAddressSerializer},
+        responses={201: ChannelAddressSerializer, 200: ChannelAddressSerializer, 404: None},
         parameters=[RECIPIENT_PARAMETER, CHANNEL_PARAMETER],
         examples=EXAMPLES,
         description="Appends the address to `channels.<channel>` in one statement, so that two "
@@ -105,7 +105,7 @@ class RecipientChannelAddressApi(StrictQueryParameters, APIView):
     @extend_schema(
         summary="Remove a push address from a recipient",
         request=AddressSerializer,
-        responses={204: None},
+        responses={204: None, 404: None},
         parameters=[RECIPIENT_PARAMETER, CHANNEL_PARAMETER],
         examples=EXAMPLES,
         description="Removes the address (a subscription by its endpoint) from "
