@@ -193,9 +193,7 @@ def _api_views() -> list[tuple[str, Any]]:
                 keyless = not getattr(callback, "initkwargs", {}).get("authentication_classes", 1)
                 if view is None or keyless or getattr(view, "recipient_token", False):
                     continue
-                path = re.sub(
-                    r"<(?:\w+:)?(?:\w+_)?(id|key)>", r"<\1>", prefix + str(pattern.pattern)
-                )
+                path = re.sub(r"<(?:\w+:)?(?:\w+_)?(\w+)>", r"<\1>", prefix + str(pattern.pattern))
                 found.append(("/" + path, view))
 
     walk(get_resolver().url_patterns, "")

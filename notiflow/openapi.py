@@ -140,16 +140,18 @@ class ScopedAutoSchema(AutoSchema):
 
 
 def add_delete_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """The JSON bodies of DELETE /api/triggers/<id>/ (optional) and of DELETE
-    /api/topics/<key>/subscribers/: drf-spectacular documents a request body only for POST, PUT
+    """The JSON bodies of DELETE /api/triggers/<id>/ (optional), of DELETE
+    /api/topics/<key>/subscribers/ and of DELETE /api/recipients/<id>/channels/<channel>/: drf-spectacular documents a request body only for POST, PUT
     and PATCH (AutoSchema._get_request_body), whatever extend_schema says.
     """
+    from recipients.channels_api import ADDRESS_BODY_SCHEMA, ADDRESS_DELETE_PATH
     from recipients.topics_api import SUBSCRIBERS_BODY_SCHEMA, SUBSCRIBERS_DELETE_PATH
     from triggers.api import TRIGGER_DELETE_BODY_SCHEMA
 
     bodies = [
         ("/api/triggers/{trigger_id}/", TRIGGER_DELETE_BODY_SCHEMA, False),
         (SUBSCRIBERS_DELETE_PATH, SUBSCRIBERS_BODY_SCHEMA, True),
+        (ADDRESS_DELETE_PATH, ADDRESS_BODY_SCHEMA, True),
     ]
     for path, schema, required in bodies:
         operation = result.get("paths", {}).get(path, {}).get("delete")

@@ -21,7 +21,7 @@ from inbox.api import (
 )
 from notiflow.metrics import metrics_view
 from notiflow.views import favicon, landing
-from recipients import preferences_api
+from recipients import categories_api, channels_api, preferences_api
 from recipients.api import RecipientBulkApi, RecipientDetailApi, RecipientListApi
 from recipients.topics_api import urlpatterns as topic_urls
 from registry.api import WorkerListApi
@@ -83,6 +83,8 @@ api = [
         name="suppression-detail",
     ),
     *preferences_api.urlpatterns,
+    *channels_api.urlpatterns,
+    *categories_api.urlpatterns,
     path("recipients/", RecipientListApi.as_view(), name="recipient-list"),
     # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
     path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),

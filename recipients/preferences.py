@@ -170,6 +170,14 @@ def preferences_problems(data: Any) -> dict[str, list[str]]:
     return problems
 
 
+def channel_switch_problems(switches: Mapping[str, Any], where: str) -> dict[str, list[str]]:
+    """What is wrong with {channel: bool} `switches` (a category's defaults), by path
+    (`defaults.pigeon`): a channel no node type sends on, a value not true or false."""
+    problems: dict[str, list[str]] = {}
+    _check_switches(switches, where, known_channels(), "channel", problems)
+    return problems
+
+
 def _check_categories(categories: Mapping[str, Any], problems: dict[str, list[str]]) -> None:
     """A category's value: true, false, or {channel: bool}; the category one an operator made."""
     known = set(Category.objects.filter(slug__in=list(categories)).values_list("slug", flat=True))

@@ -1,8 +1,8 @@
 """The raw SQL on recipients, in one place: the upsert that PUT, PATCH, the bulk endpoint and
 identify-on-trigger share (recipients/services.py); the two reads on hot paths: intake's check
 that the ids a trigger names exist, and a step's read of its run's recipient with what its
-preferences need (recipients/selectors.py); and the subscriptions of topics
-(recipients/topics.py). Raw because one statement decides a whole bulk request, and says for
+preferences need (recipients/selectors.py); the subscriptions of topics
+(recipients/topics.py); a person's push addresses one at a time (recipients/channels.py). Raw because one statement decides a whole bulk request, and says for
 each key whether it was created; all three run prepared (common/db.py), as intake and the
 engine's statements do. Parameters carry the prefix `rcp_`.
 
@@ -150,4 +150,73 @@ RETURNING recipient_id
 FANOUT_EXCLUDE_SCRUB_SQL = f"""
 UPDATE {FANOUT_TABLE} SET exclude = exclude - %(rcp_key)s::text
 WHERE exclude @> jsonb_build_array(%(rcp_key)s::text)
+"""  # noqa: S608 (names from the models, values as parameters)
+
+
+# A person's push addresses, added or removed one at a time (recipients/channels.py), each in one
+# statement: the row's lock orders two devices registering at once, and an UPDATE recomputes its
+# SET from the row the other left (READ COMMITTED re-check), so neither address is lost. An
+# address is known by its identity: a browser subscription by its endpoint (a browser that
+# subscribes again gets new keys for the same endpoint: it replaces the old entry), a device
+# token by itself. A value under the channel that is not a list is none (the worker cannot use
+# it either) and is replaced by the list.
+def _identity(value: str) -> str:
+    return (
+        f"(CASE WHEN jsonb_typeof({value}) = 'object' THEN {value} -> 'endpoint' ELSE {value} END)"
+    )
+
+
+def _listed(channels: str) -> str:
+    return (
+        f"(CASE WHEN jsonb_typeof({channels} -> %(rcp_channel)s) = 'array' "
+        f"THEN {channels} -> %(rcp_channel)s ELSE '[]'::jsonb END)"
+    )
+
+
+_OTHERS = f"""
+    (SELECT coalesce(jsonb_agg(a ORDER BY n), '[]'::jsonb)
+     FROM jsonb_array_elements({_listed("r.channels")}) WITH ORDINALITY AS e(a, n)
+     WHERE {_identity("a")} IS DISTINCT FROM {_identity("%(rcp_address)s::jsonb")})
+"""  # noqa: S608 (names from the models, values as parameters)
+
+# (found, listed: the address as given, same: one with its identity) of the row as locked.
+CHANNEL_ADDRESS_ADD_SQL = f"""
+WITH old AS (
+    SELECT key, {_listed("channels")} AS list FROM {RECIPIENT_TABLE}
+    WHERE key = %(rcp_key)s FOR UPDATE
+), changed AS (
+    UPDATE {RECIPIENT_TABLE} r
+    SET channels = jsonb_set(r.channels, ARRAY[%(rcp_channel)s],
+                             {_OTHERS} || jsonb_build_array(%(rcp_address)s::jsonb)),
+        updated_at = now()
+    FROM old
+    WHERE r.key = old.key
+      AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(old.list) AS a
+                      WHERE a = %(rcp_address)s::jsonb)
+    RETURNING r.key
+)
+SELECT
+    EXISTS (SELECT 1 FROM old),
+    EXISTS (SELECT 1 FROM old, jsonb_array_elements(old.list) AS a
+            WHERE a = %(rcp_address)s::jsonb),
+    EXISTS (SELECT 1 FROM old, jsonb_array_elements(old.list) AS a
+            WHERE {_identity("a")} = {_identity("%(rcp_address)s::jsonb")})
+"""  # noqa: S608 (names from the models, values as parameters)
+CHANNEL_ADDRESS_REMOVE_SQL = f"""
+UPDATE {RECIPIENT_TABLE} r
+SET channels = jsonb_set(r.channels, ARRAY[%(rcp_channel)s], {_OTHERS}), updated_at = now()
+WHERE r.key = %(rcp_key)s
+  AND EXISTS (SELECT 1 FROM jsonb_array_elements({_listed("r.channels")}) AS a
+              WHERE {_identity("a")} = {_identity("%(rcp_address)s::jsonb")})
+RETURNING r.key
+"""  # noqa: S608 (names from the models, values as parameters)
+
+# A category's slug taken out of every person's preferences (recipients/categories.py).
+CATEGORY_PREFERENCES_SCRUB_SQL = f"""
+UPDATE {RECIPIENT_TABLE}
+SET preferences = jsonb_set(preferences, '{{categories}}',
+                            (preferences -> 'categories') - %(rcp_slug)s::text),
+    updated_at = now()
+WHERE jsonb_typeof(preferences -> 'categories') = 'object'
+  AND preferences -> 'categories' ? %(rcp_slug)s::text
 """  # noqa: S608 (names from the models, values as parameters)

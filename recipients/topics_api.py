@@ -11,6 +11,7 @@ from django.urls import path
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,7 +25,8 @@ from common.http import (
     request_fields,
 )
 from common.scopes import ADMIN, TRIGGER, Refused
-from recipients.models import KEY_MAX_LENGTH, Topic
+from recipients.models import KEY_MAX_LENGTH, Recipient, Topic
+from recipients.preferences_api import RECIPIENT_PARAMETER
 from recipients.topics import (
     SUBSCRIBERS_PAGE_DEFAULT,
     SUBSCRIBERS_PAGE_MAX,
@@ -37,6 +39,8 @@ from recipients.topics import (
     topic_subscriber_count,
     topic_subscribers,
     topic_unsubscribe,
+    topics_counted,
+    topics_of,
 )
 
 
@@ -51,6 +55,13 @@ class TopicOutputSerializer(serializers.Serializer):
     description = serializers.CharField()
     subscribers = serializers.IntegerField(help_text="how many recipients are subscribed")
     created_at = serializers.DateTimeField()
+
+
+class RecipientTopicSerializer(serializers.Serializer):
+    key = serializers.CharField(source="topic.key")
+    name = serializers.CharField(source="topic.name")
+    description = serializers.CharField(source="topic.description")
+    subscribed_at = serializers.DateTimeField(source="created_at")
 
 
 class SubscribersInputSerializer(StrictSerializer):
@@ -120,6 +131,34 @@ def _results_json(results: list[ItemResult]) -> dict[str, Any]:
             answer.update(subscribed=result.subscribed, changed=result.changed)
         answers.append(answer)
     return {"results": SubscribersOutputSerializer({"results": answers}).data["results"]}
+
+
+class TopicListApi(StrictQueryParameters, ListAPIView):
+    api_scopes = {"GET": TRIGGER}
+    workflow_limits = Refused("read or change topics")
+    serializer_class = TopicOutputSerializer
+
+    def get_queryset(self):
+        return topics_counted()
+
+    @extend_schema(summary="List topics")
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class RecipientTopicListApi(StrictQueryParameters, ListAPIView):
+    api_scopes = {"GET": TRIGGER}
+    workflow_limits = Refused("read recipients' topics")
+    serializer_class = RecipientTopicSerializer
+
+    def get_queryset(self):
+        return topics_of(recipient=self.kwargs["recipient_id"])
+
+    @extend_schema(summary="List a recipient's topics", parameters=[RECIPIENT_PARAMETER])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if not Recipient.objects.filter(key=kwargs["recipient_id"]).exists():
+            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
+        return super().get(request, *args, **kwargs)
 
 
 class TopicDetailApi(StrictQueryParameters, APIView):
@@ -256,10 +295,16 @@ SUBSCRIBERS_BODY_SCHEMA = {
 }
 
 urlpatterns = [
+    path("topics/", TopicListApi.as_view(), name="topic-list"),
     path("topics/<str:topic_key>/", TopicDetailApi.as_view(), name="topic-detail"),
     path(
         "topics/<str:topic_key>/subscribers/",
         TopicSubscribersApi.as_view(),
         name="topic-subscribers",
+    ),
+    path(
+        "recipients/<str:recipient_id>/topics/",
+        RecipientTopicListApi.as_view(),
+        name="recipient-topics",
     ),
 ]

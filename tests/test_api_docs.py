@@ -14,13 +14,14 @@ PUBLIC = {"/api/schema/", "/api/docs/"}
 
 
 def documented_paths() -> list[str]:
-    """Every operation path of the schema, `{trigger_id}` written as the docs write it, `<id>`."""
+    """Every operation path of the schema, `{trigger_id}` written as the docs write it, `<id>`
+    (`{category_slug}`: `<slug>`)."""
     schema = SchemaGenerator().get_schema(request=None, public=True)
     paths = []
     for path in schema["paths"]:
         if path in PUBLIC:
             continue
-        paths.append(re.sub(r"\{(\w+_)?(id|key)\}", r"<\2>", path))
+        paths.append(re.sub(r"\{(\w+_)?(\w+)\}", r"<\2>", path))
     return paths
 
 

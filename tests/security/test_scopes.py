@@ -83,6 +83,14 @@ SCOPES = {
     ("health", "GET"): ADMIN,  # the details; without a key it is public
     ("recipient-inbox-token", "POST"): TRIGGER,
     ("recipient-inbox-token-rotate", "POST"): TRIGGER,
+    ("topic-list", "GET"): TRIGGER,
+    ("recipient-topics", "GET"): TRIGGER,
+    ("recipient-channel-address", "POST"): TRIGGER,
+    ("recipient-channel-address", "DELETE"): TRIGGER,
+    ("category-list", "GET"): ADMIN,
+    ("category-detail", "GET"): ADMIN,
+    ("category-detail", "PUT"): ADMIN,
+    ("category-detail", "DELETE"): ADMIN,
 }
 PUBLIC = {"schema", "docs"}
 # The in-app inbox's feed API: a recipient token, never an API key (inbox/auth.py; tested in
@@ -98,6 +106,8 @@ ARGUMENTS = {
     "topic_key": "no-such-topic",
     "fanout_id": uuid.uuid4(),
     "recipient_key": "no-such-recipient",
+    "channel": "fcm",
+    "category_slug": "no-such-category",
 }
 
 

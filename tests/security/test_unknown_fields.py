@@ -19,7 +19,7 @@ from deliveries.models import Suppression
 from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
 from inbox.tokens import recipient_token
-from recipients.models import Fanout, Recipient, Topic
+from recipients.models import Category, Fanout, Recipient, Topic
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node
 from tests.triggers.support import new_trigger
@@ -64,6 +64,8 @@ def path_values() -> dict[str, str]:
         "topic_key": topic.key,
         "fanout_id": str(fanout.pk),
         "recipient_key": unique("person"),
+        "channel": "fcm",
+        "category_slug": Category.objects.create(slug=unique("cat")).slug,
     }
 
 

@@ -194,6 +194,20 @@ PEOPLE = [
         "read or change recipients' preferences",
     ),
     ("post", "/api/recipients/{person}/inbox-token/", {}, "issue recipients' inbox tokens"),
+    (
+        "post",
+        "/api/recipients/{person}/channels/fcm/",
+        {"address": "t"},
+        "change recipients' push addresses",
+    ),
+    (
+        "delete",
+        "/api/recipients/{person}/channels/fcm/",
+        {"address": "t"},
+        "change recipients' push addresses",
+    ),
+    ("get", "/api/recipients/{person}/topics/", None, "read recipients' topics"),
+    ("get", "/api/topics/", None, "read or change topics"),
     ("get", "/api/topics/{topic}/", None, "read or change topics"),
     ("put", "/api/topics/{topic}/", {"name": "mine now"}, "read or change topics"),
     ("put", "/api/topics/new-topic/", {}, "read or change topics"),
@@ -502,6 +516,8 @@ def _concrete(path: str, world: dict[str, Any]) -> str:
         "topic_key": world["topic"].key,
         "endpoint_id": world["fanout"].pk,  # any uuid: admin only
         "suppression_id": 1,
+        "channel": "fcm",
+        "category_slug": "marketing",
     }
     return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from django.conf import settings
-
 from recipients.selectors import RunRecipient
 from workers.nodes.base import recipient_channel
 from workers.providers import Provider
 from workers.providers.push import PushAnswer, fcm_backend, webpush_backend
 from workers.services.push import push_fan_out, push_message_id, push_topic
 from workflows.nodes.base import Rendered
+from workflows.nodes.push import PushNode
+from workflows.nodes.webpush import WebPushNode
 
 
 class PushBackend(Protocol):
@@ -30,22 +30,6 @@ def _notification(rendered: Rendered, idempotency_key: str) -> dict[str, Any]:
         name: rendered[name] for name in ("title", "body", "url", "icon") if rendered.get(name)
     }
     return {**fields, "tag": push_message_id(idempotency_key)}
-
-
-def _is_subscription(address: Any) -> bool:
-    """A browser's PushSubscription JSON: an https endpoint (http only where
-    NOTIFLOW_WEBPUSH_ALLOW_HTTP says so: the tests' push service) and its p256dh and auth keys."""
-    schemes = ("https://", "http://") if settings.NOTIFLOW_WEBPUSH_ALLOW_HTTP else ("https://",)
-    keys = address.get("keys") if isinstance(address, dict) else None
-    return (
-        isinstance(keys, dict)
-        and str(address.get("endpoint", "")).startswith(schemes)
-        and all(isinstance(keys.get(name), str) and keys[name] for name in ("p256dh", "auth"))
-    )
-
-
-def _is_token(address: Any) -> bool:
-    return isinstance(address, str) and 0 < len(address) <= 4096
 
 
 class _PushChannelBase:
@@ -93,7 +77,7 @@ class WebPushChannel(_PushChannelBase):
     address_key = "webpush"
 
     def usable(self, address: Any) -> bool:
-        return _is_subscription(address)
+        return not WebPushNode().address_problem(address)
 
     def backend(self) -> PushBackend:
         return webpush_backend()
@@ -105,7 +89,7 @@ class PushChannel(_PushChannelBase):
     address_key = "fcm"
 
     def usable(self, address: Any) -> bool:
-        return _is_token(address)
+        return not PushNode().address_problem(address)
 
     def backend(self) -> PushBackend:
         return fcm_backend()

@@ -26,6 +26,11 @@ class PushingType(SendingType):
     # Where the channel finds the run's recipient's addresses: recipient.channels[address_key].
     address_key = ""
 
+    def address_problem(self, address: Any) -> str:
+        """Why `address` cannot be one of a recipient's addresses on this channel, or "": what
+        the worker sends to and what POST /api/recipients/<id>/channels/<channel>/ accepts."""
+        raise NotImplementedError
+
     def recipient_check(self, node: dict[str, Any], rendered: Rendered) -> Rendered:
         """The rendered fields as sent, or RenderError: an empty title, a link that is neither
         https nor a path."""
