@@ -298,7 +298,8 @@ class InboxStreamApi(RecipientTokenView):
         description="`text/event-stream`: `message` events (a message as the feed shows it) for "
         "each new message, and a `counts` event after each change (also one from another tab's "
         "mark), within a second of its commit; a comment line every 15 s. Each event's `id` is "
-        "a position: reconnect with it as the `Last-Event-ID` header to get every message since. "
+        "a position: reconnect with it as the `Last-Event-ID` header to get every message since "
+        "(oldest first, in batches of 50 one after another; the counts after the last). "
         "Authorization: `Recipient <recipient id>:<token>` (use fetch() with that header; the "
         "browser's EventSource cannot send one).",
         parameters=[

@@ -14,13 +14,17 @@ HEARTBEAT_SECONDS keeps proxies from closing it. Per stream the process holds an
 the request's scope and the slot (its position and at most RECENT_IDS message ids).
 
 Every event's `id` is the feed position after it; a client that reconnects with it as
-`Last-Event-ID` gets every message stored after that position, so it misses nothing. A message
-is looked for back to SLACK_SECONDS before the position (a message's time is its statement's
-start, and a step that started earlier may commit later), the ids already sent left out; a
-client that reconnects may see one of those again and keeps it once by its id (the widget does).
+`Last-Event-ID` gets every message stored after that position, so it misses nothing. They come
+in batches of at most BATCH_MAX, oldest first: while an answer is a full batch the adapter asks
+the view for the next at once, without waiting for a change, and the counts follow the last
+(the view ends a batch and its request; no connection or cursor is held while a batch is sent).
+On the first read after a change a message is also looked for back to SLACK_SECONDS before the
+position (a message's time is its statement's start, and a step that started earlier may commit
+later), the ids already sent left out; a client that reconnects may see one of those again and
+keeps it once by its id (the widget does).
 
-Without the adapter (Django's test client, runserver) the view answers the same first events and
-the response ends; an EventSource-style client reconnects.
+Without the adapter (Django's test client, runserver) the view answers the same first events (one
+batch) and the response ends; an EventSource-style client reconnects from the last id.
 
 A web process holds at most NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT open streams of one recipient
 (the listener counts them): one more is answered 429 and the open ones are left alone, so a
@@ -53,8 +57,8 @@ STREAM_ENVIRON_KEY = "notiflow.inbox_stream"
 HEARTBEAT_SECONDS = 15.0
 SLACK_SECONDS = 5.0
 RECENT_IDS = 100
-# At most this many messages in one batch of events (a reconnect after a long absence reads the
-# feed for the rest).
+# At most this many messages in one answer of the view: more are sent in further answers, one
+# after another, each read in a pool thread of its own (no connection held while one is sent).
 BATCH_MAX = 50
 RECONNECT_SECONDS = 1.0
 
@@ -68,38 +72,46 @@ class StreamSlot:
     recipient: str | None = None
     cursor: str = ""
     recent: list[str] = field(default_factory=list)
+    # The last answer was a full batch: the next is sent at once, without waiting for a change.
+    more: bool = False
 
     def carry(self, before: StreamSlot) -> None:
         """Take the position of the stream's slot `before` (for a redispatch)."""
-        self.cursor, self.recent = before.cursor, list(before.recent)
+        self.cursor, self.recent, self.more = before.cursor, list(before.recent), before.more
 
 
 def stream_events(recipient: str, slot: StreamSlot) -> bytes:
-    """The events after `slot`'s position (moved on): each new message, then the counts."""
+    """The events after `slot`'s position (moved on): at most BATCH_MAX new messages, then the
+    counts once caught up (`slot.more` False; True: a full batch, more may follow)."""
+    mine = InboxMessage.objects.filter(recipient=recipient)
     messages: list[InboxMessage] = []
     if slot.cursor:
         created_at, message_id = cursor_read(slot.cursor)
-        since = created_at - timedelta(seconds=SLACK_SECONDS)
-        rows = InboxMessage.objects.filter(recipient=recipient, created_at__gte=since)
-        rows = rows.exclude(id__in=slot.recent).exclude(Q(created_at=created_at, id=message_id))
-        messages = list(rows.order_by("created_at", "id")[:BATCH_MAX])
+        after = Q(created_at__gt=created_at) | Q(created_at=created_at, id__gt=message_id)
+        if not slot.more:  # the first read of a change: a step may commit after a later one
+            slack = Q(created_at__gte=created_at - timedelta(seconds=SLACK_SECONDS))
+            late = mine.filter(slack & ~after).exclude(id__in=[message_id, *slot.recent])
+            messages = list(late.order_by("created_at", "id")[:BATCH_MAX])
+        batch = list(mine.filter(after).order_by("created_at", "id")[:BATCH_MAX])
     elif slot.redispatch:  # the inbox was empty when the stream opened: all of it is new
-        rows = InboxMessage.objects.filter(recipient=recipient).exclude(id__in=slot.recent)
-        messages = list(rows.order_by("created_at", "id")[:BATCH_MAX])
+        batch = list(mine.exclude(id__in=slot.recent).order_by("created_at", "id")[:BATCH_MAX])
     else:  # a first connect: from the newest message on (the client read the feed)
-        newest = InboxMessage.objects.filter(recipient=recipient).order_by("-created_at", "-id")
+        batch = []
+        newest = mine.order_by("-created_at", "-id")
         if first := newest.first():
             slot.cursor = cursor_of(first)
             since = first.created_at - timedelta(seconds=SLACK_SECONDS)
             shown = newest.filter(created_at__gte=since).values_list("id", flat=True)
             slot.recent = [str(value) for value in shown[:RECENT_IDS]]
+    slot.more = len(batch) == BATCH_MAX
     parts: list[str] = []
-    for message in messages:
+    for message in [*messages, *batch]:
         slot.recent = [*slot.recent, str(message.pk)][-RECENT_IDS:]
         if not slot.cursor or cursor_read(cursor_of(message)) > cursor_read(slot.cursor):
             slot.cursor = cursor_of(message)
         parts.append(_event("message", message_json(message), slot.cursor))
-    parts.append(_event("counts", inbox_counts(recipient=recipient).as_dict(), slot.cursor))
+    if not slot.more:
+        parts.append(_event("counts", inbox_counts(recipient=recipient).as_dict(), slot.cursor))
     return "".join(parts).encode()
 
 
@@ -123,7 +135,8 @@ async def stream_follow(
 ) -> None:
     """Serve one open stream on the ASGI adapter (see the module): `first`, then, each time
     `listener` says the recipient's inbox changed, what `again` (the view, in a pool thread)
-    answers after the slot's position; a comment line every `heartbeat` seconds between; until
+    answers after the slot's position, again at once while an answer was a full batch; a
+    comment line every `heartbeat` seconds between; until
     the client leaves or `again` refuses (None: the token no longer valid, the person erased).
     A 429 instead when the recipient holds as many streams here as the listener allows."""
     assert slot.recipient is not None
@@ -139,17 +152,20 @@ async def stream_follow(
         chunk = first
         while True:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            woken = asyncio.ensure_future(changed.wait())
-            done, _ = await asyncio.wait(
-                {woken, gone}, timeout=heartbeat, return_when=asyncio.FIRST_COMPLETED
-            )
-            woken.cancel()
-            if gone in done:
+            if gone.done():
                 return
-            if woken not in done:
-                chunk = b": keep-alive\n\n"
-                continue
-            changed.clear()
+            if not slot.more:  # caught up: wait for a change
+                woken = asyncio.ensure_future(changed.wait())
+                done, _ = await asyncio.wait(
+                    {woken, gone}, timeout=heartbeat, return_when=asyncio.FIRST_COMPLETED
+                )
+                woken.cancel()
+                if gone in done:
+                    return
+                if woken not in done:
+                    chunk = b": keep-alive\n\n"
+                    continue
+                changed.clear()
             answered = await again(slot)
             if answered is None:
                 break

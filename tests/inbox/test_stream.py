@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from inbox.services import cursor_of
-from inbox.stream import STREAM_ENVIRON_KEY, StreamSlot, stream_follow
+from inbox.stream import BATCH_MAX, STREAM_ENVIRON_KEY, StreamSlot, stream_events, stream_follow
 from notiflow.asgi import WsgiAdapter
 from tests.inbox.test_feed_api import message, reader
 from tests.test_asgi import FakeWaiter, scope
@@ -70,6 +70,25 @@ def test_a_reconnect_with_last_event_id_gets_every_message_since():
     assert {e["data"]["id"] for e in repeated if e["event"] == "message"} <= {
         str(m.pk) for m in later
     }
+
+
+def test_a_full_batch_leaves_the_counts_to_the_last_and_the_next_batch_moves_on():
+    """Past BATCH_MAX missed messages the view answers a full batch and says there is more; the
+    next answer (what the adapter asks for at once) carries on after it, oldest first, each
+    message once, and ends with the counts."""
+    had = message("ada", "had", age=600)
+    missed = [message("ada", f"missed {i}", age=300 - i) for i in range(BATCH_MAX + 10)]
+    slot = StreamSlot(recipient="ada", cursor=cursor_of(had))
+
+    first = events(stream_events("ada", slot))
+    assert slot.more and "counts" not in [e["event"] for e in first]
+    following = StreamSlot(redispatch=True)
+    following.carry(slot)
+    rest = events(stream_events("ada", following))
+
+    assert not following.more and rest[-1]["event"] == "counts"
+    sent = [e["data"]["id"] for e in first + rest[:-1]]
+    assert sent == [str(m.pk) for m in missed]
 
 
 def test_a_last_event_id_that_is_not_a_position_is_a_400():

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
+from datetime import timedelta
 
 import httpx
 import pytest
 import requests
+from django.utils import timezone
 from httpx_sse import connect_sse
 
 from inbox.models import InboxMessage
+from inbox.services import cursor_of
+from inbox.stream import BATCH_MAX
 from recipients.models import Recipient
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain
@@ -94,3 +99,47 @@ def test_a_standard_sse_client_reads_the_stream_with_its_accept_header(e2e):
                 break
             assert time.monotonic() < deadline, f"no message event; received {received}"
     assert received[0] == "counts"
+
+
+def test_a_reconnect_gets_every_missed_message_in_order_in_batches(e2e):
+    """120 messages stored while the client was away (more than two batches; pairs of them at
+    the same time, ordered by id): the reconnect with `Last-Event-ID` gets all of them, oldest
+    first, each once, then the counts, without a further change to wake it."""
+    recipient = Recipient.objects.create(key=unique("person")).key
+    start = timezone.now() - timedelta(seconds=30)
+
+    def stored(title: str, at: timedelta) -> InboxMessage:
+        return InboxMessage(
+            recipient=recipient,
+            trigger_id=uuid.uuid4(),
+            node_id="bell",
+            workflow_key="welcome",
+            title=title,
+            body=title,
+            body_html=f"<p>{title}</p>",
+            created_at=start + at,
+        )
+
+    had = InboxMessage.objects.bulk_create([stored("had", timedelta(seconds=-60))])[0]
+    missed = InboxMessage.objects.bulk_create(
+        [stored(f"missed {i}", timedelta(milliseconds=i // 2)) for i in range(120)]
+    )
+    assert len(missed) > 2 * BATCH_MAX
+    expected = [str(m.pk) for m in sorted(missed, key=lambda m: (m.created_at, str(m.pk)))]
+
+    received: list[str] = []
+    headers = {**stack_headers(recipient), "Last-Event-ID": cursor_of(had)}
+    deadline = time.monotonic() + 30
+    with (
+        httpx.Client(timeout=httpx.Timeout(10, read=20)) as client,
+        connect_sse(client, "GET", f"{e2e.base_url}/api/inbox/stream/", headers=headers) as source,
+    ):
+        assert source.response.status_code == 200, source.response.read()
+        for event in source.iter_sse():
+            if event.event == "counts":
+                counts = json.loads(event.data)
+                break
+            received.append(json.loads(event.data)["id"])
+            assert time.monotonic() < deadline, f"{len(received)} messages so far"
+    assert received == expected
+    assert counts == {"unseen": 121, "unread": 121, "total": 121}

@@ -5,15 +5,23 @@ the other tab too."""
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
+
 import pytest
+import requests
 from django.template import Context, Template
 from django.test import override_settings
+from django.utils import timezone
 
+from inbox.models import InboxMessage
+from inbox.services import PAGE_SIZE
 from recipients.models import Recipient
 from tests.conftest import STACK_SETTINGS, unique
 from tests.factories import WorkflowFactory, chain
+from tests.inbox.support import stack_headers
 from tests.inbox.test_inapp_node import inapp_node
-from tests.ops.test_admin_browser import SHOTS, browser_page  # noqa: F401 (the fixture)
+from tests.ops.test_admin_browser import SHOTS, browser_page, shot  # noqa: F401 (the fixture)
 from triggers.services import TriggerRequest, triggers_create
 
 pytestmark = pytest.mark.e2e
@@ -36,6 +44,14 @@ def widget_page(recipient: str) -> str:
 
 def badge(page):
     return page.locator("notiflow-inbox").locator(".badge")
+
+
+def open_widget(page, base_url: str, html: str) -> None:
+    page.route(
+        f"{base_url}{PAGE}", lambda route: route.fulfill(body=html, content_type="text/html")
+    )
+    page.goto(f"{base_url}{PAGE}")
+    page.wait_for_function("customElements.get('notiflow-inbox') !== undefined")
 
 
 def test_the_bell_counts_a_new_message_live_and_a_click_reads_it_on_both_tabs(
@@ -80,3 +96,69 @@ def test_the_bell_counts_a_new_message_live_and_a_click_reads_it_on_both_tabs(
     for page in (first, second):
         badge(page).wait_for(state="hidden", timeout=5_000)
     first.locator("notiflow-inbox").locator("li.read").wait_for()
+
+
+def test_load_more_shows_the_next_page_and_another_tabs_marks_show_on_the_items(
+    e2e,
+    browser_page,  # noqa: F811 (the fixture)
+):
+    """Past the first page, "Load more" appends the older messages; a read and an archive made
+    through the API (as another tab makes them) show on the open list's items, not only on the
+    counts: the read one on page 2 is shown read, the archived one leaves the list."""
+    from playwright.sync_api import expect
+
+    recipient = Recipient.objects.create(key=unique("person")).key
+    now = timezone.now()
+    stored = InboxMessage.objects.bulk_create(
+        InboxMessage(
+            recipient=recipient,
+            trigger_id=uuid.uuid4(),
+            node_id="bell",
+            workflow_key="welcome",
+            title=f"Message {i}",
+            body=f"Body of message {i}",
+            body_html=f"<p>Body of message <b>{i}</b></p>",
+            created_at=now - timedelta(minutes=i),
+        )
+        for i in range(PAGE_SIZE + 5)
+    )
+    page = browser_page
+    open_widget(page, e2e.base_url, widget_page(recipient))
+    widget = page.locator("notiflow-inbox")
+    badge(page).wait_for(state="visible")
+    widget.locator(".bell").click()
+    items = widget.locator("li[data-id]")
+    more = widget.locator(".more")
+    more.wait_for()
+    assert items.count() == PAGE_SIZE
+    more.scroll_into_view_if_needed()
+    shot(page, "inbox-widget-load-more")
+
+    more.click()
+    widget.locator(f'li[data-id="{stored[-1].pk}"]').wait_for()
+    assert items.count() == PAGE_SIZE + 5
+    more.wait_for(state="hidden")
+    assert "Message 24" in items.last.inner_text()
+
+    on_page_two, first = stored[PAGE_SIZE + 2], stored[0]
+    item = widget.locator(f'li[data-id="{on_page_two.pk}"]')
+    assert item.get_attribute("class") == "unread"
+    mark_elsewhere(e2e.base_url, recipient, on_page_two, "read")
+    widget.locator(f'li.read[data-id="{on_page_two.pk}"]').wait_for(timeout=5_000)
+    mark_elsewhere(e2e.base_url, recipient, first, "archived")
+    widget.locator(f'li[data-id="{first.pk}"]').wait_for(state="detached", timeout=5_000)
+    assert items.count() == PAGE_SIZE + 4
+    expect(badge(page)).to_have_text(str(PAGE_SIZE + 3))
+    item.scroll_into_view_if_needed()
+    shot(page, "inbox-widget-more")
+
+
+def mark_elsewhere(base_url: str, recipient: str, message: InboxMessage, mark: str) -> None:
+    """Mark `message` through the API, as another tab of the recipient does."""
+    answer = requests.post(
+        f"{base_url}/api/inbox/mark/",
+        json={"ids": [str(message.pk)], "as": mark},
+        headers=stack_headers(recipient),
+        timeout=10,
+    )
+    assert answer.status_code == 200 and answer.json()["marked"] == [str(message.pk)], answer.text

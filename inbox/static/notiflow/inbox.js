@@ -2,7 +2,8 @@
  * component with no framework and no build step. Attributes: `api` (the Notiflow origin, empty
  * for this one), `recipient`, `token` (the server computes it: {% notiflow_inbox %}). A bell with
  * the unread count opens a list; a click on a message marks it read (and follows its link);
- * "Mark all read" and "Archive" do what they say; a stream keeps it live. Themable with the CSS
+ * "Mark all read" and "Archive" do what they say; "Load more" reads the feed's next page; a stream
+ * keeps it live, and a mark made elsewhere (another tab) shows on the list. Themable with the CSS
  * custom properties below, set on the element or an ancestor. */
 (() => {
   "use strict";
@@ -23,7 +24,9 @@
     .panel[hidden] { display: none; }
     header { display: flex; justify-content: space-between; align-items: center; padding: 8px 12px;
       border-bottom: 1px solid var(--nf-border); font-weight: 600; }
-    header button, .archive { background: none; border: 0; color: var(--nf-accent); font-size: 13px; }
+    header button, .archive, .more { background: none; border: 0; color: var(--nf-accent); font-size: 13px; }
+    .more { display: block; width: 100%; padding: 10px 12px; }
+    .more[hidden] { display: none; }
     ul { list-style: none; margin: 0; padding: 0; }
     li { padding: 10px 12px; border-bottom: 1px solid var(--nf-border); cursor: pointer; display: flex; gap: 8px; }
     li.unread { background: var(--nf-unread); }
@@ -46,6 +49,7 @@
       this.messages = new Map(); // id -> message, kept once by id
       this.counts = { unseen: 0, unread: 0, total: 0 };
       this.lastEventId = "";
+      this.nextCursor = null; // the feed's next page, older than every message shown
       this.root = this.attachShadow({ mode: "open" });
       this.root.innerHTML = `<style>${STYLE}</style>
         <button class="bell" part="bell" aria-haspopup="true" aria-expanded="false"
@@ -55,11 +59,13 @@
           class="badge" hidden></span></button>
         <div class="panel" part="panel" role="dialog" aria-label="Notifications" hidden>
           <header><span>Notifications</span><button class="all" type="button">Mark all read</button></header>
-          <ul role="list"></ul></div>`;
+          <ul role="list"></ul><button class="more" type="button" hidden>Load more</button></div>`;
       this.bell = this.root.querySelector(".bell");
       this.badge = this.root.querySelector(".badge");
       this.panel = this.root.querySelector(".panel");
       this.list = this.root.querySelector("ul");
+      this.more = this.root.querySelector(".more");
+      this.more.addEventListener("click", () => this.loadMore());
       this.bell.addEventListener("click", () => this.toggle());
       this.root.querySelector(".all").addEventListener("click", () => this.markAll("read"));
       this.addEventListener("keydown", (e) => {
@@ -88,7 +94,45 @@
     async load() {
       const [feed, counts] = await Promise.all([this.call("/api/inbox/"), this.call("/api/inbox/counts/")]);
       feed.results.forEach((m) => this.messages.set(m.id, m));
+      this.nextCursor = feed.next_cursor;
+      this.loaded = true;
       this.show(counts);
+    }
+
+    async loadMore() {
+      if (!this.nextCursor || this.more.disabled) return;
+      this.more.disabled = true;
+      try {
+        const page = await this.call(`/api/inbox/?cursor=${encodeURIComponent(this.nextCursor)}`);
+        page.results.forEach((m) => { if (!this.messages.has(m.id)) this.messages.set(m.id, m); });
+        this.nextCursor = page.next_cursor;
+        this.show();
+      } finally { this.more.disabled = false; }
+    }
+
+    // The stream says only that the counts changed: when they differ from what this tab knows
+    // (its own marks' answers, the new messages it was sent), a mark was made elsewhere, so the
+    // shown messages' states are read again: the feed, archived ones included, down to the
+    // oldest shown. One read at a time; a change during it reads once more.
+    async refresh() {
+      if (this.refreshing) { this.stale = true; return; }
+      this.refreshing = true;
+      try {
+        do {
+          this.stale = false;
+          const times = [...this.messages.values()].map((m) => Date.parse(m.created_at));
+          const oldest = times.length ? Math.min(...times) : Infinity;
+          let cursor = "";
+          for (;;) {
+            const page = await this.call(`/api/inbox/?archived=all&limit=100${cursor && `&cursor=${encodeURIComponent(cursor)}`}`);
+            page.results.forEach((m) => { if (Date.parse(m.created_at) >= oldest) this.messages.set(m.id, m); });
+            const last = page.results[page.results.length - 1];
+            if (!page.next_cursor || !last || Date.parse(last.created_at) <= oldest) break;
+            cursor = page.next_cursor;
+          }
+          this.show();
+        } while (this.stale);
+      } catch (error) { /* the next change reads again */ } finally { this.refreshing = false; }
     }
 
     async listen() { // Server-Sent Events over fetch(): EventSource cannot send Authorization
@@ -127,8 +171,20 @@
       if (fields.id) this.lastEventId = fields.id;
       if (!fields.data) return;
       const data = JSON.parse(fields.data);
-      if (fields.event === "message") { this.messages.set(data.id, data); this.show(); }
-      if (fields.event === "counts") this.show(data);
+      if (fields.event === "message") {
+        if (!this.messages.has(data.id) && !data.archived_at) {
+          this.counts.total += 1;
+          if (!data.seen_at) this.counts.unseen += 1;
+          if (!data.read_at) this.counts.unread += 1;
+        }
+        this.messages.set(data.id, data);
+        this.show();
+      }
+      if (fields.event === "counts") {
+        const known = this.counts;
+        if (this.loaded && ["unseen", "unread", "total"].some((k) => known[k] !== data[k])) this.refresh();
+        this.show(data);
+      }
     }
 
     async mark(ids, as) {
@@ -166,8 +222,9 @@
       this.badge.textContent = unread > 99 ? "99+" : String(unread);
       this.bell.setAttribute("aria-label", `Notifications, ${unread} unread`);
       const shown = [...this.messages.values()].filter((m) => !m.archived_at)
-        .sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+        .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || (a.id < b.id ? 1 : -1));
       this.list.replaceChildren(...shown.map((m) => this.item(m)));
+      this.more.hidden = !this.nextCursor;
       if (!shown.length) this.list.innerHTML = '<li class="empty" role="listitem">Nothing here yet</li>';
     }
 
