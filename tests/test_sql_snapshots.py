@@ -236,7 +236,7 @@ def test_a_send_step_for_a_recipient_reads_it_with_its_preferences_first():
 
 
 def test_a_send_whose_template_fails_gives_its_slot_back():
-    bad = email_node("mail", subject="{{ payload.name | nosuchfilter }}")
+    bad = email_node("mail", subject="{{ payload.no_such_field }}")  # strict: fails to render
     trigger = trigger_of(warm(bad, sms_node("text")), "k")
     with sent() as statements:
         step(trigger)()
