@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from django.conf import settings
 from django.utils import timezone
 
 from common.metrics import metrics_group_name
@@ -92,8 +93,19 @@ def test_waits_events_fanouts_and_streams_move_their_metrics_on_the_stack(e2e, a
     paid, late = fire(api, workflow, {"order_id": "o-1"}), fire(api, workflow, {"order_id": "o-2"})
     for run in (paid, late):
         waiting(run)
-    parsed = samples(scrape(e2e).text)
-    assert value(parsed, "notiflow_runs", workflow=workflow.key, status="waiting") == 2
+    # The gauges are read from the database at most once per cache period in each web process:
+    # a scrape soon after `before` may still show the gauges of before this workflow existed.
+    wait_for(
+        lambda: (
+            value(
+                samples(scrape(e2e).text), "notiflow_runs", workflow=workflow.key, status="waiting"
+            )
+            == 2
+        ),
+        timeout=settings.NOTIFLOW_METRICS_CACHE_SECONDS * 2 + 10,
+        interval=0.5,
+        message="the gauge counts the two waiting runs",
+    )
 
     posted = {"name": name, "id": unique("e"), "data": {"order_id": "o-1"}}
     assert api.post("/api/events/", posted).json()["resumed"] == 1
