@@ -272,6 +272,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A fan-out's statuses (running, done, failed, cancelled) share the field name `status` with
+    # other choice sets: named here, as drf-spectacular asks, rather than `Status326Enum`.
+    "ENUM_NAME_OVERRIDES": {"FanoutStatusEnum": "recipients.models.FanoutStatus"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "notiflow.openapi.add_error_responses",
