@@ -328,6 +328,34 @@ def delivery_outcome(span: Span, *, answer: str, status: str | None, error: str)
         span.set_status(Status(StatusCode.ERROR, error[:500]))
 
 
+def linked_roots(name: str, *, link: str, attributes: list[dict[str, str]]) -> list[str]:
+    """One new trace for each of `attributes` (a run the fan-out made), its root an instant span
+    `name` that links to the span of another trace (`link`, a stored traceparent: the fan-out's
+    intake request): the traceparents to store with the runs, so each run's steps are one trace
+    of its own, reached from the fan-out's. Empty contexts while tracing is off or for an empty
+    or malformed `link`."""
+    if _tracer is None or trace_id(link) is None:
+        return [""] * len(attributes)
+    from opentelemetry.context import Context
+    from opentelemetry.propagate import extract
+    from opentelemetry.trace import Link, SpanKind, get_current_span
+
+    linked = get_current_span(extract({"traceparent": link})).get_span_context()
+    contexts = []
+    for each in attributes:
+        span = _tracer.start_span(
+            name,
+            context=Context(),  # a root: a trace of its own
+            kind=SpanKind.PRODUCER,
+            links=[Link(linked, {"notiflow.link": "fanout"})] if linked.is_valid else [],
+            attributes=each,
+        )
+        span.end()
+        made = span.get_span_context()
+        contexts.append(f"00-{made.trace_id:032x}-{made.span_id:016x}-{int(made.trace_flags):02x}")
+    return contexts
+
+
 def span_link(trace_context: str) -> None:
     """Link the current span (a step's) to the span of another trace (`trace_context`, a stored
     traceparent): the request that posted the event resuming the run. Nothing while tracing is

@@ -146,6 +146,9 @@ class Fanout(models.Model):
     created = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
     created_by = models.CharField(max_length=255, blank=True, default="")
+    # The W3C traceparent of the intake request's span (empty: tracing off): each run the
+    # fan-out makes starts a trace of its own that links to it (docs/design.md, "Traces").
+    trace_context = models.CharField(max_length=55, blank=True, default="", db_default="")
     created_at = models.DateTimeField(db_default=Now(), editable=False)
     updated_at = models.DateTimeField(db_default=Now())
     finished_at = models.DateTimeField(null=True, blank=True)

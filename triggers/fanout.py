@@ -43,6 +43,7 @@ from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Now
 
+from common import tracing
 from common.broker import TaskCall, broker_priority, tasks_publish
 from common.db import fetchall_prepared
 from common.metrics import fanout_runs_observe
@@ -57,7 +58,13 @@ from triggers.services import (
     trigger_request_checked,
     workflow_unknown,
 )
-from triggers.sql import FANOUT_HELD_SQL, FANOUT_INTAKE_SQL, FANOUT_WORKFLOW_COLUMNS, STATUS_PARAMS
+from triggers.sql import (
+    FANOUT_HELD_SQL,
+    FANOUT_INTAKE_SQL,
+    FANOUT_TRACED_SQL,
+    FANOUT_WORKFLOW_COLUMNS,
+    STATUS_PARAMS,
+)
 from workflows.models import Workflow
 
 logger = logging.getLogger(__name__)
@@ -145,6 +152,7 @@ def fanout_start(
                 "priority": request.priority,
                 "cancellation_key": request.cancellation_key,
                 "created_by": actor,
+                "trace_context": tracing.traceparent(),
             },
         )
         if not created:  # a concurrent request with the key won
@@ -250,7 +258,10 @@ def fanout_chunk(*, fanout_id: UUID | str, cursor: int) -> int | None:
         chunk = _chunk_read(fanout, size)
         try:
             created, refused = _chunk_create(
-                _request_of(fanout), [key for _, key in chunk], actor=fanout.created_by
+                _request_of(fanout),
+                [key for _, key in chunk],
+                actor=fanout.created_by,
+                fanout=fanout,
             )
         except _WorkflowGone as gone:
             _fail(fanout, str(gone))
@@ -273,7 +284,7 @@ class _WorkflowGone(Exception):
 
 
 def _chunk_create(
-    request: FanoutRequest, recipients: list[str], *, actor: str
+    request: FanoutRequest, recipients: list[str], *, actor: str, fanout: Fanout
 ) -> tuple[int, list[str]]:
     """The runs of one chunk, one per recipient, as intake would create them for requests of
     `request`'s workflow, payload, priority and cancellation key with the derived keys (the same
@@ -346,8 +357,29 @@ def _chunk_create(
         f"the trigger with idempotency key {keys[i]!r} was deleted while the chunk ran, twice"
         for i in pending
     )
+    _runs_traced(fanout, created)
     triggers_enqueue_on_commit(created)
     return len(created), refused
+
+
+def _runs_traced(fanout: Fanout, created: list[Nudge]) -> None:
+    """While tracing, each run made starts a trace of its own linked to the fan-out's intake
+    span (one statement for the chunk; nothing while tracing is off or the fan-out was made
+    untraced)."""
+    if not created or not fanout.trace_context or not tracing.active():
+        return
+    contexts = tracing.linked_roots(
+        "fanout run",
+        link=fanout.trace_context,
+        attributes=[
+            {"notiflow.trigger.id": str(run.trigger_id), "notiflow.fanout.id": str(fanout.pk)}
+            for run in created
+        ],
+    )
+    fetchall_prepared(
+        FANOUT_TRACED_SQL,
+        {"ids": [str(run.trigger_id) for run in created], "contexts": contexts},
+    )
 
 
 def _run_hashes(request: FanoutRequest, payload_json: str, recipients: list[str]) -> list[str]:

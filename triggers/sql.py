@@ -321,6 +321,15 @@ FROM target LEFT JOIN inserted ON true
 """  # noqa: S608 (names from the models, values as parameters)
 FANOUT_WORKFLOW_COLUMNS = 5
 
+# The traceparents of a chunk's runs made while tracing (triggers/fanout.py `_runs_traced`),
+# in the chunk's transaction: each run's trace links to the fan-out's.
+FANOUT_TRACED_SQL = f"""
+UPDATE {TRIGGER_TABLE} t SET trace_context = x.context
+FROM unnest(%(ids)s::uuid[], %(contexts)s::text[]) AS x (id, context)
+WHERE t.id = x.id
+RETURNING t.id
+"""  # noqa: S608 (names from the models, values as parameters)
+
 # Which of these keys a run (not deleted) of the workflow holds, and with which request hash.
 FANOUT_HELD_SQL = f"""
 SELECT idempotency_key, request_hash FROM {TRIGGER_TABLE}

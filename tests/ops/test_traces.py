@@ -16,6 +16,7 @@ import requests
 from django.conf import settings
 
 from events.services.endpoints import endpoint_create, endpoint_delete
+from recipients.models import Fanout, Recipient, Topic, TopicSubscription
 from registry.selectors import live_workers_by_queue
 from tests.conftest import STACK_SETTINGS, TEST_BROKER_URL, broker_clear, unique
 from tests.events.support import endpoint_on
@@ -342,3 +343,60 @@ def test_a_run_resumed_by_an_event_links_its_step_to_the_posting_requests_span(
     resumed = [s for s in steps if s.links]
     assert [s.attributes["notiflow.node.id"] for s in resumed] == ["paid"]
     assert resumed[0].links == ((event_trace, post.span_id),)
+
+
+def test_each_run_of_a_fanout_is_a_trace_of_its_own_linked_to_the_fanouts_request(
+    traced_stack, otlp, django_db_blocker
+):
+    """A topic's fan-out: the request's span is in the client's trace; each run the workers make
+    starts a trace of its own (its root a `fanout run` span linking to that request's span), and
+    its steps are children of that root."""
+    with django_db_blocker.unblock():
+        workflow = WorkflowFactory(
+            key=f"{QUEUE}.{secrets.token_hex(5)}", definition=chain(sms_node("hello"))
+        )
+        topic = Topic.objects.create(key=unique("traced-topic"))
+        people = [unique("traced-person") for _ in range(3)]
+        Recipient.objects.bulk_create([Recipient(key=key) for key in people])
+        TopicSubscription.objects.bulk_create(
+            [TopicSubscription(topic=topic, recipient_id=key) for key in people]
+        )
+    fanout_trace, client_span = secrets.token_hex(16), secrets.token_hex(8)
+    answer = requests.post(
+        f"{traced_stack.base_url}/api/triggers/",
+        json={"workflow": workflow.key, "idempotency_key": unique("traced"), "topic": topic.key,
+              "payload": {"name": "Ada", "phone": "+15550100"}},
+        headers={"Authorization": f"Bearer {traced_stack.env['API_KEY']}",
+                 "traceparent": f"00-{fanout_trace}-{client_span}-01"},
+        timeout=10,
+    )  # fmt: skip
+    assert answer.status_code == 202, answer.text
+    with django_db_blocker.unblock():
+        wait_for(
+            lambda: Fanout.objects.get(pk=answer.json()["fanout_id"]).status == "done",
+            timeout=30,
+            message="the fan-out done",
+        )
+        runs = list(TriggerInstance.objects.filter(workflow__key=workflow.key))
+        assert sorted(run.recipient for run in runs) == sorted(people)
+        finished = [wait_terminal(run.pk) for run in runs]
+    assert {run.status for run in finished} == {"completed"}
+    run_traces = {str(run.pk): run.trace_id for run in finished}
+    assert None not in run_traces.values() and fanout_trace not in run_traces.values()
+    assert len(set(run_traces.values())) == len(people)
+
+    def linked(spans: list[ReceivedSpan]) -> bool:
+        roots = [s for s in spans if s.name == "fanout run" and s.trace_id in run_traces.values()]
+        steps = [s for s in spans if s.name == "step sms" and s.trace_id in run_traces.values()]
+        post = [s for s in spans if s.trace_id == fanout_trace and s.parent_span_id == client_span]
+        return len(roots) == len(steps) == len(people) and len(post) == 1
+
+    spans = otlp.wait_for(linked, timeout=30)
+    [post] = [s for s in spans if s.trace_id == fanout_trace and s.parent_span_id == client_span]
+    for run_id, trace in run_traces.items():
+        [root] = [s for s in spans if s.name == "fanout run" and s.trace_id == trace]
+        assert (root.parent_span_id, root.kind) == ("", PRODUCER)
+        assert root.attributes["notiflow.trigger.id"] == run_id
+        assert root.links == ((fanout_trace, post.span_id),)
+        [step] = [s for s in spans if s.name == "step sms" and s.trace_id == trace]
+        assert step.parent_span_id == root.span_id
