@@ -8,8 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.http import HttpResponse, HttpResponseRedirect
+from django.urls import reverse
 
+from recipients.categories import category_delete, category_workflows
 from recipients.models import Category
 from recipients.preferences import category_channels, channel_labels, known_channels
 
@@ -94,6 +97,32 @@ class CategoryAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: Any, obj: Category | None = None) -> list[str]:
         # Workflows and people's preferences name it by its slug.
         return ["slug"] if obj is not None else []
+
+    # Deleting follows the API's rules (recipients/categories.py): a category a workflow names
+    # stays (the operator is told which), and one deleted leaves every person's preferences.
+    def get_actions(self, request: Any) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # one at a time, each with its check
+        return actions
+
+    def delete_view(
+        self, request: Any, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        workflows = category_workflows(object_id)
+        if workflows:
+            self.message_user(
+                request,
+                f"Category {object_id!r} is not deleted: workflows {', '.join(workflows)} name "
+                "it. Move them to another category first.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(
+                reverse("admin:recipients_category_change", args=[object_id])
+            )
+        return super().delete_view(request, object_id, extra_context)
+
+    def delete_model(self, request: Any, obj: Category) -> None:
+        category_delete(slug=obj.slug)  # CategoryInUse if a workflow named it meanwhile
 
     @admin.display(description="defaults")
     def defaults_shown(self, category: Category) -> str:

@@ -56,3 +56,33 @@ def test_a_category_in_use_offers_the_channels_its_workflows_send_on_and_keeps_t
     )
     assert saved.status_code == 302, saved.content.decode()[:2000]
     assert Category.objects.get(slug="billing").defaults == {"email": False, "push": True}
+
+
+def test_deleting_in_the_admin_follows_the_apis_rules(admin_client):
+    # Issue 44: the admin deleted a category workflows name and left it in people's preferences.
+    from recipients.models import Recipient
+    from tests.factories import WorkflowFactory, chain, email_node
+
+    Category.objects.create(slug="billing")
+    Category.objects.create(slug="old")
+    workflow = WorkflowFactory(
+        definition={**chain(email_node("mail")), "preference_category": "billing"}
+    )
+    person = Recipient.objects.create(
+        key="ada", preferences={"categories": {"old": {"email": False}, "billing": {"sms": False}}}
+    )
+
+    refused = admin_client.post("/admin/recipients/category/billing/delete/", {"post": "yes"})
+    assert refused.status_code == 302
+    assert refused.url == "/admin/recipients/category/billing/change/"
+    page = admin_client.get(refused.url).content.decode()
+    assert f"workflows {workflow.key} name it" in page
+    assert Category.objects.filter(slug="billing").exists()
+
+    deleted = admin_client.post("/admin/recipients/category/old/delete/", {"post": "yes"})
+    assert deleted.status_code == 302, deleted.content.decode()[:2000]
+    assert not Category.objects.filter(slug="old").exists()
+    person.refresh_from_db()
+    assert person.preferences["categories"] == {"billing": {"sms": False}}
+    listing = admin_client.get("/admin/recipients/category/").content.decode()
+    assert 'value="delete_selected"' not in listing
