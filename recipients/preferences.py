@@ -25,6 +25,7 @@ from recipients.models import Category, Recipient
 from recipients.selectors import RunRecipient
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES
+from workflows.semantics import preference_page_url
 
 PREFERENCE_KEYS = ("channels", "categories", "workflows")
 RULE_PREFERENCE = "preference"  # the step log's and `message.skipped`'s rule for a preference
@@ -280,5 +281,5 @@ def preferences_url(recipient: str) -> str | None:
     service has no public URL (NOTIFLOW_PUBLIC_URL) to point it at (a template naming it then
     fails as any undefined variable does, never an empty link in an inbox)."""
     if not settings.NOTIFLOW_PUBLIC_URL:
-        return None
-    return f"{settings.NOTIFLOW_PUBLIC_URL}/deliveries/preferences/{preferences_token(recipient)}/"
+        return None  # (not signed for nothing)
+    return preference_page_url(preferences_token(recipient))

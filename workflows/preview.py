@@ -21,10 +21,12 @@ from django.conf import settings
 from workflows.nodes import node_type_of
 from workflows.nodes.base import NodePreview, RenderedField
 from workflows.semantics import (
+    PREFERENCES_URL,
     RenderError,
     execution_context,
     next_node_id,
     output_key,
+    preference_page_url,
     steps_context,
     steps_read,
 )
@@ -155,6 +157,9 @@ def _workflow_preview(
         )
         if steps:
             built["steps"] = steps
+        # A person's run links their page; the preview, a placeholder token (it signs nothing).
+        if recipient is not None and (link := preference_page_url("preview")):
+            built[PREFERENCES_URL] = link
         return built
 
     ancestors = _ancestors(list(by_id), edges)

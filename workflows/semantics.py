@@ -61,6 +61,15 @@ PREFERENCES_URL = "preferences_url"
 RECIPIENT_ROOTS = frozenset({"recipient", PREFERENCES_URL})
 
 
+def preference_page_url(token: str) -> str | None:
+    """The hosted preference page of a person's signed `token` (recipients.preferences), or None
+    while the service has no public address (NOTIFLOW_PUBLIC_URL) to point it at. The preview
+    links a placeholder token: it signs nothing."""
+    if not settings.NOTIFLOW_PUBLIC_URL:
+        return None
+    return f"{settings.NOTIFLOW_PUBLIC_URL}/deliveries/preferences/{token}/"
+
+
 def preferences_url_missing() -> str:
     """Why a run's context has no `preferences_url`: the link needs the service's public
     address, and a recipient whose page it is."""

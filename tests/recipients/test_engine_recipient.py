@@ -197,3 +197,25 @@ def test_the_preview_takes_an_optional_recipient():
     assert text_preview.ok and "has no phone" in text_preview.note
     alone = workflow_preview(definition=definition, payload={"name": "x"}, workflow=workflow)
     assert "recipient" in alone.nodes[0].error
+
+
+def test_the_preview_links_a_recipients_preference_page_or_says_which_setting_is_missing(
+    settings,
+):
+    # Issue 44: with a recipient given, the preview said "the run has no recipient".
+    definition = chain(without_to(email_node("mail", body="Manage: {{ preferences_url }}")))
+    workflow = {"key": "w", "name": "W", "version": 1}
+    ada = {"id": "u1", "email": "ada@example.com", "name": "Ada", "properties": {}}
+    settings.NOTIFLOW_PUBLIC_URL = "https://notify.example.com"
+
+    [linked] = workflow_preview(
+        definition=definition, payload={"name": "x"}, workflow=workflow, recipient=ada
+    ).nodes
+    assert linked.ok, linked.error
+    assert "Manage: https://notify.example.com/deliveries/preferences/" in linked.value("body")
+
+    settings.NOTIFLOW_PUBLIC_URL = ""
+    [unset] = workflow_preview(
+        definition=definition, payload={"name": "x"}, workflow=workflow, recipient=ada
+    ).nodes
+    assert "NOTIFLOW_PUBLIC_URL" in unset.error and "no recipient" not in unset.error
