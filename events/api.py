@@ -13,13 +13,14 @@ import uuid
 from django.db import transaction
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.actors import actor_of
+from common.api_errors import not_found
 from common.http import (
     NoFieldsSerializer,
     StrictBooleanField,
@@ -178,7 +179,7 @@ def _locked(endpoint_id: uuid.UUID) -> WebhookEndpoint:
     either waits for the change or went first (404), never a change to a row that is gone."""
     endpoint = endpoint_list().select_for_update().filter(pk=endpoint_id).first()
     if endpoint is None:
-        raise NotFound("webhook endpoint not found")
+        raise not_found("webhook endpoint", endpoint_id)
     return endpoint
 
 
@@ -218,7 +219,7 @@ class WebhookDetailApi(StrictQueryParameters, APIView):
     def get(self, request: Request, endpoint_id: uuid.UUID) -> Response:
         endpoint = endpoint_list().filter(pk=endpoint_id).first()
         if endpoint is None:
-            raise NotFound("webhook endpoint not found")
+            raise not_found("webhook endpoint", endpoint_id)
         return Response(WebhookEndpointSerializer(endpoint).data)
 
     @extend_schema(
@@ -300,5 +301,5 @@ class WebhookAttemptListApi(StrictQueryParameters, ListAPIView):
     def get_queryset(self):
         endpoint_id = self.kwargs["endpoint_id"]
         if not endpoint_list().filter(pk=endpoint_id).exists():
-            raise NotFound("webhook endpoint not found")
+            raise not_found("webhook endpoint", endpoint_id)
         return endpoint_attempt_list(endpoint_id=endpoint_id)

@@ -19,7 +19,7 @@ from drf_spectacular.utils import (
     extend_schema,
     inline_serializer,
 )
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -27,6 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api_errors import not_found
 from common.http import NoFieldsSerializer, StrictQueryParameters, StrictSerializer, request_fields
 from common.scopes import TRIGGER, Refused
 from inbox import services
@@ -265,7 +266,7 @@ class InboxTokenRotateApi(StrictQueryParameters, APIView):
         request_fields(request, NoFieldsSerializer)
         token = services.inbox_token_rotate(recipient_key=_key_checked(recipient_key))
         if token is None:
-            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("recipient", recipient_key)
         return Response({"token": token})
 
 

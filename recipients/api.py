@@ -15,14 +15,14 @@ from drf_spectacular.utils import (
     extend_schema_field,
     inline_serializer,
 )
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.api_errors import invalid_input
+from common.api_errors import invalid_input, not_found
 from common.http import (
     NoFieldsSerializer,
     StrictCharField,
@@ -218,7 +218,7 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
         key = _key_checked(recipient_id)
         recipient = recipient_list().filter(key=key).first()
         if recipient is None:
-            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("recipient", key)
         return Response(recipient_json(recipient))
 
     @extend_schema(
@@ -265,7 +265,7 @@ class RecipientDetailApi(StrictQueryParameters, APIView):
         request_fields(request, NoFieldsSerializer)
         erased = recipient_erase(key=key)
         if erased is None:
-            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("recipient", key)
         body = {
             "id": key,
             "erased": {

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api_errors import not_found
 from common.http import (
     NoFieldsSerializer,
     StrictBooleanField,
@@ -102,7 +103,7 @@ class CategoryDetailApi(StrictQueryParameters, APIView):
     def get(self, request: Request, category_slug: str) -> Response:
         category = Category.objects.filter(slug=category_slug).first()
         if category is None:
-            return Response({"detail": "category not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("category", category_slug)
         return Response(CategoryOutputSerializer(category).data)
 
     @extend_schema(
@@ -147,7 +148,7 @@ class CategoryDetailApi(StrictQueryParameters, APIView):
                 {"detail": detail, "workflows": exc.workflows}, status=status.HTTP_409_CONFLICT
             )
         if deleted is None:
-            return Response({"detail": "category not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("category", category_slug)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api_errors import not_found
 from common.http import StrictQueryParameters, StrictSerializer, request_fields
 from common.scopes import TRIGGER, Refused
 from recipients.channels import (
@@ -97,7 +98,7 @@ class RecipientChannelAddressApi(StrictQueryParameters, APIView):
         address = _checked(request, recipient_id, channel)
         added = channel_address_add(key=recipient_id, channel=channel, address=address)
         if added is None:
-            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("recipient", recipient_id)
         body = {"id": recipient_id, "channel": channel, "address": address}
         code = status.HTTP_201_CREATED if added is Added.NEW else status.HTTP_200_OK
         return Response(ChannelAddressSerializer(body).data, status=code)
@@ -115,7 +116,7 @@ class RecipientChannelAddressApi(StrictQueryParameters, APIView):
     def delete(self, request: Request, recipient_id: str, channel: str) -> Response:
         address = _checked(request, recipient_id, channel)
         if channel_address_remove(key=recipient_id, channel=channel, address=address) is None:
-            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("recipient", recipient_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -157,7 +157,7 @@ class RecipientTopicListApi(StrictQueryParameters, ListAPIView):
     @extend_schema(summary="List a recipient's topics", parameters=[RECIPIENT_PARAMETER])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if not Recipient.objects.filter(key=kwargs["recipient_id"]).exists():
-            return Response({"detail": "recipient not found"}, status=status.HTTP_404_NOT_FOUND)
+            raise not_found("recipient", kwargs["recipient_id"])
         return super().get(request, *args, **kwargs)
 
 

@@ -493,7 +493,7 @@ def test_an_unknown_id_is_a_json_404(api_client, method, path):
     unknown = uuid.uuid4()
     response = getattr(api_client, method)(ROOT + path.format(id=unknown), {}, format="json")
     assert response.status_code == 404
-    assert response.json()["detail"] == "webhook endpoint not found"
+    assert response.json()["detail"] == f"no webhook endpoint {str(unknown)!r}"
     not_a_uuid = getattr(api_client, method)(ROOT + path.format(id="nope"), {}, format="json")
     assert not_a_uuid.status_code == 404
 

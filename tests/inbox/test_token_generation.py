@@ -64,7 +64,9 @@ def test_a_rotate_revokes_every_earlier_token_and_answers_the_one_that_works():
 
 def test_a_rotate_of_nobody_is_a_404_and_takes_no_field():
     api = backend()
-    assert rotate(api, unique("nobody")).status_code == 404
+    nobody = unique("nobody")
+    assert (unknown := rotate(api, nobody)).status_code == 404
+    assert unknown.json() == {"detail": f"no recipient {nobody!r}"}
     key = Recipient.objects.create(key=unique("person")).key
     answer = rotate(api, key, {"reason": "leaked"})
     assert answer.status_code == 400 and "reason" in answer.json()["errors"]

@@ -67,7 +67,9 @@ def test_get_reads_and_an_unknown_id_is_a_404(api_client):
     key = unique("user")
     put(api_client, key, name="Ada")
     assert api_client.get(url(key)).json()["name"] == "Ada"
-    assert api_client.get(url(unique("nobody"))).status_code == 404
+    nobody = unique("nobody")
+    assert (unknown := api_client.get(url(nobody))).status_code == 404
+    assert unknown.json() == {"detail": f"no recipient {nobody!r}"}
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,7 @@ def test_a_slug_that_is_not_one_is_a_400_naming_slug(api_client):
 def test_unknown_categories_are_404(api_client):
     for response in (api_client.get(url("no-such")), api_client.delete(url("no-such"))):
         assert response.status_code == 404
-        assert response.json() == {"detail": "category not found"}
+        assert response.json() == {"detail": "no category 'no-such'"}
 
 
 def test_delete_takes_the_category_out_of_peoples_preferences(api_client):

@@ -97,7 +97,7 @@ def test_an_unknown_person_is_a_404(trigger_api, method):
     response = getattr(trigger_api, method)(url("nobody", "fcm"), {"address": "t"}, format="json")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "recipient not found"}
+    assert response.json() == {"detail": "no recipient 'nobody'"}
 
 
 @pytest.mark.django_db

@@ -75,7 +75,7 @@ def test_an_unknown_person_has_no_topics_404(api_client):
     response = api_client.get("/api/recipients/no-such-person/topics/")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "recipient not found"}
+    assert response.json() == {"detail": "no recipient 'no-such-person'"}
 
 
 def test_an_unknown_query_parameter_is_a_400_naming_it(api_client):
