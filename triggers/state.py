@@ -29,6 +29,7 @@ from common.db import fetchone_prepared
 from common.leases import lease_free
 from events import catalog as events
 from events.services.outbox import Announcement, events_record
+from triggers.hooks import CANCELLED_HOOKS
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import CLAIM_SQL, RELEASE_SQL, TRIGGER_COLUMNS
 
@@ -304,12 +305,6 @@ def _nudge_on_commit(trigger: TriggerInstance) -> None:
 
     queue = trigger.workflow.queue
     trigger_enqueue_on_commit(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
-
-
-# Called with the ids of the runs a cancel stopped, inside the cancel's transaction; appended to
-# by a room above at its app's ready (waits/apps.py closes their open event waits), so that
-# triggers imports none of them.
-CANCELLED_HOOKS: list[Callable[[list[UUID]], object]] = []
 
 
 def _cancelled(trigger_ids: list[UUID]) -> None:
