@@ -81,20 +81,6 @@ class Claimed(NamedTuple):
     announced_to: bool = True
 
 
-def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
-    """Take the lease on a trigger that is due (or whose lease expired), or return None.
-
-    One call of `notiflow_claim_v2` (triggers migration 0015): under any number of concurrent or
-    duplicated messages exactly one caller gets the row; the others get None, as they do for a
-    trigger that is not due, is terminal, or does not exist. `worker_id` must be unique per claim
-    (it fences later writes).
-    """
-    claim = trigger_claim_with(
-        trigger_id=trigger_id, worker_id=worker_id, lease_seconds=lease_seconds
-    )
-    return claim.trigger if claim else None
-
-
 def trigger_claim_with(
     *,
     trigger_id: UUID | str,
@@ -102,9 +88,12 @@ def trigger_claim_with(
     lease_seconds: float,
     channels: Sequence[str] = (),
 ) -> Claimed | None:
-    """trigger_claim, which also opens the send ledger (rule 6) when the node it lands on is of a
-    type in `channels`, in the same call: None (and nothing written) when the claim did not
-    apply."""
+    """Take the lease on a trigger that is due (or whose lease expired): one call of
+    `notiflow_claim_v2` (triggers migration 0015), which also opens the send ledger (rule 6) when
+    the node it lands on is of a type in `channels`. Under any number of concurrent or duplicated
+    messages exactly one caller gets the row; the others get None (and nothing is written), as
+    they do for a trigger that is not due, is terminal, or does not exist. `worker_id` must be
+    unique per claim (it fences later writes)."""
     params = claim_params(
         trigger_id=trigger_id,
         worker_id=worker_id,

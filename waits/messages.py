@@ -43,11 +43,6 @@ def event_name_reserved(name: str) -> bool:
     return name.startswith(MESSAGE_EVENT_PREFIX) or name in EVENT_TYPES or name == PING
 
 
-def message_match(*, trigger_id: str, node_id: str) -> dict[str, str]:
-    """What a message wait matches: its run's message of step `node_id`."""
-    return {"trigger_id": trigger_id, "node_id": node_id}
-
-
 def message_events_post(
     *, trigger_id: Any, node_id: str, channel: str, state: str, source: str, actor: str
 ) -> int:
