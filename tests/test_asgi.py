@@ -17,7 +17,7 @@ from django.core.wsgi import get_wsgi_application
 from django.db.backends.signals import connection_created
 
 from notiflow.asgi import READ_BATCH_BYTES, WsgiAdapter, wsgi_environ
-from triggers.services import api_key_create
+from triggers.api_keys import api_key_create
 from triggers.waiting import WAIT_ENVIRON_KEY, WaitSlot
 
 

@@ -22,7 +22,7 @@ from inbox.models import InboxMessage
 from inbox.services import inbox_erase
 from inbox.tokens import recipient_token
 from tests.conftest import unique
-from triggers.services import api_key_create
+from triggers.api_keys import api_key_create
 
 pytestmark = [pytest.mark.django_db]
 

@@ -39,9 +39,9 @@ from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from tests.triggers.test_fanout import published  # noqa: F401 (fixture)
 from tests.waits.test_wait_event import parked
+from triggers.api_keys import api_key_create
 from triggers.fanout import FanoutRequest, fanout_start
 from triggers.models import TriggerInstance
-from triggers.services import api_key_create
 from workers.models import StepExecutionLog
 
 pytestmark = pytest.mark.django_db
