@@ -1,4 +1,9 @@
-"""Notiflow settings: everything comes from the environment (see README, Configuration)."""
+"""Notiflow settings: everything comes from the environment (see README, Configuration).
+
+Over 500 lines: every setting is declared here once, with the comment that says why its value
+is not the default (docs/design.md, rule 18); one file is where an operator and a reader look for
+a setting, and split by topic it would be several places to look.
+"""
 
 import json
 import os

@@ -1,6 +1,9 @@
 """The web process's ASGI adapter (common/asgi.py), driven in-process with ASGI messages: the
 WSGI environ it builds, the bodies it reads and closes, the deferral of a waiting request and the
-marker no client can forge, lifespan, and Django's connections kept per pool thread."""
+marker no client can forge, lifespan, and Django's connections kept per pool thread.
+
+Over 500 lines: it drives the adapter with hand-made ASGI messages, and the fake server, waiter
+and WSGI apps it needs are shared by every case."""
 
 from __future__ import annotations
 
