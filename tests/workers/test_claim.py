@@ -34,7 +34,7 @@ class TestClaimRules:
         assert claimed is not None and claimed.status == "processing" and claimed.leased_by == "w/1"
         assert claimed.lease_until > timezone.now() + timedelta(seconds=25)
         assert claimed.payload == {} and claimed.current_node_id == "wait"
-        assert claimed.events.last().reason == "claimed"
+        assert claimed.events.latest("id").reason == "claimed"
 
     def test_second_claim_while_leased_gets_nothing(self):
         trigger = make_trigger()
@@ -53,12 +53,13 @@ class TestClaimRules:
     def test_expired_lease_is_reclaimed_and_fences_the_old_holder(self):
         trigger = make_trigger()
         first = claim(trigger_id=trigger.pk, worker_id="old", lease_seconds=30)
+        assert first is not None
         TriggerInstance.objects.filter(pk=trigger.pk).update(
             lease_until=timezone.now() - timedelta(seconds=1)
         )
         second = claim(trigger_id=trigger.pk, worker_id="new", lease_seconds=30)
         assert second is not None and second.leased_by == "new"
-        assert second.events.last().reason == "lease expired; reclaimed"
+        assert second.events.latest("id").reason == "lease expired; reclaimed"
         assert (first.attempts, second.attempts) == (0, 1)  # the dead holder's try counts
         released = trigger_release(
             trigger=first,
