@@ -173,7 +173,7 @@ class Bench:
 
         django.setup()
         from bench.fixtures import ENGINE_DEFINITION, workflow_new
-        from triggers.services import api_key_create
+        from triggers.api_keys import api_key_create
 
         self.api_key = api_key_create(name="bench", scope="admin")[1]
         self.intake_workflow = workflow_new("intake", ENGINE_DEFINITION)

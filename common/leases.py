@@ -1,7 +1,7 @@
 """The one home of "the lease expired" (docs/design.md, rule 3): the lease of a trigger or of a
 webhook delivery, `lease_until`, has expired when it is before the moment it is compared with
 (the database's now() in the engine's statements). A NULL lease has not expired (no lease); the
-callers that also take an absent lease as free say so (`lease_free_q`, `lease_free`; in SQL,
+callers that also take an absent lease as free say so (`lease_free`; in SQL,
 `notiflow_purge_deleted_v1`, workers migration 0010, which calls the function).
 
 In SQL the rule is the function `notiflow_lease_expired_v1(lease_until, at)` (migration triggers
@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import BooleanField, Expression, F, Func, Q, Value
+from django.db.models import BooleanField, Expression, F, Func, Value
 
 LEASE_EXPIRED_FUNCTION = "notiflow_lease_expired_v1"
 
@@ -41,16 +41,11 @@ class LeaseExpired(Func):
         super().__init__(F(lease_until), moment)
 
 
-def lease_free_q(at: Expression | datetime, lease_until: str = "lease_until") -> Q:
-    """No live lease: none at all, or an expired one."""
-    return Q(**{lease_until: None}) | Q(LeaseExpired(at, lease_until))
-
-
 def lease_expired(lease_until: datetime | None, at: datetime) -> bool:
     """The rule on a row already in hand (as the function would answer; NULL is not expired)."""
     return lease_until is not None and lease_until < at
 
 
 def lease_free(lease_until: datetime | None, at: datetime) -> bool:
-    """`lease_free_q` on a row already in hand."""
+    """No live lease: none at all, or an expired one (on a row already in hand)."""
     return lease_until is None or lease_expired(lease_until, at)

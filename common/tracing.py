@@ -94,12 +94,6 @@ def tracing_start(env: Mapping[str, str] = os.environ) -> bool:
     return True
 
 
-def tracing_flush(timeout_seconds: float = 5.0) -> None:
-    """Export the spans still batched (before a process that will not run atexit exits)."""
-    if _provider is not None:
-        _provider.force_flush(int(timeout_seconds * 1000))
-
-
 def _exporter(env: Mapping[str, str]) -> Any:
     exporter = env.get("OTEL_TRACES_EXPORTER", "otlp").strip().lower() or "otlp"
     if exporter == "console":

@@ -28,7 +28,7 @@ from deliveries.models import (
     UnmatchedReport,
 )
 from deliveries.suppression import PUSH_CHANNELS, recipient_checked, recipient_normalise
-from recipients.admin import PANEL_ROWS, RECIPIENT_PAGE_PANELS, recipient_panel
+from recipients.admin import PANEL_ROWS, recipient_panel
 from recipients.models import Recipient
 
 
@@ -210,8 +210,3 @@ def recipient_suppressions_panel(recipient: Recipient) -> str:
         rows=rows,
         empty="None of this recipient's addresses is suppressed.",
     )
-
-
-for _panel in (recipient_deliveries_panel, recipient_suppressions_panel):
-    if _panel not in RECIPIENT_PAGE_PANELS:
-        RECIPIENT_PAGE_PANELS.append(_panel)

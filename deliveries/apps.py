@@ -12,10 +12,8 @@ class DeliveriesConfig(AppConfig):
     def ready(self) -> None:
         from anymail.signals import tracking
 
+        from deliveries import hooks
         from deliveries.receivers import anymail_tracking
-        from deliveries.selectors import delivery_timeline
-        from triggers.selectors import TIMELINE_SOURCES
 
         tracking.connect(anymail_tracking, dispatch_uid="notiflow-deliveries")
-        if delivery_timeline not in TIMELINE_SOURCES:
-            TIMELINE_SOURCES.append(delivery_timeline)
+        hooks.register()

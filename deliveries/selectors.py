@@ -17,7 +17,7 @@ def delivery_event_list(*, trigger_id: UUID | str) -> QuerySet[DeliveryEvent]:
 
 
 def delivery_timeline(trigger: TriggerInstance) -> list[TimelineEntry]:
-    """The admin's run timeline gets these (triggers.selectors.TIMELINE_SOURCES)."""
+    """The admin's run timeline gets these (triggers.hooks.TIMELINE_SOURCES)."""
     return [
         TimelineEntry(row.occurred_at, "delivery", row)
         for row in delivery_event_list(trigger_id=trigger.pk)

@@ -1,6 +1,6 @@
 """A recipient's in-app messages in the admin, read-only (docs/operations.md): search by the
 recipient's key, filter by state and category; and the inbox panel of the recipient's page,
-added through recipients.admin's panel hook (recipients cannot import inbox)."""
+added through recipients.hooks.RECIPIENT_PAGE_PANELS (recipients cannot import inbox)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from common.admin import ReadOnlyAdminMixin, json_field, list_time, text_cut, time_column
 from inbox.models import InboxMessage
 from inbox.services import inbox_counts
-from recipients.admin import PANEL_ROWS, RECIPIENT_PAGE_PANELS, recipient_panel
+from recipients.admin import PANEL_ROWS, recipient_panel
 from recipients.models import Recipient
 
 
@@ -96,7 +96,3 @@ def recipient_inbox_panel(recipient: Recipient) -> str:
         empty="No in-app message for this recipient.",
         more_url=f"{changelist}?{urlencode({'q': recipient.key})}",
     )
-
-
-if recipient_inbox_panel not in RECIPIENT_PAGE_PANELS:
-    RECIPIENT_PAGE_PANELS.append(recipient_inbox_panel)

@@ -11,10 +11,6 @@ class InboxConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Erasing a person (DELETE /api/recipients/<id>/, the admin's erase) deletes their in-app
-        # messages in the same transaction.
-        from inbox.services import inbox_erase
-        from recipients.services import ERASERS
+        from inbox import hooks
 
-        if not any(name == "inbox_messages" for name, _ in ERASERS):
-            ERASERS.append(("inbox_messages", inbox_erase))
+        hooks.register()

@@ -5,7 +5,7 @@ erasing a person's messages. Every function takes the recipient's key: no functi
 message of another recipient.
 
 After a change commits, the recipient's open streams hear of it (inbox/live.py), and so do the
-hooks a room above registered at its app's ready (MARKED_HOOKS: waits/ posts message.seen and
+hooks a room above registered (inbox.hooks.MARKED_HOOKS: waits/ posts message.seen and
 message.read for the runs waiting for them); the inbox imports none of them.
 
 A recipient's inbox tokens carry a generation (inbox/tokens.py): erasing the person and
@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import binascii
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,6 +28,7 @@ from common.db import fetchone_prepared
 from events import catalog
 from events.services.outbox import Announcement, events_record
 from inbox import live
+from inbox.hooks import MARKED_HOOKS
 from inbox.models import InboxMessage
 from inbox.sql import (
     COUNTS_SQL,
@@ -52,9 +52,6 @@ MARK_EVENTS = {
     "read": catalog.MESSAGE_READ,
     "archived": catalog.MESSAGE_ARCHIVED,
 }
-# Called with (mark, the changed rows of MARK_RETURNS) after a mark committed; appended to by
-# a room above the inbox at its app's ready (waits/apps.py).
-MARKED_HOOKS: list[Callable[[str, list[dict[str, Any]]], object]] = []
 PAGE_SIZE = 20
 PAGE_MAX = 100
 MARK_MAX_IDS = 100
@@ -201,14 +198,15 @@ def _announcement(kind: str, recipient: str, row: dict[str, Any]) -> Announcemen
     )
 
 
-def inbox_erase(recipient_key: str) -> int:
+def inbox_erase(recipient_key: str) -> dict[str, int]:
     """Delete every in-app message of a person and revoke their inbox tokens (the recipients
-    API's erase calls this, in its transaction); how many messages there were. Their open
-    streams hear of it after commit, read again, are refused and end."""
+    API's erase calls this, in its transaction: recipients.hooks.ERASERS); how many messages
+    there were, as `inbox_messages`. Their open streams hear of it after commit, read again, are
+    refused and end."""
     deleted, _ = InboxMessage.objects.filter(recipient=recipient_key).delete()
     _generation_raise(recipient_key)
     transaction.on_commit(lambda: live.inbox_changed(recipient_key))
-    return deleted
+    return {"inbox_messages": deleted}
 
 
 def token_generation_current(recipient_key: str) -> int:

@@ -2,7 +2,7 @@
 "In-app inbox").
 
 Built as `?wait=` is (triggers/waiting.py): no thread and no database connection is held per
-open stream. Under the web process's ASGI adapter (notiflow/asgi.py) the view answers at once
+open stream. Under the web process's ASGI adapter (common/asgi.py) the view answers at once
 with what is new since the client's `Last-Event-ID` (or just the counts, on a first connect) and
 notes the recipient and the position in the request's `StreamSlot` (an object in the WSGI
 environ under STREAM_ENVIRON_KEY, which no header can set). The adapter sends that answer and

@@ -3,11 +3,11 @@ notiflow.asgi` (Procfile, Dockerfile, make run, the test stack, the bench). Comm
 and GUNICORN_CMD_ARGS override these; WEB_CONCURRENCY sets the number of worker processes.
 
 The worker is gunicorn's own `asgi` worker (an event loop per process) serving notiflow/asgi.py,
-which runs the Django WSGI application in NOTIFLOW_WEB_THREADS [4] threads per process, as the
-`gthread` worker ran it before: a client waiting on `GET /api/triggers/<id>/?wait=` then holds
-no thread (docs/design.md, "Waiting for a trigger"). gunicorn's `threads` setting is not used
-(the asgi worker warns when it is set above 1); `worker_connections` [1000] bounds the clients
-one process serves at once, waiting ones included.
+whose adapter (common/asgi.py) runs the Django WSGI application in NOTIFLOW_WEB_THREADS [4]
+threads per process, as the `gthread` worker ran it before: a client waiting on
+`GET /api/triggers/<id>/?wait=` then holds no thread (docs/design.md, "Waiting for a trigger").
+gunicorn's `threads` setting is not used (the asgi worker warns when it is set above 1);
+`worker_connections` [1000] bounds the clients one process serves at once, waiting ones included.
 
 Where it listens (`web_bind`): NOTIFLOW_BIND (`host:port`, gunicorn's own syntax) when set;
 otherwise port PORT [8000] on NOTIFLOW_HOST [127.0.0.1]. PORT is the Procfile convention: honcho

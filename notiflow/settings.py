@@ -1,4 +1,9 @@
-"""Notiflow settings: everything comes from the environment (see README, Configuration)."""
+"""Notiflow settings: everything comes from the environment (see README, Configuration).
+
+Over 500 lines: every setting is declared here once, with the comment that says why its value
+is not the default (docs/design.md, rule 18); one file is where an operator and a reader look for
+a setting, and split by topic it would be several places to look.
+"""
 
 import json
 import os
@@ -595,7 +600,7 @@ NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", defau
 # Health is `degraded` once due work (a trigger, an expired lease) has waited this long: past one
 # re-nudge (NOTIFLOW_RENUDGE_AFTER_SECONDS [30]) and a sweep, a healthy system has taken it.
 NOTIFLOW_HEALTH_MAX_LAG_SECONDS = env.float("NOTIFLOW_HEALTH_MAX_LAG_SECONDS", default=60)
-# The web process (notiflow/asgi.py): the threads of each worker process that run Django, and how
+# The web process (notiflow/asgi.py, common/asgi.py): the threads of each worker process that run Django, and how
 # often that process asks PostgreSQL whether the triggers its clients wait for
 # (`GET /api/triggers/<id>/?wait=`) are finished, while any client waits.
 NOTIFLOW_WEB_THREADS = env.int("NOTIFLOW_WEB_THREADS", default=4)

@@ -25,15 +25,10 @@ from recipients import categories_api, channels_api, preferences_api
 from recipients.api import RecipientBulkApi, RecipientDetailApi, RecipientListApi
 from recipients.topics_api import urlpatterns as topic_urls
 from registry.api import WorkerListApi
-from triggers.api import (
-    TriggerBulkApi,
-    TriggerCancelApi,
-    TriggerCancelByKeyApi,
-    TriggerDetailApi,
-    TriggerListApi,
-    WorkflowStatsApi,
-)
+from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
+from triggers.bulk_api import TriggerBulkApi, TriggerCancelByKeyApi
 from triggers.fanout_api import FanoutCancelApi, FanoutDetailApi
+from triggers.stats_api import WorkflowStatsApi
 from waits.api import EventApi, EventBulkApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi

@@ -1,7 +1,7 @@
 """Recipients in the admin (docs/design.md, "Recipients"): a person's page shows, in one place,
 their profile (edited with the API's field rules), preferences, topic subscriptions, and what
 other apps know of them: runs (triggers), delivery events and suppressions (deliveries). Those
-apps stand above `recipients` and register a panel each in RECIPIENT_PAGE_PANELS, as triggers
+apps stand above `recipients` and register a panel each in recipients.hooks.RECIPIENT_PAGE_PANELS, as triggers
 adds its statistics to a workflow's page. Deleting a person here is the API's erase.
 """
 
@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from common.admin import StorableJSONField, json_block, list_time, text_wrap
+from recipients.hooks import RECIPIENT_PAGE_PANELS
 from recipients.models import PROFILE_FIELDS, Recipient, TopicSubscription
 from recipients.services import Profile, recipient_erase, recipients_upsert
 from recipients.validation import (
@@ -28,9 +29,6 @@ from recipients.validation import (
     timezone_problem,
 )
 
-# Panels other apps add to a recipient's page, each a function of the recipient returning its
-# HTML (recipient_panel builds one), shown in order below the profile.
-RECIPIENT_PAGE_PANELS: list[Callable[[Recipient], str]] = []
 # How many rows a panel shows; its "all" link lists the rest.
 PANEL_ROWS = 20
 

@@ -11,13 +11,8 @@ class RecipientsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The workflow validator (a room below) refuses a preference category that does not
-        # exist through this lookup, and the admin shows categories (recipients/category_admin.py).
-        from recipients import category_admin  # noqa: F401  (registers the Category admin)
-        from recipients.models import Category
-        from workflows import definition
+        # The admin's categories (recipients/category_admin.py) and topics' and fan-outs' pages,
+        # in modules of their own (the profiles' are in recipients/admin.py).
+        from recipients import category_admin, hooks, topics_admin  # noqa: F401
 
-        definition.category_exists = lambda slug: Category.objects.filter(slug=slug).exists()
-        # Topics' and fan-outs' admin pages, in a module of their own (the profiles' are in
-        # recipients/admin.py).
-        from recipients import topics_admin  # noqa: F401
+        hooks.register()

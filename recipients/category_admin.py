@@ -1,7 +1,7 @@
 """The admin's categories (docs/design.md, "Preferences"): the operator names the kinds of
 notification workflows carry (`billing`, `comments`) and, per channel, whether a person who said
 nothing gets them: one checkbox a channel, which the form turns into `defaults` ({channel:
-bool}). Imported by recipients/apps.py, beside the recipients' own admin."""
+bool}). Imported at the app's ready (recipients/apps.py), beside the recipients' own admin."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from common.db import fetchall_prepared, fetchone_prepared
-from recipients.models import PROFILE_FIELDS, Recipient
+from recipients.models import PROFILE_FIELDS, Category, Recipient
 from recipients.sql import EXISTING_KEYS_SQL, FOR_RUN_COLUMNS, FOR_RUN_SQL
 
 # What templates see as `recipient.*` (docs/design.md, "Recipients"), besides `id`.
@@ -109,3 +109,9 @@ def _json(value: Any) -> dict[str, Any]:
     has psycopg leave jsonb unparsed), or {} for NULL or another shape."""
     parsed = json.loads(value) if isinstance(value, str) else value
     return parsed if isinstance(parsed, dict) else {}
+
+
+def category_exists(slug: str) -> bool:
+    """Whether an operator made the preference category `slug` (workflows.hooks.CATEGORY_EXISTS:
+    the workflow validator refuses a category that does not exist)."""
+    return Category.objects.filter(slug=slug).exists()

@@ -9,13 +9,14 @@ changes those and no other.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
 
 from common.db import fetchall_prepared
+from recipients.hooks import ERASERS
 from recipients.models import Recipient, TopicSubscription
 from recipients.sql import (
     CREATE_OR_COMPARE_SQL,
@@ -101,19 +102,13 @@ def _item(profile: Profile, *, merge: bool) -> dict[str, Any]:
 class Erased:
     """What erasing a person removed: the profile, how many preference switches it held, how
     many topic subscriptions, from how many fan-outs' `exclude` their key was taken, and what
-    the rooms above keep of them (`also`, by ERASERS' names: their in-app messages)."""
+    the rooms above keep of them (`also`, by the names recipients.hooks.ERASERS give: their in-app messages)."""
 
     profile: int
     preferences: int
     topic_subscriptions: int
     fanout_exclusions: int = 0
     also: dict[str, int] = field(default_factory=dict)
-
-
-# What the rooms above this one keep of a person, erased with them in the same transaction:
-# (name in the answer, function of the person's key returning how many went). The rooms register
-# themselves (the inbox: inbox/apps.py), as recipients cannot import them.
-ERASERS: list[tuple[str, Callable[[str], int]]] = []
 
 
 def recipient_erase(*, key: str) -> Erased | None:
@@ -131,7 +126,9 @@ def recipient_erase(*, key: str) -> Erased | None:
         with connection.cursor() as cursor:
             cursor.execute(FANOUT_EXCLUDE_SCRUB_SQL, {"rcp_key": key})
             exclusions = cursor.rowcount
-        also = {name: erase(key) for name, erase in ERASERS}
+        also: dict[str, int] = {}
+        for erase in ERASERS:
+            also.update(erase(key))
         recipient.delete()
     return Erased(
         profile=1,

@@ -65,7 +65,7 @@ def worker_command(queue: str) -> str:
 
 def queue_unserved_warnings(workflow: Workflow) -> list[str]:
     """The warning on saving an active workflow whose queue no live worker serves
-    (workflows.warnings.SAVE_WARNING_HOOKS): its triggers are refused until one does (503, while
+    (workflows.hooks.SAVE_WARNING_HOOKS): its triggers are refused until one does (503, while
     NOTIFLOW_TRIGGER_REQUIRES_WORKER is on), or wait."""
     served = Worker.objects.filter(worker_live_q(), queues__contains=[workflow.queue])
     if not workflow.active or served.exists():

@@ -46,7 +46,7 @@ def prepare(run_dir: Path) -> tuple[str, str] | None:
     import django
 
     django.setup()
-    from triggers.services import api_key_authenticate, api_key_create
+    from triggers.api_keys import api_key_authenticate, api_key_create
 
     password = secret_file(run_dir / "admin-password", lambda: secrets.token_urlsafe(12))
     if not admin_user_ensure(password):

@@ -23,8 +23,8 @@ from tests.support.pgbouncer import PgBouncer, pgbouncer_missing
 from tests.support.receiver import Receiver
 from tests.support.smtp import SmtpServer, free_port
 from tests.support.stack import Stack, wait_until_up
+from triggers.api_keys import api_key_create
 from triggers.models import ApiKeyScope
-from triggers.services import api_key_create
 
 TEST_BROKER_URL = settings.CELERY_BROKER_URL
 # NOTIFLOW_TEST_PGBOUNCER=1 (make test-pgbouncer): the stack's processes reach PostgreSQL through

@@ -75,7 +75,7 @@ def test_every_door_spells_its_actor_the_same_way(admin_client):
     from rest_framework.test import APIClient
 
     from common.actors import actor_of, command_actor
-    from triggers.services import api_key_create
+    from triggers.api_keys import api_key_create
 
     _, key = api_key_create(name="door-test")
     client = APIClient()

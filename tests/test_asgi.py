@@ -1,6 +1,9 @@
-"""The web process's ASGI adapter (notiflow/asgi.py), driven in-process with ASGI messages: the
+"""The web process's ASGI adapter (common/asgi.py), driven in-process with ASGI messages: the
 WSGI environ it builds, the bodies it reads and closes, the deferral of a waiting request and the
-marker no client can forge, lifespan, and Django's connections kept per pool thread."""
+marker no client can forge, lifespan, and Django's connections kept per pool thread.
+
+Over 500 lines: it drives the adapter with hand-made ASGI messages, and the fake server, waiter
+and WSGI apps it needs are shared by every case."""
 
 from __future__ import annotations
 
@@ -16,8 +19,8 @@ from django.core.signals import request_finished
 from django.core.wsgi import get_wsgi_application
 from django.db.backends.signals import connection_created
 
-from notiflow.asgi import READ_BATCH_BYTES, WsgiAdapter, wsgi_environ
-from triggers.services import api_key_create
+from common.asgi import READ_BATCH_BYTES, WsgiAdapter, wsgi_environ
+from triggers.api_keys import api_key_create
 from triggers.waiting import WAIT_ENVIRON_KEY, WaitSlot
 
 

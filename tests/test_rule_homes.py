@@ -55,6 +55,7 @@ def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
 
     from tests.factories import chain, delay_node, email_node
     from tests.support.functions import function_definition
+    from tests.triggers.support import claim
     from tests.workers.helpers import due_trigger
     from triggers.models import TriggerInstance
     from triggers.sql import RELEASE_FUNCTION
@@ -62,7 +63,6 @@ def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
         RELEASED_VALUES,
         Release,
         released_copy,
-        trigger_claim,
         trigger_release,
     )
 
@@ -76,7 +76,7 @@ def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
     assert set_columns == [*RELEASED_VALUES]
     trigger = due_trigger(chain(delay_node("wait"), email_node("mail")))
     TriggerInstance.objects.filter(pk=trigger.pk).update(vars={"kept": 1})
-    claimed = trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
+    claimed = claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
     release = Release(
         status="enqueued",
         current_node_id="mail",

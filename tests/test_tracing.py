@@ -18,8 +18,8 @@ from opentelemetry.trace import SpanKind
 
 from common import tracing
 from common.trace_redaction import RedactingSpanProcessor
+from events.hooks import RUN_TRACE_CONTEXT
 from events.models import WebhookDelivery
-from events.services import dispatcher
 from events.services.dispatcher import delivery_send
 from events.services.endpoints import endpoint_ping
 from tests.events.support import endpoint_on
@@ -207,7 +207,7 @@ def test_while_tracing_is_off_a_delivery_reads_no_trace_context(settings, receiv
     settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER = False
     assert not tracing.active()
     read: list[object] = []
-    monkeypatch.setattr(dispatcher, "_run_trace_context", read.append)
+    monkeypatch.setattr(RUN_TRACE_CONTEXT, "functions", [read.append])
     workflow = WorkflowFactory(definition=chain(sms_node("one")))
     endpoint, _ = endpoint_on(receiver, events=["trigger.completed"], workflows=[workflow.key])
     run, _ = trigger_create(workflow_key=workflow.key, idempotency_key="k", payload=PAYLOAD)

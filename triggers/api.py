@@ -1,5 +1,6 @@
-"""REST endpoints for triggers: intake (the inbox), status, cancellation, soft delete, and a
-workflow's run statistics."""
+"""REST endpoints for triggers: intake (the inbox), status, cancellation, soft delete. Many at
+once (a bulk intake, a cancel by cancellation key) is triggers/bulk_api.py; a workflow's run
+statistics, triggers/stats_api.py."""
 
 from __future__ import annotations
 
@@ -7,13 +8,11 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
-    inline_serializer,
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -23,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.actors import actor_of
-from common.api_errors import found_or_404, invalid_input, not_found
+from common.api_errors import found_or_404, not_found
 from common.http import (
     NoFieldsSerializer,
     StrictCharField,
@@ -46,7 +45,7 @@ from triggers.fanout_api import (
 )
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.representation import trigger_fields, trigger_json
-from triggers.selectors import WorkflowStats, trigger_list, workflow_active_keys, workflow_stats
+from triggers.selectors import trigger_list, workflow_active_keys
 from triggers.services import (
     MAX_CANCELLATION_KEY_LENGTH,
     MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -62,10 +61,8 @@ from triggers.state import (
     TriggerStateConflict,
     trigger_cancel,
     trigger_delete,
-    triggers_cancel_by_key,
 )
 from triggers.waiting import MAX_WAIT_SECONDS, trigger_wait, wait_seconds
-from workflows.models import Workflow
 from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 
 
@@ -209,26 +206,15 @@ WAIT_PARAMETER = OpenApiParameter(
 DELETED_FILTER = {"true": True, "false": False}
 
 
-def _error(field: str, message: str, code: int) -> Response:
+def field_error(field: str, message: str, code: int) -> Response:
     return Response({"detail": message, "errors": {field: [message]}}, status=code)
 
 
-def _item_error(index: int, field: str, message: str, status: int = 400) -> dict[str, Any]:
-    return {"index": index, "status": status, "detail": message, "errors": {field: [message]}}
-
-
-def _not_allowed(workflow_key: str) -> str:
+def not_allowed(workflow_key: str) -> str:
     return f"this API key may not trigger workflow {workflow_key!r}"
 
 
-def _workflow_known(request: Request, workflow_key: str) -> bool:
-    """Whether the workflow exists for this API key (one limited to other workflows does not
-    learn that it exists)."""
-    workflows = api_key_of(request).limit_queryset(Workflow.objects.all(), "key")
-    return workflows.filter(key=workflow_key).exists()
-
-
-def _trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerRequest:
+def trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerRequest:
     """The request of a body TriggerInputSerializer accepted."""
     recipient, profile = fields.get("recipient") or ("", None)
     return TriggerRequest(
@@ -242,7 +228,7 @@ def _trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerReq
     )
 
 
-def _answer(
+def intake_answer(
     outcome: IntakeOutcome, active_keys: Callable[[], list[str]]
 ) -> tuple[int, dict[str, Any]]:
     """What POST /api/triggers/ answers for one request's outcome: the status and the body (the
@@ -263,67 +249,26 @@ def _rejected(exc: TriggerRejected) -> dict[str, Any]:
 
 
 # Examples for the schema (GET /api/schema/, /api/docs/).
-_TRIGGER_ID = "7b0c4f0e-2f5d-4a59-9a51-3c1e8d2f6a10"
-_EXAMPLE_REQUEST = {
+EXAMPLE_TRIGGER_ID = "7b0c4f0e-2f5d-4a59-9a51-3c1e8d2f6a10"
+EXAMPLE_REQUEST = {
     "workflow": "billing.invoice_due",
     "idempotency_key": "invoice-1042-due",
     "payload": {"email": "ann@example.com", "name": "Ann", "amount": "42.00"},
     "cancellation_key": "invoice-1042",
 }
 TRIGGER_EXAMPLES = [
-    OpenApiExample("a trigger", value=_EXAMPLE_REQUEST, request_only=True),
+    OpenApiExample("a trigger", value=EXAMPLE_REQUEST, request_only=True),
     OpenApiExample(
         "the key used with another payload",
         value={
             "detail": "idempotency key 'invoice-1042-due' was used with other parameters "
-            f"(differing: payload) by trigger {_TRIGGER_ID}; nothing was changed. Send "
+            f"(differing: payload) by trigger {EXAMPLE_TRIGGER_ID}; nothing was changed. Send "
             "the same request again, or use a new key",
             "errors": {"idempotency_key": ["..."]},
-            "existing_trigger_id": _TRIGGER_ID,
+            "existing_trigger_id": EXAMPLE_TRIGGER_ID,
         },
         response_only=True,
         status_codes=["422"],
-    ),
-]
-BULK_EXAMPLES = [
-    OpenApiExample(
-        "two triggers",
-        value={
-            "triggers": [
-                _EXAMPLE_REQUEST,
-                {**_EXAMPLE_REQUEST, "idempotency_key": "invoice-1043-due", "payload": []},
-            ]
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "one stored, one refused",
-        value={
-            "results": [
-                {"index": 0, "status": 201, "trigger": {"id": _TRIGGER_ID, "status": "enqueued"}},
-                {
-                    "index": 1,
-                    "status": 400,
-                    "detail": "payload must be a JSON object",
-                    "errors": {"payload": ["payload must be a JSON object"]},
-                },
-            ]
-        },
-        response_only=True,
-        status_codes=["200"],
-    ),
-]
-CANCEL_BY_KEY_EXAMPLES = [
-    OpenApiExample(
-        "an order's reminders",
-        value={"cancellation_key": "invoice-1042", "workflow": "billing.invoice_due"},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "two cancelled",
-        value={"cancelled": 2, "ids": [_TRIGGER_ID, "0d3a2c5e-8f4b-4c1e-9a7d-2b6e5f4a3c21"]},
-        response_only=True,
-        status_codes=["200"],
     ),
 ]
 
@@ -422,179 +367,26 @@ class TriggerListApi(IntakeMetered, StrictQueryParameters, ListAPIView):
         if key is None:
             key = header_key
         elif header_key is not None and header_key != key:
-            return _error(
+            return field_error(
                 "idempotency_key", "the Idempotency-Key header and the body disagree", 400
             )
         if key is None:
-            return _error("idempotency_key", "idempotency_key is required (body or header)", 400)
+            return field_error(
+                "idempotency_key", "idempotency_key is required (body or header)", 400
+            )
         if not api_key_of(request).allows_workflow(fields["workflow"]):
-            return _error("workflow", _not_allowed(fields["workflow"]), 403)
+            return field_error("workflow", not_allowed(fields["workflow"]), 403)
         if "topic" in fields:
             return fanout_post(request, fields, key)
         if refused := exclude_without_topic(fields):
             return refused
         (outcome,) = triggers_create(
-            [_trigger_request(fields, key)],
+            [trigger_request(fields, key)],
             actor=actor_of(request),
             key_workflows=api_key_of(request).workflows,
         )
-        code, body = _answer(outcome, workflow_active_keys(api_key=api_key_of(request)))
+        code, body = intake_answer(outcome, workflow_active_keys(api_key=api_key_of(request)))
         return Response(body, status=code)
-
-
-class TriggerBulkItemSerializer(TriggerInputSerializer):
-    # No header per item: the key is in the item.
-    idempotency_key = IdempotencyKeyField(trim_whitespace=False)
-    # A topic is triggered alone (POST /api/triggers/): not a field of an item.
-    topic = None  # type: ignore[assignment]
-    exclude = None  # type: ignore[assignment]
-
-
-@extend_schema_field(TriggerBulkItemSerializer)
-class BulkItemField(serializers.JSONField):
-    """Any JSON here: each item is checked alone (TriggerBulkItemSerializer), and a bad one is
-    that item's 400, not the request's."""
-
-
-class TriggerBulkInputSerializer(StrictSerializer):
-    triggers = serializers.ListField(
-        # null too: a malformed item is that item's 400, whatever its JSON type.
-        child=BulkItemField(allow_null=True),
-        min_length=1,
-        help_text="1 to NOTIFLOW_BULK_MAX [1000] trigger requests, each as POST /api/triggers/ "
-        "takes it, with its idempotency_key in the item",
-    )
-
-    def validate_triggers(self, items: list[Any]) -> list[Any]:
-        limit = settings.NOTIFLOW_BULK_MAX
-        if len(items) > limit:
-            raise ValidationError(
-                f"at most {limit} triggers per request (NOTIFLOW_BULK_MAX); this one has "
-                f"{len(items)}, and none was stored"
-            )
-        return items
-
-
-# For the schema only (`errors` cannot be a field of a Serializer class: it is its property).
-BULK_RESULT = inline_serializer(
-    name="TriggerBulkResult",
-    many=True,
-    help_text="one per item, in request order",
-    fields={
-        "index": serializers.IntegerField(help_text="the item's place in `triggers`, from 0"),
-        "status": serializers.IntegerField(
-            help_text="what POST /api/triggers/ would have answered for the item alone: 201, "
-            "200, 400, 403, 409, 422 or 503"
-        ),
-        "trigger": TriggerOutputSerializer(required=False, help_text="with 201 and 200"),
-        "detail": serializers.CharField(required=False, help_text="with an error status"),
-        "errors": serializers.DictField(required=False, help_text="field name -> messages"),
-        "existing_trigger_id": serializers.UUIDField(
-            required=False, help_text="with 422: the trigger that holds the idempotency key"
-        ),
-    },
-)
-
-
-class TriggerBulkOutputSerializer(serializers.Serializer):
-    results = BULK_RESULT
-
-
-class TriggerBulkApi(IntakeMetered, StrictQueryParameters, APIView):
-    intake_endpoint = "bulk"
-    api_scopes = {"POST": TRIGGER}
-    workflow_limits = CHECKED
-
-    @extend_schema(
-        summary="Trigger many at once",
-        request=TriggerBulkInputSerializer,
-        responses={200: TriggerBulkOutputSerializer},
-        examples=BULK_EXAMPLES,
-        description=(
-            "Many trigger requests in one: each item is decided as POST /api/triggers/ would "
-            "decide it alone (validation, idempotency, status), independently of the others, in "
-            "one statement for them all. The answer is 200 whatever the items' outcomes; a body "
-            "that is not an object with 1 to NOTIFLOW_BULK_MAX items is a 400 and stores nothing."
-        ),
-    )
-    def post(self, request: Request) -> Response:
-        # Only a malformed envelope refuses the request (nothing is stored); each item is decided
-        # alone, a malformed one (not an object, an unknown field) being its own 400.
-        items = request_fields(request, TriggerBulkInputSerializer)["triggers"]
-        api_key = api_key_of(request)
-        results: list[dict[str, Any] | None] = []
-        requests: list[tuple[int, TriggerRequest]] = []
-        for index, item in enumerate(items):
-            if not isinstance(item, dict):
-                results.append(_item_error(index, "item", "each trigger must be a JSON object"))
-                continue
-            fields = TriggerBulkItemSerializer(data=item)
-            if not fields.is_valid():
-                results.append({"index": index, "status": 400, **invalid_input(fields.errors)})
-                continue
-            data = fields.validated_data
-            if not api_key.allows_workflow(data["workflow"]):
-                results.append(_item_error(index, "workflow", _not_allowed(data["workflow"]), 403))
-                continue
-            results.append(None)
-            requests.append((index, _trigger_request(data, data["idempotency_key"])))
-        outcomes = triggers_create(
-            [r for _, r in requests], actor=actor_of(request), key_workflows=api_key.workflows
-        )
-        active_keys = workflow_active_keys(api_key=api_key_of(request))
-        for (index, _request), outcome in zip(requests, outcomes, strict=True):
-            code, answer = _answer(outcome, active_keys)
-            shown = {"trigger": answer} if code < 300 else answer
-            results[index] = {"index": index, "status": code, **shown}
-        return Response({"results": results})
-
-
-class TriggerCancelByKeyInputSerializer(StrictSerializer):
-    cancellation_key = StrictCharField(
-        min_length=1, max_length=MAX_CANCELLATION_KEY_LENGTH, trim_whitespace=False
-    )
-    workflow = StrictCharField(
-        required=False, min_length=1, max_length=100, help_text="this workflow's triggers only"
-    )
-
-
-class TriggerCancelByKeyOutputSerializer(serializers.Serializer):
-    cancelled = serializers.IntegerField(help_text="how many triggers this request cancelled")
-    ids = serializers.ListField(child=serializers.UUIDField(), help_text="their ids")
-
-
-class TriggerCancelByKeyApi(StrictQueryParameters, APIView):
-    api_scopes = {"POST": TRIGGER}
-    workflow_limits = FILTERED
-
-    @extend_schema(
-        summary="Cancel triggers by cancellation key",
-        request=TriggerCancelByKeyInputSerializer,
-        responses={200: TriggerCancelByKeyOutputSerializer},
-        examples=CANCEL_BY_KEY_EXAMPLES,
-        operation_id="triggers_cancel_by_key",
-        description=(
-            "Cancel every trigger carrying `cancellation_key` that has not finished (and is not "
-            "deleted), of `workflow` when given. None matching is not an error: "
-            '`{"cancelled": 0, "ids": []}`; a `workflow` that does not exist (or is outside '
-            "the API key's workflows) is a 400."
-        ),
-    )
-    def post(self, request: Request) -> Response:
-        fields = request_fields(request, TriggerCancelByKeyInputSerializer)
-        workflow_key = fields.get("workflow")
-        if workflow_key is not None and not _workflow_known(request, workflow_key):
-            message = f"workflow {workflow_key!r} does not exist"
-            return _error("workflow", message, 400)
-        ids = triggers_cancel_by_key(
-            cancellation_key=fields["cancellation_key"],
-            workflow_key=workflow_key,
-            # A key limited to workflows cancels their triggers only.
-            workflow_keys=api_key_of(request).workflows or None,
-            actor=actor_of(request),
-            reason="cancelled via API by cancellation key",
-        )
-        return Response({"cancelled": len(ids), "ids": [str(i) for i in ids]})
 
 
 class TriggerDetailApi(StrictQueryParameters, APIView):
@@ -656,49 +448,3 @@ class TriggerCancelApi(StrictQueryParameters, APIView):
             )
         trigger = trigger_list().get(pk=trigger_id)
         return Response(TriggerOutputSerializer(trigger).data)
-
-
-class WindowStatsSerializer(serializers.Serializer):
-    window_seconds = serializers.FloatField()
-    completed = serializers.IntegerField(help_text="runs completed within the window")
-    failed = serializers.IntegerField(help_text="runs failed within the window")
-    success_rate = serializers.FloatField(
-        allow_null=True, help_text="completed / (completed + failed); null when none finished"
-    )
-    p50_seconds = serializers.FloatField(
-        allow_null=True, help_text="median created -> completed of the completed runs"
-    )
-    p95_seconds = serializers.FloatField(allow_null=True)
-
-
-class WorkflowStatsSerializer(serializers.Serializer):
-    """The one shape of a workflow's statistics: the API's and `manage.py notiflow_stats
-    --workflow KEY --json`'s."""
-
-    workflow = serializers.CharField(source="workflow_key")
-    queue = serializers.CharField()
-    at = serializers.DateTimeField()
-    by_status = serializers.DictField(
-        child=serializers.IntegerField(), help_text="triggers not deleted, by status"
-    )
-    queue_depth = serializers.IntegerField(
-        help_text="enqueued, due and not deleted: waiting for a worker to claim them"
-    )
-    live_workers = serializers.IntegerField(help_text="live workers serving the queue")
-    last_hour = WindowStatsSerializer(source="*")
-
-
-def workflow_stats_data(stats: WorkflowStats) -> dict[str, Any]:
-    return dict(WorkflowStatsSerializer(stats).data)
-
-
-class WorkflowStatsApi(StrictQueryParameters, APIView):
-    api_scopes = {"GET": TRIGGER}
-    workflow_limits = FILTERED
-
-    @extend_schema(summary="Get a workflow's run statistics", responses=WorkflowStatsSerializer)
-    def get(self, request: Request, key: str) -> Response:
-        workflow = found_or_404(
-            api_key_of(request).limit_queryset(Workflow.objects.all(), "key"), "workflow", key=key
-        )
-        return Response(workflow_stats_data(workflow_stats(workflow=workflow)))

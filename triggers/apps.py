@@ -6,9 +6,6 @@ class TriggersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # While tracing is on, a webhook delivery of an event about a run is a span of the run's
-        # trace (docs/design.md, "Traces"): the dispatcher reads the run's stored context here.
-        from events.services.dispatcher import run_trace_context_set
-        from triggers.selectors import run_trace_context
+        from triggers import hooks
 
-        run_trace_context_set(run_trace_context)
+        hooks.register()

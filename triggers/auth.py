@@ -8,7 +8,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from common.credentials import CredentialsMalformed, authorization_credentials
-from triggers.services import ApiKeyRefused, api_key_verify
+from triggers.api_keys import ApiKeyRefused, api_key_verify
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from django.utils import timezone
 from common.leases import LeaseExpired
 from common.scopes import ScopedKey
 from registry.selectors import live_workers_by_queue
+from triggers.hooks import TIMELINE_SOURCES
 from triggers.models import TriggerInstance, TriggerStatus
 from workflows.models import Workflow
 
@@ -229,11 +230,6 @@ class TimelineEntry:
     item: Any
 
 
-# More entries of a trigger's timeline, from apps that come after `triggers` (deliveries adds what
-# providers reported): each returns its entries oldest first.
-TIMELINE_SOURCES: list[Callable[[TriggerInstance], list[TimelineEntry]]] = []
-
-
 def trigger_timeline(*, trigger: TriggerInstance) -> list[TimelineEntry]:
     """The trigger's status events and step logs (and TIMELINE_SOURCES' entries) merged into one
     list, oldest first.
@@ -281,7 +277,7 @@ def trigger_ids_by_prefix(prefix: str, *, limit: int = 11) -> list[UUID]:
 def run_trace_context(trigger_id: UUID) -> str:
     """The trace context intake stored with run `trigger_id` (its traceparent), or "" when it
     has none or is gone (an event outlives its run's retention: events/models.py). Read by the
-    webhook dispatcher while tracing is on (triggers/apps.py)."""
+    webhook dispatcher while tracing is on (events.hooks.RUN_TRACE_CONTEXT)."""
     rows = TriggerInstance.objects.filter(pk=trigger_id).values_list("trace_context", flat=True)
     return next(iter(rows[:1]), "")
 

@@ -29,6 +29,7 @@ from common.db import fetchone_prepared
 from common.leases import lease_free
 from events import catalog as events
 from events.services.outbox import Announcement, events_record
+from triggers.hooks import CANCELLED_HOOKS
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
 from triggers.sql import CLAIM_SQL, RELEASE_SQL, TRIGGER_COLUMNS
 
@@ -80,20 +81,6 @@ class Claimed(NamedTuple):
     announced_to: bool = True
 
 
-def trigger_claim(*, trigger_id: UUID | str, worker_id: str, lease_seconds: float):
-    """Take the lease on a trigger that is due (or whose lease expired), or return None.
-
-    One call of `notiflow_claim_v2` (triggers migration 0015): under any number of concurrent or
-    duplicated messages exactly one caller gets the row; the others get None, as they do for a
-    trigger that is not due, is terminal, or does not exist. `worker_id` must be unique per claim
-    (it fences later writes).
-    """
-    claim = trigger_claim_with(
-        trigger_id=trigger_id, worker_id=worker_id, lease_seconds=lease_seconds
-    )
-    return claim.trigger if claim else None
-
-
 def trigger_claim_with(
     *,
     trigger_id: UUID | str,
@@ -101,9 +88,12 @@ def trigger_claim_with(
     lease_seconds: float,
     channels: Sequence[str] = (),
 ) -> Claimed | None:
-    """trigger_claim, which also opens the send ledger (rule 6) when the node it lands on is of a
-    type in `channels`, in the same call: None (and nothing written) when the claim did not
-    apply."""
+    """Take the lease on a trigger that is due (or whose lease expired): one call of
+    `notiflow_claim_v2` (triggers migration 0015), which also opens the send ledger (rule 6) when
+    the node it lands on is of a type in `channels`. Under any number of concurrent or duplicated
+    messages exactly one caller gets the row; the others get None (and nothing is written), as
+    they do for a trigger that is not due, is terminal, or does not exist. `worker_id` must be
+    unique per claim (it fences later writes)."""
     params = claim_params(
         trigger_id=trigger_id,
         worker_id=worker_id,
@@ -304,12 +294,6 @@ def _nudge_on_commit(trigger: TriggerInstance) -> None:
 
     queue = trigger.workflow.queue
     trigger_enqueue_on_commit(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
-
-
-# Called with the ids of the runs a cancel stopped, inside the cancel's transaction; appended to
-# by a room above at its app's ready (waits/apps.py closes their open event waits), so that
-# triggers imports none of them.
-CANCELLED_HOOKS: list[Callable[[list[UUID]], object]] = []
 
 
 def _cancelled(trigger_ids: list[UUID]) -> None:

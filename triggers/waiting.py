@@ -3,7 +3,7 @@ failed or cancelled) or the wait is over, whichever comes first (docs/design.md,
 trigger").
 
 No thread and no database connection is held per waiting client. Under the web process's ASGI
-adapter (notiflow/asgi.py) the view does not wait: it notes the trigger and the wait in the
+adapter (common/asgi.py) the view does not wait: it notes the trigger and the wait in the
 request's `WaitSlot` (an object the adapter puts in the WSGI environ under WAIT_ENVIRON_KEY; a
 client can set only `HTTP_*` keys, never this one) and answers at once. The adapter then throws
 that answer away, frees the thread, awaits this process's `TerminalWaiter`, and sends the

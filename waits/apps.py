@@ -12,15 +12,6 @@ class WaitsConfig(AppConfig):
 
     def ready(self) -> None:
         super().ready()
-        # In-app seen/read resume message waits: the inbox, a room below, calls this hook
-        # after a mark commits (docs/design.md, "Waiting for events").
-        # A cancelled run's open wait is closed in the cancel's transaction (triggers is below).
-        from inbox.services import MARKED_HOOKS
-        from triggers.state import CANCELLED_HOOKS
-        from waits.messages import inbox_marked
-        from waits.services import waits_cancel
+        from waits import hooks
 
-        if inbox_marked not in MARKED_HOOKS:
-            MARKED_HOOKS.append(inbox_marked)
-        if waits_cancel not in CANCELLED_HOOKS:
-            CANCELLED_HOOKS.append(waits_cancel)
+        hooks.register()

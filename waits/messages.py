@@ -5,7 +5,7 @@ data {trigger_id, node_id, channel, state}; a node with `message` waits for that
 match {trigger_id: its run, node_id: the step}. A click implies an open, a read too.
 
 An in-app message marked seen or read over the feed API is posted the same way (inbox_marked,
-which waits/apps.py hooks into the inbox at ready: the inbox is below waits): a seen is an open,
+which waits/hooks.py registers in the inbox's hook: the inbox is below waits): a seen is an open,
 a read is a seen and an open.
 
 A post follows its report's commit, so a process that dies in between loses it; a redelivered
@@ -43,11 +43,6 @@ def event_name_reserved(name: str) -> bool:
     return name.startswith(MESSAGE_EVENT_PREFIX) or name in EVENT_TYPES or name == PING
 
 
-def message_match(*, trigger_id: str, node_id: str) -> dict[str, str]:
-    """What a message wait matches: its run's message of step `node_id`."""
-    return {"trigger_id": trigger_id, "node_id": node_id}
-
-
 def message_events_post(
     *, trigger_id: Any, node_id: str, channel: str, state: str, source: str, actor: str
 ) -> int:
@@ -72,7 +67,7 @@ def message_events_post(
 
 
 def inbox_marked(mark: str, changed: list[dict[str, Any]]) -> None:
-    """The inbox's hook (inbox.services.MARKED_HOOKS), after a mark committed: each in-app
+    """The inbox's hook (inbox.hooks.MARKED_HOOKS), after a mark committed: each in-app
     message newly seen or read posted as message.seen / message.read, idempotent by the message
     (read, unread, read again resumes nothing twice)."""
     if mark not in INBOX_STATES:

@@ -134,7 +134,7 @@ def _resume(
 
 def waits_cancel(trigger_ids: list[Any]) -> int:
     """Close the open waits of the runs a cancel stopped, in the cancel's transaction
-    (triggers.state.CANCELLED_HOOKS, hooked at waits' ready); how many."""
+    (triggers.hooks.CANCELLED_HOOKS, registered in waits/hooks.py); how many."""
     with connection.cursor() as cursor:
         cursor.execute(sql.WAITS_CANCEL_SQL, {"trigger_ids": [str(each) for each in trigger_ids]})
         return cursor.rowcount

@@ -5,11 +5,11 @@ and their limits."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from common.durations import duration_parse
+from workflows.hooks import CATEGORY_EXISTS
 
 MAX_DELAY = timedelta(days=365)
 FLOW_KEY_MAX = 500  # the longest rendered throttle or digest key (their state's `key` column)
@@ -37,11 +37,6 @@ def category_of(definition: dict[str, Any]) -> str:
 PREFERENCE_CATEGORY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,99}$")
 MARKETING_CATEGORY = "marketing"
 
-# Whether a slug names a category that exists: the recipients app, a room above this one, sets
-# it when it starts (recipients/apps.py), so that the validator can refuse an unknown one
-# without importing it. Unset (recipients not installed): any well-formed slug passes.
-category_exists: Callable[[str], bool] | None = None
-
 
 def preference_category_of(definition: dict[str, Any]) -> str:
     """A (validated) definition's preference category: `preference_category`, else `marketing`
@@ -66,7 +61,7 @@ def preference_problems(definition: dict[str, Any]) -> list[tuple[str, str]]:
             problems.append(
                 ("preference_category", "must be a slug: a-z, 0-9, - and _, at most 100")
             )
-        elif category_exists is not None and not category_exists(slug):
+        elif not all(exists(slug) for exists in CATEGORY_EXISTS):
             problems.append(
                 (
                     "preference_category",

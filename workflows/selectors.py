@@ -17,10 +17,6 @@ def workflow_list() -> QuerySet[Workflow]:
     return Workflow.objects.select_related("current_version").order_by("key")
 
 
-def workflow_get(*, key: str) -> Workflow:
-    return workflow_list().get(key=key)
-
-
 @dataclass(frozen=True)
 class CompiledWorkflow:
     """A version's definition indexed for the engine: nodes by id, outgoing edges in order."""

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
 
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.nodes.base import Rendered, RenderError, output_key
 from workflows.nodes.sending import MissingAddress
-from workflows.nodes.timing import TimingType, Wait
+from workflows.nodes.timing import Wait
 from workflows.templating import (
     UNDEFINED_HINTS,
     condition_holds,
@@ -229,12 +229,6 @@ def node_render(node: dict[str, Any], context: dict[str, Any]) -> Rendered:
     with render_budget():
         rendered = {name: field_render(node, name, context) for name in rendered_fields(node)}
     return recipient_check(node, rendered)
-
-
-def timing_wait(node: dict[str, Any], context: dict[str, Any], now: datetime) -> Wait:
-    """A delay's or a send window's wait from `now`; RenderError (permanent) naming the node,
-    the field and the value when `until` or `timezone` renders to something unusable."""
-    return cast(TimingType, NODE_TYPES[str(node["type"])]).wait(node, context, now)
 
 
 def next_node_id(

@@ -1,22 +1,19 @@
 """What a valid workflow will not do as its author expects: said when it is saved (the API's
 create and update answer `warnings`, the admin a warning message), never refused. Other apps
-add theirs to SAVE_WARNING_HOOKS (`workflows` imports none of them: the registry adds "no live
-worker serves its queue" at ready)."""
+add theirs to workflows.hooks.SAVE_WARNING_HOOKS (`workflows` imports none of them: the
+registry adds "no live worker serves its queue")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 
+from workflows.hooks import SAVE_WARNING_HOOKS
 from workflows.models import Workflow
 from workflows.nodes import node_type_of
 from workflows.semantics import PREFERENCES_URL
 from workflows.templating import read_paths
-
-# Each a function of the saved workflow, returning its sentences (none: []).
-SAVE_WARNING_HOOKS: list[Callable[[Workflow], list[str]]] = []
 
 
 def workflow_warnings(*, workflow: Workflow) -> list[str]:

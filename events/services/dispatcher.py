@@ -32,7 +32,6 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -47,6 +46,7 @@ from common.db import fetchone_prepared
 from common.leased_work import nudge_schedule, work_sweep
 from common.metrics import webhook_delivery_observe
 from events.dispatch import deliveries_enqueue_on_commit
+from events.hooks import RUN_TRACE_CONTEXT
 from events.models import DeliveryStatus, OutboxEvent, WebhookDelivery, WebhookEndpoint
 from events.services.envelope import event_body
 from events.services.sender import PostResult, post_signed
@@ -160,18 +160,6 @@ def _post(claimed: Claimed) -> PostResult:
     return result
 
 
-# How the dispatcher reads a run's stored trace context (its traceparent, or "" when it has
-# none or is gone) while tracing is on. Events know nothing of triggers but their ids: the
-# triggers app sets it (triggers/apps.py), as it sets the workflow page's panels.
-RunTraceContext = Callable[[uuid.UUID], str]
-_run_trace_context: RunTraceContext | None = None
-
-
-def run_trace_context_set(reader: RunTraceContext) -> None:
-    global _run_trace_context
-    _run_trace_context = reader
-
-
 def _traced(claimed: Claimed, *, started_ns: int) -> str | None:
     """The attempt as delivery_send makes it, in a span whose parent is the stored trace context
     of the run the event is about (docs/design.md, "Traces"), from before the claim to after
@@ -180,8 +168,8 @@ def _traced(claimed: Claimed, *, started_ns: int) -> str | None:
     (its HTTP call, parentless, starts no trace)."""
     event = claimed.event
     context = ""
-    if event.trigger_id is not None and _run_trace_context is not None:
-        context = _run_trace_context(event.trigger_id)
+    if event.trigger_id is not None:
+        context = next(filter(None, (read(event.trigger_id) for read in RUN_TRACE_CONTEXT)), "")
     if not tracing.trace_id(context):
         return delivery_record(claimed, _post(claimed))
     with tracing.delivery_span(

@@ -9,8 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from deliveries.models import Suppression
+from triggers.api_keys import api_key_create
 from triggers.models import ApiKeyScope
-from triggers.services import api_key_create
 
 pytestmark = pytest.mark.django_db
 

@@ -16,6 +16,7 @@ from events.services.dispatcher import endpoint_disable
 from events.services.endpoints import endpoint_create
 from events.services.outbox import Announcement, announcements_json, events_record
 from tests.factories import chain, email_node
+from tests.triggers.support import claim
 from tests.workers.helpers import due_trigger
 from triggers.announce import announcement
 from triggers.models import TriggerInstance
@@ -25,7 +26,6 @@ from triggers.state import (
     StepRecord,
     released_copy,
     trigger_cancel,
-    trigger_claim,
     trigger_release_with,
 )
 from workers.services.engine import step_execute
@@ -89,7 +89,7 @@ def test_the_event_shows_the_trigger_as_the_api_does_after_the_change():
 def test_a_release_that_does_not_apply_writes_no_event():
     hook()
     trigger = due_trigger(chain(email_node("mail")))
-    claimed = trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
+    claimed = claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
     release = Release(
         status="completed", current_node_id=None, available_at=timezone.now(), reason="done"
     )

@@ -22,7 +22,7 @@ from inbox.models import InboxMessage
 from inbox.services import inbox_erase
 from inbox.tokens import recipient_token
 from tests.conftest import unique
-from triggers.services import api_key_create
+from triggers.api_keys import api_key_create
 
 pytestmark = [pytest.mark.django_db]
 
@@ -203,7 +203,7 @@ def test_only_an_allowed_origin_gets_cors_headers():
 
 def test_erase_deletes_the_persons_messages_only():
     message("ada"), message("ada"), message("bob")
-    assert inbox_erase("ada") == 2
+    assert inbox_erase("ada") == {"inbox_messages": 2}
     assert list(InboxMessage.objects.values_list("recipient", flat=True)) == ["bob"]
 
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from common.asgi import WsgiAdapter
 from inbox.services import cursor_of
 from inbox.stream import BATCH_MAX, STREAM_ENVIRON_KEY, StreamSlot, stream_events, stream_follow
-from notiflow.asgi import WsgiAdapter
 from tests.inbox.test_feed_api import message, reader
 from tests.test_asgi import FakeWaiter, scope
 from triggers.waiting import WAIT_ENVIRON_KEY, WaitSlot

@@ -15,7 +15,7 @@ from recipients.models import Recipient
 from recipients.services import recipient_erase
 from tests.conftest import unique
 from tests.inbox.test_feed_api import message, reader
-from triggers.services import api_key_create
+from triggers.api_keys import api_key_create
 
 pytestmark = [pytest.mark.django_db]
 

@@ -3,6 +3,9 @@ log in, author a three-node workflow in the inline rows, see its picture, previe
 and follow the run to completion with its step logs; the lists and pages fit the window at 1280
 and 1920 px; the way in (landing page, branded admin) and an API key's life. Screenshots land
 in artifacts/screenshots/.
+
+Over 500 lines: each test is one operator's path through real pages, step by step, and the
+helpers that seed and measure those pages serve several of them.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """`make run` (scripts/run.py), the web process's address (notiflow/gunicorn_conf.py), and the
-README and design doc that describe them."""
+README and design doc that describe them.
+
+Over 500 lines: `make run` starts every process of the Procfile with both brokers, and the
+helpers that find those processes and read their environment serve several cases."""
 
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ from tests.support.otlp import OtlpReceiver, ReceivedSpan
 from tests.support.smtp import free_port
 from tests.support.stack import Stack, wait_for, wait_until_up
 from tests.workers.helpers import wait_terminal
+from triggers.api_keys import api_key_create
 from triggers.models import ApiKeyScope, TriggerInstance
-from triggers.services import api_key_create
 
 pytestmark = pytest.mark.e2e
 

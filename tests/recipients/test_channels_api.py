@@ -16,7 +16,7 @@ from recipients.models import Recipient
 from recipients.sql import CHANNEL_ADDRESS_ADD_SQL
 from tests.conftest import unique
 from tests.recipients.test_upsert_concurrency import connect
-from triggers.services import api_key_create
+from triggers.api_keys import api_key_create
 
 
 def subscription(endpoint: str, auth: str = "auth") -> dict:

@@ -22,8 +22,9 @@ from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance, TriggerStatus
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute
+from workflows.nodes import NODE_TYPES
 from workflows.preview import workflow_preview
-from workflows.semantics import execution_context, timing_wait
+from workflows.semantics import execution_context
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("locmem_email")]
 
@@ -163,14 +164,14 @@ def test_a_window_without_a_zone_opens_in_the_recipients_zone():
             payload={}, vars={}, trigger={}, workflow={}, now=now, recipient=recipient
         )
 
-    tokyo = timing_wait(node, context({"id": "u", "timezone": "Asia/Tokyo"}), now)
+    tokyo = NODE_TYPES["window"].wait(node, context({"id": "u", "timezone": "Asia/Tokyo"}), now)
     assert tokyo.output["timezone"] == "Asia/Tokyo" and tokyo.output["open"] is True
-    paris = timing_wait(node, context({"id": "u", "timezone": "Europe/Paris"}), now)
+    paris = NODE_TYPES["window"].wait(node, context({"id": "u", "timezone": "Europe/Paris"}), now)
     assert paris.output["timezone"] == "Europe/Paris" and paris.output["open"] is False
     with override_settings(NOTIFLOW_DEFAULT_TIMEZONE="UTC"):
-        nobody = timing_wait(node, context({"id": "u", "timezone": ""}), now)
+        nobody = NODE_TYPES["window"].wait(node, context({"id": "u", "timezone": ""}), now)
         assert nobody.output["timezone"] == "UTC"
-        fixed = timing_wait(
+        fixed = NODE_TYPES["window"].wait(
             {**node, "timezone": "Asia/Tokyo"},
             context({"id": "u", "timezone": "Europe/Paris"}),
             now,

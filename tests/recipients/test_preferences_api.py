@@ -10,8 +10,8 @@ from rest_framework.test import APIClient
 from recipients.models import Category, Recipient
 from tests.conftest import unique
 from tests.factories import WorkflowFactory
+from triggers.api_keys import api_key_create
 from triggers.models import ApiKeyScope
-from triggers.services import api_key_create
 
 pytestmark = pytest.mark.django_db
 

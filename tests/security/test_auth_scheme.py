@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from triggers.services import api_key_create
+from triggers.api_keys import api_key_create
 
 pytestmark = pytest.mark.django_db
 

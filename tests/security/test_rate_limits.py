@@ -18,8 +18,8 @@ from common import throttling
 from tests.conftest import unique
 from tests.support.smtp import free_port
 from tests.support.stack import Process, Stack, wait_for
+from triggers.api_keys import api_key_create
 from triggers.models import ApiKeyScope
-from triggers.services import api_key_create
 
 
 @pytest.fixture(autouse=True)

@@ -19,13 +19,13 @@ from rest_framework.response import Response
 from rest_framework.test import APIClient, APIRequestFactory
 from rest_framework.views import APIView
 
-import triggers.services
+import triggers.api_keys
 from common.scopes import ADMIN, TRIGGER, required_scope
 from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from tests.triggers.support import new_trigger
+from triggers.api_keys import api_key_create, api_key_revoke, api_key_update
 from triggers.models import ApiKey, ApiKeyScope, TriggerInstance, TriggerStatus
-from triggers.services import api_key_create, api_key_revoke, api_key_update
 
 pytestmark = pytest.mark.django_db
 
@@ -396,7 +396,7 @@ def test_an_expired_key_is_401_at_once_even_while_cached(monkeypatch):
     assert api.get("/api/triggers/").status_code == 200  # now in the process's cache
 
     later = expires_at + timedelta(milliseconds=1)
-    monkeypatch.setattr(triggers.services.timezone, "now", lambda: later)
+    monkeypatch.setattr(triggers.api_keys.timezone, "now", lambda: later)
     with override_settings(NOTIFLOW_API_KEY_CACHE_SECONDS=3600):
         refused = api.get("/api/triggers/")
 
@@ -430,7 +430,7 @@ def test_a_revocation_elsewhere_reaches_this_process_within_the_cache_time():
     ApiKey.objects.filter(pk=api_key.pk).update(revoked_at=timezone.now())
     assert api.get("/api/triggers/").status_code == 200
     # ... until its entry is older than NOTIFLOW_API_KEY_CACHE_SECONDS (0: at once).
-    triggers.services._api_keys_seen.clear()
+    triggers.api_keys._api_keys_seen.clear()
     with override_settings(NOTIFLOW_API_KEY_CACHE_SECONDS=0):
         assert api.get("/api/triggers/").status_code == 401
 

@@ -3,7 +3,10 @@ key triggers its workflows for an existing recipient named by id, or creates a n
 everything else about people (profiles, preferences, inbox tokens, topics and subscribers) is a
 403 naming what it lacks and changes nothing; every other operation keeps to its workflows or
 needs `admin`. One declaration per view method (`workflow_limits`, common/scopes.py) decides, the
-docs' table is rendered from it, and a walk of every operation of the schema holds the two."""
+docs' table is rendered from it, and a walk of every operation of the schema holds the two.
+
+Over 500 lines: the walk, the expectation for each operation it walks and the table rendered from
+the same declarations are read together; apart, a new endpoint could pass one and miss another."""
 
 from __future__ import annotations
 
@@ -39,9 +42,9 @@ from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from tests.triggers.test_fanout import published  # noqa: F401 (fixture)
 from tests.waits.test_wait_event import parked
+from triggers.api_keys import api_key_create
 from triggers.fanout import FanoutRequest, fanout_start
 from triggers.models import TriggerInstance
-from triggers.services import api_key_create
 from workers.models import StepExecutionLog
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import Release, trigger_claim, trigger_release
+from triggers.state import Release, trigger_claim_with, trigger_release
 
 TOKEN = "test-host:1/abc"
 
@@ -25,9 +25,18 @@ def new_trigger(workflow=None, *, priority: int | None = None, **payload) -> Tri
     return trigger
 
 
+def claim(*, trigger_id, worker_id: str, lease_seconds: float) -> TriggerInstance | None:
+    """The run as the engine's claim takes it (trigger_claim_with, for a node that sends
+    nothing), or None when the claim did not apply."""
+    taken = trigger_claim_with(
+        trigger_id=trigger_id, worker_id=worker_id, lease_seconds=lease_seconds
+    )
+    return taken.trigger if taken else None
+
+
 def claimed(trigger: TriggerInstance, *, lease_seconds: float) -> TriggerInstance:
     """Claimed by a worker; a negative lease has already expired (the worker died)."""
-    result = trigger_claim(trigger_id=trigger.pk, worker_id=TOKEN, lease_seconds=lease_seconds)
+    result = claim(trigger_id=trigger.pk, worker_id=TOKEN, lease_seconds=lease_seconds)
     assert result is not None
     return result
 

@@ -18,8 +18,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import WorkflowFactory
+from triggers.api_keys import ApiKeyNameTaken, api_key_create, api_key_revoke
 from triggers.models import ApiKey
-from triggers.services import ApiKeyNameTaken, api_key_create, api_key_revoke
 
 pytestmark = pytest.mark.django_db
 KEYS = "/admin/triggers/apikey/"

@@ -34,7 +34,7 @@ def test_create_api_key_prints_key_last_and_stores_only_its_hash():
 
 
 def test_revoked_key_is_refused():
-    from triggers.services import api_key_create, api_key_revoke
+    from triggers.api_keys import api_key_create, api_key_revoke
 
     api_key, key = api_key_create(name="old")
     api_key_revoke(api_key=api_key)

@@ -283,7 +283,7 @@ def test_a_chunk_that_fails_is_rolled_back_and_says_why(monkeypatch):
 def test_a_key_limited_to_workflows_sees_and_starts_only_their_fanouts():
     from rest_framework.test import APIClient
 
-    from triggers.services import api_key_create
+    from triggers.api_keys import api_key_create
 
     mine, other = a_workflow(), a_workflow()
     topic, _ = audience(1)

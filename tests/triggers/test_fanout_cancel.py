@@ -23,9 +23,9 @@ from tests.triggers.test_fanout import (
     run_to_the_end,
     runs_of,
 )
+from triggers.api_keys import api_key_create
 from triggers.fanout import FanoutRequest, fanout_chunk, fanout_start, fanouts_resume
 from triggers.models import TriggerInstance
-from triggers.services import api_key_create
 
 # No chunk task reaches a broker: the tests call the chunks as the task would.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("published")]

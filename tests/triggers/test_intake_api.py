@@ -200,7 +200,7 @@ def test_an_unknown_workflow_names_the_closest_active_ones(api_client):
 def test_an_unknown_workflow_suggests_only_the_workflows_a_limited_key_may_see():
     from rest_framework.test import APIClient
 
-    from triggers.services import api_key_create
+    from triggers.api_keys import api_key_create
 
     typo = WorkflowFactory(key=unique("welcome")).key[:-1]
     _, key = api_key_create(name=unique("limited"), workflows=[typo])

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from common import leased_work
 from tests.factories import WorkflowFactory, chain, delay_node
-from tests.triggers.support import TOKEN, claimed, failed, new_trigger, released
+from tests.triggers.support import TOKEN, claim, claimed, failed, new_trigger, released
 from triggers import services
 from triggers.models import TriggerInstance
 from triggers.selectors import (
@@ -30,7 +30,6 @@ from triggers.state import (
     TriggerNotFound,
     TriggerStateConflict,
     trigger_cancel,
-    trigger_claim,
     trigger_delete,
     trigger_requeue,
     trigger_retry_now,
@@ -134,14 +133,14 @@ def test_a_deleted_trigger_can_still_be_cancelled():
 
 def test_claim_refuses_a_deleted_due_trigger():
     trigger = deleted(new_trigger())
-    assert trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30) is None
+    assert claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30) is None
     stored = TriggerInstance.objects.get(pk=trigger.pk)
     assert (stored.status, stored.leased_by) == ("enqueued", "")
 
 
 def test_claim_refuses_a_deleted_trigger_whose_lease_expired():
     trigger = deleted(claimed(new_trigger(), lease_seconds=-1))
-    assert trigger_claim(trigger_id=trigger.pk, worker_id="w/2", lease_seconds=30) is None
+    assert claim(trigger_id=trigger.pk, worker_id="w/2", lease_seconds=30) is None
     assert TriggerInstance.objects.get(pk=trigger.pk).leased_by == TOKEN
 
 
@@ -154,7 +153,7 @@ def test_a_step_running_when_deleted_still_records_its_outcome():
     after = released(running, status="enqueued")
 
     assert (after.status, after.leased_by) == ("enqueued", "")
-    assert trigger_claim(trigger_id=running.pk, worker_id="w/3", lease_seconds=30) is None
+    assert claim(trigger_id=running.pk, worker_id="w/3", lease_seconds=30) is None
 
 
 @pytest.fixture

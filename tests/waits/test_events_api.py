@@ -8,8 +8,8 @@ from rest_framework.test import APIClient
 
 from tests.conftest import unique
 from tests.waits.test_wait_event import parked
+from triggers.api_keys import api_key_create
 from triggers.models import ApiKeyScope, TriggerInstance
-from triggers.services import api_key_create
 
 pytestmark = [pytest.mark.django_db]
 

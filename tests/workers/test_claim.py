@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from tests.factories import WorkflowFactory, chain, delay_node
 from tests.support.functions import claim_lock_sql
+from tests.triggers.support import claim
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import Release, trigger_claim, trigger_release
+from triggers.state import Release, trigger_release
 
 
 def make_trigger(**changes) -> TriggerInstance:
@@ -29,35 +30,36 @@ def make_trigger(**changes) -> TriggerInstance:
 class TestClaimRules:
     def test_due_enqueued_trigger_is_claimed_with_lease(self):
         trigger = make_trigger()
-        claimed = trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30)
+        claimed = claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30)
         assert claimed is not None and claimed.status == "processing" and claimed.leased_by == "w/1"
         assert claimed.lease_until > timezone.now() + timedelta(seconds=25)
         assert claimed.payload == {} and claimed.current_node_id == "wait"
-        assert claimed.events.last().reason == "claimed"
+        assert claimed.events.latest("id").reason == "claimed"
 
     def test_second_claim_while_leased_gets_nothing(self):
         trigger = make_trigger()
-        assert trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30)
-        assert trigger_claim(trigger_id=trigger.pk, worker_id="w/2", lease_seconds=30) is None
+        assert claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30)
+        assert claim(trigger_id=trigger.pk, worker_id="w/2", lease_seconds=30) is None
 
     def test_trigger_not_yet_due_is_not_claimed(self):
         trigger = make_trigger(available_at=timezone.now() + timedelta(minutes=5))
-        assert trigger_claim(trigger_id=trigger.pk, worker_id="w", lease_seconds=30) is None
+        assert claim(trigger_id=trigger.pk, worker_id="w", lease_seconds=30) is None
 
     @pytest.mark.parametrize("status", ["completed", "failed", "cancelled"])
     def test_terminal_trigger_is_not_claimed(self, status):
         trigger = make_trigger(status=status)
-        assert trigger_claim(trigger_id=trigger.pk, worker_id="w", lease_seconds=30) is None
+        assert claim(trigger_id=trigger.pk, worker_id="w", lease_seconds=30) is None
 
     def test_expired_lease_is_reclaimed_and_fences_the_old_holder(self):
         trigger = make_trigger()
-        first = trigger_claim(trigger_id=trigger.pk, worker_id="old", lease_seconds=30)
+        first = claim(trigger_id=trigger.pk, worker_id="old", lease_seconds=30)
+        assert first is not None
         TriggerInstance.objects.filter(pk=trigger.pk).update(
             lease_until=timezone.now() - timedelta(seconds=1)
         )
-        second = trigger_claim(trigger_id=trigger.pk, worker_id="new", lease_seconds=30)
+        second = claim(trigger_id=trigger.pk, worker_id="new", lease_seconds=30)
         assert second is not None and second.leased_by == "new"
-        assert second.events.last().reason == "lease expired; reclaimed"
+        assert second.events.latest("id").reason == "lease expired; reclaimed"
         assert (first.attempts, second.attempts) == (0, 1)  # the dead holder's try counts
         released = trigger_release(
             trigger=first,
@@ -78,7 +80,7 @@ class TestClaimRules:
 
     def test_unknown_trigger_is_not_claimed(self):
         assert (
-            trigger_claim(
+            claim(
                 trigger_id="00000000-0000-0000-0000-000000000000", worker_id="w", lease_seconds=30
             )
             is None
@@ -105,12 +107,12 @@ def test_ten_concurrent_claims_have_exactly_one_winner(e2e):
     winners: list[str] = []
     errors: list[BaseException] = []
 
-    def claim(n: int) -> None:
+    def race(n: int) -> None:
         try:
             # pytest-django points only the main thread's connection at the test database.
             connection.settings_dict["NAME"] = test_database
             start.wait(timeout=10)
-            if trigger_claim(trigger_id=trigger.pk, worker_id=f"racer/{n}", lease_seconds=60):
+            if claim(trigger_id=trigger.pk, worker_id=f"racer/{n}", lease_seconds=60):
                 winners.append(f"racer/{n}")
         except BaseException as exc:
             errors.append(exc)
@@ -118,7 +120,7 @@ def test_ten_concurrent_claims_have_exactly_one_winner(e2e):
             connection.close()
 
     # Make it claimable (expired lease) only once every racer is ready.
-    threads = [threading.Thread(target=claim, args=(n,)) for n in range(10)]
+    threads = [threading.Thread(target=race, args=(n,)) for n in range(10)]
     TriggerInstance.objects.filter(pk=trigger.pk).update(
         lease_until=timezone.now() - timedelta(days=1)
     )

@@ -14,7 +14,8 @@ from tests.support.stack import wait_for
 from tests.workers.helpers import fire, wait_terminal
 from triggers.models import TriggerInstance
 from workers.models import Digest, DigestEntry, StepExecutionLog
-from workflows.semantics import execution_context, timing_wait
+from workflows.nodes import NODE_TYPES
+from workflows.semantics import execution_context
 
 pytestmark = pytest.mark.e2e
 
@@ -78,7 +79,7 @@ def test_a_send_window_passes_inside_and_waits_outside_until_it_opens(api, e2e, 
     waiting_id = fire(api, closed_workflow, payload)
     waiting = wait_for_node(waiting_id, "mail")
     log = steps_of(waiting_id, "hours")[0]
-    expected = timing_wait(
+    expected = NODE_TYPES["window"].wait(
         closed,
         execution_context(payload=payload, vars={}, trigger={}, workflow={}, now=now),
         log.started_at,

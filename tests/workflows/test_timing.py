@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.test import override_settings
 
-from workflows.semantics import RenderError, execution_context, timing_wait
+from workflows.nodes import NODE_TYPES
+from workflows.semantics import RenderError, execution_context
 from workflows.timing import clock_parse, until_parse, window_opening, zone_parse
 
 BERLIN, NEW_YORK = ZoneInfo("Europe/Berlin"), ZoneInfo("America/New_York")
@@ -110,12 +111,14 @@ def context(payload):
     return execution_context(payload=payload, vars={}, trigger={}, workflow={}, now=now)
 
 
+# The node types' own wait: what a step of theirs runs (workflows/nodes/timing.py).
+WINDOW_TYPE, DELAY_TYPE = NODE_TYPES["window"], NODE_TYPES["delay"]
 WINDOW = {"id": "office", "type": "window", "timezone": "{{ payload.tz }}"}
 
 
 def test_the_run_semantics_wait_for_a_window_in_the_zone_the_payload_names():
     node = {**WINDOW, "start": "09:00", "end": "18:00"}
-    wait = timing_wait(node, context({"tz": "Europe/Berlin"}), utc("2026-03-28T19:00"))
+    wait = WINDOW_TYPE.wait(node, context({"tz": "Europe/Berlin"}), utc("2026-03-28T19:00"))
     assert wait.resume_at == utc("2026-03-29T07:00")
     assert wait.output == {
         "timezone": "Europe/Berlin",
@@ -123,30 +126,30 @@ def test_the_run_semantics_wait_for_a_window_in_the_zone_the_payload_names():
         "opens_at": "2026-03-29T09:00:00+02:00",
         "delay_ms": 12 * 3600 * 1000,
     }
-    inside = timing_wait(node, context({"tz": "Asia/Tokyo"}), utc("2026-03-28T01:00"))
+    inside = WINDOW_TYPE.wait(node, context({"tz": "Asia/Tokyo"}), utc("2026-03-28T01:00"))
     assert inside.resume_at == utc("2026-03-28T01:00") and inside.output["open"] is True
 
 
 @override_settings(NOTIFLOW_DEFAULT_TIMEZONE="America/New_York")
 def test_an_empty_zone_is_the_default_one_and_an_unknown_zone_fails_naming_it():
     node = {**WINDOW, "start": "09:00", "end": "17:00"}
-    wait = timing_wait(node, context({"tz": ""}), utc("2026-03-08T01:00"))
+    wait = WINDOW_TYPE.wait(node, context({"tz": ""}), utc("2026-03-08T01:00"))
     assert wait.resume_at == utc("2026-03-08T13:00") and wait.output["timezone"] == (
         "America/New_York"
     )
     with pytest.raises(RenderError, match="node 'office' field 'timezone': 'Mars/Olympus'"):
-        timing_wait(node, context({"tz": "Mars/Olympus"}), utc("2026-03-08T01:00"))
+        WINDOW_TYPE.wait(node, context({"tz": "Mars/Olympus"}), utc("2026-03-08T01:00"))
 
 
 def test_a_delay_until_a_past_time_goes_on_at_once_and_a_bad_one_fails_naming_it():
     node = {"id": "later", "type": "delay", "until": "{{ payload.at }}"}
     now = utc("2026-03-28T19:00")
-    past = timing_wait(node, context({"at": "2020-01-01T00:00:00Z"}), now)
+    past = DELAY_TYPE.wait(node, context({"at": "2020-01-01T00:00:00Z"}), now)
     assert past.resume_at == now and past.output["delay_ms"] == 0
-    future = timing_wait(node, context({"at": "2026-03-29T09:00:00+02:00"}), now)
+    future = DELAY_TYPE.wait(node, context({"at": "2026-03-29T09:00:00+02:00"}), now)
     assert future.resume_at == utc("2026-03-29T07:00")
     assert future.output == {"until": "2026-03-29T07:00:00+00:00", "delay_ms": 12 * 3600 * 1000}
     with pytest.raises(RenderError, match="node 'later' field 'until': 'soon' is not an ISO"):
-        timing_wait(node, context({"at": "soon"}), now)
+        DELAY_TYPE.wait(node, context({"at": "soon"}), now)
     with pytest.raises(RenderError, match="more than 365 days away"):
-        timing_wait(node, context({"at": "2030-01-01T00:00:00Z"}), now)
+        DELAY_TYPE.wait(node, context({"at": "2030-01-01T00:00:00Z"}), now)

@@ -23,14 +23,14 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST
 
 from common.admin import admin_time
-from triggers.models import ApiKey, ApiKeyScope
-from triggers.services import (
+from triggers.api_keys import (
     ApiKeyNameTaken,
     api_key_create,
     api_key_limits,
     api_key_revoke,
     api_key_update,
 )
+from triggers.models import ApiKey, ApiKeyScope
 
 SCOPE_HELP = (
     "trigger: create, read and cancel triggers (with their logs), read workflows and their "

@@ -1,5 +1,5 @@
 """A workflow's last 24 hours as SVG charts on its admin page (docs/design.md, "Charts"), added
-through workflows.admin's panel hook after the run statistics. The numbers come from
+through workflows.hooks.WORKFLOW_PAGE_PANELS after the run statistics. The numbers come from
 triggers.charts (cached a minute); the pictures from common.svg_charts, drawn on the server."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from django.utils.safestring import mark_safe
 
 from common.svg_charts import Series, bars_svg, lines_svg
 from triggers.charts import WorkflowCharts, workflow_charts_cached
-from workflows.admin import WORKFLOW_PAGE_PANELS
 from workflows.models import Workflow
 
 
@@ -55,7 +54,3 @@ def workflow_charts_panel(workflow: Workflow, *, now: datetime | None = None) ->
             "pictures": [mark_safe(svg) for svg in charts_svg(charts)],  # noqa: S308 (escaped in common.svg_charts)
         },
     )
-
-
-if workflow_charts_panel not in WORKFLOW_PAGE_PANELS:
-    WORKFLOW_PAGE_PANELS.append(workflow_charts_panel)

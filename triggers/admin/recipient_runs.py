@@ -1,4 +1,4 @@
-"""A person's runs on their recipient page, added through recipients.admin's panel hook
+"""A person's runs on their recipient page, added through recipients.hooks.RECIPIENT_PAGE_PANELS
 (recipients cannot import triggers; triggers may import recipients)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from common.admin import id_short, list_time, text_cut
-from recipients.admin import PANEL_ROWS, RECIPIENT_PAGE_PANELS, recipient_panel
+from recipients.admin import PANEL_ROWS, recipient_panel
 from recipients.models import Recipient
 from triggers.models import TriggerInstance
 
@@ -44,7 +44,3 @@ def recipient_runs_panel(recipient: Recipient) -> str:
         empty="No run names this recipient.",
         more_url=f"{changelist}?{urlencode({'q': recipient.key})}",
     )
-
-
-if recipient_runs_panel not in RECIPIENT_PAGE_PANELS:
-    RECIPIENT_PAGE_PANELS.append(recipient_runs_panel)

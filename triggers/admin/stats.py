@@ -1,5 +1,6 @@
-"""A workflow's run statistics on its admin page, added through workflows.admin's panel hook
-(workflows cannot import triggers; triggers may import workflows)."""
+"""A workflow's run statistics on its admin page, added through
+workflows.hooks.WORKFLOW_PAGE_PANELS (workflows cannot import triggers; triggers may import
+workflows)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from django.urls import reverse
 
 from registry.selectors import worker_command
 from triggers.selectors import workflow_stats
-from workflows.admin import WORKFLOW_PAGE_PANELS
 from workflows.models import Workflow
 
 
@@ -27,7 +27,3 @@ def workflow_stats_panel(workflow: Workflow) -> str:
             "runs_url": reverse("admin:triggers_triggerinstance_changelist"),
         },
     )
-
-
-if workflow_stats_panel not in WORKFLOW_PAGE_PANELS:
-    WORKFLOW_PAGE_PANELS.append(workflow_stats_panel)

@@ -1,4 +1,8 @@
-"""Executing one node of one trigger: claim, run, record (docs/design.md, rules 3, 4, 6 and 7)."""
+"""Executing one node of one trigger: claim, run, record (docs/design.md, rules 3, 4, 6 and 7).
+
+Over 500 lines: it still holds the send path and the announcements beside the step, until the
+send path moves out (issue 45 §6, done on its own branch).
+"""
 
 from __future__ import annotations
 

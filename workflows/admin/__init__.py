@@ -3,7 +3,6 @@ version history with diffs. Every save goes through the services and so through 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
@@ -17,15 +16,11 @@ from common.admin import json_block
 from workflows.admin import views
 from workflows.admin.forms import WorkflowForm
 from workflows.diagram import workflow_diagram_svg
+from workflows.hooks import WORKFLOW_PAGE_PANELS
 from workflows.models import Workflow, WorkflowVersion
 from workflows.selectors import workflow_version_list
 from workflows.services import workflow_create, workflow_delete, workflow_update
 from workflows.warnings import workflow_warnings
-
-# Panels that other apps add to a workflow's page, each a function of the workflow that returns
-# its HTML, shown in order below the version history. `workflows` imports neither `triggers` nor
-# `workers`: they register here (triggers.admin adds the run statistics).
-WORKFLOW_PAGE_PANELS: list[Callable[[Workflow], str]] = []
 
 
 def version_label(version: WorkflowVersion) -> str:

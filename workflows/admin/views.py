@@ -48,10 +48,6 @@ def _change_url(workflow: Workflow) -> str:
     return reverse("admin:workflows_workflow_change", args=[workflow.pk])
 
 
-def _actor(request: HttpRequest) -> str:
-    return request.user.get_username() if request.user.is_authenticated else "admin"
-
-
 class _WorkflowPage(View):
     admin: Any = None  # the WorkflowAdmin, given by as_view(admin=...)
     template_name = ""

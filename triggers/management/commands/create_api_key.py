@@ -3,8 +3,8 @@ from datetime import UTC, datetime, timedelta
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from triggers.api_keys import api_key_create
 from triggers.models import ApiKeyScope
-from triggers.services import api_key_create
 from workflows.models import Workflow
 
 

@@ -2,9 +2,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from triggers.api import workflow_stats_data
 from triggers.models import TriggerStatus
 from triggers.selectors import WorkflowStats, trigger_stats, workflow_stats
+from triggers.stats_api import workflow_stats_data
 from workflows.models import Workflow
 
 

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from triggers.api_keys import api_key_revoke
 from triggers.models import ApiKey
-from triggers.services import api_key_revoke
 
 
 class Command(BaseCommand):
