@@ -18,11 +18,22 @@ class NotiflowError(Exception):
         errors: dict[str, Any] | None = None,
         body: Any = None,
     ) -> None:
-        super().__init__(f"{status} {detail}" if status is not None else detail)
+        said = detail + _problems(detail, errors)
+        super().__init__(f"{status} {said}" if status is not None else said)
         self.status = status
         self.detail = detail
         self.errors: dict[str, Any] = errors or {}
         self.body = body  # the decoded answer, as the server sent it
+
+
+def _problems(detail: str, errors: dict[str, Any] | None) -> str:
+    """Each field's problems that `detail` does not already say, as `; field: problem`."""
+    said = ""
+    for field, problems in (errors or {}).items():
+        for problem in problems if isinstance(problems, list) else [problems]:
+            if str(problem) != detail:
+                said += f"; {field}: {problem}"
+    return said
 
 
 class ConnectionFailed(NotiflowError):
