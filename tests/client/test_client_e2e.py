@@ -1,7 +1,8 @@
 """notiflow-client (clients/python) against the live stack: gunicorn, Celery workers and beat
 (tests/support/stack.py). Each call the package names reaches its endpoint and comes back typed;
 a key reused with other parameters is an IdempotencyConflict naming the run; a queue no worker
-serves is retried and raised as Unavailable; the typed answers cover the schema's fields."""
+serves is retried and raised as Unavailable; a webhook the stack signs is verified; the typed
+answers cover the schema's fields."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from notiflow_client import (
     __version__,
 )
 from notiflow_client import models as client_models
+from notiflow_client.webhooks import WebhookVerificationError, verify
 
 from tests.conftest import unique
 from tests.factories import chain, delay_node
@@ -155,6 +157,25 @@ def test_the_async_client_triggers_and_waits(e2e):
             return await notiflow.trigger(workflow["key"], wait=20)
 
     assert asyncio.run(scenario()).status == "completed"
+
+
+def test_a_webhook_the_stack_delivers_is_verified_by_the_client(notiflow, receiver):
+    path = f"/ok/{unique('client')}"
+    workflow = workflow_create(notiflow, delay_node())
+    endpoint = notiflow.request(
+        "POST",
+        "/api/webhooks/",
+        json={"url": receiver.url(path), "events": ["trigger.completed"], "workflows": [workflow]},
+    )
+    run = notiflow.trigger(workflow, wait=20)
+    (delivered,) = receiver.wait_for(path, 1)
+    event = verify(delivered.body, delivered.headers, endpoint["secret"])
+    assert event["type"] == "notiflow.trigger.completed" and event["subject"] == run.id
+    with pytest.raises(WebhookVerificationError):
+        verify(
+            delivered.body.replace(b"completed", b"failed"), delivered.headers, endpoint["secret"]
+        )
+    notiflow.request("DELETE", f"/api/webhooks/{endpoint['id']}/")
 
 
 SCHEMA_OF = {
