@@ -2,18 +2,19 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-# Reinstalls when pyproject.toml or constraints.txt changes (the stamp's name is their checksum).
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
+# Reinstalls when a pyproject.toml (the service's, the client package's) or constraints.txt changes (the stamp's name is their checksum).
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml clients/python/pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
 .PHONY: install run manage test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos hosts schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml clients/python/pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e './clients/python[django]'
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)
@@ -109,6 +110,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .
+	$(VENV)/bin/mypy --config-file clients/python/pyproject.toml clients/python/src  # strict: the client package
 	$(VENV)/bin/lint-imports  # the rooms of docs/design.md "Stack and layout" (pyproject.toml)
 
 format: install

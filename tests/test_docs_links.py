@@ -1,9 +1,9 @@
 """The docs point at what exists (issue 30, issue 32 §6): every relative link in README.md,
-docs/*.md and the decision records names a file that exists, and its `#anchor`, if any, is a
-heading of that markdown file as GitHub slugs it; every repository path they quote as code
-exists; a page of docs/ with more than a few sections has a contents list, which names every
-section in the page's order; the decision records' index lists every record; the chaos command
-they quote is the one `make chaos` runs."""
+clients/python/README.md, docs/*.md and the decision records names a file that exists, and its
+`#anchor`, if any, is a heading of that markdown file as GitHub slugs it; every repository path
+they quote as code exists; a page of docs/ with more than a few sections has a contents list,
+which names every section in the page's order; the decision records' index lists every record;
+the chaos command they quote is the one `make chaos` runs."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DECISIONS = ROOT / "docs" / "decisions"
 DOCUMENTS = [
     ROOT / "README.md",
+    ROOT / "clients" / "python" / "README.md",
     *sorted((ROOT / "docs").glob("*.md")),
     *sorted(DECISIONS.glob("*.md")),
 ]
@@ -197,7 +198,17 @@ def test_the_contents_check_fails_on_a_page_whose_list_misses_a_section(tmp_path
 # its extension or a folder by its trailing slash (`workers/services/engine.py`, `tests/ops/`,
 # `tests/test_x.py::test_y`); a migration's short name (`triggers/0009`) names no file.
 _CODE_PATH = re.compile(r"`((?:\.\./)*[\w.-]+/(?:[\w.-]+/)*(?:[\w-]+\.\w+|))(?:::\w+)?`")
-TOP_LEVEL = {*PACKAGES, "tests", "scripts", "docs", "bench", "chaos", "hosts", "templates"}
+TOP_LEVEL = {
+    *PACKAGES,
+    "tests",
+    "scripts",
+    "docs",
+    "bench",
+    "chaos",
+    "hosts",
+    "templates",
+    "clients",
+}
 
 
 def quoted_paths(path: Path) -> Iterator[str]:

@@ -1,5 +1,6 @@
 """The widget in a real browser (Chromium through Playwright, as the admin's test): two tabs of a
-page with `{% notiflow_inbox %}` are open, a workflow with an inapp node runs for the recipient,
+page with the widget as notiflow-client renders it (`notiflow_client.inbox_widget`, what its
+`{% notiflow_inbox %}` tag renders) are open, a workflow with an inapp node runs for the recipient,
 the bell shows 1 without a reload, a click marks the message read and the count falls to 0 on
 the other tab too."""
 
@@ -10,9 +11,8 @@ from datetime import timedelta
 
 import pytest
 import requests
-from django.template import Context, Template
-from django.test import override_settings
 from django.utils import timezone
+from notiflow_client import inbox_widget
 
 from inbox.models import InboxMessage
 from inbox.services import PAGE_SIZE
@@ -29,11 +29,9 @@ pytestmark = pytest.mark.e2e
 PAGE = "/widget-test/"
 
 
-def widget_page(recipient: str) -> str:
-    with override_settings(NOTIFLOW_INBOX_SECRET=STACK_SETTINGS["NOTIFLOW_INBOX_SECRET"]):
-        tag = Template("{% load notiflow_inbox %}{% notiflow_inbox who %}").render(
-            Context({"who": recipient})
-        )
+def widget_page(recipient: str, base_url: str) -> str:
+    secret = STACK_SETTINGS["NOTIFLOW_INBOX_SECRET"]
+    tag = inbox_widget(recipient, url=base_url, secret=secret)
     return (
         '<!doctype html><html><head><meta name="viewport" content="width=device-width">'
         "<title>Client site</title></head><body style='font-family:sans-serif'>"
@@ -59,7 +57,7 @@ def test_the_bell_counts_a_new_message_live_and_a_click_reads_it_on_both_tabs(
     browser_page,  # noqa: F811 (the fixture)
 ):
     recipient = Recipient.objects.create(key=unique("person")).key
-    html = widget_page(recipient)
+    html = widget_page(recipient, e2e.base_url)
     first = browser_page
     # A second tab, 320 px wide (pages of the fixture's browser each have a context of their own).
     second = first.context.browser.new_page(viewport={"width": 320, "height": 640})
@@ -123,7 +121,7 @@ def test_load_more_shows_the_next_page_and_another_tabs_marks_show_on_the_items(
         for i in range(PAGE_SIZE + 5)
     )
     page = browser_page
-    open_widget(page, e2e.base_url, widget_page(recipient))
+    open_widget(page, e2e.base_url, widget_page(recipient, e2e.base_url))
     widget = page.locator("notiflow-inbox")
     badge(page).wait_for(state="visible")
     widget.locator(".bell").click()
