@@ -203,7 +203,7 @@ def test_a_registered_types_step_costs_what_a_delays_does(note):
 # channel is named like the type that sends on it: "email" there is the channel).
 ALLOWED = (
     "workflows/nodes/",
-    "workers/nodes/",
+    "workers/channels/",
     "workers/providers/",
     "deliveries/",  # delivery reports and the suppression list, per channel
     "workers/apps.py",  # provider settings checked per channel

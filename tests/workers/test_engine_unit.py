@@ -13,8 +13,8 @@ from tests.factories import chain, delay_node, email_node, sms_node
 from tests.workers.helpers import due_trigger, logged_failure
 from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel, trigger_claim_with
+from workers.channels import CHANNELS
 from workers.models import SendLedger, StepExecutionLog
-from workers.nodes import CHANNELS
 from workers.services.engine import SEND_CHANNELS, step_execute
 from workers.services.ledger import SendSlot, send_slot
 

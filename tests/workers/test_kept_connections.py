@@ -10,8 +10,8 @@ import time
 import pytest
 
 from tests.support.smtp import SmtpServer
+from workers.channels.email import EmailChannel, message_id_for
 from workers.errors import TransientError
-from workers.nodes.email import EmailChannel, message_id_for
 from workers.providers import Provider
 from workers.providers.connections import connections_close_all, connections_close_idle
 

@@ -35,10 +35,9 @@ from triggers.state import (
     trigger_claim_with,
     trigger_release_with,
 )
+from workers.channels import CHANNELS, Channel, node_unrunnable
+from workers.channels.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
 from workers.errors import PermanentError, RateLimited, StepError, TransientError
-from workers.nodes import CHANNELS, Channel, node_unrunnable
-from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
-from workers.nodes.flow import EngineStep
 from workers.providers import provider_for_attempt
 from workers.services.caps import send_caps_take
 from workers.services.ledger import (
@@ -50,6 +49,7 @@ from workers.services.ledger import (
 )
 from workers.services.provider_rates import provider_token_take
 from workers.services.step_metrics import provider_call_metered, step_recorded
+from workers.services.step_port import EngineStep
 from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled

@@ -214,7 +214,7 @@ class NodeType:
     # with autoescape.
     templates: ClassVar[tuple[str, ...]] = ()
     html: ClassVar[tuple[str, ...]] = ()
-    # The channel it sends on (workers.nodes.CHANNELS): running it calls that channel's
+    # The channel it sends on (workers.channels.CHANNELS): running it calls that channel's
     # provider, writes a send ledger row and leaves the send's result in vars. None: `run`.
     channel: ClassVar[str | None] = None
     # The channel a person's preferences name for it when it delivers without a provider (the

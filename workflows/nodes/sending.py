@@ -2,7 +2,7 @@
 that may skip instead of fail, a `to` that falls back to the run's recipient's address (and a
 missing address that may skip instead of fail: `skip_missing`), a preview that renders and
 checks what would be sent, and a placeholder output in the shape of a channel's result
-(workers.nodes.base.Channel.send)."""
+(workers.channels.base.Channel.send)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class MissingAddress(RenderError):
 
 class SendingType(NodeType):
     """A node type that sends on `channel` (each subclass names it; the channel's provider code
-    is in workers.nodes and workers.providers). Its `to` is optional: left out (or empty), the
+    is in workers.channels and workers.providers). Its `to` is optional: left out (or empty), the
     run's recipient's `address_field` is the address. A type without an `address_field` (the
     push channels: the addresses are the recipient's channel data, read when sending) has no
     `to` at all."""

@@ -1,6 +1,6 @@
 """The Microsoft Teams node type: an Adaptive Card (`card`, a JSON object, Liquid) or plain `text`,
 exactly one, sent on the teams channel to an incoming-webhook or Workflows URL (`webhook_url`;
-absent: the run's recipient's `recipient.channels.teams`, workers/nodes/teams.py)."""
+absent: the run's recipient's `recipient.channels.teams`, workers/channels/teams.py)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from recipients.selectors import RunRecipient
-from workers.nodes.base import recipient_channel
+from workers.channels.base import recipient_channel
 from workers.providers import Provider
 from workers.providers.push import PushAnswer, fcm_backend, webpush_backend
 from workers.services.push import push_fan_out, push_message_id, push_topic

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workers.nodes.base import Channel
-from workers.nodes.email import EmailChannel
-from workers.nodes.push import PushChannel, WebPushChannel
-from workers.nodes.slack import SlackChannel
-from workers.nodes.sms import SmsChannel
-from workers.nodes.teams import TeamsChannel
+from workers.channels.base import Channel
+from workers.channels.email import EmailChannel
+from workers.channels.push import PushChannel, WebPushChannel
+from workers.channels.slack import SlackChannel
+from workers.channels.sms import SmsChannel
+from workers.channels.teams import TeamsChannel
 from workers.providers import channel_providers
 from workflows.nodes import NODE_TYPES
 

@@ -10,8 +10,8 @@ from typing import Any
 from django.utils import timezone
 
 from recipients.selectors import RunRecipient
+from workers.channels.chat import recipient_chat_address, webhook_target
 from workers.errors import PermanentError
-from workers.nodes.chat import recipient_chat_address, webhook_target
 from workers.providers import Provider
 from workers.providers.teams import teams_card_of_text, teams_webhook_post
 from workflows.nodes.base import Rendered

@@ -11,8 +11,8 @@ from typing import Any
 from django.utils import timezone
 
 from recipients.selectors import RunRecipient
+from workers.channels.chat import recipient_chat_address, webhook_target
 from workers.errors import PermanentError
-from workers.nodes.chat import recipient_chat_address, webhook_target
 from workers.providers import Provider
 from workers.providers.slack import slack_message_post, slack_webhook_post
 from workflows.nodes.base import Rendered
