@@ -237,7 +237,7 @@ def test_an_outcome_the_database_refuses_fails_the_trigger_instead_of_looping(mo
     NOTIFLOW_RETRY_BASE_SECONDS=60, NOTIFLOW_RETRY_JITTER=0.1, NOTIFLOW_RETRY_MAX_SECONDS=600
 )
 def test_retry_backoff_doubles_then_stops_at_the_cap():
-    from workers.services.engine import retry_backoff
+    from workers.services.step import retry_backoff
 
     assert timedelta(seconds=60) <= retry_backoff(1) <= timedelta(seconds=66)
     assert timedelta(seconds=240) <= retry_backoff(3) <= timedelta(seconds=264)

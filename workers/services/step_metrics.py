@@ -15,7 +15,7 @@ from workers.errors import PermanentError, RateLimited
 from workers.providers import Provider, provider_for_attempt
 
 if TYPE_CHECKING:
-    from workers.services.engine import Outcome, StepAttempt
+    from workers.services.step import Outcome, StepAttempt
 
 FINISHED = (TriggerStatus.COMPLETED, TriggerStatus.FAILED)
 
