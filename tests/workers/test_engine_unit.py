@@ -15,8 +15,9 @@ from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel, trigger_claim_with
 from workers.channels import CHANNELS
 from workers.models import SendLedger, StepExecutionLog
-from workers.services.engine import SEND_CHANNELS, step_execute
+from workers.services.engine import step_execute
 from workers.services.ledger import SendSlot, send_slot
+from workflows.semantics import sending_types
 
 pytestmark = [
     pytest.mark.django_db,
@@ -81,7 +82,7 @@ def test_first_send_writes_ledger_once():
 
 def claim_with_ledger(trigger: TriggerInstance):
     return trigger_claim_with(
-        trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30, channels=SEND_CHANNELS
+        trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30, channels=tuple(sending_types())
     )
 
 
@@ -254,7 +255,7 @@ def test_a_node_whose_worker_keeps_dying_ends_failed_instead_of_looping():
             trigger_id=trigger.pk,
             worker_id=f"dead-{dead}",
             lease_seconds=60,
-            channels=SEND_CHANNELS,
+            channels=tuple(sending_types()),
         )
         assert claimed is not None and claimed[0].attempts == dead
         TriggerInstance.objects.filter(pk=trigger.pk).update(

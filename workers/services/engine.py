@@ -102,10 +102,6 @@ def _message_states(trigger: TriggerInstance, node_ids: tuple[str, ...]) -> dict
         return {node_id: state for node_id, state in cursor.fetchall()}
 
 
-# The claim opens the send ledger for the node it lands on, when it is of one of these types.
-SEND_CHANNELS = tuple(sending_types())
-
-
 def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     """Run the current node of `trigger_id` if it can be claimed; return the new status or None.
 
@@ -125,7 +121,9 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         trigger_id=trigger_id,
         worker_id=lease_token,
         lease_seconds=settings.NOTIFLOW_LEASE_SECONDS,
-        channels=SEND_CHANNELS,
+        # It opens the send ledger for the node it lands on, when the node's type sends (asked
+        # of the registry on each claim: a test may register a type).
+        channels=tuple(sending_types()),
     )
     if claim is None:
         return None

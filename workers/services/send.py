@@ -48,7 +48,7 @@ def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -
         # Whom a skipped send names: its address, else (a chat node taking the recipient's) the
         # run's recipient.
         to = rendered.get("to") or step.trigger.recipient
-        if turned_off := _preference_off(step, channel.name):
+        if turned_off := _preference_off(step, channel.spec.name):
             skipped = turned_off.skipped_output(to=to)
             return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         marketing = step.workflow.category == MARKETING
@@ -65,7 +65,9 @@ def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -
             skipped = exc.skipped_output(to=to)
             return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
         key = f"{step.trigger.pk}:{node['id']}"
-        headers = _unsubscribe(rendered, key) if marketing and channel.unsubscribe_headers else None
+        headers = (
+            _unsubscribe(rendered, key) if marketing and channel.spec.unsubscribe_headers else None
+        )
         result = _send(step, channel, rendered, call, headers)
         if left_out:
             result = {**result, "suppressed": left_out}
@@ -132,12 +134,12 @@ def _send(
     node = step.node
     idempotency_key = f"{step.trigger.pk}:{node['id']}"
     named, attempts = str(node.get("provider") or ""), step.trigger.attempts
-    provider = provider_for_attempt(channel.name, named=named, attempts=attempts)
+    provider = provider_for_attempt(channel.spec.name, named=named, attempts=attempts)
     pause = provider_token_take(provider, idempotency_key=idempotency_key)
     if pause is not None:
         raise RateLimited(provider.name, pause)
     refused = send_caps_take(
-        channel=channel.name,
+        channel=channel.spec.name,
         recipients=recipients_of(node, rendered),
         created_by=step.trigger.created_by,
         at=step.clock.now(),
@@ -148,9 +150,9 @@ def _send(
     try:
         with (
             provider_call_metered(
-                channel=channel.name, provider=provider, named=named, attempts=attempts
+                channel=channel.spec.name, provider=provider, named=named, attempts=attempts
             ),
-            tracing.provider_span(channel=channel.name, provider=provider.name),
+            tracing.provider_span(channel=channel.spec.name, provider=provider.name),
         ):
             return channel.send(
                 rendered,

@@ -16,7 +16,6 @@ MAX_BLOCKS = 50
 class SlackNode(ChatType):
     name = "slack"
     channel = "slack"
-    channel_label = "Slack"
     required = ("text",)
     optional = ("blocks", "webhook_url", "channel", "provider", "skip_suppressed")
     templates = ("text", "blocks", "webhook_url", "channel")

@@ -13,7 +13,6 @@ from workflows.nodes.chat import ChatType
 class TeamsNode(ChatType):
     name = "teams"
     channel = "teams"
-    channel_label = "Microsoft Teams"
     optional = ("text", "card", "webhook_url", "provider", "skip_suppressed")
     templates = ("text", "card", "webhook_url")
     json_fields = {"card": dict}
