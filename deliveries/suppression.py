@@ -22,7 +22,7 @@ from workflows.channels import (
     SUPPRESS_PERSON,
     suppressible_channels,
 )
-from workflows.nodes import NODE_TYPES
+from workflows.nodes import NODE_TYPES, channel_node_type
 from workflows.nodes.email import email_addresses
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
@@ -303,9 +303,11 @@ def recipient_checked(*, channel: str, recipient: str) -> str:
                 "characters, no surrounding spaces)"
             )
         return recipient
-    sender = next(name for name, kind in NODE_TYPES.items() if kind.channel == channel)
+    kind = channel_node_type(channel)
+    if kind is None:
+        raise ValueError(f"no node type sends on channel {channel!r}")
     try:
-        checked = recipient_check({"id": "suppression", "type": sender}, {"to": recipient})
+        checked = recipient_check({"id": "suppression", "type": kind.name}, {"to": recipient})
     except RenderError as exc:
         raise ValueError(str(exc).removeprefix("node 'suppression': ")) from None
     return recipient_normalise(channel, checked["to"])
