@@ -216,15 +216,17 @@ def channels_table() -> str:
     """docs/design.md's table of the channels, one row per registered channel, from their specs
     (tests/test_channels.py holds the document to it; NOTIFLOW_SNAPSHOT_UPDATE=1 rewrites it)."""
     rows = [
-        "| channel | a person reads | address | providers | suppressed by | output |",
+        "| channel | a person reads | the recipient's address (a node's own first) | providers "
+        "| suppressed by | output |",
         "|---|---|---|---|---|---|",
     ]
     for spec in CHANNEL_SPECS.values():
         suppressed = SUPPRESSION_TEXT[spec.suppression] + (", any case" if spec.caseless else "")
         outputs = ", ".join(f"`{name}`" for name in spec.outputs)
         listed = ", a list" if spec.addresses else ""
+        address = f"`{spec.address}`" if spec.address.startswith("recipient.") else spec.address
         rows.append(
-            f"| `{spec.name}` | {spec.label} | `{spec.address}`{listed} | {_providers_text(spec)} "
+            f"| `{spec.name}` | {spec.label} | {address}{listed} | {_providers_text(spec)} "
             f"| {suppressed} | {outputs} |"
         )
     return "\n".join(rows) + "\n"
