@@ -165,7 +165,7 @@ def preferences_problems(data: Any) -> dict[str, list[str]]:
 
 def channel_switch_problems(switches: Mapping[str, Any], where: str) -> dict[str, list[str]]:
     """What is wrong with {channel: bool} `switches` (a category's defaults), by path
-    (`defaults.pigeon`): a channel no node type sends on, a value not true or false."""
+    (`defaults.pigeon`): a channel nobody registered (workflows.channels), a value not true or false."""
     problems: dict[str, list[str]] = {}
     _check_switches(switches, where, known_channels(), "channel", problems)
     return problems
