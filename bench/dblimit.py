@@ -31,7 +31,7 @@ def engine_statements() -> dict[str, Any]:
     their parameters (call where Django is set up; the children get plain strings and lists)."""
     from triggers.sql import CLAIM_SQL, RELEASE_SQL
     from triggers.state import Release, claim_params, release_params
-    from workers.services.engine import SEND_CHANNELS
+    from workflows.semantics import sending_types
 
     now = datetime.now(UTC)
     # Every parameter the calls take, from the engine's own builders; each step then sets the
@@ -45,7 +45,7 @@ def engine_statements() -> dict[str, Any]:
     return {
         "claim": CLAIM_SQL,
         "claim_params": claim_params(
-            trigger_id="", worker_id="", lease_seconds=60, channels=SEND_CHANNELS
+            trigger_id="", worker_id="", lease_seconds=60, channels=tuple(sending_types())
         ),
         # A send step's release as the engine calls it: the ledger, the step log, and its
         # events (message.sent, and trigger.completed at the last node), which no endpoint

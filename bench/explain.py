@@ -21,9 +21,9 @@ from triggers.sql import CLAIM_SQL, RELEASE_SQL
 from triggers.state import Release, StepRecord, claim_params, release_params
 from triggers.work import RUNS
 from workers.selectors import step_log_list
-from workers.services.engine import SEND_CHANNELS
 from workers.services.ledger import ledger_sent
 from workflows.models import Workflow
+from workflows.semantics import sending_types
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def plans(workflow: Workflow) -> list[Plan]:
     )
     token = "explain:1"  # noqa: S105 (a lease token, not a secret)
     params = claim_params(
-        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, channels=SEND_CHANNELS
+        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, channels=tuple(sending_types())
     )
     # The claim and the release are database functions: their plans show the call (the time is
     # the whole body's), not the statements inside.

@@ -27,9 +27,10 @@ from deliveries.models import (
     SuppressionScope,
     UnmatchedReport,
 )
-from deliveries.suppression import PUSH_CHANNELS, recipient_checked, recipient_normalise
+from deliveries.suppression import recipient_checked, recipient_normalise
 from recipients.admin import PANEL_ROWS, recipient_panel
 from recipients.models import Recipient
+from workflows.channels import SUPPRESS_PERSON, channel_spec, suppressible_channels
 
 
 class ProviderReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
@@ -75,7 +76,12 @@ class SuppressionForm(forms.ModelForm):
     class Meta:
         model = Suppression
         fields = ["channel", "recipient", "scope", "reason"]
-        widgets = {"channel": forms.Select(choices=[("email", "email"), ("sms", "sms")])}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The channels the list may hold (workflows.channels), asked when the form is made.
+        choices = [(channel, channel) for channel in suppressible_channels()]
+        self.fields["channel"].widget = forms.Select(choices=choices)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -162,10 +168,15 @@ class SuppressionAdmin(admin.ModelAdmin):
 
 
 def _addresses(recipient: Recipient) -> list[tuple[str, str]]:
-    """The person's (channel, address) pairs, as suppressions and reports store them: the push
-    channels name the person by key (deliveries.suppression.PUSH_CHANNELS), not an address."""
-    pairs = [("email", recipient.email), ("sms", recipient.phone)]
-    pairs += [(channel, recipient.key) for channel in PUSH_CHANNELS]
+    """The person's (channel, address) pairs, as suppressions and reports store them, on every
+    channel the list may hold (workflows.channels): an address from its profile field, or the
+    person's key where the channel suppresses a person (push)."""
+    pairs = [
+        (spec.name, recipient.key)
+        if spec.suppression == SUPPRESS_PERSON
+        else (spec.name, str(getattr(recipient, spec.profile_field, "") or ""))
+        for spec in map(channel_spec, suppressible_channels())
+    ]
     return [(channel, recipient_normalise(channel, a)) for channel, a in pairs if a]
 
 

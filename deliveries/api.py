@@ -35,8 +35,7 @@ from deliveries.models import (
 from deliveries.selectors import delivery_event_list
 from deliveries.suppression import recipient_checked, suppression_add
 from triggers.models import TriggerInstance
-
-CHANNELS = ("email", "sms", "webpush", "push")
+from workflows.channels import suppressible_channels
 
 
 class DeliveryEventSerializer(serializers.ModelSerializer):
@@ -69,7 +68,8 @@ class SuppressionSerializer(serializers.ModelSerializer):
 
 
 class SuppressionInputSerializer(StrictSerializer):
-    channel = serializers.ChoiceField(choices=CHANNELS)
+    # The channels the list may hold (workflows.channels), asked when the serializer is made.
+    channel = serializers.ChoiceField(choices=[])
     recipient = StrictCharField(
         min_length=1,
         max_length=320,
@@ -83,6 +83,12 @@ class SuppressionInputSerializer(StrictSerializer):
     )
     reason = serializers.ChoiceField(choices=SuppressionReason.choices, default="manual")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        channel = self.fields["channel"]
+        assert isinstance(channel, serializers.ChoiceField)
+        channel.choices = suppressible_channels()
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         try:
             attrs["recipient"] = recipient_checked(
@@ -94,7 +100,7 @@ class SuppressionInputSerializer(StrictSerializer):
 
 
 FILTERS = [
-    OpenApiParameter("channel", str, enum=list(CHANNELS)),
+    OpenApiParameter("channel", str, enum=suppressible_channels()),
     OpenApiParameter("recipient", str, description="exact, as stored (email in lower case)"),
     OpenApiParameter("scope", str, enum=list(SuppressionScope.values)),
     OpenApiParameter("reason", str, enum=list(SuppressionReason.values)),
@@ -110,7 +116,7 @@ class SuppressionListApi(StrictQueryParameters, ListAPIView):
         rows = Suppression.objects.all()
         params = self.request.query_params
         for name, allowed in (
-            ("channel", CHANNELS),
+            ("channel", suppressible_channels()),
             ("scope", SuppressionScope.values),
             ("reason", SuppressionReason.values),
         ):

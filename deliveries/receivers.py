@@ -10,7 +10,7 @@ from anymail.signals import AnymailTrackingEvent
 
 from deliveries.services import Report, delivery_record
 from deliveries.tracking import esp_providers
-from workers.nodes.email import METADATA_KEY
+from workers.channels.email import METADATA_KEY
 
 
 def anymail_tracking(

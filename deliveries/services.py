@@ -12,7 +12,6 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from email.utils import getaddresses
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +28,7 @@ from triggers.models import TriggerInstance
 from waits.messages import message_events_post
 from workers.models import SendLedger
 from workflows.definition import preference_category_of
+from workflows.nodes import channel_node_type
 
 logger = logging.getLogger(__name__)
 
@@ -118,11 +118,9 @@ def send_recipients(send: SendLedger) -> set[str]:
     """The recipients `send` went to, normalised: the `to` its provider accepted (the ledger's
     result, written when the send completed; none before)."""
     to = str((send.result or {}).get("to") or "") if isinstance(send.result, dict) else ""
-    if send.channel == "email":
-        found = [address for _, address in getaddresses([to]) if address]
-    else:
-        found = [part for part in to.split(",") if part.strip()]
-    return {recipient_normalise(send.channel, r) for r in found}
+    kind = channel_node_type(send.channel)  # its rule of what a `to` names (email: addresses)
+    found = kind.recipients({"id": send.node_id, "type": kind.name}, {"to": to}) if kind else []
+    return {recipient_normalise(send.channel, r) for r in found if r.strip()}
 
 
 def report_mismatch(report: Report, send: SendLedger) -> str:

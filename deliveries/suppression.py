@@ -16,22 +16,27 @@ from django.core import signing
 from common.db import fetchall_prepared
 from deliveries.models import Suppression, SuppressionReason, SuppressionScope
 from deliveries.sql import SUPPRESSED_SQL, SUPPRESSION_LIST_SQL
-from workflows.nodes import NODE_TYPES
+from workflows.channels import (
+    CHANNEL_SPECS,
+    SUPPRESS_NONE,
+    SUPPRESS_PERSON,
+    suppressible_channels,
+)
+from workflows.nodes import NODE_TYPES, channel_node_type
 from workflows.nodes.email import email_addresses
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
 
-# The channels whose suppressions name a recipient (a person's key) rather than an address: a
-# push goes to every address the person has, and an address gone is removed, not suppressed.
-PUSH_CHANNELS = ("webpush", "push")
 # recipients.models.KEY_MAX_LENGTH (this module stands below recipients: lint-imports).
 KEY_MAX_LENGTH = 200
 
 
 def recipient_normalise(channel: str, recipient: str) -> str:
-    """The form a recipient is stored and compared in: an email address trimmed and in lower
-    case (providers report addresses in any case), a phone number as given (E.164 already)."""
+    """The form a recipient is stored and compared in: trimmed, and in lower case on a channel
+    whose spec says its addresses are (`caseless`: email, as providers report addresses in any
+    case); a phone number as given (E.164 already)."""
     value = recipient.strip()
-    return value.lower() if channel == "email" else value
+    spec = CHANNEL_SPECS.get(channel)
+    return value.lower() if spec is not None and spec.caseless else value
 
 
 def suppression_add(
@@ -282,21 +287,27 @@ def unsubscribe_headers(*, recipient: str, idempotency_key: str) -> dict[str, st
 
 
 def recipient_checked(*, channel: str, recipient: str) -> str:
-    """`recipient` as the sends of `channel` name it (one email address; an E.164 number, its
-    punctuation dropped), normalised; ValueError saying what is wrong. The run semantics' own
-    check (workflows.semantics), so the list holds what sends can match. The push channels'
-    (`webpush`, `push`) name a person, not an address: a recipient's key, as given."""
-    if channel in PUSH_CHANNELS:
+    """`recipient` as the sends of `channel` name it, normalised; ValueError saying what is
+    wrong. The channel's spec says how (workflows.channels, `suppression`): an address is
+    checked as the channel's sends check their `to` (its node type's rule: one email address;
+    an E.164 number, its punctuation dropped), so the list holds what sends can match; a
+    channel that suppresses a person (push) takes a recipient's key, as given."""
+    spec = CHANNEL_SPECS.get(channel)
+    if spec is None or spec.suppression == SUPPRESS_NONE:
+        known = ", ".join(suppressible_channels())
+        raise ValueError(f"unknown channel {channel!r} ({known})")
+    if spec.suppression == SUPPRESS_PERSON:
         if not recipient or recipient != recipient.strip() or len(recipient) > KEY_MAX_LENGTH:
             raise ValueError(
                 f"a {channel} suppression names a recipient's key (1 to {KEY_MAX_LENGTH} "
                 "characters, no surrounding spaces)"
             )
         return recipient
-    if channel not in ("email", "sms"):
-        raise ValueError(f"unknown channel {channel!r} (email, sms, webpush, push)")
+    kind = channel_node_type(channel)
+    if kind is None:
+        raise ValueError(f"no node type sends on channel {channel!r}")
     try:
-        checked = recipient_check({"id": "suppression", "type": channel}, {"to": recipient})
+        checked = recipient_check({"id": "suppression", "type": kind.name}, {"to": recipient})
     except RenderError as exc:
         raise ValueError(str(exc).removeprefix("node 'suppression': ")) from None
     return recipient_normalise(channel, checked["to"])

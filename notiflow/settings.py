@@ -634,7 +634,7 @@ NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS = env.int(
     "NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS", default=60
 )
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
-# registers without the sms node type and fails an SMS step it meets (workers/nodes/__init__.py).
+# registers without the sms node type and fails an SMS step it meets (workers/channels/__init__.py).
 NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
 NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))
 NOTIFLOW_SMS_TIMEOUT_SECONDS = env.float("NOTIFLOW_SMS_TIMEOUT_SECONDS", default=10)
@@ -667,7 +667,7 @@ NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS = env.float(
     "NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS", default=60
 )
 
-# --- Chat channels (workers/nodes/slack.py, teams.py; README "Slack and Microsoft Teams") -------
+# --- Chat channels (workers/channels/slack.py, teams.py; README "Slack and Microsoft Teams") -------
 # The bot token of chat.postMessage (a node's `channel`, a recipient's channel or user_id); not
 # needed for incoming webhooks. The API's base URL points at a stand-in in tests.
 NOTIFLOW_SLACK_BOT_TOKEN = secret("NOTIFLOW_SLACK_BOT_TOKEN")

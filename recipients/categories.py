@@ -1,6 +1,6 @@
 """Preference categories made over the API (docs/design.md, "Preferences"), as the admin's form
 makes them (recipients/category_admin.py): a slug, a name, a description, and `defaults`
-({channel: bool}, each a channel some node type sends on).
+({channel: bool}, each a registered channel: workflows.channels).
 
 A category a workflow names cannot be deleted: the workflow would keep a `preference_category`
 its validator refuses, and people's switches for it would no longer be asked. Deleting one no

@@ -119,8 +119,8 @@ class CategoryDetailApi(StrictQueryParameters, APIView):
         ],
         description="201 created, 200 replaced: every field is set, those left out to their "
         "default (empty; `defaults` {}: every channel on). A slug is letters, digits, hyphens "
-        "and underscores, at most 100 (else 400 naming `slug`); a default for a channel no node "
-        "type sends on, or not true/false, is a 400 naming `defaults.<channel>`.",
+        "and underscores, at most 100 (else 400 naming `slug`); a default for a channel nobody "
+        "registered, or not true/false, is a 400 naming `defaults.<channel>`.",
     )
     def put(self, request: Request, category_slug: str) -> Response:
         fields = request_fields(request, CategoryInputSerializer)

@@ -1,7 +1,8 @@
 """The admin's categories (docs/design.md, "Preferences"): the operator names the kinds of
 notification workflows carry (`billing`, `comments`) and, per channel, whether a person who said
-nothing gets them: one checkbox a channel, which the form turns into `defaults` ({channel:
-bool}). Imported at the app's ready (recipients/apps.py), beside the recipients' own admin."""
+nothing gets them: one checkbox a registered channel (workflows.channels), which the form turns
+into `defaults` ({channel: bool}). Imported at the app's ready (recipients/apps.py), beside the
+recipients' own admin."""
 
 from __future__ import annotations
 
@@ -71,18 +72,23 @@ def _default_checkbox(channel: str) -> forms.BooleanField:
     )
 
 
-# One checkbox per channel some node type sends on, declared on the class (the admin accepts
-# only declared fields): a later channel gets its box without a change here.
-CategoryForm = type(
-    "CategoryForm",
-    (CategoryFormBase,),
-    {_default_field(channel): _default_checkbox(channel) for channel in known_channels()},
-)
+def category_form() -> type[CategoryFormBase]:
+    """The form with one checkbox per registered channel, declared on the class (the admin
+    accepts only declared fields), made from the registry when asked: a later channel gets its
+    box without a change here."""
+    return type(
+        "CategoryForm",
+        (CategoryFormBase,),
+        {_default_field(channel): _default_checkbox(channel) for channel in known_channels()},
+    )
 
 
 @admin.register(Category)
 class CategoryAdmin(admin.ModelAdmin):
-    form = CategoryForm
+    @property
+    def form(self) -> type[CategoryFormBase]:  # type: ignore[override]
+        return category_form()
+
     list_display = ["slug", "name", "defaults_shown"]
     search_fields = ["slug", "name"]
 

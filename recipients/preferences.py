@@ -6,7 +6,7 @@ A recipient's `preferences` is {"channels": {channel: bool}, "categories": {slug
 is decided by the most specific preference that names it: `workflows.W`, then
 `categories.C.X`, then `categories.C` (the whole category), then `channels.X`; then the
 category's operator defaults (Category.defaults[X]); else it is on. A required workflow is not
-asked (the engine does not call this). Channel names are free strings: a later channel fits.
+asked (the engine does not call this). The channels are the registry's (workflows.channels).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from django.db import transaction
 from common.http import unknown_name_message
 from recipients.models import Category, Recipient
 from recipients.selectors import RunRecipient
+from workflows.channels import channel_names, channel_spec
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES
 from workflows.semantics import preference_page_url
@@ -79,22 +80,14 @@ def preference_resolve(
 
 
 def known_channels() -> list[str]:
-    """The channels some registered node type delivers on (workflows.nodes: a sending type's
-    channel, or `inapp`), in their order."""
-    return list(
-        dict.fromkeys(
-            kind.preference_channel for kind in NODE_TYPES.values() if kind.preference_channel
-        )
-    )
+    """The channels a person's preferences may name: every registered one (workflows.channels),
+    in the registry's order."""
+    return channel_names()
 
 
 def channel_labels() -> dict[str, str]:
-    """What a person reads for each known channel (its node type's `channel_label`)."""
-    labels: dict[str, str] = {}
-    for kind in NODE_TYPES.values():
-        if kind.preference_channel and kind.preference_channel not in labels:
-            labels[kind.preference_channel] = kind.channel_label or kind.preference_channel
-    return labels
+    """What a person reads for each known channel (its spec's `label`)."""
+    return {name: channel_spec(name).label for name in channel_names()}
 
 
 def definition_channels(definition: Mapping[str, Any]) -> set[str]:
@@ -173,7 +166,7 @@ def preferences_problems(data: Any) -> dict[str, list[str]]:
 
 def channel_switch_problems(switches: Mapping[str, Any], where: str) -> dict[str, list[str]]:
     """What is wrong with {channel: bool} `switches` (a category's defaults), by path
-    (`defaults.pigeon`): a channel no node type sends on, a value not true or false."""
+    (`defaults.pigeon`): a channel nobody registered (workflows.channels), a value not true or false."""
     problems: dict[str, list[str]] = {}
     _check_switches(switches, where, known_channels(), "channel", problems)
     return problems

@@ -199,14 +199,12 @@ def test_a_registered_types_step_costs_what_a_delays_does(note):
 
 # --- no consumer branches on a node type's name --------------------------------------------------
 
-# Where a type's name may be compared with: its own module, and the channels' provider code (a
-# channel is named like the type that sends on it: "email" there is the channel).
+# Where a type's name may be compared with: its own module, and the channels' senders (a channel
+# is named like the type that sends on it: "email" there is the channel). The providers, the
+# suppression list, delivery reports and the workers' start ask the channel registry instead.
 ALLOWED = (
     "workflows/nodes/",
-    "workers/nodes/",
-    "workers/providers/",
-    "deliveries/",  # delivery reports and the suppression list, per channel
-    "workers/apps.py",  # provider settings checked per channel
+    "workers/channels/",
 )
 
 

@@ -227,5 +227,5 @@ def test_a_chat_step_costs_three_statements_wherever_its_address_comes_from(
     trigger = trigger_of(warm(chain(teams_node("team"), sms_node("text"))))
     TriggerInstance.objects.filter(pk=trigger.pk).update(recipient="pinned")
     # No address on the node, so none to look up in the suppression list; the step's read of
-    # its recipient instead, whose channels hold the address (workers/nodes/chat.py).
+    # its recipient instead, whose channels hold the address (workers/channels/chat.py).
     assert_statements("teams step", stepped(trigger), statements=3, transactions=1)

@@ -9,9 +9,10 @@ class WorkersConfig(AppConfig):
     def ready(self) -> None:
         # Provider settings that cannot work stop every process at start, not a send later.
         from workers.providers import ProviderConfigError, channel_providers
+        from workflows.channels import sending_channels
 
         try:
-            for channel in ("email", "sms"):
-                channel_providers(channel)
+            for spec in sending_channels():
+                channel_providers(spec.name)
         except ProviderConfigError as exc:
             raise ImproperlyConfigured(str(exc)) from None

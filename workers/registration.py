@@ -30,7 +30,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from registry.services import worker_heartbeat, worker_register, worker_stop
-from workers.nodes import worker_capabilities
+from workers.channels import worker_capabilities
 
 logger = logging.getLogger(__name__)
 

@@ -143,7 +143,7 @@ def test_an_unknown_event_type_is_refused():
 def test_a_send_whose_release_cannot_apply_is_still_announced(monkeypatch):
     # The trigger is cancelled while its email is with the provider: the release no longer
     # applies, the ledger still records the send, and so does the outbox.
-    from workers.nodes import CHANNELS
+    from workers.channels import CHANNELS
 
     endpoint = hook()
     trigger = due_trigger(chain(email_node("mail"), email_node("again")))

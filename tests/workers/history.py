@@ -12,8 +12,8 @@ from tests.factories import WorkflowFactory, chain, sms_node
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
 from triggers.state import Release, StepRecord, trigger_claim_with, trigger_release_with
-from workers.services.engine import SEND_CHANNELS
 from workers.services.ledger import ledger_sent
+from workflows.semantics import sending_types
 
 
 def trigger_with_history(*, status: str = "completed", workflow=None) -> TriggerInstance:
@@ -30,7 +30,7 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
         return trigger
     token = f"tests/{uuid.uuid4().hex[:8]}"
     claim = trigger_claim_with(
-        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, channels=SEND_CHANNELS
+        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, channels=tuple(sending_types())
     )
     assert claim is not None
     claimed = claim.trigger

@@ -1,4 +1,4 @@
-"""What a worker can run, from one home (workers/nodes/__init__.py): the registry shows it, and the
+"""What a worker can run, from one home (workers/channels/__init__.py): the registry shows it, and the
 engine fails at once a node this worker cannot run (`no_handler_registered: ...`)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 from tests.factories import chain, email_node, sms_node
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
+from workers.channels import node_unrunnable, worker_capabilities
 from workers.models import SendLedger, StepExecutionLog
-from workers.nodes import node_unrunnable, worker_capabilities
 from workers.services.engine import step_execute
 
 pytestmark = pytest.mark.django_db

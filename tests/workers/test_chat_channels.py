@@ -1,4 +1,4 @@
-"""The slack and teams channels (workers/nodes/slack.py, teams.py) run in-process by the engine
+"""The slack and teams channels (workers/channels/slack.py, teams.py) run in-process by the engine
 against the stand-ins of tests/support/chat.py: where a message goes (the node's address, else
 the recipient's `channels`), what travels, and how each answer classes (docs/design.md, rule 7;
 a 429 with Retry-After waits without counting an attempt)."""

@@ -139,7 +139,7 @@ def test_delay_beyond_countdown_cap_is_left_to_the_sweeper_and_never_runs_early(
     (delay_step,) = logs(trigger_id)
     due = waiting.available_at
     # Due = the delay step's own instant + 4 s; the engine takes that instant between the step's
-    # start and finish (workers/services/engine.py, _success then _record).
+    # start and finish (workers/services/step.py outcome_success, then workers/services/engine.py _record).
     assert delay_step.started_at + wait <= due <= delay_step.finished_at + wait
     # Not nudged at release (that would be 4 s ahead of due); only the sweeper's look-ahead may
     # have nudged it since, which the sweep statement does no earlier than one interval ahead.

@@ -139,8 +139,8 @@ def test_what_one_creator_has_sent_is_capped_across_recipients():
 def test_the_email_channel_refuses_any_header_that_could_end_its_line_permanently(
     rendered, headers
 ):
+    from workers.channels import CHANNELS
     from workers.errors import PermanentError
-    from workers.nodes import CHANNELS
     from workers.providers import provider_for_attempt
 
     provider = provider_for_attempt("email", named="", attempts=0)

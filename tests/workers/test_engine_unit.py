@@ -13,10 +13,11 @@ from tests.factories import chain, delay_node, email_node, sms_node
 from tests.workers.helpers import due_trigger, logged_failure
 from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel, trigger_claim_with
+from workers.channels import CHANNELS
 from workers.models import SendLedger, StepExecutionLog
-from workers.nodes import CHANNELS
-from workers.services.engine import SEND_CHANNELS, step_execute
+from workers.services.engine import step_execute
 from workers.services.ledger import SendSlot, send_slot
+from workflows.semantics import sending_types
 
 pytestmark = [
     pytest.mark.django_db,
@@ -81,7 +82,7 @@ def test_first_send_writes_ledger_once():
 
 def claim_with_ledger(trigger: TriggerInstance):
     return trigger_claim_with(
-        trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30, channels=SEND_CHANNELS
+        trigger_id=trigger.pk, worker_id="w/1", lease_seconds=30, channels=tuple(sending_types())
     )
 
 
@@ -237,7 +238,7 @@ def test_an_outcome_the_database_refuses_fails_the_trigger_instead_of_looping(mo
     NOTIFLOW_RETRY_BASE_SECONDS=60, NOTIFLOW_RETRY_JITTER=0.1, NOTIFLOW_RETRY_MAX_SECONDS=600
 )
 def test_retry_backoff_doubles_then_stops_at_the_cap():
-    from workers.services.engine import retry_backoff
+    from workers.services.step import retry_backoff
 
     assert timedelta(seconds=60) <= retry_backoff(1) <= timedelta(seconds=66)
     assert timedelta(seconds=240) <= retry_backoff(3) <= timedelta(seconds=264)
@@ -254,7 +255,7 @@ def test_a_node_whose_worker_keeps_dying_ends_failed_instead_of_looping():
             trigger_id=trigger.pk,
             worker_id=f"dead-{dead}",
             lease_seconds=60,
-            channels=SEND_CHANNELS,
+            channels=tuple(sending_types()),
         )
         assert claimed is not None and claimed[0].attempts == dead
         TriggerInstance.objects.filter(pk=trigger.pk).update(

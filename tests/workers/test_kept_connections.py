@@ -10,8 +10,9 @@ import time
 import pytest
 
 from tests.support.smtp import SmtpServer
+from workers.channels import CHANNELS
+from workers.channels.email import message_id_for
 from workers.errors import TransientError
-from workers.nodes.email import EmailChannel, message_id_for
 from workers.providers import Provider
 from workers.providers.connections import connections_close_all, connections_close_idle
 
@@ -33,7 +34,7 @@ def provider(sink: SmtpServer) -> Provider:
 
 def send(sink: SmtpServer, to: str, key: str) -> dict:
     rendered = {"to": to, "subject": "Hi", "body": "Hello"}
-    return EmailChannel().send(rendered, idempotency_key=key, provider=provider(sink))
+    return CHANNELS["email"].send(rendered, idempotency_key=key, provider=provider(sink))
 
 
 def wait_until(check, timeout: float = 5.0) -> None:
@@ -121,7 +122,7 @@ def test_the_provider_of_the_older_settings_follows_a_change_of_them(sink, setti
         rendered = {"to": "ok-1@example.com", "subject": "Hi", "body": "Hello"}
         for server, key in ((sink, "t1:n"), (other, "t2:n")):
             settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", server.port
-            EmailChannel().send(rendered, idempotency_key=key, provider=fallback)
+            CHANNELS["email"].send(rendered, idempotency_key=key, provider=fallback)
         assert (len(sink.handler.received), len(other.handler.received)) == (1, 1)
     finally:
         connections_close_all()

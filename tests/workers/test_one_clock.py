@@ -22,8 +22,8 @@ from django.utils import timezone
 from tests.factories import chain, delay_node, digest_node, email_node, throttle_node, window_node
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
+from workers.channels import CHANNELS
 from workers.models import Digest, ThrottlePass
-from workers.nodes import CHANNELS
 from workers.services import caps
 from workers.services.engine import step_execute
 from workflows.timing import WEEKDAYS

@@ -16,8 +16,8 @@ from tests.factories import chain, email_node, sms_node
 from tests.support.stack import ROOT
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
+from workers.channels import node_unrunnable, worker_capabilities
 from workers.models import SendLedger, StepExecutionLog
-from workers.nodes import node_unrunnable, worker_capabilities
 from workers.providers import ProviderConfigError, channel_providers, provider_for_attempt
 from workers.services.engine import step_execute
 from workers.services.provider_rates import provider_token_take

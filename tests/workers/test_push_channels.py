@@ -1,4 +1,4 @@
-"""The push channels through the engine, in process (workers/nodes/push.py, workers/services/
+"""The push channels through the engine, in process (workers/channels/push.py, workers/services/
 push.py), against the loopback push services of tests/support/push.py: one message per address
 of the run's recipient, exactly once per address across retries, gone addresses removed."""
 

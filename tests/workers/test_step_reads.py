@@ -37,7 +37,7 @@ def test_no_endpoint_no_events_built_and_an_endpoint_hears_them(monkeypatch, set
         built.append(args)  # counts the builds, and builds nothing
         return []
 
-    monkeypatch.setattr(engine, "_announcements", counted)
+    monkeypatch.setattr(engine, "step_announcements", counted)
     trigger = run_to_the_end(chain(email_node("mail")), {"email": "ada@example.com", "name": "Ada"})
     assert trigger.status == "completed" and len(mail.outbox) == 1
     assert built == []  # the claim found no endpoint: nothing was built

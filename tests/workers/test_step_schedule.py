@@ -14,9 +14,9 @@ from tests.factories import chain, delay_node, email_node, sms_node
 from tests.workers.helpers import due_trigger
 from triggers import dispatch
 from triggers.models import TriggerInstance
+from workers.channels import CHANNELS
 from workers.errors import TransientError
 from workers.models import StepExecutionLog
-from workers.nodes import CHANNELS
 from workers.services.engine import step_execute
 
 pytestmark = [

@@ -1,22 +1,22 @@
 """Named providers per channel (docs/design.md, "Providers"): which backend sends a channel's
-messages, in which order a retry fails over to the next, and each provider's rate limit.
+messages, in which order a retry fails over to the next, and each provider's rate limit. What a
+channel's providers are is its spec's (workflows.channels: `providers`); this reads it.
 
 Read from the settings on each call (a cached parse keyed by the values, so tests that change
 the settings see the change):
 
-- `NOTIFLOW_EMAIL_PROVIDERS=ses,smtp`, `NOTIFLOW_SMS_PROVIDERS=twilio,console`: the order. A name
-  is an alias (EMAIL_ALIASES, SMS_BACKENDS) or any name whose backend
-  `NOTIFLOW_PROVIDER_<NAME>_BACKEND` gives (an alias or a dotted Django email backend).
+- NamedProviders (`NOTIFLOW_EMAIL_PROVIDERS=ses,smtp`, `NOTIFLOW_SMS_PROVIDERS=twilio,console`):
+  the order. A name is one its channel's sender knows as a backend (`backend_of`: email's
+  aliases, SMS's backends) or any name whose backend `NOTIFLOW_PROVIDER_<NAME>_BACKEND` gives.
   `NOTIFLOW_PROVIDER_<NAME>_OPTIONS` (a JSON object) are its options: the keyword arguments of
   the email backend (`host`, `port`, `username`, `use_tls`; an anymail ESP's own), or, for
-  Twilio, `account_sid`, `auth_token`, `from_number`, `base_url`.
-- Unset, a channel has the one provider of the settings that came before names: email the
-  `EMAIL_BACKEND` (or `EMAIL_URL`) itself, named by its short name (`smtp`), SMS the
-  `NOTIFLOW_SMS_BACKEND`; `none` or empty, no provider.
+  Twilio, `account_sid`, `auth_token`, `from_number`, `base_url`. Unset, a channel has the one
+  provider of its older setting (`fallback`: email the `EMAIL_BACKEND` itself, named by its
+  short name, `smtp`; SMS the `NOTIFLOW_SMS_BACKEND`); `none` or empty, no provider.
+- OneProvider: one provider of that name, present when one of its settings is set (push:
+  the VAPID key, the FCM service account) or always (chat: their address, a webhook URL or a
+  Slack channel, comes with each message).
 - `NOTIFLOW_PROVIDER_RATE_LIMITS=ses=14/s,twilio=100/m` (workers/services/provider_rates.py).
-- The chat channels (CHAT_CHANNELS) have one provider each, named after the channel (`slack`,
-  `teams`; a rate limit by that name applies): their address (a webhook URL, a Slack channel)
-  comes with each message, and every worker has them.
 """
 
 from __future__ import annotations
@@ -25,39 +25,17 @@ import json
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
+from django.utils.module_loading import import_string
 
 from common.throttling import parse_rate
 from workers.errors import RateLimited
+from workflows.channels import NamedProviders, OneProvider, channel_spec
 from workflows.definition import PROVIDER_NAME
 
-# Email providers by short name: Django's own backends and anymail's ESPs.
-EMAIL_ALIASES = {
-    "smtp": "django.core.mail.backends.smtp.EmailBackend",
-    "console": "django.core.mail.backends.console.EmailBackend",
-    "locmem": "django.core.mail.backends.locmem.EmailBackend",
-    "file": "django.core.mail.backends.filebased.EmailBackend",
-    "ses": "anymail.backends.amazon_ses.EmailBackend",
-    "amazon_ses": "anymail.backends.amazon_ses.EmailBackend",
-    "sendgrid": "anymail.backends.sendgrid.EmailBackend",
-    "postmark": "anymail.backends.postmark.EmailBackend",
-    "mailgun": "anymail.backends.mailgun.EmailBackend",
-    "resend": "anymail.backends.resend.EmailBackend",
-    "brevo": "anymail.backends.brevo.EmailBackend",
-    "mailjet": "anymail.backends.mailjet.EmailBackend",
-    "sparkpost": "anymail.backends.sparkpost.EmailBackend",
-    "mailersend": "anymail.backends.mailersend.EmailBackend",
-    "postal": "anymail.backends.postal.EmailBackend",
-}
-SMS_BACKENDS = ("twilio", "console", "file", "null")
-# The push channels' one provider each, by channel (workers/providers/push.py).
-PUSH_PROVIDERS = {"webpush": "webpush", "push": "fcm"}
-# Channels whose one provider is the service itself (workers/providers/slack.py, teams.py).
-CHAT_CHANNELS = ("slack", "teams")
 NO_PROVIDER = {"", "none"}
-_DJANGO_EMAIL_BACKENDS = "django.core.mail.backends."
 
 
 class ProviderConfigError(ValueError):
@@ -70,19 +48,13 @@ class Provider:
 
     name: str
     channel: str
-    backend: str  # a dotted email backend; for SMS one of SMS_BACKENDS
+    backend: str  # what its channel's sender knows it by (NamedBackends.backend_of)
     options: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     rate: tuple[int, int] | None = None  # (count, period seconds), or unlimited
 
     @property
     def is_anymail(self) -> bool:
         return self.backend.startswith("anymail.")
-
-
-def _short_email_name(backend: str) -> str:
-    if backend.startswith(_DJANGO_EMAIL_BACKENDS):  # django.core.mail.backends.smtp.EmailBackend
-        return backend.removeprefix(_DJANGO_EMAIL_BACKENDS).split(".")[0]
-    return backend
 
 
 def _rates(text: str) -> dict[str, tuple[int, int] | None]:
@@ -101,92 +73,91 @@ def _rates(text: str) -> dict[str, tuple[int, int] | None]:
 def _named(
     channel: str, name: str, configured: dict[str, dict[str, Any]], rates: dict[str, Any]
 ) -> Provider:
-    if not PROVIDER_NAME.match(name):
-        raise ProviderConfigError(
-            f"provider name {name!r}: lower-case letters, digits and _, starting with a letter"
-        )
+    provider_name_check(name)
     own = configured.get(name, {})
     backend = str(own.get("backend") or name)
     options = own.get("options") or {}
     if not isinstance(options, dict):
         raise ProviderConfigError(f"NOTIFLOW_PROVIDER_{name.upper()}_OPTIONS: not a JSON object")
-    if channel == "email":
-        backend = EMAIL_ALIASES.get(backend, backend)
-        if "." not in backend:
-            known = ", ".join(sorted(EMAIL_ALIASES))
-            raise ProviderConfigError(
-                f"email provider {name!r}: unknown backend {backend!r} (an alias: {known}; or "
-                f"a dotted backend in NOTIFLOW_PROVIDER_{name.upper()}_BACKEND)"
-            )
-    elif backend not in SMS_BACKENDS:
-        raise ProviderConfigError(
-            f"SMS provider {name!r}: unknown backend {backend!r} ({', '.join(SMS_BACKENDS)})"
-        )
+    backend = _sender(channel).backend_of(name, backend)
     return Provider(name, channel, backend, options, rates.get(name))
+
+
+def provider_name_check(name: str) -> None:
+    """ProviderConfigError when `name` cannot name a provider."""
+    if not PROVIDER_NAME.match(name):
+        raise ProviderConfigError(
+            f"provider name {name!r}: lower-case letters, digits and _, starting with a letter"
+        )
+
+
+def _sender(channel: str) -> NamedBackends:
+    """The sender class of a channel with named providers (workers/channels/<name>.py)."""
+    return import_string(channel_spec(channel).sender)  # type: ignore[no-any-return]
+
+
+class NamedBackends(Protocol):
+    """What the sender of a channel with named providers knows of their backends."""
+
+    def backend_of(self, name: str, backend: str) -> str:
+        """The backend provider `name` uses, given `backend` (its setting, else its name);
+        ProviderConfigError when the channel has no such backend."""
+        ...
+
+    def fallback_of(self, value: str) -> tuple[str, str]:
+        """(name, backend) of the one provider the older setting's `value` gives."""
+        ...
 
 
 @lru_cache(maxsize=16)
 def _parse(
-    channel: str, names: tuple[str, ...], configured_json: str, rates_text: str, fallback: str
+    channel: str,
+    setting: str,
+    names: tuple[str, ...],
+    configured_json: str,
+    rates_text: str,
+    fallback: str,
 ) -> tuple[Provider, ...]:
     configured = json.loads(configured_json)
     rates = _rates(rates_text)
-    if not names:  # the one provider of the older settings
+    if not names:  # the one provider of the older setting
         if fallback.strip().lower() in NO_PROVIDER:
             return ()
-        if channel == "email":
-            name = _short_email_name(fallback)
-            return (Provider(name, "email", fallback, {}, rates.get(name)),)
-        name = fallback.strip().lower()
-        return (_named("sms", name, {}, rates),)
+        name, backend = _sender(channel).fallback_of(fallback)
+        return (Provider(name, channel, backend, {}, rates.get(name)),)
     if len(set(names)) != len(names):
-        raise ProviderConfigError(f"NOTIFLOW_{channel.upper()}_PROVIDERS names one twice")
+        raise ProviderConfigError(f"{setting} names one twice")
     return tuple(_named(channel, name, configured, rates) for name in names)
 
 
-def _push_providers(channel: str) -> tuple[Provider, ...]:
-    """The push channels have one provider each, present when its credentials are set:
-    `webpush` (NOTIFLOW_VAPID_PRIVATE_KEY) and `fcm` (the FCM service account)."""
-    if channel == "webpush":
-        configured = bool(settings.NOTIFLOW_VAPID_PRIVATE_KEY)
-    else:
-        configured = bool(
-            settings.NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON or settings.NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE
-        )
-    if not configured:
-        return ()
-    name = PUSH_PROVIDERS[channel]
-    rate = _rates(settings.NOTIFLOW_PROVIDER_RATE_LIMITS).get(name)
-    return (Provider(name, channel, name, {}, rate),)
-
-
 @lru_cache(maxsize=16)
-def _chat_provider(channel: str, rates_text: str) -> tuple[Provider, ...]:
-    return (Provider(channel, channel, channel, {}, _rates(rates_text).get(channel)),)
+def _one(channel: str, name: str, rates_text: str) -> tuple[Provider, ...]:
+    return (Provider(name, channel, name, {}, _rates(rates_text).get(name)),)
 
 
 def channel_providers(channel: str) -> tuple[Provider, ...]:
-    """The providers of `channel` in failover order; empty when this worker has none.
-    Raises ProviderConfigError on settings that cannot work (settings.py refuses them at load)."""
-    if channel in PUSH_PROVIDERS:
-        return _push_providers(channel)
-    if channel in CHAT_CHANNELS:
-        return _chat_provider(channel, settings.NOTIFLOW_PROVIDER_RATE_LIMITS)
-    names = (
-        settings.NOTIFLOW_EMAIL_PROVIDERS if channel == "email" else settings.NOTIFLOW_SMS_PROVIDERS
-    )
-    fallback = (
-        str(getattr(settings, "EMAIL_BACKEND", "") or "")
-        if channel == "email"
-        else str(settings.NOTIFLOW_SMS_BACKEND or "")
-    )
-    return _parse(
-        channel,
-        tuple(name.strip().lower() for name in names if name.strip()),
-        json.dumps(settings.NOTIFLOW_PROVIDER_SETTINGS, sort_keys=True),
-        settings.NOTIFLOW_PROVIDER_RATE_LIMITS,
-        fallback,
-    )
+    """The providers of `channel` in failover order (its spec's `providers`); empty when this
+    worker has none. Raises ProviderConfigError on settings that cannot work (WorkersConfig
+    refuses them at start)."""
+    source = channel_spec(channel).providers
+    rates = settings.NOTIFLOW_PROVIDER_RATE_LIMITS
+    if isinstance(source, OneProvider):
+        if source.configured_by and not any(
+            getattr(settings, name, None) for name in source.configured_by
+        ):
+            return ()
+        return _one(channel, source.name, rates)
+    if isinstance(source, NamedProviders):
+        names = getattr(settings, source.setting)
+        return _parse(
+            channel,
+            source.setting,
+            tuple(name.strip().lower() for name in names if name.strip()),
+            json.dumps(settings.NOTIFLOW_PROVIDER_SETTINGS, sort_keys=True),
+            rates,
+            str(getattr(settings, source.fallback, "") or ""),
+        )
+    return ()
 
 
 def provider_for_attempt(channel: str, *, named: str, attempts: int) -> Provider:

@@ -20,6 +20,9 @@ from workers.providers import Provider
 
 logger = logging.getLogger(__name__)
 
+# The backends an SMS provider may have (NOTIFLOW_PROVIDER_<NAME>_BACKEND, else its name).
+SMS_BACKENDS = ("twilio", "console", "file", "null")
+
 
 class SmsBackend(Protocol):
     def send(self, *, to: str, body: str, idempotency_key: str) -> str | None:
@@ -151,7 +154,7 @@ def _backend(backend: str, options_json: str, public_url: str) -> SmsBackend:
             from_number=options.get("from_number") or settings.TWILIO_FROM,
             status_callback=f"{public_url}/deliveries/twilio/status/" if public_url else "",
         )
-    raise PermanentError(f"unknown SMS backend {backend!r} (console, file, twilio, null)")
+    raise PermanentError(f"unknown SMS backend {backend!r} ({', '.join(SMS_BACKENDS)})")
 
 
 def sms_backend(provider: Provider) -> SmsBackend:

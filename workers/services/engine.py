@@ -11,63 +11,50 @@ import logging
 import time
 import uuid
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 
 from common import tracing
-from common.backoff import backoff
 from common.leased_work import nudge_schedule
 from common.metrics import rate_limit_wait_observe, step_lateness_observe
 from deliveries.sql import MESSAGE_STATES_SQL, message_states_params
-from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
-from events import catalog as events
 from events.dispatch import deliveries_enqueue_on_commit
-from events.services.outbox import Announcement, announcements_json
-from recipients.preferences import Decision, preferences_url, send_decision
+from events.services.outbox import announcements_json
+from recipients.preferences import preferences_url
 from recipients.selectors import RunRecipient, recipient_for_run
-from triggers.announce import WITHOUT_RELEASE, announcement
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
-from triggers.state import (
-    Release,
-    StepRecord,
-    released_copy,
-    trigger_claim_with,
-    trigger_release_with,
+from triggers.state import Release, StepRecord, trigger_claim_with, trigger_release_with
+from workers.channels import node_unrunnable
+from workers.channels.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
+from workers.errors import PermanentError, RateLimited, TransientError
+from workers.services.announce import step_announcements
+from workers.services.ledger import ledger_failed, ledger_sent, ledger_unused, send_slot
+from workers.services.send import erased_skipped, missing_skipped, node_run
+from workers.services.step import (
+    Outcome,
+    ProviderCall,
+    StepAttempt,
+    StepClock,
+    outcome_failure,
+    outcome_put_back,
+    outcome_success,
+    outcome_unrecordable,
 )
-from workers.errors import PermanentError, RateLimited, StepError, TransientError
-from workers.nodes import CHANNELS, Channel, node_unrunnable
-from workers.nodes.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
-from workers.nodes.flow import EngineStep
-from workers.providers import provider_for_attempt
-from workers.services.caps import send_caps_take
-from workers.services.ledger import (
-    SendSlot,
-    ledger_failed,
-    ledger_sent,
-    ledger_unused,
-    send_slot,
-)
-from workers.services.provider_rates import provider_token_take
-from workers.services.step_metrics import provider_call_metered, step_recorded
-from workflows.definition import MARKETING
-from workflows.nodes import NODE_TYPES
+from workers.services.step_metrics import step_recorded
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
     PREFERENCES_URL,
     MissingAddress,
-    Rendered,
     RenderError,
     execution_context,
     next_node_id,
     node_render,
-    output_key,
     recipient_read,
-    recipients_of,
     sending_types,
     sends,
     step_input,
@@ -119,60 +106,6 @@ def _message_states(trigger: TriggerInstance, node_ids: tuple[str, ...]) -> dict
         return {node_id: state for node_id, state in cursor.fetchall()}
 
 
-@dataclass(frozen=True)
-class StepAttempt:
-    """One claimed execution of a trigger's current node: what it ran on and under which lease."""
-
-    trigger: TriggerInstance
-    workflow: CompiledWorkflow
-    node: dict[str, Any]
-    context: dict[str, Any]
-    lease_token: str
-    started_at: datetime  # on the step's clock (StepClock), as every time of the step
-    send_slot: SendSlot | None  # opened by the claim for a send node
-    clock: StepClock
-    # The run's recipient (profile and preferences) when it names one, read once per step.
-    recipient: RunRecipient | None = None
-    # As the claim read them: the suppression list's generation (a send node's), and whether any
-    # webhook endpoint exists to hear the step's events (if not, none are built).
-    suppression_generation: int | None = None
-    announced_to: bool = True
-
-
-@dataclass(frozen=True)
-class StepClock:
-    """The one clock of a step (docs/design.md, "One clock"): the database's now() as the claim's
-    statement read it, advanced by the worker's monotonic clock, which measures a duration and
-    so is not moved by the skew of the worker's wall clock. Every due time the step computes in
-    Python (a delay, a window's opening, a retry's back-off, a put-back, a send cap's hour) is
-    this plus a duration; the worker's wall clock is never read."""
-
-    claimed_at: datetime
-    monotonic_at: float
-
-    def now(self) -> datetime:
-        return self.claimed_at + timedelta(seconds=time.monotonic() - self.monotonic_at)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a step ends: the trigger's next state and what the step log says."""
-
-    status: str
-    next_node_id: str | None
-    attempts: int
-    available_at: datetime
-    reason: str
-    output: dict[str, Any] | None = None
-    vars_patch: dict[str, Any] | None = None
-    error: str = ""
-    put_back: bool = False  # not an attempt (a provider's rate limit): no step log
-
-
-# The claim opens the send ledger for the node it lands on, when it is of one of these types.
-SEND_CHANNELS = tuple(sending_types())
-
-
 def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     """Run the current node of `trigger_id` if it can be claimed; return the new status or None.
 
@@ -192,7 +125,9 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
         trigger_id=trigger_id,
         worker_id=lease_token,
         lease_seconds=settings.NOTIFLOW_LEASE_SECONDS,
-        channels=SEND_CHANNELS,
+        # It opens the send ledger for the node it lands on, when the node's type sends (asked
+        # of the registry on each claim: a test may register a type).
+        channels=tuple(sending_types()),
     )
     if claim is None:
         return None
@@ -311,28 +246,28 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
             raise PermanentError(f"node {node_id!r} is not in version {step.workflow.number}")
         if unrunnable := node_unrunnable(step.node):  # e.g. no SMS provider on this worker
             raise PermanentError(unrunnable)
-        if erased := _erased_skipped(step):
-            return _success(step, erased, _next_node(step, erased)), erased
+        if erased := erased_skipped(step):
+            return outcome_success(step, erased, _next_node(step, erased)), erased
         try:
             rendered = node_render(step.node, step.context) if sends(step.node) else None
         except MissingAddress as exc:
             if not step.node.get("skip_missing"):
                 raise
-            run = _missing_skipped(step.node, exc)
-            return _success(step, run, _next_node(step, run)), run
-        run = _run_node(step, rendered, call)
-        return _success(step, run, _next_node(step, run)), run
+            run = missing_skipped(step.node, exc)
+            return outcome_success(step, run, _next_node(step, run)), run
+        run = node_run(step, rendered, call)
+        return outcome_success(step, run, _next_node(step, run)), run
     except RateLimited as exc:
         rate_limit_wait_observe(provider=exc.provider, seconds=exc.wait.total_seconds())
-        return _put_back(step, exc), run
+        return outcome_put_back(step, exc), run
     except (PermanentError, RenderError, TemplateError) as exc:
-        return _failure(step, str(exc), permanent=True), run
+        return outcome_failure(step, str(exc), permanent=True), run
     except TransientError as exc:
-        return _failure(step, str(exc), permanent=False), run
+        return outcome_failure(step, str(exc), permanent=False), run
     except Exception as exc:
         # A bug or an outage inside the engine is retried like any transient error, never stuck.
         logger.exception("trigger %s: unexpected error in node %s", trigger.pk, node_id)
-        return _failure(step, f"{type(exc).__name__}: {exc}", permanent=False), run
+        return outcome_failure(step, f"{type(exc).__name__}: {exc}", permanent=False), run
 
 
 def _record_or_fail(
@@ -357,161 +292,11 @@ def _record_or_fail(
             run = replace(run, output=_storable(run.output))
         return _record(
             step,
-            _unrecordable(step, outcome, exc),
+            outcome_unrecordable(step, outcome, exc),
             run,
             call=call,
             log_step=False,
         )
-
-
-@dataclass
-class ProviderCall:
-    """Whether this step called a provider, and which: only such a call counts in the send
-    ledger, which records the provider of each."""
-
-    attempted: bool = False
-    provider: str = ""
-
-
-def _run_node(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -> NodeRun:
-    """Run the node as its type says (workflows.nodes): a type that sends, through its channel's
-    provider (the send ledger, suppressions, rate limits and caps first); any other, its own
-    `run`, given this step (EngineStep)."""
-    node = step.node
-    kind = NODE_TYPES[str(node["type"])]  # node_unrunnable let only registered types through
-    if kind.channel is None:
-        # A type that delivers without a provider (in-app) is skipped as a send is when the
-        # person's preferences turn its channel off.
-        if kind.delivers_on and (turned_off := _preference_off(step, kind.delivers_on)):
-            skipped = turned_off.skipped_output(to=step.trigger.recipient)
-            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
-        return kind.run(node, step=EngineStep(step.trigger, step.context, step.started_at))
-    channel = CHANNELS[kind.channel]
-    slot = step.send_slot
-    if slot is None or rendered is None:  # the claim found no send node: versions cannot change
-        raise RuntimeError(f"no send ledger row for node {node['id']!r}")
-    if slot.recorded_result is not None:
-        result = slot.recorded_result
-    else:
-        # Whom a skipped send names: its address, else (a chat node taking the recipient's) the
-        # run's recipient.
-        to = rendered.get("to") or step.trigger.recipient
-        if turned_off := _preference_off(step, channel.name):
-            skipped = turned_off.skipped_output(to=to)
-            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
-        marketing = step.workflow.category == MARKETING
-        try:
-            rendered, left_out = suppression_screen(
-                node=node,
-                rendered=rendered,
-                marketing=marketing,
-                generation=step.suppression_generation,
-            )
-        except Suppressed as exc:
-            if not exc.rule:  # a transactional send's hard bounce or complaint
-                raise PermanentError(str(exc)) from exc
-            skipped = exc.skipped_output(to=to)
-            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
-        key = f"{step.trigger.pk}:{node['id']}"
-        headers = _unsubscribe(rendered, key) if marketing and channel.unsubscribe_headers else None
-        result = _send(step, channel, rendered, call, headers)
-        if left_out:
-            result = {**result, "suppressed": left_out}
-    return NodeRun(
-        output=result,
-        vars_patch={output_key(node): result},
-        sent=slot.recorded_result is None,
-    )
-
-
-def _preference_off(step: StepAttempt, channel: str) -> Decision | None:
-    """The preference that turns this send off, or None: asked only of a run for a recipient
-    (read with it: no statement of its own) and not of a required workflow."""
-    if step.recipient is None or step.workflow.required:
-        return None
-    decision = send_decision(
-        step.recipient,
-        workflow=step.workflow.workflow_key,
-        category=step.workflow.preference_category,
-        channel=channel,
-    )
-    return None if decision.send else decision
-
-
-def _erased_skipped(step: StepAttempt) -> NodeRun | None:
-    """A send or delivery (in-app) of a run whose recipient was erased since it began, skipped
-    before anything renders: nothing sent or stored, the run goes on, the step log and
-    `message.skipped` say rule `recipient_erased`. Not when an earlier attempt already sent
-    (the ledger's recorded result is the step's outcome), nor for a run without a recipient."""
-    kind = NODE_TYPES[str(step.node["type"])]  # node_unrunnable let only registered types through
-    if step.recipient is None or step.recipient.found or not (kind.sends or kind.delivers_on):
-        return None
-    if step.send_slot is not None and step.send_slot.recorded_result is not None:
-        return None
-    skipped = step.recipient.erased_output()
-    return NodeRun(output=skipped, vars_patch={output_key(step.node): skipped}, skipped=True)
-
-
-def _missing_skipped(node: dict[str, Any], missing: MissingAddress) -> NodeRun:
-    """A send node skipped for want of an address (`skip_missing`): the run goes on, the
-    output (and `message.skipped`) says why; the send slot the claim opened is given back."""
-    skipped = missing.skipped_output()
-    return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
-
-
-def _unsubscribe(rendered: Rendered, idempotency_key: str) -> dict[str, str]:
-    """A marketing email's one-click unsubscribe headers (one recipient: the validator's rule)."""
-    try:
-        return unsubscribe_headers(recipient=rendered["to"], idempotency_key=idempotency_key)
-    except LookupError as exc:
-        raise PermanentError(str(exc)) from exc
-
-
-def _send(
-    step: StepAttempt,
-    channel: Channel,
-    rendered: Rendered,
-    call: ProviderCall,
-    headers: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """The provider call of a send node, through this attempt's provider (docs/design.md,
-    "Providers"): its rate limit first (no token: RateLimited, the step is put back), then the
-    send caps, then the send."""
-    node = step.node
-    idempotency_key = f"{step.trigger.pk}:{node['id']}"
-    named, attempts = str(node.get("provider") or ""), step.trigger.attempts
-    provider = provider_for_attempt(channel.name, named=named, attempts=attempts)
-    pause = provider_token_take(provider, idempotency_key=idempotency_key)
-    if pause is not None:
-        raise RateLimited(provider.name, pause)
-    refused = send_caps_take(
-        channel=channel.name,
-        recipients=recipients_of(node, rendered),
-        created_by=step.trigger.created_by,
-        at=step.clock.now(),
-    )
-    if refused:
-        raise PermanentError(refused)
-    call.attempted, call.provider = True, provider.name
-    try:
-        with (
-            provider_call_metered(
-                channel=channel.name, provider=provider, named=named, attempts=attempts
-            ),
-            tracing.provider_span(channel=channel.name, provider=provider.name),
-        ):
-            return channel.send(
-                rendered,
-                idempotency_key=idempotency_key,
-                provider=provider,
-                headers=headers,
-                recipient=step.recipient,
-            )
-    except RateLimited as exc:  # the provider asked to wait: no attempt, unless some went
-        call.attempted = exc.reached
-        raise
-    except StepError as exc:  # the error says which provider failed (a failover follows)
-        raise type(exc)(f"{provider.name}: {exc}") from exc
 
 
 def _next_node(step: StepAttempt, run: NodeRun) -> str | None:
@@ -526,70 +311,6 @@ def _next_node(step: StepAttempt, run: NodeRun) -> str | None:
         step.workflow.outgoing.get(step.node["id"], []),
         context,
         conditional_only=run.follow == FOLLOW_CONDITIONAL,
-    )
-
-
-def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outcome:
-    node_id = step.node["id"]
-    if run.follow == FOLLOW_AGAIN:
-        reason = f"{node_id} waits"
-    else:
-        done = f"skipped ({run.output['skipped']})" if run.skipped else "done"
-        reason = f"{node_id} {done}" + (f"; next {next_node_id}" if next_node_id else "")
-    return Outcome(
-        status=TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED,
-        next_node_id=next_node_id,
-        attempts=0,
-        available_at=run.resume_at or step.clock.now(),
-        reason=reason,
-        output=run.output,
-        vars_patch=run.vars_patch,
-    )
-
-
-def _failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
-    attempts = step.trigger.attempts + 1
-    give_up = permanent or attempts > settings.NOTIFLOW_MAX_RETRIES
-    now = step.clock.now()
-    kind = (
-        "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
-    )
-    return Outcome(
-        status=TriggerStatus.FAILED if give_up else TriggerStatus.ENQUEUED,
-        next_node_id=step.node["id"],
-        attempts=attempts,
-        available_at=now if give_up else now + retry_backoff(attempts),
-        reason=f"{step.node['id']} failed ({kind}): {error}"[:1000],
-        error=error,
-    )
-
-
-def _put_back(step: StepAttempt, limited: RateLimited) -> Outcome:
-    """Enqueued again at the same node for when the provider's token is due: no attempt counted,
-    no error, no step log (_record leaves it out: nothing was attempted)."""
-    return Outcome(
-        status=TriggerStatus.ENQUEUED,
-        next_node_id=step.node["id"],
-        attempts=step.trigger.attempts,
-        available_at=step.clock.now() + limited.wait,
-        reason=f"{step.node['id']} waits: {limited}"[:1000],
-        put_back=True,
-    )
-
-
-def _unrecordable(step: StepAttempt, outcome: Outcome, exc: Exception) -> Outcome:
-    """The outcome that replaces one the database refused: failed at this node, saying why."""
-    error = (
-        f"could not record the outcome of node {step.node['id']} "
-        f"({outcome.reason}): {type(exc).__name__}: {exc}"
-    )[:1000]
-    return Outcome(
-        status=TriggerStatus.FAILED,
-        next_node_id=step.node["id"],
-        attempts=step.trigger.attempts + 1,
-        available_at=step.clock.now(),
-        reason=error,
-        error=error,
     )
 
 
@@ -682,7 +403,7 @@ def _record(
         nudged=nudge,
         last_error=outcome.error,
     )
-    announcements = _announcements(step, release, run, now) if step.announced_to else []
+    announcements = step_announcements(step, release, run, now) if step.announced_to else []
     inbox = run.inbox if run is not None and not outcome.error else None
     record = StepRecord(
         ledger=_ledger(step, run, call),
@@ -725,73 +446,3 @@ def _node_writes_run(writes: list[tuple[str, dict[str, Any]]]) -> None:
     with connection.cursor() as cursor:
         for sql, params in writes:
             cursor.execute(sql, params)
-
-
-def _announcements(
-    step: StepAttempt, release: Release, run: NodeRun | None, now: datetime
-) -> list[Announcement]:
-    """The events a step's outcome announces (events.catalog): the message it sent or skipped,
-    the step's failure (to be retried) or the trigger's end, each written only if the release applies.
-    A send is announced in any case: when the release cannot apply (the trigger was cancelled
-    or the lease lost meanwhile), its message.sent shows the trigger as the step found it."""
-    kinds: list[tuple[str, dict[str, Any]]] = []
-    node = step.node
-    channel = NODE_TYPES[str(node["type"])].preference_channel if run is not None else None
-    unreleased: list[Announcement] = []
-    if run is not None and run.skipped:
-        skipped = {"node_id": node["id"], "channel": channel, **run.output}
-        kinds.append((events.MESSAGE_SKIPPED, {"message": skipped}))
-    if run is not None and run.delivered:  # stored by its own writes: announced with them
-        message = {"node_id": node["id"], **run.output}
-        kinds.append((events.MESSAGE_SENT, {"message": message}))
-    if run is not None and run.sent:
-        message = {"node_id": node["id"], "channel": channel, **run.output}
-        kinds.append((events.MESSAGE_SENT, {"message": message}))
-        if run.output.get("gone"):  # push addresses the service says are gone (removed)
-            kinds.append((events.MESSAGE_FAILED, {"message": {**message, "failed": "gone"}}))
-        workflow = step.workflow
-        unreleased.append(
-            announcement(
-                events.MESSAGE_SENT,
-                step.trigger,
-                workflow_key=workflow.workflow_key,
-                version=workflow.number,
-                gate=WITHOUT_RELEASE,
-                message=message,
-            )
-        )
-    failure = {
-        "node_id": node["id"],
-        "node_type": node["type"],
-        "attempt": release.attempts,
-        "max_attempts": settings.NOTIFLOW_MAX_RETRIES + 1,
-        "error": release.last_error,
-    }
-    if release.status == TriggerStatus.COMPLETED:
-        kinds.append((events.TRIGGER_COMPLETED, {}))
-    elif release.status == TriggerStatus.FAILED:
-        kinds.append((events.TRIGGER_FAILED, {"step": failure}))
-    elif release.last_error:  # enqueued again at the same node: a retry
-        retry_at = release.available_at.isoformat()
-        kinds.append((events.STEP_FAILED, {"step": {**failure, "retry_at": retry_at}}))
-    if not kinds:
-        return []
-    after = released_copy(step.trigger, release, now=now)
-    workflow = step.workflow
-    return [
-        announcement(
-            kind, after, workflow_key=workflow.workflow_key, version=workflow.number, **extra
-        )
-        for kind, extra in kinds
-    ] + unreleased
-
-
-def retry_backoff(attempts: int) -> timedelta:
-    """The wait before attempt `attempts` + 1 of a step (common.backoff): NOTIFLOW_RETRY_BASE_SECONDS
-    doubled per attempt, NOTIFLOW_RETRY_JITTER, at most NOTIFLOW_RETRY_MAX_SECONDS."""
-    return backoff(
-        attempts,
-        base=settings.NOTIFLOW_RETRY_BASE_SECONDS,
-        jitter=settings.NOTIFLOW_RETRY_JITTER,
-        maximum=settings.NOTIFLOW_RETRY_MAX_SECONDS,
-    )

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 from common.metrics import metrics_on, provider_call_observe, step_observe
 from triggers.models import TriggerStatus
+from workers.channels.base import FOLLOW_AGAIN, NodeRun
 from workers.errors import PermanentError, RateLimited
-from workers.nodes.base import FOLLOW_AGAIN, NodeRun
 from workers.providers import Provider, provider_for_attempt
 
 if TYPE_CHECKING:
-    from workers.services.engine import Outcome, StepAttempt
+    from workers.services.step import Outcome, StepAttempt
 
 FINISHED = (TriggerStatus.COMPLETED, TriggerStatus.FAILED)
 

@@ -47,6 +47,12 @@ def node_type_of(node: dict[str, Any]) -> NodeType | None:
     return NODE_TYPES.get(str(node.get("type")))
 
 
+def channel_node_type(channel: str) -> NodeType | None:
+    """The first registered type that sends on `channel` (workflows.channels), whose rules say
+    what an address of it is (`recipient_check`, `recipients`); None when no type sends on it."""
+    return next((kind for kind in NODE_TYPES.values() if kind.channel == channel), None)
+
+
 @contextmanager
 def node_type_registered(kind: type[NodeType]) -> Iterator[NodeType]:
     """`kind` registered for the block's duration (tests: a toy type shows every consumer asks
@@ -60,4 +66,11 @@ def node_type_registered(kind: type[NodeType]) -> Iterator[NodeType]:
         del NODE_TYPES[kind.name]
 
 
-__all__ = ["NODE_TYPES", "REGISTERED", "NodeType", "node_type_of", "node_type_registered"]
+__all__ = [
+    "NODE_TYPES",
+    "REGISTERED",
+    "NodeType",
+    "channel_node_type",
+    "node_type_of",
+    "node_type_registered",
+]

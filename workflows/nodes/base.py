@@ -214,15 +214,14 @@ class NodeType:
     # with autoescape.
     templates: ClassVar[tuple[str, ...]] = ()
     html: ClassVar[tuple[str, ...]] = ()
-    # The channel it sends on (workers.nodes.CHANNELS): running it calls that channel's
-    # provider, writes a send ledger row and leaves the send's result in vars. None: `run`.
+    # The channel it sends on (workflows.channels, its spec: where the address is, which
+    # providers, ...): running it calls that channel's provider, writes a send ledger row and
+    # leaves the send's result in vars. None: `run`.
     channel: ClassVar[str | None] = None
-    # The channel a person's preferences name for it when it delivers without a provider (the
-    # in-app inbox: `inapp`); a type with a `channel` is addressed by that. None: preferences do
-    # not apply.
+    # The channel it delivers on without a provider (a registered channel without providers:
+    # the in-app inbox, `inapp`), which a person's preferences name; a type with a `channel` is
+    # addressed by that. None: preferences do not apply.
     delivers_on: ClassVar[str | None] = None
-    # What a person reads for that channel (the hosted preference page's checkbox).
-    channel_label: ClassVar[str] = ""
     # Whether its run reads the run's recipient beyond what its templates read (a window's
     # default time zone is the recipient's): the engine reads the recipient for a step only when
     # its node sends, delivers, reads it so, or its templates or edges name it

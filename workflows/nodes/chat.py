@@ -1,7 +1,7 @@
 """What the chat node types (slack, teams) share: a message whose rich part is JSON written as a
 Liquid template (Slack's Block Kit `blocks`, a Teams Adaptive Card), checked after rendering, and
 an address that comes from the node (a webhook URL, a Slack channel) or, when the node names none,
-from the run's recipient (`recipient.channels.<channel>`, read by the channel in workers.nodes).
+from the run's recipient (`recipient.channels.<channel>`, read by the channel in workers.channels).
 
 A JSON field without Liquid is parsed when the workflow is saved; one with Liquid when it renders
 (a value that breaks the JSON fails the step permanently, naming the field). Insert strings with
@@ -30,7 +30,7 @@ def has_liquid(source: str) -> bool:
 
 def webhook_url_problem(url: str) -> str:
     """Why `url` cannot be a chat webhook's URL (before the address rule, checked at each send in
-    workers.nodes.chat), or ""."""
+    workers.channels.chat), or ""."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return "must be an http(s) URL with a host"

@@ -36,8 +36,6 @@ def header_value_problem(value: str) -> str:
 class EmailNode(SendingType):
     name = "email"
     channel = "email"
-    channel_label = "Email"
-    address_field = "email"
     required = ("subject", "body")
     # to: left out, the run's recipient's email (docs/design.md, "Recipients").
     # max_recipients: how many addresses `to` may render to (1 unless set; docs/security.md).

@@ -48,7 +48,6 @@ class InappNode(NodeType):
     name = "inapp"
     # A person's preferences turn it off by this name (`channels.inapp`), as they do a channel.
     delivers_on = "inapp"
-    channel_label = "In-app messages"
     required = ("title", "body")
     optional = ("action_url", "data", "category")
     templates = ("title", "body", "action_url")

@@ -14,8 +14,6 @@ TOKEN_MAX_LENGTH = 4096
 class PushNode(PushingType):
     name = "push"
     channel = "push"
-    channel_label = "Mobile push"
-    address_key = "fcm"
     colours = ("#f3ecfa", "#7a4bb0")
 
     def address_problem(self, address: Any) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from workflows.channels import channel_spec
 from workflows.nodes.base import NodePreview, Rendered, RenderError
 from workflows.nodes.sending import SendingType
 
@@ -23,8 +24,12 @@ class PushingType(SendingType):
     optional = ("url", "icon", "provider")
     templates = ("title", "body", "url", "icon")
     form_groups = (("title",), ("body",), ("url", "icon"), ("provider",))
-    # Where the channel finds the run's recipient's addresses: recipient.channels[address_key].
-    address_key = ""
+
+    @property
+    def address_key(self) -> str:
+        """Where the channel finds the run's recipient's addresses: recipient.channels[key]
+        (its spec's `channels_key`)."""
+        return channel_spec(str(self.channel)).channels_key
 
     def address_problem(self, address: Any) -> str:
         """Why `address` cannot be one of a recipient's addresses on this channel, or "": what

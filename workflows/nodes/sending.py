@@ -2,13 +2,14 @@
 that may skip instead of fail, a `to` that falls back to the run's recipient's address (and a
 missing address that may skip instead of fail: `skip_missing`), a preview that renders and
 checks what would be sent, and a placeholder output in the shape of a channel's result
-(workers.nodes.base.Channel.send)."""
+(workers.channels.base.Channel.send)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from workflows.channels import channel_spec
 from workflows.definition import PROVIDER_NAME
 from workflows.nodes.base import NodePreview, NodeType, Problem, RenderedField, RenderError
 
@@ -31,13 +32,17 @@ class MissingAddress(RenderError):
 
 
 class SendingType(NodeType):
-    """A node type that sends on `channel` (each subclass names it; the channel's provider code
-    is in workers.nodes and workers.providers). Its `to` is optional: left out (or empty), the
-    run's recipient's `address_field` is the address. A type without an `address_field` (the
-    push channels: the addresses are the recipient's channel data, read when sending) has no
-    `to` at all."""
+    """A node type that sends on `channel` (each subclass names it; what the channel is, its
+    spec, is in workflows.channels, its sender and providers in workers.channels and
+    workers.providers). Its `to` is optional: left out (or empty), the run's recipient's
+    `address_field` (the spec's `profile_field`) is the address. A channel without one (push,
+    chat: the addresses are the recipient's channel data, read when sending) gives no `to` from
+    the recipient."""
 
-    address_field: ClassVar[str] = ""
+    @property
+    def address_field(self) -> str:
+        return channel_spec(str(self.channel)).profile_field
+
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
         "provider": {"type": "string", "pattern": PROVIDER_NAME.pattern},
         "skip_suppressed": {"type": "boolean"},

@@ -1,7 +1,7 @@
 """The Slack node type: `text` and optional Block Kit `blocks` (a JSON array, Liquid), sent on the
 slack channel to an incoming webhook (`webhook_url`) or, with the bot token, to a channel or user
 id (`channel`); neither: to the run's recipient's `recipient.channels.slack`
-(workers/nodes/slack.py)."""
+(workers/channels/slack.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ MAX_BLOCKS = 50
 class SlackNode(ChatType):
     name = "slack"
     channel = "slack"
-    channel_label = "Slack"
     required = ("text",)
     optional = ("blocks", "webhook_url", "channel", "provider", "skip_suppressed")
     templates = ("text", "blocks", "webhook_url", "channel")

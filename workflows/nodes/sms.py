@@ -18,8 +18,6 @@ _PHONE_PUNCTUATION = re.compile(r"[\s().-]")
 class SmsNode(SendingType):
     name = "sms"
     channel = "sms"
-    channel_label = "Text message (SMS)"
-    address_field = "phone"
     required = ("body",)
     # to: left out, the run's recipient's phone (docs/design.md, "Recipients").
     optional = ("to", "provider", "skip_suppressed", "skip_missing")

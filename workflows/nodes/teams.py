@@ -1,6 +1,6 @@
 """The Microsoft Teams node type: an Adaptive Card (`card`, a JSON object, Liquid) or plain `text`,
 exactly one, sent on the teams channel to an incoming-webhook or Workflows URL (`webhook_url`;
-absent: the run's recipient's `recipient.channels.teams`, workers/nodes/teams.py)."""
+absent: the run's recipient's `recipient.channels.teams`, workers/channels/teams.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from workflows.nodes.chat import ChatType
 class TeamsNode(ChatType):
     name = "teams"
     channel = "teams"
-    channel_label = "Microsoft Teams"
     optional = ("text", "card", "webhook_url", "provider", "skip_suppressed")
     templates = ("text", "card", "webhook_url")
     json_fields = {"card": dict}

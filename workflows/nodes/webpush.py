@@ -13,8 +13,6 @@ from workflows.nodes.pushing import PushingType
 class WebPushNode(PushingType):
     name = "webpush"
     channel = "webpush"
-    channel_label = "Browser notifications"
-    address_key = "webpush"
     colours = ("#fdf3e6", "#c77c12")
 
     def address_problem(self, address: Any) -> str:

@@ -18,6 +18,7 @@ from deliveries.suppression import (
     suppression_add,
     suppressions_present,
 )
+from workflows.channels import suppressible_channels
 
 COLUMNS = ["channel", "recipient", "scope", "reason", "source", "created_at"]
 REQUIRED = {"channel", "recipient"}
@@ -33,11 +34,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         verbs = parser.add_subparsers(dest="verb", required=True)
         export = verbs.add_parser("export", help="write the list as CSV")
-        export.add_argument("--channel", choices=["email", "sms"])
+        export.add_argument("--channel", choices=suppressible_channels())
         export.add_argument("--output", default="-", help="a file, or - for stdout (default)")
         load = verbs.add_parser("import", help="add the entries of a CSV file")
         load.add_argument("file", help="a CSV file with a header row, or - for stdin")
-        load.add_argument("--channel", choices=["email", "sms"], help="for rows without one")
+        load.add_argument("--channel", choices=suppressible_channels(), help="for rows without one")
         load.add_argument(
             "--reason", choices=SuppressionReason.values, default=SuppressionReason.MANUAL
         )

@@ -11,8 +11,9 @@ from typing import Any
 from django.utils import timezone
 
 from recipients.selectors import RunRecipient
+from workers.channels.base import Channel
+from workers.channels.chat import recipient_chat_address, webhook_target
 from workers.errors import PermanentError
-from workers.nodes.chat import recipient_chat_address, webhook_target
 from workers.providers import Provider
 from workers.providers.slack import slack_message_post, slack_webhook_post
 from workflows.nodes.base import Rendered
@@ -37,11 +38,7 @@ def slack_address(rendered: Rendered, recipient: RunRecipient | None) -> tuple[s
     )
 
 
-class SlackChannel:
-    name = "slack"
-    label = "Slack"
-    unsubscribe_headers = False
-
+class SlackChannel(Channel):
     def send(
         self,
         rendered: Rendered,
@@ -55,7 +52,7 @@ class SlackChannel:
         blocks = json.loads(rendered["blocks"]) if rendered.get("blocks", "").strip() else None
         message_id: str | None = None
         if kind == "webhook_url":
-            target = webhook_target(address, channel=self.name)
+            target = webhook_target(address, channel=self.spec.name)
             slack_webhook_post(target, url=address, text=rendered["text"], blocks=blocks)
             to = url_redacted(address)
         else:

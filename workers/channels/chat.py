@@ -17,8 +17,8 @@ from django.conf import settings
 
 from events.addresses import AddressRefused, Target, target_resolve
 from recipients.selectors import RunRecipient
+from workers.channels.base import recipient_channel
 from workers.errors import PermanentError
-from workers.nodes.base import recipient_channel
 
 
 def recipient_chat_address(*, channel: str, recipient: RunRecipient | None) -> dict[str, Any]:

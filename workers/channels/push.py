@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from recipients.selectors import RunRecipient
-from workers.nodes.base import recipient_channel
+from workers.channels.base import Channel, recipient_channel
 from workers.providers import Provider
 from workers.providers.push import PushAnswer, fcm_backend, webpush_backend
 from workers.services.push import push_fan_out, push_message_id, push_topic
@@ -32,15 +32,10 @@ def _notification(rendered: Rendered, idempotency_key: str) -> dict[str, Any]:
     return {**fields, "tag": push_message_id(idempotency_key)}
 
 
-class _PushChannelBase:
-    """A push channel: one message to each usable address in `recipient.channels[address_key]`
-    (push_fan_out). A channel says which addresses it can use (`usable`) and which backend
-    sends to one of them (`backend`)."""
-
-    name: str
-    label: str
-    address_key: str
-    unsubscribe_headers = False
+class _PushChannelBase(Channel):
+    """A push channel: one message to each usable address in the recipient's
+    `channels[<its spec's channels_key>]` (push_fan_out). A channel says which addresses it can
+    use (`usable`) and which backend sends to one of them (`backend`)."""
 
     def usable(self, address: Any) -> bool:
         raise NotImplementedError
@@ -59,12 +54,13 @@ class _PushChannelBase:
     ) -> dict[str, Any]:
         backend, topic = self.backend(), push_topic(idempotency_key)
         payload = _notification(rendered, idempotency_key)
-        listed = recipient_channel(recipient, self.address_key)
+        address_key = self.spec.channels_key
+        listed = recipient_channel(recipient, address_key)
         addresses = [a for a in listed if self.usable(a)] if isinstance(listed, list) else []
         return push_fan_out(
             idempotency_key=idempotency_key,
             recipient=recipient.key if recipient else "",
-            address_key=self.address_key,
+            address_key=address_key,
             addresses=addresses,
             send=lambda address: backend.send(address, payload, topic=topic),
             provider=provider.name,
@@ -72,10 +68,6 @@ class _PushChannelBase:
 
 
 class WebPushChannel(_PushChannelBase):
-    name = "webpush"
-    label = "web push"
-    address_key = "webpush"
-
     def usable(self, address: Any) -> bool:
         return not WebPushNode().address_problem(address)
 
@@ -84,10 +76,6 @@ class WebPushChannel(_PushChannelBase):
 
 
 class PushChannel(_PushChannelBase):
-    name = "push"
-    label = "push (FCM)"
-    address_key = "fcm"
-
     def usable(self, address: Any) -> bool:
         return not PushNode().address_problem(address)
 

@@ -1,32 +1,44 @@
-"""Channels: one module per channel a node type sends on (workflows.nodes: its `channel`), behind
-the small `Channel` interface in base; and what this worker can run (worker_capabilities), the
-one answer both the registry and the engine use."""
+"""Channels' senders: one module per channel (`workers/channels/<name>.py`), named by the
+channel's spec (workflows.channels: `sender`), behind the small `Channel` base; and what this
+worker can run (worker_capabilities), the one answer both the registry and the engine use."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
-from workers.nodes.base import Channel
-from workers.nodes.email import EmailChannel
-from workers.nodes.push import PushChannel, WebPushChannel
-from workers.nodes.slack import SlackChannel
-from workers.nodes.sms import SmsChannel
-from workers.nodes.teams import TeamsChannel
+from django.utils.module_loading import import_string
+
+from workers.channels.base import Channel
 from workers.providers import channel_providers
+from workflows.channels import CHANNEL_SPECS, ChannelSpec, sending_channels
 from workflows.nodes import NODE_TYPES
 
-# Every channel a node type may send on (workflows.nodes, `channel`), by name.
-CHANNELS: dict[str, Channel] = {
-    channel.name: channel
-    for channel in (
-        EmailChannel(),
-        SmsChannel(),
-        WebPushChannel(),
-        PushChannel(),
-        SlackChannel(),
-        TeamsChannel(),
-    )
-}
+
+@lru_cache(maxsize=64)
+def _sender(spec: ChannelSpec) -> Channel:
+    return import_string(spec.sender)(spec)  # type: ignore[no-any-return]
+
+
+class _Senders(Mapping[str, Channel]):
+    """The sender of every registered channel that sends through a provider, by name, asked of
+    the registry on each read (a test may register a channel); one instance per spec."""
+
+    def __getitem__(self, name: str) -> Channel:
+        spec = CHANNEL_SPECS[name]
+        if spec.providers is None:
+            raise KeyError(name)
+        return _sender(spec)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([spec.name for spec in sending_channels()])
+
+    def __len__(self) -> int:
+        return len(sending_channels())
+
+
+CHANNELS: Mapping[str, Channel] = _Senders()
 
 
 @dataclass(frozen=True)
@@ -69,13 +81,15 @@ def node_unrunnable(node: dict[str, object]) -> str | None:
     if channel is None:
         return f"{prefix} sends on channel {kind.channel!r}, which this worker's code does not have"
     if node_type not in worker_capabilities().node_types:
-        return f"{prefix} is an {node_type} node and this worker has no {channel.label} provider"
+        return (
+            f"{prefix} is an {node_type} node and this worker has no {channel.spec.noun} provider"
+        )
     named = str(node.get("provider") or "")
-    names = [provider.name for provider in channel_providers(channel.name)] if named else []
+    names = [provider.name for provider in channel_providers(channel.spec.name)] if named else []
     if named and named not in names:
         return (
             f"{prefix} names provider {named!r}, which this worker does not have "
-            f"({channel.label} providers: {', '.join(names)})"
+            f"({channel.spec.noun} providers: {', '.join(names)})"
         )
     return None
 

@@ -21,8 +21,9 @@ from django.core.mail import BadHeaderError, EmailMultiAlternatives
 from django.utils import timezone
 
 from recipients.selectors import RunRecipient
+from workers.channels.base import Channel
 from workers.errors import PermanentError, TransientError
-from workers.providers import Provider
+from workers.providers import Provider, ProviderConfigError
 from workers.providers.connections import provider_connection
 from workflows.nodes.base import Rendered
 from workflows.nodes.email import header_value_problem
@@ -72,11 +73,47 @@ def _classify_anymail(exc: AnymailError) -> Exception:
     return TransientError(text)
 
 
-class EmailChannel:
-    name = "email"
-    label = "email"
-    # A marketing workflow's message carries a one-click unsubscribe (RFC 8058) in its headers.
-    unsubscribe_headers = True
+# Email providers by short name: Django's own backends and anymail's ESPs.
+EMAIL_ALIASES = {
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "locmem": "django.core.mail.backends.locmem.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "ses": "anymail.backends.amazon_ses.EmailBackend",
+    "amazon_ses": "anymail.backends.amazon_ses.EmailBackend",
+    "sendgrid": "anymail.backends.sendgrid.EmailBackend",
+    "postmark": "anymail.backends.postmark.EmailBackend",
+    "mailgun": "anymail.backends.mailgun.EmailBackend",
+    "resend": "anymail.backends.resend.EmailBackend",
+    "brevo": "anymail.backends.brevo.EmailBackend",
+    "mailjet": "anymail.backends.mailjet.EmailBackend",
+    "sparkpost": "anymail.backends.sparkpost.EmailBackend",
+    "mailersend": "anymail.backends.mailersend.EmailBackend",
+    "postal": "anymail.backends.postal.EmailBackend",
+}
+_DJANGO_EMAIL_BACKENDS = "django.core.mail.backends."
+
+
+class EmailChannel(Channel):
+    """Email's sender; its providers' backends are Django email backends (NamedBackends)."""
+
+    @staticmethod
+    def backend_of(name: str, backend: str) -> str:
+        backend = EMAIL_ALIASES.get(backend, backend)
+        if "." not in backend:
+            known = ", ".join(sorted(EMAIL_ALIASES))
+            raise ProviderConfigError(
+                f"email provider {name!r}: unknown backend {backend!r} (an alias: {known}; or "
+                f"a dotted backend in NOTIFLOW_PROVIDER_{name.upper()}_BACKEND)"
+            )
+        return backend
+
+    @staticmethod
+    def fallback_of(value: str) -> tuple[str, str]:
+        """EMAIL_BACKEND's backend, named by its short name (`smtp`) when it is Django's."""
+        if value.startswith(_DJANGO_EMAIL_BACKENDS):
+            return value.removeprefix(_DJANGO_EMAIL_BACKENDS).split(".")[0], value
+        return value, value
 
     def send(
         self,

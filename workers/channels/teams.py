@@ -10,8 +10,9 @@ from typing import Any
 from django.utils import timezone
 
 from recipients.selectors import RunRecipient
+from workers.channels.base import Channel
+from workers.channels.chat import recipient_chat_address, webhook_target
 from workers.errors import PermanentError
-from workers.nodes.chat import recipient_chat_address, webhook_target
 from workers.providers import Provider
 from workers.providers.teams import teams_card_of_text, teams_webhook_post
 from workflows.nodes.base import Rendered
@@ -29,11 +30,7 @@ def teams_address(rendered: Rendered, recipient: RunRecipient | None) -> str:
     return url.strip()
 
 
-class TeamsChannel:
-    name = "teams"
-    label = "Microsoft Teams"
-    unsubscribe_headers = False
-
+class TeamsChannel(Channel):
     def send(
         self,
         rendered: Rendered,
@@ -44,7 +41,7 @@ class TeamsChannel:
         recipient: RunRecipient | None = None,
     ) -> dict[str, Any]:
         url = teams_address(rendered, recipient)
-        target = webhook_target(url, channel=self.name)
+        target = webhook_target(url, channel=self.spec.name)
         card = (
             json.loads(rendered["card"])
             if rendered.get("card", "").strip()

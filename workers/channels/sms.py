@@ -8,15 +8,29 @@ from typing import Any
 from django.utils import timezone
 
 from recipients.selectors import RunRecipient
-from workers.providers import Provider
-from workers.providers.sms import sms_backend
+from workers.channels.base import Channel
+from workers.providers import Provider, ProviderConfigError, provider_name_check
+from workers.providers.sms import SMS_BACKENDS, sms_backend
 from workflows.nodes.base import Rendered
 
 
-class SmsChannel:
-    name = "sms"
-    label = "SMS"
-    unsubscribe_headers = False
+class SmsChannel(Channel):
+    """SMS's sender; its providers' backends are SMS_BACKENDS (NamedBackends)."""
+
+    @staticmethod
+    def backend_of(name: str, backend: str) -> str:
+        if backend not in SMS_BACKENDS:
+            raise ProviderConfigError(
+                f"SMS provider {name!r}: unknown backend {backend!r} ({', '.join(SMS_BACKENDS)})"
+            )
+        return backend
+
+    @staticmethod
+    def fallback_of(value: str) -> tuple[str, str]:
+        """NOTIFLOW_SMS_BACKEND names a backend, and the provider after it."""
+        name = value.strip().lower()
+        provider_name_check(name)
+        return name, SmsChannel.backend_of(name, name)
 
     def send(
         self,

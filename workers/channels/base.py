@@ -1,14 +1,16 @@
-"""What a channel provides: a send through one named provider. What running a node produces
-(NodeRun) and where a run goes after it are the node types' (workflows.nodes.base)."""
+"""What a channel's sender provides: a send through one named provider. What the channel is (its
+name, providers, address, suppression, output) is its spec's (workflows.channels); what running
+a node produces (NodeRun) and where a run goes after it are the node types' (workflows.nodes.base)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from recipients.selectors import RecipientMissing, RunRecipient
 from workers.errors import PermanentError
 from workers.providers import Provider
+from workflows.channels import ChannelSpec
 from workflows.nodes.base import (
     FOLLOW_AGAIN,
     FOLLOW_CONDITIONAL,
@@ -29,13 +31,12 @@ __all__ = [
 ]
 
 
-class Channel(Protocol):
-    """A channel a node type sends on (workflows.nodes: its `channel`), one per kind of
-    recipient; its providers are in workers.providers."""
+class Channel:
+    """A channel's sender, one per registered channel (workflows.channels: its spec's `sender`,
+    made with the spec); its providers are in workers.providers."""
 
-    name: str
-    label: str  # how an error message names it ("no SMS provider")
-    unsubscribe_headers: bool  # a marketing message carries one-click unsubscribe headers
+    def __init__(self, spec: ChannelSpec) -> None:
+        self.spec = spec
 
     def send(
         self,
@@ -55,7 +56,7 @@ class Channel(Protocol):
         for none): the push channels send to the addresses it holds, and a chat channel whose
         node names no address finds one there (slack, teams).
         """
-        ...
+        raise NotImplementedError
 
 
 def recipient_channel(recipient: RunRecipient | None, name: str) -> Any:

@@ -1,0 +1,168 @@
+"""The send path of a step (docs/design.md, "Providers", "Suppression and unsubscribe",
+"Preferences"): a node that sends goes through its channel's provider after the person's
+preferences, the suppression list, the provider's rate limit and the send caps; a node that
+sends nothing runs as its type says, given the step (EngineStep). Also the sends skipped before
+anything renders or for want of an address."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from common import tracing
+from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
+from recipients.preferences import Decision, send_decision
+from workers.channels import CHANNELS, Channel
+from workers.channels.base import NodeRun
+from workers.errors import PermanentError, RateLimited, StepError
+from workers.providers import provider_for_attempt
+from workers.services.caps import send_caps_take
+from workers.services.provider_rates import provider_token_take
+from workers.services.step import ProviderCall, StepAttempt
+from workers.services.step_metrics import provider_call_metered
+from workers.services.step_port import EngineStep
+from workflows.definition import MARKETING
+from workflows.nodes import NODE_TYPES
+from workflows.semantics import MissingAddress, Rendered, output_key, recipients_of
+
+
+def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -> NodeRun:
+    """Run the node as its type says (workflows.nodes): a type that sends, through its channel's
+    provider (the send ledger, suppressions, rate limits and caps first); any other, its own
+    `run`, given this step (EngineStep)."""
+    node = step.node
+    kind = NODE_TYPES[str(node["type"])]  # node_unrunnable let only registered types through
+    if kind.channel is None:
+        # A type that delivers without a provider (in-app) is skipped as a send is when the
+        # person's preferences turn its channel off.
+        if kind.delivers_on and (turned_off := _preference_off(step, kind.delivers_on)):
+            skipped = turned_off.skipped_output(to=step.trigger.recipient)
+            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
+        return kind.run(node, step=EngineStep(step.trigger, step.context, step.started_at))
+    channel = CHANNELS[kind.channel]
+    slot = step.send_slot
+    if slot is None or rendered is None:  # the claim found no send node: versions cannot change
+        raise RuntimeError(f"no send ledger row for node {node['id']!r}")
+    if slot.recorded_result is not None:
+        result = slot.recorded_result
+    else:
+        # Whom a skipped send names: its address, else (a chat node taking the recipient's) the
+        # run's recipient.
+        to = rendered.get("to") or step.trigger.recipient
+        if turned_off := _preference_off(step, channel.spec.name):
+            skipped = turned_off.skipped_output(to=to)
+            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
+        marketing = step.workflow.category == MARKETING
+        try:
+            rendered, left_out = suppression_screen(
+                node=node,
+                rendered=rendered,
+                marketing=marketing,
+                generation=step.suppression_generation,
+            )
+        except Suppressed as exc:
+            if not exc.rule:  # a transactional send's hard bounce or complaint
+                raise PermanentError(str(exc)) from exc
+            skipped = exc.skipped_output(to=to)
+            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
+        key = f"{step.trigger.pk}:{node['id']}"
+        headers = (
+            _unsubscribe(rendered, key) if marketing and channel.spec.unsubscribe_headers else None
+        )
+        result = _send(step, channel, rendered, call, headers)
+        if left_out:
+            result = {**result, "suppressed": left_out}
+    return NodeRun(
+        output=result,
+        vars_patch={output_key(node): result},
+        sent=slot.recorded_result is None,
+    )
+
+
+def _preference_off(step: StepAttempt, channel: str) -> Decision | None:
+    """The preference that turns this send off, or None: asked only of a run for a recipient
+    (read with it: no statement of its own) and not of a required workflow."""
+    if step.recipient is None or step.workflow.required:
+        return None
+    decision = send_decision(
+        step.recipient,
+        workflow=step.workflow.workflow_key,
+        category=step.workflow.preference_category,
+        channel=channel,
+    )
+    return None if decision.send else decision
+
+
+def erased_skipped(step: StepAttempt) -> NodeRun | None:
+    """A send or delivery (in-app) of a run whose recipient was erased since it began, skipped
+    before anything renders: nothing sent or stored, the run goes on, the step log and
+    `message.skipped` say rule `recipient_erased`. Not when an earlier attempt already sent
+    (the ledger's recorded result is the step's outcome), nor for a run without a recipient."""
+    kind = NODE_TYPES[str(step.node["type"])]  # node_unrunnable let only registered types through
+    if step.recipient is None or step.recipient.found or not (kind.sends or kind.delivers_on):
+        return None
+    if step.send_slot is not None and step.send_slot.recorded_result is not None:
+        return None
+    skipped = step.recipient.erased_output()
+    return NodeRun(output=skipped, vars_patch={output_key(step.node): skipped}, skipped=True)
+
+
+def missing_skipped(node: dict[str, Any], missing: MissingAddress) -> NodeRun:
+    """A send node skipped for want of an address (`skip_missing`): the run goes on, the
+    output (and `message.skipped`) says why; the send slot the claim opened is given back."""
+    skipped = missing.skipped_output()
+    return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
+
+
+def _unsubscribe(rendered: Rendered, idempotency_key: str) -> dict[str, str]:
+    """A marketing email's one-click unsubscribe headers (one recipient: the validator's rule)."""
+    try:
+        return unsubscribe_headers(recipient=rendered["to"], idempotency_key=idempotency_key)
+    except LookupError as exc:
+        raise PermanentError(str(exc)) from exc
+
+
+def _send(
+    step: StepAttempt,
+    channel: Channel,
+    rendered: Rendered,
+    call: ProviderCall,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The provider call of a send node, through this attempt's provider (docs/design.md,
+    "Providers"): its rate limit first (no token: RateLimited, the step is put back), then the
+    send caps, then the send."""
+    node = step.node
+    idempotency_key = f"{step.trigger.pk}:{node['id']}"
+    named, attempts = str(node.get("provider") or ""), step.trigger.attempts
+    provider = provider_for_attempt(channel.spec.name, named=named, attempts=attempts)
+    pause = provider_token_take(provider, idempotency_key=idempotency_key)
+    if pause is not None:
+        raise RateLimited(provider.name, pause)
+    refused = send_caps_take(
+        channel=channel.spec.name,
+        recipients=recipients_of(node, rendered),
+        created_by=step.trigger.created_by,
+        at=step.clock.now(),
+    )
+    if refused:
+        raise PermanentError(refused)
+    call.attempted, call.provider = True, provider.name
+    try:
+        with (
+            provider_call_metered(
+                channel=channel.spec.name, provider=provider, named=named, attempts=attempts
+            ),
+            tracing.provider_span(channel=channel.spec.name, provider=provider.name),
+        ):
+            return channel.send(
+                rendered,
+                idempotency_key=idempotency_key,
+                provider=provider,
+                headers=headers,
+                recipient=step.recipient,
+            )
+    except RateLimited as exc:  # the provider asked to wait: no attempt, unless some went
+        call.attempted = exc.reached
+        raise
+    except StepError as exc:  # the error says which provider failed (a failover follows)
+        raise type(exc)(f"{provider.name}: {exc}") from exc

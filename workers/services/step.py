@@ -1,0 +1,154 @@
+"""One claimed step as the engine's modules share it (docs/design.md, rules 3, 4 and 7): what
+it runs on (StepAttempt), its one clock (StepClock), whether it called a provider
+(ProviderCall), and how it ends (Outcome, and the outcomes a step can have)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+
+from common.backoff import backoff
+from recipients.selectors import RunRecipient
+from triggers.models import TriggerInstance, TriggerStatus
+from workers.channels.base import FOLLOW_AGAIN, NodeRun
+from workers.errors import RateLimited
+from workers.services.ledger import SendSlot
+from workflows.selectors import CompiledWorkflow
+
+
+@dataclass(frozen=True)
+class StepAttempt:
+    """One claimed execution of a trigger's current node: what it ran on and under which lease."""
+
+    trigger: TriggerInstance
+    workflow: CompiledWorkflow
+    node: dict[str, Any]
+    context: dict[str, Any]
+    lease_token: str
+    started_at: datetime  # on the step's clock (StepClock), as every time of the step
+    send_slot: SendSlot | None  # opened by the claim for a send node
+    clock: StepClock
+    # The run's recipient (profile and preferences) when it names one, read once per step.
+    recipient: RunRecipient | None = None
+    # As the claim read them: the suppression list's generation (a send node's), and whether any
+    # webhook endpoint exists to hear the step's events (if not, none are built).
+    suppression_generation: int | None = None
+    announced_to: bool = True
+
+
+@dataclass(frozen=True)
+class StepClock:
+    """The one clock of a step (docs/design.md, "One clock"): the database's now() as the claim's
+    statement read it, advanced by the worker's monotonic clock, which measures a duration and
+    so is not moved by the skew of the worker's wall clock. Every due time the step computes in
+    Python (a delay, a window's opening, a retry's back-off, a put-back, a send cap's hour) is
+    this plus a duration; the worker's wall clock is never read."""
+
+    claimed_at: datetime
+    monotonic_at: float
+
+    def now(self) -> datetime:
+        return self.claimed_at + timedelta(seconds=time.monotonic() - self.monotonic_at)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a step ends: the trigger's next state and what the step log says."""
+
+    status: str
+    next_node_id: str | None
+    attempts: int
+    available_at: datetime
+    reason: str
+    output: dict[str, Any] | None = None
+    vars_patch: dict[str, Any] | None = None
+    error: str = ""
+    put_back: bool = False  # not an attempt (a provider's rate limit): no step log
+
+
+@dataclass
+class ProviderCall:
+    """Whether this step called a provider, and which: only such a call counts in the send
+    ledger, which records the provider of each."""
+
+    attempted: bool = False
+    provider: str = ""
+
+
+def outcome_success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outcome:
+    node_id = step.node["id"]
+    if run.follow == FOLLOW_AGAIN:
+        reason = f"{node_id} waits"
+    else:
+        done = f"skipped ({run.output['skipped']})" if run.skipped else "done"
+        reason = f"{node_id} {done}" + (f"; next {next_node_id}" if next_node_id else "")
+    return Outcome(
+        status=TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED,
+        next_node_id=next_node_id,
+        attempts=0,
+        available_at=run.resume_at or step.clock.now(),
+        reason=reason,
+        output=run.output,
+        vars_patch=run.vars_patch,
+    )
+
+
+def outcome_failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
+    attempts = step.trigger.attempts + 1
+    give_up = permanent or attempts > settings.NOTIFLOW_MAX_RETRIES
+    now = step.clock.now()
+    kind = (
+        "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
+    )
+    return Outcome(
+        status=TriggerStatus.FAILED if give_up else TriggerStatus.ENQUEUED,
+        next_node_id=step.node["id"],
+        attempts=attempts,
+        available_at=now if give_up else now + retry_backoff(attempts),
+        reason=f"{step.node['id']} failed ({kind}): {error}"[:1000],
+        error=error,
+    )
+
+
+def outcome_put_back(step: StepAttempt, limited: RateLimited) -> Outcome:
+    """Enqueued again at the same node for when the provider's token is due: no attempt counted,
+    no error, no step log (_record leaves it out: nothing was attempted)."""
+    return Outcome(
+        status=TriggerStatus.ENQUEUED,
+        next_node_id=step.node["id"],
+        attempts=step.trigger.attempts,
+        available_at=step.clock.now() + limited.wait,
+        reason=f"{step.node['id']} waits: {limited}"[:1000],
+        put_back=True,
+    )
+
+
+def outcome_unrecordable(step: StepAttempt, outcome: Outcome, exc: Exception) -> Outcome:
+    """The outcome that replaces one the database refused: failed at this node, saying why."""
+    error = (
+        f"could not record the outcome of node {step.node['id']} "
+        f"({outcome.reason}): {type(exc).__name__}: {exc}"
+    )[:1000]
+    return Outcome(
+        status=TriggerStatus.FAILED,
+        next_node_id=step.node["id"],
+        attempts=step.trigger.attempts + 1,
+        available_at=step.clock.now(),
+        reason=error,
+        error=error,
+    )
+
+
+def retry_backoff(attempts: int) -> timedelta:
+    """The wait before attempt `attempts` + 1 of a step (common.backoff): NOTIFLOW_RETRY_BASE_SECONDS
+    doubled per attempt, NOTIFLOW_RETRY_JITTER, at most NOTIFLOW_RETRY_MAX_SECONDS."""
+    return backoff(
+        attempts,
+        base=settings.NOTIFLOW_RETRY_BASE_SECONDS,
+        jitter=settings.NOTIFLOW_RETRY_JITTER,
+        maximum=settings.NOTIFLOW_RETRY_MAX_SECONDS,
+    )
