@@ -96,6 +96,17 @@ FROM {RELEASE_FUNCTION}(
 """  # noqa: S608 (a constant)
 
 
+# --- what event waits do to a run ------------------------------------------------------------
+
+# The run's status changes a wait makes are the state machine's functions, whole in triggers
+# migration 0018 and versioned by name as the claim and the release are: `waits` calls them by
+# these names from its own statements (waits/sql.py), in which it names no run table.
+RUNS_HOLD_FUNCTION = "notiflow_runs_hold_v1"  # lock runs (id order) before their waits
+RUNS_RESUME_FUNCTION = "notiflow_runs_resume_v1"  # waiting -> enqueued, due now, with events
+RUN_PARK_FUNCTION = "notiflow_run_park_v1"  # enqueued -> waiting after a wait step's release
+RUN_ENDED_FUNCTION = "notiflow_run_ended_v1"  # the run ended or is gone (what purges may drop)
+
+
 # --- intake -------------------------------------------------------------------------------------
 
 # Every column of a new trigger and its value, as SQL over `r` (the request, below) and `target`

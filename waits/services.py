@@ -282,5 +282,5 @@ def events_purge(
 
 
 def _cutoff(cursor: Any, older_than: timedelta) -> datetime:
-    cursor.execute("SELECT now() - %s", [older_than])
+    cursor.execute("SELECT statement_timestamp() - %s", [older_than])
     return cursor.fetchone()[0]
