@@ -285,6 +285,8 @@ RUN_FUNCTIONS = (
     "notiflow_release_v1",
     "notiflow_claim_v2",
     "notiflow_release_v2",
+    "notiflow_claim_v3",
+    "notiflow_release_v3",
     "notiflow_suppression_changed_v1",
     "notiflow_outbox_write_v1",
     "notiflow_subscribes_v1",

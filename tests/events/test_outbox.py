@@ -4,6 +4,7 @@ where someone subscribes, in order, and say what the API would say of the trigge
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.db import transaction
@@ -90,9 +91,7 @@ def test_a_release_that_does_not_apply_writes_no_event():
     hook()
     trigger = due_trigger(chain(email_node("mail")))
     claimed = trigger_claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
-    release = Release(
-        status="completed", current_node_id=None, available_at=timezone.now(), reason="done"
-    )
+    release = Release(status="completed", current_node_id=None, wait=timedelta(0), reason="done")
     after = released_copy(claimed, release, now=timezone.now())
     record = StepRecord(events=announcements_json([announcement(catalog.TRIGGER_COMPLETED, after)]))
 

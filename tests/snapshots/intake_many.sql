@@ -12,7 +12,7 @@ WITH r AS (
     WHERE w.key IN (SELECT workflow FROM r)
 ), inserted AS (
     INSERT INTO trigger_instance (id, workflow_id, workflow_version_id, idempotency_key, request_hash, cancellation_key, payload, recipient, status, current_node_id, vars, priority, attempts, available_at, lease_until, leased_by, nudged_at, last_error, created_by, created_at, updated_at, completed_at, deleted_at, delete_reason)
-    SELECT r.id, target.workflow_id, target.version_id, r.key, r.hash, r.cancellation_key, r.payload::jsonb, COALESCE(r.recipient, ''), $11::text, target.entry_node_id, '{}'::jsonb, COALESCE(r.priority, target.priority), 0, now(), NULL, '', now(), '', $12, now(), now(), NULL, NULL, ''
+    SELECT r.id, target.workflow_id, target.version_id, r.key, r.hash, r.cancellation_key, r.payload::jsonb, COALESCE(r.recipient, ''), $11::text, target.entry_node_id, '{}'::jsonb, COALESCE(r.priority, target.priority), 0, statement_timestamp(), NULL, '', statement_timestamp(), '', $12, statement_timestamp(), statement_timestamp(), NULL, NULL, ''
     FROM r JOIN target ON target.key = r.workflow
     WHERE target.active AND target.version_id IS NOT NULL AND r.known
       AND (target.served OR NOT $13)

@@ -148,10 +148,13 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
         denied("UPDATE send_ledger SET send_count = send_count + 1")
         denied("UPDATE outbox_event SET type = ''")
     calls = [
+        "SELECT * FROM notiflow_claim_v3(gen_random_uuid(), 'w', 1, '{}')",
+        "SELECT * FROM notiflow_release_v3(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
+        " '{}', 0, 0, false, '', true, '', NULL, NULL, NULL, NULL)",
+        # Versions 2 and 1 stay callable for the workers of earlier releases during a deploy.
         "SELECT * FROM notiflow_claim_v2(gen_random_uuid(), 'w', 1, '{}')",
         "SELECT * FROM notiflow_release_v2(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL, NULL)",
-        # Version 1 stays callable for the workers of the previous release during a deploy.
         "SELECT * FROM notiflow_claim_v1(gen_random_uuid(), 'w', 1, '{}')",
         "SELECT * FROM notiflow_release_v1(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL)",

@@ -137,11 +137,12 @@ class StepAttempt:
 
 @dataclass(frozen=True)
 class StepClock:
-    """The one clock of a step (docs/design.md, "One clock"): the database's now() as the claim's
+    """The one clock of a step (docs/design.md, "One clock"): the database's clock as the claim's
     statement read it, advanced by the worker's monotonic clock, which measures a duration and
-    so is not moved by the skew of the worker's wall clock. Every due time the step computes in
-    Python (a delay, a window's opening, a retry's back-off, a put-back, a send cap's hour) is
-    this plus a duration; the worker's wall clock is never read."""
+    so is not moved by the skew of the worker's wall clock. What the step reckons in Python (a
+    delay's end, a window's opening, a send cap's hour) is on this clock, and the release is
+    handed the wait from it to the run's due time, which the database adds to its own clock
+    (docs/design.md, rule 15); the worker's wall clock is never read."""
 
     claimed_at: datetime
     monotonic_at: float
@@ -157,7 +158,7 @@ class Outcome:
     status: str
     next_node_id: str | None
     attempts: int
-    available_at: datetime
+    wait: timedelta  # until the run is due, counted by the release on the database's clock
     reason: str
     output: dict[str, Any] | None = None
     vars_patch: dict[str, Any] | None = None
@@ -193,7 +194,7 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     if claim is None:
         return None
     trigger = claim.trigger
-    # The claim's now() is the step's clock (StepClock), read with no round trip of its own.
+    # The claim's clock is the step's clock (StepClock), read with no round trip of its own.
     clock = StepClock(claimed_at=claim.claimed_at, monotonic_at=time.monotonic())
     started_at = clock.now()
     workflow = workflow_version_compiled(trigger.workflow_version_id)
@@ -536,7 +537,7 @@ def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outco
         status=TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED,
         next_node_id=next_node_id,
         attempts=0,
-        available_at=run.resume_at or step.clock.now(),
+        wait=_until(step, run.resume_at),
         reason=reason,
         output=run.output,
         vars_patch=run.vars_patch,
@@ -546,7 +547,6 @@ def _success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -> Outco
 def _failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
     attempts = step.trigger.attempts + 1
     give_up = permanent or attempts > settings.NOTIFLOW_MAX_RETRIES
-    now = step.clock.now()
     kind = (
         "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
     )
@@ -554,7 +554,7 @@ def _failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
         status=TriggerStatus.FAILED if give_up else TriggerStatus.ENQUEUED,
         next_node_id=step.node["id"],
         attempts=attempts,
-        available_at=now if give_up else now + retry_backoff(attempts),
+        wait=timedelta(0) if give_up else retry_backoff(attempts),
         reason=f"{step.node['id']} failed ({kind}): {error}"[:1000],
         error=error,
     )
@@ -567,7 +567,7 @@ def _put_back(step: StepAttempt, limited: RateLimited) -> Outcome:
         status=TriggerStatus.ENQUEUED,
         next_node_id=step.node["id"],
         attempts=step.trigger.attempts,
-        available_at=step.clock.now() + limited.wait,
+        wait=limited.wait,
         reason=f"{step.node['id']} waits: {limited}"[:1000],
         put_back=True,
     )
@@ -583,7 +583,7 @@ def _unrecordable(step: StepAttempt, outcome: Outcome, exc: Exception) -> Outcom
         status=TriggerStatus.FAILED,
         next_node_id=step.node["id"],
         attempts=step.trigger.attempts + 1,
-        available_at=step.clock.now(),
+        wait=timedelta(0),
         reason=error,
         error=error,
     )
@@ -605,17 +605,24 @@ def _storable(value: Any) -> Any:
     return clean(json.loads(json.dumps(value, default=str)))
 
 
-def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
+def _until(step: StepAttempt, at: datetime | None) -> timedelta:
+    """The wait until `at` (a node's `resume_at`: a delay's end, a window's opening), on the
+    step's clock: the release adds it to the database's (docs/design.md, rule 15)."""
+    return max(at - step.clock.now(), timedelta(0)) if at is not None else timedelta(0)
+
+
+def _schedule(outcome: Outcome) -> tuple[bool, float | None]:
     """Whether to nudge on commit (and with which countdown), or leave it to the sweeper: the
     leased-work policy (common/leased_work.py)."""
     if outcome.status != TriggerStatus.ENQUEUED:
         return False, None
-    return nudge_schedule((outcome.available_at - now).total_seconds())
+    return nudge_schedule(outcome.wait.total_seconds())
 
 
-def _step_log(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> dict[str, Any]:
+def _step_log(step: StepAttempt, outcome: Outcome) -> dict[str, Any]:
     """The release's `step_log` argument: what the step log row says of this attempt (it
-    succeeded when there is no error)."""
+    succeeded when there is no error); the release stamps its `finished_at` on the database's
+    clock."""
     what_it_read = step_input(
         node=step.node,
         edges=step.workflow.outgoing.get(step.node["id"], []),
@@ -625,7 +632,6 @@ def _step_log(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> dic
     return {
         "node_type": step.node["type"],
         "started_at": step.started_at.isoformat(),
-        "finished_at": finished_at.isoformat(),
         "input": what_it_read,
         "output": outcome.output,
         "error": outcome.error,
@@ -667,11 +673,11 @@ def _record(
     the claim found no webhook endpoint to hear them (they would be dropped unread).
     """
     now = step.clock.now()
-    nudge, countdown = _schedule(outcome, now)
+    nudge, countdown = _schedule(outcome)
     release = Release(
         status=outcome.status,
         current_node_id=outcome.next_node_id,
-        available_at=outcome.available_at,
+        wait=outcome.wait,
         reason=outcome.reason,
         vars_patch=outcome.vars_patch,
         attempts=outcome.attempts,
@@ -682,7 +688,7 @@ def _record(
     inbox = run.inbox if run is not None and not outcome.error else None
     record = StepRecord(
         ledger=_ledger(step, run, call),
-        step_log=_step_log(step, outcome, now) if log_step and not outcome.put_back else None,
+        step_log=_step_log(step, outcome) if log_step and not outcome.put_back else None,
         events=announcements_json(announcements) if announcements else None,
         inbox=json.dumps(inbox) if inbox is not None else None,
     )
@@ -768,7 +774,7 @@ def _announcements(
     elif release.status == TriggerStatus.FAILED:
         kinds.append((events.TRIGGER_FAILED, {"step": failure}))
     elif release.last_error:  # enqueued again at the same node: a retry
-        retry_at = release.available_at.isoformat()
+        retry_at = (now + release.wait).isoformat()
         kinds.append((events.STEP_FAILED, {"step": {**failure, "retry_at": retry_at}}))
     if not kinds:
         return []

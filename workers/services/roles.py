@@ -119,11 +119,15 @@ _WAIT_TRANSITIONS = ("notiflow_runs_hold_v1(uuid[], boolean)", "notiflow_runs_re
 # it). Names with their argument types, as PostgreSQL identifies a function.
 ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "worker": (
+        "notiflow_claim_v3(uuid, text, float8, text[])",
+        "notiflow_release_v3(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
+        " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
+        # Versions 2 (triggers migration 0015) and 1 (0013), for the statements that workers of
+        # the previous releases have prepared while a deploy replaces them; no code of this one
+        # calls them.
         "notiflow_claim_v2(uuid, text, float8, text[])",
         "notiflow_release_v2(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
-        # Version 1 (triggers migration 0013), for the statements that workers of the previous
-        # release have prepared while a deploy replaces them; no code of this one calls it.
         "notiflow_claim_v1(uuid, text, float8, text[])",
         "notiflow_release_v1(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb)",
