@@ -79,8 +79,9 @@ def test_the_event_shows_the_trigger_as_the_api_does_after_the_change():
     (event,) = OutboxEvent.objects.all()
     row = trigger_json(TriggerInstance.objects.get(pk=trigger.pk))
     shown = event.data["trigger"]
-    # The statement's own clock stamps the row; the worker's, a moment earlier, the event.
-    clocked = {"updated_at", "completed_at"}
+    # The statement's own clock stamps the row (and adds the wait to it: the due time); the
+    # step's, a moment earlier, the event.
+    clocked = {"updated_at", "completed_at", "available_at"}
     assert {k: v for k, v in shown.items() if k not in clocked} == {
         k: v for k, v in row.items() if k not in clocked
     }

@@ -5,7 +5,7 @@ WITH r AS (
     FROM (SELECT $1::int AS idx, $2::uuid AS id, $3::text AS workflow, $4::text AS key, $5::text AS payload, $6::int AS priority, $7::text AS cancellation_key, $8::text AS hash, $9::text AS recipient) AS q
 ), target AS (
     SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number, w.queue,
-           EXISTS (SELECT 1 FROM worker WHERE stopped_at IS NULL AND last_seen_at > now() - $10 * interval '1 second' AND w.queue = ANY(queues)) AS served,
+           EXISTS (SELECT 1 FROM worker WHERE stopped_at IS NULL AND last_seen_at > statement_timestamp() - $10 * interval '1 second' AND w.queue = ANY(queues)) AS served,
            w.priority, v.definition ->> 'entry_node_id' AS entry_node_id
     FROM workflows_workflow w
     LEFT JOIN workflows_workflowversion v ON v.id = w.current_version_id

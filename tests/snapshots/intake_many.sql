@@ -5,7 +5,7 @@ WITH r AS (
     FROM (SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[]) AS r(idx, id, workflow, key, payload, priority, cancellation_key, hash, recipient)) AS q
 ), target AS (
     SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number, w.queue,
-           EXISTS (SELECT 1 FROM worker WHERE stopped_at IS NULL AND last_seen_at > now() - $10 * interval '1 second' AND w.queue = ANY(queues)) AS served,
+           EXISTS (SELECT 1 FROM worker WHERE stopped_at IS NULL AND last_seen_at > statement_timestamp() - $10 * interval '1 second' AND w.queue = ANY(queues)) AS served,
            w.priority, v.definition ->> 'entry_node_id' AS entry_node_id
     FROM workflows_workflow w
     LEFT JOIN workflows_workflowversion v ON v.id = w.current_version_id
