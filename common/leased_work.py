@@ -9,10 +9,11 @@ to one worker until `lease_until` under the token `leased_by`. The rules, for ev
 
 - **claim**: one statement takes the row if it is due and free (never leased, or its lease
   expired: `notiflow_lease_expired_v1`), sets the lease on the database's clock
-  (now() + NOTIFLOW_LEASE_SECONDS) and clears `nudged_at`; a row held under a live lease is
-  skipped, never waited for;
+  (statement_timestamp() + NOTIFLOW_LEASE_SECONDS) and clears `nudged_at`; a row held under a
+  live lease is skipped, never waited for;
 - **release**: one statement writes the outcome only while the row still carries the worker's
-  token (fenced), and with it the next due time, now() + the wait the worker passes;
+  token (fenced), and with it the next due time, statement_timestamp() + the wait the worker
+  passes;
 - **nudge** (`nudge_schedule`): a row due within NOTIFLOW_MAX_COUNTDOWN_SECONDS is nudged on
   commit with that countdown; a longer wait is left to the sweeper, which looks one interval
   ahead;
@@ -57,30 +58,31 @@ NudgeT = TypeVar("NudgeT")
 # claimed: that nudge was lost (the second kind only when `renudge_lost`). Each row comes with
 # its countdown in seconds on the database's clock (docs/design.md, "One clock").
 _SWEEP_DUE = """
-UPDATE {table} t SET nudged_at = now()
+UPDATE {table} t SET nudged_at = statement_timestamp()
 WHERE id IN (
     SELECT id FROM {table}
-    WHERE {waiting} AND available_at <= now() + %(lookahead)s * interval '1 second'
+    WHERE {waiting} AND available_at <= statement_timestamp() + %(lookahead)s * interval '1 second'
       AND {live}
       AND (nudged_at IS NULL
            OR (%(renudge_lost)s
-               AND available_at < now() - %(renudge)s * interval '1 second'
-               AND nudged_at < now() - %(renudge)s * interval '1 second'))
+               AND available_at < statement_timestamp() - %(renudge)s * interval '1 second'
+               AND nudged_at < statement_timestamp() - %(renudge)s * interval '1 second'))
     ORDER BY {urgency}available_at
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED
 )
-RETURNING t.id, extract(epoch FROM t.available_at - now())::float8, {route}
+RETURNING t.id, extract(epoch FROM t.available_at - statement_timestamp())::float8, {route}
 """
 
 # Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
 # after expiry nudges at once.
 _SWEEP_EXPIRED = """
-UPDATE {table} t SET nudged_at = now()
+UPDATE {table} t SET nudged_at = statement_timestamp()
 WHERE id IN (
     SELECT id FROM {table}
     WHERE {leased} AND {lease_expired} AND {live}
-      AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
+      AND (nudged_at IS NULL
+           OR nudged_at < statement_timestamp() - %(renudge)s * interval '1 second')
     ORDER BY {urgency}lease_until
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED

@@ -1,6 +1,7 @@
 """The one home of "the lease expired" (docs/design.md, rule 3): the lease of a trigger or of a
 webhook delivery, `lease_until`, has expired when it is before the moment it is compared with
-(the database's now() in the engine's statements). A NULL lease has not expired (no lease); the
+(the database's clock, statement_timestamp(), in the engine's statements). A NULL lease has not
+expired (no lease); the
 callers that also take an absent lease as free say so (`lease_free`; in SQL,
 `notiflow_purge_deleted_v1`, workers migration 0010, which calls the function).
 
@@ -25,7 +26,7 @@ from django.db.models import BooleanField, Expression, F, Func, Value
 LEASE_EXPIRED_FUNCTION = "notiflow_lease_expired_v1"
 
 
-def lease_expired_sql(lease_until: str = "lease_until", at: str = "now()") -> str:
+def lease_expired_sql(lease_until: str = "lease_until", at: str = "statement_timestamp()") -> str:
     """SQL: the lease in column `lease_until` has expired at `at` (SQL text of a timestamptz)."""
     return f"{LEASE_EXPIRED_FUNCTION}({lease_until}, {at})"
 

@@ -64,7 +64,7 @@ EVENT_PURGE_COUNT_SQL = {
 # One statement each, whole in events migration 0004: the claim (the endpoint's turn, the due and
 # free delivery, an abandoned attempt finished, the cap, the endpoint's concurrency, the lease,
 # the attempt started) and the fenced finish (the attempt's outcome, the delivery's, the back-off
-# due at now() + the wait passed, the endpoint's failure count).
+# due at the database's clock + the wait passed, the endpoint's failure count).
 DELIVERY_CLAIM_SQL = """
 SELECT * FROM notiflow_delivery_claim_v1(
     %(id)s::bigint, %(token)s::text, %(lease)s::float8, %(max_attempts)s::integer,

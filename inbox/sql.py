@@ -40,10 +40,13 @@ def inbox_message(
 # What each mark sets, and which messages it changes (the others already are so): a mark that
 # changes nothing writes nothing and announces nothing. Reading a message sees it too.
 MARKS: dict[str, tuple[str, str]] = {
-    "seen": ("seen_at = now()", "seen_at IS NULL"),
-    "read": ("read_at = now(), seen_at = COALESCE(seen_at, now())", "read_at IS NULL"),
+    "seen": ("seen_at = statement_timestamp()", "seen_at IS NULL"),
+    "read": (
+        "read_at = statement_timestamp(), seen_at = COALESCE(seen_at, statement_timestamp())",
+        "read_at IS NULL",
+    ),
     "unread": ("read_at = NULL", "read_at IS NOT NULL"),
-    "archived": ("archived_at = now()", "archived_at IS NULL"),
+    "archived": ("archived_at = statement_timestamp()", "archived_at IS NULL"),
     "unarchived": ("archived_at = NULL", "archived_at IS NOT NULL"),
 }
 MARK_RETURNS = "id, trigger_id, node_id, workflow_key, category, seen_at, read_at, archived_at"

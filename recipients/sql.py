@@ -70,7 +70,7 @@ def _upsert_sql(*, merge: bool) -> str:
     else:
         text_sets = [f"{name} = COALESCE(i.{name}, '')" for name in TEXT_FIELDS]
         json_sets = [f"{name} = COALESCE(i.{name}, '{{}}'::jsonb)" for name in JSON_FIELDS]
-    sets = ", ".join([*text_sets, *json_sets, "updated_at = now()"])
+    sets = ", ".join([*text_sets, *json_sets, "updated_at = statement_timestamp()"])
     return f"""
 WITH i AS (SELECT * FROM jsonb_to_recordset(%(rcp_items)s::jsonb) AS i({_RECORD})),
 inserted AS ({_INSERT}),
@@ -188,7 +188,7 @@ WITH old AS (
     UPDATE {RECIPIENT_TABLE} r
     SET channels = jsonb_set(r.channels, ARRAY[%(rcp_channel)s],
                              {_OTHERS} || jsonb_build_array(%(rcp_address)s::jsonb)),
-        updated_at = now()
+        updated_at = statement_timestamp()
     FROM old
     WHERE r.key = old.key
       AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(old.list) AS a
@@ -204,7 +204,8 @@ SELECT
 """  # noqa: S608 (names from the models, values as parameters)
 CHANNEL_ADDRESS_REMOVE_SQL = f"""
 UPDATE {RECIPIENT_TABLE} r
-SET channels = jsonb_set(r.channels, ARRAY[%(rcp_channel)s], {_OTHERS}), updated_at = now()
+SET channels = jsonb_set(r.channels, ARRAY[%(rcp_channel)s], {_OTHERS}),
+    updated_at = statement_timestamp()
 WHERE r.key = %(rcp_key)s
   AND EXISTS (SELECT 1 FROM jsonb_array_elements({_listed("r.channels")}) AS a
               WHERE {_identity("a")} = {_identity("%(rcp_address)s::jsonb")})
@@ -216,7 +217,7 @@ CATEGORY_PREFERENCES_SCRUB_SQL = f"""
 UPDATE {RECIPIENT_TABLE}
 SET preferences = jsonb_set(preferences, '{{categories}}',
                             (preferences -> 'categories') - %(rcp_slug)s::text),
-    updated_at = now()
+    updated_at = statement_timestamp()
 WHERE jsonb_typeof(preferences -> 'categories') = 'object'
   AND preferences -> 'categories' ? %(rcp_slug)s::text
 """  # noqa: S608 (names from the models, values as parameters)

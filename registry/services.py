@@ -1,7 +1,8 @@
 """Writes to the registry: a worker registers, beats, stops (docs/design.md, "The worker registry").
 
-Every write stamps times with the database's clock (`now()`), never the worker's: liveness is
-judged by the database's clock too (registry.sql), so a worker host whose clock is off is
+Every write stamps times with the database's clock (Django's `Now()`, PostgreSQL's
+statement_timestamp()), never the worker's: liveness is judged by the database's clock too
+(registry.sql), so a worker host whose clock is off is
 neither live forever nor never live.
 """
 

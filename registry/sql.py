@@ -15,7 +15,8 @@ from registry.models import Worker
 WORKER_TABLE = Worker._meta.db_table
 
 LIVE_CONDITION = (
-    "stopped_at IS NULL AND last_seen_at > now() - %(live_within)s * interval '1 second'"
+    "stopped_at IS NULL"
+    " AND last_seen_at > statement_timestamp() - %(live_within)s * interval '1 second'"
 )
 
 

@@ -36,7 +36,10 @@ def test_lost_nudges_go_again_only_while_the_line_is_at_most_a_batch():
 def test_both_kinds_sweep_with_the_one_pair_of_statements():
     for work in (RUNS, DELIVERIES):
         assert "FOR UPDATE SKIP LOCKED" in work.sweep_due_sql
-        assert "notiflow_lease_expired_v1(lease_until, now())" in work.sweep_expired_sql
+        assert (
+            "notiflow_lease_expired_v1(lease_until, statement_timestamp())"
+            in work.sweep_expired_sql
+        )
         assert work.table in work.sweep_due_sql and "{" not in work.sweep_due_sql
     assert "ORDER BY priority DESC, available_at" in RUNS.sweep_due_sql
     assert "ORDER BY available_at" in DELIVERIES.sweep_due_sql

@@ -43,16 +43,23 @@ def explain(sql: str, params: dict | None = None) -> str:
 
 @pytest.mark.django_db
 def test_the_function_is_inlined_so_the_plans_are_those_of_the_bare_comparison():
-    bare = "SELECT id FROM trigger_instance WHERE status = 'processing' AND lease_until < now()"
-    called = bare.replace("lease_until < now()", lease_expired_sql("lease_until", "now()"))
+    bare = "SELECT id FROM trigger_instance WHERE status = 'processing' AND lease_until < statement_timestamp()"
+    called = bare.replace(
+        "lease_until < statement_timestamp()",
+        lease_expired_sql("lease_until", "statement_timestamp()"),
+    )
     assert explain(called) == explain(bare)
     params = sweep_params(RUNS, renudge_lost=True)
     plan = explain(RUNS.sweep_expired_sql, params)
-    assert LEASE_EXPIRED_FUNCTION not in plan and "lease_until < now())" in plan
-    by_hand = RUNS.sweep_expired_sql.replace(lease_expired_sql(), "lease_until < now()")
+    assert LEASE_EXPIRED_FUNCTION not in plan and "lease_until < statement_timestamp())" in plan
+    by_hand = RUNS.sweep_expired_sql.replace(
+        lease_expired_sql(), "lease_until < statement_timestamp()"
+    )
     assert by_hand != RUNS.sweep_expired_sql and explain(by_hand, params) == plan
     claim, params = claim_lock_sql(), {"id": uuid4()}
-    by_hand = claim.replace("public." + lease_expired_sql("p.lease_until"), "p.lease_until < now()")
+    by_hand = claim.replace(
+        "public." + lease_expired_sql("p.lease_until"), "p.lease_until < statement_timestamp()"
+    )
     assert by_hand != claim and explain(by_hand, params) == explain(claim, params)
 
 

@@ -5,6 +5,7 @@ described in the API schema and run by the engine; and no consumer branches on a
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from triggers.state import trigger_cancel
 from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
 from workflows.admin.forms import NodeForm
+from workflows.definition import duration_parse
 from workflows.diagram import workflow_diagram_svg
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, node_type_registered
@@ -180,6 +182,28 @@ def test_a_nodes_writes_are_dropped_with_a_release_that_does_not_apply():
         assert step_execute(trigger_id=str(trigger.pk), worker_id="w") is None
     assert "seen" not in before
     assert Workflow.objects.get(pk=trigger.workflow_id).description == before
+
+
+class HearsayNode(NoteNode):
+    """A toy that takes posted events received up to its `since` before it was reached."""
+
+    name = "hearsay"
+    optional = ("since",)
+    takes_posted_events = True
+
+    def lookback(self, node: dict[str, Any]) -> timedelta:
+        return duration_parse(str(node.get("since") or "0s"))
+
+
+@pytest.mark.django_db
+def test_the_events_purge_keeps_what_a_registered_type_may_still_take():
+    """`purge_events` asks the node types that take posted events how far back they reach
+    (waits.services.longest_lookback), not a type it names."""
+    from waits.services import longest_lookback
+
+    with node_type_registered(HearsayNode):
+        due_trigger(chain({"id": "h", "type": "hearsay", "text": "t", "since": "3d"}))
+        assert longest_lookback() == timedelta(days=3)
 
 
 def _step_queries(definition: dict[str, Any]) -> int:

@@ -47,7 +47,7 @@ def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
     """What a release sets is the SET clause of `notiflow_release_v2` as installed (the rule);
     released_copy (what the events announce, built before the release runs) mirrors it from
     triggers.state.RELEASED_VALUES: the same columns, and the copy equals the row the function
-    leaves, but for the clocks (the function's now() and the step's differ by a moment)."""
+    leaves, but for the clocks (the function's and the step's differ by a moment)."""
     import re
     from datetime import timedelta
 
@@ -80,7 +80,7 @@ def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
     release = Release(
         status="enqueued",
         current_node_id="mail",
-        available_at=timezone.now() + timedelta(minutes=1),
+        wait=timedelta(minutes=1),
         reason="retry",
         vars_patch={"added": 2},
         attempts=1,
@@ -94,6 +94,9 @@ def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
     for column in RELEASED_VALUES:
         if column in clocked:
             assert (getattr(after, column) is None) == (getattr(row, column) is None), column
+        elif column == "available_at":  # the same wait, added to either clock
+            assert abs(after.available_at - row.available_at) < timedelta(seconds=5)
+            assert row.available_at - row.updated_at == timedelta(minutes=1)
         else:
             assert getattr(after, column) == getattr(row, column), column
     assert after.vars == {"kept": 1, "added": 2}

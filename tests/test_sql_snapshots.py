@@ -285,9 +285,16 @@ RUN_FUNCTIONS = (
     "notiflow_release_v1",
     "notiflow_claim_v2",
     "notiflow_release_v2",
+    "notiflow_claim_v3",
+    "notiflow_release_v3",
     "notiflow_suppression_changed_v1",
     "notiflow_outbox_write_v1",
     "notiflow_subscribes_v1",
+    # What a wait does to its run (triggers migration 0018).
+    "notiflow_runs_hold_v1",
+    "notiflow_runs_resume_v1",
+    "notiflow_run_park_v1",
+    "notiflow_run_ended_v1",
 )
 
 

@@ -12,8 +12,10 @@ How the statements and their fragments compose:
 - **Events**: the statements here write their trigger_event rows with one INSERT,
   `event_insert()`; the claim's and the release's functions write theirs in their bodies.
 - **The claim and the release** are not assembled here: each is a database function, whole in
-  triggers migration 0015 (`notiflow_claim_v2`, `notiflow_release_v2`; version 1 in 0013);
-  CLAIM_SQL and RELEASE_SQL are their calls.
+  triggers migration 0019 (`notiflow_claim_v3`, `notiflow_release_v3`; earlier versions in 0013
+  and 0015); CLAIM_SQL and RELEASE_SQL are their calls.
+- **One clock**: the database's `statement_timestamp()` (docs/design.md, rule 15); a due time
+  is a duration added to it (`due_in`), never an instant computed elsewhere.
 - **Parameters** are named; the statements here take STATUS_PARAMS.
 """
 
@@ -63,15 +65,15 @@ def event_insert(
 
 # --- the claim and the release ------------------------------------------------------------------
 
-# Both are database functions, each readable whole, top to bottom, in triggers migration 0015
-# (docs/design.md, "The claim and the release"): versioned by name, so a change is a `_v2` in a
+# Both are database functions, each readable whole, top to bottom, in triggers migration 0019
+# (docs/design.md, "The claim and the release"): versioned by name, so a change is a `_v4` in a
 # new migration and the new name here. These are their calls, one round trip each.
 
-CLAIM_FUNCTION = "notiflow_claim_v2"
-RELEASE_FUNCTION = "notiflow_release_v2"
+CLAIM_FUNCTION = "notiflow_claim_v3"
+RELEASE_FUNCTION = "notiflow_release_v3"
 
 # The claimed run's columns by name (TRIGGER_COLUMNS, as trigger_from_row reads them), then what
-# the claim found in the send ledger, the database's now() (the step's clock), the suppression
+# the claim found in the send ledger, the database's clock (the step's clock), the suppression
 # list's generation (a send node's) and whether any webhook endpoint hears the step's events.
 CLAIM_SQL = f"""
 SELECT {", ".join(f"(c.claimed).{column}" for column in TRIGGER_COLUMNS)},
@@ -87,13 +89,24 @@ SELECT r.route_queue, r.route_priority, r.deliveries
 FROM {RELEASE_FUNCTION}(
     run_id => %(id)s::uuid, token => %(token)s::text, step_node => %(step_node)s::text,
     new_status => %(status)s::text, new_node => %(node)s::text, vars_patch => %(patch)s::jsonb,
-    new_attempts => %(attempts)s::integer, due_at => %(available_at)s::timestamptz,
+    new_attempts => %(attempts)s::integer, due_in => %(due_in)s::float8,
     nudged => %(nudged)s::boolean, new_error => %(error)s::text,
     finished => %(finished)s::boolean, reason => %(reason)s::text,
     ledger => %(ledger)s::jsonb, step_log => %(step_log)s::jsonb, announced => %(events)s::jsonb,
     inbox => %(inbox)s::jsonb
 ) AS r
 """  # noqa: S608 (a constant)
+
+
+# --- what event waits do to a run ------------------------------------------------------------
+
+# The run's status changes a wait makes are the state machine's functions, whole in triggers
+# migration 0018 and versioned by name as the claim and the release are: `waits` calls them by
+# these names from its own statements (waits/sql.py), in which it names no run table.
+RUNS_HOLD_FUNCTION = "notiflow_runs_hold_v1"  # lock runs (id order) before their waits
+RUNS_RESUME_FUNCTION = "notiflow_runs_resume_v1"  # waiting -> enqueued, due now, with events
+RUN_PARK_FUNCTION = "notiflow_run_park_v1"  # enqueued -> waiting after a wait step's release
+RUN_ENDED_FUNCTION = "notiflow_run_ended_v1"  # the run ended or is gone (what purges may drop)
 
 
 # --- intake -------------------------------------------------------------------------------------
@@ -115,14 +128,14 @@ _INTAKE_VALUES = {
     "current_node_id": "target.entry_node_id",
     "vars": "'{}'::jsonb",
     "attempts": "0",
-    "available_at": "now()",
+    "available_at": "statement_timestamp()",
     "lease_until": "NULL",
     "leased_by": "''",
-    "nudged_at": "now()",
+    "nudged_at": "statement_timestamp()",
     "last_error": "''",
     "created_by": "%(actor)s",
-    "created_at": "now()",
-    "updated_at": "now()",
+    "created_at": "statement_timestamp()",
+    "updated_at": "statement_timestamp()",
     "completed_at": "NULL",
     "deleted_at": "NULL",
     "delete_reason": "''",

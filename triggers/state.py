@@ -23,7 +23,6 @@ from uuid import UUID
 
 from django.db import connection, transaction
 from django.db.models.functions import Now
-from django.utils import timezone
 
 from common.db import fetchone_prepared
 from common.leases import lease_free
@@ -69,7 +68,7 @@ def claim_params(
 class Claimed(NamedTuple):
     """A claim that applied: the run as claimed, what the claim found in its send ledger (the
     row's send_count after opening it, or the result of a send already completed; both None for
-    a node that does not send), the database's now() as the claim read it, the suppression
+    a node that does not send), the database's clock as the claim read it, the suppression
     list's generation (a send node's; deliveries.suppression.SuppressionCache) and whether any
     webhook endpoint exists to hear the step's events (if not, the release is given none)."""
 
@@ -118,12 +117,13 @@ def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:
 
 @dataclass(frozen=True)
 class Release:
-    """How a step leaves the trigger: its next status, cursor and due time, what it adds to
-    `vars`, its failure count and error, and the reason its status event gives."""
+    """How a step leaves the trigger: its next status, cursor and due time (`wait`: a duration
+    the release adds to the database's clock, docs/design.md rule 15), what it adds to `vars`,
+    its failure count and error, and the reason its status event gives."""
 
     status: str
     current_node_id: str | None
-    available_at: datetime
+    wait: timedelta
     reason: str
     vars_patch: dict[str, Any] | None = None
     attempts: int = 0
@@ -134,7 +134,7 @@ class Release:
 @dataclass(frozen=True)
 class StepRecord:
     """What the release writes beside the run, each None when not this time (the jsonb arguments
-    of `notiflow_release_v2`): the send ledger's outcome (workers.services.ledger), the step log
+    of the release function): the send ledger's outcome (workers.services.ledger), the step log
     (only with the release), the events (events.services.outbox.announcements_json: those
     of the release with it; those labelled 'without-release' only when the release could not
     apply and the ledger recorded a send), and an in-app message stored with the release
@@ -163,7 +163,7 @@ def release_params(
         "node": release.current_node_id,
         "patch": json.dumps(release.vars_patch or {}),
         "attempts": release.attempts,
-        "available_at": release.available_at,
+        "due_in": max(release.wait.total_seconds(), 0.0),
         "nudged": release.nudged,
         "error": release.last_error,
         "finished": release.status in TERMINAL_STATUSES,
@@ -175,8 +175,8 @@ def release_params(
     }
 
 
-# What `notiflow_release_v2` sets, column by column, computed in memory from the trigger as
-# claimed, the Release and the step's clock `now` (standing for the function's now()): the events
+# What the release function sets, column by column, computed in memory from the trigger as
+# claimed, the Release and the step's clock `now` (standing for the function's clock): the events
 # the release writes announce the trigger as the release leaves it, and are built before it runs.
 # The function's SET clause is the rule; this is its mirror for the announcements, held equal to
 # the row the function leaves by tests/test_rule_homes.py, column by column.
@@ -186,7 +186,7 @@ RELEASED_VALUES: dict[str, _Value] = {
     "current_node_id": lambda t, r, now: r.current_node_id,
     "vars": lambda t, r, now: {**t.vars, **(r.vars_patch or {})},
     "attempts": lambda t, r, now: r.attempts,
-    "available_at": lambda t, r, now: r.available_at,
+    "available_at": lambda t, r, now: now + max(r.wait, timedelta(0)),
     "lease_until": lambda t, r, now: None,
     "leased_by": lambda t, r, now: "",
     "nudged_at": lambda t, r, now: now if r.nudged else None,
@@ -224,7 +224,7 @@ def trigger_release(
 ) -> Route | None:
     """End a step under the lease `lease_token` as `release` says.
 
-    One call of `notiflow_release_v2` (triggers migration 0015). Fenced: it only applies while
+    One call of the release function (RELEASE_FUNCTION, triggers migration 0019). Fenced: it only applies while
     the trigger is still `processing` under this very lease, so a worker whose lease expired
     (and was reclaimed) or whose trigger was cancelled changes nothing. The status event commits
     with it. Returns the route of the trigger's next nudge when the release applied, None when
@@ -254,13 +254,10 @@ def trigger_release_with(
     return (Route(row[0], row[1]), row[2]) if row else None
 
 
-def _locked(trigger_id: UUID | str) -> TriggerInstance:
-    return _locked_at(trigger_id)[0]
-
-
 def _locked_at(trigger_id: UUID | str) -> tuple[TriggerInstance, datetime]:
-    """The trigger, row-locked, and the database's now() read by the same query: the one clock
-    of due times (docs/design.md, "One clock")."""
+    """The trigger, row-locked, and the database's clock read by the same query (Django's Now()
+    is PostgreSQL's statement_timestamp(): docs/design.md, rule 15): every time the change
+    stores is that, never the process's own."""
     try:
         trigger = (
             TriggerInstance.objects.select_for_update()
@@ -272,12 +269,14 @@ def _locked_at(trigger_id: UUID | str) -> tuple[TriggerInstance, datetime]:
     return trigger, trigger.db_now  # type: ignore[attr-defined]
 
 
-def _change(trigger: TriggerInstance, *, to_status: str, actor: str, reason: str, **fields) -> None:
+def _change(
+    trigger: TriggerInstance, *, to_status: str, actor: str, reason: str, now: datetime, **fields
+) -> None:
+    """Move the locked `trigger` to `to_status` with `fields`, stamped `now` (the database's
+    clock, read with the lock), and its status event. An update, not a save: a save stamps
+    `updated_at` with the process's clock (auto_now)."""
     from_status = trigger.status
-    trigger.status = to_status
-    for name, value in fields.items():
-        setattr(trigger, name, value)
-    trigger.save(update_fields=["status", "updated_at", *fields])
+    _update(trigger, now=now, status=to_status, **fields)
     TriggerEvent.objects.create(
         trigger=trigger,
         from_status=from_status,
@@ -286,6 +285,13 @@ def _change(trigger: TriggerInstance, *, to_status: str, actor: str, reason: str
         actor=actor,
         node_id=trigger.current_node_id,
     )
+
+
+def _update(trigger: TriggerInstance, *, now: datetime, **fields: Any) -> None:
+    fields["updated_at"] = now
+    TriggerInstance.objects.filter(pk=trigger.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(trigger, name, value)
 
 
 def _nudge_on_commit(trigger: TriggerInstance) -> None:
@@ -310,10 +316,10 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
     written its send-ledger row will not send; one already sending finishes its single send and
     then finds the trigger cancelled (its outcome does not advance the cursor).
     """
-    trigger = _locked(trigger_id)
+    trigger, now = _locked_at(trigger_id)
     if trigger.is_terminal:
         raise TriggerStateConflict(trigger, f"trigger is already {trigger.status}")
-    events_record([_cancel_locked(trigger, actor=actor, reason=reason)])
+    events_record([_cancel_locked(trigger, actor=actor, reason=reason, now=now)])
     _cancelled([trigger.pk])
     return trigger
 
@@ -363,23 +369,32 @@ def _cancel_matching(matching: Any, *, actor: str, reason: str) -> list[UUID]:
     locked = list(
         matching.select_related("workflow", "workflow_version")
         .select_for_update(of=("self",))
+        .annotate(db_now=Now())
         .order_by("pk")
     )
-    events_record([_cancel_locked(trigger, actor=actor, reason=reason) for trigger in locked])
+    events_record(
+        [
+            _cancel_locked(trigger, actor=actor, reason=reason, now=trigger.db_now)  # type: ignore[attr-defined]
+            for trigger in locked
+        ]
+    )
     _cancelled([trigger.pk for trigger in locked])
     return [trigger.pk for trigger in locked]
 
 
-def _cancel_locked(trigger: TriggerInstance, *, actor: str, reason: str) -> Announcement:
-    """Cancel `trigger`, locked and not terminal; its `trigger.cancelled`, for the caller to
-    record (with others, in one write)."""
+def _cancel_locked(
+    trigger: TriggerInstance, *, actor: str, reason: str, now: datetime
+) -> Announcement:
+    """Cancel `trigger`, locked and not terminal, at `now` (the database's clock, read with the
+    lock); its `trigger.cancelled`, for the caller to record (with others, in one write)."""
     _change(
         trigger,
         to_status=TriggerStatus.CANCELLED,
         actor=actor,
         reason=reason or "cancelled",
+        now=now,
         lease_until=None,
-        completed_at=timezone.now(),
+        completed_at=now,
     )
     return _announcement(events.TRIGGER_CANCELLED, trigger)
 
@@ -401,12 +416,10 @@ def trigger_delete(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
     """
     if len(reason) > MAX_DELETE_REASON_LENGTH:
         raise ValueError(f"reason must be at most {MAX_DELETE_REASON_LENGTH} characters")
-    trigger = _locked(trigger_id)
+    trigger, now = _locked_at(trigger_id)
     if trigger.deleted_at is not None:
         return trigger
-    trigger.deleted_at = timezone.now()
-    trigger.delete_reason = reason
-    trigger.save(update_fields=["deleted_at", "delete_reason", "updated_at"])
+    _update(trigger, now=now, deleted_at=now, delete_reason=reason)
     TriggerEvent.objects.create(
         trigger=trigger,
         from_status=trigger.status,
@@ -450,6 +463,7 @@ def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
         to_status=TriggerStatus.ENQUEUED,
         actor=actor,
         reason="retry requested",
+        now=now,
         attempts=0,
         available_at=now,
         nudged_at=now,
@@ -485,6 +499,7 @@ def trigger_requeue(
         to_status=TriggerStatus.ENQUEUED,
         actor=actor,
         reason=reason,
+        now=now,
         lease_until=None,
         leased_by="",
         available_at=now,

@@ -220,21 +220,30 @@ def wait_park(*, trigger_id: str, node_id: str, name: str) -> tuple[str, dict[st
 
 
 def longest_lookback() -> timedelta:
-    """The longest `lookback` any workflow version's wait_event node declares (0: none)."""
-    from workflows.definition import duration_parse
-    from workflows.models import WorkflowVersion
+    """The longest `lookback` any node of any workflow version declares (0: none), asked of the
+    node types that take posted events (workflows.nodes, `takes_posted_events`)."""
+    from django.db.models import Q
 
+    from workflows.models import WorkflowVersion
+    from workflows.nodes import NODE_TYPES, node_type_of
+
+    taking = [name for name, kind in NODE_TYPES.items() if kind.takes_posted_events]
+    if not taking:
+        return timedelta(0)
+    holding = Q()
+    for name in taking:
+        holding |= Q(definition__nodes__contains=[{"type": name}])
     longest = timedelta(0)
-    versions = WorkflowVersion.objects.filter(
-        definition__nodes__contains=[{"type": "wait_event"}]
-    ).values_list("definition", flat=True)
+    versions = WorkflowVersion.objects.filter(holding).values_list("definition", flat=True)
     for definition in versions.iterator():
         for node in definition.get("nodes", []):
-            if node.get("type") == "wait_event" and node.get("lookback"):
-                try:
-                    longest = max(longest, duration_parse(str(node["lookback"])))
-                except ValueError:
-                    continue
+            kind = node_type_of(node)
+            if kind is None or not kind.takes_posted_events:
+                continue
+            try:
+                longest = max(longest, kind.lookback(node))
+            except ValueError:
+                continue
     return longest
 
 
@@ -273,5 +282,5 @@ def events_purge(
 
 
 def _cutoff(cursor: Any, older_than: timedelta) -> datetime:
-    cursor.execute("SELECT now() - %s", [older_than])
+    cursor.execute("SELECT statement_timestamp() - %s", [older_than])
     return cursor.fetchone()[0]

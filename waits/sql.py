@@ -17,28 +17,35 @@ state (_RECORDED) where it would otherwise time out, so a report or mark whose p
 
 Locks are taken run row first, then wait row, by every statement that takes both (RESUME_SQL,
 TIMEOUTS_SQL, and the engine's release followed by PARK_SQL), so they cannot deadlock.
+
+What a wait does to its run (lock it, resume it, park it; whether it ended) is the trigger state
+machine's: its functions, called here by the names triggers/sql.py gives them (triggers
+migration 0018). These statements name no run table and no run status. The clock is the
+database's `statement_timestamp()` (docs/design.md, rule 15).
 """
 
 from __future__ import annotations
 
+from triggers.sql import (
+    RUN_ENDED_FUNCTION,
+    RUN_PARK_FUNCTION,
+    RUNS_HOLD_FUNCTION,
+    RUNS_RESUME_FUNCTION,
+)
 from workflows.nodes.inapp import INAPP_CHANNEL
 
 # The shared tail of the statements that resolve waits (RESUME_SQL, TIMEOUTS_SQL): after a CTE
-# `resolved` returning (trigger_id, node_id, reason, actor) for each wait it resolved, the CTEs
-# `resumed` (the run `waiting` at that node made due now, its nudge recorded) and `logged` (its
-# status event, with the reason and actor of its wait's resolution).
-_RESUMED = """resumed AS (
-    UPDATE trigger_instance t
-    SET status = 'enqueued', available_at = now(), nudged_at = now(), updated_at = now()
-    FROM resolved
-    WHERE t.id = resolved.trigger_id AND t.status = 'waiting'
-      AND t.current_node_id = resolved.node_id
-    RETURNING t.id, t.workflow_id, t.priority, t.current_node_id, resolved.reason, resolved.actor
-),
-logged AS (
-    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-    SELECT id, 'waiting', 'enqueued', reason, actor, current_node_id FROM resumed
-)"""
+# `resolved` returning (trigger_id, node_id, reason, actor) for each wait it resolved, `resumed`:
+# the runs `waiting` at those nodes made due now with their status events, by the state
+# machine, with their routes (resumed_id, route_queue, route_priority).
+_RESUMED = f"""resumed AS (
+    SELECT r.resumed_id, r.route_queue, r.route_priority
+    FROM {RUNS_RESUME_FUNCTION}((
+        SELECT COALESCE(jsonb_agg(jsonb_build_object(
+                   'run_id', trigger_id, 'node_id', node_id, 'reason', reason, 'actor', actor)),
+               '[]'::jsonb)
+        FROM resolved)) AS r
+)"""  # noqa: S608 (a function's name, values as parameters)
 
 # The states a report about a message implies: a click is an open, an in-app seen an open, a
 # read a seen and an open; any other state only itself. A report is posted as each
@@ -96,7 +103,7 @@ def _expired_set(row: str) -> str:
     """The SET of a wait past its deadline (TIMEOUTS_SQL, WAIT_EXPIRE_SQL): received with its
     message's recorded state when `row`.recorded has one (_RECORDED), else timed out."""
     return (
-        f"resolved_at = now(), received = {row}.recorded IS NOT NULL,\n"
+        f"resolved_at = statement_timestamp(), received = {row}.recorded IS NOT NULL,\n"
         f"    timed_out = {row}.recorded IS NULL, event = {row}.recorded,\n"
         f"    resolved_by = CASE WHEN {row}.recorded IS NULL THEN 'timeout' ELSE 'recorded' END"
     )
@@ -107,7 +114,7 @@ WITH stored AS (
     INSERT INTO received_event (event_id, name, data, data_hash, created_by, api_key_id,
                                 workflows, created_at)
     VALUES (%(event_id)s, %(name)s, %(data)s::jsonb, %(data_hash)s, %(created_by)s,
-            %(api_key_id)s, %(workflows)s::text[], now())
+            %(api_key_id)s, %(workflows)s::text[], statement_timestamp())
     ON CONFLICT (event_id) DO NOTHING
     RETURNING id, data_hash, created_at, true AS created
 )
@@ -133,14 +140,13 @@ WITH candidate AS (
           SELECT id FROM workflows_workflow WHERE key = ANY(%(workflows)s::text[])))
 ),
 held AS (
-    SELECT t.id FROM trigger_instance t
-    WHERE t.id IN (SELECT trigger_id FROM candidate)
-    ORDER BY t.id
-    FOR UPDATE
+    SELECT h.held_id AS id
+    FROM {RUNS_HOLD_FUNCTION}(ARRAY(SELECT trigger_id FROM candidate), false) h
+    WHERE NOT h.gone
 ),
 resolved AS (
     UPDATE event_wait w
-    SET resolved_at = now(), received = true, event = %(event)s::jsonb,
+    SET resolved_at = statement_timestamp(), received = true, event = %(event)s::jsonb,
         resolved_by = %(actor)s, trace_context = %(trace_context)s
     FROM held
     WHERE w.trigger_id = held.id AND w.id IN (SELECT id FROM candidate) AND w.resolved_at IS NULL
@@ -148,10 +154,9 @@ resolved AS (
               %(actor)s::text AS actor
 ),
 {_RESUMED}
-SELECT (SELECT count(*) FROM resolved) AS resolved, r.id, w.queue, r.priority
+SELECT (SELECT count(*) FROM resolved) AS resolved, r.resumed_id, r.route_queue, r.route_priority
 FROM (SELECT 1) one
 LEFT JOIN resumed r ON true
-LEFT JOIN workflows_workflow w ON w.id = r.workflow_id
 """  # noqa: S608 (a constant fragment, values as parameters)
 
 # The open waits past their deadline, a batch: resolved as timed out (a message wait whose
@@ -163,35 +168,25 @@ TIMEOUTS_SQL = f"""
 WITH due AS (
     SELECT w.id, w.trigger_id, {_RECORDED} AS recorded
     FROM event_wait w
-    WHERE w.resolved_at IS NULL AND w.deadline <= now()
+    WHERE w.resolved_at IS NULL AND w.deadline <= statement_timestamp()
     ORDER BY w.deadline
     LIMIT %(batch)s
 ),
 held AS (
-    SELECT t.id, t.status FROM trigger_instance t
-    WHERE t.id IN (SELECT trigger_id FROM due)
-      AND t.status IN ('waiting', 'completed', 'failed', 'cancelled')
-    ORDER BY t.id
-    FOR UPDATE SKIP LOCKED
-),
-gone AS (
-    SELECT d.id FROM due d
-    WHERE NOT EXISTS (SELECT 1 FROM trigger_instance t WHERE t.id = d.trigger_id)
+    SELECT h.held_id AS id FROM {RUNS_HOLD_FUNCTION}(ARRAY(SELECT trigger_id FROM due), true) h
 ),
 resolved AS (
     UPDATE event_wait w
     SET {_expired_set("due")}
     FROM due
-    WHERE w.id = due.id AND w.resolved_at IS NULL
-      AND (due.id IN (SELECT id FROM gone) OR due.trigger_id IN (SELECT id FROM held))
+    WHERE w.id = due.id AND w.resolved_at IS NULL AND due.trigger_id IN (SELECT id FROM held)
     RETURNING w.trigger_id, w.node_id,
               CASE WHEN w.received THEN 'recorded ' || w.name || ' ' || (w.event ->> 'id')
                    ELSE 'wait timed out' END AS reason,
               'sweeper' AS actor
 ),
 {_RESUMED}
-SELECT r.id, w.queue, r.priority
-FROM resumed r JOIN workflows_workflow w ON w.id = r.workflow_id
+SELECT r.resumed_id, r.route_queue, r.route_priority FROM resumed r
 """  # noqa: S608 (a constant fragment, values as parameters)
 
 # A run's wait at a node, registered once (a step run again finds the first one), with its
@@ -206,7 +201,7 @@ registered AS (
     INSERT INTO event_wait (trigger_id, node_id, workflow_id, name, match, match_hash, deadline,
                             created_at, received, timed_out, resolved_by)
     VALUES (%(trigger_id)s, %(node_id)s, %(workflow_id)s, %(name)s, %(match)s::jsonb,
-            %(match_hash)s, %(deadline)s, now(), false, false, '')
+            %(match_hash)s, %(deadline)s, statement_timestamp(), false, false, '')
     ON CONFLICT (trigger_id, node_id) DO NOTHING
     RETURNING created_at, resolved_at, received, timed_out, event, deadline, trace_context
 )
@@ -247,7 +242,7 @@ found AS (
     LIMIT 1
 )
 UPDATE event_wait w
-SET resolved_at = now(), received = true,
+SET resolved_at = statement_timestamp(), received = true,
     resolved_by = CASE WHEN found.event_id IS NULL THEN 'recorded' ELSE 'lookback' END,
     event = CASE WHEN found.event_id IS NULL THEN wait.recorded
                  ELSE jsonb_build_object('id', found.event_id, 'name', found.name,
@@ -265,7 +260,7 @@ WAIT_EXPIRE_SQL = f"""
 WITH wait AS (
     SELECT w.id, {_RECORDED} AS recorded FROM event_wait w
     WHERE w.trigger_id = %(trigger_id)s AND w.node_id = %(node_id)s AND w.resolved_at IS NULL
-      AND w.deadline <= now()
+      AND w.deadline <= statement_timestamp()
 )
 UPDATE event_wait w
 SET {_expired_set("wait")}
@@ -276,7 +271,7 @@ WHERE w.id = wait.id AND w.resolved_at IS NULL
 # The open waits of runs a cancel stopped, closed in the cancel's transaction (waits_cancel):
 # neither resumed nor timed out, and no more listed as waiting.
 WAITS_CANCEL_SQL = """
-UPDATE event_wait SET resolved_at = now(), resolved_by = 'cancelled'
+UPDATE event_wait SET resolved_at = statement_timestamp(), resolved_by = 'cancelled'
 WHERE trigger_id = ANY(%(trigger_ids)s::uuid[]) AND resolved_at IS NULL
 """
 
@@ -287,25 +282,15 @@ WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s
 
 # After the step's release (in its transaction: NodeRun.writes), the run at the node goes from
 # `enqueued` (due at the deadline) to `waiting`, with its status event; unless its wait was
-# resolved meanwhile, and then it is due now. The release locked the run row already.
-PARK_SQL = """
-WITH wait AS (
-    SELECT resolved_at FROM event_wait
-    WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s
-),
-parked AS (
-    UPDATE trigger_instance t
-    SET status = CASE WHEN wait.resolved_at IS NULL THEN 'waiting' ELSE 'enqueued' END,
-        available_at = CASE WHEN wait.resolved_at IS NULL THEN t.available_at ELSE now() END,
-        nudged_at = CASE WHEN wait.resolved_at IS NULL THEN t.nudged_at ELSE NULL END
-    FROM wait
-    WHERE t.id = %(trigger_id)s AND t.status = 'enqueued' AND t.current_node_id = %(node_id)s
-    RETURNING t.status
-)
-INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
-SELECT %(trigger_id)s, 'enqueued', 'waiting', 'waiting for ' || %(name)s, 'engine', %(node_id)s
-FROM parked WHERE parked.status = 'waiting'
-"""
+# resolved meanwhile, and then it is due now: the state machine's park, told whether the wait is
+# over. The release locked the run row already.
+PARK_SQL = f"""
+SELECT {RUN_PARK_FUNCTION}(run_id => %(trigger_id)s::uuid, at_node => %(node_id)s::text,
+                           wait_over => w.resolved_at IS NOT NULL,
+                           reason => 'waiting for ' || %(name)s::text)
+FROM event_wait w
+WHERE w.trigger_id = %(trigger_id)s::uuid AND w.node_id = %(node_id)s::text
+"""  # noqa: S608 (a function's name, values as parameters)
 
 # Events older than the longest lookback any node declares; waits resolved before the cutoff.
 EVENTS_PURGE_SQL = """
@@ -315,27 +300,22 @@ WITH old AS (
 DELETE FROM received_event WHERE id IN (SELECT id FROM old)
 """
 
-WAITS_PURGE_SQL = """
+WAITS_PURGE_SQL = f"""
 WITH old AS (
     SELECT w.id FROM event_wait w
     WHERE w.resolved_at < %(cutoff)s
-      AND NOT EXISTS (
-          SELECT 1 FROM trigger_instance t
-          WHERE t.id = w.trigger_id AND t.status NOT IN ('completed', 'failed', 'cancelled'))
+      AND {RUN_ENDED_FUNCTION}(w.trigger_id)
     LIMIT %(batch)s
 )
 DELETE FROM event_wait WHERE id IN (SELECT id FROM old)
-"""
+"""  # noqa: S608 (a function's name, values as parameters)
 
 # What the two purges above would delete, for `purge_events --dry-run` (the same predicates).
 EVENTS_PURGE_COUNT_SQL = """
 SELECT count(*) FROM received_event WHERE created_at < %(cutoff)s
 """
 
-WAITS_PURGE_COUNT_SQL = """
+WAITS_PURGE_COUNT_SQL = f"""
 SELECT count(*) FROM event_wait w
-WHERE w.resolved_at < %(cutoff)s
-  AND NOT EXISTS (
-      SELECT 1 FROM trigger_instance t
-      WHERE t.id = w.trigger_id AND t.status NOT IN ('completed', 'failed', 'cancelled'))
-"""
+WHERE w.resolved_at < %(cutoff)s AND {RUN_ENDED_FUNCTION}(w.trigger_id)
+"""  # noqa: S608 (a function's name, values as parameters)

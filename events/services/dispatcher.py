@@ -13,7 +13,7 @@ the attempt and what it means. At least once, never lost, never endless:
   beyond that defers the delivery by one attempt's deadline (claims of one endpoint take turns
   on its row, so the count cannot be outrun);
 - every outcome is written fenced by the lease token, with its attempt, in one statement
-  (`notiflow_delivery_finish_v1`), its back-off due at the database's now() plus the wait
+  (`notiflow_delivery_finish_v1`), its back-off due at the database's clock plus the wait
   computed here;
 - nudges are only nudges: deliveries_sweep (celery beat) re-nudges every pending delivery that
   is due and not leased, or whose lease expired, whatever happened to its message.
@@ -211,7 +211,7 @@ def _error(result: PostResult) -> str:
 def delivery_record(claimed: Claimed, result: PostResult) -> str | None:
     """Finish the attempt's record (always: it happened) and, while the lease still holds, write
     its outcome, in one statement. Returns the delivery's new status, or None when the lease was
-    lost meanwhile. A retry is due at the database's now() plus its back-off, nudged with that
+    lost meanwhile. A retry is due at the database's clock plus its back-off, nudged with that
     countdown or left to the sweeper (common.leased_work.nudge_schedule)."""
     retry = _retry_in(claimed.attempts).total_seconds()
     retry_nudged, _ = nudge_schedule(retry)

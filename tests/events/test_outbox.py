@@ -4,6 +4,7 @@ where someone subscribes, in order, and say what the API would say of the trigge
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.db import transaction
@@ -78,8 +79,9 @@ def test_the_event_shows_the_trigger_as_the_api_does_after_the_change():
     (event,) = OutboxEvent.objects.all()
     row = trigger_json(TriggerInstance.objects.get(pk=trigger.pk))
     shown = event.data["trigger"]
-    # The statement's own clock stamps the row; the worker's, a moment earlier, the event.
-    clocked = {"updated_at", "completed_at"}
+    # The statement's own clock stamps the row (and adds the wait to it: the due time); the
+    # step's, a moment earlier, the event.
+    clocked = {"updated_at", "completed_at", "available_at"}
     assert {k: v for k, v in shown.items() if k not in clocked} == {
         k: v for k, v in row.items() if k not in clocked
     }
@@ -90,9 +92,7 @@ def test_a_release_that_does_not_apply_writes_no_event():
     hook()
     trigger = due_trigger(chain(email_node("mail")))
     claimed = claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
-    release = Release(
-        status="completed", current_node_id=None, available_at=timezone.now(), reason="done"
-    )
+    release = Release(status="completed", current_node_id=None, wait=timedelta(0), reason="done")
     after = released_copy(claimed, release, now=timezone.now())
     record = StepRecord(events=announcements_json([announcement(catalog.TRIGGER_COMPLETED, after)]))
 

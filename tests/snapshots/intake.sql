@@ -5,14 +5,14 @@ WITH r AS (
     FROM (SELECT $1::int AS idx, $2::uuid AS id, $3::text AS workflow, $4::text AS key, $5::text AS payload, $6::int AS priority, $7::text AS cancellation_key, $8::text AS hash, $9::text AS recipient) AS q
 ), target AS (
     SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number, w.queue,
-           EXISTS (SELECT 1 FROM worker WHERE stopped_at IS NULL AND last_seen_at > now() - $10 * interval '1 second' AND w.queue = ANY(queues)) AS served,
+           EXISTS (SELECT 1 FROM worker WHERE stopped_at IS NULL AND last_seen_at > statement_timestamp() - $10 * interval '1 second' AND w.queue = ANY(queues)) AS served,
            w.priority, v.definition ->> 'entry_node_id' AS entry_node_id
     FROM workflows_workflow w
     LEFT JOIN workflows_workflowversion v ON v.id = w.current_version_id
     WHERE w.key = $3
 ), inserted AS (
     INSERT INTO trigger_instance (id, workflow_id, workflow_version_id, idempotency_key, request_hash, cancellation_key, payload, recipient, status, current_node_id, vars, priority, attempts, available_at, lease_until, leased_by, nudged_at, last_error, created_by, created_at, updated_at, completed_at, deleted_at, delete_reason)
-    SELECT r.id, target.workflow_id, target.version_id, r.key, r.hash, r.cancellation_key, r.payload::jsonb, COALESCE(r.recipient, ''), $11::text, target.entry_node_id, '{}'::jsonb, COALESCE(r.priority, target.priority), 0, now(), NULL, '', now(), '', $12, now(), now(), NULL, NULL, ''
+    SELECT r.id, target.workflow_id, target.version_id, r.key, r.hash, r.cancellation_key, r.payload::jsonb, COALESCE(r.recipient, ''), $11::text, target.entry_node_id, '{}'::jsonb, COALESCE(r.priority, target.priority), 0, statement_timestamp(), NULL, '', statement_timestamp(), '', $12, statement_timestamp(), statement_timestamp(), NULL, NULL, ''
     FROM r JOIN target ON target.key = r.workflow
     WHERE target.active AND target.version_id IS NOT NULL AND r.known
       AND (target.served OR NOT $13)

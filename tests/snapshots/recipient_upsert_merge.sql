@@ -6,7 +6,7 @@ inserted AS (
   RETURNING key
 ),
 updated AS (
-  UPDATE recipient AS r SET email = COALESCE(i.email, r.email), phone = COALESCE(i.phone, r.phone), name = COALESCE(i.name, r.name), locale = COALESCE(i.locale, r.locale), timezone = COALESCE(i.timezone, r.timezone), channels = (r.channels - COALESCE(i.channels_drop, '{}'::text[])) || COALESCE(i.channels, '{}'::jsonb), properties = (r.properties - COALESCE(i.properties_drop, '{}'::text[])) || COALESCE(i.properties, '{}'::jsonb), updated_at = now()
+  UPDATE recipient AS r SET email = COALESCE(i.email, r.email), phone = COALESCE(i.phone, r.phone), name = COALESCE(i.name, r.name), locale = COALESCE(i.locale, r.locale), timezone = COALESCE(i.timezone, r.timezone), channels = (r.channels - COALESCE(i.channels_drop, '{}'::text[])) || COALESCE(i.channels, '{}'::jsonb), properties = (r.properties - COALESCE(i.properties_drop, '{}'::text[])) || COALESCE(i.properties, '{}'::jsonb), updated_at = statement_timestamp()
   FROM i WHERE r.key = i.key
   RETURNING r.key
 )

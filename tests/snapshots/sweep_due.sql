@@ -1,15 +1,15 @@
 -- bound on the client: each %(name)s reaches PostgreSQL as its literal value
-UPDATE trigger_instance t SET nudged_at = now()
+UPDATE trigger_instance t SET nudged_at = statement_timestamp()
 WHERE id IN (
     SELECT id FROM trigger_instance
-    WHERE status = %(st_enqueued)s::text AND available_at <= now() + %(lookahead)s * interval '1 second'
+    WHERE status = %(st_enqueued)s::text AND available_at <= statement_timestamp() + %(lookahead)s * interval '1 second'
       AND deleted_at IS NULL
       AND (nudged_at IS NULL
            OR (%(renudge_lost)s
-               AND available_at < now() - %(renudge)s * interval '1 second'
-               AND nudged_at < now() - %(renudge)s * interval '1 second'))
+               AND available_at < statement_timestamp() - %(renudge)s * interval '1 second'
+               AND nudged_at < statement_timestamp() - %(renudge)s * interval '1 second'))
     ORDER BY priority DESC, available_at
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED
 )
-RETURNING t.id, extract(epoch FROM t.available_at - now())::float8, (SELECT w.queue FROM workflows_workflow w WHERE w.id = t.workflow_id), t.priority
+RETURNING t.id, extract(epoch FROM t.available_at - statement_timestamp())::float8, (SELECT w.queue FROM workflows_workflow w WHERE w.id = t.workflow_id), t.priority

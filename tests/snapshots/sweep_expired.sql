@@ -1,9 +1,10 @@
 -- bound on the client: each %(name)s reaches PostgreSQL as its literal value
-UPDATE trigger_instance t SET nudged_at = now()
+UPDATE trigger_instance t SET nudged_at = statement_timestamp()
 WHERE id IN (
     SELECT id FROM trigger_instance
-    WHERE status = %(st_processing)s::text AND notiflow_lease_expired_v1(lease_until, now()) AND deleted_at IS NULL
-      AND (nudged_at IS NULL OR nudged_at < now() - %(renudge)s * interval '1 second')
+    WHERE status = %(st_processing)s::text AND notiflow_lease_expired_v1(lease_until, statement_timestamp()) AND deleted_at IS NULL
+      AND (nudged_at IS NULL
+           OR nudged_at < statement_timestamp() - %(renudge)s * interval '1 second')
     ORDER BY priority DESC, lease_until
     LIMIT %(batch)s
     FOR UPDATE SKIP LOCKED

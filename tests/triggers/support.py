@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.utils import timezone
-
 from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from triggers.models import TriggerInstance
@@ -58,7 +56,7 @@ def released(
         release=Release(
             status=status,
             current_node_id=running.current_node_id,
-            available_at=timezone.now() + due_in,
+            wait=due_in,
             reason=f"{status} by the test",
             vars_patch=vars_patch,
             attempts=attempts,

@@ -133,7 +133,7 @@ def test_the_next_step_goes_to_the_queue_the_workflow_has_now():
         release=Release(
             status="enqueued",
             current_node_id=trigger.current_node_id,
-            available_at=timezone.now(),
+            wait=timedelta(0),
             reason="next step",
         ),
     )

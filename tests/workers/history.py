@@ -4,7 +4,7 @@ own state machine and ledger rather than by writing rows by hand."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -40,7 +40,6 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
     step_log = {
         "node_type": "sms",
         "started_at": now.isoformat(),
-        "finished_at": now.isoformat(),
         "input": {},
         "output": {"message_id": "m"},
         "error": "" if status == "completed" else "boom",
@@ -53,7 +52,7 @@ def trigger_with_history(*, status: str = "completed", workflow=None) -> Trigger
             current_node_id=None,
             vars_patch=None,
             attempts=0,
-            available_at=now,
+            wait=timedelta(0),
             nudged=False,
             last_error="",
             reason="tests",

@@ -69,7 +69,7 @@ class TestClaimRules:
                 current_node_id=None,
                 vars_patch={"x": 1},
                 attempts=0,
-                available_at=timezone.now(),
+                wait=timedelta(0),
                 nudged=False,
                 last_error="",
                 reason="zombie",

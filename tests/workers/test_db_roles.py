@@ -148,10 +148,13 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
         denied("UPDATE send_ledger SET send_count = send_count + 1")
         denied("UPDATE outbox_event SET type = ''")
     calls = [
+        "SELECT * FROM notiflow_claim_v3(gen_random_uuid(), 'w', 1, '{}')",
+        "SELECT * FROM notiflow_release_v3(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
+        " '{}', 0, 0, false, '', true, '', NULL, NULL, NULL, NULL)",
+        # Versions 2 and 1 stay callable for the workers of earlier releases during a deploy.
         "SELECT * FROM notiflow_claim_v2(gen_random_uuid(), 'w', 1, '{}')",
         "SELECT * FROM notiflow_release_v2(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL, NULL)",
-        # Version 1 stays callable for the workers of the previous release during a deploy.
         "SELECT * FROM notiflow_claim_v1(gen_random_uuid(), 'w', 1, '{}')",
         "SELECT * FROM notiflow_release_v1(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL)",
@@ -164,6 +167,35 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
         for call in calls:
             cursor.execute(call)
             assert cursor.fetchall() == []
+
+
+def test_the_worker_changes_a_runs_status_only_through_the_state_machine(roles):
+    """Every status change is a function of triggers' state machine: the claim and the release,
+    and what a wait does to its run (triggers migration 0018: hold, resume, park). What the
+    worker role keeps on trigger_instance, and why: INSERT, since a fan-out's runs go in through
+    intake in the workers (triggers/fanout.py); UPDATE of `nudged_at` alone, the sweeper's record
+    of the nudges it sent (common/leased_work.py), which changes no status."""
+    with as_role(roles["worker"]):
+        for column, value in (("status", "'completed'"), ("available_at", "now()")):
+            denied(f"UPDATE trigger_instance SET {column} = {value}")  # noqa: S608
+        with connection.cursor() as cursor:  # what is left passes the privilege checks
+            cursor.execute("UPDATE trigger_instance SET nudged_at = NULL WHERE false")
+    waits = [
+        "SELECT * FROM notiflow_runs_hold_v1(ARRAY[gen_random_uuid()], true)",
+        "SELECT * FROM notiflow_runs_resume_v1('[]')",
+    ]
+    park = "SELECT notiflow_run_park_v1(gen_random_uuid(), 'n', false, '')"
+    for kind, allowed, refused in (
+        ("worker", [*waits, park], []),
+        ("web", waits, [park]),  # a posted event resumes its runs; a step parks
+        ("beat", [], [*waits, park]),
+    ):
+        with as_role(roles[kind]):
+            for call in refused:
+                denied(call)
+            with connection.cursor() as cursor:
+                for call in allowed:
+                    cursor.execute(call)
 
 
 def test_beat_role_runs_the_database_scheduler(roles, monkeypatch):
@@ -318,8 +350,9 @@ def test_web_and_worker_roles_run_waits(roles, api_client):
     EventWait.objects.filter(trigger_id=late).update(deadline=F("created_at"))
     with as_role(roles["worker"]):
         assert waits_time_out() == 1
-        for trigger_id in (paid, late):
-            TriggerInstance.objects.filter(pk=trigger_id).update(available_at=F("created_at"))
+    for trigger_id in (paid, late):
+        TriggerInstance.objects.filter(pk=trigger_id).update(available_at=F("created_at"))
+        with as_role(roles["worker"]):
             assert step_execute(trigger_id=trigger_id, worker_id="w") == "enqueued"
     assert EventWait.objects.get(trigger_id=cancelled).resolved_by == "cancelled"
     assert TriggerInstance.objects.get(pk=paid).vars["hold"]["received"] is True

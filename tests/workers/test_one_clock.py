@@ -1,11 +1,13 @@
-"""One clock (docs/design.md, "One clock"): every due time a step sets is the database's now()
-plus a duration, whatever the worker's wall clock says. Each test runs one step in-process with
-the worker's clock an hour ahead (`timezone.now` and `time.time`) and finds the due time on the
-database's clock. Inside a test's transaction the database's now() stands still at its start."""
+"""One clock (docs/design.md, rule 15, "One clock"): every due time a step sets is the database's
+clock plus a duration, and every time a run's row stores is the database's, whatever the worker's
+wall clock says. Each test runs one step (or an operator's change) in-process with the worker's
+clock an hour ahead (`timezone.now` and `time.time`) and finds the time on the database's clock,
+`statement_timestamp()`, the one clock function every statement reads (the scan below)."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,8 +22,20 @@ from django.test import override_settings
 from django.utils import timezone
 
 from tests.factories import chain, delay_node, digest_node, email_node, throttle_node, window_node
+from tests.support.functions import function_definition
+from tests.support.sources import project_sources
+from tests.support.stack import ROOT
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
+from triggers.sql import (
+    CLAIM_FUNCTION,
+    RELEASE_FUNCTION,
+    RUN_ENDED_FUNCTION,
+    RUN_PARK_FUNCTION,
+    RUNS_HOLD_FUNCTION,
+    RUNS_RESUME_FUNCTION,
+)
+from triggers.state import Release, release_params, trigger_cancel, trigger_delete
 from workers.channels import CHANNELS
 from workers.models import Digest, ThrottlePass
 from workers.services import caps
@@ -31,6 +45,14 @@ from workflows.timing import WEEKDAYS
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("locmem_email")]
 
 SKEW = timedelta(hours=1)
+RUN_STATE_FUNCTIONS = (
+    CLAIM_FUNCTION,
+    RELEASE_FUNCTION,
+    RUNS_HOLD_FUNCTION,
+    RUNS_RESUME_FUNCTION,
+    RUN_PARK_FUNCTION,
+    RUN_ENDED_FUNCTION,
+)
 CLOSE = timedelta(seconds=5)  # the step's own duration, and slack for a loaded machine
 
 
@@ -42,7 +64,7 @@ def locmem_email():
 
 def db_now() -> datetime:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT now()")
+        cursor.execute("SELECT statement_timestamp()")
         return cursor.fetchone()[0]
 
 
@@ -107,7 +129,7 @@ def test_a_digest_window_closes_a_window_after_the_databases_clock():
     trigger = skewed_step(due_trigger(definition, payload=payload))
     digest = Digest.objects.get(opener_id=trigger.pk)
     assert_close(digest.closes_at, db_now() + timedelta(minutes=10))
-    assert trigger.available_at == digest.closes_at
+    assert_close(trigger.available_at, digest.closes_at)  # the wait until then, on one clock
 
 
 def test_a_throttle_window_counts_back_from_the_databases_clock():
@@ -141,3 +163,61 @@ def test_a_send_cap_counts_in_the_databases_hour():
         client.delete(key)
     assert trigger.status == "failed" and mail.outbox == []
     assert f"send cap: recipient {address} reached 1 email messages" in trigger.last_error
+
+
+def test_a_cancel_and_a_delete_stamp_the_databases_clock():
+    cancelled, deleted = due_trigger(), due_trigger()
+    with worker_clock_ahead():
+        trigger_cancel(trigger_id=cancelled.pk, actor="test")
+        trigger_delete(trigger_id=deleted.pk, actor="test")
+    now = db_now()
+    cancelled.refresh_from_db()
+    deleted.refresh_from_db()
+    for stamped in (cancelled.completed_at, cancelled.updated_at, deleted.deleted_at):
+        assert_close(stamped, now)
+    assert_close(deleted.updated_at, now)
+
+
+def test_a_release_is_given_its_due_time_as_a_duration():
+    """The release adds the wait to the database's clock; the worker passes no instant."""
+    params = release_params(
+        trigger_id=uuid.uuid4(),
+        lease_token="w",
+        step_node_id="n",
+        release=Release(status="enqueued", current_node_id="n", wait=SKEW, reason="r"),
+    )
+    assert params["due_in"] == SKEW.total_seconds()
+    assert [name for name, value in params.items() if isinstance(value, datetime)] == []
+
+
+# Every clock function of PostgreSQL but the one (statement_timestamp: rule 15), as SQL spells
+# them: `now()` not preceded by a dot or a name (Python's `timezone.now()`, `clock.now()`).
+OTHER_CLOCKS = re.compile(
+    r"(?<![\w.])now\(\)|\b(?:clock_timestamp|transaction_timestamp|timeofday)\(\)"
+    r"|\b(?:CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_TIME|LOCALTIME)\b"
+)
+
+
+def test_the_scan_finds_another_clock():
+    assert OTHER_CLOCKS.findall("SET a = now(), b = clock_timestamp()") == [
+        "now()",
+        "clock_timestamp()",
+    ]
+    assert OTHER_CLOCKS.findall("t = timezone.now(); u = step.clock.now()") == []
+
+
+def test_every_statement_reads_one_clock():
+    """The project's SQL (migrations aside: frozen history) and the run's functions as installed
+    (the claim, the release, what a wait does to its run) read statement_timestamp() alone."""
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}: {line.strip()}"
+        for path in project_sources()
+        for line in path.read_text().splitlines()
+        if OTHER_CLOCKS.search(line) and not line.lstrip().startswith("#")
+    ]
+    for function in RUN_STATE_FUNCTIONS:
+        body = function_definition(function)
+        found += [
+            f"{function}: {line.strip()}" for line in body.splitlines() if OTHER_CLOCKS.search(line)
+        ]
+    assert found == []

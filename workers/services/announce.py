@@ -64,7 +64,7 @@ def step_announcements(
     elif release.status == TriggerStatus.FAILED:
         kinds.append((events.TRIGGER_FAILED, {"step": failure}))
     elif release.last_error:  # enqueued again at the same node: a retry
-        retry_at = release.available_at.isoformat()
+        retry_at = (now + release.wait).isoformat()
         kinds.append((events.STEP_FAILED, {"step": {**failure, "retry_at": retry_at}}))
     if not kinds:
         return []

@@ -132,7 +132,7 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     if claim is None:
         return None
     trigger = claim.trigger
-    # The claim's now() is the step's clock (StepClock), read with no round trip of its own.
+    # The claim's clock is the step's clock (StepClock), read with no round trip of its own.
     clock = StepClock(claimed_at=claim.claimed_at, monotonic_at=time.monotonic())
     started_at = clock.now()
     workflow = workflow_version_compiled(trigger.workflow_version_id)
@@ -330,17 +330,18 @@ def _storable(value: Any) -> Any:
     return clean(json.loads(json.dumps(value, default=str)))
 
 
-def _schedule(outcome: Outcome, now: datetime) -> tuple[bool, float | None]:
+def _schedule(outcome: Outcome) -> tuple[bool, float | None]:
     """Whether to nudge on commit (and with which countdown), or leave it to the sweeper: the
     leased-work policy (common/leased_work.py)."""
     if outcome.status != TriggerStatus.ENQUEUED:
         return False, None
-    return nudge_schedule((outcome.available_at - now).total_seconds())
+    return nudge_schedule(outcome.wait.total_seconds())
 
 
-def _step_log(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> dict[str, Any]:
+def _step_log(step: StepAttempt, outcome: Outcome) -> dict[str, Any]:
     """The release's `step_log` argument: what the step log row says of this attempt (it
-    succeeded when there is no error)."""
+    succeeded when there is no error); the release stamps its `finished_at` on the database's
+    clock."""
     what_it_read = step_input(
         node=step.node,
         edges=step.workflow.outgoing.get(step.node["id"], []),
@@ -350,7 +351,6 @@ def _step_log(step: StepAttempt, outcome: Outcome, finished_at: datetime) -> dic
     return {
         "node_type": step.node["type"],
         "started_at": step.started_at.isoformat(),
-        "finished_at": finished_at.isoformat(),
         "input": what_it_read,
         "output": outcome.output,
         "error": outcome.error,
@@ -392,11 +392,11 @@ def _record(
     the claim found no webhook endpoint to hear them (they would be dropped unread).
     """
     now = step.clock.now()
-    nudge, countdown = _schedule(outcome, now)
+    nudge, countdown = _schedule(outcome)
     release = Release(
         status=outcome.status,
         current_node_id=outcome.next_node_id,
-        available_at=outcome.available_at,
+        wait=outcome.wait,
         reason=outcome.reason,
         vars_patch=outcome.vars_patch,
         attempts=outcome.attempts,
@@ -407,7 +407,7 @@ def _record(
     inbox = run.inbox if run is not None and not outcome.error else None
     record = StepRecord(
         ledger=_ledger(step, run, call),
-        step_log=_step_log(step, outcome, now) if log_step and not outcome.put_back else None,
+        step_log=_step_log(step, outcome) if log_step and not outcome.put_back else None,
         events=announcements_json(announcements) if announcements else None,
         inbox=json.dumps(inbox) if inbox is not None else None,
     )

@@ -2,9 +2,10 @@
 
 Each decision is one short transaction that first takes a PostgreSQL advisory lock on its
 (workflow, node, key): everything that counts or joins under one key happens one at a time,
-while other keys go on in parallel. Time is the database's `clock_timestamp()`, read after the
-lock, so every worker judges a window by the same clock and a decision made after waiting for
-the lock sees the time it was made at. Both are idempotent per run and node: a step run again
+while other keys go on in parallel. Time is the database's `statement_timestamp()` (the one clock,
+docs/design.md rule 15), read by a statement after the one that took the lock, so every worker
+judges a window by the same clock and a decision made after waiting for the lock sees the time it
+was made at. Both are idempotent per run and node: a step run again
 (a crash, a lost lease, a redelivery) finds what its first run decided and decides the same.
 """
 
@@ -42,11 +43,11 @@ WITH mine AS (
 ), recent AS (
     SELECT count(*) AS n FROM {THROTTLE_TABLE}
     WHERE workflow_id = %(workflow)s AND node_id = %(node)s AND key = %(key)s
-      AND passed_at > clock_timestamp() - %(window)s
+      AND passed_at > statement_timestamp() - %(window)s
 ), passed AS (
     INSERT INTO {THROTTLE_TABLE} (workflow_id, node_id, key, trigger_id, passed_at, expires_at)
-    SELECT %(workflow)s, %(node)s, %(key)s, %(trigger)s, clock_timestamp(),
-           clock_timestamp() + %(window)s
+    SELECT %(workflow)s, %(node)s, %(key)s, %(trigger)s, statement_timestamp(),
+           statement_timestamp() + %(window)s
     WHERE NOT EXISTS (SELECT 1 FROM mine) AND (SELECT n FROM recent) < %(limit)s
     RETURNING 1
 )
@@ -86,7 +87,7 @@ def throttle_take(
 # --- digest -------------------------------------------------------------------------------------
 
 _MEMBERSHIP_SQL = f"""
-SELECT d.id, d.opener_id, d.closes_at, clock_timestamp()
+SELECT d.id, d.opener_id, d.closes_at, statement_timestamp()
 FROM {ENTRY_TABLE} e JOIN {DIGEST_TABLE} d ON d.id = e.digest_id
 WHERE e.trigger_id = %(trigger)s AND e.node_id = %(node)s
 """  # noqa: S608
@@ -94,29 +95,29 @@ WHERE e.trigger_id = %(trigger)s AND e.node_id = %(node)s
 # A digest collects while it is not closed, its window is not over, and its opener is alive: a
 # digest whose opener was cancelled, deleted or failed would never be sent, so nothing joins it.
 _COLLECTING_SQL = f"""
-SELECT d.id, d.opener_id, d.closes_at, clock_timestamp() FROM {DIGEST_TABLE} d
+SELECT d.id, d.opener_id, d.closes_at, statement_timestamp() FROM {DIGEST_TABLE} d
 JOIN {TRIGGER_TABLE} t ON t.id = d.opener_id
 WHERE d.workflow_id = %(workflow)s AND d.node_id = %(node)s AND d.key = %(key)s
-  AND d.closed_at IS NULL AND d.closes_at > clock_timestamp()
+  AND d.closed_at IS NULL AND d.closes_at > statement_timestamp()
   AND t.status IN (%(st_enqueued)s, %(st_processing)s) AND t.deleted_at IS NULL
 ORDER BY d.closes_at DESC LIMIT 1
 """  # noqa: S608
 
 _OPEN_SQL = f"""
 INSERT INTO {DIGEST_TABLE} (id, workflow_id, node_id, key, opener_id, opened_at, closes_at)
-VALUES (%(digest)s, %(workflow)s, %(node)s, %(key)s, %(trigger)s, clock_timestamp(),
-        clock_timestamp() + %(window)s)
-RETURNING id, opener_id, closes_at, clock_timestamp()
+VALUES (%(digest)s, %(workflow)s, %(node)s, %(key)s, %(trigger)s, statement_timestamp(),
+        statement_timestamp() + %(window)s)
+RETURNING id, opener_id, closes_at, statement_timestamp()
 """  # noqa: S608
 
 _JOIN_SQL = f"""
 INSERT INTO {ENTRY_TABLE} (digest_id, trigger_id, node_id, payload, joined_at)
-VALUES (%(digest)s, %(trigger)s, %(node)s, %(payload)s::jsonb, clock_timestamp())
+VALUES (%(digest)s, %(trigger)s, %(node)s, %(payload)s::jsonb, statement_timestamp())
 """  # noqa: S608
 
 _CLOSE_SQL = f"""
-UPDATE {DIGEST_TABLE} SET closed_at = COALESCE(closed_at, clock_timestamp())
-WHERE id = %(digest)s AND closes_at <= clock_timestamp()
+UPDATE {DIGEST_TABLE} SET closed_at = COALESCE(closed_at, statement_timestamp())
+WHERE id = %(digest)s AND closes_at <= statement_timestamp()
 RETURNING closed_at
 """  # noqa: S608
 
@@ -135,11 +136,11 @@ ORDER BY joined_at, id
 _PRUNE_SQL = f"""
 WITH passes AS (
     DELETE FROM {THROTTLE_TABLE} WHERE id IN (
-        SELECT id FROM {THROTTLE_TABLE} WHERE expires_at < clock_timestamp() LIMIT %(batch)s)
+        SELECT id FROM {THROTTLE_TABLE} WHERE expires_at < statement_timestamp() LIMIT %(batch)s)
     RETURNING 1
 ), digests AS (
     DELETE FROM {DIGEST_TABLE} WHERE id IN (
-        SELECT id FROM {DIGEST_TABLE} WHERE closes_at < clock_timestamp() - interval '7 days'
+        SELECT id FROM {DIGEST_TABLE} WHERE closes_at < statement_timestamp() - interval '7 days'
         LIMIT %(batch)s)
     RETURNING id
 ), entries AS (

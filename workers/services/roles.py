@@ -3,12 +3,13 @@
 The application's tables are owned by the role that runs migrations (and `purge_logs`). The
 processes that run all day get roles of their own:
 
-- `worker` (celery workers: claim, steps, sweeper, fan-outs) reads workflows, updates triggers
-  (the sweeper's nudges), takes a fan-out's runs in through intake (a trigger and its `created`
-  event), and writes the rest of a run's events, its step logs, send ledger rows and outbox
-  events only through the claim and the release: the functions `notiflow_claim_v2` and
-  `notiflow_release_v2` (triggers migration 0015, SECURITY DEFINER), on which it has EXECUTE
-  (ROLE_FUNCTIONS), while on step logs and the ledger it has SELECT alone;
+- `worker` (celery workers: claim, steps, sweeper, fan-outs) reads workflows, records the
+  sweeper's nudges on triggers (`nudged_at`, the one column it may UPDATE), takes a fan-out's
+  runs in through intake (a trigger and its `created` event), and changes a run's status, writes
+  the rest of its events, its step logs, send ledger rows and outbox events only through the
+  state machine's functions: the claim and the release (triggers migration 0015) and a wait's
+  park, hold and resume (0018), SECURITY DEFINER, on which it has EXECUTE (ROLE_FUNCTIONS),
+  while on step logs and the ledger it has SELECT alone;
 - `beat` (celery beat with the DatabaseScheduler) reads and writes its schedule tables only;
 - `web` (gunicorn: API and admin) authors workflows, takes triggers in, cancels them, reads
   logs, and runs Django's admin, sessions and users.
@@ -37,10 +38,12 @@ ALL_BUT_TRUNCATE = ("SELECT", "INSERT", "UPDATE", "DELETE")
 ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "worker": [
         (("workflows.Workflow", "workflows.WorkflowVersion"), READ),
-        # UPDATE: the sweeper nudges (common/leased_work.py); INSERT: a fan-out's runs go in
-        # through intake, with their `created` events, in the workers (triggers/fanout.py). The
-        # rest of a run's writes are the claim's and the release's (ROLE_FUNCTIONS).
-        (("triggers.TriggerInstance",), CHANGE),
+        # Every change of a run's status is a function of the state machine (ROLE_FUNCTIONS:
+        # the claim, the release, a wait's park, resume and timeout). Left: INSERT, a fan-out's
+        # runs go in through intake, with their `created` events, in the workers
+        # (triggers/fanout.py); and UPDATE of `nudged_at` alone, the sweeper's record of the
+        # nudges it sent (common/leased_work.py), which is no change of status.
+        (("triggers.TriggerInstance",), ("SELECT", "INSERT", "UPDATE (nudged_at)")),
         (("triggers.TriggerEvent",), APPEND),
         (("workers.StepExecutionLog", "workers.SendLedger"), READ),
         # Every send checks the suppression list first (deliveries/suppression.py).
@@ -109,22 +112,35 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
 }
 KINDS = tuple(ROLE_GRANTS)
 
+# The run's changes an event or a timeout makes (triggers migration 0018).
+_WAIT_TRANSITIONS = ("notiflow_runs_hold_v1(uuid[], boolean)", "notiflow_runs_resume_v1(jsonb)")
+
 # Kind -> the database functions it may EXECUTE (PUBLIC may not: triggers migration 0013 revokes
 # it). Names with their argument types, as PostgreSQL identifies a function.
 ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "worker": (
+        "notiflow_claim_v3(uuid, text, float8, text[])",
+        "notiflow_release_v3(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
+        " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
+        # Versions 2 (triggers migration 0015) and 1 (0013), for the statements that workers of
+        # the previous releases have prepared while a deploy replaces them; no code of this one
+        # calls them.
         "notiflow_claim_v2(uuid, text, float8, text[])",
         "notiflow_release_v2(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
-        # Version 1 (triggers migration 0013), for the statements that workers of the previous
-        # release have prepared while a deploy replaces them; no code of this one calls it.
         "notiflow_claim_v1(uuid, text, float8, text[])",
         "notiflow_release_v1(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb)",
         # The push channels' progress and gone addresses (workers migration 0012).
         "notiflow_push_progress_v1(uuid, text, jsonb)",
         "notiflow_push_address_remove_v1(text, text, jsonb)",
+        # What a wait does to its run (triggers migration 0018): a wait_event step parks it, the
+        # sweeper's timeouts lock and resume it.
+        *_WAIT_TRANSITIONS,
+        "notiflow_run_park_v1(uuid, text, boolean, text)",
     ),
+    # A posted event (the API, the admin, a provider's report, an inbox mark) resumes its runs.
+    "web": _WAIT_TRANSITIONS,
 }
 
 

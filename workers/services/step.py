@@ -42,11 +42,12 @@ class StepAttempt:
 
 @dataclass(frozen=True)
 class StepClock:
-    """The one clock of a step (docs/design.md, "One clock"): the database's now() as the claim's
+    """The one clock of a step (docs/design.md, "One clock"): the database's clock as the claim's
     statement read it, advanced by the worker's monotonic clock, which measures a duration and
-    so is not moved by the skew of the worker's wall clock. Every due time the step computes in
-    Python (a delay, a window's opening, a retry's back-off, a put-back, a send cap's hour) is
-    this plus a duration; the worker's wall clock is never read."""
+    so is not moved by the skew of the worker's wall clock. What the step reckons in Python (a
+    delay's end, a window's opening, a send cap's hour) is on this clock, and the release is
+    handed the wait from it to the run's due time, which the database adds to its own clock
+    (docs/design.md, rule 15); the worker's wall clock is never read."""
 
     claimed_at: datetime
     monotonic_at: float
@@ -62,7 +63,7 @@ class Outcome:
     status: str
     next_node_id: str | None
     attempts: int
-    available_at: datetime
+    wait: timedelta  # until the run is due, counted by the release on the database's clock
     reason: str
     output: dict[str, Any] | None = None
     vars_patch: dict[str, Any] | None = None
@@ -90,7 +91,7 @@ def outcome_success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -
         status=TriggerStatus.ENQUEUED if next_node_id else TriggerStatus.COMPLETED,
         next_node_id=next_node_id,
         attempts=0,
-        available_at=run.resume_at or step.clock.now(),
+        wait=until(step, run.resume_at),
         reason=reason,
         output=run.output,
         vars_patch=run.vars_patch,
@@ -100,7 +101,6 @@ def outcome_success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -
 def outcome_failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
     attempts = step.trigger.attempts + 1
     give_up = permanent or attempts > settings.NOTIFLOW_MAX_RETRIES
-    now = step.clock.now()
     kind = (
         "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
     )
@@ -108,7 +108,7 @@ def outcome_failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcom
         status=TriggerStatus.FAILED if give_up else TriggerStatus.ENQUEUED,
         next_node_id=step.node["id"],
         attempts=attempts,
-        available_at=now if give_up else now + retry_backoff(attempts),
+        wait=timedelta(0) if give_up else retry_backoff(attempts),
         reason=f"{step.node['id']} failed ({kind}): {error}"[:1000],
         error=error,
     )
@@ -121,7 +121,7 @@ def outcome_put_back(step: StepAttempt, limited: RateLimited) -> Outcome:
         status=TriggerStatus.ENQUEUED,
         next_node_id=step.node["id"],
         attempts=step.trigger.attempts,
-        available_at=step.clock.now() + limited.wait,
+        wait=limited.wait,
         reason=f"{step.node['id']} waits: {limited}"[:1000],
         put_back=True,
     )
@@ -137,10 +137,16 @@ def outcome_unrecordable(step: StepAttempt, outcome: Outcome, exc: Exception) ->
         status=TriggerStatus.FAILED,
         next_node_id=step.node["id"],
         attempts=step.trigger.attempts + 1,
-        available_at=step.clock.now(),
+        wait=timedelta(0),
         reason=error,
         error=error,
     )
+
+
+def until(step: StepAttempt, at: datetime | None) -> timedelta:
+    """The wait until `at` (a node's `resume_at`: a delay's end, a window's opening), on the
+    step's clock: the release adds it to the database's (docs/design.md, rule 15)."""
+    return max(at - step.clock.now(), timedelta(0)) if at is not None else timedelta(0)
 
 
 def retry_backoff(attempts: int) -> timedelta:

@@ -234,6 +234,9 @@ class NodeType:
     # Whether its output's `events` are the payloads of the runs it gathered (the preview's
     # sample payload reads through them).
     gathers_payloads: ClassVar[bool] = False
+    # Whether its run takes events posted to the API (`POST /api/events/`), some received
+    # before the node was reached (`lookback`): what `manage.py purge_events` must keep.
+    takes_posted_events: ClassVar[bool] = False
     # The diagram's (fill, stroke) colours; and the label of its unconditional edge when it
     # has several (a throttle's: "passed").
     colours: ClassVar[tuple[str, str]] = ("#f2f2f2", "#777777")
@@ -281,6 +284,11 @@ class NodeType:
         """What is wrong with the node given the nodes that precede it on some path from the
         entry (`before`; asked only of a valid, acyclic graph)."""
         return []
+
+    def lookback(self, node: dict[str, Any]) -> timedelta:
+        """How long before the node was reached a posted event may have been received and still
+        count (a type that `takes_posted_events`); ValueError for a value that does not parse."""
+        return timedelta(0)
 
     # --- rendering ----------------------------------------------------------------------------
 

@@ -107,6 +107,7 @@ class WaitEventNode(NodeType):
         },
     }
     form_groups = (("event", "timeout", "lookback"), ("match",))
+    takes_posted_events = True
 
     def problems(self, node: dict[str, Any]) -> list[Problem]:
         found: list[Problem] = []
@@ -182,9 +183,12 @@ class WaitEventNode(NodeType):
                 rendered[key] = value
         return rendered
 
+    def lookback(self, node: dict[str, Any]) -> timedelta:
+        return duration_parse(str(node.get("lookback") or "0s"))
+
     def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
         name = str(node["event"])
-        lookback = duration_parse(str(node.get("lookback") or "0s"))
+        lookback = self.lookback(node)
         if node.get("message"):  # the run's own message: any report since the run began counts
             match = {"trigger_id": step.trigger_id, "node_id": str(node["message"])}
             started = datetime.fromisoformat(str(step.context["trigger"]["created_at"]))
