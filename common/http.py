@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.pagination import PageNumberPagination
@@ -225,3 +226,24 @@ class StrictQueryParameters:
                 errors[name] = [REPEATED]
         if errors:
             raise ValidationError(errors)
+
+
+# `?dry_run=true` on a write: the view does everything (checks, the service, its answer) inside a
+# transaction it then rolls back, so the answer is exactly what the write would be and nothing is
+# saved (`notiflow workflows validate` and `push --dry-run` ask it).
+DRY_RUN_PARAMETER = OpenApiParameter(
+    "dry_run",
+    str,
+    enum=["true", "false"],
+    default="false",
+    description="true: check the request and answer what it would do (its status and body), "
+    "saving nothing",
+)
+
+
+def dry_run_requested(request: Request) -> bool:
+    """Whether the request asked `?dry_run=true` (a 400 naming it for anything but true/false)."""
+    value = request.query_params.get(DRY_RUN_PARAMETER.name, "false")
+    if value not in ("true", "false"):
+        raise ValidationError({DRY_RUN_PARAMETER.name: ["must be true or false"]})
+    return value == "true"

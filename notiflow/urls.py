@@ -33,6 +33,7 @@ from waits.api import EventApi, EventBulkApi
 from workers.api import HealthApi, StepLogListApi, TriggerLogsApi
 from workflows.api import WorkflowDetailApi, WorkflowListApi
 from workflows.routing import KeyConverter
+from workflows.versions_api import WorkflowVersionDetailApi, WorkflowVersionListApi
 
 register_converter(KeyConverter, "workflow_key")
 
@@ -40,6 +41,16 @@ api = [
     path("workflows/", WorkflowListApi.as_view(), name="workflow-list"),
     path("workflows/<workflow_key:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
     path("workflows/<workflow_key:key>/stats/", WorkflowStatsApi.as_view(), name="workflow-stats"),
+    path(
+        "workflows/<workflow_key:key>/versions/",
+        WorkflowVersionListApi.as_view(),
+        name="workflow-version-list",
+    ),
+    path(
+        "workflows/<workflow_key:key>/versions/<int:number>/",
+        WorkflowVersionDetailApi.as_view(),
+        name="workflow-version-detail",
+    ),
     path("events/", EventApi.as_view(), name="event-post"),
     path("events/bulk/", EventBulkApi.as_view(), name="event-bulk"),
     path("triggers/", TriggerListApi.as_view(), name="trigger-list"),

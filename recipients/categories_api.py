@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_slug
+from django.db import transaction
 from django.urls import URLPattern, path
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
@@ -19,11 +20,13 @@ from rest_framework.views import APIView
 
 from common.api_errors import not_found
 from common.http import (
+    DRY_RUN_PARAMETER,
     NoFieldsSerializer,
     StrictBooleanField,
     StrictCharField,
     StrictQueryParameters,
     StrictSerializer,
+    dry_run_requested,
     request_fields,
 )
 from common.scopes import ADMIN, Refused
@@ -98,6 +101,7 @@ class CategoryListApi(StrictQueryParameters, ListAPIView):
 class CategoryDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": ADMIN, "PUT": ADMIN, "DELETE": ADMIN}
     workflow_limits = CATEGORY_LIMIT
+    query_parameters = {"PUT": [DRY_RUN_PARAMETER]}
 
     @extend_schema(summary="Get a preference category", responses=CategoryOutputSerializer)
     def get(self, request: Request, category_slug: str) -> Response:
@@ -120,11 +124,17 @@ class CategoryDetailApi(StrictQueryParameters, APIView):
         description="201 created, 200 replaced: every field is set, those left out to their "
         "default (empty; `defaults` {}: every channel on). A slug is letters, digits, hyphens "
         "and underscores, at most 100 (else 400 naming `slug`); a default for a channel nobody "
-        "registered, or not true/false, is a 400 naming `defaults.<channel>`.",
+        "registered, or not true/false, is a 400 naming `defaults.<channel>`. "
+        "`?dry_run=true`: the same answer, nothing saved.",
     )
     def put(self, request: Request, category_slug: str) -> Response:
         fields = request_fields(request, CategoryInputSerializer)
-        category, created = category_put(slug=_slug_checked(category_slug), **fields)
+        slug = _slug_checked(category_slug)
+        dry_run = dry_run_requested(request)
+        with transaction.atomic():
+            category, created = category_put(slug=slug, **fields)
+            if dry_run:
+                transaction.set_rollback(True)
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(CategoryOutputSerializer(category).data, status=code)
 

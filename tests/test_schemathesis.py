@@ -13,21 +13,16 @@ import json
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
 import pytest
 import requests
-from django.conf import settings
-from psycopg import sql
 
 from tests.conftest import TEST_BROKER_URL, unique
 from tests.factories import chain, delay_node
-from tests.support.smtp import free_port
-from tests.support.stack import BIN, ROOT, Stack, wait_for
+from tests.support.stack import BIN, Stack, web_on_own_database
 
 pytestmark = pytest.mark.e2e
 
@@ -70,24 +65,12 @@ values = ["{webhook}"]
 @pytest.fixture
 def web(django_db_setup, tmp_path) -> Iterator[tuple[Stack, str]]:
     """gunicorn on a freshly migrated database of its own, and an API key for it."""
-    db = settings.DATABASES["default"]
-    server = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}"
-    name = f"{db['NAME']}_schemathesis"
-    assert name.startswith("test_"), name
-    drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(drop)
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     broker = urlsplit(TEST_BROKER_URL)
     number = int(broker.path.strip("/") or 0)
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
-        "DATABASE_URL": f"{server}/{name}",
         # Not the stack's queue: its workers have no such triggers.
         "CELERY_BROKER_URL": urlunsplit(broker._replace(path=f"/{number - 2}")),
-        "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
-        "PYTHONUNBUFFERED": "1",
         # No worker runs here: intake accepts triggers and they wait in PostgreSQL (with the
         # check on every trigger would be a 503, which Schemathesis counts as a server error).
         "NOTIFLOW_TRIGGER_REQUIRES_WORKER": "false",
@@ -98,36 +81,8 @@ def web(django_db_setup, tmp_path) -> Iterator[tuple[Stack, str]]:
         "NOTIFLOW_RATE_LIMIT_TRIGGER": "off",
         "NOTIFLOW_RATE_LIMIT_ADMIN": "off",
     }
-    stack = Stack(env=env, workdir=tmp_path)
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True, timeout=120)
-    created = subprocess.run(
-        [*manage, "create_api_key", "schemathesis", "--scope", "admin"],
-        env=env,
-        check=True,
-        timeout=60,
-        capture_output=True,
-        text=True,
-    )
-    key = created.stdout.strip().splitlines()[-1]
-    stack.web(free_port())
-
-    def answers() -> bool:
-        try:
-            return requests.get(f"{stack.base_url}/api/health/", timeout=2).status_code == 200
-        except requests.RequestException:
-            return False
-
-    try:
-        wait_for(answers, timeout=60, interval=0.2, message="gunicorn to answer")
-        yield stack, key
-    except BaseException:
-        print(stack.logs())
-        raise
-    finally:
-        stack.stop()
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-            conn.execute(drop)
+    with web_on_own_database("schemathesis", tmp_path, env, key_name="schemathesis") as web:
+        yield web
 
 
 def seed_data(base_url: str, key: str) -> dict[str, str]:

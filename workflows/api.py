@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -17,16 +17,18 @@ from rest_framework.views import APIView
 from common.actors import actor_of
 from common.api_errors import found_or_404
 from common.http import (
+    DRY_RUN_PARAMETER,
     NoFieldsSerializer,
     StrictBooleanField,
     StrictCharField,
     StrictQueryParameters,
     StrictSerializer,
+    dry_run_requested,
     request_fields,
 )
 from common.scopes import ADMIN, FILTERED, TRIGGER, api_key_of
 from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of, required_of
-from workflows.models import Workflow
+from workflows.models import MESSAGE_MAX_LENGTH, Workflow
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.routing import (
     NAME_MAX_LENGTH,
@@ -211,6 +213,15 @@ class WorkflowInputSerializer(StrictSerializer):
     )
     nodes = NodeListField(child=serializers.DictField(), allow_empty=False, min_length=1)
     edges = serializers.ListField(child=serializers.DictField(), required=False)
+    message = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=MESSAGE_MAX_LENGTH,
+        help_text="Where the change comes from (a commit sha: `notiflow workflows push "
+        "--message`), recorded on the version it makes beside the key that made it "
+        "(`/api/workflows/<key>/versions/`). An unchanged definition makes no version and "
+        "records it nowhere.",
+    )
 
 
 class WorkflowReplaceSerializer(WorkflowInputSerializer):
@@ -239,6 +250,7 @@ class WorkflowListApi(StrictQueryParameters, ListAPIView):
     api_scopes = {"GET": TRIGGER, "POST": ADMIN}
     workflow_limits = {"GET": FILTERED}
     serializer_class = WorkflowOutputSerializer
+    query_parameters = {"POST": [DRY_RUN_PARAMETER]}
 
     def get_queryset(self):
         # A key limited to some workflows lists those (common/scopes.py).
@@ -255,6 +267,14 @@ class WorkflowListApi(StrictQueryParameters, ListAPIView):
     )
     def post(self, request: Request) -> Response:
         fields = request_fields(request, WorkflowInputSerializer)
+        dry_run = dry_run_requested(request)
+        with transaction.atomic():
+            response = self._create(request, fields)
+            if dry_run:
+                transaction.set_rollback(True)
+        return response
+
+    def _create(self, request: Request, fields: dict[str, Any]) -> Response:
         if Workflow.objects.filter(key=fields["key"]).exists():
             return Response(
                 {
@@ -273,6 +293,7 @@ class WorkflowListApi(StrictQueryParameters, ListAPIView):
                 priority=fields.get("priority", PRIORITY_DEFAULT),
                 definition={k: fields.get(k) for k in DEFINITION_KEYS},
                 actor=actor_of(request),
+                message=fields.get("message", ""),
             )
         except WorkflowInvalid as exc:
             return _invalid(exc)
@@ -287,6 +308,7 @@ class WorkflowListApi(StrictQueryParameters, ListAPIView):
 class WorkflowDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
     workflow_limits = {"GET": FILTERED}
+    query_parameters = {"PUT": [DRY_RUN_PARAMETER], "PATCH": [DRY_RUN_PARAMETER]}
 
     def _get(self, key: str) -> Workflow:
         # Outside the key's workflows: 404, as if it did not exist.
@@ -322,6 +344,17 @@ class WorkflowDetailApi(StrictQueryParameters, APIView):
         workflow = self._get(key)
         serializer = WorkflowInputSerializer if partial else WorkflowReplaceSerializer
         fields = request_fields(request, serializer, partial=partial)
+        dry_run = dry_run_requested(request)
+        with transaction.atomic():
+            response = self._change(request, workflow, fields, partial=partial)
+            if dry_run:
+                transaction.set_rollback(True)
+        return response
+
+    def _change(
+        self, request: Request, workflow: Workflow, fields: dict[str, Any], *, partial: bool
+    ) -> Response:
+        key = workflow.key
         if fields.get("key", key) != key:  # PUT without a key: the path's
             return Response(
                 {"detail": "the key cannot be changed", "errors": {"key": ["cannot be changed"]}},
@@ -345,6 +378,7 @@ class WorkflowDetailApi(StrictQueryParameters, APIView):
                 queue=fields.get("queue"),
                 priority=fields.get("priority"),
                 actor=actor_of(request),
+                message=fields.get("message", ""),
             )
         except WorkflowInvalid as exc:
             return _invalid(exc)

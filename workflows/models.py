@@ -15,6 +15,8 @@ from workflows.routing import (
     queue_validator,
 )
 
+MESSAGE_MAX_LENGTH = 500
+
 
 class Workflow(models.Model):
     """A named, versioned DAG of notification nodes. The definition lives in WorkflowVersion."""
@@ -75,7 +77,10 @@ class WorkflowVersion(models.Model):
     # {"entry_node_id": str, "nodes": [{"id", "type", ...fields}], "edges": [{"from", "to", "when"?}]}
     definition = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Where it came from: the actor (common/actors.py: `api:<key name>` for the key that pushed
+    # it) and the note its author gave, such as the commit a `notiflow workflows push` ran at.
     created_by = models.CharField(max_length=200, blank=True)
+    message = models.CharField(max_length=MESSAGE_MAX_LENGTH, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["workflow_id", "-number"]

@@ -74,15 +74,17 @@ def workflow_create(
     queue: str = "",
     priority: int = PRIORITY_DEFAULT,
     actor: str = "",
+    message: str = "",
 ) -> Workflow:
-    """Validate and create a workflow at version 1. Raises WorkflowInvalid, saving nothing.
-    An empty `queue` is the one its key implies (workflows.routing.default_queue)."""
+    """Validate and create a workflow at version 1, recording `actor` and `message` on it.
+    Raises WorkflowInvalid, saving nothing. An empty `queue` is the one its key implies
+    (workflows.routing.default_queue)."""
     normalized = _validated(definition)
     workflow = Workflow.objects.create(
         key=key, name=name, description=description, active=active, queue=queue, priority=priority
     )
     version = WorkflowVersion.objects.create(
-        workflow=workflow, number=1, definition=normalized, created_by=actor
+        workflow=workflow, number=1, definition=normalized, created_by=actor, message=message
     )
     workflow.current_version = version
     workflow.save(update_fields=["current_version"])
@@ -100,8 +102,11 @@ def workflow_update(
     queue: str | None = None,
     priority: int | None = None,
     actor: str = "",
+    message: str = "",
 ) -> Workflow:
-    """Change attributes; a changed definition becomes version N+1 (in-flight triggers keep theirs).
+    """Change attributes; a changed definition becomes version N+1 (in-flight triggers keep theirs),
+    recording `actor` and `message` on it. An unchanged definition makes no version (its
+    `message` is then recorded nowhere).
 
     A new `queue` ("" for the one the key implies) or `priority` is not part of a version: runs in
     flight follow the queue from their next nudge on, and keep the priority they were given.
@@ -131,7 +136,11 @@ def workflow_update(
         normalized = _validated(definition)
         if locked.current_version is None or normalized != locked.current_version.definition:
             locked.current_version = WorkflowVersion.objects.create(
-                workflow=locked, number=locked.version + 1, definition=normalized, created_by=actor
+                workflow=locked,
+                number=locked.version + 1,
+                definition=normalized,
+                created_by=actor,
+                message=message,
             )
             fields.append("current_version")
     locked.save(update_fields=fields)

@@ -38,6 +38,8 @@ SCOPES = {
     ("workflow-detail", "PATCH"): ADMIN,
     ("workflow-detail", "DELETE"): ADMIN,
     ("workflow-stats", "GET"): TRIGGER,
+    ("workflow-version-list", "GET"): TRIGGER,
+    ("workflow-version-detail", "GET"): TRIGGER,
     ("trigger-list", "GET"): TRIGGER,
     ("trigger-list", "POST"): TRIGGER,
     ("trigger-bulk", "POST"): TRIGGER,
@@ -108,6 +110,7 @@ ARGUMENTS = {
     "recipient_key": "no-such-recipient",
     "channel": "fcm",
     "category_slug": "no-such-category",
+    "number": 1,
 }
 
 

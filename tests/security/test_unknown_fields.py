@@ -66,6 +66,7 @@ def path_values() -> dict[str, str]:
         "recipient_key": unique("person"),
         "channel": "fcm",
         "category_slug": Category.objects.create(slug=unique("cat")).slug,
+        "number": "1",
     }
 
 

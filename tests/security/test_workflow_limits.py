@@ -447,6 +447,14 @@ OUTSIDE: dict[tuple[str, str], Callable[[APIClient, dict[str, Any]], bool]] = {
     ("get", "/api/workflows/{key}/stats/"): lambda api, w: (
         api.get(f"/api/workflows/{w['other'].key}/stats/").status_code == 404
     ),
+    ("get", "/api/workflows/{key}/versions/"): lambda api, w: (
+        api.get(f"/api/workflows/{w['other'].key}/versions/").status_code == 404
+        and api.get(f"/api/workflows/{w['mine'].key}/versions/").status_code == 200
+    ),
+    ("get", "/api/workflows/{key}/versions/{number}/"): lambda api, w: (
+        api.get(f"/api/workflows/{w['other'].key}/versions/1/").status_code == 404
+        and api.get(f"/api/workflows/{w['mine'].key}/versions/1/").status_code == 200
+    ),
     ("post", "/api/events/"): lambda api, w: (
         api.post("/api/events/", _event(), format="json").json()["resumed"] == 0
     ),
@@ -521,6 +529,7 @@ def _concrete(path: str, world: dict[str, Any]) -> str:
         "suppression_id": 1,
         "channel": "fcm",
         "category_slug": "marketing",
+        "number": 1,
     }
     return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 

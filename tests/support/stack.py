@@ -12,12 +12,17 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import requests
+from django.conf import settings
+from psycopg import sql
+
+from tests.support.smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -169,3 +174,57 @@ def wait_until_up(stack: Stack, *, workers: int, api_key: str, timeout: float = 
         return bool(health.get("workers", {}).get("count", 0) >= workers)
 
     wait_for(healthy, timeout=timeout, interval=0.2, message="stack to come up")
+
+
+@contextlib.contextmanager
+def web_on_own_database(
+    suffix: str, workdir: Path, env: dict[str, str], *, key_name: str
+) -> Iterator[tuple[Stack, str]]:
+    """gunicorn on a freshly migrated database of its own (the test database's name + `suffix`,
+    dropped afterwards), with `env` as its environment, and an `admin` API key for it. For tests
+    whose server must hold only what they put there (Schemathesis, the CLI's promotion)."""
+    db = settings.DATABASES["default"]
+    server = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}"
+    name = f"{db['NAME']}_{suffix}"
+    assert name.startswith("test_"), name
+    drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(drop)
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    env = {
+        **env,
+        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+        "DATABASE_URL": f"{server}/{name}",
+        "DJANGO_STATIC_ROOT": str(workdir / "static"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    stack = Stack(env=env, workdir=workdir)
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True, timeout=120)
+    created = subprocess.run(
+        [*manage, "create_api_key", key_name, "--scope", "admin"],
+        env=env,
+        check=True,
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
+    key = created.stdout.strip().splitlines()[-1]
+    stack.web(free_port())
+
+    def answers() -> bool:
+        try:
+            return requests.get(f"{stack.base_url}/api/health/", timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    try:
+        wait_for(answers, timeout=60, interval=0.2, message="gunicorn to answer")
+        yield stack, key
+    except BaseException:
+        print(stack.logs())
+        raise
+    finally:
+        stack.stop()
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+            conn.execute(drop)

@@ -154,7 +154,7 @@ class WorkflowAdmin(admin.ModelAdmin):
 class WorkflowVersionAdmin(admin.ModelAdmin):
     """Versions are immutable: shown, with their picture, never edited."""
 
-    list_display = ["workflow", "number", "created_at", "created_by"]
+    list_display = ["workflow", "number", "created_at", "created_by", "message"]
     list_filter = ["workflow"]
     list_select_related = ["workflow"]
     change_form_template = "admin/workflows/workflowversion/change_form.html"
@@ -163,6 +163,7 @@ class WorkflowVersionAdmin(admin.ModelAdmin):
         "number",
         "created_at",
         "created_by",
+        "message",
         "picture",
         "definition_json",
     )
