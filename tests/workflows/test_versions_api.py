@@ -12,7 +12,7 @@ from recipients.models import Category
 from tests.conftest import unique
 from tests.factories import chain, email_node, sms_node
 from triggers.models import ApiKeyScope
-from triggers.services import api_key_create
+from triggers.api_keys import api_key_create
 from workflows.models import Workflow, WorkflowVersion
 
 pytestmark = pytest.mark.django_db

@@ -31,6 +31,7 @@ from notiflow_client import (
     Unauthorized,
     Unavailable,
 )
+from notiflow_client.errors import error_for
 
 RUN = {"id": "0b6f", "workflow": "welcome", "workflow_version": 1, "status": "enqueued"}
 Handler = Callable[[httpx.Request], httpx.Response]
@@ -289,3 +290,16 @@ def test_the_async_client_keeps_its_key_across_retries_and_pages_lazily(sleeps):
     asyncio.run(scenario())
     first, second = (request.content for request in recorder.requests[:2])
     assert first == second and len(sleeps) == 1
+
+
+def test_a_definitions_problems_keep_their_fields_in_errors():
+    # The validator answers a list of {"field", "message"}, a serializer a {field: [messages]}:
+    # both are kept as the server said them, and named in the exception's text.
+    problems = [{"field": "nodes[0].colour", "message": "unknown field"}]
+    error = error_for(
+        400, {"detail": "invalid workflow definition (1 problem(s))", "errors": problems}
+    )
+    assert isinstance(error, BadRequest) and error.errors == problems
+    assert "nodes[0].colour: unknown field" in str(error)
+    fields = error_for(400, {"detail": "invalid input: name", "errors": {"name": ["required"]}})
+    assert fields.errors == {"name": ["required"]} and "name: required" in str(fields)

@@ -15,20 +15,27 @@ class NotiflowError(Exception):
         detail: str,
         *,
         status: int | None = None,
-        errors: dict[str, Any] | None = None,
+        errors: dict[str, Any] | list[Any] | None = None,
         body: Any = None,
     ) -> None:
         said = detail + _problems(detail, errors)
         super().__init__(f"{status} {said}" if status is not None else said)
         self.status = status
         self.detail = detail
-        self.errors: dict[str, Any] = errors or {}
+        # As the server said them: {field: [problems]} from a request's fields, or a list of
+        # {"field", "message"} from a workflow definition's validator.
+        self.errors: dict[str, Any] | list[Any] = errors or {}
         self.body = body  # the decoded answer, as the server sent it
 
 
-def _problems(detail: str, errors: dict[str, Any] | None) -> str:
+def _problems(detail: str, errors: dict[str, Any] | list[Any] | None) -> str:
     """Each field's problems that `detail` does not already say, as `; field: problem`."""
     said = ""
+    if isinstance(errors, list):  # the validator's [{"field", "message"}]
+        pairs = [(e.get("field", ""), e.get("message", e)) for e in errors if isinstance(e, dict)]
+        errors = {}
+        for field, message in pairs:
+            errors.setdefault(str(field), []).append(message)
     for field, problems in (errors or {}).items():
         for problem in problems if isinstance(problems, list) else [problems]:
             if str(problem) != detail:
@@ -69,7 +76,7 @@ class IdempotencyConflict(NotiflowError):
         detail: str,
         *,
         status: int | None = None,
-        errors: dict[str, Any] | None = None,
+        errors: dict[str, Any] | list[Any] | None = None,
         body: Any = None,
     ) -> None:
         super().__init__(detail, status=status, errors=errors, body=body)
@@ -115,5 +122,8 @@ def error_for(status: int, body: Any) -> NotiflowError:
     errors = fields.get("errors")
     kind = _BY_STATUS.get(status) or (ServerError if status >= 500 else NotiflowError)
     return kind(
-        detail, status=status, errors=errors if isinstance(errors, dict) else None, body=body
+        detail,
+        status=status,
+        errors=errors if isinstance(errors, (dict, list)) else None,
+        body=body,
     )
