@@ -281,8 +281,6 @@ def test_a_webhook_delivery_claims_and_finishes_and_the_deliveries_sweeps(receiv
 
 
 RUN_FUNCTIONS = (
-    "notiflow_claim_v1",
-    "notiflow_release_v1",
     "notiflow_claim_v2",
     "notiflow_release_v2",
     "notiflow_suppression_changed_v1",

@@ -12,7 +12,7 @@ How the statements and their fragments compose:
 - **Events**: the statements here write their trigger_event rows with one INSERT,
   `event_insert()`; the claim's and the release's functions write theirs in their bodies.
 - **The claim and the release** are not assembled here: each is a database function, whole in
-  triggers migration 0015 (`notiflow_claim_v2`, `notiflow_release_v2`; version 1 in 0013);
+  triggers migration 0015 (`notiflow_claim_v2`, `notiflow_release_v2`; version 1, of 0013, dropped by 0018);
   CLAIM_SQL and RELEASE_SQL are their calls.
 - **Parameters** are named; the statements here take STATUS_PARAMS.
 """

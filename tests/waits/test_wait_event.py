@@ -15,11 +15,12 @@ from django.utils import timezone
 from recipients.models import Recipient
 from tests.conftest import unique
 from tests.factories import email_node, sms_node
+from tests.support.waits import waits_time_out
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerEvent, TriggerInstance
 from triggers.state import trigger_cancel, triggers_cancel_by_key
 from waits.models import EventWait, ReceivedEvent
-from waits.services import CONFLICT, CREATED, SAME, event_receive, waits_time_out
+from waits.services import CONFLICT, CREATED, SAME, event_receive
 from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
 

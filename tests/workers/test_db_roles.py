@@ -22,11 +22,11 @@ from events.services.endpoints import endpoint_create
 from notiflow.celery import app as celery_app
 from tests.factories import chain, delay_node, sms_node
 from tests.support.stack import ROOT
+from tests.support.waits import waits_time_out
 from triggers.models import TriggerInstance
 from triggers.sql import CLAIM_SQL
 from triggers.state import claim_params
 from waits.models import EventWait
-from waits.services import waits_time_out
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute
 from workers.services.roles import db_role_setup
@@ -151,10 +151,6 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
         "SELECT * FROM notiflow_claim_v2(gen_random_uuid(), 'w', 1, '{}')",
         "SELECT * FROM notiflow_release_v2(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL, NULL)",
-        # Version 1 stays callable for the workers of the previous release during a deploy.
-        "SELECT * FROM notiflow_claim_v1(gen_random_uuid(), 'w', 1, '{}')",
-        "SELECT * FROM notiflow_release_v1(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
-        " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL)",
     ]
     for kind in ("web", "beat"):
         with as_role(roles[kind]):
