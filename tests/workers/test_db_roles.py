@@ -175,6 +175,7 @@ def test_beat_role_runs_the_database_scheduler(roles, monkeypatch):
         assert "notiflow-sweeper" in scheduler.schedule
         scheduler.sync()
     assert PeriodicTask.objects.filter(name="notiflow-sweeper", task="workers.sweep").exists()
+    assert PeriodicTask.objects.filter(task="workers.waits_sweep").exists()
 
 
 @pytest.fixture
@@ -239,10 +240,11 @@ def test_worker_role_logs_in_works_and_is_refused_delete_and_truncate(committed_
 
 def test_web_and_worker_roles_run_a_fanout(roles, api_client):
     """The web role takes the topic, its subscribers and the fan-out in; the worker role makes
-    the runs (intake in the workers: it inserts triggers) and the sweeper resumes it."""
+    the runs (intake in the workers: it inserts triggers) under the fan-out's lease, and its
+    sweep runs."""
     from recipients.models import Fanout, Recipient
     from triggers.fanout import fanout_chunk
-    from workers.tasks import sweep as sweep_task
+    from workers.tasks import fanouts_sweep
 
     Recipient.objects.bulk_create([Recipient(key=f"roles-{i}") for i in range(3)])
     with as_role(roles["web"]):
@@ -261,8 +263,8 @@ def test_web_and_worker_roles_run_a_fanout(roles, api_client):
     fanout_id = fired.json()["fanout_id"]
 
     with as_role(roles["worker"]):
-        assert fanout_chunk(fanout_id=fanout_id, cursor=0) == 3
-        sweep_task()
+        assert fanout_chunk(fanout_id=fanout_id, worker_id="w") == 3
+        fanouts_sweep()
     assert Fanout.objects.get(pk=fanout_id).status == "done"
     assert TriggerInstance.objects.filter(workflow__key="roles-fan").count() == 3
 
