@@ -475,8 +475,7 @@ NOTIFLOW_TRIGGER_REQUIRES_WORKER = env.bool("NOTIFLOW_TRIGGER_REQUIRES_WORKER", 
 # The most trigger requests one POST /api/triggers/bulk/ may carry.
 NOTIFLOW_BULK_MAX = env.int("NOTIFLOW_BULK_MAX", default=1000)
 # A fan-out (a trigger for a topic) creates its runs this many subscribers per task, one intake
-# statement each; a running fan-out whose row has not moved for the other is resumed by the
-# sweeper (its task was lost).
+# statement each; a chunk that failed or found no live worker is tried again after the other.
 NOTIFLOW_FANOUT_CHUNK_SIZE = env.int("NOTIFLOW_FANOUT_CHUNK_SIZE", default=1000)
 NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS = env.float("NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS", default=30)
 # The most runs one fan-out makes: a request for a bigger audience is a 400 saying how big, and a
