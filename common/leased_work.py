@@ -1,6 +1,7 @@
 """The leased-work primitive (docs/design.md, rules 1 and 3, "Leased work"; issue 32 §3): the one
 job-table discipline of every kind of work a worker takes under a lease, a run's step
-(`trigger_instance`) and a webhook delivery (`webhook_delivery`), in the manner of River's and
+(`trigger_instance`), a webhook delivery (`webhook_delivery`), a fan-out's chunk
+(`recipient_fanout`) and an event wait's timeout (`event_wait`), in the manner of River's and
 Procrastinate's job tables.
 
 A unit of work is a row that PostgreSQL holds the truth of; the broker only carries nudges (its
