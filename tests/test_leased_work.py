@@ -46,7 +46,7 @@ def test_every_kind_sweeps_with_whole_statements_of_the_one_discipline(work):
     nudges go again (back-pressure); expired by the one lease rule, whatever the line."""
     due, expired = work.sweep_due_sql, work.sweep_expired_sql
     for sql in (due, expired):
-        assert sql.count(f"UPDATE {work.table} t SET nudged_at = now()") == 1
+        assert sql.count(f"UPDATE {work.table} t SET nudged_at = now()") == 1  # noqa: S608
         assert "FOR UPDATE SKIP LOCKED" in sql and "LIMIT %(batch)s" in sql
         assert "{" not in sql and "@" not in sql  # no hole left for a template to fill
     assert "%(lookahead)s" in due and "%(renudge_lost)s" in due and "nudged_at IS NULL" in due

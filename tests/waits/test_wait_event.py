@@ -282,7 +282,7 @@ def test_a_wait_timeout_is_leased_work_taken_once_given_back_while_its_run_is_bu
     EventWait.objects.filter(pk=wait.pk).update(deadline=long_ago)
 
     def swept():
-        nudges = []
+        nudges: list = []
         work_sweep(replace(WAITS, enqueue_on_commit=nudges.extend))
         return [(n.wait_id, n.queue, n.priority) for n in nudges]
 

@@ -76,7 +76,7 @@ def test_each_sweep_is_its_own_beat_entry_and_task():
     under its own name."""
     from django.conf import settings
 
-    tasks = [entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()]
+    tasks = [str(entry["task"]) for entry in settings.CELERY_BEAT_SCHEDULE.values()]
     assert sorted(tasks) == sorted(SWEEPS) == sorted({task.name for task in SWEEP_TASKS})
 
 
