@@ -15,7 +15,7 @@ import multiprocessing
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -30,17 +30,16 @@ def engine_statements() -> dict[str, Any]:
     """The engine's own SQL texts (the calls of the claim's and the release's functions) and
     their parameters (call where Django is set up; the children get plain strings and lists)."""
     from triggers.sql import CLAIM_SQL, RELEASE_SQL
-    from triggers.state import Release, claim_params, release_params
+    from triggers.steps import Release, claim_params, release_params
     from workflows.semantics import sending_types
 
-    now = datetime.now(UTC)
     # Every parameter the calls take, from the engine's own builders; each step then sets the
     # ones that vary (_step).
     outcome_params = release_params(
         trigger_id="",
         lease_token="",
         step_node_id=None,
-        release=Release(status="", current_node_id=None, available_at=now, reason=""),
+        release=Release(status="", current_node_id=None, wait=timedelta(0), reason=""),
     )
     return {
         "claim": CLAIM_SQL,
@@ -109,7 +108,6 @@ def _step(
     key = f"{trigger_id}:{node_id}"
     result = {"message_id": f"<{key}@bench>", "to": "ann@example.com", "sent_at": "now"}
     last = index == len(NODES) - 1
-    finished = datetime.now(UTC)
     # The events' data, as the engine builds it: the trigger as the API shows it, the message.
     trigger = {"id": trigger_id, "workflow": "bench", "payload": context["payload"], "vars": {}}
     events = [("message.sent", {"trigger": trigger, "message": {"node_id": node_id, **result}})]
@@ -124,7 +122,7 @@ def _step(
             "node": None if last else NODES[index + 1][0],
             "patch": json.dumps({f"{channel}_{node_id}": result}),
             "attempts": 0,
-            "available_at": finished,
+            "due_in": 0.0,
             "nudged": not last,
             "error": "",
             "finished": last,
@@ -138,7 +136,6 @@ def _step(
                 {
                     "node_type": channel,
                     "started_at": started.isoformat(),
-                    "finished_at": finished.isoformat(),
                     "input": context,
                     "output": result,
                     "error": "",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -18,7 +19,7 @@ from bench.fixtures import PAYLOAD
 from common.leased_work import sweep_params
 from triggers.services import trigger_create
 from triggers.sql import CLAIM_SQL, RELEASE_SQL
-from triggers.state import Release, StepRecord, claim_params, release_params
+from triggers.steps import Release, StepRecord, claim_params, release_params
 from triggers.work import RUNS
 from workers.selectors import step_log_list
 from workers.services.ledger import ledger_sent
@@ -81,7 +82,6 @@ def plans(workflow: Workflow) -> list[Plan]:
     step_log = {
         "node_type": "email",
         "started_at": now.isoformat(),
-        "finished_at": now.isoformat(),
         "input": {},
         "output": {},
         "error": "",
@@ -93,7 +93,7 @@ def plans(workflow: Workflow) -> list[Plan]:
         release=Release(
             status="enqueued",
             current_node_id="text",
-            available_at=now,
+            wait=timedelta(0),
             reason="explain",
             nudged=True,
         ),

@@ -98,14 +98,8 @@ def _fanout_side(workflow_key: str, topic_key: str) -> int:
 
     request = FanoutRequest(workflow_key, f"bench-{uuid.uuid4().hex[:8]}", topic_key, PAYLOAD)
     fanout, _ = fanout_start(request, actor="bench")
-    cursor: int | None = fanout.cursor
-    while cursor is not None:
-        fanout_chunk(fanout_id=fanout.pk, cursor=cursor)
-        cursor = (
-            Fanout.objects.filter(pk=fanout.pk, status="running")
-            .values_list("cursor", flat=True)
-            .first()
-        )
+    while Fanout.objects.filter(pk=fanout.pk, status="running").exists():
+        fanout_chunk(fanout_id=fanout.pk, worker_id="bench")
     return Fanout.objects.get(pk=fanout.pk).created
 
 

@@ -1,6 +1,7 @@
 """The leased-work primitive (docs/design.md, rules 1 and 3, "Leased work"; issue 32 §3): the one
 job-table discipline of every kind of work a worker takes under a lease, a run's step
-(`trigger_instance`) and a webhook delivery (`webhook_delivery`), in the manner of River's and
+(`trigger_instance`), a webhook delivery (`webhook_delivery`), a fan-out's chunk
+(`recipient_fanout`) and an event wait's timeout (`event_wait`), in the manner of River's and
 Procrastinate's job tables.
 
 A unit of work is a row that PostgreSQL holds the truth of; the broker only carries nudges (its
@@ -27,26 +28,27 @@ to one worker until `lease_until` under the token `leased_by`. The rules, for ev
   waiting delivery, and the flood starved the steps sharing the queue). First nudges and expired
   leases go whatever the line.
 
-Each kind declares itself once, as a `LeasedWork`: its table, which rows wait, which are leased,
-which may be worked on at all, where its nudges go, how they are published. The two sweep
-statements are written once, whole, below; a kind's are these with its declared names in their
-places, built at import (tests/snapshots/ show each as PostgreSQL receives it). The claim and the
-release are a database function per kind, written whole in its migration: the run's in triggers/
-(`notiflow_claim_v2`, `notiflow_release_v2`), the delivery's in events migration 0004.
+Each kind declares itself once, as a `LeasedWork`: its two sweep statements, written whole in
+its app's `statements/<kind>_sweep_due.sql` and `<kind>_sweep_expired.sql` (common/statements.py;
+nothing is filled into them: tests/test_leased_work.py holds each kind to the discipline above,
+tests/snapshots/ show each as PostgreSQL receives it), the statuses they take as parameters,
+where its nudges go and how they are published. The claim and the release are the kind's own
+statements: a database function per kind for the run (`notiflow_claim_v2`,
+`notiflow_release_v2`, triggers/) and the delivery (events migration 0004), statement files for
+a fan-out's chunk (triggers/fanout_work.py) and a wait's timeout (waits/work.py). Each kind has
+its own beat entry (settings CELERY_BEAT_SCHEDULE), so a slow kind never delays another.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.db import connection, transaction
 
 from common.broker import nudges_waiting
-from common.leases import lease_expired_sql
 
 MAX_BATCHES_PER_SWEEP = 20
 
@@ -54,78 +56,21 @@ MAX_BATCHES_PER_SWEEP = 20
 Swept = tuple[Any, float, "str | None", "int | None"]
 NudgeT = TypeVar("NudgeT")
 
-# Due (or about to be, within the look-ahead) and never nudged, or nudged long ago and still not
-# claimed: that nudge was lost (the second kind only when `renudge_lost`). Each row comes with
-# its countdown in seconds on the database's clock (docs/design.md, "One clock").
-_SWEEP_DUE = """
-UPDATE {table} t SET nudged_at = statement_timestamp()
-WHERE id IN (
-    SELECT id FROM {table}
-    WHERE {waiting} AND available_at <= statement_timestamp() + %(lookahead)s * interval '1 second'
-      AND {live}
-      AND (nudged_at IS NULL
-           OR (%(renudge_lost)s
-               AND available_at < statement_timestamp() - %(renudge)s * interval '1 second'
-               AND nudged_at < statement_timestamp() - %(renudge)s * interval '1 second'))
-    ORDER BY {urgency}available_at
-    LIMIT %(batch)s
-    FOR UPDATE SKIP LOCKED
-)
-RETURNING t.id, extract(epoch FROM t.available_at - statement_timestamp())::float8, {route}
-"""
-
-# Leases that expired: the worker died or hung. The claim clears nudged_at, so the first sweep
-# after expiry nudges at once.
-_SWEEP_EXPIRED = """
-UPDATE {table} t SET nudged_at = statement_timestamp()
-WHERE id IN (
-    SELECT id FROM {table}
-    WHERE {leased} AND {lease_expired} AND {live}
-      AND (nudged_at IS NULL
-           OR nudged_at < statement_timestamp() - %(renudge)s * interval '1 second')
-    ORDER BY {urgency}lease_until
-    LIMIT %(batch)s
-    FOR UPDATE SKIP LOCKED
-)
-RETURNING t.id, 0::float8, {route}
-"""
-
 
 @dataclass(frozen=True)
 class LeasedWork(Generic[NudgeT]):
-    """One kind of leased work, declared once. The SQL conditions are over the kind's row; the
-    statuses they compare with are parameters (`params`), never literals."""
+    """One kind of leased work, declared once. Its statements take the parameters `lookahead`,
+    `renudge`, `renudge_lost` and `batch` (sweep_params) and the statuses in `params`; each
+    returns Swept rows."""
 
     name: str
     table: str
-    waiting: str  # the row waits for its due time, under no lease
-    leased: str  # the row is leased (live or expired)
-    live: str  # the row may be worked on at all (not deleted, its endpoint enabled, ...)
-    route: str  # the queue and priority of its nudge (two SQL expressions over `t`)
-    urgency: str  # what orders the most urgent first, before its due time ("" for none)
-    params: Mapping[str, Any]  # the statuses the conditions name
+    sweep_due_sql: str  # due and never nudged, or its nudge presumed lost
+    sweep_expired_sql: str  # leased, the lease expired
+    params: Mapping[str, Any]  # the statuses the statements name
     queues: Callable[[], Iterable[str]]  # where its nudges wait (the back-pressure's line)
     nudge: Callable[[Swept], NudgeT]  # a swept row as the kind's nudge
     enqueue_on_commit: Callable[[list[NudgeT]], None]  # publish nudges after commit
-
-    def _fill(self, template: str) -> str:
-        return template.format(
-            table=self.table,
-            waiting=self.waiting,
-            leased=self.leased,
-            live=self.live,
-            route=self.route,
-            urgency=f"{self.urgency}, " if self.urgency else "",
-            lease_expired=lease_expired_sql(),
-        )
-
-    @cached_property
-    def sweep_due_sql(self) -> str:
-        return self._fill(_SWEEP_DUE)
-
-    @cached_property
-    def sweep_expired_sql(self) -> str:
-        return self._fill(_SWEEP_EXPIRED)
 
 
 def nudge_schedule(wait_seconds: float) -> tuple[bool, float | None]:

@@ -18,6 +18,7 @@ equal to the function's answers.
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -50,3 +51,9 @@ def lease_expired(lease_until: datetime | None, at: datetime) -> bool:
 def lease_free(lease_until: datetime | None, at: datetime) -> bool:
     """No live lease: none at all, or an expired one (on a row already in hand)."""
     return lease_until is None or lease_expired(lease_until, at)
+
+
+def lease_token(worker_id: str) -> str:
+    """A token unique to one claim, `<worker>/<random>`: what a fenced release compares with
+    `leased_by` (docs/design.md, rule 3)."""
+    return f"{worker_id}/{uuid.uuid4().hex[:12]}"

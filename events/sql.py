@@ -18,7 +18,6 @@ statement of it, which the write calls.
 from __future__ import annotations
 
 from events.models import (
-    DeliveryStatus,
     OutboxEvent,
     WebhookAttempt,
     WebhookDelivery,
@@ -34,23 +33,18 @@ OUTBOX_WRITE_FUNCTION = "notiflow_outbox_write_v1"
 # For a change made through the ORM (cancel, delete) or a ping: its events (all labelled '').
 OUTBOX_SQL = f"SELECT {OUTBOX_WRITE_FUNCTION}(%(events)s::jsonb, '')"
 
-OUTBOX_STATIC_PARAMS = {"ev_pending": DeliveryStatus.PENDING.value}
-
 
 # --- retention ----------------------------------------------------------------------------------
 
 # What `notiflow_purge_events_batch` (events migration 0002) deletes, children first, in its
 # columns' order: events written before the cutoff whose deliveries are all over (an event still
 # pending somewhere, a disabled endpoint included, is kept), with their deliveries and attempts.
+# Which events, is `notiflow_events_purgeable_v1` (events migration 0005), which the function
+# reads too.
 ATTEMPT_TABLE = WebhookAttempt._meta.db_table
 EVENT_PURGED_TABLES = (ATTEMPT_TABLE, DELIVERY_TABLE, EVENT_TABLE)
 EVENT_PURGE_BATCH_SQL = "SELECT * FROM notiflow_purge_events_batch(%(cutoff)s, %(batch)s)"
-_PURGEABLE = f"""
-SELECT o.id, o.event_id FROM {EVENT_TABLE} o
-WHERE o.time < %(cutoff)s
-  AND NOT EXISTS (SELECT 1 FROM {DELIVERY_TABLE} d
-                  WHERE d.event_id = o.id AND d.status = %(ev_pending)s)
-"""  # noqa: S608 (names from the models, values as parameters)
+_PURGEABLE = "SELECT o.id, o.event_id FROM notiflow_events_purgeable_v1(%(cutoff)s) o"
 # The dry run's counts, per table of EVENT_PURGED_TABLES.
 EVENT_PURGE_COUNT_SQL = {
     ATTEMPT_TABLE: f"SELECT count(*) FROM {ATTEMPT_TABLE} a JOIN ({_PURGEABLE}) o ON a.event_id = o.event_id",  # noqa: S608

@@ -2,7 +2,8 @@
 delivery is `pending` throughout, waiting when it holds no lease and leased when it does, and is
 worked on only while its endpoint is enabled (a disabled endpoint keeps its deliveries). Its
 nudges all go to NOTIFLOW_WEBHOOK_QUEUE at the default priority (events.dispatch routes them), in
-due order. The claim and the finish are events migration 0004's functions (events/sql.py).
+due order. Its sweeps are written whole in events/statements/deliveries_sweep_*.sql; the claim
+and the finish are events migration 0004's functions (events/sql.py).
 """
 
 from __future__ import annotations
@@ -10,11 +11,10 @@ from __future__ import annotations
 from django.conf import settings
 
 from common.leased_work import LeasedWork, Swept
+from common.statements import statement_load
 from events.dispatch import DeliveryNudge, deliveries_nudge_on_commit
 from events.models import DeliveryStatus
-from events.sql import DELIVERY_TABLE, ENDPOINT_TABLE
-
-_PENDING = "%(st_pending)s::text"
+from events.sql import DELIVERY_TABLE
 
 
 def _queues() -> list[str]:
@@ -29,11 +29,8 @@ def _nudge(row: Swept) -> DeliveryNudge:
 DELIVERIES: LeasedWork[DeliveryNudge] = LeasedWork(
     name="webhook delivery",
     table=DELIVERY_TABLE,
-    waiting=f"status = {_PENDING} AND lease_until IS NULL",
-    leased=f"status = {_PENDING}",
-    live=f"endpoint_id IN (SELECT id FROM {ENDPOINT_TABLE} WHERE disabled_at IS NULL)",  # noqa: S608 (names from the models)
-    route="NULL::text, NULL::integer",  # one queue, one priority: events.dispatch's
-    urgency="",
+    sweep_due_sql=statement_load(__file__, "deliveries_sweep_due"),
+    sweep_expired_sql=statement_load(__file__, "deliveries_sweep_expired"),
     params={"st_pending": DeliveryStatus.PENDING.value},
     queues=_queues,
     nudge=_nudge,

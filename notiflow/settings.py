@@ -414,21 +414,29 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2)
 # Retry the broker connection at start-up too (Celery 6 stops doing it implicitly).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Beat reads its schedule from PostgreSQL; the sweeper entry below is installed there at start.
+# Beat reads its schedule from PostgreSQL; the entries below are installed there at start. One
+# entry per sweep, each its own task: a slow sweep (a backlog of wait timeouts, say) never delays
+# another, and each shows under its own name. A sweep that could not run in time is useless once
+# the next one is due, hence `expires`.
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+_SWEEPS = {
+    # Leased work (common/leased_work.py), one kind each: due runs whose nudge is missing or
+    # lost and expired leases; webhook deliveries likewise; fan-outs' chunk tasks likewise; the
+    # timeouts of event waits past (or about to pass) their deadline.
+    "notiflow-sweeper": "workers.sweep",
+    "notiflow-webhook-sweeper": "events.sweep",
+    "notiflow-fanout-sweeper": "workers.fanouts_sweep",
+    "notiflow-wait-sweeper": "workers.waits_sweep",
+    # Throttle passes and digests past their use.
+    "notiflow-flow-state-pruner": "workers.flow_state_prune",
+}
 CELERY_BEAT_SCHEDULE = {
-    "notiflow-sweeper": {
-        "task": "workers.sweep",
-        "schedule": timedelta(seconds=NOTIFLOW_SWEEP_INTERVAL_SECONDS),
-        # A sweep that could not run in time is useless once the next one is due.
-        "options": {"expires": NOTIFLOW_SWEEP_INTERVAL_SECONDS},
-    },
-    # The webhook dispatcher's: due deliveries whose nudge was lost, or whose lease expired.
-    "notiflow-webhook-sweeper": {
-        "task": "events.sweep",
+    entry: {
+        "task": task,
         "schedule": timedelta(seconds=NOTIFLOW_SWEEP_INTERVAL_SECONDS),
         "options": {"expires": NOTIFLOW_SWEEP_INTERVAL_SECONDS},
-    },
+    }
+    for entry, task in _SWEEPS.items()
 }
 
 # --- Notiflow engine ----------------------------------------------------------------------------
@@ -472,8 +480,7 @@ NOTIFLOW_TRIGGER_REQUIRES_WORKER = env.bool("NOTIFLOW_TRIGGER_REQUIRES_WORKER", 
 # The most trigger requests one POST /api/triggers/bulk/ may carry.
 NOTIFLOW_BULK_MAX = env.int("NOTIFLOW_BULK_MAX", default=1000)
 # A fan-out (a trigger for a topic) creates its runs this many subscribers per task, one intake
-# statement each; a running fan-out whose row has not moved for the other is resumed by the
-# sweeper (its task was lost).
+# statement each; a chunk that failed or found no live worker is tried again after the other.
 NOTIFLOW_FANOUT_CHUNK_SIZE = env.int("NOTIFLOW_FANOUT_CHUNK_SIZE", default=1000)
 NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS = env.float("NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS", default=30)
 # The most runs one fan-out makes: a request for a bigger audience is a 400 saying how big, and a

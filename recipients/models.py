@@ -152,6 +152,17 @@ class Fanout(models.Model):
     created_at = models.DateTimeField(db_default=Now(), editable=False)
     updated_at = models.DateTimeField(db_default=Now())
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Leased work (common/leased_work.py; triggers/work.py FANOUTS): a running fan-out's next
+    # chunk is due at `available_at`; a worker doing it holds `lease_until` under `leased_by`;
+    # `nudged_at` is its chunk task's last publication (set at the start, which publishes one).
+    # now(), the transaction's clock the leased-work statements compare with (Django's Now() is
+    # the statement's, later within one transaction).
+    available_at = models.DateTimeField(
+        db_default=models.Func(function="now", output_field=models.DateTimeField())
+    )
+    lease_until = models.DateTimeField(null=True, blank=True)
+    leased_by = models.CharField(max_length=255, blank=True, default="")
+    nudged_at = models.DateTimeField(null=True, blank=True, db_default=Now())
 
     class Meta:
         db_table = "recipient_fanout"
@@ -162,9 +173,10 @@ class Fanout(models.Model):
             ),
         ]
         indexes = [
+            # The fan-outs' sweeps (triggers/statements/fanouts_sweep_*.sql): only running ones.
             models.Index(
-                fields=["updated_at"],
-                name="fanout_running_idx",
+                fields=["available_at"],
+                name="fanout_running_due_idx",
                 condition=models.Q(status="running"),
             ),
         ]

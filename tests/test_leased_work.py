@@ -1,5 +1,6 @@
-"""The leased-work primitive (common/leased_work.py): its policies, and its sweep for the kind
-that is new to it, webhook deliveries (the runs' sweep is tests/workers/test_sweeper.py's)."""
+"""The leased-work primitive (common/leased_work.py): its policies, every kind's statements held
+to its discipline, its sweep of webhook deliveries (the runs' is tests/workers/test_sweeper.py's,
+the fan-outs' tests/triggers/test_fanout.py's), and a wait's timeout as leased work."""
 
 from __future__ import annotations
 
@@ -16,7 +17,11 @@ from events.services.dispatcher import delivery_claim
 from events.services.endpoints import endpoint_ping
 from events.work import DELIVERIES
 from tests.events.support import endpoint_on
+from triggers.fanout_work import FANOUTS
 from triggers.work import RUNS
+from waits.work import WAITS
+
+KINDS = (RUNS, DELIVERIES, FANOUTS, WAITS)
 
 
 @override_settings(NOTIFLOW_MAX_COUNTDOWN_SECONDS=300)
@@ -33,16 +38,21 @@ def test_lost_nudges_go_again_only_while_the_line_is_at_most_a_batch():
     assert not renudge_lost(11, 10)
 
 
-def test_both_kinds_sweep_with_the_one_pair_of_statements():
-    for work in (RUNS, DELIVERIES):
-        assert "FOR UPDATE SKIP LOCKED" in work.sweep_due_sql
-        assert (
-            "notiflow_lease_expired_v1(lease_until, statement_timestamp())"
-            in work.sweep_expired_sql
-        )
-        assert work.table in work.sweep_due_sql and "{" not in work.sweep_due_sql
+@pytest.mark.parametrize("work", KINDS, ids=lambda work: work.name)
+def test_every_kind_sweeps_with_whole_statements_of_the_one_discipline(work):
+    """Each kind's two sweeps are its own files, nothing filled in (common/statements.py), and
+    keep the primitive's rules: a batch taken FOR UPDATE SKIP LOCKED from the kind's table and
+    marked nudged; due within the look-ahead and never nudged, or nudged long ago while lost
+    nudges go again (back-pressure); expired by the one lease rule, whatever the line."""
+    due, expired = work.sweep_due_sql, work.sweep_expired_sql
+    for sql in (due, expired):
+        assert sql.count(f"UPDATE {work.table} t SET nudged_at = statement_timestamp()") == 1  # noqa: S608
+        assert "FOR UPDATE SKIP LOCKED" in sql and "LIMIT %(batch)s" in sql
+        assert "{" not in sql and "@" not in sql  # no hole left for a template to fill
+    assert "%(lookahead)s" in due and "%(renudge_lost)s" in due and "nudged_at IS NULL" in due
+    assert "notiflow_lease_expired_v1(lease_until, statement_timestamp())" in expired
+    assert "%(renudge_lost)s" not in expired  # expired leases go whatever the line
     assert "ORDER BY priority DESC, available_at" in RUNS.sweep_due_sql
-    assert "ORDER BY available_at" in DELIVERIES.sweep_due_sql
 
 
 @pytest.fixture

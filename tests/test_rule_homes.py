@@ -46,7 +46,7 @@ def test_the_triggers_fields_are_listed_once_by_its_representation():
 def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
     """What a release sets is the SET clause of `notiflow_release_v2` as installed (the rule);
     released_copy (what the events announce, built before the release runs) mirrors it from
-    triggers.state.RELEASED_VALUES: the same columns, and the copy equals the row the function
+    triggers.steps.RELEASED_VALUES: the same columns, and the copy equals the row the function
     leaves, but for the clocks (the function's and the step's differ by a moment)."""
     import re
     from datetime import timedelta
@@ -59,12 +59,7 @@ def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
     from tests.workers.helpers import due_trigger
     from triggers.models import TriggerInstance
     from triggers.sql import RELEASE_FUNCTION
-    from triggers.state import (
-        RELEASED_VALUES,
-        Release,
-        released_copy,
-        trigger_release,
-    )
+    from triggers.steps import RELEASED_VALUES, Release, released_copy, trigger_release
 
     update = re.search(
         r"UPDATE public\.trigger_instance t\s+SET (.*?)\s+WHERE t\.id = run_id AND t\.status",
@@ -143,3 +138,38 @@ def test_which_triggers_a_purge_deletes_is_one_sql_predicate_both_call(db):
                 cursor.execute("EXPLAIN (COSTS OFF) " + sql, params)
                 plans.append([row[0] for row in cursor.fetchall()])
             assert plans[0] == plans[1], purge.function
+
+
+def test_which_events_a_purge_deletes_is_one_sql_function_both_read(db):
+    """`notiflow_purge_events_batch` (PL/pgSQL) and the dry run's counts (events/sql.py) read
+    `notiflow_events_purgeable_v1` (events migration 0005) and write no delivery status of their
+    own; it is inlined (the plan of a count is that of the query written out)."""
+    from django.db import connection
+    from django.utils import timezone
+
+    from events.sql import EVENT_PURGE_COUNT_SQL, EVENT_TABLE
+    from tests.support.functions import function_definition
+
+    function = "notiflow_events_purgeable_v1("
+    purge = function_definition("notiflow_purge_events_batch")
+    assert function in purge and "'pending'" not in purge
+    for table, sql in EVENT_PURGE_COUNT_SQL.items():
+        assert function in sql and "pending" not in sql, table
+    written_out = (
+        "(SELECT o.id, o.event_id FROM outbox_event o WHERE o.time < %(cutoff)s AND NOT EXISTS "
+        "(SELECT 1 FROM webhook_delivery d WHERE d.event_id = o.id AND d.status = 'pending')) o"
+    )
+    count, cutoff = EVENT_PURGE_COUNT_SQL[EVENT_TABLE], timezone.now()
+    plans = []
+    with connection.cursor() as cursor:
+        for sql in (
+            count,
+            count.replace(
+                "(SELECT o.id, o.event_id FROM notiflow_events_purgeable_v1(%(cutoff)s) o) o",
+                written_out,
+            ),
+        ):
+            assert "%(cutoff)s" in sql
+            cursor.execute("EXPLAIN (COSTS OFF) " + sql, {"cutoff": cutoff})
+            plans.append([row[0] for row in cursor.fetchall()])
+    assert plans[0] == plans[1]

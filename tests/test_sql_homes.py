@@ -19,9 +19,12 @@ import events.work
 import recipients.sql
 import triggers.sql
 import triggers.work
+import waits.sql
 import workers.sql
+from common.statements import statement_files
 from events.models import DeliveryStatus
 from events.work import DELIVERIES
+from recipients.models import FanoutStatus
 from tests.support.functions import function_definition
 from tests.support.stack import ROOT
 from triggers.models import TriggerStatus
@@ -96,12 +99,33 @@ def test_a_new_column_without_a_default_would_be_caught():
     assert not needs_a_value(models.DateTimeField(db_default=models.functions.Now()))
 
 
+STATEMENT_FILES = [
+    path
+    for module in (triggers.sql, events.sql, waits.sql)
+    for path in statement_files(module.__file__ or "")
+]
+
+
 def test_no_status_is_written_as_a_literal():
-    statuses = "|".join([*TriggerStatus.values, *SendStatus.values, *DeliveryStatus.values])
+    statuses = "|".join(
+        [*TriggerStatus.values, *SendStatus.values, *DeliveryStatus.values, *FanoutStatus.values]
+    )
     literal = re.compile(rf"'({statuses})'")
     for module in (triggers.sql, triggers.work, workers.sql, events.sql, events.work):
         source = Path(module.__file__ or "").read_text()
         assert not literal.findall(source), f"{module.__name__} spells a status"
+    assert len(STATEMENT_FILES) >= 12
+    for path in STATEMENT_FILES:
+        assert not literal.findall(path.read_text()), f"{path.name} spells a status"
+
+
+@pytest.mark.parametrize("path", STATEMENT_FILES, ids=lambda path: path.name)
+def test_every_statement_file_names_tables_that_exist(path):
+    """A statement file names its tables as they are (no `_meta` fills them in): each one it
+    updates or reads from is a model's table."""
+    tables = {m._meta.db_table for m in apps.get_models()}
+    named = re.findall(r"(?:UPDATE|FROM|JOIN)\s+([a-z_]+)(?![.\w])", path.read_text())
+    assert named and set(named) <= tables, (path.name, sorted(set(named) - tables))
 
 
 def test_bench_imports_only_public_names_of_the_project():

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -38,15 +39,21 @@ from psycopg._queries import PostgresQuery  # the converter psycopg itself sends
 from psycopg.adapt import Transformer
 
 from common import leased_work
+from common.leased_work import work_sweep
 from events.services.dispatcher import deliveries_sweep, delivery_send
 from events.services.endpoints import endpoint_ping
-from recipients.models import Recipient
+from recipients.models import Recipient, Topic, TopicSubscription
 from recipients.services import Profile
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from tests.support.functions import function_definition
+from triggers.fanout import FanoutRequest, fanout_chunk, fanout_start
+from triggers.fanout_work import FANOUTS
 from triggers.models import TriggerInstance
 from triggers.services import TriggerRequest, trigger_create, triggers_create
+from waits.models import EventWait
+from waits.services import event_receive, wait_time_out
+from waits.work import WAITS
 from workers.services import sweeper
 from workers.services.engine import step_execute
 
@@ -92,6 +99,11 @@ def quiet_broker(monkeypatch):
     monkeypatch.setattr(leased_work, "nudges_waiting", lambda queues: 0)
     with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
         yield
+
+
+def raw(statements: list[Sent]) -> list[Sent]:
+    """The statements written by hand, without those the ORM built (its quoted names)."""
+    return [s for s in statements if '"' not in s.text]
 
 
 def trigger_of(workflow, key: str, **fields: Any) -> TriggerInstance:
@@ -280,29 +292,103 @@ def test_a_webhook_delivery_claims_and_finishes_and_the_deliveries_sweeps(receiv
     assert_snapshots(["deliveries_sweep_expired", "deliveries_sweep_due"], statements)
 
 
-RUN_FUNCTIONS = (
-    "notiflow_claim_v1",
-    "notiflow_release_v1",
-    "notiflow_claim_v2",
-    "notiflow_release_v2",
-    "notiflow_claim_v3",
-    "notiflow_release_v3",
-    "notiflow_suppression_changed_v1",
-    "notiflow_outbox_write_v1",
-    "notiflow_subscribes_v1",
-    # What a wait does to its run (triggers migration 0018).
-    "notiflow_runs_hold_v1",
-    "notiflow_runs_resume_v1",
-    "notiflow_run_park_v1",
-    "notiflow_run_ended_v1",
-)
+def test_the_fanouts_claim_chunk_release_and_sweeps():
+    """A fan-out's chunk as leased work (triggers/fanout_work.py): its claim, its lock under the
+    lease, the chunk's subscribers, its runs in one statement (FANOUT_INTAKE_SQL), its fenced
+    release; then the fan-outs' two sweeps."""
+    workflow = WorkflowFactory(definition=chain(delay_node()))
+    topic = Topic.objects.create(key="snap-topic")
+    Recipient.objects.create(key="snap-ada")
+    TopicSubscription.objects.create(topic=topic, recipient_id="snap-ada")
+    fanout, _ = fanout_start(FanoutRequest(workflow.key, "snap", topic.key, PAYLOAD))
+    with sent() as statements:
+        fanout_chunk(fanout_id=fanout.pk, worker_id="w")
+    assert_snapshots(
+        ["fanout_claim", "fanout_lock", "fanout_subscribers", "fanout_intake", "fanout_release"],
+        statements,
+    )
+    with sent() as statements:
+        work_sweep(FANOUTS)
+    assert_snapshots(["fanouts_sweep_expired", "fanouts_sweep_due"], statements)
 
 
-def test_the_claims_and_the_releases_functions_as_installed():
-    """Their bodies are the statements the claim and the release run: a change shows here (and
-    is a new `_v<n>` in a new migration, with its own snapshot)."""
+def test_a_waits_statements_from_its_registration_to_its_timeout():
+    """A wait_event step's own statements (waits/sql.py: registered, looked back, expired if
+    due, read; parked with the release), an event's (stored, its shapes read, the runs it
+    resumes), the waits' sweeps and a timeout under its lease (claim, time out)."""
+    from tests.waits.test_wait_event import PAYLOAD as WAIT_PAYLOAD
+    from tests.waits.test_wait_event import definition
+    from tests.workers.helpers import due_trigger
+
+    warm_run = due_trigger(definition(), payload=WAIT_PAYLOAD)
+    step_execute(trigger_id=str(warm_run.pk), worker_id="w")
+    run = due_trigger(definition(), payload=WAIT_PAYLOAD)
+    with sent() as statements:
+        step_execute(trigger_id=str(run.pk), worker_id="w")
+    statements[:] = raw(statements)  # the new workflow's version, loaded through the ORM
+    assert_snapshots(
+        [
+            "claim",
+            "wait_register",
+            "wait_lookback",
+            "wait_expire",
+            "wait_read",
+            "release",
+            "wait_park",
+        ],
+        statements,
+    )
+    with sent() as statements:
+        event_receive(name="order.paid", event_id="snap", data={"order_id": "none"}, actor="t")
+    assert_snapshots(["event_store", "wait_shapes", "waits_resume"], statements)
+    EventWait.objects.filter(trigger_id=warm_run.pk).update(
+        deadline=timezone.now() - timedelta(days=1)
+    )
+    nudges: list = []
+    with sent() as statements:
+        work_sweep(replace(WAITS, enqueue_on_commit=nudges.extend))
+    assert_snapshots(["waits_sweep_expired", "waits_sweep_due"], statements)
+    with sent() as statements:
+        wait_time_out(wait_id=nudges[0].wait_id, worker_id="w")
+    assert_snapshots(["wait_claim", "wait_time_out"], statements)
+
+
+def test_the_purges_and_their_dry_runs():
+    """Each purge is one call of its database function a batch (their bodies: the functions'
+    snapshots), and each dry run counts with the predicate the function calls."""
+    from waits.services import events_purge
+    from workers.services.retention import (
+        retention_purge,
+        retention_purge_deleted,
+        retention_purge_events,
+    )
+
+    with sent() as statements:
+        retention_purge(older_than=timedelta(days=1))
+        retention_purge_deleted(older_than=timedelta(days=1))
+        retention_purge_events(older_than=timedelta(days=1))
+    assert_snapshots(["purge_finished", "purge_deleted", "purge_events"], statements)
+    with sent() as statements:
+        events_purge(older_than=timedelta(days=1))
+    statements[:] = raw(statements)  # the longest lookback, read through the ORM
+    assert_snapshots(["cutoff", "received_events_purge", "cutoff", "waits_purge"], statements)
+
+
+def installed_functions() -> list[str]:
+    """Every function of this project's schema (`notiflow_*`), as PostgreSQL holds them."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT proname FROM pg_proc WHERE proname LIKE 'notiflow\\_%%' ORDER BY 1")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_every_database_function_as_installed():
+    """Every function the migrations leave, its body as PostgreSQL holds it, one snapshot each:
+    a change shows here (and is a new `_v<n>` in a new migration, with its own snapshot), and a
+    function no migration keeps any more has no snapshot left (claim and release version 1)."""
+    names = installed_functions()
+    assert "notiflow_claim_v2" in names and "notiflow_claim_v1" not in names
     changed = []
-    for name in RUN_FUNCTIONS:
+    for name in names:
         path = SNAPSHOTS / f"function_{name}.sql"
         text = function_definition(name).strip() + "\n"
         if UPDATE:
@@ -310,15 +396,12 @@ def test_the_claims_and_the_releases_functions_as_installed():
         elif not path.exists() or path.read_text() != text:
             changed.append(name)
     assert not changed, f"functions differ from tests/snapshots/: {changed}"
+    kept = {p.stem.removeprefix("function_") for p in SNAPSHOTS.glob("function_*.sql")}
+    assert kept == set(names), f"snapshots of no installed function: {sorted(kept - set(names))}"
 
 
 def test_every_snapshot_is_of_a_statement_checked_here():
     source = Path(__file__).read_text()
     named = [p for p in SNAPSHOTS.glob("*.sql") if not p.stem.startswith("function_")]
     orphans = [p.name for p in named if f'"{p.stem}"' not in source]
-    orphans += [
-        p.name
-        for p in SNAPSHOTS.glob("function_*.sql")
-        if p.stem.removeprefix("function_") not in RUN_FUNCTIONS
-    ]
     assert orphans == [], f"snapshots of no statement: {orphans} (remove them)"

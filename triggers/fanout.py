@@ -10,19 +10,25 @@ transaction. So memory is bounded by the chunk, not the audience, and a chunk is
 or not at all.
 
 Exactly once. Each run's idempotency key is derived from the request's key and the recipient
-(`fanout_run_key`): a chunk done again (a task delivered twice, a fan-out resumed after its
-worker died) finds its runs already there and creates none. A chunk task carries the fan-out's
-id and the cursor it expects; it takes the fan-out's row with FOR UPDATE SKIP LOCKED and does
-nothing unless the cursor is still that one, so two copies of one task (the sweeper's and a
-late original) never both go on, and there is never more than one chain of chunk tasks.
+(`fanout_run_key`): a chunk done again (a chunk rolled back after its runs' commit could not be
+told, a fan-out taken again after its worker died) finds its runs already there and creates none.
+
+Leased work (common/leased_work.py; the kind is triggers/work.py's FANOUTS). A chunk task
+carries the fan-out's id alone; it claims the fan-out under a lease (fanout_claim.sql, committed
+on its own: a fan-out leased or locked by a cancel is skipped), then, in one transaction, locks
+it while the lease is still its own, creates the chunk's runs and releases it, fenced by its
+token (fanout_release.sql): the cursor past the chunk and, unless that was the last, the next
+chunk due now, its task published after commit. So two copies of one task never both do a
+chunk, and there is never more than one chain of chunk tasks.
 
 Priority. Each chunk task goes to the workflow's queue at the fan-out's priority (the request's,
 else the workflow's), and the next chunk is published only when one is done: a big fan-out is a
 line of small tasks that an urgent trigger's nudge overtakes, never one long task.
 
-Resume. A running fan-out whose row has not moved for NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS (its
-task was lost: a worker killed, a broker flushed) gets a new chunk task from the sweeper
-(`fanouts_resume`), which bumps `updated_at` so that it sends one per interval at most.
+Resume. The fan-outs' sweep (its own beat entry) nudges a fan-out whose lease expired (its worker
+died: the chunk was rolled back) and one whose chunk task was lost (a broker flushed) as it
+nudges runs. A chunk that failed or found no live worker is given back, due again after
+NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS, its reason in `last_error`.
 """
 
 from __future__ import annotations
@@ -32,25 +38,27 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 from uuid import UUID
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
-from django.db.models.functions import Now
 
 from common import tracing
-from common.broker import TaskCall, broker_priority, tasks_publish
 from common.db import fetchall_prepared
+from common.leases import lease_token
 from common.metrics import fanout_runs_observe
 from recipients.models import Fanout, FanoutStatus, Topic, TopicSubscription
 from registry.selectors import live_workers_by_queue, worker_command
 from registry.sql import live_within_seconds
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
+from triggers.fanout_work import (
+    FanoutNudge,
+    fanout_chunks_enqueue_on_commit,
+    fanout_claim,
+    fanout_release,
+)
 from triggers.services import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
     TriggerRejected,
@@ -69,7 +77,6 @@ from workflows.models import Workflow
 
 logger = logging.getLogger(__name__)
 
-FANOUT_CHUNK_TASK = "workers.fanout_chunk"
 # The most recipients one request may exclude.
 EXCLUDE_MAX = 1000
 _RUN_KEY_PREFIX = "fanout:"
@@ -157,7 +164,7 @@ def fanout_start(
         )
         if not created:  # a concurrent request with the key won
             return _replayed(fanout, digest), False
-        _chunk_enqueue_on_commit(fanout.pk, fanout.cursor, route)
+        fanout_chunks_enqueue_on_commit([FanoutNudge(fanout.pk, route.queue, route.priority)])
     return fanout, True
 
 
@@ -233,50 +240,82 @@ def _route_checked(request: FanoutRequest) -> _Route:
     return _Route(workflow.queue, priority)
 
 
-def fanout_chunk(*, fanout_id: UUID | str, cursor: int) -> int | None:
-    """Create the runs of the fan-out's next chunk, if the fan-out is running and its cursor is
-    still `cursor` (else another task did this chunk: None). The runs, the cursor past the
-    chunk, the count and, on the last chunk, `done` are one transaction; the next chunk's task
-    is published after it commits. Returns how many runs this chunk created.
+def fanout_chunk(*, fanout_id: UUID | str, worker_id: str) -> int | None:
+    """Create the runs of the fan-out's next chunk under a lease, if the fan-out is running,
+    due and free (else None: another task holds it, or it is not to be worked on). The runs,
+    the cursor past the chunk, the count and, on the last chunk, `done` are one transaction,
+    fenced by the lease's token; the next chunk's task is published after it commits. Returns
+    how many runs this chunk created.
 
-    A chunk intake refuses for want of a live worker is rolled back (and resumed later); a
-    workflow gone or deactivated fails the fan-out (the runs made so far stay); a run key held
-    by a trigger of other parameters is left out and named in `last_error`."""
-    with transaction.atomic():
-        fanout = (
-            Fanout.objects.select_for_update(skip_locked=True)
-            .filter(pk=fanout_id, status=FanoutStatus.RUNNING, cursor=cursor)
-            .first()
+    A workflow gone or deactivated fails the fan-out (the runs made so far stay); a run key held
+    by a trigger of other parameters is left out and named in `last_error`. A chunk that raises
+    (FanoutPaused: no live worker serves the queue) is rolled back and given back, due again
+    after NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS, with its reason in `last_error`; then raised."""
+    token = lease_token(worker_id)
+    if not fanout_claim(fanout_id, token=token):
+        return None
+    try:
+        with transaction.atomic():
+            created = _chunk_under_lease(fanout_id, token)
+    except Exception as exc:
+        reason = f"paused: {exc}" if isinstance(exc, FanoutPaused) else f"chunk failed: {exc!r}"
+        fanout_release(
+            fanout_id,
+            token=token,
+            status=FanoutStatus.RUNNING,
+            error=reason[:2000],
+            wait=settings.NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS,
         )
-        if fanout is None:
-            return None
-        room = settings.NOTIFLOW_FANOUT_MAX_AUDIENCE - fanout.created
-        size = min(settings.NOTIFLOW_FANOUT_CHUNK_SIZE, room)
-        if size <= 0:
-            _audience_full(fanout)
-            return 0
-        chunk = _chunk_read(fanout, size)
-        try:
-            created, refused = _chunk_create(
-                _request_of(fanout),
-                [key for _, key in chunk],
-                actor=fanout.created_by,
-                fanout=fanout,
-            )
-        except _WorkflowGone as gone:
-            _fail(fanout, str(gone))
-            return 0
-        done = len(chunk) < size
-        _advance(fanout, chunk[-1][0] if chunk else cursor, created, done, refused)
-        if not done:
-            _chunk_enqueue_on_commit(fanout.pk, fanout.cursor, _route_of(fanout))
+        raise
+    return created
+
+
+def _chunk_under_lease(fanout_id: UUID | str, token: str) -> int | None:
+    # The lock waits for a cancel under way; a fan-out cancelled since the claim is left.
+    fanout = (
+        Fanout.objects.select_for_update()
+        .filter(pk=fanout_id, status=FanoutStatus.RUNNING, leased_by=token)
+        .first()
+    )
+    if fanout is None:
+        return None
+    room = settings.NOTIFLOW_FANOUT_MAX_AUDIENCE - fanout.created
+    size = min(settings.NOTIFLOW_FANOUT_CHUNK_SIZE, room)
+    if size <= 0:
+        _audience_full(fanout, token)
+        return 0
+    chunk = _chunk_read(fanout, size)
+    try:
+        created, refused = _chunk_create(
+            _request_of(fanout),
+            [key for _, key in chunk],
+            actor=fanout.created_by,
+            fanout=fanout,
+        )
+    except _WorkflowGone as gone:
+        fanout_release(fanout.pk, token=token, status=FanoutStatus.FAILED, error=str(gone))
+        logger.warning("fan-out %s failed: %s", fanout.pk, gone)
+        return 0
+    done = len(chunk) < size
+    fanout_release(
+        fanout.pk,
+        token=token,
+        status=FanoutStatus.DONE if done else FanoutStatus.RUNNING,
+        cursor=chunk[-1][0] if chunk else fanout.cursor,
+        created=created,
+        error=f"{len(refused)} run(s) left out: {refused[0]}" if refused else "",
+        nudged=not done,
+    )
+    if not done:
+        route = _route_of(fanout)
+        fanout_chunks_enqueue_on_commit([FanoutNudge(fanout.pk, route.queue, route.priority)])
     fanout_runs_observe(workflow=fanout.workflow_key, created=created)
     return created
 
 
 class FanoutPaused(Exception):
     """The chunk could not be created now (no live worker serves the queue); nothing was
-    changed and the sweeper resumes the fan-out."""
+    changed and the fan-out is due again after NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS."""
 
 
 class _WorkflowGone(Exception):
@@ -416,17 +455,7 @@ def _request_of(fanout: Fanout) -> FanoutRequest:
     )
 
 
-def _advance(fanout: Fanout, cursor: int, created: int, done: bool, refused: list[str]) -> None:
-    changes: dict[str, Any] = {"cursor": cursor, "created": F("created") + created}
-    if done:
-        changes.update(status=FanoutStatus.DONE, finished_at=Now())
-    if refused:
-        changes["last_error"] = f"{len(refused)} run(s) left out: {refused[0]}"
-    Fanout.objects.filter(pk=fanout.pk).update(**changes, updated_at=Now())
-    fanout.cursor = cursor
-
-
-def _audience_full(fanout: Fanout) -> None:
+def _audience_full(fanout: Fanout, token: str) -> None:
     """The fan-out made NOTIFLOW_FANOUT_MAX_AUDIENCE runs: done, saying so when its topic grew
     past that after the request (subscribers are left without a run)."""
     more = _chunk_read(fanout, 1)
@@ -434,72 +463,10 @@ def _audience_full(fanout: Fanout) -> None:
         f"stopped at NOTIFLOW_FANOUT_MAX_AUDIENCE ({settings.NOTIFLOW_FANOUT_MAX_AUDIENCE} "
         "runs): the topic grew past it after the request"
     )
-    Fanout.objects.filter(pk=fanout.pk).update(
-        status=FanoutStatus.DONE,
-        finished_at=Now(),
-        updated_at=Now(),
-        **({"last_error": error} if more else {}),
-    )
-
-
-def _fail(fanout: Fanout, message: str) -> None:
-    Fanout.objects.filter(pk=fanout.pk).update(
-        status=FanoutStatus.FAILED, last_error=message, finished_at=Now(), updated_at=Now()
-    )
-    logger.warning("fan-out %s failed: %s", fanout.pk, message)
-
-
-def fanout_error_note(*, fanout_id: UUID | str, message: str) -> None:
-    """Say in `last_error` why a chunk could not be done (it was rolled back; the fan-out stays
-    running and the sweeper tries again), so that an operator sees why it does not move."""
-    Fanout.objects.filter(pk=fanout_id, status=FanoutStatus.RUNNING).update(
-        last_error=message[:2000]
-    )
+    fanout_release(fanout.pk, token=token, status=FanoutStatus.DONE, error=error if more else "")
 
 
 def _route_of(fanout: Fanout) -> _Route:
     workflow = Workflow.objects.only("queue", "priority").get(key=fanout.workflow_key)
     priority = workflow.priority if fanout.priority is None else fanout.priority
     return _Route(workflow.queue, priority)
-
-
-def fanouts_resume() -> int:
-    """Publish a chunk task for each running fan-out whose row has not moved for
-    NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS (its task was lost), and mark it moved; how many. A
-    fan-out whose chunk is being done (its row locked) is left alone."""
-    stalled_since = Now() - timedelta(seconds=settings.NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS)
-    with transaction.atomic():
-        stalled = list(
-            Fanout.objects.select_for_update(skip_locked=True)
-            .filter(status=FanoutStatus.RUNNING, updated_at__lt=stalled_since)
-            .order_by("updated_at")[: settings.NOTIFLOW_SWEEP_BATCH_SIZE]
-        )
-        if not stalled:
-            return 0
-        Fanout.objects.filter(pk__in=[f.pk for f in stalled]).update(updated_at=Now())
-        for fanout in stalled:
-            try:
-                route = _route_of(fanout)
-            except Workflow.DoesNotExist:
-                _fail(fanout, f"workflow {fanout.workflow_key!r} does not exist")
-                continue
-            _chunk_enqueue_on_commit(fanout.pk, fanout.cursor, route)
-    return len(stalled)
-
-
-def _chunk_enqueue_on_commit(fanout_id: UUID, cursor: int, route: _Route) -> None:
-    transaction.on_commit(lambda: _chunk_publish(str(fanout_id), cursor, route))
-
-
-def _chunk_publish(fanout_id: str, cursor: int, route: _Route) -> None:
-    """Publish now, by task name (triggers does not import workers). A broker failure is logged,
-    not raised: the sweeper resumes the fan-out."""
-    call = TaskCall(
-        args=[fanout_id, cursor],
-        queue=route.queue,
-        priority=broker_priority(route.priority, broker_url=current_app.conf.broker_url),
-    )
-    try:
-        tasks_publish(FANOUT_CHUNK_TASK, [call], direct=settings.NOTIFLOW_DIRECT_PUBLISH)
-    except Exception:
-        logger.warning("broker unavailable; the sweeper will resume fan-out %s", fanout_id)

@@ -35,7 +35,7 @@ from triggers.sql import (
     STATUS_PARAMS,
     TRIGGER_COLUMNS,
 )
-from triggers.state import trigger_from_row
+from triggers.steps import trigger_from_row
 from workflows.models import Workflow, WorkflowVersion
 from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 

@@ -12,8 +12,8 @@ How the statements and their fragments compose:
 - **Events**: the statements here write their trigger_event rows with one INSERT,
   `event_insert()`; the claim's and the release's functions write theirs in their bodies.
 - **The claim and the release** are not assembled here: each is a database function, whole in
-  triggers migration 0019 (`notiflow_claim_v3`, `notiflow_release_v3`; earlier versions in 0013
-  and 0015); CLAIM_SQL and RELEASE_SQL are their calls.
+  triggers migration 0019 (`notiflow_claim_v3`, `notiflow_release_v3`; version 2 of 0015 for
+  the workers of the release before; version 1, of 0013, dropped by 0020); CLAIM_SQL and RELEASE_SQL are their calls.
 - **One clock**: the database's `statement_timestamp()` (docs/design.md, rule 15); a due time
   is a duration added to it (`due_in`), never an instant computed elsewhere.
 - **Parameters** are named; the statements here take STATUS_PARAMS.

@@ -1,4 +1,5 @@
-r"""The trigger state machine. Every status change goes through a function here, and each one
+r"""The trigger state machine. Every status change goes through a function here or in
+triggers/steps.py (a step's claim and release), and each one
 writes its TriggerEvent in the same statement or transaction as the change itself.
 
     enqueued --claim--> processing --release--> enqueued (next node, delay or retry)
@@ -13,24 +14,19 @@ it), so retry_now and requeue refuse it; cancel still applies (docs/design.md, r
 
 from __future__ import annotations
 
-import copy
-import json
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 from uuid import UUID
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models.functions import Now
 
-from common.db import fetchone_prepared
 from common.leases import lease_free
 from events import catalog as events
 from events.services.outbox import Announcement, events_record
 from triggers.hooks import CANCELLED_HOOKS
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
-from triggers.sql import CLAIM_SQL, RELEASE_SQL, TRIGGER_COLUMNS
 
 # The longest `delete_reason` trigger_delete accepts (the API, the admin and the schema say so).
 MAX_DELETE_REASON_LENGTH = 1000
@@ -46,212 +42,6 @@ class TriggerStateConflict(Exception):
     def __init__(self, trigger: TriggerInstance, message: str):
         super().__init__(message)
         self.trigger = trigger
-
-
-def claim_params(
-    *,
-    trigger_id: UUID | str,
-    worker_id: str,
-    lease_seconds: float,
-    channels: Sequence[str] = (),
-) -> dict[str, Any]:
-    """The parameters of triggers.sql.CLAIM_SQL: the send ledger is opened when the node the claim
-    lands on is of a type in `channels`."""
-    return {
-        "id": str(trigger_id),
-        "worker": worker_id,
-        "lease": lease_seconds,
-        "channels": list(channels),
-    }
-
-
-class Claimed(NamedTuple):
-    """A claim that applied: the run as claimed, what the claim found in its send ledger (the
-    row's send_count after opening it, or the result of a send already completed; both None for
-    a node that does not send), the database's clock as the claim read it, the suppression
-    list's generation (a send node's; deliveries.suppression.SuppressionCache) and whether any
-    webhook endpoint exists to hear the step's events (if not, the release is given none)."""
-
-    trigger: TriggerInstance
-    ledger_send_count: int | None
-    ledger_result: Any
-    claimed_at: datetime
-    suppression_generation: int | None = None
-    announced_to: bool = True
-
-
-def trigger_claim_with(
-    *,
-    trigger_id: UUID | str,
-    worker_id: str,
-    lease_seconds: float,
-    channels: Sequence[str] = (),
-) -> Claimed | None:
-    """Take the lease on a trigger that is due (or whose lease expired): one call of
-    `notiflow_claim_v2` (triggers migration 0015), which also opens the send ledger (rule 6) when
-    the node it lands on is of a type in `channels`. Under any number of concurrent or duplicated
-    messages exactly one caller gets the row; the others get None (and nothing is written), as
-    they do for a trigger that is not due, is terminal, or does not exist. `worker_id` must be
-    unique per claim (it fences later writes)."""
-    params = claim_params(
-        trigger_id=trigger_id,
-        worker_id=worker_id,
-        lease_seconds=lease_seconds,
-        channels=channels,
-    )
-    row = fetchone_prepared(CLAIM_SQL, params)
-    if row is None:
-        return None
-    width = len(TRIGGER_COLUMNS)
-    return Claimed(trigger_from_row(row[:width]), *row[width:])
-
-
-def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:
-    """A TriggerInstance from a row of TRIGGER_COLUMNS (as RETURNING gives it), without a query."""
-    values = dict(zip(TRIGGER_COLUMNS, row, strict=True))
-    for name in ("payload", "vars"):
-        if isinstance(values[name], str):
-            values[name] = json.loads(values[name])
-    return TriggerInstance.from_db(connection.alias, TRIGGER_COLUMNS, list(values.values()))
-
-
-@dataclass(frozen=True)
-class Release:
-    """How a step leaves the trigger: its next status, cursor and due time (`wait`: a duration
-    the release adds to the database's clock, docs/design.md rule 15), what it adds to `vars`,
-    its failure count and error, and the reason its status event gives."""
-
-    status: str
-    current_node_id: str | None
-    wait: timedelta
-    reason: str
-    vars_patch: dict[str, Any] | None = None
-    attempts: int = 0
-    nudged: bool = False  # a nudge is published on commit (the sweeper need not)
-    last_error: str = ""
-
-
-@dataclass(frozen=True)
-class StepRecord:
-    """What the release writes beside the run, each None when not this time (the jsonb arguments
-    of the release function): the send ledger's outcome (workers.services.ledger), the step log
-    (only with the release), the events (events.services.outbox.announcements_json: those
-    of the release with it; those labelled 'without-release' only when the release could not
-    apply and the ledger recorded a send), and an in-app message stored with the release
-    (inbox.sql.inbox_message_json)."""
-
-    ledger: dict[str, Any] | None = None
-    step_log: dict[str, Any] | None = None
-    events: str | None = None
-    inbox: str | None = None
-
-
-def release_params(
-    *,
-    trigger_id: UUID | str,
-    lease_token: str,
-    step_node_id: str | None,
-    release: Release,
-    record: StepRecord = StepRecord(),
-) -> dict[str, Any]:
-    """The parameters of triggers.sql.RELEASE_SQL (see trigger_release)."""
-    return {
-        "id": str(trigger_id),
-        "token": lease_token,
-        "step_node": step_node_id,
-        "status": release.status,
-        "node": release.current_node_id,
-        "patch": json.dumps(release.vars_patch or {}),
-        "attempts": release.attempts,
-        "due_in": max(release.wait.total_seconds(), 0.0),
-        "nudged": release.nudged,
-        "error": release.last_error,
-        "finished": release.status in TERMINAL_STATUSES,
-        "reason": release.reason,
-        "ledger": None if record.ledger is None else json.dumps(record.ledger),
-        "step_log": None if record.step_log is None else json.dumps(record.step_log),
-        "events": record.events,
-        "inbox": record.inbox,
-    }
-
-
-# What the release function sets, column by column, computed in memory from the trigger as
-# claimed, the Release and the step's clock `now` (standing for the function's clock): the events
-# the release writes announce the trigger as the release leaves it, and are built before it runs.
-# The function's SET clause is the rule; this is its mirror for the announcements, held equal to
-# the row the function leaves by tests/test_rule_homes.py, column by column.
-_Value = Callable[[TriggerInstance, Release, datetime], Any]
-RELEASED_VALUES: dict[str, _Value] = {
-    "status": lambda t, r, now: r.status,
-    "current_node_id": lambda t, r, now: r.current_node_id,
-    "vars": lambda t, r, now: {**t.vars, **(r.vars_patch or {})},
-    "attempts": lambda t, r, now: r.attempts,
-    "available_at": lambda t, r, now: now + max(r.wait, timedelta(0)),
-    "lease_until": lambda t, r, now: None,
-    "leased_by": lambda t, r, now: "",
-    "nudged_at": lambda t, r, now: now if r.nudged else None,
-    "last_error": lambda t, r, now: r.last_error,
-    "completed_at": lambda t, r, now: now if r.status in TERMINAL_STATUSES else None,
-    "updated_at": lambda t, r, now: now,
-}
-
-
-def released_copy(trigger: TriggerInstance, release: Release, *, now: datetime) -> TriggerInstance:
-    """`trigger` (as claimed) as the release leaves it, in memory, for what announces the change:
-    each column of RELEASED_VALUES."""
-    # A shallow copy of the instance's fields (copy.copy goes through pickling's protocol:
-    # ten times slower, on every send step).
-    after = TriggerInstance.__new__(TriggerInstance)
-    after.__dict__.update(trigger.__dict__, _state=copy.copy(trigger._state))
-    for column, value in RELEASED_VALUES.items():
-        setattr(after, column, value(trigger, release, now))
-    return after
-
-
-class Route(NamedTuple):
-    """Where a trigger's nudges go (docs/design.md, rule 11): its workflow's queue as it is now,
-    and the trigger's priority (0-9, higher is more urgent)."""
-
-    queue: str
-    priority: int
-
-
-def trigger_release(
-    *,
-    trigger: TriggerInstance,
-    lease_token: str,
-    release: Release,
-) -> Route | None:
-    """End a step under the lease `lease_token` as `release` says.
-
-    One call of the release function (RELEASE_FUNCTION, triggers migration 0019). Fenced: it only applies while
-    the trigger is still `processing` under this very lease, so a worker whose lease expired
-    (and was reclaimed) or whose trigger was cancelled changes nothing. The status event commits
-    with it. Returns the route of the trigger's next nudge when the release applied, None when
-    it did not.
-    """
-    released = trigger_release_with(trigger=trigger, lease_token=lease_token, release=release)
-    return released[0] if released else None
-
-
-def trigger_release_with(
-    *,
-    trigger: TriggerInstance,
-    lease_token: str,
-    release: Release,
-    record: StepRecord = StepRecord(),
-) -> tuple[Route, list[int] | None] | None:
-    """trigger_release, writing `record` in the same call (see StepRecord); beside the route,
-    the ids of the deliveries to nudge after commit (None: none)."""
-    params = release_params(
-        trigger_id=trigger.pk,
-        lease_token=lease_token,
-        step_node_id=trigger.current_node_id,
-        release=release,
-        record=record,
-    )
-    row = fetchone_prepared(RELEASE_SQL, params)
-    return (Route(row[0], row[1]), row[2]) if row else None
 
 
 def _locked_at(trigger_id: UUID | str) -> tuple[TriggerInstance, datetime]:

@@ -1,7 +1,8 @@
 """Runs as leased work (common/leased_work.py; docs/design.md, "Leased work"): a trigger waits
 `enqueued`, is leased while `processing`, and is never worked on once soft-deleted (rule 12). Its
 nudge goes to the queue of its workflow as it is now, at the trigger's priority (rule 11), most
-urgent first. The claim and the release are the run's own statements (triggers/sql.py).
+urgent first. Its sweeps are written whole in triggers/statements/runs_sweep_*.sql; the claim
+and the release are the run's own functions (triggers/sql.py).
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from common.leased_work import LeasedWork, Swept
+from common.statements import statement_load
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
-from triggers.sql import ENQUEUED, PROCESSING, STATUS_PARAMS, TRIGGER_TABLE
+from triggers.sql import STATUS_PARAMS, TRIGGER_TABLE
 from workflows.models import Workflow
 
 
@@ -27,11 +29,8 @@ def _nudge(row: Swept) -> Nudge:
 RUNS: LeasedWork[Nudge] = LeasedWork(
     name="run",
     table=TRIGGER_TABLE,
-    waiting=f"status = {ENQUEUED}",
-    leased=f"status = {PROCESSING}",
-    live="deleted_at IS NULL",
-    route=f"(SELECT w.queue FROM {Workflow._meta.db_table} w WHERE w.id = t.workflow_id), t.priority",  # noqa: S608 (names from the models)
-    urgency="priority DESC",
+    sweep_due_sql=statement_load(__file__, "runs_sweep_due"),
+    sweep_expired_sql=statement_load(__file__, "runs_sweep_expired"),
     params=STATUS_PARAMS,
     queues=_queues,
     nudge=_nudge,

@@ -65,6 +65,11 @@ class EventWait(models.Model):
     # The W3C traceparent of the request that posted the resolving event (empty: tracing off,
     # or not resolved by a post): the resumed step's span links to it (docs/design.md, "Traces").
     trace_context = models.CharField(max_length=55, blank=True, default="", db_default="")
+    # Its timeout as leased work (common/leased_work.py; waits/work.py WAITS): due at `deadline`,
+    # nudged (`nudged_at`) as a timeout task, which leases it (`lease_until`, `leased_by`).
+    lease_until = models.DateTimeField(null=True, blank=True)
+    leased_by = models.CharField(max_length=255, blank=True, default="", db_default="")
+    nudged_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "event_wait"
@@ -80,11 +85,17 @@ class EventWait(models.Model):
                 name="event_wait_open_idx",
                 condition=models.Q(resolved_at__isnull=True),
             ),
-            # What times out: the open waits by deadline (the sweeper).
+            # What times out: the open waits by deadline (the waits' sweep of due timeouts).
             models.Index(
                 fields=["deadline"],
                 name="event_wait_deadline_idx",
                 condition=models.Q(resolved_at__isnull=True),
+            ),
+            # Timeouts whose worker died (the waits' sweep of expired leases).
+            models.Index(
+                fields=["lease_until"],
+                name="event_wait_lease_idx",
+                condition=models.Q(resolved_at__isnull=True, lease_until__isnull=False),
             ),
         ]
 

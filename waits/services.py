@@ -10,10 +10,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 
 from common import tracing
+from common.leases import lease_token
 from common.metrics import event_posted_observe, waits_timed_out_observe
+from common.statements import statement_load
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from waits import sql
 
@@ -26,6 +29,10 @@ EVENT_NAME_MAX = 200
 LOOKBACK_READ_MAX = 1000
 
 CREATED, SAME, CONFLICT = "created", "same", "conflict"
+# What a wait's timeout did (wait_time_out).
+RESUMED, CLOSED = "resumed", "closed"
+_CLAIM_SQL = statement_load(__file__, "wait_claim")
+_GIVE_BACK_SQL = statement_load(__file__, "wait_give_back")
 
 
 def match_text(value: Any) -> str:
@@ -140,15 +147,32 @@ def waits_cancel(trigger_ids: list[Any]) -> int:
         return cursor.rowcount
 
 
-def waits_time_out(*, batch: int = 1000) -> int:
-    """Resolve a batch of open waits past their deadline as timed out and resume their runs
-    (the sweeper, every interval); how many runs it resumed."""
+def wait_time_out(*, wait_id: int, worker_id: str) -> str | None:
+    """Close the open wait `wait_id` past its deadline under a lease (leased work: waits/work.py),
+    as its timeout task does: claimed (nothing when another worker holds it, or it is resolved
+    or not yet due), then in one transaction resolved as timed out (or received with its
+    message's recorded state) and its run, `waiting` at the node, resumed through triggers'
+    function and nudged after commit. A run being worked on is not waited for: the wait is given
+    back and the next sweep nudges it again. What it did: RESUMED, CLOSED (no run to resume),
+    or None."""
+    token = lease_token(worker_id)
+    ids: dict[str, Any] = {"id": wait_id, "token": token}
+    with connection.cursor() as cursor:
+        cursor.execute(_CLAIM_SQL, {**ids, "lease": settings.NOTIFLOW_LEASE_SECONDS})
+        if cursor.fetchone() is None:
+            return None
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(sql.TIMEOUTS_SQL, {"batch": batch})
-        nudges = [Nudge(row[0], queue=row[1], priority=row[2]) for row in cursor.fetchall()]
-        triggers_enqueue_on_commit(nudges)
-    waits_timed_out_observe(resumed=len(nudges))
-    return len(nudges)
+        cursor.execute(sql.WAIT_TIME_OUT_SQL, ids)
+        row = cursor.fetchone()
+        if row is None:
+            cursor.execute(_GIVE_BACK_SQL, ids)
+            return None
+        _closed, run_id, queue, priority = row
+        if run_id is None:
+            return CLOSED
+        triggers_enqueue_on_commit([Nudge(run_id, queue=queue, priority=priority)])
+    waits_timed_out_observe(resumed=1)
+    return RESUMED
 
 
 @dataclass(frozen=True)

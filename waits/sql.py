@@ -16,7 +16,7 @@ state (_RECORDED) where it would otherwise time out, so a report or mark whose p
 (the process died between its commit and the post) never leaves it `received: false`.
 
 Locks are taken run row first, then wait row, by every statement that takes both (RESUME_SQL,
-TIMEOUTS_SQL, and the engine's release followed by PARK_SQL), so they cannot deadlock.
+WAIT_TIME_OUT_SQL, and the engine's release followed by PARK_SQL), so they cannot deadlock.
 
 What a wait does to its run (lock it, resume it, park it; whether it ended) is the trigger state
 machine's: its functions, called here by the names triggers/sql.py gives them (triggers
@@ -34,7 +34,7 @@ from triggers.sql import (
 )
 from workflows.nodes.inapp import INAPP_CHANNEL
 
-# The shared tail of the statements that resolve waits (RESUME_SQL, TIMEOUTS_SQL): after a CTE
+# The shared tail of the statements that resolve waits (RESUME_SQL, WAIT_TIME_OUT_SQL): after a CTE
 # `resolved` returning (trigger_id, node_id, reason, actor) for each wait it resolved, `resumed`:
 # the runs `waiting` at those nodes made due now with their status events, by the state
 # machine, with their routes (resumed_id, route_queue, route_priority).
@@ -100,7 +100,7 @@ END"""  # noqa: S608 (constants of this module, no value)
 
 
 def _expired_set(row: str) -> str:
-    """The SET of a wait past its deadline (TIMEOUTS_SQL, WAIT_EXPIRE_SQL): received with its
+    """The SET of a wait past its deadline (WAIT_TIME_OUT_SQL, WAIT_EXPIRE_SQL): received with its
     message's recorded state when `row`.recorded has one (_RECORDED), else timed out."""
     return (
         f"resolved_at = statement_timestamp(), received = {row}.recorded IS NOT NULL,\n"
@@ -159,34 +159,35 @@ FROM (SELECT 1) one
 LEFT JOIN resumed r ON true
 """  # noqa: S608 (a constant fragment, values as parameters)
 
-# The open waits past their deadline, a batch: resolved as timed out (a message wait whose
-# message's state is recorded as received, with it: _RECORDED) and, when the run is `waiting`,
-# made due now with its nudge recorded and its status event. A run being worked on is skipped
-# (SKIP LOCKED) for the next sweep; the wait of a run that ended (cancelled) is closed without
-# resuming anything.
-TIMEOUTS_SQL = f"""
+# A wait's timeout under the lease `token` (the timeout task: waits/work.py), fenced: resolved as
+# timed out (a message wait whose message's state is recorded as received, with it: _RECORDED),
+# its lease cleared, and, when its run is `waiting` at the node, the run resumed by the state
+# machine (_RESUMED: due now, its nudge recorded, its status event), whose route this answers. A run being worked on (its row locked) is not waited for: nothing is
+# written (the caller gives the wait back: wait_give_back.sql); the wait of a run that ended
+# (cancelled) or is gone is closed without resuming anything. The run row is locked first.
+WAIT_TIME_OUT_SQL = f"""
 WITH due AS (
     SELECT w.id, w.trigger_id, {_RECORDED} AS recorded
     FROM event_wait w
-    WHERE w.resolved_at IS NULL AND w.deadline <= statement_timestamp()
-    ORDER BY w.deadline
-    LIMIT %(batch)s
+    WHERE w.id = %(id)s AND w.leased_by = %(token)s AND w.resolved_at IS NULL
 ),
 held AS (
     SELECT h.held_id AS id FROM {RUNS_HOLD_FUNCTION}(ARRAY(SELECT trigger_id FROM due), true) h
 ),
 resolved AS (
     UPDATE event_wait w
-    SET {_expired_set("due")}
+    SET {_expired_set("due")}, lease_until = NULL, leased_by = ''
     FROM due
-    WHERE w.id = due.id AND w.resolved_at IS NULL AND due.trigger_id IN (SELECT id FROM held)
+    WHERE w.id = due.id AND due.trigger_id IN (SELECT id FROM held)
     RETURNING w.trigger_id, w.node_id,
               CASE WHEN w.received THEN 'recorded ' || w.name || ' ' || (w.event ->> 'id')
                    ELSE 'wait timed out' END AS reason,
               'sweeper' AS actor
 ),
 {_RESUMED}
-SELECT r.resumed_id, r.route_queue, r.route_priority FROM resumed r
+SELECT true AS closed, r.resumed_id, r.route_queue, r.route_priority
+FROM resolved
+LEFT JOIN resumed r ON r.resumed_id = resolved.trigger_id
 """  # noqa: S608 (a constant fragment, values as parameters)
 
 # A run's wait at a node, registered once (a step run again finds the first one), with its
@@ -255,7 +256,7 @@ WHERE w.id = wait.id AND w.resolved_at IS NULL
 
 # A wait whose deadline passed, closed by the node itself (a run claimed again at the node
 # before the sweeper got to it): timed out, or, a message wait whose message's state is
-# recorded, received with it (_RECORDED), as TIMEOUTS_SQL does.
+# recorded, received with it (_RECORDED), as WAIT_TIME_OUT_SQL does.
 WAIT_EXPIRE_SQL = f"""
 WITH wait AS (
     SELECT w.id, {_RECORDED} AS recorded FROM event_wait w

@@ -7,10 +7,12 @@ import os
 import socket
 
 from celery import Task, shared_task
-from django.conf import settings
 
-from triggers.fanout import FanoutPaused, fanout_chunk, fanout_error_note, fanouts_resume
-from waits.services import waits_time_out
+from common.leased_work import work_sweep
+from triggers.fanout import FanoutPaused, fanout_chunk
+from triggers.fanout_work import FANOUTS
+from waits.services import wait_time_out
+from waits.work import WAITS
 from workers.services.engine import steps_execute
 from workers.services.flow import flow_state_prune
 from workers.services.sweeper import sweep as sweep_due
@@ -32,40 +34,65 @@ def execute_node(self: Task, trigger_id: str) -> str | None:
     return steps_execute(trigger_id=trigger_id, worker_id=worker_id(), queue=queue)
 
 
+# One beat entry per sweep (settings CELERY_BEAT_SCHEDULE), so a slow one never delays another.
 # No task events: every few seconds, they filled Flower's task list (which cannot hide a task by
 # name) with sweeps. A sweep that did something logs it; one that failed is logged by Celery.
 @shared_task(name="workers.sweep", ignore_result=True, send_events=False)
 def sweep() -> int:
-    """Time out event waits past their deadline, re-nudge due triggers and expired leases, resume fan-outs whose task was lost, and prune the throttle and digest state past
-    its use (run by celery beat every few seconds)."""
-    timed_out = waits_time_out(batch=settings.NOTIFLOW_SWEEP_BATCH_SIZE)
-    if timed_out:
-        logger.info("sweeper resumed %d waiting run(s) whose wait timed out", timed_out)
+    """Re-nudge due runs and those whose lease expired (run by celery beat every sweep
+    interval)."""
     nudged = sum(len(batch) for batch in sweep_due())
     if nudged:
         logger.info("sweeper nudged %d trigger(s)", nudged)
-    resumed = fanouts_resume()
-    if resumed:
-        logger.info("sweeper resumed %d fan-out(s)", resumed)
-    passes, digests, _ = flow_state_prune()
-    if passes or digests:
-        logger.info("sweeper pruned %d throttle pass(es), %d digest(s)", passes, digests)
     return nudged
 
 
+@shared_task(name="workers.fanouts_sweep", ignore_result=True, send_events=False)
+def fanouts_sweep() -> int:
+    """Send again the chunk task of a fan-out whose worker died (its lease expired) or whose task
+    was lost, and that of one due again after a chunk it gave back."""
+    nudged = sum(len(batch) for batch in work_sweep(FANOUTS))
+    if nudged:
+        logger.info("fan-outs' sweeper resumed %d fan-out(s)", nudged)
+    return nudged
+
+
+@shared_task(name="workers.waits_sweep", ignore_result=True, send_events=False)
+def waits_sweep() -> int:
+    """Nudge the timeout of every open event wait due (or about to be), and of those whose
+    worker died while timing them out."""
+    nudged = sum(len(batch) for batch in work_sweep(WAITS))
+    if nudged:
+        logger.info("waits' sweeper nudged %d wait timeout(s)", nudged)
+    return nudged
+
+
+@shared_task(name="workers.flow_state_prune", ignore_result=True, send_events=False)
+def flow_state_prune_run() -> int:
+    """Prune the throttle and digest state past its use."""
+    passes, digests, _ = flow_state_prune()
+    if passes or digests:
+        logger.info("sweeper pruned %d throttle pass(es), %d digest(s)", passes, digests)
+    return passes + digests
+
+
 @shared_task(name="workers.fanout_chunk", ignore_result=True)
-def fanout_chunk_run(fanout_id: str, cursor: int) -> int | None:
-    """Create the runs of a fan-out's next chunk (triggers.fanout): nothing when another task
-    did that chunk already. A chunk refused for want of a live worker, or that failed, is
-    rolled back, noted in the fan-out's `last_error`, and resumed by the sweeper."""
+def fanout_chunk_run(fanout_id: str, cursor: int | None = None) -> int | None:
+    """Create the runs of a fan-out's next chunk under a lease (triggers.fanout): nothing when
+    another task holds the fan-out or it is not due. A chunk refused for want of a live worker,
+    or that failed, is rolled back and given back with its reason in `last_error`, due again
+    later. (`cursor`: what the chunk tasks of the release before leases carried; the lease
+    decides now.)"""
     try:
-        return fanout_chunk(fanout_id=fanout_id, cursor=cursor)
+        return fanout_chunk(fanout_id=fanout_id, worker_id=worker_id())
     except FanoutPaused as exc:
         logger.warning("fan-out %s paused: %s", fanout_id, exc)
-        fanout_error_note(fanout_id=fanout_id, message=f"paused: {exc}")
         return None
-    except Exception as exc:
-        # Rolled back; the sweeper resumes it. Said where the operator looks, then raised for
-        # Celery's log.
-        fanout_error_note(fanout_id=fanout_id, message=f"chunk failed: {exc!r}")
-        raise
+
+
+@shared_task(name="workers.wait_time_out", ignore_result=True)
+def wait_time_out_run(wait_id: int) -> str | None:
+    """Close one open event wait past its deadline under a lease (waits.services): timed out,
+    or received with its message's recorded state, and its run resumed; nothing when another
+    worker holds it or it was resolved meanwhile."""
+    return wait_time_out(wait_id=wait_id, worker_id=worker_id())

@@ -44,6 +44,7 @@ from common import tracing
 from common.backoff import backoff
 from common.db import fetchone_prepared
 from common.leased_work import nudge_schedule, work_sweep
+from common.leases import lease_token
 from common.metrics import webhook_delivery_observe
 from events.dispatch import deliveries_enqueue_on_commit
 from events.hooks import RUN_TRACE_CONTEXT
@@ -85,7 +86,7 @@ def delivery_claim(delivery_id: int, *, worker_id: str) -> Claimed | None:
     - its endpoint already has NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY deliveries in flight: it
       is deferred by one attempt's deadline (and nudged then).
     """
-    token = f"{worker_id}/{uuid.uuid4().hex[:12]}"
+    token = lease_token(worker_id)
     defer = settings.NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS
     defer_nudged, countdown = nudge_schedule(defer)
     row = fetchone_prepared(

@@ -22,13 +22,8 @@ from tests.workers.helpers import due_trigger
 from triggers.announce import announcement
 from triggers.models import TriggerInstance
 from triggers.representation import trigger_json
-from triggers.state import (
-    Release,
-    StepRecord,
-    released_copy,
-    trigger_cancel,
-    trigger_release_with,
-)
+from triggers.state import trigger_cancel
+from triggers.steps import Release, StepRecord, released_copy, trigger_release_with
 from workers.services.engine import step_execute
 
 pytestmark = [pytest.mark.django_db]

@@ -17,7 +17,8 @@ from inbox.models import InboxMessage
 from tests.factories import chain
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
-from triggers.state import trigger_cancel, trigger_release_with
+from triggers.state import trigger_cancel
+from triggers.steps import trigger_release_with
 from workers.services.engine import step_execute
 from workflows.markdown import markdown_safe_html
 from workflows.validation import workflow_validate

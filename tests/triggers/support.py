@@ -8,7 +8,7 @@ from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import Release, trigger_claim_with, trigger_release
+from triggers.steps import Release, trigger_claim_with, trigger_release
 
 TOKEN = "test-host:1/abc"
 

@@ -12,17 +12,15 @@ import pytest
 from django.db.models.functions import Now
 from django.test import override_settings
 
+from common import leased_work
+from common.leased_work import work_sweep
 from recipients.models import Fanout, Recipient, Topic, TopicSubscription
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, delay_node
 from triggers import fanout as fanout_module
-from triggers.fanout import (
-    FanoutRequest,
-    fanout_chunk,
-    fanout_run_key,
-    fanout_start,
-    fanouts_resume,
-)
+from triggers import fanout_work
+from triggers.fanout import FanoutRequest, fanout_chunk, fanout_run_key, fanout_start
+from triggers.fanout_work import FANOUTS, fanout_claim
 from triggers.models import TriggerInstance
 from triggers.services import MAX_IDEMPOTENCY_KEY_LENGTH, TriggerRejected
 
@@ -53,7 +51,7 @@ def run_to_the_end(fanout_id) -> list[int | None]:
         fanout = Fanout.objects.get(pk=fanout_id)
         if fanout.status != "running":
             return created
-        created.append(fanout_chunk(fanout_id=fanout.pk, cursor=fanout.cursor))
+        created.append(fanout_chunk(fanout_id=fanout.pk, worker_id="w"))
 
 
 def runs_of(workflow) -> list[TriggerInstance]:
@@ -65,7 +63,7 @@ def published(monkeypatch) -> list[tuple[str, list]]:
     """The chunk tasks the fan-out publishes: (task name, calls)."""
     calls: list[tuple[str, list]] = []
     monkeypatch.setattr(
-        fanout_module, "tasks_publish", lambda name, c, **_: calls.append((name, list(c)))
+        fanout_work, "tasks_publish", lambda name, c, **_: calls.append((name, list(c)))
     )
     return calls
 
@@ -91,7 +89,7 @@ def test_a_topic_trigger_answers_202_and_the_chunks_make_one_run_per_subscriber(
     fanout_id = response.json()["fanout_id"]
     assert response.json()["status"] == "running" and response.json()["created"] == 0
     ((task, (call,)),) = published
-    assert (task, call.args) == ("workers.fanout_chunk", [fanout_id, 0])
+    assert (task, call.args) == ("workers.fanout_chunk", [fanout_id])
     assert runs_of(workflow) == []  # the workers make the runs
 
     # 4 subscribers left: 2 and 2; a full chunk may not be the last, and an empty one ends it.
@@ -107,13 +105,19 @@ def test_a_topic_trigger_answers_202_and_the_chunks_make_one_run_per_subscriber(
 
 
 @override_settings(NOTIFLOW_FANOUT_CHUNK_SIZE=3)
-def test_a_chunk_done_again_or_a_stale_task_creates_no_run_twice(published):
+def test_a_chunk_done_again_or_a_task_while_another_holds_the_lease_creates_no_run_twice(
+    published,
+):
     workflow = a_workflow()
     topic, keys = audience(7)
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
 
-    assert fanout_chunk(fanout_id=fanout.pk, cursor=0) == 3
-    assert fanout_chunk(fanout_id=fanout.pk, cursor=0) is None  # a late copy of that task
+    assert fanout_chunk(fanout_id=fanout.pk, worker_id="w") == 3
+    # A copy of the chain's task while another worker holds the fan-out: skipped, not waited for.
+    assert fanout_claim(fanout.pk, token="other/1")
+    assert fanout_chunk(fanout_id=fanout.pk, worker_id="w") is None
+    # That worker died: its lease expired, and the fan-out is taken again.
+    Fanout.objects.filter(pk=fanout.pk).update(lease_until=Now() - timedelta(seconds=1))
     # As if the cursor had been lost after the runs were made (a resume from an older cursor):
     Fanout.objects.filter(pk=fanout.pk).update(cursor=0)
     assert run_to_the_end(fanout.pk) == [0, 3, 1]
@@ -205,29 +209,52 @@ def test_chunk_tasks_go_to_the_workflow_queue_at_the_fanout_priority(
     assert (first.queue, second.queue) == ("billing", "billing")
     # Redis pops the lowest step first: broker priority 9 - Notiflow's (common.broker).
     assert (first.priority, second.priority) == (9 - 8, 9 - 3)
-    fanout_chunk(fanout_id=urgent.pk, cursor=0)
+    fanout_chunk(fanout_id=urgent.pk, worker_id="w")
     (run,) = TriggerInstance.objects.filter(workflow=workflow, idempotency_key__contains=":a:")
     assert run.priority == 8
 
 
-def test_the_sweeper_resumes_a_stalled_fanout_once_per_interval(
-    published, django_capture_on_commit_callbacks
+@pytest.fixture
+def line(monkeypatch):
+    """The workflows' queues' length as the sweeps see it."""
+    waiting = {"length": 0}
+    monkeypatch.setattr(leased_work, "nudges_waiting", lambda queues: waiting["length"])
+    return waiting
+
+
+def test_the_fanouts_sweep_sends_a_lost_chunk_task_again_and_that_of_a_dead_worker(
+    published, line, django_capture_on_commit_callbacks
 ):
-    workflow = a_workflow()
+    """Leased work (common/leased_work.py): a running fan-out whose chunk task was published
+    long ago and never taken gets it again, once per NOTIFLOW_RENUDGE_AFTER_SECONDS and only
+    while the line is short; one whose worker died gets it at once whatever the line; one
+    under a live lease, or finished, never."""
+    workflow = a_workflow(key=f"billing.{unique('wf')}", priority=3)
     topic, _ = audience(3)
-    fanout, _ = fanout_start(FanoutRequest(workflow.key, "k", topic, {}))
-    done, _ = fanout_start(FanoutRequest(workflow.key, "k2", topic, {}))
+    lost, _ = fanout_start(FanoutRequest(workflow.key, "lost", topic, {}, priority=7))
+    dead, _ = fanout_start(FanoutRequest(workflow.key, "dead", topic, {}))
+    held, _ = fanout_start(FanoutRequest(workflow.key, "held", topic, {}))
+    done, _ = fanout_start(FanoutRequest(workflow.key, "done", topic, {}))
+    long_ago = Now() - timedelta(minutes=5)
     Fanout.objects.filter(pk=done.pk).update(status="done")
-    Fanout.objects.filter(pk__in=[fanout.pk, done.pk]).update(
-        updated_at=Now() - timedelta(minutes=5)
-    )
+    Fanout.objects.update(nudged_at=long_ago, available_at=long_ago)
+    assert fanout_claim(dead.pk, token="dead/1") and fanout_claim(held.pk, token="held/1")
+    Fanout.objects.filter(pk=dead.pk).update(lease_until=long_ago)
 
-    with django_capture_on_commit_callbacks(execute=True):
-        assert fanouts_resume() == 1
-        assert fanouts_resume() == 0  # it just moved
+    def swept() -> list[tuple[str, list, str, int]]:
+        published.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            work_sweep(FANOUTS)
+        return [(name, c.args, c.queue, c.priority) for name, calls in published for c in calls]
 
-    ((_, (call,)),) = published
-    assert call.args == [str(fanout.pk), 0]
+    line["length"] = 10_000  # a long line: the lost task is most likely in it
+    assert swept() == [("workers.fanout_chunk", [str(dead.pk)], "billing", 9 - 3)]
+    line["length"] = 0
+    assert swept() == [("workers.fanout_chunk", [str(lost.pk)], "billing", 9 - 7)]
+    assert swept() == []  # both nudged just now
+
+    assert fanout_chunk(fanout_id=dead.pk, worker_id="w") == 3  # a new worker takes it
+    assert fanout_chunk(fanout_id=held.pk, worker_id="w") is None
 
 
 def test_a_fanout_whose_workflow_was_deactivated_fails_and_keeps_its_runs():
@@ -237,7 +264,7 @@ def test_a_fanout_whose_workflow_was_deactivated_fails_and_keeps_its_runs():
     workflow.active = False
     workflow.save()
 
-    assert fanout_chunk(fanout_id=fanout.pk, cursor=0) == 0
+    assert fanout_chunk(fanout_id=fanout.pk, worker_id="w") == 0
     failed = Fanout.objects.get(pk=fanout.pk)
     assert failed.status == "failed" and "not active" in failed.last_error
 
@@ -261,7 +288,8 @@ def test_a_new_fanout_needs_a_live_worker_on_its_queue():
     assert not Fanout.objects.filter(workflow_key=workflow.key).exists()
 
 
-def test_a_chunk_that_fails_is_rolled_back_and_says_why(monkeypatch):
+@override_settings(NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS=60)
+def test_a_chunk_that_fails_is_rolled_back_given_back_and_says_why(monkeypatch):
     from workers.tasks import fanout_chunk_run
 
     workflow = a_workflow()
@@ -273,11 +301,14 @@ def test_a_chunk_that_fails_is_rolled_back_and_says_why(monkeypatch):
 
     monkeypatch.setattr(fanout_module, "_chunk_create", broken)
     with pytest.raises(RuntimeError):
-        fanout_chunk_run(str(fanout.pk), 0)
+        fanout_chunk_run(str(fanout.pk))
 
     stalled = Fanout.objects.get(pk=fanout.pk)
     assert (stalled.status, stalled.cursor, stalled.created) == ("running", 0, 0)
     assert "the database said no" in stalled.last_error
+    assert (stalled.lease_until, stalled.leased_by, stalled.nudged_at) == (None, "", None)
+    assert stalled.available_at > stalled.updated_at + timedelta(seconds=59)  # due again later
+    assert fanout_chunk(fanout_id=fanout.pk, worker_id="w") is None  # not before
 
 
 def test_a_key_limited_to_workflows_sees_and_starts_only_their_fanouts():

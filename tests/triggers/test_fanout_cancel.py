@@ -14,6 +14,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from common import throttling
+from common.leased_work import work_sweep
 from recipients.models import Fanout, Recipient, TopicSubscription
 from tests.conftest import unique
 from tests.triggers.test_fanout import (
@@ -24,7 +25,8 @@ from tests.triggers.test_fanout import (
     runs_of,
 )
 from triggers.api_keys import api_key_create
-from triggers.fanout import FanoutRequest, fanout_chunk, fanout_start, fanouts_resume
+from triggers.fanout import FanoutRequest, fanout_chunk, fanout_start
+from triggers.fanout_work import FANOUTS
 from triggers.models import TriggerInstance
 
 # No chunk task reaches a broker: the tests call the chunks as the task would.
@@ -49,16 +51,17 @@ def test_a_cancelled_fanout_makes_no_more_runs_and_keeps_those_made(api_client):
     workflow = a_workflow()
     topic, _ = audience(6)
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "news", topic, {}))
-    assert fanout_chunk(fanout_id=fanout.pk, cursor=0) == 2
+    assert fanout_chunk(fanout_id=fanout.pk, worker_id="w") == 2
 
     answer = cancel(api_client, fanout.pk)
 
     assert answer.status_code == 200, answer.content
     assert (answer.json()["status"], answer.json()["runs_cancelled"]) == ("cancelled", 0)
     assert answer.json()["finished_at"] is not None
-    assert fanout_chunk(fanout_id=fanout.pk, cursor=2) is None  # the next task does nothing
-    Fanout.objects.filter(pk=fanout.pk).update(updated_at=Now() - timedelta(hours=1))
-    assert fanouts_resume() == 0  # nor does the sweeper resume it
+    assert fanout_chunk(fanout_id=fanout.pk, worker_id="w") is None  # the next task does nothing
+    long_ago = Now() - timedelta(hours=1)
+    Fanout.objects.filter(pk=fanout.pk).update(nudged_at=long_ago, lease_until=long_ago)
+    assert work_sweep(FANOUTS) == []  # nor does the fan-outs' sweep resume it
     assert {run.status for run in runs_of(workflow)} == {"enqueued"}
     assert len(runs_of(workflow)) == 2
 
@@ -68,8 +71,8 @@ def test_cancel_with_runs_cancels_the_runs_it_made_and_no_other(api_client):
     workflow = a_workflow()
     topic, keys = audience(5)
     fanout, _ = fanout_start(FanoutRequest(workflow.key, "news", topic, {}))
-    fanout_chunk(fanout_id=fanout.pk, cursor=0)
-    fanout_chunk(fanout_id=fanout.pk, cursor=Fanout.objects.get(pk=fanout.pk).cursor)
+    fanout_chunk(fanout_id=fanout.pk, worker_id="w")
+    fanout_chunk(fanout_id=fanout.pk, worker_id="w")
     other = api_client.post(
         TRIGGERS,
         {"workflow": workflow.key, "idempotency_key": "alone", "recipient": keys[0]},

@@ -44,10 +44,13 @@ def test_a_cancelled_fanout_stops_in_the_workers_and_its_runs_end_cancelled(api,
     assert fanout.status == "cancelled" and 300 <= fanout.created < SUBSCRIBERS
     assert cancelled.json()["runs_cancelled"] == fanout.created
     runs = TriggerInstance.objects.filter(workflow=workflow)
-    # Past the sweeper's resume delay and several of its intervals, nothing more is made and
-    # no run is revived (the stack sweeps every second and resumes a fan-out idle for 3 s).
+    # Past the time the fan-outs' sweep would send a chunk task again (a lease expired, a task
+    # presumed lost) and several of its intervals, nothing more is made and no run is revived.
     interval = float(STACK_SETTINGS["NOTIFLOW_SWEEP_INTERVAL_SECONDS"])
-    resume = float(STACK_SETTINGS["NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS"])
+    resume = max(
+        float(STACK_SETTINGS[name])
+        for name in ("NOTIFLOW_LEASE_SECONDS", "NOTIFLOW_RENUDGE_AFTER_SECONDS")
+    )
     deadline = time.monotonic() + resume + 3 * interval
     while time.monotonic() < deadline:
         assert runs.count() == fanout.created

@@ -15,7 +15,8 @@ from tests.factories import WorkflowFactory, chain, email_node, sms_node
 from tests.triggers.support import TOKEN, claimed, failed, new_trigger
 from triggers import dispatch
 from triggers.models import TriggerInstance
-from triggers.state import Release, trigger_release, trigger_retry_now
+from triggers.state import trigger_retry_now
+from triggers.steps import Release, trigger_release
 from workers.services.sweeper import sweep
 from workflows.services import workflow_update
 

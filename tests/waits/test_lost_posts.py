@@ -17,13 +17,13 @@ from django.utils import timezone
 from deliveries.models import DeliveryEvent
 from inbox.models import InboxMessage
 from inbox.services import inbox_mark
+from tests.support.waits import waits_time_out
 from tests.waits.test_message_waits import PAYLOAD, bell_then_wait, report, welcome_then_wait
 from tests.waits.test_wait_event import step
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerEvent, TriggerInstance
 from waits import sql
 from waits.models import EventWait, ReceivedEvent
-from waits.services import waits_time_out
 
 pytestmark = [pytest.mark.django_db]
 

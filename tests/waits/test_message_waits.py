@@ -15,11 +15,11 @@ from deliveries.services import Report, delivery_record
 from inbox.models import InboxMessage
 from inbox.tokens import recipient_token
 from tests.factories import email_node, sms_node
+from tests.support.waits import waits_time_out
 from tests.waits.test_wait_event import step
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
 from waits.models import EventWait, ReceivedEvent
-from waits.services import waits_time_out
 from workers.models import SendLedger
 
 pytestmark = [pytest.mark.django_db]

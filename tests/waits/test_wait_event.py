@@ -15,11 +15,12 @@ from django.utils import timezone
 from recipients.models import Recipient
 from tests.conftest import unique
 from tests.factories import email_node, sms_node
+from tests.support.waits import waits_time_out
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerEvent, TriggerInstance
 from triggers.state import trigger_cancel, triggers_cancel_by_key
 from waits.models import EventWait, ReceivedEvent
-from waits.services import CONFLICT, CREATED, SAME, event_receive, waits_time_out
+from waits.services import CONFLICT, CREATED, SAME, event_receive
 from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
 
@@ -258,3 +259,54 @@ def test_a_match_reads_the_runs_recipient_as_any_template_does():
 
     post(user=ada.key, account="acct-7")
     assert step(trigger).current_node_id == "thanks"
+
+
+def test_a_wait_timeout_is_leased_work_taken_once_given_back_while_its_run_is_busy(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """waits/work.py: the waits' sweep nudges a timeout task per wait due, on its run's queue at
+    its run's priority; the task leases the wait, so a copy of it does nothing while another
+    worker holds it; a worker that died is replaced once its lease expired, whatever the line;
+    a run being worked on is not waited for: the wait goes back, due."""
+    from dataclasses import replace
+
+    from common import leased_work
+    from common.leased_work import work_sweep
+    from waits.services import RESUMED, wait_time_out
+    from waits.work import WAITS
+
+    monkeypatch.setattr(leased_work, "nudges_waiting", lambda queues: 10_000)  # a long line
+    trigger = parked()
+    wait = EventWait.objects.get(trigger_id=trigger.pk)
+    long_ago = timezone.now() - timedelta(days=1)
+    EventWait.objects.filter(pk=wait.pk).update(deadline=long_ago)
+
+    def swept():
+        nudges: list = []
+        work_sweep(replace(WAITS, enqueue_on_commit=nudges.extend))
+        return [(n.wait_id, n.queue, n.priority) for n in nudges]
+
+    assert swept() == [(wait.pk, trigger.workflow.queue, trigger.priority)]
+    assert swept() == []  # nudged: not again at once
+    EventWait.objects.filter(pk=wait.pk).update(
+        lease_until=timezone.now() + timedelta(minutes=1), leased_by="other/1"
+    )
+    assert wait_time_out(wait_id=wait.pk, worker_id="w") is None  # another holds it
+    EventWait.objects.filter(pk=wait.pk).update(lease_until=long_ago, nudged_at=None)
+    assert swept() == [(wait.pk, trigger.workflow.queue, trigger.priority)]  # it died
+
+    TriggerInstance.objects.filter(pk=trigger.pk).update(status="processing")  # a step runs
+    assert wait_time_out(wait_id=wait.pk, worker_id="w") is None
+    given_back = EventWait.objects.get(pk=wait.pk)
+    assert (given_back.resolved_at, given_back.lease_until, given_back.nudged_at) == (
+        None,
+        None,
+        None,
+    )  # due, and the next sweep nudges it again
+    TriggerInstance.objects.filter(pk=trigger.pk).update(status="waiting")
+    with django_capture_on_commit_callbacks(execute=False) as published:
+        assert wait_time_out(wait_id=wait.pk, worker_id="w") == RESUMED
+    assert len(published) == 1  # the resumed run's nudge, after commit
+    closed = EventWait.objects.get(pk=wait.pk)
+    assert (closed.timed_out, closed.resolved_by, closed.leased_by) == (True, "timeout", "")
+    assert TriggerInstance.objects.get(pk=trigger.pk).status == "enqueued"

@@ -19,11 +19,11 @@ from tests.conftest import unique
 from tests.factories import WorkflowFactory, delay_node
 from tests.inbox.support import stack_headers
 from tests.support.stack import wait_for
+from tests.support.waits import waits_time_out
 from tests.workers.helpers import fire, wait_terminal
 from triggers.models import TriggerEvent, TriggerInstance
 from triggers.services import TriggerRequest, triggers_create
 from waits.models import EventWait, ReceivedEvent
-from waits.services import waits_time_out
 
 TRIGGERS = "/admin/triggers/triggerinstance/"
 

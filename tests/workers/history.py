@@ -11,7 +11,7 @@ from django.utils import timezone
 from tests.factories import WorkflowFactory, chain, sms_node
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import Release, StepRecord, trigger_claim_with, trigger_release_with
+from triggers.steps import Release, StepRecord, trigger_claim_with, trigger_release_with
 from workers.services.ledger import ledger_sent
 from workflows.semantics import sending_types
 

@@ -15,7 +15,7 @@ from tests.support.functions import claim_lock_sql
 from tests.triggers.support import claim
 from triggers.models import TriggerInstance
 from triggers.services import trigger_create
-from triggers.state import Release, trigger_release
+from triggers.steps import Release, trigger_release
 
 
 def make_trigger(**changes) -> TriggerInstance:

@@ -22,11 +22,11 @@ from events.services.endpoints import endpoint_create
 from notiflow.celery import app as celery_app
 from tests.factories import chain, delay_node, sms_node
 from tests.support.stack import ROOT
+from tests.support.waits import waits_time_out
 from triggers.models import TriggerInstance
 from triggers.sql import CLAIM_SQL
-from triggers.state import claim_params
+from triggers.steps import claim_params
 from waits.models import EventWait
-from waits.services import waits_time_out
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute
 from workers.services.roles import db_role_setup
@@ -155,9 +155,6 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
         "SELECT * FROM notiflow_claim_v2(gen_random_uuid(), 'w', 1, '{}')",
         "SELECT * FROM notiflow_release_v2(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL, NULL)",
-        "SELECT * FROM notiflow_claim_v1(gen_random_uuid(), 'w', 1, '{}')",
-        "SELECT * FROM notiflow_release_v1(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
-        " '{}', 0, now(), false, '', true, '', NULL, NULL, NULL)",
     ]
     for kind in ("web", "beat"):
         with as_role(roles[kind]):
@@ -211,6 +208,7 @@ def test_beat_role_runs_the_database_scheduler(roles, monkeypatch):
         assert "notiflow-sweeper" in scheduler.schedule
         scheduler.sync()
     assert PeriodicTask.objects.filter(name="notiflow-sweeper", task="workers.sweep").exists()
+    assert PeriodicTask.objects.filter(task="workers.waits_sweep").exists()
 
 
 @pytest.fixture
@@ -275,10 +273,11 @@ def test_worker_role_logs_in_works_and_is_refused_delete_and_truncate(committed_
 
 def test_web_and_worker_roles_run_a_fanout(roles, api_client):
     """The web role takes the topic, its subscribers and the fan-out in; the worker role makes
-    the runs (intake in the workers: it inserts triggers) and the sweeper resumes it."""
+    the runs (intake in the workers: it inserts triggers) under the fan-out's lease, and its
+    sweep runs."""
     from recipients.models import Fanout, Recipient
     from triggers.fanout import fanout_chunk
-    from workers.tasks import sweep as sweep_task
+    from workers.tasks import fanouts_sweep
 
     Recipient.objects.bulk_create([Recipient(key=f"roles-{i}") for i in range(3)])
     with as_role(roles["web"]):
@@ -297,8 +296,8 @@ def test_web_and_worker_roles_run_a_fanout(roles, api_client):
     fanout_id = fired.json()["fanout_id"]
 
     with as_role(roles["worker"]):
-        assert fanout_chunk(fanout_id=fanout_id, cursor=0) == 3
-        sweep_task()
+        assert fanout_chunk(fanout_id=fanout_id, worker_id="w") == 3
+        fanouts_sweep()
     assert Fanout.objects.get(pk=fanout_id).status == "done"
     assert TriggerInstance.objects.filter(workflow__key="roles-fan").count() == 3
 

@@ -12,7 +12,8 @@ from django.utils import timezone
 from tests.factories import chain, delay_node, email_node, sms_node
 from tests.workers.helpers import due_trigger, logged_failure
 from triggers.models import TriggerInstance
-from triggers.state import trigger_cancel, trigger_claim_with
+from triggers.state import trigger_cancel
+from triggers.steps import trigger_claim_with
 from workers.channels import CHANNELS
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute

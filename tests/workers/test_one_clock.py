@@ -35,7 +35,8 @@ from triggers.sql import (
     RUNS_HOLD_FUNCTION,
     RUNS_RESUME_FUNCTION,
 )
-from triggers.state import Release, release_params, trigger_cancel, trigger_delete
+from triggers.state import trigger_cancel, trigger_delete
+from triggers.steps import Release, release_params
 from workers.channels import CHANNELS
 from workers.models import Digest, ThrottlePass
 from workers.services import caps

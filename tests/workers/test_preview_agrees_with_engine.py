@@ -30,10 +30,10 @@ from tests.factories import (
     webpush_node,
     window_node,
 )
+from tests.support.waits import waits_time_out
 from tests.workers.helpers import due_trigger
 from triggers.models import TERMINAL_STATUSES, TriggerInstance
 from waits.models import EventWait
-from waits.services import waits_time_out
 from workers.models import StepExecutionLog
 from workers.providers.push import vapid_key_pair
 from workers.services.engine import step_execute

@@ -14,7 +14,20 @@ from events import tasks as event_tasks
 from workers import tasks as worker_tasks
 
 pytestmark = pytest.mark.django_db
-SWEEPS = ("workers.sweep", "events.sweep")
+SWEEPS = (
+    "workers.sweep",
+    "events.sweep",
+    "workers.fanouts_sweep",
+    "workers.waits_sweep",
+    "workers.flow_state_prune",
+)
+SWEEP_TASKS = (
+    worker_tasks.sweep,
+    event_tasks.sweep,
+    worker_tasks.fanouts_sweep,
+    worker_tasks.waits_sweep,
+    worker_tasks.flow_state_prune_run,
+)
 
 
 def celery_lines(task_name: str) -> None:
@@ -29,7 +42,7 @@ def celery_lines(task_name: str) -> None:
 def test_a_sweep_that_did_nothing_logs_nothing(caplog):
     caplog.set_level(logging.INFO)  # the level every process logs at (LOG_LEVEL)
 
-    assert worker_tasks.sweep() == 0 and event_tasks.sweep() == 0
+    assert [task() for task in SWEEP_TASKS] == [0] * len(SWEEP_TASKS)
     for name in SWEEPS:
         celery_lines(name)
 
@@ -58,7 +71,16 @@ def test_a_sweep_that_nudged_says_so(caplog, monkeypatch):
     assert [r.getMessage() for r in caplog.records] == ["sweeper nudged 2 trigger(s)"]
 
 
-@pytest.mark.parametrize("task", [worker_tasks.sweep, event_tasks.sweep])
+def test_each_sweep_is_its_own_beat_entry_and_task():
+    """One beat entry per sweep (issue 45 §3): a slow one never delays another, and each shows
+    under its own name."""
+    from django.conf import settings
+
+    tasks = [str(entry["task"]) for entry in settings.CELERY_BEAT_SCHEDULE.values()]
+    assert sorted(tasks) == sorted(SWEEPS) == sorted({task.name for task in SWEEP_TASKS})
+
+
+@pytest.mark.parametrize("task", SWEEP_TASKS, ids=lambda task: task.name)
 def test_sweeps_send_no_task_events_so_flower_does_not_list_them(task):
     # Flower's task list is made of these events and cannot hide a task by name (its search has
     # no negation: flower/utils/search.py refuses NOT and '-').

@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 from recipients.models import Category
 from tests.conftest import unique
 from tests.factories import chain, email_node, sms_node
-from triggers.models import ApiKeyScope
 from triggers.api_keys import api_key_create
+from triggers.models import ApiKeyScope
 from workflows.models import Workflow, WorkflowVersion
 
 pytestmark = pytest.mark.django_db

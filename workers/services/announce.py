@@ -13,7 +13,7 @@ from events import catalog as events
 from events.services.outbox import Announcement
 from triggers.announce import WITHOUT_RELEASE, announcement
 from triggers.models import TriggerStatus
-from triggers.state import Release, released_copy
+from triggers.steps import Release, released_copy
 from workers.channels.base import NodeRun
 from workers.services.step import StepAttempt
 from workflows.nodes import NODE_TYPES

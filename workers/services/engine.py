@@ -28,7 +28,7 @@ from recipients.preferences import preferences_url
 from recipients.selectors import RunRecipient, recipient_for_run
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
-from triggers.state import Release, StepRecord, trigger_claim_with, trigger_release_with
+from triggers.steps import Release, StepRecord, trigger_claim_with, trigger_release_with
 from workers.channels import node_unrunnable
 from workers.channels.base import FOLLOW_AGAIN, FOLLOW_CONDITIONAL, FOLLOW_END, NodeRun
 from workers.errors import PermanentError, RateLimited, TransientError

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from triggers.state import Claimed
+from triggers.steps import Claimed
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from events.sql import (
     EVENT_PURGE_BATCH_SQL,
     EVENT_PURGE_COUNT_SQL,
     EVENT_PURGED_TABLES,
-    OUTBOX_STATIC_PARAMS,
 )
 from events.sql import EVENT_TABLE as OUTBOX_EVENT_TABLE
 from triggers.models import TERMINAL_STATUSES
@@ -206,7 +205,7 @@ def retention_purge_events(
         deleted=dict.fromkeys(EVENT_PURGED_TABLES, 0),
         unit=OUTBOX_EVENT_TABLE,
     )
-    params: dict[str, Any] = {"cutoff": report.cutoff, "batch": batch_size, **OUTBOX_STATIC_PARAMS}
+    params: dict[str, Any] = {"cutoff": report.cutoff, "batch": batch_size}
     if dry_run:
         with connection.cursor() as cursor:
             for table in EVENT_PURGED_TABLES:

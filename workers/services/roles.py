@@ -128,9 +128,6 @@ ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
         "notiflow_claim_v2(uuid, text, float8, text[])",
         "notiflow_release_v2(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
-        "notiflow_claim_v1(uuid, text, float8, text[])",
-        "notiflow_release_v1(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
-        " text, boolean, text, jsonb, jsonb, jsonb)",
         # The push channels' progress and gone addresses (workers migration 0012).
         "notiflow_push_progress_v1(uuid, text, jsonb)",
         "notiflow_push_address_remove_v1(text, text, jsonb)",

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("recipients", "0003_fanout_cancelled"),
+        ("recipients", "0004_fanout_leased_work"),
     ]
 
     operations = [

@@ -1,0 +1,86 @@
+"""Event waits' timeouts as leased work (common/leased_work.py; docs/design.md, "Waiting for
+events"): an open wait is due at its deadline; its nudge is a timeout task
+(`workers.wait_time_out`, the wait's id alone) on its run's workflow's queue at its run's
+priority, earliest deadline first, which leases the wait while it closes it. Its statements are
+written whole in waits/statements/ (the claim, the give-back and the two sweeps) but the timeout
+itself, waits/sql.py's WAIT_TIME_OUT_SQL, which shares the recorded-state rule with the node's
+own statements.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+
+from common.broker import TaskCall, broker_priority, tasks_publish
+from common.leased_work import LeasedWork, Swept
+from common.statements import statement_load
+from triggers.work import RUNS
+from waits.models import EventWait
+
+logger = logging.getLogger(__name__)
+
+WAIT_TIME_OUT_TASK = "workers.wait_time_out"
+
+
+@dataclass(frozen=True)
+class TimeoutNudge:
+    """A timeout task for one wait: its run's queue and priority, and the seconds to its
+    deadline (None: at once)."""
+
+    wait_id: int
+    queue: str
+    priority: int
+    countdown: float | None = None
+
+
+def _nudge(row: Swept) -> TimeoutNudge:
+    wait_id, countdown, queue, priority = row
+    # A workflow gone has no queue: the default one's worker closes the wait.
+    return TimeoutNudge(
+        int(wait_id),
+        str(queue or settings.CELERY_TASK_DEFAULT_QUEUE),
+        int(priority or 0),
+        countdown,
+    )
+
+
+def timeouts_enqueue_on_commit(nudges: list[TimeoutNudge]) -> None:
+    """Publish the timeout tasks of `nudges` once the current transaction commits, by task name
+    (waits does not import workers). A broker failure is logged, not raised: the sweep sends
+    them again."""
+    if nudges:
+        transaction.on_commit(lambda: _publish(nudges))
+
+
+def _publish(nudges: list[TimeoutNudge]) -> None:
+    url = current_app.conf.broker_url
+    calls = [
+        TaskCall(
+            args=[nudge.wait_id],
+            queue=nudge.queue,
+            priority=broker_priority(nudge.priority, broker_url=url),
+            countdown=nudge.countdown if nudge.countdown and nudge.countdown > 0 else None,
+        )
+        for nudge in nudges
+    ]
+    try:
+        tasks_publish(WAIT_TIME_OUT_TASK, calls, direct=settings.NOTIFLOW_DIRECT_PUBLISH)
+    except Exception:
+        logger.warning("broker unavailable; the waits' sweep will send these timeout tasks")
+
+
+WAITS: LeasedWork[TimeoutNudge] = LeasedWork(
+    name="wait timeout",
+    table=EventWait._meta.db_table,
+    sweep_due_sql=statement_load(__file__, "waits_sweep_due"),
+    sweep_expired_sql=statement_load(__file__, "waits_sweep_expired"),
+    params={},
+    queues=RUNS.queues,  # timeout tasks wait among the runs' nudges, in the workflows' queues
+    nudge=_nudge,
+    enqueue_on_commit=timeouts_enqueue_on_commit,
+)
