@@ -44,7 +44,7 @@ def test_the_triggers_fields_are_listed_once_by_its_representation():
 
 
 def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
-    """What a release sets is the SET clause of `notiflow_release_v2` as installed (the rule);
+    """What a release sets is the SET clause of the current release function (RELEASE_FUNCTION) as installed (the rule);
     released_copy (what the events announce, built before the release runs) mirrors it from
     triggers.steps.RELEASED_VALUES: the same columns, and the copy equals the row the function
     leaves, but for the clocks (the function's and the step's differ by a moment)."""

@@ -27,6 +27,7 @@ from tests.support.stack import Stack, wait_for, wait_until_up
 from tests.workers.helpers import wait_terminal
 from triggers.api_keys import api_key_create
 from triggers.models import ApiKeyScope, TriggerInstance
+from triggers.sql import RELEASE_FUNCTION
 
 pytestmark = pytest.mark.e2e
 
@@ -163,7 +164,7 @@ def test_a_run_of_three_steps_is_one_trace_from_the_clients_span_to_each_provide
         assert send.attributes["notiflow.provider"] == "file"
         # The release, at least, runs inside the step's span.
         statements = [s.attributes.get("db.statement", "") for s in children(spans, step)]
-        assert any("notiflow_release_v2" in text for text in statements)
+        assert any(RELEASE_FUNCTION in text for text in statements)
     # Nothing of this run went to another trace.
     stray = [s for s in otlp.received() if s.attributes.get("notiflow.trigger.id") == str(run.pk)]
     assert {s.trace_id for s in stray} == {trace_id}
