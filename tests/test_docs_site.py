@@ -5,6 +5,7 @@ sends each link that leaves docs/ to the page it names, or checks the file it na
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -12,10 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from scripts.docs_site import REPOSITORY_PAGES, link_rewritten
-
 ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).parent / "mkdocs"
+# The hook module as MkDocs loads it: from its path (scripts/ is no package).
+_spec = importlib.util.spec_from_file_location("docs_site", ROOT / "scripts" / "docs_site.py")
+assert _spec and _spec.loader
+docs_site = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(docs_site)
+REPOSITORY_PAGES, link_rewritten = docs_site.REPOSITORY_PAGES, docs_site.link_rewritten
 
 
 def build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
