@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # Reinstalls when a pyproject.toml (the service's, the client package's) or constraints.txt changes (the stamp's name is their checksum).
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml clients/python/pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install run manage test test-rabbitmq test-pgbouncer test-fast test-tools lint format bench chaos hosts schemathesis clean
+.PHONY: install run manage test test-rabbitmq test-pgbouncer test-fast test-tools lint format docs docs-serve docs-reference bench chaos hosts schemathesis clean
 
 ## Every package at the version constraints.txt pins (the one the suite last passed with; how to
 ## upgrade is in its header and in docs/upgrading.md).
@@ -100,6 +100,23 @@ schemathesis: install
 	SCHEMATHESIS_MAX_EXAMPLES=$(EXAMPLES) SCHEMATHESIS_SEED=$(SEED) \
 		$(PY) -m pytest tests/test_schemathesis.py -rP $(PYTEST_ARGS)
 
+## The documentation site (mkdocs.yml; MkDocs with Material), sources under docs/: built into site/
+## in strict mode, so a broken link, a missing page or an unknown anchor fails it
+## (tests/test_docs_site.py builds it in `make test`). docs-serve: on 127.0.0.1 only, rebuilt on
+## every change; DOCS_PORT moves it.
+DOCS_PORT ?= 8001
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+docs-serve: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:$(DOCS_PORT)
+
+## The reference pages generated from the code (docs/reference/: settings, node types, channels,
+## metrics, commands, webhook events, the OpenAPI schema) written again from it; review with
+## `git diff docs/reference`. tests/test_docs_reference.py fails while a committed page is stale.
+docs-reference: install
+	NOTIFLOW_SNAPSHOT_UPDATE=1 $(PY) -m pytest tests/test_docs_reference.py -q $(PYTEST_ARGS)
+
 ## Benchmarks (not part of `make test`): prints a table and updates BENCHMARKS.md. Several
 ## minutes at the default sizes; `make bench ARGS="--quick"` for a small run, `--help` for options.
 bench: install
@@ -158,4 +175,4 @@ hosts: install
 	$(PY) -m hosts --faults $(FAULTS) --triggers $(HOSTS_N) $(HOSTS_ARGS)
 
 clean:
-	rm -rf $(VENV) .run .pytest_cache .mypy_cache .ruff_cache staticfiles
+	rm -rf $(VENV) .run .pytest_cache .mypy_cache .ruff_cache staticfiles site

@@ -1,8 +1,14 @@
-"""Notiflow settings: everything comes from the environment (see README, Configuration).
+"""Notiflow settings: everything comes from the environment (docs/reference/settings.md).
 
-Over 500 lines: every setting is declared here once, with the comment that says why its value
-is not the default (docs/design.md, rule 18); one file is where an operator and a reader look for
-a setting, and split by topic it would be several places to look.
+Each variable is declared once, with its type, default and what it does, in
+notiflow/settings_spec/ (docs/design.md, rule 18), and read here through that declaration
+(`env.setting`); what this module adds is Django's and Celery's settings made of them, the
+refusals of values that contradict each other, and the comments that say why a value is what it
+is.
+
+Over 500 lines: the refusals and the comments that say why Celery, PostgreSQL and the providers
+are configured as they are stay beside the settings they explain; one file is where an operator
+and a reader look for them, and split by topic it would be several places to look.
 """
 
 import json
@@ -13,18 +19,15 @@ import zoneinfo
 from datetime import timedelta
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from notiflow import settings_spec
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def secret(name: str) -> str:
-    """A secret exactly as set: django-environ takes a value starting with `$` for the name of
-    another variable and reads that one instead, and a random key starts with `$` now and then."""
-    return os.environ.get(name, "")
 
 
 # --- Security (docs/security.md, "Production environment") -------------------------------------
@@ -67,16 +70,31 @@ class _Env(environ.Env):
             kind = getattr(cast, "__name__", "a valid value")
             _refuse(f"refusing to start: {var}={os.environ.get(var, '')!r} is not {kind} ({exc}).")
 
+    def setting(self, name: str, derived: object = environ.Env.NOTSET) -> Any:
+        """The variable `name` read as notiflow/settings_spec/ declares it, its declared default
+        applied; `derived` is the default computed here for one declared DERIVED. A secret is
+        read exactly as set: django-environ takes a value starting with `$` for the name of
+        another variable, and a random key starts with `$` now and then."""
+        spec = settings_spec.setting_spec(name)
+        if (spec.default is settings_spec.DERIVED) == (derived is environ.Env.NOTSET):
+            raise TypeError(f"{name}: a derived default is given exactly where it is declared")
+        default = derived if spec.default is settings_spec.DERIVED else spec.default
+        if isinstance(default, list):
+            default = list(default)  # the declaration's own list stays as declared
+        if spec.kind is settings_spec.Kind.SECRET:
+            return os.environ.get(name, default)
+        return getattr(self, spec.kind.reader)(name, default=default)
+
 
 env = _Env()
 if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 
-DEBUG = env.bool("DJANGO_DEBUG", default=False)
+DEBUG = env.setting("DJANGO_DEBUG")
 # Signs sessions, password-reset links and messages: anyone who knows it can forge them, so there
 # is no shared fallback outside debug (make run keeps a generated one in .run/secret-key).
-SECRET_KEY = secret("DJANGO_SECRET_KEY").strip()
+SECRET_KEY = env.setting("DJANGO_SECRET_KEY").strip()
 if not SECRET_KEY:
     if not DEBUG:
         _refuse(
@@ -95,21 +113,21 @@ elif not DEBUG and (
         'python -c "from django.core.management.utils import get_random_secret_key; '
         'print(get_random_secret_key())", or set DJANGO_DEBUG=1 on a development machine.'
     )
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
-CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+ALLOWED_HOSTS = env.setting("DJANGO_ALLOWED_HOSTS")
+CSRF_TRUSTED_ORIGINS = env.setting("DJANGO_CSRF_TRUSTED_ORIGINS")
 # HTTPS: off by default, because make run, compose and the tests serve plain HTTP on loopback;
 # a deployment behind TLS turns each on (the documented environment passes `check --deploy`).
-SESSION_COOKIE_SECURE = env.bool("DJANGO_SESSION_COOKIE_SECURE", default=False)
-CSRF_COOKIE_SECURE = env.bool("DJANGO_CSRF_COOKIE_SECURE", default=False)
-SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
+SESSION_COOKIE_SECURE = env.setting("DJANGO_SESSION_COOKIE_SECURE")
+CSRF_COOKIE_SECURE = env.setting("DJANGO_CSRF_COOKIE_SECURE")
+SECURE_SSL_REDIRECT = env.setting("DJANGO_SECURE_SSL_REDIRECT")
 # A load balancer's probe of the public health answer may come over plain HTTP.
 SECURE_REDIRECT_EXEMPT = [r"^api/health/$"]
-SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
-SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+SECURE_HSTS_SECONDS = env.setting("DJANGO_SECURE_HSTS_SECONDS")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.setting("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env.setting("DJANGO_SECURE_HSTS_PRELOAD")
 # Behind a TLS-terminating proxy: which request header says the client used HTTPS, as
 # META_KEY,value (HTTP_X_FORWARDED_PROTO,https). Only if the proxy always sets or strips it.
-_proxy_ssl_header = env.list("DJANGO_SECURE_PROXY_SSL_HEADER", default=[])
+_proxy_ssl_header = env.setting("DJANGO_SECURE_PROXY_SSL_HEADER")
 SECURE_PROXY_SSL_HEADER: tuple[str, str] | None = None
 if _proxy_ssl_header:
     if len(_proxy_ssl_header) != 2 or not _proxy_ssl_header[0].startswith("HTTP_"):
@@ -186,17 +204,17 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/notiflow"),
+    "default": env.setting("DATABASE_URL"),
 }
 # Persistent connections with a health check: a worker reuses its connection across tasks and
 # reconnects by itself after a PostgreSQL restart.
-DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=300))
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.setting("DATABASE_CONN_MAX_AGE"))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # What stands between the processes and PostgreSQL (common/pooler.py; README, "PgBouncer"):
 # `auto` finds out at each process's first connection (a pooler answers with a backend pid of
 # its own) and reads PgBouncer's admin console; `none` says PostgreSQL or a session pooler, and
 # probes nothing; `transaction` says a transaction pooler, and probes nothing.
-DATABASE_POOLER = env.str("DATABASE_POOLER", default="auto").lower()
+DATABASE_POOLER = env.setting("DATABASE_POOLER").lower()
 if DATABASE_POOLER not in {"auto", "none", "transaction"}:
     _refuse(f"DATABASE_POOLER is auto, none or transaction, not {DATABASE_POOLER!r}")
 # The hot statements are prepared (common/db.py). `auto`: wherever the connection keeps them
@@ -205,7 +223,7 @@ if DATABASE_POOLER not in {"auto", "none", "transaction"}:
 # `false`: never. psycopg prepares nothing, not even execute(prepare=True), while
 # prepare_threshold is None (Django's default); Django's own cursors bind on the client and
 # never prepare, so this reaches only common/db.py and the waiter (triggers/waiting.py).
-DATABASE_PREPARED_STATEMENTS = env.str("DATABASE_PREPARED_STATEMENTS", default="auto").lower()
+DATABASE_PREPARED_STATEMENTS = env.setting("DATABASE_PREPARED_STATEMENTS").lower()
 # The boolean spellings this setting took before `auto` existed.
 DATABASE_PREPARED_STATEMENTS = {
     **{spelling: "true" for spelling in ("1", "yes", "on")},
@@ -227,7 +245,7 @@ if DATABASE_POOLER == "transaction":
 # A database host that does not answer must not hold a process for the system's TCP timeout
 # (minutes): a worker's registry heartbeat runs on its event loop (workers/registration.py).
 DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-    "connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=5)
+    "connect_timeout", env.setting("DATABASE_CONNECT_TIMEOUT")
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -238,21 +256,17 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 # Filled by `manage.py collectstatic` (make run, the Dockerfile, the test stack); WhiteNoise serves it.
-STATIC_ROOT = env.path("DJANGO_STATIC_ROOT", default=BASE_DIR / "staticfiles")
+STATIC_ROOT = env.setting("DJANGO_STATIC_ROOT", derived=BASE_DIR / "staticfiles")
 
 # --- Email: EMAIL_URL (smtp://host:port, consolemail://, ...) or Django's own settings ---------
 if "EMAIL_URL" in env:
-    vars().update(env.email_url("EMAIL_URL"))
+    vars().update(env.setting("EMAIL_URL"))
 else:
-    EMAIL_BACKEND = env.str(
-        "EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
-    )
-    EMAIL_HOST = env.str("EMAIL_HOST", default="127.0.0.1")
-    EMAIL_PORT = env.int("EMAIL_PORT", default=1025)
-EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
-DEFAULT_FROM_EMAIL = env.str(
-    "DEFAULT_FROM_EMAIL", default="Notiflow <notifications@notiflow.local>"
-)
+    EMAIL_BACKEND = env.setting("EMAIL_BACKEND")
+    EMAIL_HOST = env.setting("EMAIL_HOST")
+    EMAIL_PORT = env.setting("EMAIL_PORT")
+EMAIL_TIMEOUT = env.setting("EMAIL_TIMEOUT")
+DEFAULT_FROM_EMAIL = env.setting("DEFAULT_FROM_EMAIL")
 
 # --- REST framework ----------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -290,15 +304,15 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery -------------------------------------------------------------------------------------
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
+CELERY_BROKER_URL = env.setting("CELERY_BROKER_URL")
 # kombu's Redis transport, minus a redis-py client built for every publish (common/broker.py).
 if CELERY_BROKER_URL.startswith("redis://"):
     CELERY_BROKER_TRANSPORT = "common.broker:Transport"
 # Nudges written straight onto the workers' Redis list where that is exactly what Celery would
 # publish (common/broker.py; a quarter of the CPU of send_task). Off: Celery always publishes.
-NOTIFLOW_DIRECT_PUBLISH = env.bool("NOTIFLOW_DIRECT_PUBLISH", default=True)
-NOTIFLOW_MAX_COUNTDOWN_SECONDS = env.int("NOTIFLOW_MAX_COUNTDOWN_SECONDS", default=300)
-NOTIFLOW_SWEEP_INTERVAL_SECONDS = env.float("NOTIFLOW_SWEEP_INTERVAL_SECONDS", default=5)
+NOTIFLOW_DIRECT_PUBLISH = env.setting("NOTIFLOW_DIRECT_PUBLISH")
+NOTIFLOW_MAX_COUNTDOWN_SECONDS = env.setting("NOTIFLOW_MAX_COUNTDOWN_SECONDS")
+NOTIFLOW_SWEEP_INTERVAL_SECONDS = env.setting("NOTIFLOW_SWEEP_INTERVAL_SECONDS")
 # Every workflow has a queue (docs/design.md, rule 11): `celery -A notiflow worker` with no -Q
 # serves this one, which is also the queue of workflows with an undotted key.
 CELERY_TASK_DEFAULT_QUEUE = "default"
@@ -342,11 +356,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A deployment whose SMTP relay is far away runs its email queues as `celery worker --pool threads
 # -c 16` workers (docs/operations.md, "Workers over a slow provider").
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=4 * _CPUS)
+CELERY_WORKER_CONCURRENCY = env.setting("CELERY_WORKER_CONCURRENCY", derived=4 * _CPUS)
 # Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
 # or every countdown task would be delivered twice (docs/design.md, rule 5).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    "visibility_timeout": env.setting("CELERY_VISIBILITY_TIMEOUT"),
     # Redis has no message priority: kombu keeps one list per step and a worker pops the lists
     # in step order. Ten steps give each of the ten priorities (0-9) its own list, where kombu's
     # default of four would merge them in pairs (common/broker.py maps them; rule 11).
@@ -378,9 +392,9 @@ _refuse_unless(
 )
 # A step must finish (or be killed) well inside its lease, so a lease never expires under a live
 # step: soft limit raises inside the task, hard limit kills the process.
-NOTIFLOW_LEASE_SECONDS = env.int("NOTIFLOW_LEASE_SECONDS", default=60)
-CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=30)
-CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=45)
+NOTIFLOW_LEASE_SECONDS = env.setting("NOTIFLOW_LEASE_SECONDS")
+CELERY_TASK_SOFT_TIME_LIMIT = env.setting("CELERY_TASK_SOFT_TIME_LIMIT")
+CELERY_TASK_TIME_LIMIT = env.setting("CELERY_TASK_TIME_LIMIT")
 _refuse_unless(
     CELERY_TASK_TIME_LIMIT < NOTIFLOW_LEASE_SECONDS,
     "CELERY_TASK_TIME_LIMIT",
@@ -400,7 +414,7 @@ _refuse_unless(
 # cold catalog caches): as much time as the step's own queries. With it a pool process keeps its
 # connection (Celery still recycles it every this many tasks), and notiflow.celery checks it
 # between tasks as Django does between requests (errors, CONN_MAX_AGE, CONN_HEALTH_CHECKS).
-CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
+CELERY_DB_REUSE_MAX = env.setting("CELERY_DB_REUSE_MAX")
 # Keep our own logging configuration instead of Celery replacing the root logger.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Publishing a nudge must not hold a request hostage when Redis is down: one quick retry, then
@@ -411,7 +425,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.1,
     "interval_max": 0.1,
 }
-CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2)
+CELERY_BROKER_CONNECTION_TIMEOUT = env.setting("CELERY_BROKER_CONNECTION_TIMEOUT")
 # Retry the broker connection at start-up too (Celery 6 stops doing it implicitly).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Beat reads its schedule from PostgreSQL; the entries below are installed there at start. One
@@ -442,7 +456,7 @@ CELERY_BEAT_SCHEDULE = {
 # --- Notiflow engine ----------------------------------------------------------------------------
 # Timing and flow-control nodes (docs/design.md): the zone of a send window whose `timezone`
 # renders empty, and the most payloads a digest hands its templates (its count is every run).
-NOTIFLOW_DEFAULT_TIMEZONE = env.str("NOTIFLOW_DEFAULT_TIMEZONE", default="UTC")
+NOTIFLOW_DEFAULT_TIMEZONE = env.setting("NOTIFLOW_DEFAULT_TIMEZONE")
 try:
     zoneinfo.ZoneInfo(NOTIFLOW_DEFAULT_TIMEZONE)
 except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -452,84 +466,78 @@ except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         repr(NOTIFLOW_DEFAULT_TIMEZONE),
         "an IANA time zone name",
     )
-NOTIFLOW_DIGEST_MAX_EVENTS = env.int("NOTIFLOW_DIGEST_MAX_EVENTS", default=100)
+NOTIFLOW_DIGEST_MAX_EVENTS = env.setting("NOTIFLOW_DIGEST_MAX_EVENTS")
 # ... and the most bytes of payload JSON it hands them (the summary is copied into vars and events).
-NOTIFLOW_DIGEST_MAX_BYTES = env.int("NOTIFLOW_DIGEST_MAX_BYTES", default=1_000_000)
+NOTIFLOW_DIGEST_MAX_BYTES = env.setting("NOTIFLOW_DIGEST_MAX_BYTES")
 # Steps of one run a worker may take in one task when the next is due at once (docs/design.md,
 # "Several steps in one task"). 1, the default, is one node per task (the contract). 3 measured
 # 404.9 and 408.0 -> 591.0 and 547.7 steps/s on email -> sms -> email (2 cores, `python -m bench
 # --only engine,dblimit --triggers 2000`, alternated by this variable): CPU per step 4.55 and
 # 4.57 -> 3.25 and 3.51 ms, the worker's main process 0.82 -> 0.32 ms (BENCHMARKS.md, issue 21).
-NOTIFLOW_STEPS_PER_TASK = env.int("NOTIFLOW_STEPS_PER_TASK", default=1)
-NOTIFLOW_RETRY_BASE_SECONDS = env.float("NOTIFLOW_RETRY_BASE_SECONDS", default=60)
-NOTIFLOW_RETRY_JITTER = env.float("NOTIFLOW_RETRY_JITTER", default=0.1)
-NOTIFLOW_MAX_RETRIES = env.int("NOTIFLOW_MAX_RETRIES", default=3)
+NOTIFLOW_STEPS_PER_TASK = env.setting("NOTIFLOW_STEPS_PER_TASK")
+NOTIFLOW_RETRY_BASE_SECONDS = env.setting("NOTIFLOW_RETRY_BASE_SECONDS")
+NOTIFLOW_RETRY_JITTER = env.setting("NOTIFLOW_RETRY_JITTER")
+NOTIFLOW_MAX_RETRIES = env.setting("NOTIFLOW_MAX_RETRIES")
 # The longest wait between two attempts, whatever the exponent says.
-NOTIFLOW_RETRY_MAX_SECONDS = env.float("NOTIFLOW_RETRY_MAX_SECONDS", default=3600)
+NOTIFLOW_RETRY_MAX_SECONDS = env.setting("NOTIFLOW_RETRY_MAX_SECONDS")
 # A nudge that has not led to a claim after this long is presumed lost and is sent again.
-NOTIFLOW_RENUDGE_AFTER_SECONDS = env.float("NOTIFLOW_RENUDGE_AFTER_SECONDS", default=30)
-NOTIFLOW_SWEEP_BATCH_SIZE = env.int("NOTIFLOW_SWEEP_BATCH_SIZE", default=1000)
+NOTIFLOW_RENUDGE_AFTER_SECONDS = env.setting("NOTIFLOW_RENUDGE_AFTER_SECONDS")
+NOTIFLOW_SWEEP_BATCH_SIZE = env.setting("NOTIFLOW_SWEEP_BATCH_SIZE")
 # A worker refreshes its row in the registry this often; it is live while seen within three.
-NOTIFLOW_WORKER_HEARTBEAT_SECONDS = env.float("NOTIFLOW_WORKER_HEARTBEAT_SECONDS", default=10)
+NOTIFLOW_WORKER_HEARTBEAT_SECONDS = env.setting("NOTIFLOW_WORKER_HEARTBEAT_SECONDS")
 # The code version a worker registers: the installed package's unless set (a build can stamp its
 # commit here).
-NOTIFLOW_VERSION = env.str("NOTIFLOW_VERSION", default="")
+NOTIFLOW_VERSION = env.setting("NOTIFLOW_VERSION")
 # Refuse a trigger (503, nothing stored) when no live worker serves its workflow's queue. Off:
 # accept it and let it wait in PostgreSQL until a worker comes.
-NOTIFLOW_TRIGGER_REQUIRES_WORKER = env.bool("NOTIFLOW_TRIGGER_REQUIRES_WORKER", default=True)
+NOTIFLOW_TRIGGER_REQUIRES_WORKER = env.setting("NOTIFLOW_TRIGGER_REQUIRES_WORKER")
 # The most trigger requests one POST /api/triggers/bulk/ may carry.
-NOTIFLOW_BULK_MAX = env.int("NOTIFLOW_BULK_MAX", default=1000)
+NOTIFLOW_BULK_MAX = env.setting("NOTIFLOW_BULK_MAX")
 # A fan-out (a trigger for a topic) creates its runs this many subscribers per task, one intake
 # statement each; a chunk that failed or found no live worker is tried again after the other.
-NOTIFLOW_FANOUT_CHUNK_SIZE = env.int("NOTIFLOW_FANOUT_CHUNK_SIZE", default=1000)
-NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS = env.float("NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS", default=30)
+NOTIFLOW_FANOUT_CHUNK_SIZE = env.setting("NOTIFLOW_FANOUT_CHUNK_SIZE")
+NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS = env.setting("NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS")
 # The most runs one fan-out makes: a request for a bigger audience is a 400 saying how big, and a
 # fan-out whose topic grows past it meanwhile stops there (docs/security.md, "Fan-outs").
-NOTIFLOW_FANOUT_MAX_AUDIENCE = env.int("NOTIFLOW_FANOUT_MAX_AUDIENCE", default=100_000)
+NOTIFLOW_FANOUT_MAX_AUDIENCE = env.setting("NOTIFLOW_FANOUT_MAX_AUDIENCE")
 # How long a process trusts an API key it found active: a revocation takes effect within this
 # (at once in the process that revoked it); 0 checks the database on every request.
-NOTIFLOW_API_KEY_CACHE_SECONDS = env.float("NOTIFLOW_API_KEY_CACHE_SECONDS", default=10)
+NOTIFLOW_API_KEY_CACHE_SECONDS = env.setting("NOTIFLOW_API_KEY_CACHE_SECONDS")
 # What a workflow may be (checked at validation, before any template is parsed) and what one
 # render may cost (docs/security.md). Exceeding a render budget fails the step permanently.
-NOTIFLOW_WORKFLOW_MAX_BYTES = env.int("NOTIFLOW_WORKFLOW_MAX_BYTES", default=1_000_000)
-NOTIFLOW_WORKFLOW_MAX_NODES = env.int("NOTIFLOW_WORKFLOW_MAX_NODES", default=200)
-NOTIFLOW_WORKFLOW_MAX_EDGES = env.int("NOTIFLOW_WORKFLOW_MAX_EDGES", default=1000)
-NOTIFLOW_TEMPLATE_MAX_BYTES = env.int("NOTIFLOW_TEMPLATE_MAX_BYTES", default=64_000)
-NOTIFLOW_TEMPLATE_MAX_ITERATIONS = env.int("NOTIFLOW_TEMPLATE_MAX_ITERATIONS", default=10_000)
-NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES = env.int(
-    "NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES", default=1_000_000
-)
-NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS = env.int(
-    "NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS", default=1_000_000
-)
-NOTIFLOW_TEMPLATE_DEADLINE_SECONDS = env.float("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS", default=2)
+NOTIFLOW_WORKFLOW_MAX_BYTES = env.setting("NOTIFLOW_WORKFLOW_MAX_BYTES")
+NOTIFLOW_WORKFLOW_MAX_NODES = env.setting("NOTIFLOW_WORKFLOW_MAX_NODES")
+NOTIFLOW_WORKFLOW_MAX_EDGES = env.setting("NOTIFLOW_WORKFLOW_MAX_EDGES")
+NOTIFLOW_TEMPLATE_MAX_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_BYTES")
+NOTIFLOW_TEMPLATE_MAX_ITERATIONS = env.setting("NOTIFLOW_TEMPLATE_MAX_ITERATIONS")
+NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES")
+NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS = env.setting("NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS")
+NOTIFLOW_TEMPLATE_DEADLINE_SECONDS = env.setting("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS")
 # One filter's result, and what all of a node's filter calls make (bytes, estimated).
-NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES = env.int("NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES", default=4_000_000)
-NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES = env.int(
-    "NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES", default=32_000_000
-)
+NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES")
+NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES")
 # Admin previews rendering at once in one web process; more are told to try again (each holds a
 # web thread for up to a render budget, and a process has NOTIFLOW_WEB_THREADS of them).
-NOTIFLOW_PREVIEW_CONCURRENCY = env.int("NOTIFLOW_PREVIEW_CONCURRENCY", default=1)
+NOTIFLOW_PREVIEW_CONCURRENCY = env.setting("NOTIFLOW_PREVIEW_CONCURRENCY")
 # Parsed templates kept per process, bounded by the memory they take (estimated from their
 # markup, an upper bound: workflows.templating.parsed_size_estimate).
-NOTIFLOW_TEMPLATE_CACHE_BYTES = env.int("NOTIFLOW_TEMPLATE_CACHE_BYTES", default=32_000_000)
+NOTIFLOW_TEMPLATE_CACHE_BYTES = env.setting("NOTIFLOW_TEMPLATE_CACHE_BYTES")
 # How many addresses an email node may send to at most (its own `max_recipients`, 1 unless set).
 NOTIFLOW_MAX_RECIPIENTS = 50
 # The suppression list a worker process holds per channel (deliveries/suppression.py,
 # SuppressionCache): a send checks its recipients in memory while the list's generation is the
 # one held; a channel's list longer than this many rows is not held (each send asks PostgreSQL).
-NOTIFLOW_SUPPRESSION_CACHE_ROWS = env.int("NOTIFLOW_SUPPRESSION_CACHE_ROWS", default=20_000)
+NOTIFLOW_SUPPRESSION_CACHE_ROWS = env.setting("NOTIFLOW_SUPPRESSION_CACHE_ROWS")
 # Where operators find Flower; the landing page at / links it when set (empty: no link).
-NOTIFLOW_FLOWER_URL = env.str("NOTIFLOW_FLOWER_URL", default="")
+NOTIFLOW_FLOWER_URL = env.setting("NOTIFLOW_FLOWER_URL")
 # Send caps per hour, shared by every worker (workers/services/caps.py); 0 = no cap. Per
 # recipient (address or number, per channel) and per creator (the API key, admin user or
 # command that created the trigger). Counted in Redis at NOTIFLOW_REDIS_URL.
-NOTIFLOW_SEND_CAP_PER_RECIPIENT = env.int("NOTIFLOW_SEND_CAP_PER_RECIPIENT", default=0)
-NOTIFLOW_SEND_CAP_PER_CREATOR = env.int("NOTIFLOW_SEND_CAP_PER_CREATOR", default=0)
-NOTIFLOW_REDIS_URL = env.str(
+NOTIFLOW_SEND_CAP_PER_RECIPIENT = env.setting("NOTIFLOW_SEND_CAP_PER_RECIPIENT")
+NOTIFLOW_SEND_CAP_PER_CREATOR = env.setting("NOTIFLOW_SEND_CAP_PER_CREATOR")
+NOTIFLOW_REDIS_URL = env.setting(
     "NOTIFLOW_REDIS_URL",
-    default=CELERY_BROKER_URL
+    derived=CELERY_BROKER_URL
     if CELERY_BROKER_URL.startswith("redis")
     else "redis://127.0.0.1:6379/0",
 )
@@ -544,9 +552,9 @@ def _next_redis_db(url: str) -> str:
     return urlunsplit(parts._replace(path=f"/{(db + 1) % 16}"))
 
 
-NOTIFLOW_CACHE_URL = env.str(
+NOTIFLOW_CACHE_URL = env.setting(
     "NOTIFLOW_CACHE_URL",
-    default=_next_redis_db(
+    derived=_next_redis_db(
         CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "redis://127.0.0.1:6379/0"
     ),
 )
@@ -561,13 +569,13 @@ CACHES = {
 # Requests per API key: N/s, N/m, N/h or N/d; empty or `off`: no limit. One bucket per key and
 # scope of the endpoint (common/scopes.py): intake and reads of triggers count against
 # TRIGGER, the management endpoints against ADMIN (docs/security.md says why 20/s).
-NOTIFLOW_RATE_LIMIT_TRIGGER = env.str("NOTIFLOW_RATE_LIMIT_TRIGGER", default="100/s")
-NOTIFLOW_RATE_LIMIT_ADMIN = env.str("NOTIFLOW_RATE_LIMIT_ADMIN", default="20/s")
+NOTIFLOW_RATE_LIMIT_TRIGGER = env.setting("NOTIFLOW_RATE_LIMIT_TRIGGER")
+NOTIFLOW_RATE_LIMIT_ADMIN = env.setting("NOTIFLOW_RATE_LIMIT_ADMIN")
 # Requests per recipient to the in-app inbox's feed API (inbox/auth.py), same syntax.
-NOTIFLOW_RATE_LIMIT_INBOX = env.str("NOTIFLOW_RATE_LIMIT_INBOX", default="20/s")
+NOTIFLOW_RATE_LIMIT_INBOX = env.setting("NOTIFLOW_RATE_LIMIT_INBOX")
 # Failed admin logins per account and per client address, same syntax (notiflow/login_throttle.py).
-NOTIFLOW_LOGIN_LIMIT_ACCOUNT = env.str("NOTIFLOW_LOGIN_LIMIT_ACCOUNT", default="10/h")
-NOTIFLOW_LOGIN_LIMIT_ADDRESS = env.str("NOTIFLOW_LOGIN_LIMIT_ADDRESS", default="30/h")
+NOTIFLOW_LOGIN_LIMIT_ACCOUNT = env.setting("NOTIFLOW_LOGIN_LIMIT_ACCOUNT")
+NOTIFLOW_LOGIN_LIMIT_ADDRESS = env.setting("NOTIFLOW_LOGIN_LIMIT_ADDRESS")
 for _name in (
     "NOTIFLOW_RATE_LIMIT_TRIGGER",
     "NOTIFLOW_RATE_LIMIT_ADMIN",
@@ -580,19 +588,19 @@ for _name in (
 # The in-app inbox (docs/security.md, "The recipient token"): the secret a recipient token is
 # the HMAC under (empty: one derived from DJANGO_SECRET_KEY for the inbox alone), and the
 # origins (scheme://host[:port]) whose pages may call /api/inbox/ from the browser (CORS).
-NOTIFLOW_INBOX_SECRET = secret("NOTIFLOW_INBOX_SECRET")
-NOTIFLOW_INBOX_ALLOWED_ORIGINS = env.list("NOTIFLOW_INBOX_ALLOWED_ORIGINS", default=[])
+NOTIFLOW_INBOX_SECRET = env.setting("NOTIFLOW_INBOX_SECRET")
+NOTIFLOW_INBOX_ALLOWED_ORIGINS = env.setting("NOTIFLOW_INBOX_ALLOWED_ORIGINS")
 # Open inbox streams of one recipient a web process holds (inbox/stream.py); one more is a 429.
-NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT = env.int("NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT", default=10)
+NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT = env.setting("NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT")
 if NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT < 1:
     raise ValueError("NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT must be at least 1")
 # Prometheus metrics (docs/design.md, "Metrics"; notiflow/metrics.py). GET /metrics answers only
 # a request bearing this token (`Authorization: Bearer <token>`); empty: the endpoint is off (404).
-NOTIFLOW_METRICS_TOKEN = secret("NOTIFLOW_METRICS_TOKEN")
+NOTIFLOW_METRICS_TOKEN = env.setting("NOTIFLOW_METRICS_TOKEN")
 # Where every process records its counters and histograms (common/metrics.py: prometheus_client's
 # multiprocess files, one directory per process group, cleaned when the group starts). Empty:
 # nothing is recorded, and /metrics shows only the gauges read from the database.
-NOTIFLOW_METRICS_DIR = env.str("NOTIFLOW_METRICS_DIR", default="")
+NOTIFLOW_METRICS_DIR = env.setting("NOTIFLOW_METRICS_DIR")
 # A token without a directory would serve a scrape with no counter of any process, this one's
 # included: a deployment that forgot the directory (compose did) would look idle, not broken.
 if NOTIFLOW_METRICS_TOKEN and not NOTIFLOW_METRICS_DIR:
@@ -601,26 +609,26 @@ if NOTIFLOW_METRICS_TOKEN and not NOTIFLOW_METRICS_DIR:
         "to a directory every process of this host shares (web and workers), or unset the token"
     )
 # The gauges /metrics reads from the database are read at most this often per web process.
-NOTIFLOW_METRICS_CACHE_SECONDS = env.float("NOTIFLOW_METRICS_CACHE_SECONDS", default=10)
+NOTIFLOW_METRICS_CACHE_SECONDS = env.setting("NOTIFLOW_METRICS_CACHE_SECONDS")
 # The public face of /api/health/ is computed at most this often per process (workers/api.py).
-NOTIFLOW_HEALTH_CACHE_SECONDS = env.float("NOTIFLOW_HEALTH_CACHE_SECONDS", default=5)
+NOTIFLOW_HEALTH_CACHE_SECONDS = env.setting("NOTIFLOW_HEALTH_CACHE_SECONDS")
 # Health is `degraded` once due work (a trigger, an expired lease) has waited this long: past one
 # re-nudge (NOTIFLOW_RENUDGE_AFTER_SECONDS [30]) and a sweep, a healthy system has taken it.
-NOTIFLOW_HEALTH_MAX_LAG_SECONDS = env.float("NOTIFLOW_HEALTH_MAX_LAG_SECONDS", default=60)
+NOTIFLOW_HEALTH_MAX_LAG_SECONDS = env.setting("NOTIFLOW_HEALTH_MAX_LAG_SECONDS")
 # The web process (notiflow/asgi.py, common/asgi.py): the threads of each worker process that run Django, and how
 # often that process asks PostgreSQL whether the triggers its clients wait for
 # (`GET /api/triggers/<id>/?wait=`) are finished, while any client waits.
-NOTIFLOW_WEB_THREADS = env.int("NOTIFLOW_WEB_THREADS", default=4)
-NOTIFLOW_WAIT_POLL_SECONDS = env.float("NOTIFLOW_WAIT_POLL_SECONDS", default=0.1)
+NOTIFLOW_WEB_THREADS = env.setting("NOTIFLOW_WEB_THREADS")
+NOTIFLOW_WAIT_POLL_SECONDS = env.setting("NOTIFLOW_WAIT_POLL_SECONDS")
 if NOTIFLOW_WEB_THREADS < 1:
     _refuse("NOTIFLOW_WEB_THREADS must be at least 1")
 if not 0 < NOTIFLOW_WAIT_POLL_SECONDS <= 5:
     _refuse("NOTIFLOW_WAIT_POLL_SECONDS must be more than 0 and at most 5")
-NOTIFLOW_MESSAGE_ID_DOMAIN = env.str("NOTIFLOW_MESSAGE_ID_DOMAIN", default="notiflow.local")
+NOTIFLOW_MESSAGE_ID_DOMAIN = env.setting("NOTIFLOW_MESSAGE_ID_DOMAIN")
 # Where the outside world reaches this service (https://notify.example.com, no trailing slash):
 # the base of the links providers and recipients follow back to it (the one-click unsubscribe
 # URL of marketing email, Twilio's StatusCallback). Empty: no such links are made.
-NOTIFLOW_PUBLIC_URL = env.str("NOTIFLOW_PUBLIC_URL", default="").rstrip("/")
+NOTIFLOW_PUBLIC_URL = env.setting("NOTIFLOW_PUBLIC_URL").rstrip("/")
 # HTTPS outside debug: the unsubscribe tokens and Twilio's signed callbacks travel in these URLs.
 # Plain HTTP stays allowed on a loopback host (make run's own address), which nothing outside
 # this machine reaches anyway.
@@ -634,17 +642,15 @@ if NOTIFLOW_PUBLIC_URL and not (
         f"NOTIFLOW_PUBLIC_URL must be an https:// URL outside debug (got {NOTIFLOW_PUBLIC_URL!r})"
     )
 # How long a marketing email's one-click unsubscribe link works (deliveries/suppression.py).
-NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS = env.int("NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS", default=60)
+NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS = env.setting("NOTIFLOW_UNSUBSCRIBE_MAX_AGE_DAYS")
 # How long a `{{ preferences_url }}` link to the hosted preference page works
 # (recipients/preferences.py); a link is made afresh for every message.
-NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS = env.int(
-    "NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS", default=60
-)
+NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS = env.setting("NOTIFLOW_PREFERENCES_LINK_MAX_AGE_DAYS")
 # console, file, twilio or null; `none` (or empty) means this worker has no SMS provider: it
 # registers without the sms node type and fails an SMS step it meets (workers/channels/__init__.py).
-NOTIFLOW_SMS_BACKEND = env.str("NOTIFLOW_SMS_BACKEND", default="console")
-NOTIFLOW_SMS_FILE = env.str("NOTIFLOW_SMS_FILE", default=str(BASE_DIR / ".run" / "sms.jsonl"))
-NOTIFLOW_SMS_TIMEOUT_SECONDS = env.float("NOTIFLOW_SMS_TIMEOUT_SECONDS", default=10)
+NOTIFLOW_SMS_BACKEND = env.setting("NOTIFLOW_SMS_BACKEND")
+NOTIFLOW_SMS_FILE = env.setting("NOTIFLOW_SMS_FILE", derived=str(BASE_DIR / ".run" / "sms.jsonl"))
+NOTIFLOW_SMS_TIMEOUT_SECONDS = env.setting("NOTIFLOW_SMS_TIMEOUT_SECONDS")
 # A node's templates render within this, then the provider call has the rest of the soft limit.
 _refuse_unless(
     NOTIFLOW_TEMPLATE_DEADLINE_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT / 2,
@@ -658,28 +664,24 @@ _refuse_unless(
     NOTIFLOW_SMS_TIMEOUT_SECONDS,
     f"under CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
 )
-TWILIO_ACCOUNT_SID = env.str("TWILIO_ACCOUNT_SID", default="")
-TWILIO_AUTH_TOKEN = secret("TWILIO_AUTH_TOKEN")
-TWILIO_FROM = env.str("TWILIO_FROM", default="")
-NOTIFLOW_TWILIO_BASE_URL = env.str("NOTIFLOW_TWILIO_BASE_URL", default="https://api.twilio.com")
+TWILIO_ACCOUNT_SID = env.setting("TWILIO_ACCOUNT_SID")
+TWILIO_AUTH_TOKEN = env.setting("TWILIO_AUTH_TOKEN")
+TWILIO_FROM = env.setting("TWILIO_FROM")
+NOTIFLOW_TWILIO_BASE_URL = env.setting("NOTIFLOW_TWILIO_BASE_URL")
 
 # Email providers' connections kept open per worker thread (workers/providers/connections.py;
 # docs/design.md, "Kept connections"): an SMTP connection is asked NOOP before a reuse after this
 # many idle seconds, and any kept connection is closed after the idle timeout (and at shutdown).
-NOTIFLOW_EMAIL_KEEP_CONNECTIONS = env.bool("NOTIFLOW_EMAIL_KEEP_CONNECTIONS", default=True)
-NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS = env.float(
-    "NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS", default=5
-)
-NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS = env.float(
-    "NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS", default=60
-)
+NOTIFLOW_EMAIL_KEEP_CONNECTIONS = env.setting("NOTIFLOW_EMAIL_KEEP_CONNECTIONS")
+NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS = env.setting("NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS")
+NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS = env.setting("NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS")
 
 # --- Chat channels (workers/channels/slack.py, teams.py; README "Slack and Microsoft Teams") -------
 # The bot token of chat.postMessage (a node's `channel`, a recipient's channel or user_id); not
 # needed for incoming webhooks. The API's base URL points at a stand-in in tests.
-NOTIFLOW_SLACK_BOT_TOKEN = secret("NOTIFLOW_SLACK_BOT_TOKEN")
-NOTIFLOW_SLACK_API_URL = env.str("NOTIFLOW_SLACK_API_URL", default="https://slack.com/api/")
-NOTIFLOW_CHAT_TIMEOUT_SECONDS = env.float("NOTIFLOW_CHAT_TIMEOUT_SECONDS", default=10)
+NOTIFLOW_SLACK_BOT_TOKEN = env.setting("NOTIFLOW_SLACK_BOT_TOKEN")
+NOTIFLOW_SLACK_API_URL = env.setting("NOTIFLOW_SLACK_API_URL")
+NOTIFLOW_CHAT_TIMEOUT_SECONDS = env.setting("NOTIFLOW_CHAT_TIMEOUT_SECONDS")
 _refuse_unless(
     NOTIFLOW_CHAT_TIMEOUT_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT,
     "NOTIFLOW_CHAT_TIMEOUT_SECONDS",
@@ -688,48 +690,47 @@ _refuse_unless(
 )
 # A Slack or Teams webhook URL must resolve to public addresses (events/addresses.py) unless this
 # is on (development and tests, whose stand-ins listen on loopback).
-NOTIFLOW_CHAT_ALLOW_PRIVATE = env.bool("NOTIFLOW_CHAT_ALLOW_PRIVATE", default=False)
+NOTIFLOW_CHAT_ALLOW_PRIVATE = env.setting("NOTIFLOW_CHAT_ALLOW_PRIVATE")
 
 # --- Providers (workers/providers/__init__.py; docs/design.md, "Providers") ---------------------
 # Named providers per channel, in failover order: a transient failure is retried on the next.
 # Unset, each channel has the one provider above (EMAIL_BACKEND / EMAIL_URL, NOTIFLOW_SMS_BACKEND).
-NOTIFLOW_EMAIL_PROVIDERS = env.list("NOTIFLOW_EMAIL_PROVIDERS", default=[])
-NOTIFLOW_SMS_PROVIDERS = env.list("NOTIFLOW_SMS_PROVIDERS", default=[])
+NOTIFLOW_EMAIL_PROVIDERS = env.setting("NOTIFLOW_EMAIL_PROVIDERS")
+NOTIFLOW_SMS_PROVIDERS = env.setting("NOTIFLOW_SMS_PROVIDERS")
 # Per name: NOTIFLOW_PROVIDER_<NAME>_BACKEND (an alias or a dotted email backend) and
 # NOTIFLOW_PROVIDER_<NAME>_OPTIONS (a JSON object: the backend's keyword arguments).
 NOTIFLOW_PROVIDER_SETTINGS: dict[str, dict[str, object]] = {}
 for _name in {n.strip().lower() for n in NOTIFLOW_EMAIL_PROVIDERS + NOTIFLOW_SMS_PROVIDERS}:
-    _prefix = f"NOTIFLOW_PROVIDER_{_name.upper()}_"
     try:
-        _options = json.loads(secret(_prefix + "OPTIONS") or "{}")
+        _options = json.loads(env.setting(f"NOTIFLOW_PROVIDER_{_name.upper()}_OPTIONS") or "{}")
     except ValueError as _exc:
-        _refuse(f"{_prefix}OPTIONS is not JSON: {_exc}")
+        _refuse(f"NOTIFLOW_PROVIDER_{_name.upper()}_OPTIONS is not JSON: {_exc}")
     NOTIFLOW_PROVIDER_SETTINGS[_name] = {
-        "backend": env.str(_prefix + "BACKEND", default=""),
+        "backend": env.setting(f"NOTIFLOW_PROVIDER_{_name.upper()}_BACKEND"),
         "options": _options,
     }
 # A rate per provider shared by every worker (`ses=14/s,twilio=100/m`): a send that finds no
 # token waits for it, without counting as an attempt (workers/services/provider_rates.py).
-NOTIFLOW_PROVIDER_RATE_LIMITS = env.str("NOTIFLOW_PROVIDER_RATE_LIMITS", default="")
+NOTIFLOW_PROVIDER_RATE_LIMITS = env.setting("NOTIFLOW_PROVIDER_RATE_LIMITS")
 # Push (docs/design.md, "Push channels"): web push signs with a VAPID key pair (`manage.py
 # vapid_keys` makes one; the private key as base64url, or a PEM file's path) and a subject (a
 # mailto: or https: URL the push services may contact); unset, the worker has no webpush channel.
-NOTIFLOW_VAPID_PRIVATE_KEY = secret("NOTIFLOW_VAPID_PRIVATE_KEY")
-NOTIFLOW_VAPID_PUBLIC_KEY = env.str("NOTIFLOW_VAPID_PUBLIC_KEY", default="")
-NOTIFLOW_VAPID_SUBJECT = env.str("NOTIFLOW_VAPID_SUBJECT", default="")
+NOTIFLOW_VAPID_PRIVATE_KEY = env.setting("NOTIFLOW_VAPID_PRIVATE_KEY")
+NOTIFLOW_VAPID_PUBLIC_KEY = env.setting("NOTIFLOW_VAPID_PUBLIC_KEY")
+NOTIFLOW_VAPID_SUBJECT = env.setting("NOTIFLOW_VAPID_SUBJECT")
 # Mobile push through FCM HTTP v1: the service account's JSON (its text, or a file); unset, no
 # push channel. The base URL (and the service account's token_uri) point at stand-ins in tests.
-NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON = secret("NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON")
-NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE = env.str("NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE", default="")
-NOTIFLOW_FCM_BASE_URL = env.str("NOTIFLOW_FCM_BASE_URL", default="https://fcm.googleapis.com")
+NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON = env.setting("NOTIFLOW_FCM_SERVICE_ACCOUNT_JSON")
+NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE = env.setting("NOTIFLOW_FCM_SERVICE_ACCOUNT_FILE")
+NOTIFLOW_FCM_BASE_URL = env.setting("NOTIFLOW_FCM_BASE_URL")
 # Browsers' push services are all https; a subscription with an http endpoint is ignored unless
 # this is on (the tests' push service on loopback).
-NOTIFLOW_WEBPUSH_ALLOW_HTTP = env.bool("NOTIFLOW_WEBPUSH_ALLOW_HTTP", default=False)
+NOTIFLOW_WEBPUSH_ALLOW_HTTP = env.setting("NOTIFLOW_WEBPUSH_ALLOW_HTTP")
 # How long a push service keeps an undelivered message (web push TTL), and each request's timeout.
-NOTIFLOW_PUSH_TTL_SECONDS = env.int("NOTIFLOW_PUSH_TTL_SECONDS", default=86400)
+NOTIFLOW_PUSH_TTL_SECONDS = env.setting("NOTIFLOW_PUSH_TTL_SECONDS")
 # Web push's timeout is one deadline for the whole request, connecting to status line
 # (workers/providers/outgoing.py); FCM's is per socket operation (Google's fixed endpoint).
-NOTIFLOW_PUSH_TIMEOUT_SECONDS = env.float("NOTIFLOW_PUSH_TIMEOUT_SECONDS", default=10)
+NOTIFLOW_PUSH_TIMEOUT_SECONDS = env.setting("NOTIFLOW_PUSH_TIMEOUT_SECONDS")
 _refuse_unless(
     NOTIFLOW_PUSH_TIMEOUT_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT,
     "NOTIFLOW_PUSH_TIMEOUT_SECONDS",
@@ -739,12 +740,12 @@ _refuse_unless(
 # A web push endpoint is a URL a recipient's browser (or whoever writes recipients) chose: it must
 # resolve to public addresses (events/addresses.py) unless this is on (development and tests,
 # whose push services listen on loopback).
-NOTIFLOW_PUSH_ALLOW_PRIVATE = env.bool("NOTIFLOW_PUSH_ALLOW_PRIVATE", default=False)
+NOTIFLOW_PUSH_ALLOW_PRIVATE = env.setting("NOTIFLOW_PUSH_ALLOW_PRIVATE")
 # The most web push requests one Celery worker has in flight at once (workers/services/
 # push_slots.py): keep it under the worker's concurrency, so that slow push endpoints hold at most
 # this many of its slots and the others go on with other steps.
-NOTIFLOW_PUSH_CONCURRENCY = env.int(
-    "NOTIFLOW_PUSH_CONCURRENCY", default=max(1, CELERY_WORKER_CONCURRENCY // 2)
+NOTIFLOW_PUSH_CONCURRENCY = env.setting(
+    "NOTIFLOW_PUSH_CONCURRENCY", derived=max(1, CELERY_WORKER_CONCURRENCY // 2)
 )
 _refuse_unless(
     NOTIFLOW_PUSH_CONCURRENCY >= 1,
@@ -754,16 +755,13 @@ _refuse_unless(
 )
 # Amazon SES's reports: their SNS signature is checked (deliveries/sns.py) against a certificate
 # fetched from an address matching this pattern (AWS's SNS hosts), unless turned off.
-NOTIFLOW_SNS_VERIFY_SIGNATURES = env.bool("NOTIFLOW_SNS_VERIFY_SIGNATURES", default=True)
-NOTIFLOW_SNS_CERT_URL_PATTERN = env.str(
-    "NOTIFLOW_SNS_CERT_URL_PATTERN",
-    default=r"https://sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?/[A-Za-z0-9_./-]+\.pem",
-)
+NOTIFLOW_SNS_VERIFY_SIGNATURES = env.setting("NOTIFLOW_SNS_VERIFY_SIGNATURES")
+NOTIFLOW_SNS_CERT_URL_PATTERN = env.setting("NOTIFLOW_SNS_CERT_URL_PATTERN")
 # anymail's own settings (API keys, WEBHOOK_SECRET, ...), from ANYMAIL_<NAME> variables; a value
 # that is a JSON object or list (AMAZON_SES_CLIENT_PARAMS) is passed as one.
 ANYMAIL: dict[str, object] = {}
 for _key in [k for k in os.environ if k.startswith("ANYMAIL_")]:
-    _value: object = secret(_key)
+    _value: object = env.setting(_key)
     if str(_value).lstrip().startswith(("{", "[")):
         try:
             _value = json.loads(str(_value))
@@ -777,7 +775,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "root": {"handlers": ["console"], "level": env.setting("LOG_LEVEL")},
     # Celery's "received"/"succeeded"/"Sending due task" lines about the sweepers, every few
     # seconds, are left out (notiflow/task_logging.py); a sweep logs what it did, if anything.
     "filters": {"quiet_periodic_tasks": {"()": "notiflow.task_logging.QuietPeriodicTasks"}},
@@ -789,25 +787,25 @@ LOGGING = {
 
 # --- Events and webhooks (docs/design.md, "Events and webhooks") ----------------------------------
 # The CloudEvents `source` of every event.
-NOTIFLOW_EVENT_SOURCE = env.str("NOTIFLOW_EVENT_SOURCE", default="/notiflow")
+NOTIFLOW_EVENT_SOURCE = env.setting("NOTIFLOW_EVENT_SOURCE")
 # The Celery queue of the webhook dispatcher's deliveries, served by a worker group of its own
 # (Procfile `webhooks`, -Q webhooks): a slow receiver then holds a webhook worker's slot, never
 # the engine's (issue 31: eight slow receivers on the shared queue made an email take 27 s).
 # `default` puts them back on the engine's workers (one worker group serves everything). No
 # CELERY_TASK_ROUTES for it: events/dispatch.py names this queue on every nudge, and any route
 # would turn off the direct nudge writer (common/broker.py, TaskMessageWriter.for_app).
-NOTIFLOW_WEBHOOK_QUEUE = env.str("NOTIFLOW_WEBHOOK_QUEUE", default="webhooks")
+NOTIFLOW_WEBHOOK_QUEUE = env.setting("NOTIFLOW_WEBHOOK_QUEUE")
 # The most deliveries to one endpoint in flight at once (checked at claim time): a slow
 # receiver holds at most this many of the webhook workers' slots, and the others go on.
-NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY = env.int("NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY", default=2)
-NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS = env.float("NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS", default=30)
-NOTIFLOW_WEBHOOK_MAX_ATTEMPTS = env.int("NOTIFLOW_WEBHOOK_MAX_ATTEMPTS", default=8)
-NOTIFLOW_WEBHOOK_DISABLE_AFTER = env.int("NOTIFLOW_WEBHOOK_DISABLE_AFTER", default=50)
+NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY = env.setting("NOTIFLOW_WEBHOOK_ENDPOINT_CONCURRENCY")
+NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS = env.setting("NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS")
+NOTIFLOW_WEBHOOK_MAX_ATTEMPTS = env.setting("NOTIFLOW_WEBHOOK_MAX_ATTEMPTS")
+NOTIFLOW_WEBHOOK_DISABLE_AFTER = env.setting("NOTIFLOW_WEBHOOK_DISABLE_AFTER")
 # One attempt's whole deadline, from its start to the receiver's status line (connecting, TLS,
 # sending, reading), enforced whatever the receiver does (events/services/sender.py).
-NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS = env.float("NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS", default=10)
+NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS = env.setting("NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS")
 # Lets webhook URLs resolve to loopback and private addresses: development and tests only.
-NOTIFLOW_WEBHOOK_ALLOW_PRIVATE = env.bool("NOTIFLOW_WEBHOOK_ALLOW_PRIVATE", default=False)
+NOTIFLOW_WEBHOOK_ALLOW_PRIVATE = env.setting("NOTIFLOW_WEBHOOK_ALLOW_PRIVATE")
 for _name in (
     "NOTIFLOW_WEBHOOK_MAX_ATTEMPTS",
     "NOTIFLOW_WEBHOOK_DISABLE_AFTER",
