@@ -16,6 +16,8 @@ from types import TracebackType
 from urllib.parse import urlsplit, urlunsplit
 
 import environ
+from babel import Locale as _babel_locale
+from babel import UnknownLocaleError as _babel_unknown
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -142,6 +144,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django.contrib.postgres",
     "workflows",
+    "content",
     "registry",
     "triggers",
     "workers",
@@ -496,6 +499,17 @@ NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS = env.int(
     "NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS", default=1_000_000
 )
 NOTIFLOW_TEMPLATE_DEADLINE_SECONDS = env.float("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS", default=2)
+# The last locale of every run's chain (docs/translations.md): a message's translation is looked
+# up in the trigger's locale, the recipient's, its language, the workflow's default, then this.
+# A BCP 47 tag Babel knows; numbers, dates and money are formatted in it when nothing comes first.
+NOTIFLOW_DEFAULT_LOCALE = env.str("NOTIFLOW_DEFAULT_LOCALE", default="en")
+try:
+    _babel_locale.parse(NOTIFLOW_DEFAULT_LOCALE, sep="-")
+except (ValueError, TypeError, _babel_unknown):
+    _refuse(
+        f"refusing to start: NOTIFLOW_DEFAULT_LOCALE={NOTIFLOW_DEFAULT_LOCALE!r} must be a BCP 47 "
+        "tag Babel knows, such as en, fr or pt-BR."
+    )
 # One filter's result, and what all of a node's filter calls make (bytes, estimated).
 NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES = env.int("NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES", default=4_000_000)
 NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES = env.int(

@@ -28,6 +28,8 @@ from typing import Any
 
 from django.conf import settings
 from liquid import Environment, RenderContext, StrictUndefined, Undefined
+from markupsafe import Markup
+from liquid.builtin.expressions.primitive import StringLiteral
 from liquid.builtin.tags.for_tag import ForNode
 from liquid.exceptions import LiquidError, LoopIterationLimitError, ResourceLimitError
 from liquid.token import Token
@@ -35,6 +37,7 @@ from liquid.undefined import UNDEFINED
 
 from workflows.render_budget import RenderBudgetError, filter_call, spend, too_many_iterations, uniq
 from workflows.render_budget import render_budget as render_budget
+from workflows.translation import FILTERS as LOCALE_FILTERS
 
 
 class TemplateError(Exception):
@@ -102,6 +105,16 @@ class _SandboxedEnvironment(Environment):
         # `json`: a value written as JSON, for templates that render JSON (a Slack node's
         # blocks, a Teams card), so a quote in a payload string cannot break the document.
         self.filters["json"] = _json_filter
+        # `t`, `money`, `number`, `date` and `datetime`: in the run's locale
+        # (workflows.translation; `date` with a `%` format is still Liquid's own).
+        self.filters.update(LOCALE_FILTERS)
+
+    def message_render(self, source: str, variables: dict[str, Any]) -> str:
+        """A translated message (the `t` filter), rendered in this environment within the
+        render's budget: in an HTML field, what it inserts is escaped and the result is not
+        escaped again."""
+        text = _render(PARSED.get_or_parse(self, source), variables)
+        return Markup(text) if self.autoescape else text
 
     @property
     def local_namespace_limit(self) -> int:  # type: ignore[override]
@@ -317,6 +330,41 @@ def template_loops(source: str) -> list[tuple[tuple[str, ...], list[tuple[str, .
         named = [t for t in tails if t and all(isinstance(part, str) for part in t)]
         loops.append((tuple(iterable), named))
     return loops
+
+
+@lru_cache(maxsize=256)
+def template_filters(source: str) -> frozenset[str]:
+    """The names of the filters a template applies; none for one that does not parse."""
+    try:
+        return frozenset(_filter_names(PARSED.get_or_parse(_templates, source).nodes))
+    except (TemplateError, LiquidError):
+        return frozenset()
+
+
+def translation_keys(source: str) -> list[str]:
+    """The keys a template translates as literal strings (`{{ "welcome.subject" | t }}`), in
+    order; a key computed at run time is not known before. None for one that does not parse."""
+    try:
+        nodes = PARSED.get_or_parse(_templates, source).nodes
+    except (TemplateError, LiquidError):
+        return []
+    return list(dict.fromkeys(_translated(nodes)))
+
+
+def _translated(nodes: Any) -> Any:
+    for node in nodes:
+        for expression in node.expressions():
+            yield from _expression_keys(expression)
+        yield from _translated(node.children(None, include_partials=False))
+
+
+def _expression_keys(expression: Any) -> Any:
+    filters = getattr(expression, "filters", None) or ()
+    left = getattr(expression, "left", None)
+    if filters and filters[0].name == "t" and isinstance(left, StringLiteral):
+        yield left.value
+    for child in expression.children():
+        yield from _expression_keys(child)
 
 
 def _filter_names(nodes: Any) -> Any:
