@@ -91,6 +91,11 @@ SCOPES = {
     ("category-detail", "GET"): ADMIN,
     ("category-detail", "PUT"): ADMIN,
     ("category-detail", "DELETE"): ADMIN,
+    ("translation-list", "GET"): ADMIN,
+    ("translation-detail", "GET"): ADMIN,
+    ("translation-detail", "PUT"): ADMIN,
+    ("translation-detail", "PATCH"): ADMIN,
+    ("translation-detail", "DELETE"): ADMIN,
 }
 PUBLIC = {"schema", "docs"}
 # The in-app inbox's feed API: a recipient token, never an API key (inbox/auth.py; tested in
@@ -108,6 +113,7 @@ ARGUMENTS = {
     "recipient_key": "no-such-recipient",
     "channel": "fcm",
     "category_slug": "no-such-category",
+    "locale": "fr",
 }
 
 

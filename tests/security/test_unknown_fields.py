@@ -15,6 +15,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from content.services import catalog_put
 from deliveries.models import Suppression
 from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
@@ -66,6 +67,7 @@ def path_values() -> dict[str, str]:
         "recipient_key": unique("person"),
         "channel": "fcm",
         "category_slug": Category.objects.create(slug=unique("cat")).slug,
+        "locale": catalog_put(locale="fr", messages={"hello": "Bonjour"})[0].locale,
     }
 
 

@@ -521,6 +521,7 @@ def _concrete(path: str, world: dict[str, Any]) -> str:
         "suppression_id": 1,
         "channel": "fcm",
         "category_slug": "marketing",
+        "locale": "fr",
     }
     return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 
