@@ -107,8 +107,8 @@ def test_a_bad_catalog_is_a_400_naming_its_path_and_saves_nothing(admin, message
         errors = response.json()["errors"]
         assert list(errors) == [path], errors
         assert message in errors[path][0]
-    assert not TranslationCatalog.objects.exists()
-    assert not TranslationCatalogVersion.objects.exists()
+    assert not TranslationCatalog.objects.filter(locale="fr").exists()
+    assert not TranslationCatalogVersion.objects.filter(locale="fr").exists()
 
 
 @pytest.mark.parametrize("locale", ["xx", "fr_CA", "not-a-locale-at-all", "12"])
