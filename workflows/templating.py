@@ -226,11 +226,12 @@ def _condition_source(expression: str) -> str:
     return "{% if " + expression + " %}1{% endif %}"
 
 
-def template_check(source: str) -> None:
+def template_check(source: str) -> list[str]:
     """Raise TemplateError when `source` is not a valid Liquid template, or uses a filter that
     no environment registers (a render would fail on it at run time), naming it with the
-    closest known one. Parses without caching: a definition that fails validation leaves
-    nothing behind."""
+    closest known one. Else the keys it translates as literal strings (`{{ "welcome.subject" |
+    t }}`), in order: a key computed at run time is not known before. Parses without caching: a
+    definition that fails validation leaves nothing behind."""
     template = _parse(_templates, source)
     known = _templates.filters.keys() | _html_templates.filters.keys()
     for name in _filter_names(template.nodes):
@@ -238,6 +239,7 @@ def template_check(source: str) -> None:
             close = difflib.get_close_matches(name, sorted(known), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise TemplateError(f"unknown filter {name!r}{hint}")
+    return list(dict.fromkeys(_translated(template.nodes)))
 
 
 def condition_check(expression: str) -> None:
@@ -339,16 +341,6 @@ def template_filters(source: str) -> frozenset[str]:
         return frozenset(_filter_names(PARSED.get_or_parse(_templates, source).nodes))
     except (TemplateError, LiquidError):
         return frozenset()
-
-
-def translation_keys(source: str) -> list[str]:
-    """The keys a template translates as literal strings (`{{ "welcome.subject" | t }}`), in
-    order; a key computed at run time is not known before. None for one that does not parse."""
-    try:
-        nodes = PARSED.get_or_parse(_templates, source).nodes
-    except (TemplateError, LiquidError):
-        return []
-    return list(dict.fromkeys(_translated(nodes)))
 
 
 def _translated(nodes: Any) -> Any:

@@ -12,12 +12,7 @@ from django.conf import settings
 from workflows.definition import CATEGORIES, MARKETING, TRANSACTIONAL, preference_problems
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.locales import locale_problem
-from workflows.templating import (
-    TemplateError,
-    condition_check,
-    template_check,
-    translation_keys,
-)
+from workflows.templating import TemplateError, condition_check, template_check
 from workflows.translation import default_locales, message_lookup
 
 # Node ids appear in Message-IDs, idempotency keys and vars keys: keep them plain.
@@ -140,11 +135,11 @@ def _default_locales(definition: dict[str, Any], errors: list[ValidationError]) 
 
 
 def _check_translations(
-    source: str, locales: tuple[str, ...], where: str, node_id: str, errors: list[ValidationError]
+    keys: list[str], locales: tuple[str, ...], where: str, node_id: str, errors: list[ValidationError]
 ) -> None:
     """A key a template translates (a literal piped to `t`) must be in the catalog of a locale
     every run's chain ends with: else some run would fail on it."""
-    for key in translation_keys(source):
+    for key in keys:
         if message_lookup(key, locales) is None:
             errors.append(
                 ValidationError(
@@ -208,11 +203,11 @@ def _check_nodes(
                 errors.append(ValidationError(f"{where}.{field}", "must be a string", node_id))
                 continue
             try:
-                template_check(value)
+                keys = template_check(value)
             except TemplateError as exc:
                 errors.append(ValidationError(f"{where}.{field}", f"template: {exc}", node_id))
             else:
-                _check_translations(value, locales, f"{where}.{field}", node_id, errors)
+                _check_translations(keys, locales, f"{where}.{field}", node_id, errors)
         for field, message in node_type.problems(node):  # what the node type checks itself
             errors.append(ValidationError(f"{where}.{field}", message, node_id))
     return seen
