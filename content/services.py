@@ -58,9 +58,7 @@ def _saved(locale: str, messages: dict[str, Any], actor: str) -> tuple[Translati
 
 
 @transaction.atomic
-def catalog_put(
-    *, locale: str, messages: Any, actor: str = ""
-) -> tuple[TranslationCatalog, bool]:
+def catalog_put(*, locale: str, messages: Any, actor: str = "") -> tuple[TranslationCatalog, bool]:
     """Replace (or create) `locale`'s catalog with `messages`, as version N+1: (catalog,
     created). `locale` is canonical (workflows.locales). CatalogInvalid, saving nothing."""
     if problems := catalog_problems(messages):

@@ -14,11 +14,11 @@ from typing import Any
 
 from django.conf import settings
 
+from workflows.locales import locale_chain
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.nodes.base import Rendered, RenderError, output_key
 from workflows.nodes.sending import MissingAddress
 from workflows.nodes.timing import Wait
-from workflows.locales import locale_chain
 from workflows.templating import (
     LOCALE_FILTERS,
     UNDEFINED_HINTS,

@@ -213,4 +213,3 @@ def default_locales(definition_locale: str) -> tuple[str, ...]:
 
 def catalog_has(key: str, locales: tuple[str, ...]) -> bool:
     return message_lookup(key, locales) is not None
-

@@ -10,8 +10,8 @@ from typing import Any
 from django.conf import settings
 
 from workflows.definition import CATEGORIES, MARKETING, TRANSACTIONAL, preference_problems
-from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.locales import locale_problem
+from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.templating import TemplateError, condition_check, template_check
 from workflows.translation import default_locales, message_lookup
 
@@ -135,7 +135,11 @@ def _default_locales(definition: dict[str, Any], errors: list[ValidationError]) 
 
 
 def _check_translations(
-    keys: list[str], locales: tuple[str, ...], where: str, node_id: str, errors: list[ValidationError]
+    keys: list[str],
+    locales: tuple[str, ...],
+    where: str,
+    node_id: str,
+    errors: list[ValidationError],
 ) -> None:
     """A key a template translates (a literal piped to `t`) must be in the catalog of a locale
     every run's chain ends with: else some run would fail on it."""

@@ -40,7 +40,12 @@ def context(
         trigger={},
         workflow={},
         now=datetime(2026, 3, 1, tzinfo=UTC),
-        recipient={"id": "ada", "name": "Ada", "locale": recipient_locale, "timezone": "Asia/Tokyo"},
+        recipient={
+            "id": "ada",
+            "name": "Ada",
+            "locale": recipient_locale,
+            "timezone": "Asia/Tokyo",
+        },
         trigger_locale=trigger_locale,
         default_locale=default_locale,
     )
@@ -58,9 +63,13 @@ def admin_api() -> APIClient:
 
 
 def test_the_chain_is_trigger_recipient_language_workflow_then_installation():
-    assert locale_chain(
-        trigger_locale="pt-BR", recipient_locale="fr-ca", default_locale="de"
-    ) == ("pt-BR", "fr-CA", "fr", "de", "en")
+    assert locale_chain(trigger_locale="pt-BR", recipient_locale="fr-ca", default_locale="de") == (
+        "pt-BR",
+        "fr-CA",
+        "fr",
+        "de",
+        "en",
+    )
 
 
 @override_settings(NOTIFLOW_DEFAULT_LOCALE="fr")
@@ -163,8 +172,8 @@ def test_a_message_that_translates_itself_stops_at_the_nesting_limit(catalogs):
 @pytest.mark.parametrize(
     ("source", "locale", "expected"),
     [
-        ('{{ 1234.5 | number }}', "en", "1,234.5"),
-        ('{{ 1234.5 | number }}', "fr", "1\u202f234,5"),
+        ("{{ 1234.5 | number }}", "en", "1,234.5"),
+        ("{{ 1234.5 | number }}", "fr", "1\u202f234,5"),
         ('{{ "42.5" | money: "EUR" }}', "de", "42,50\xa0€"),
         ('{{ 42.5 | money: "USD" }}', "en", "$42.50"),
         ('{{ "2026-03-01" | date: "long" }}', "fr", "1 mars 2026"),
@@ -192,13 +201,18 @@ def test_saving_a_workflow_whose_key_its_default_locales_lack_is_refused_naming_
     catalogs,
 ):
     definition = chain(
-        email_node("mail", subject='{{ "welcome.subject" | t: name: "x" }}', body='{{ "nope" | t }}')
+        email_node(
+            "mail", subject='{{ "welcome.subject" | t: name: "x" }}', body='{{ "nope" | t }}'
+        )
     )
     with pytest.raises(WorkflowInvalid) as caught:
         WorkflowFactory(definition=definition)
     [error] = caught.value.errors
     assert (error.field, error.node) == ("nodes[0].body", "mail")
-    assert error.message == "translation key 'nope' is in no catalog of the workflow's default locales (en)"
+    assert (
+        error.message
+        == "translation key 'nope' is in no catalog of the workflow's default locales (en)"
+    )
 
 
 def test_the_api_answers_that_400_with_node_field_and_key(catalogs, admin_api):

@@ -67,7 +67,10 @@ def test_patch_merges_keys_and_null_removes_one(admin):
         "welcome": {"subject": "Bienvenue, {{ name }}", "body": "Corps"}
     }
     assert patched.json()["version"] == 2
-    assert admin.patch("/api/translations/de/", {"messages": {"a": "b"}}, format="json").status_code == 201
+    assert (
+        admin.patch("/api/translations/de/", {"messages": {"a": "b"}}, format="json").status_code
+        == 201
+    )
 
 
 def test_delete_removes_the_catalog_and_records_a_version_without_messages(admin):
@@ -77,9 +80,10 @@ def test_delete_removes_the_catalog_and_records_a_version_without_messages(admin
     assert admin.delete("/api/translations/fr/").status_code == 404
     assert [(n, m) for n, m, _ in versions("fr")] == [(1, FRENCH), (2, None)]
     # Numbers go on after a delete.
-    assert admin.put("/api/translations/fr/", {"messages": FRENCH}, format="json").json()[
-        "version"
-    ] == 3
+    assert (
+        admin.put("/api/translations/fr/", {"messages": FRENCH}, format="json").json()["version"]
+        == 3
+    )
 
 
 @pytest.mark.parametrize(
@@ -121,9 +125,7 @@ def test_a_locale_that_is_not_one_is_a_400_naming_it_not_a_404(admin, locale, me
 
 
 def test_an_unknown_field_is_a_400_naming_it(admin):
-    response = admin.put(
-        "/api/translations/fr/", {"messages": {}, "mesages": {}}, format="json"
-    )
+    response = admin.put("/api/translations/fr/", {"messages": {}, "mesages": {}}, format="json")
     assert response.status_code == 400 and "mesages" in response.json()["errors"]
     assert admin.put("/api/translations/fr/", {}, format="json").json()["errors"] == {
         "messages": ["This field is required."]
