@@ -23,6 +23,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import environ
+from babel import Locale as _babel_locale
+from babel import UnknownLocaleError as _babel_unknown
 from django.core.exceptions import ImproperlyConfigured
 
 from notiflow import settings_spec
@@ -160,6 +162,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django.contrib.postgres",
     "workflows",
+    "content",
     "registry",
     "triggers",
     "workers",
@@ -513,6 +516,17 @@ NOTIFLOW_TEMPLATE_MAX_ITERATIONS = env.setting("NOTIFLOW_TEMPLATE_MAX_ITERATIONS
 NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_NAMESPACE_BYTES")
 NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS = env.setting("NOTIFLOW_TEMPLATE_MAX_OUTPUT_CHARS")
 NOTIFLOW_TEMPLATE_DEADLINE_SECONDS = env.setting("NOTIFLOW_TEMPLATE_DEADLINE_SECONDS")
+# The last locale of every run's chain (docs/translations.md): a message's translation is looked
+# up in the trigger's locale, the recipient's, its language, the workflow's default, then this.
+# A BCP 47 tag Babel knows; numbers, dates and money are formatted in it when nothing comes first.
+NOTIFLOW_DEFAULT_LOCALE = env.setting("NOTIFLOW_DEFAULT_LOCALE")
+try:
+    _babel_locale.parse(NOTIFLOW_DEFAULT_LOCALE, sep="-")
+except (ValueError, TypeError, _babel_unknown):
+    _refuse(
+        f"refusing to start: NOTIFLOW_DEFAULT_LOCALE={NOTIFLOW_DEFAULT_LOCALE!r} must be a BCP 47 "
+        "tag Babel knows, such as en, fr or pt-BR."
+    )
 # One filter's result, and what all of a node's filter calls make (bytes, estimated).
 NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES")
 NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES")

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from content.api import urlpatterns as translation_urls
 from deliveries.api import SuppressionDetailApi, SuppressionListApi, TriggerDeliveriesApi
 from events.api import (
     WebhookAttemptListApi,
@@ -91,6 +92,7 @@ api = [
     *preferences_api.urlpatterns,
     *channels_api.urlpatterns,
     *categories_api.urlpatterns,
+    *translation_urls,
     path("recipients/", RecipientListApi.as_view(), name="recipient-list"),
     # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
     path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),

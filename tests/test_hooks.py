@@ -20,7 +20,7 @@ from workflows.nodes import REGISTERED
 from workflows.nodes.base import NodeType
 
 APPS = ["workflows", "registry", "triggers", "workers", "events", "deliveries"]
-APPS += ["recipients", "inbox", "waits"]
+APPS += ["recipients", "inbox", "waits", "content"]
 DESIGN = ROOT / "docs" / "design.md"
 TABLE_HEADING = "### Hooks: how a room below calls one above"
 # The one node-type method the list names as a hook: node types override it to see the graph.

@@ -39,8 +39,8 @@ def test_the_triggers_fields_are_listed_once_by_its_representation():
     assert TriggerOutputSerializer.Meta.fields == trigger_fields()
     assert trigger_fields()[:3] == ("id", "workflow", "workflow_version")
     assert (
-        trigger_fields()[-1] == "trace_id" and len(trigger_fields()) == 22
-    )  # 21: `recipient` (issue 33); 22: `trace_id` (issue 36)
+        trigger_fields()[-1] == "trace_id" and len(trigger_fields()) == 23
+    )  # 21: `recipient` (issue 33); 22: `trace_id` (issue 36); 23: `locale` (issue 48)
 
 
 def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):

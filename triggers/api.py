@@ -163,6 +163,15 @@ class TriggerInputSerializer(StrictSerializer):
         default="",
         help_text="a business key to cancel it by (POST /api/triggers/cancel/); empty: none",
     )
+    locale = StrictCharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=35,
+        default="",
+        help_text="the BCP 47 locale (`fr`, `fr-CA`, `pt-BR`) its messages are translated into "
+        "first, before the recipient's (docs/translations.md); empty: none. Not with `topic`.",
+    )
     # A whole audience (triggers/fanout_api.py).
     topic = topic_field()
     exclude = exclude_field()
@@ -225,6 +234,7 @@ def trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerRequ
         cancellation_key=fields["cancellation_key"],
         recipient=recipient,
         profile=profile,
+        locale=fields["locale"],
     )
 
 

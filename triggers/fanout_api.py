@@ -85,6 +85,9 @@ def fanout_post(request: Request, fields: dict[str, Any], idempotency_key: str) 
     made before; the errors of intake (400 naming the field, 409, 422, 503)."""
     if fields.get("recipient") is not None:
         return _error("topic", "give a recipient or a topic, not both", 400)
+    if fields.get("locale"):
+        # A fan-out's runs are each in their recipient's locale (docs/translations.md).
+        return _error("locale", "a topic's runs take their recipients' locales: no locale", 400)
     fanout_request = FanoutRequest(
         workflow_key=fields["workflow"],
         idempotency_key=idempotency_key,

@@ -52,6 +52,9 @@ class TriggerInstance(models.Model):
     # Whom the run is for: a recipient's key (recipients.Recipient), or empty. A plain column, not
     # a foreign key: erasing the person leaves their runs in the history under retention.
     recipient = models.CharField(max_length=200, blank=True, default="", db_default="")
+    # The locale the request asked its messages in (a BCP 47 tag, workflows.locales), first in
+    # the run's locale chain (docs/translations.md); empty: the recipient's and the defaults.
+    locale = models.CharField(max_length=35, blank=True, default="", db_default="")
     status = models.CharField(
         max_length=16, choices=TriggerStatus.choices, default=TriggerStatus.ENQUEUED
     )

@@ -31,6 +31,7 @@ def trigger_json(
         "idempotency_key": instance.idempotency_key,
         "cancellation_key": instance.cancellation_key,
         "recipient": instance.recipient,
+        "locale": instance.locale,
         "payload": instance.payload,
         "status": instance.status,
         "priority": instance.priority,

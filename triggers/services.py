@@ -36,6 +36,7 @@ from triggers.sql import (
     TRIGGER_COLUMNS,
 )
 from triggers.steps import trigger_from_row
+from workflows.locales import locale_problem
 from workflows.models import Workflow, WorkflowVersion
 from workflows.routing import PRIORITY_MAX, PRIORITY_MIN
 
@@ -105,6 +106,8 @@ class TriggerRequest:
     # it, upserted with the trigger (identify on trigger, triggers/identify.py), or None.
     recipient: str = ""
     profile: Profile | None = None
+    # The locale its messages are asked in (a BCP 47 tag), or empty (docs/translations.md).
+    locale: str = ""
 
 
 # What happened to one request: the trigger and whether it is new, or why it was refused.
@@ -251,12 +254,18 @@ def _unknown_recipient(key: str) -> TriggerRejected:
 
 
 def request_hash(
-    *, payload_json: str, priority: int | None, cancellation_key: str, recipient: str = ""
+    *,
+    payload_json: str,
+    priority: int | None,
+    cancellation_key: str,
+    recipient: str = "",
+    locale: str = "",
 ) -> str:
     """The normalised request a key was first used with (`payload_json` with sorted keys). A
-    recipient joins the hash only when there is one, so the hashes of runs without one are
-    those they were stored with before recipients existed."""
+    recipient, and a locale, join the hash only when there is one, so the hashes of runs
+    without them are those they were stored with before recipients and locales existed."""
     head: list[Any] = [priority, cancellation_key] + ([recipient] if recipient else [])
+    head += [{"locale": locale}] if locale else []
     normal = json.dumps(head, separators=(",", ":")) + payload_json
     return hashlib.sha256(normal.encode()).hexdigest()
 
@@ -298,12 +307,15 @@ def _checked(request: TriggerRequest) -> tuple[str, str]:
         )
     if request.recipient and (problem := key_problem(request.recipient)):
         raise TriggerRejected("recipient", f"recipient: the id {problem}")
+    if request.locale and (problem := locale_problem(request.locale)):
+        raise TriggerRejected("locale", f"locale: {problem}")
     payload_json = json.dumps(request.payload, sort_keys=True, separators=(",", ":"))
     digest = request_hash(
         payload_json=payload_json,
         priority=priority,
         cancellation_key=cancellation_key,
         recipient=request.recipient,
+        locale=request.locale,
     )
     return payload_json, digest
 
@@ -329,6 +341,7 @@ def _intake(
             request.cancellation_key,
             item.digest,
             request.recipient,
+            request.locale,
         )
         for field, value in zip(INTAKE_REQUEST_FIELDS, values, strict=True):
             columns[field].append(value)
@@ -434,6 +447,8 @@ def _differing(trigger: TriggerInstance, item: _Pending) -> list[str]:
         differing.append("cancellation_key")
     if request.recipient != trigger.recipient:
         differing.append("recipient")
+    if request.locale != trigger.locale:
+        differing.append("locale")
     return differing or ["priority"]
 
 

@@ -123,6 +123,7 @@ _INTAKE_VALUES = {
     "cancellation_key": "r.cancellation_key",
     "payload": "r.payload::jsonb",
     "recipient": "COALESCE(r.recipient, '')",
+    "locale": "COALESCE(r.locale, '')",
     "status": ENQUEUED,
     "priority": "COALESCE(r.priority, target.priority)",
     "current_node_id": "target.entry_node_id",
@@ -160,6 +161,7 @@ _REQUEST_FIELDS = {
     "cancellation_key": "text",
     "hash": "text",
     "recipient": "text",
+    "locale": "text",
 }
 INTAKE_REQUEST_FIELDS = tuple(_REQUEST_FIELDS)
 
@@ -305,7 +307,8 @@ SELECT id FROM {TRIGGER_TABLE} WHERE id = ANY(%(ids)s) AND status = ANY(%(termin
 _FANOUT_REQUESTS = """
     SELECT gen_random_uuid() AS id, x.run ->> 0 AS key, x.run ->> 1 AS hash,
            x.run ->> 2 AS recipient, %(payload)s::text AS payload,
-           %(priority)s::int AS priority, %(cancellation_key)s::text AS cancellation_key
+           %(priority)s::int AS priority, %(cancellation_key)s::text AS cancellation_key,
+           ''::text AS locale
     FROM json_array_elements(%(runs)s::json) AS x (run)"""
 FANOUT_INTAKE_SQL = f"""
 WITH r AS ({_FANOUT_REQUESTS}

@@ -58,6 +58,7 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
     # DRF's metaclass takes declared fields off the class: this `required` is the definition's,
     # not Field.required, which only mypy sees it shadow.
     required = serializers.SerializerMethodField()  # type: ignore[assignment]
+    default_locale = serializers.SerializerMethodField()
     nodes = serializers.SerializerMethodField()
     edges = serializers.SerializerMethodField()
 
@@ -74,6 +75,7 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
             "category",
             "preference_category",
             "required",
+            "default_locale",
             "entry_node_id",
             "nodes",
             "edges",
@@ -93,6 +95,9 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
 
     def get_required(self, workflow: Workflow) -> bool:
         return required_of(workflow.definition)
+
+    def get_default_locale(self, workflow: Workflow) -> str:
+        return str(workflow.definition.get("default_locale") or "")
 
     def get_nodes(self, workflow: Workflow) -> list[dict[str, Any]]:
         return [_node_in_order(node) for node in workflow.definition.get("nodes", [])]
@@ -203,6 +208,15 @@ class WorkflowInputSerializer(StrictSerializer):
         default=False,
         help_text="true: no preference turns its sends off (password resets, receipts); "
         "suppressions still apply.",
+    )
+    default_locale = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=35,
+        help_text="The BCP 47 locale (`fr`, `pt-BR`) its messages are translated into when the "
+        "run's and the recipient's are not in the catalogs, before NOTIFLOW_DEFAULT_LOCALE; "
+        "empty: none. Every key its templates translate must be in one of those two catalogs "
+        "(docs/translations.md): else a 400 naming node, field and key.",
     )
     # The definition is checked by the one validator (workflows.validation), not here.
     entry_node_id = serializers.CharField(

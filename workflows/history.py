@@ -54,6 +54,9 @@ def definition_diff(
         summary.append(f"preference category changed from {was} to {now}")
     if required_of(old) != required_of(new):
         summary.append("now required" if required_of(new) else "no longer required")
+    if old.get("default_locale") != new.get("default_locale"):
+        was, now = old.get("default_locale") or "none", new.get("default_locale") or "none"
+        summary.append(f"default locale changed from {was} to {now}")
     old_nodes = {n.get("id"): n for n in old.get("nodes", []) if isinstance(n, dict)}
     new_nodes = {n.get("id"): n for n in new.get("nodes", []) if isinstance(n, dict)}
     for node_id in new_nodes.keys() - old_nodes.keys():

@@ -116,19 +116,22 @@ def workflow_preview(
     workflow: dict[str, Any],
     now: datetime | None = None,
     recipient: dict[str, Any] | None = None,
+    locale: str = "",
 ) -> WorkflowPreview:
     """Render each node's templates in definition order, and trace the route of this payload.
 
     `workflow` is the context's `workflow` object (`key`, `name`, `version`); `recipient`, when
     given, the context's `recipient` (a profile as a run sees it: `id`, `email`, `name`,
     `properties`...), so `{{ recipient.name }}`, a send without `to` and a window without a zone
-    preview as that person's run would. Never raises for a
+    preview as that person's run would; `locale`, a trigger's `locale` (first in the locale
+    chain, with the recipient's and the definition's `default_locale` after it), so translated
+    and formatted fields preview as that run's would. Never raises for a
     template problem: each field carries its value or its error. The whole preview renders within
     one render budget, a node's (past it, every field left says so), and at most
     NOTIFLOW_PREVIEW_CONCURRENCY previews run at once in a process: PreviewBusy otherwise.
     """
     with _preview_slot(), render_budget():
-        return _workflow_preview(definition, payload, workflow, now, recipient)
+        return _workflow_preview(definition, payload, workflow, now, recipient, locale)
 
 
 def _workflow_preview(
@@ -136,7 +139,8 @@ def _workflow_preview(
     payload: dict[str, Any],
     workflow: dict[str, Any],
     now: datetime | None,
-    recipient: dict[str, Any] | None = None,
+    recipient: dict[str, Any] | None,
+    locale: str,
 ) -> WorkflowPreview:
     now = now or datetime.now(UTC)
     nodes = [n for n in definition.get("nodes", []) if isinstance(n, dict) and "id" in n]
@@ -154,6 +158,8 @@ def _workflow_preview(
             workflow=workflow,
             now=now,
             recipient=recipient,
+            trigger_locale=locale,
+            default_locale=str(definition.get("default_locale") or ""),
         )
         if steps:
             built["steps"] = steps

@@ -170,7 +170,9 @@ def _charge(name: str, result: Any) -> None:
             )
 
 
-def filter_call(name: str, func: Callable[..., Any], left: Any, *args: Any, **kwargs: Any) -> Any:
+def filter_call(
+    name: str, func: Callable[..., Any], left: Any, /, *args: Any, **kwargs: Any
+) -> Any:
     """Call the filter `func` (registered as `name`) within the render's budget."""
     spend(sum(_range_length(value) for value in (left, *args) if isinstance(value, range)))
     _refuse_value(name, _predicted_size(name, left, args))

@@ -34,6 +34,8 @@ class CompiledWorkflow:
     # The steps whose message state (`steps.<id>.delivery`) some edge's `when` reads: the engine
     # reads those states only for them (none: no statement).
     steps_read: tuple[str, ...] = ()
+    # The definition's `default_locale` ("": none), the end of its runs' locale chain.
+    default_locale: str = ""
 
 
 @lru_cache(maxsize=1024)
@@ -59,6 +61,7 @@ def workflow_version_compiled(version_id: int) -> CompiledWorkflow:
         preference_category=preference_category_of(definition),
         required=required_of(definition),
         steps_read=steps_read(definition),
+        default_locale=str(definition.get("default_locale") or ""),
     )
 
 
@@ -79,6 +82,7 @@ def workflow_export(*, workflow: Workflow) -> dict[str, Any]:
         "category": category_of(definition),
         "preference_category": str(definition.get("preference_category") or ""),
         "required": required_of(definition),
+        "default_locale": str(definition.get("default_locale") or ""),
         "entry_node_id": definition.get("entry_node_id"),
         "nodes": definition.get("nodes", []),
         "edges": definition.get("edges", []),

@@ -14,17 +14,21 @@ from typing import Any
 
 from django.conf import settings
 
+from workflows.locales import locale_chain
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.nodes.base import Rendered, RenderError, output_key
 from workflows.nodes.sending import MissingAddress
 from workflows.nodes.timing import Wait
 from workflows.templating import (
+    LOCALE_FILTERS,
     UNDEFINED_HINTS,
     condition_holds,
     condition_variable_paths,
     read_paths,
     render_budget,
+    template_filters,
 )
+from workflows.translation import LOCALES
 
 __all__ = ["MissingAddress", "RenderError", "Rendered", "Wait", "output_key"]
 
@@ -37,18 +41,30 @@ def execution_context(
     workflow: dict[str, Any],
     now: datetime,
     recipient: dict[str, Any] | None = None,
+    trigger_locale: str = "",
+    default_locale: str = "",
 ) -> dict[str, Any]:
     """What templates and conditions see (all JSON-serialisable): `payload`, `vars` (outputs of
     earlier nodes), `trigger` (`id`, `idempotency_key`, `created_at`), `workflow` (`key`,
-    `name`, `version`) and `now`; and `recipient` (`id`, `email`, `phone`, `name`, `locale`,
-    `timezone`, `channels`, `properties`) when the run has one. A run without one has no
-    `recipient`: a template reading it fails as for any undefined variable."""
+    `name`, `version`), `now` and `locales`; and `recipient` (`id`, `email`, `phone`, `name`,
+    `locale`, `timezone`, `channels`, `properties`) when the run has one. A run without one has
+    no `recipient`: a template reading it fails as for any undefined variable. `locales` is the
+    run's locale chain (workflows.locales.locale_chain: the trigger's `trigger_locale`, the
+    recipient's, its language, the workflow's `default_locale`, the installation's), which the
+    `t` filter and the formatting filters read (workflows.translation)."""
+    recipient_locale = recipient.get("locale") if recipient is not None else ""
+    chain = locale_chain(
+        trigger_locale=trigger_locale,
+        recipient_locale=recipient_locale if isinstance(recipient_locale, str) else "",
+        default_locale=default_locale,
+    )
     context = {
         "payload": payload,
         "vars": vars,
         "trigger": trigger,
         "workflow": workflow,
         "now": now.isoformat(),
+        LOCALES: list(chain),
     }
     if recipient is not None:
         context["recipient"] = recipient
@@ -86,16 +102,20 @@ UNDEFINED_HINTS[PREFERENCES_URL] = preferences_url_missing
 
 def recipient_read(node: dict[str, Any], edges: Iterable[dict[str, Any]]) -> bool:
     """Whether a step of `node` reads the run's recipient: its type sends or delivers (the
-    preferences, a chat or push address), reads it in its run (NodeType.reads_recipient), or a
+    preferences, a chat or push address), reads it in its run (NodeType.reads_recipient), a
     template of the node or a condition of its outgoing `edges` names `recipient` or
-    `preferences_url`. The engine reads the recipient for no other step (a run's delays,
-    throttles and digests cost no statement for it)."""
+    `preferences_url`, or a template translates or formats (the recipient's locale and time
+    zone). The engine reads the recipient for no other step (a run's delays, throttles and
+    digests cost no statement for it)."""
     node_type = node_type_of(node)
     if node_type is None:
         return False  # not run: the step fails as unrunnable
     if node_type.sends or node_type.delivers_on or node_type.reads_recipient:
         return True
-    paths = [path for source in node_type.template_sources(node) for path in read_paths(source)]
+    sources = node_type.template_sources(node)
+    if any(LOCALE_FILTERS.keys() & template_filters(source) for source in sources):
+        return True
+    paths = [path for source in sources for path in read_paths(source)]
     for edge in edges:
         if isinstance(edge.get("when"), str) and edge["when"].strip():
             paths.extend(read_paths(edge["when"], condition=True))

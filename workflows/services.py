@@ -21,6 +21,7 @@ DEFINITION_KEYS = (
     "category",
     "preference_category",
     "required",
+    "default_locale",
 )
 
 
@@ -34,8 +35,8 @@ class WorkflowInvalid(Exception):
 
 def definition_normalize(definition: dict[str, Any]) -> dict[str, Any]:
     """The stored form: exactly entry_node_id, nodes and edges (edges default to none, the entry
-    to the first node), and `category`, `preference_category` and `required` when they are not
-    the default (so definitions from before them, and those that name the default, are equal and
+    to the first node), and `category`, `preference_category`, `required` and `default_locale`
+    when they are not the default (so definitions from before them, and those that name the default, are equal and
     make no new version)."""
     entry = definition.get("entry_node_id")
     nodes = definition.get("nodes")
@@ -52,6 +53,8 @@ def definition_normalize(definition: dict[str, Any]) -> dict[str, Any]:
         normalized["preference_category"] = definition["preference_category"]
     if definition.get("required") not in (None, False):
         normalized["required"] = definition["required"]
+    if definition.get("default_locale") not in (None, ""):
+        normalized["default_locale"] = definition["default_locale"]
     return normalized
 
 

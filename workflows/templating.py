@@ -28,13 +28,16 @@ from typing import Any
 
 from django.conf import settings
 from liquid import Environment, RenderContext, StrictUndefined, Undefined
+from liquid.builtin.expressions.primitive import StringLiteral
 from liquid.builtin.tags.for_tag import ForNode
 from liquid.exceptions import LiquidError, LoopIterationLimitError, ResourceLimitError
 from liquid.token import Token
 from liquid.undefined import UNDEFINED
+from markupsafe import Markup
 
 from workflows.render_budget import RenderBudgetError, filter_call, spend, too_many_iterations, uniq
 from workflows.render_budget import render_budget as render_budget
+from workflows.translation import FILTERS as LOCALE_FILTERS
 
 
 class TemplateError(Exception):
@@ -102,6 +105,17 @@ class _SandboxedEnvironment(Environment):
         # `json`: a value written as JSON, for templates that render JSON (a Slack node's
         # blocks, a Teams card), so a quote in a payload string cannot break the document.
         self.filters["json"] = _json_filter
+        # `t`, `money`, `number`, `date` and `datetime`: in the run's locale
+        # (workflows.translation; `date` with a `%` format is still Liquid's own).
+        self.filters.update(LOCALE_FILTERS)
+
+    def message_render(self, source: str, variables: dict[str, Any]) -> str:
+        """A translated message (the `t` filter), rendered in this environment within the
+        render's budget: in an HTML field, what it inserts is escaped and the result is not
+        escaped again."""
+        text = _render(PARSED.get_or_parse(self, source), variables)
+        # Rendered with autoescape: what it inserted is escaped already.
+        return Markup(text) if self.autoescape else text  # noqa: S704
 
     @property
     def local_namespace_limit(self) -> int:  # type: ignore[override]
@@ -213,11 +227,12 @@ def _condition_source(expression: str) -> str:
     return "{% if " + expression + " %}1{% endif %}"
 
 
-def template_check(source: str) -> None:
+def template_check(source: str) -> list[str]:
     """Raise TemplateError when `source` is not a valid Liquid template, or uses a filter that
     no environment registers (a render would fail on it at run time), naming it with the
-    closest known one. Parses without caching: a definition that fails validation leaves
-    nothing behind."""
+    closest known one. Else the keys it translates as literal strings (`{{ "welcome.subject" |
+    t }}`), in order: a key computed at run time is not known before. Parses without caching: a
+    definition that fails validation leaves nothing behind."""
     template = _parse(_templates, source)
     known = _templates.filters.keys() | _html_templates.filters.keys()
     for name in _filter_names(template.nodes):
@@ -225,6 +240,7 @@ def template_check(source: str) -> None:
             close = difflib.get_close_matches(name, sorted(known), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise TemplateError(f"unknown filter {name!r}{hint}")
+    return list(dict.fromkeys(_translated(template.nodes)))
 
 
 def condition_check(expression: str) -> None:
@@ -317,6 +333,31 @@ def template_loops(source: str) -> list[tuple[tuple[str, ...], list[tuple[str, .
         named = [t for t in tails if t and all(isinstance(part, str) for part in t)]
         loops.append((tuple(iterable), named))
     return loops
+
+
+@lru_cache(maxsize=256)
+def template_filters(source: str) -> frozenset[str]:
+    """The names of the filters a template applies; none for one that does not parse."""
+    try:
+        return frozenset(_filter_names(PARSED.get_or_parse(_templates, source).nodes))
+    except (TemplateError, LiquidError):
+        return frozenset()
+
+
+def _translated(nodes: Any) -> Any:
+    for node in nodes:
+        for expression in node.expressions():
+            yield from _expression_keys(expression)
+        yield from _translated(node.children(None, include_partials=False))
+
+
+def _expression_keys(expression: Any) -> Any:
+    filters = getattr(expression, "filters", None) or ()
+    left = getattr(expression, "left", None)
+    if filters and filters[0].name == "t" and isinstance(left, StringLiteral):
+        yield left.value
+    for child in expression.children():
+        yield from _expression_keys(child)
 
 
 def _filter_names(nodes: Any) -> Any:

@@ -10,8 +10,10 @@ from typing import Any
 from django.conf import settings
 
 from workflows.definition import CATEGORIES, MARKETING, TRANSACTIONAL, preference_problems
+from workflows.locales import locale_problem
 from workflows.nodes import NODE_TYPES, node_type_of
 from workflows.templating import TemplateError, condition_check, template_check
+from workflows.translation import default_locales, message_lookup
 
 # Node ids appear in Message-IDs, idempotency keys and vars keys: keep them plain.
 _NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
@@ -56,7 +58,7 @@ def workflow_validate(definition: Any) -> list[ValidationError]:
         errors.append(ValidationError("edges", "must be a list of edges"))
         edges = []
 
-    node_ids = _check_nodes(nodes, errors)
+    node_ids = _check_nodes(nodes, _default_locales(definition, errors), errors)
     adjacency = _check_edges(edges, node_ids, errors)
     category = definition.get("category", TRANSACTIONAL)
     if category not in CATEGORIES:
@@ -119,7 +121,43 @@ def _check_sizes(definition: dict[str, Any]) -> list[ValidationError]:
     return errors
 
 
-def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
+def _default_locales(definition: dict[str, Any], errors: list[ValidationError]) -> tuple[str, ...]:
+    """The end of every run's locale chain (the workflow's `default_locale`, the installation's):
+    where each key its templates translate must be found. A `default_locale` that is not a
+    locale is a problem, and the chain then the installation's alone."""
+    default_locale = definition.get("default_locale")
+    if default_locale in (None, ""):
+        return default_locales("")
+    if problem := locale_problem(default_locale):
+        errors.append(ValidationError("default_locale", problem))
+        return default_locales("")
+    return default_locales(default_locale)
+
+
+def _check_translations(
+    keys: list[str],
+    locales: tuple[str, ...],
+    where: str,
+    node_id: str,
+    errors: list[ValidationError],
+) -> None:
+    """A key a template translates (a literal piped to `t`) must be in the catalog of a locale
+    every run's chain ends with: else some run would fail on it."""
+    for key in keys:
+        if message_lookup(key, locales) is None:
+            errors.append(
+                ValidationError(
+                    where,
+                    f"translation key {key!r} is in no catalog of the workflow's default "
+                    f"locales ({' -> '.join(locales)})",
+                    node_id,
+                )
+            )
+
+
+def _check_nodes(
+    nodes: list[Any], locales: tuple[str, ...], errors: list[ValidationError]
+) -> list[str]:
     seen: list[str] = []
     for index, node in enumerate(nodes):
         where = f"nodes[{index}]"
@@ -169,9 +207,11 @@ def _check_nodes(nodes: list[Any], errors: list[ValidationError]) -> list[str]:
                 errors.append(ValidationError(f"{where}.{field}", "must be a string", node_id))
                 continue
             try:
-                template_check(value)
+                keys = template_check(value)
             except TemplateError as exc:
                 errors.append(ValidationError(f"{where}.{field}", f"template: {exc}", node_id))
+            else:
+                _check_translations(keys, locales, f"{where}.{field}", node_id, errors)
         for field, message in node_type.problems(node):  # what the node type checks itself
             errors.append(ValidationError(f"{where}.{field}", message, node_id))
     return seen

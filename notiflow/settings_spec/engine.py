@@ -314,6 +314,12 @@ LIMITS = Group(
             "Wall clock for a node's templates (under half of `CELERY_TASK_SOFT_TIME_LIMIT`).",
         ),
         Setting(
+            "NOTIFLOW_DEFAULT_LOCALE",
+            Kind.TEXT,
+            "en",
+            "The last locale of every run's chain (docs/translations.md): a BCP 47 tag Babel knows.",
+        ),
+        Setting(
             "NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES",
             Kind.INT,
             4_000_000,

@@ -93,6 +93,11 @@ SCOPES = {
     ("category-detail", "GET"): ADMIN,
     ("category-detail", "PUT"): ADMIN,
     ("category-detail", "DELETE"): ADMIN,
+    ("translation-list", "GET"): ADMIN,
+    ("translation-detail", "GET"): ADMIN,
+    ("translation-detail", "PUT"): ADMIN,
+    ("translation-detail", "PATCH"): ADMIN,
+    ("translation-detail", "DELETE"): ADMIN,
 }
 PUBLIC = {"schema", "docs"}
 # The in-app inbox's feed API: a recipient token, never an API key (inbox/auth.py; tested in
@@ -111,6 +116,7 @@ ARGUMENTS = {
     "channel": "fcm",
     "category_slug": "no-such-category",
     "number": 1,
+    "locale": "fr",
 }
 
 

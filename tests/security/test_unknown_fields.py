@@ -15,6 +15,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from content.services import catalog_put
 from deliveries.models import Suppression
 from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
@@ -67,6 +68,7 @@ def path_values() -> dict[str, str]:
         "channel": "fcm",
         "category_slug": Category.objects.create(slug=unique("cat")).slug,
         "number": "1",
+        "locale": catalog_put(locale="fr", messages={"hello": "Bonjour"})[0].locale,
     }
 
 

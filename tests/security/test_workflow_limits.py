@@ -530,6 +530,7 @@ def _concrete(path: str, world: dict[str, Any]) -> str:
         "channel": "fcm",
         "category_slug": "marketing",
         "number": 1,
+        "locale": "fr",
     }
     return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 

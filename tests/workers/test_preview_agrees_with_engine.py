@@ -30,6 +30,7 @@ from tests.factories import (
     webpush_node,
     window_node,
 )
+from tests.support.catalogs import catalogs  # noqa: F401 (fixture)
 from tests.support.waits import waits_time_out
 from tests.workers.helpers import due_trigger
 from triggers.models import TERMINAL_STATUSES, TriggerInstance
@@ -42,7 +43,9 @@ from workflows.preview import workflow_preview
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.usefixtures("quiet_providers"),
+    # Every case may translate (tests/support/catalogs.py): the engine and the preview read
+    # the same catalogs.
+    pytest.mark.usefixtures("quiet_providers", "catalogs"),
 ]
 
 
@@ -171,6 +174,30 @@ CASES = {
         ),
         {"name": "Te"},
     ),
+    # Translated in the workflow's default locale, a plural chosen by French's rule (0 is `one`)
+    # and a date formatted in French; then a key (computed: saving could not check it) that no
+    # catalog of the chain has.
+    "translated_into_french": (
+        {
+            **chain(
+                email_node(
+                    "mail",
+                    subject='{{ "welcome.subject" | t: name: payload.name }}',
+                    body='{{ "cart.items" | t: count: payload.n }}, {{ payload.due | date: "long" }}',
+                ),
+                sms_node("text", body="{{ payload.which | t }}"),
+            ),
+            "default_locale": "fr",
+        },
+        {
+            "email": "a@example.com",
+            "name": "Fr",
+            "n": 0,
+            "due": "2026-03-01",
+            "phone": "+15550100",
+            "which": "welcome.gone",
+        },
+    ),
     "inapp_link_that_is_not_one": (
         chain(
             {
@@ -238,6 +265,12 @@ def test_preview_and_engine_agree(case):
         assert trigger.last_error.endswith(problem)
         assert all(nodes[node_id].ok for node_id in visited[:-1])
 
+    if case == "translated_into_french":
+        assert (nodes["mail"].value("subject"), nodes["mail"].value("body")) == (
+            "Bienvenue, Fr",
+            "0 article, 1 mars 2026",
+        )
+        assert "'welcome.gone' is in no catalog of the locale chain fr -> en" in problem
     # The text: every email the run sent is what the preview rendered for its node.
     for sent in mail.outbox:
         node_id = sent.extra_headers["X-Notiflow-Idempotency-Key"].split(":")[1]

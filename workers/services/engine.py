@@ -91,6 +91,8 @@ def trigger_context(
             "version": workflow.number,
         },
         now=now,
+        trigger_locale=trigger.locale,
+        default_locale=workflow.default_locale,
     )
     if recipient is not None and (link := preferences_url(trigger.recipient)):
         context[PREFERENCES_URL] = link

@@ -76,6 +76,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # inbox's marks, above), whose post may have been lost (waits/sql.py, _RECORDED); a
         # `when` reading `steps.<id>.delivery` reads them too (deliveries/sql.py).
         (("deliveries.DeliveryEvent",), READ),
+        # The `t` filter reads the translation catalogs and their latest version (content/).
+        (("content.TranslationCatalog", "content.TranslationCatalogVersion"), READ),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
@@ -108,6 +110,9 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # Events are posted over the API, from the admin, by providers' reports and the inbox's
         # marks, and resume waits; a cancel closes its run's waits (waits/).
         (("waits.*",), ALL_BUT_TRUNCATE),
+        # Catalogs are managed over the API; each change appends its version (content/).
+        (("content.TranslationCatalog",), ALL_BUT_TRUNCATE),
+        (("content.TranslationCatalogVersion",), APPEND),
     ],
 }
 KINDS = tuple(ROLE_GRANTS)

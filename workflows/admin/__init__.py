@@ -46,6 +46,7 @@ class WorkflowAdmin(admin.ModelAdmin):
                     "category",
                     "preference_category",
                     "required",
+                    "default_locale",
                 ]
             },
         ),

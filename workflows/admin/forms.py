@@ -12,6 +12,7 @@ from django import forms
 
 from common.http import json_loads_storable
 from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of, required_of
+from workflows.locales import locale_problem
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, NodeType
 from workflows.services import definition_normalize
@@ -209,6 +210,12 @@ class WorkflowForm(forms.ModelForm):
         help_text="No preference turns its sends off (password resets, receipts); "
         "suppressions still apply.",
     )
+    default_locale = forms.CharField(
+        required=False,
+        max_length=35,
+        help_text="The locale (fr, pt-BR) its messages are translated into when the run's and "
+        "the recipient's have no translation, before the installation's; empty: none.",
+    )
 
     class Meta:
         model = Workflow
@@ -247,6 +254,7 @@ class WorkflowForm(forms.ModelForm):
             self.initial.setdefault("category", category_of(stored))
             self.initial.setdefault("preference_category", stored.get("preference_category", ""))
             self.initial.setdefault("required", required_of(stored))
+            self.initial.setdefault("default_locale", stored.get("default_locale", ""))
         _set_choices(self.fields["entry_node_id"], self._node_ids(), "(first node)")
         # An edge's ends offer only their current node here: every id in every edge row made the
         # page quadratic in the nodes (200 nodes: 80,000 options, 9 s). The page's script offers
@@ -288,6 +296,7 @@ class WorkflowForm(forms.ModelForm):
                 "category": cleaned.get("category"),
                 "preference_category": cleaned.get("preference_category"),
                 "required": cleaned.get("required"),
+                "default_locale": cleaned.get("default_locale"),
             }
         )
         errors = workflow_validate(self.definition)
@@ -317,7 +326,7 @@ class WorkflowForm(forms.ModelForm):
                 row = rows[index]
                 row.add_error(field if field in row.fields else None, error.message)
                 return
-        if error.field in ("entry_node_id", "preference_category", "required"):
+        if error.field in ("entry_node_id", "preference_category", "required", "default_locale"):
             self.add_error(error.field, error.message)
         elif error.field.startswith("edges"):
             self.edge_errors.append(error.message)
@@ -364,6 +373,18 @@ class SamplePayloadForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60, "class": "sample-payload"}),
         label="Sample recipient (JSON, optional, preview only)",
     )
+    # The preview's `locale`: as a trigger's `locale`, first in the chain (docs/translations.md).
+    locale = forms.CharField(
+        required=False,
+        max_length=35,
+        label="Locale (BCP 47, optional, preview only: as a trigger's locale)",
+    )
+
+    def clean_locale(self) -> str:
+        locale = str(self.cleaned_data.get("locale") or "").strip()
+        if locale and (problem := locale_problem(locale)):
+            raise forms.ValidationError(problem)
+        return locale
 
     def clean_payload(self) -> dict[str, Any]:
         return _json_object(self.cleaned_data["payload"], "The payload")

@@ -92,6 +92,7 @@ class PreviewView(_WorkflowPage):
                     definition=workflow.definition,
                     payload=form.cleaned_data["payload"],
                     recipient=form.cleaned_data.get("recipient"),
+                    locale=form.cleaned_data.get("locale", ""),
                     workflow={
                         "key": workflow.key,
                         "name": workflow.name,

@@ -58,6 +58,7 @@ class Run(Model):
     idempotency_key: str
     cancellation_key: str
     recipient: str
+    locale: str
     payload: dict[str, Any]
     priority: int
     cursor: Optional[str]

@@ -1,0 +1,1 @@
+from tests.support.catalogs import catalogs  # noqa: F401 (fixture)
