@@ -27,6 +27,7 @@ from recipients.topics_api import urlpatterns as topic_urls
 from registry.api import WorkerListApi
 from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
 from triggers.bulk_api import TriggerBulkApi, TriggerCancelByKeyApi
+from triggers.explain_api import TriggerExplainApi
 from triggers.fanout_api import FanoutCancelApi, FanoutDetailApi
 from triggers.stats_api import WorkflowStatsApi
 from waits.api import EventApi, EventBulkApi
@@ -59,6 +60,9 @@ api = [
     path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
     path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),
+    path(
+        "triggers/<uuid:trigger_id>/explain/", TriggerExplainApi.as_view(), name="trigger-explain"
+    ),
     path(
         "triggers/<uuid:trigger_id>/deliveries/",
         TriggerDeliveriesApi.as_view(),
