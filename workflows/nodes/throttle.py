@@ -59,8 +59,8 @@ class ThrottleNode(KeyedType):
             decision = StepDecision(PASSED, reason, "throttle", evidence)
         else:
             reason = (
-                f"Throttled by {node['id']!r}: over its limit of {per} (run {taken.count}); "
-                "only its conditional edges were followed"
+                f"Throttled by {node['id']!r}: {taken.count} run(s) already went through, its "
+                f"limit of {per}; only its conditional edges were followed"
             )
             decision = StepDecision(THROTTLED, reason, "throttle", evidence)
         run = NodeRun(output=output, vars_patch={output_key(node): output}, decision=decision)
