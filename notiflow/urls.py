@@ -3,6 +3,7 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from deliveries.api import SuppressionDetailApi, SuppressionListApi, TriggerDeliveriesApi
+from deliveries.explain_api import RecipientExplainApi, RecipientTimelineApi
 from events.api import (
     WebhookAttemptListApi,
     WebhookDetailApi,
@@ -99,6 +100,16 @@ api = [
     # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
     path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),
     path("recipients/<str:recipient_id>/", RecipientDetailApi.as_view(), name="recipient-detail"),
+    path(
+        "recipients/<str:recipient_id>/explain/",
+        RecipientExplainApi.as_view(),
+        name="recipient-explain",
+    ),
+    path(
+        "recipients/<str:recipient_id>/timeline/",
+        RecipientTimelineApi.as_view(),
+        name="recipient-timeline",
+    ),
     path("inbox/", InboxFeedApi.as_view(), name="inbox-feed"),
     path("inbox/counts/", InboxCountsApi.as_view(), name="inbox-counts"),
     path("inbox/mark/", InboxMarkApi.as_view(), name="inbox-mark"),
