@@ -37,12 +37,11 @@ from workflows.decisions import (
     SENT,
     SKIPPED,
     StepDecision,
-    moment,
 )
 from workflows.definition import MARKETING
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES
-from workflows.nodes.window import WindowNode
+from workflows.nodes.timing import TimingType
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import MissingAddress, RenderError, execution_context
 from workflows.templating import TemplateError
@@ -105,12 +104,11 @@ def _node_decision(
     if not unknown and spec.providers is not None and (capped := _capped(spec, address, now)):
         return capped.as_json()
     went = _sent(node, spec, person, address, unknown)
-    held = _held_by_window(workflow, node, context, now)
+    held = _held_on_the_way(workflow, node, context, now)
     if held is None:
         return went.as_json()
-    opens = held.evidence["opens_at"]
-    reason = f"{went.reason}, once send window {held.evidence['node']!r} opens at {moment(opens)}"
-    return StepDecision(DEFERRED, reason, "window", {**went.evidence, **held.evidence}).as_json()
+    reason = f"{went.reason}, first {held.reason[0].lower()}{held.reason[1:]}"
+    return StepDecision(DEFERRED, reason, held.rule, {**went.evidence, **held.evidence}).as_json()
 
 
 def _address(
@@ -215,10 +213,12 @@ def _provider(node: dict[str, Any], spec: ChannelSpec) -> str:
         return ""
 
 
-def _held_by_window(
+def _held_on_the_way(
     workflow: CompiledWorkflow, node: dict[str, Any], context: dict[str, Any], now: datetime
 ) -> StepDecision | None:
-    """The first window on the way to `node` that is closed now (its decision), or None."""
+    """The first node on the way to `node` that would hold the run now (a closed window, a
+    delay: the timing types' own `decided`), or None. One whose value reads the payload (a
+    window's zone, a delay's `until`) cannot be asked before a trigger and is passed over."""
     parents: dict[str, list[str]] = {}
     for source, edges in workflow.outgoing.items():
         for edge in edges:
@@ -231,13 +231,13 @@ def _held_by_window(
         seen.add(current)
         frontier.extend(parents.get(current, []))
         upstream = workflow.nodes[current]
-        if upstream.get("type") != "window":
+        kind = NODE_TYPES.get(str(upstream.get("type")))
+        if not isinstance(kind, TimingType):
             continue
-        window = WindowNode()
         try:
-            decided = window.decided(upstream, window.wait(upstream, context, now), now)
+            decided = kind.decided(upstream, kind.wait(upstream, context, now), now)
         except (RenderError, TemplateError):
-            continue  # its zone reads the payload
+            continue
         if decided.decision == DEFERRED:
             return decided
     return None

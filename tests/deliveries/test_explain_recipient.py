@@ -161,7 +161,10 @@ def test_a_closed_window_on_the_way_defers_the_send_to_its_opening(api):
 
     assert (mail["decision"], mail["rule"]) == ("deferred", "window")
     assert mail["reason"].startswith(f"Email would be sent to {person.email}")
-    assert mail["reason"].endswith(", once send window 'hours' opens at 2026-03-30 09:00 +0200")
+    assert mail["reason"].endswith(
+        ", first held until send window 'hours' (09:00-18:00 mon-fri, Europe/Berlin) opens at "
+        "2026-03-30 09:00 +0200"
+    )
 
 
 def test_the_dry_run_is_strict_and_names_what_it_cannot_find(api):

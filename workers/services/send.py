@@ -36,12 +36,13 @@ def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -
     if kind.channel is None:
         # A type that delivers without a provider (in-app) is skipped as a send is when the
         # person's preferences turn its channel off.
-        preference = _preference(step, kind.delivers_on) if kind.delivers_on else None
+        delivers_on = kind.delivers_on or ""
+        preference = _preference(step, delivers_on) if delivers_on else None
         if preference is not None and not preference.send:
-            return _skipped(step, preference, kind.delivers_on, to=step.trigger.recipient)
+            return _skipped(step, preference, delivers_on, to=step.trigger.recipient)
         run = kind.run(node, step=EngineStep(step.trigger, step.context, step.started_at))
         if run.delivered:
-            run.decision = _sent_decision(step, kind.delivers_on, run.output, preference)
+            run.decision = _sent_decision(step, delivers_on, run.output, preference)
         return run
     channel = CHANNELS[kind.channel]
     slot = step.send_slot
@@ -131,10 +132,10 @@ def _sent_decision(
     else:
         shown = f"{len(to)} address(es)" if isinstance(to, list) else to
         reason = f"{spec.label} sent to {shown} through {result.get('provider') or '?'}"
-    evidence = {
-        "channel": channel,
-        **{name: result.get(name) for name in ("to", "provider", "message_id") if name in result},
-    }
+    evidence: dict[str, Any] = {"channel": channel}
+    evidence.update(
+        (name, result[name]) for name in ("to", "provider", "message_id") if name in result
+    )
     if step.send_slot is not None and step.send_slot.recorded_result is not None:
         reason += " (by an earlier attempt: the send ledger's record)"
         evidence["recorded"] = True
