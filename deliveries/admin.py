@@ -3,13 +3,14 @@ suppression list, which operators add to and remove from (docs/design.md, "Deliv
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.html import format_html
 
 from common.admin import (
@@ -28,6 +29,7 @@ from deliveries.models import (
     UnmatchedReport,
 )
 from deliveries.suppression import recipient_checked, recipient_normalise
+from deliveries.why_admin import recipient_why_view
 from recipients.admin import PANEL_ROWS, recipient_panel
 from recipients.models import Recipient
 from workflows.channels import SUPPRESS_PERSON, channel_spec, suppressible_channels
@@ -47,6 +49,12 @@ class DeliveryEventAdmin(ProviderReportAdmin):
     list_filter = ["event", "provider", "channel"]
     fields = readonly_fields = ("trigger_id", *SHOWN_FIELDS, "raw_json")
     occurred = time_column("occurred_at", "When")
+
+    def get_urls(self) -> list[Any]:
+        """And the recipient page's "Why?" for a chosen workflow (deliveries/why_admin.py)."""
+        view = self.admin_site.admin_view(partial(recipient_why_view, self))
+        why = path("why/<str:recipient_id>/", view, name="deliveries_recipient_why")
+        return [why, *super().get_urls()]
 
 
 @admin.register(UnmatchedReport)

@@ -22,6 +22,7 @@ from workflows.channels import (
     SUPPRESS_PERSON,
     suppressible_channels,
 )
+from workflows.decisions import FAILED, SKIPPED, StepDecision
 from workflows.nodes import NODE_TYPES, channel_node_type
 from workflows.nodes.email import email_addresses
 from workflows.semantics import Rendered, RenderError, recipient_check, recipients_of
@@ -73,13 +74,15 @@ def suppressions_present(
 
 @dataclass(frozen=True)
 class Hit:
-    """A suppression that stops a send: which entry, whom, in which scope, why, since when."""
+    """A suppression that stops a send: which entry, whom, in which scope, why, since when, and
+    what added it (`source`: the provider's event, the unsubscribe link, an operator)."""
 
     id: int
     recipient: str
     scope: str
     reason: str
     created_at: datetime
+    source: str = ""
 
     def described(self) -> dict[str, Any]:
         """As a skipped send's output and its `message.skipped` event name it."""
@@ -89,6 +92,7 @@ class Hit:
             "scope": self.scope,
             "reason": self.reason,
             "created_at": self.created_at.isoformat(),
+            "source": self.source,
         }
 
 
@@ -201,6 +205,27 @@ class Suppressed(Exception):
             "suppressions": [hit.described() for hit in self.hits],
             "to": to,
         }
+
+    def decided(self, *, channel: str, to: str) -> StepDecision:
+        """What the step decided (workflows.decisions): skipped by `rule`, or (a transactional
+        send's hard bounce or complaint, rule "") failed; the entries and their sources."""
+        label = CHANNEL_SPECS[channel].label
+        entries = "; ".join(
+            f"{hit.recipient} is on the suppression list ({hit.reason}"
+            + (" from marketing" if hit.scope == SuppressionScope.MARKETING else "")
+            + f" since {hit.created_at:%Y-%m-%d}"
+            + (f", by {hit.source}" if hit.source else "")
+            + f", entry {hit.id})"
+            for hit in self.hits
+        )
+        evidence = {
+            "channel": channel,
+            "to": to,
+            "suppressions": [hit.described() for hit in self.hits],
+        }
+        if not self.rule:
+            return StepDecision(FAILED, f"{label} failed: {entries}", "suppressed", evidence)
+        return StepDecision(SKIPPED, f"{label} skipped: {entries}", self.rule, evidence)
 
 
 def suppression_screen(

@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from content.api import urlpatterns as translation_urls
 from deliveries.api import SuppressionDetailApi, SuppressionListApi, TriggerDeliveriesApi
+from deliveries.explain_api import RecipientExplainApi, RecipientTimelineApi
 from events.api import (
     WebhookAttemptListApi,
     WebhookDetailApi,
@@ -28,6 +29,7 @@ from recipients.topics_api import urlpatterns as topic_urls
 from registry.api import WorkerListApi
 from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
 from triggers.bulk_api import TriggerBulkApi, TriggerCancelByKeyApi
+from triggers.explain_api import TriggerExplainApi
 from triggers.fanout_api import FanoutCancelApi, FanoutDetailApi
 from triggers.stats_api import WorkflowStatsApi
 from waits.api import EventApi, EventBulkApi
@@ -60,6 +62,9 @@ api = [
     path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
     path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),
+    path(
+        "triggers/<uuid:trigger_id>/explain/", TriggerExplainApi.as_view(), name="trigger-explain"
+    ),
     path(
         "triggers/<uuid:trigger_id>/deliveries/",
         TriggerDeliveriesApi.as_view(),
@@ -97,6 +102,16 @@ api = [
     # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
     path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),
     path("recipients/<str:recipient_id>/", RecipientDetailApi.as_view(), name="recipient-detail"),
+    path(
+        "recipients/<str:recipient_id>/explain/",
+        RecipientExplainApi.as_view(),
+        name="recipient-explain",
+    ),
+    path(
+        "recipients/<str:recipient_id>/timeline/",
+        RecipientTimelineApi.as_view(),
+        name="recipient-timeline",
+    ),
     path("inbox/", InboxFeedApi.as_view(), name="inbox-feed"),
     path("inbox/counts/", InboxCountsApi.as_view(), name="inbox-counts"),
     path("inbox/mark/", InboxMarkApi.as_view(), name="inbox-mark"),

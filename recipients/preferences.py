@@ -24,6 +24,7 @@ from common.http import unknown_name_message
 from recipients.models import Category, Recipient
 from recipients.selectors import RunRecipient
 from workflows.channels import channel_names, channel_spec
+from workflows.decisions import SKIPPED, StepDecision
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES
 from workflows.semantics import preference_page_url
@@ -50,6 +51,26 @@ class Decision:
             "preference": self.decided_by,
             "to": to,
         }
+
+    def skipped_decision(self, *, who: str, channel: str, to: str) -> StepDecision:
+        """What the step decided (workflows.decisions), in words: whose switch, which one."""
+        spec = channel_spec(channel)
+        path, noun = self.decided_by, spec.noun
+        kind, _, rest = path.partition(".")
+        if kind == "workflows":
+            why = f"{who} turned off the notifications of {rest}"
+        elif kind == "categories" and "." in rest:
+            why = f"{who} turned off {noun} for {rest.partition('.')[0]}"
+        elif kind == "categories":
+            why = f"{who} turned off everything in {rest}"
+        elif kind == "channels":
+            why = f"{who} turned off {noun}"
+        else:  # defaults.<category>.<channel>
+            why = f"{noun} is off by default for {rest.partition('.')[0]} and {who} did not turn it on"
+        evidence = {"preference": path, "value": self.send, "channel": channel, "to": to}
+        return StepDecision(
+            SKIPPED, f"{spec.label} skipped: {why} ({path})", RULE_PREFERENCE, evidence
+        )
 
 
 def preference_resolve(

@@ -13,6 +13,7 @@ from django.db.models import Q, QuerySet
 from common.db import fetchall_prepared, fetchone_prepared
 from recipients.models import PROFILE_FIELDS, Category, Recipient
 from recipients.sql import EXISTING_KEYS_SQL, FOR_RUN_COLUMNS, FOR_RUN_SQL
+from workflows.decisions import SKIPPED, StepDecision
 
 # What templates see as `recipient.*` (docs/design.md, "Recipients"), besides `id`.
 CONTEXT_FIELDS = PROFILE_FIELDS
@@ -63,6 +64,17 @@ class RunRecipient:
         run names only a recipient that existed at intake). The key is not repeated: the step
         log written after the erasure keeps no more of them than the run did."""
         return {"skipped": "the recipient was erased", "rule": RULE_ERASED}
+
+    @property
+    def who(self) -> str:
+        """How a decision's sentence names the person: their name, else their key."""
+        return str(self.context.get("name") or self.key)
+
+    def erased_decision(self, label: str) -> StepDecision:
+        """What a send to a person erased since the run began decided (workflows.decisions);
+        `label` is the channel's. As erased_output, it names no one."""
+        reason = f"{label} skipped: the recipient was erased after the run began"
+        return StepDecision(SKIPPED, reason, RULE_ERASED, {})
 
     def channel(self, name: str) -> Any:
         """The person's `channels[name]` as the step read it (no statement of its own): a chat

@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import chain, delay_node, email_node
 from tests.support.sources import project_sources
-from tests.workers.helpers import due_trigger, run_to_the_end
+from tests.workers.helpers import due_trigger, node_output, run_to_the_end
 from triggers.state import trigger_cancel
 from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
@@ -133,7 +133,8 @@ def test_a_registered_type_is_run_by_the_engine(note):
     assert trigger.vars["note_n"] == {"text": "Dear Ada"}
     assert [m.body for m in mail.outbox] == ["Dear Ada, welcome"]
     logged = StepExecutionLog.objects.get(trigger=trigger, node_id="n")
-    assert logged.node_type == "note" and logged.output == {"text": "Dear Ada"}
+    assert logged.node_type == "note" and node_output(logged) == {"text": "Dear Ada"}
+    assert logged.output["decision"]["decision"] == "passed"  # a type that decides nothing
 
 
 class StampNode(NodeType):

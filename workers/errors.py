@@ -1,10 +1,17 @@
 """How a step fails decides what happens next (docs/design.md, rule 7)."""
 
 from datetime import timedelta
+from typing import Any
 
 
 class StepError(Exception):
-    """A node could not do its job."""
+    """A node could not do its job. `rule` and `evidence`, when given, are what the step log's
+    decision names (workflows.decisions: a send cap, a suppression that fails a send)."""
+
+    def __init__(self, message: str, *, rule: str = "", evidence: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.rule = rule
+        self.evidence = evidence or {}
 
 
 class TransientError(StepError):

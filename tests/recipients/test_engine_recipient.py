@@ -18,7 +18,7 @@ from recipients.models import Recipient
 from recipients.services import recipient_erase
 from tests.conftest import unique
 from tests.factories import chain, email_node, sms_node, window_node
-from tests.workers.helpers import due_trigger
+from tests.workers.helpers import due_trigger, node_output
 from triggers.models import TriggerInstance, TriggerStatus
 from workers.models import SendLedger, StepExecutionLog
 from workers.services.engine import step_execute
@@ -142,7 +142,7 @@ def test_recipient_erased_skips_every_send_of_the_run_even_one_with_its_own_to(s
     assert step(trigger) == TriggerStatus.COMPLETED
     assert mail.outbox == []
     logs = StepExecutionLog.objects.filter(trigger=trigger).order_by("node_id")
-    assert [(log.node_id, log.success, log.output) for log in logs] == [
+    assert [(log.node_id, log.success, node_output(log)) for log in logs] == [
         (node, True, {"skipped": "the recipient was erased", "rule": "recipient_erased"})
         for node in ("mail", "text")
     ]

@@ -166,6 +166,8 @@ def test_the_table_in_docs_security_is_the_one_the_views_declare():
 # with a limited key would: rewrite an address, read it, silence a person, take their inbox.
 PEOPLE = [
     ("get", "/api/recipients/{person}/", None, "read or change recipients"),
+    ("get", "/api/recipients/{person}/explain/?workflow={mine}", None, "read or change recipients"),
+    ("get", "/api/recipients/{person}/timeline/", None, "read or change recipients"),
     (
         "put",
         "/api/recipients/{person}/",
@@ -231,7 +233,7 @@ PEOPLE = [
 
 
 def _filled(value: Any, world: dict[str, Any]) -> Any:
-    names = {"person": world["person"].key, "topic": world["topic"].key}
+    names = {"person": world["person"].key, "topic": world["topic"].key, "mine": world["mine"].key}
     if isinstance(value, str):
         return value.format(**names)
     if isinstance(value, list):
@@ -493,6 +495,11 @@ OUTSIDE: dict[tuple[str, str], Callable[[APIClient, dict[str, Any]], bool]] = {
     ),
     ("get", "/api/triggers/{trigger_id}/logs/"): lambda api, w: (
         api.get(f"/api/triggers/{w['theirs'].pk}/logs/").status_code == 404
+    ),
+    # The same 404 as reading the run.
+    ("get", "/api/triggers/{trigger_id}/explain/"): lambda api, w: (
+        (story := api.get(f"/api/triggers/{w['theirs'].pk}/explain/")).status_code == 404
+        and story.json() == api.get(f"/api/triggers/{w['theirs'].pk}/").json()
     ),
     ("post", "/api/triggers/{trigger_id}/cancel/"): lambda api, w: (
         api.post(f"/api/triggers/{w['theirs'].pk}/cancel/").status_code == 404

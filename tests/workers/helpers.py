@@ -13,6 +13,14 @@ from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
 
 
+def node_output(log: StepExecutionLog) -> dict[str, Any] | None:
+    """A step log's output as the node produced it: without the decision the engine records
+    beside it (workflows.decisions; read by tests/triggers/test_explain.py)."""
+    if log.output is None:
+        return None
+    return {key: value for key, value in log.output.items() if key != "decision"}
+
+
 def fire(api, workflow, payload, key=None) -> str:
     from tests.conftest import unique
 

@@ -10,7 +10,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from tests.factories import chain, delay_node, email_node, sms_node
-from tests.workers.helpers import due_trigger, logged_failure
+from tests.workers.helpers import due_trigger, logged_failure, node_output
 from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel
 from triggers.steps import trigger_claim_with
@@ -54,7 +54,7 @@ def test_completed_send_in_ledger_is_reused_without_calling_provider():
     assert mail.outbox == []
     trigger.refresh_from_db()
     assert trigger.vars["email_mail"] == recorded and trigger.current_node_id == "text"
-    assert StepExecutionLog.objects.get(trigger=trigger).output == recorded
+    assert node_output(StepExecutionLog.objects.get(trigger=trigger)) == recorded
 
 
 def test_send_left_in_flight_by_a_crash_is_resent_with_the_same_key():

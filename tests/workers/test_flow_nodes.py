@@ -21,7 +21,7 @@ from tests.factories import (
     window_node,
 )
 from tests.triggers.test_fanout import published  # noqa: F401 (fixture)
-from tests.workers.helpers import due_trigger
+from tests.workers.helpers import due_trigger, node_output
 from triggers.models import TriggerInstance
 from triggers.state import trigger_cancel, trigger_delete
 from workers.models import Digest, DigestEntry, StepExecutionLog, ThrottlePass
@@ -104,7 +104,11 @@ def test_a_window_step_inside_hours_goes_on_at_once():
     trigger = step(trigger, at=monday_ten)
 
     assert trigger.current_node_id == "mail" and due_after(trigger) == timedelta(0)
-    assert last_log(trigger).output == {"timezone": "Europe/Berlin", "open": True, "delay_ms": 0}
+    assert node_output(last_log(trigger)) == {
+        "timezone": "Europe/Berlin",
+        "open": True,
+        "delay_ms": 0,
+    }
 
 
 def test_an_unknown_zone_fails_the_run_permanently_naming_it():
@@ -216,7 +220,10 @@ def test_a_digest_gathers_the_runs_with_one_key_and_its_opener_sends_them_once()
     assert abs(opener.available_at - digest.closes_at) < timedelta(seconds=5)  # one clock
     for joined in (second, third):
         assert joined.status == "completed"
-        assert last_log(joined).output == {"joined": str(digest.pk), "opened_by": str(opener.pk)}
+        assert node_output(last_log(joined)) == {
+            "joined": str(digest.pk),
+            "opened_by": str(opener.pk),
+        }
     assert other.current_node_id == "batch" and Digest.objects.get(opener_id=other.pk)
 
     close_now(opener)

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 from common.actors import actor_of
 from common.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
 from recipients.models import Recipient
+from triggers.explain import run_story
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
 from triggers.services import TriggerRejected, trigger_create
@@ -217,6 +218,7 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "title": f"Trigger {trigger.pk}",
             "subtitle": None,
             "timeline": [self._timeline_row(entry) for entry in trigger_timeline(trigger=trigger)],
+            "story": [self._story_row(entry, trigger) for entry in run_story(trigger)],
             "recipient_known": bool(trigger.recipient)
             and Recipient.objects.filter(pk=trigger.recipient).exists(),
             "payload_json": json_block(trigger.payload),
@@ -238,6 +240,23 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             **(extra_context or {}),
         }
         return TemplateResponse(request, self.change_form_template, context)
+
+    @staticmethod
+    def _story_row(entry: dict[str, Any], trigger: TriggerInstance) -> dict[str, Any]:
+        """A story entry (triggers.explain) with links to what decided, where the admin has a
+        page for it: the suppression entry, the person whose preference it was."""
+        links = [
+            (
+                f"suppression {hit['id']}",
+                reverse("admin:deliveries_suppression_change", args=[hit["id"]]),
+            )
+            for hit in entry["evidence"].get("suppressions", [])
+            if isinstance(hit, dict) and "id" in hit
+        ]
+        if entry["evidence"].get("preference") and trigger.recipient:
+            url = reverse("admin:recipients_recipient_change", args=[trigger.recipient])
+            links.append((f"{trigger.recipient}'s preferences", url))
+        return {**entry, "links": links}
 
     @staticmethod
     def _timeline_row(entry: Any) -> dict[str, Any]:

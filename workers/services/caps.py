@@ -16,8 +16,10 @@ would take a second round trip (or a script) per send and a second clock to reas
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -36,11 +38,28 @@ def _key(kind: str, value: str, window: int) -> str:
     return f"notiflow:cap:{kind}:{digest}:{window}"
 
 
+@dataclass(frozen=True)
+class CapReached:
+    """A send refused by a cap: whose (`who`: `recipient <address>` or the creator), which
+    cap, on which channel, and the count this send reached."""
+
+    who: str
+    cap: int
+    channel: str
+    count: int
+
+    def __str__(self) -> str:
+        return f"send cap: {self.who} reached {self.cap} {self.channel} messages this hour"
+
+    def evidence(self) -> dict[str, Any]:
+        return {"who": self.who, "cap": self.cap, "channel": self.channel, "count": self.count}
+
+
 def send_caps_take(
     *, channel: str, recipients: list[str], created_by: str, at: datetime
-) -> str | None:
+) -> CapReached | None:
     """Count this send, made at `at` on the database's clock, against the caps of that hour;
-    the reason it is refused, or None when it may go.
+    the cap that refuses it, or None when it may go.
 
     Raises redis's errors when the counters cannot be reached (the step is then retried like
     any transient failure: a cap that cannot be checked is not silently skipped).
@@ -64,5 +83,21 @@ def send_caps_take(
     counts = pipe.execute()[::2]
     for (_, who, cap), count in zip(counters, counts, strict=True):
         if int(count) > cap:
-            return f"send cap: {who} reached {cap} {channel} messages this hour"
+            return CapReached(who, cap, channel, int(count))
+    return None
+
+
+def send_caps_peek(*, channel: str, recipients: list[str], at: datetime) -> CapReached | None:
+    """The per-recipient cap that a send to `recipients` at `at` would meet, without counting
+    it (a person's dry run: deliveries.explain); None when it would go. A send's creator is not
+    known before it is triggered: its cap is not asked. Raises redis's errors as send_caps_take."""
+    cap = settings.NOTIFLOW_SEND_CAP_PER_RECIPIENT
+    if not cap or not recipients:
+        return None
+    window = int(at.timestamp()) // WINDOW_SECONDS
+    keys = [_key(f"{channel}-to", r, window) for r in recipients]
+    counts = _client(settings.NOTIFLOW_REDIS_URL).mget(keys)
+    for recipient, count in zip(recipients, counts, strict=True):
+        if count is not None and int(count) >= cap:
+            return CapReached(f"recipient {recipient}", cap, channel, int(count))
     return None

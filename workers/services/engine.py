@@ -46,6 +46,7 @@ from workers.services.step import (
     outcome_unrecordable,
 )
 from workers.services.step_metrics import step_recorded
+from workflows.decisions import DECISION_KEY
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
     PREFERENCES_URL,
@@ -255,7 +256,7 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
         except MissingAddress as exc:
             if not step.node.get("skip_missing"):
                 raise
-            run = missing_skipped(step.node, exc)
+            run = missing_skipped(step, exc)
             return outcome_success(step, run, _next_node(step, run)), run
         run = node_run(step, rendered, call)
         return outcome_success(step, run, _next_node(step, run)), run
@@ -263,13 +264,32 @@ def _attempt(step: StepAttempt, call: ProviderCall) -> tuple[Outcome, NodeRun | 
         rate_limit_wait_observe(provider=exc.provider, seconds=exc.wait.total_seconds())
         return outcome_put_back(step, exc), run
     except (PermanentError, RenderError, TemplateError) as exc:
-        return outcome_failure(step, str(exc), permanent=True), run
+        return outcome_failure(step, str(exc), permanent=True, **_failure_facts(exc, call)), run
     except TransientError as exc:
-        return outcome_failure(step, str(exc), permanent=False), run
+        return outcome_failure(step, str(exc), permanent=False, **_failure_facts(exc, call)), run
     except Exception as exc:
         # A bug or an outage inside the engine is retried like any transient error, never stuck.
         logger.exception("trigger %s: unexpected error in node %s", trigger.pk, node_id)
-        return outcome_failure(step, f"{type(exc).__name__}: {exc}", permanent=False), run
+        error = f"{type(exc).__name__}: {exc}"
+        return outcome_failure(step, error, permanent=False, **_failure_facts(exc, call)), run
+
+
+def _failure_facts(exc: Exception, call: ProviderCall) -> dict[str, Any]:
+    """The rule and evidence a failure's decision names (workflows.decisions): the error's own
+    (a send cap, a suppression), else what failed: an address, a template, a provider's answer,
+    anything else (`error`)."""
+    rule = getattr(exc, "rule", "")
+    if not rule:
+        if isinstance(exc, MissingAddress):
+            rule = "missing_address"
+        elif isinstance(exc, RenderError | TemplateError):
+            rule = "template"
+        else:
+            rule = "provider" if call.attempted else "error"
+    evidence = dict(getattr(exc, "evidence", {}))
+    if call.provider:
+        evidence["provider"] = call.provider
+    return {"rule": rule, "evidence": evidence}
 
 
 def _record_or_fail(
@@ -350,11 +370,14 @@ def _step_log(step: StepAttempt, outcome: Outcome) -> dict[str, Any]:
         # The preference link is the person's to use: an operator reading logs needs it not.
         context={k: v for k, v in step.context.items() if k != PREFERENCES_URL},
     )
+    output = outcome.output
+    if outcome.decision is not None:  # what the step decided (docs/design.md, rule 20)
+        output = {**(output or {}), DECISION_KEY: outcome.decision.as_json()}
     return {
         "node_type": step.node["type"],
         "started_at": step.started_at.isoformat(),
         "input": what_it_read,
-        "output": outcome.output,
+        "output": output,
         "error": outcome.error,
     }
 

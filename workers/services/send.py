@@ -20,6 +20,8 @@ from workers.services.provider_rates import provider_token_take
 from workers.services.step import ProviderCall, StepAttempt
 from workers.services.step_metrics import provider_call_metered
 from workers.services.step_port import EngineStep
+from workflows.channels import CHANNEL_SPECS
+from workflows.decisions import SENT, StepDecision
 from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
 from workflows.semantics import MissingAddress, Rendered, output_key, recipients_of
@@ -34,23 +36,28 @@ def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -
     if kind.channel is None:
         # A type that delivers without a provider (in-app) is skipped as a send is when the
         # person's preferences turn its channel off.
-        if kind.delivers_on and (turned_off := _preference_off(step, kind.delivers_on)):
-            skipped = turned_off.skipped_output(to=step.trigger.recipient)
-            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
-        return kind.run(node, step=EngineStep(step.trigger, step.context, step.started_at))
+        delivers_on = kind.delivers_on or ""
+        preference = _preference(step, delivers_on) if delivers_on else None
+        if preference is not None and not preference.send:
+            return _skipped(step, preference, delivers_on, to=step.trigger.recipient)
+        run = kind.run(node, step=EngineStep(step.trigger, step.context, step.started_at))
+        if run.delivered:
+            run.decision = _sent_decision(step, delivers_on, run.output, preference)
+        return run
     channel = CHANNELS[kind.channel]
     slot = step.send_slot
     if slot is None or rendered is None:  # the claim found no send node: versions cannot change
         raise RuntimeError(f"no send ledger row for node {node['id']!r}")
+    preference = None
     if slot.recorded_result is not None:
         result = slot.recorded_result
     else:
         # Whom a skipped send names: its address, else (a chat node taking the recipient's) the
         # run's recipient.
         to = rendered.get("to") or step.trigger.recipient
-        if turned_off := _preference_off(step, channel.spec.name):
-            skipped = turned_off.skipped_output(to=to)
-            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
+        preference = _preference(step, channel.spec.name)
+        if preference is not None and not preference.send:
+            return _skipped(step, preference, channel.spec.name, to=to)
         marketing = step.workflow.category == MARKETING
         try:
             rendered, left_out = suppression_screen(
@@ -60,10 +67,18 @@ def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -
                 generation=step.suppression_generation,
             )
         except Suppressed as exc:
+            decided = exc.decided(channel=channel.spec.name, to=to)
             if not exc.rule:  # a transactional send's hard bounce or complaint
-                raise PermanentError(str(exc)) from exc
+                raise PermanentError(
+                    str(exc), rule=decided.rule, evidence=decided.evidence
+                ) from exc
             skipped = exc.skipped_output(to=to)
-            return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
+            return NodeRun(
+                output=skipped,
+                vars_patch={output_key(node): skipped},
+                skipped=True,
+                decision=decided,
+            )
         key = f"{step.trigger.pk}:{node['id']}"
         headers = (
             _unsubscribe(rendered, key) if marketing and channel.spec.unsubscribe_headers else None
@@ -75,21 +90,61 @@ def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -
         output=result,
         vars_patch={output_key(node): result},
         sent=slot.recorded_result is None,
+        decision=_sent_decision(step, channel.spec.name, result, preference),
     )
 
 
-def _preference_off(step: StepAttempt, channel: str) -> Decision | None:
-    """The preference that turns this send off, or None: asked only of a run for a recipient
-    (read with it: no statement of its own) and not of a required workflow."""
+def _preference(step: StepAttempt, channel: str) -> Decision | None:
+    """The preference decision for this send, or None when none is asked: only a run for a
+    recipient (read with it: no statement of its own) and not of a required workflow."""
     if step.recipient is None or step.workflow.required:
         return None
-    decision = send_decision(
+    return send_decision(
         step.recipient,
         workflow=step.workflow.workflow_key,
         category=step.workflow.preference_category,
         channel=channel,
     )
-    return None if decision.send else decision
+
+
+def _skipped(step: StepAttempt, preference: Decision, channel: str, *, to: str) -> NodeRun:
+    """A send the person's preferences turn off: skipped, saying whose switch."""
+    skipped = preference.skipped_output(to=to)
+    who = step.recipient.who if step.recipient is not None else step.trigger.recipient
+    return NodeRun(
+        output=skipped,
+        vars_patch={output_key(step.node): skipped},
+        skipped=True,
+        decision=preference.skipped_decision(who=who, channel=channel, to=to),
+    )
+
+
+def _sent_decision(
+    step: StepAttempt, channel: str, result: dict[str, Any], preference: Decision | None
+) -> StepDecision:
+    """What a send that went out decided (workflows.decisions): to whom, through which
+    provider, and the preference that let it (when one named it)."""
+    spec = CHANNEL_SPECS[channel]
+    to = result.get("to") if spec.providers is not None else None
+    if spec.providers is None:  # in-app: the person's inbox
+        who = step.recipient.who if step.recipient is not None else step.trigger.recipient
+        reason = f"{spec.label}: stored in {who}'s inbox"
+    else:
+        shown = f"{len(to)} address(es)" if isinstance(to, list) else to
+        reason = f"{spec.label} sent to {shown} through {result.get('provider') or '?'}"
+    evidence: dict[str, Any] = {"channel": channel}
+    evidence.update(
+        (name, result[name]) for name in ("to", "provider", "message_id") if name in result
+    )
+    if step.send_slot is not None and step.send_slot.recorded_result is not None:
+        reason += " (by an earlier attempt: the send ledger's record)"
+        evidence["recorded"] = True
+    if preference is not None and preference.decided_by:
+        reason += f"; {preference.decided_by} is on"
+        evidence["preference"] = preference.decided_by
+    if result.get("suppressed"):
+        evidence["suppressed"] = result["suppressed"]
+    return StepDecision(SENT, reason, "", evidence)
 
 
 def erased_skipped(step: StepAttempt) -> NodeRun | None:
@@ -103,14 +158,27 @@ def erased_skipped(step: StepAttempt) -> NodeRun | None:
     if step.send_slot is not None and step.send_slot.recorded_result is not None:
         return None
     skipped = step.recipient.erased_output()
-    return NodeRun(output=skipped, vars_patch={output_key(step.node): skipped}, skipped=True)
+    label = CHANNEL_SPECS[str(kind.channel or kind.delivers_on)].label
+    return NodeRun(
+        output=skipped,
+        vars_patch={output_key(step.node): skipped},
+        skipped=True,
+        decision=step.recipient.erased_decision(label),
+    )
 
 
-def missing_skipped(node: dict[str, Any], missing: MissingAddress) -> NodeRun:
+def missing_skipped(step: StepAttempt, missing: MissingAddress) -> NodeRun:
     """A send node skipped for want of an address (`skip_missing`): the run goes on, the
     output (and `message.skipped`) says why; the send slot the claim opened is given back."""
     skipped = missing.skipped_output()
-    return NodeRun(output=skipped, vars_patch={output_key(node): skipped}, skipped=True)
+    channel = str(NODE_TYPES[str(step.node["type"])].channel)
+    who = step.recipient.who if step.recipient is not None else ""
+    return NodeRun(
+        output=skipped,
+        vars_patch={output_key(step.node): skipped},
+        skipped=True,
+        decision=missing.skipped_decision(channel=channel, who=who),
+    )
 
 
 def _unsubscribe(rendered: Rendered, idempotency_key: str) -> dict[str, str]:
@@ -145,7 +213,7 @@ def _send(
         at=step.clock.now(),
     )
     if refused:
-        raise PermanentError(refused)
+        raise PermanentError(str(refused), rule="send_cap", evidence=refused.evidence())
     call.attempted, call.provider = True, provider.name
     try:
         with (

@@ -13,10 +13,14 @@ from django.conf import settings
 
 from common.backoff import backoff
 from recipients.selectors import RunRecipient
+from triggers.explain import rate_limited_reason
 from triggers.models import TriggerInstance, TriggerStatus
 from workers.channels.base import FOLLOW_AGAIN, NodeRun
 from workers.errors import RateLimited
 from workers.services.ledger import SendSlot
+from workflows.channels import CHANNEL_SPECS
+from workflows.decisions import FAILED, PASSED, RETRYING, StepDecision
+from workflows.nodes import NODE_TYPES
 from workflows.selectors import CompiledWorkflow
 
 
@@ -69,6 +73,8 @@ class Outcome:
     vars_patch: dict[str, Any] | None = None
     error: str = ""
     put_back: bool = False  # not an attempt (a provider's rate limit): no step log
+    # What the step decided, in its step log (docs/design.md, rule 20); None: no step log.
+    decision: StepDecision | None = None
 
 
 @dataclass
@@ -95,36 +101,71 @@ def outcome_success(step: StepAttempt, run: NodeRun, next_node_id: str | None) -
         reason=reason,
         output=run.output,
         vars_patch=run.vars_patch,
+        # A node type that decides nothing of its own (none registered today) went on.
+        decision=run.decision or StepDecision(PASSED, f"{node_label(step.node)} done"),
     )
 
 
-def outcome_failure(step: StepAttempt, error: str, *, permanent: bool) -> Outcome:
+def outcome_failure(
+    step: StepAttempt,
+    error: str,
+    *,
+    permanent: bool,
+    rule: str = "",
+    evidence: dict[str, Any] | None = None,
+) -> Outcome:
+    """The step failed: the run fails (`permanent`, or its retries are spent) or the node is
+    tried again after a backoff. `rule` and `evidence` are what its decision names (an error's
+    own: a send cap; else `error`, or `provider` when a provider answered)."""
     attempts = step.trigger.attempts + 1
+    allowed = settings.NOTIFLOW_MAX_RETRIES + 1
     give_up = permanent or attempts > settings.NOTIFLOW_MAX_RETRIES
-    kind = (
-        "permanent" if permanent else f"attempt {attempts} of {settings.NOTIFLOW_MAX_RETRIES + 1}"
-    )
+    kind = "permanent" if permanent else f"attempt {attempts} of {allowed}"
+    wait = timedelta(0) if give_up else retry_backoff(attempts)
+    facts = {"error": error, "attempt": attempts, "permanent": permanent, **(evidence or {})}
+    label = node_label(step.node)
+    if give_up:
+        decision = StepDecision(FAILED, f"{label} failed ({kind}): {error}"[:1000], rule, facts)
+    else:
+        facts["retry_in_seconds"] = round(wait.total_seconds(), 3)
+        reason = f"{label} failed ({kind}), tried again in {wait.total_seconds():.0f}s: {error}"
+        decision = StepDecision(RETRYING, reason[:1000], rule, facts)
     return Outcome(
         status=TriggerStatus.FAILED if give_up else TriggerStatus.ENQUEUED,
         next_node_id=step.node["id"],
         attempts=attempts,
-        wait=timedelta(0) if give_up else retry_backoff(attempts),
+        wait=wait,
         reason=f"{step.node['id']} failed ({kind}): {error}"[:1000],
         error=error,
+        decision=decision,
     )
 
 
 def outcome_put_back(step: StepAttempt, limited: RateLimited) -> Outcome:
     """Enqueued again at the same node for when the provider's token is due: no attempt counted,
-    no error, no step log (_record leaves it out: nothing was attempted)."""
+    no error, no step log (_record leaves it out: nothing was attempted). Its status event's
+    reason is the record of it (triggers.explain.rate_limited_reason: the run's story reads
+    it back)."""
     return Outcome(
         status=TriggerStatus.ENQUEUED,
         next_node_id=step.node["id"],
         attempts=step.trigger.attempts,
         wait=limited.wait,
-        reason=f"{step.node['id']} waits: {limited}"[:1000],
+        reason=rate_limited_reason(
+            str(step.node["id"]), provider=limited.provider, seconds=limited.wait.total_seconds()
+        ),
         put_back=True,
     )
+
+
+def node_label(node: dict[str, Any]) -> str:
+    """How a decision's sentence names a node: its channel's label for a node that sends or
+    delivers ("Email"), else its type and id ("Delay 'wait'")."""
+    kind = NODE_TYPES.get(str(node.get("type")))
+    channel = (kind.channel or kind.delivers_on) if kind is not None else None
+    if channel:
+        return CHANNEL_SPECS[channel].label
+    return f"{str(node.get('type')).capitalize()} {node.get('id')!r}"
 
 
 def outcome_unrecordable(step: StepAttempt, outcome: Outcome, exc: Exception) -> Outcome:

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from uuid import UUID
 
+from workflows.decisions import StepDecision
 from workflows.templating import TemplateError, template_render
 
 if TYPE_CHECKING:
@@ -54,7 +55,8 @@ class NodeRun:
     params) data-modifying statements the engine runs in the step's transaction right after its
     release, and only when the release applied (the lease was still the step's), so they commit
     with the step or not at all; a step that fails drops them. `inbox` is an in-app message
-    (StepPort.inbox_store) that the release itself stores, in its own statement."""
+    (StepPort.inbox_store) that the release itself stores, in its own statement. `decision`
+    is what the step decided, in its step log (workflows.decisions; docs/design.md, rule 20)."""
 
     output: dict[str, Any]
     vars_patch: dict[str, Any] = field(default_factory=dict)
@@ -69,6 +71,7 @@ class NodeRun:
     delivered: bool = False
     # Called after the step's release commits, when it applied (an inbox's open streams told).
     on_commit: list[Callable[[], None]] = field(default_factory=list)
+    decision: StepDecision | None = None
 
 
 class ThrottleCount(Protocol):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from workflows.decisions import DEFERRED, PASSED, StepDecision, moment
 from workflows.definition import MAX_DELAY, duration_parse
 from workflows.nodes.base import Problem, value_error
 from workflows.nodes.timing import TimingType, Wait, milliseconds
@@ -107,6 +108,16 @@ class DelayNode(TimingType):
 
     def spelled(self, node: dict[str, Any]) -> str:
         return "" if node.get("until") else delay_spelled(node)
+
+    def decided(self, node: dict[str, Any], wait: Wait, now: datetime) -> StepDecision:
+        rule = "until" if node.get("until") else "delay"
+        evidence = {"node": node["id"], **wait.output, "resumes_at": wait.resume_at.isoformat()}
+        asked = wait.output["until"] if node.get("until") else delay_spelled(node)
+        if wait.resume_at <= now:
+            reason = f"Delay {node['id']!r} ({asked}) went on at once"
+            return StepDecision(PASSED, reason, rule, evidence)
+        reason = f"Held by delay {node['id']!r} ({asked}) until {moment(wait.resume_at)}"
+        return StepDecision(DEFERRED, reason, rule, evidence)
 
     def summary(self, node: dict[str, Any]) -> str:
         spelled = delay_spelled(node) or "?"

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from workflows.channels import channel_spec
+from workflows.decisions import SKIPPED, StepDecision
 from workflows.definition import PROVIDER_NAME
 from workflows.nodes.base import NodePreview, NodeType, Problem, RenderedField, RenderError
 
@@ -29,6 +30,16 @@ class MissingAddress(RenderError):
     def skipped_output(self) -> dict[str, Any]:
         """The output of the node skipped for it (the step log's, and in vars)."""
         return {"skipped": str(self), "missing": self.missing}
+
+    def skipped_decision(self, *, channel: str, who: str) -> StepDecision:
+        """What the step decided (workflows.decisions): skipped for want of an address."""
+        label = channel_spec(channel).label
+        if self.missing == "recipient":
+            why = "the node has no 'to' and the run no recipient"
+        else:
+            why = f"{who} has no address for it ({self.missing} is empty)"
+        evidence = {"channel": channel, "missing": self.missing, "skip_missing": True}
+        return StepDecision(SKIPPED, f"{label} skipped: {why}", "missing_address", evidence)
 
 
 class SendingType(NodeType):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from workflows.decisions import PASSED, THROTTLED, StepDecision
 from workflows.nodes.base import (
     FOLLOW_CONDITIONAL,
     NodePreview,
@@ -45,14 +46,24 @@ class ThrottleNode(KeyedType):
         return found + super().problems(node)
 
     def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
+        key, limit = self.key(node, step.context, recipient=step.recipient), int(node["limit"])
         taken = step.throttle_pass(
-            node_id=node["id"],
-            key=self.key(node, step.context, recipient=step.recipient),
-            limit=int(node["limit"]),
-            window=self.window(node),
+            node_id=node["id"], key=key, limit=limit, window=self.window(node)
         )
         output = {"throttled": not taken.passed, "count": taken.count}
-        run = NodeRun(output=output, vars_patch={output_key(node): output})
+        evidence = {"node": node["id"], "key": key, "limit": limit, "window": node["window"]}
+        evidence["count"] = taken.count
+        per = f"{limit} per {node['window']} for key {key!r}"
+        if taken.passed:
+            reason = f"Throttle {node['id']!r} let the run through ({taken.count} of {per})"
+            decision = StepDecision(PASSED, reason, "throttle", evidence)
+        else:
+            reason = (
+                f"Throttled by {node['id']!r}: {taken.count} run(s) already went through, its "
+                f"limit of {per}; only its conditional edges were followed"
+            )
+            decision = StepDecision(THROTTLED, reason, "throttle", evidence)
+        run = NodeRun(output=output, vars_patch={output_key(node): output}, decision=decision)
         if not taken.passed:
             run.follow = FOLLOW_CONDITIONAL
         return run

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from workflows.decisions import StepDecision
 from workflows.nodes.base import NodePreview, NodeRun, NodeType, StepPort
 
 
@@ -31,9 +32,15 @@ class TimingType(NodeType):
         """The wait as its author wrote it, when fixed ("15m"), else ""."""
         return ""
 
+    def decided(self, node: dict[str, Any], wait: Wait, now: datetime) -> StepDecision:
+        """What the step decided (workflows.decisions): held until `wait.resume_at`, or went
+        on at once."""
+        raise NotImplementedError
+
     def run(self, node: dict[str, Any], *, step: StepPort) -> NodeRun:
         wait = self.wait(node, step.context, step.now)
-        return NodeRun(output=wait.output, resume_at=wait.resume_at)
+        decision = self.decided(node, wait, step.now)
+        return NodeRun(output=wait.output, resume_at=wait.resume_at, decision=decision)
 
     def preview(self, node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
         wait = self.wait(node, context, now)

@@ -13,6 +13,7 @@ import difflib
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from workflows.decisions import PASSED, WAITING, StepDecision, moment
 from workflows.definition import MAX_DELAY, duration_parse
 from workflows.nodes.base import (
     FOLLOW_AGAIN,
@@ -203,14 +204,28 @@ class WaitEventNode(NodeType):
             lookback=lookback,
         )
         output: dict[str, Any]
+        evidence = {"node": node["id"], "event": name, "match": match}
         if not wait.resolved:  # park: an event or the timeout resumes the run at this node
             output = {"waiting_for": name, "until": wait.deadline.isoformat()}
             park = step.event_wait_park(node_id=node["id"], name=name)
+            reason = f"Waiting for event {name!r} until {moment(wait.deadline)}"
+            decision = StepDecision(WAITING, reason, "wait_event", {**evidence, **output})
             return NodeRun(
-                output=output, resume_at=wait.deadline, follow=FOLLOW_AGAIN, writes=[park]
+                output=output,
+                resume_at=wait.deadline,
+                follow=FOLLOW_AGAIN,
+                writes=[park],
+                decision=decision,
             )
         output = {"received": wait.received, "event": wait.event, "timed_out": wait.timed_out}
-        return NodeRun(output=output, vars_patch={output_key(node): output})
+        if wait.received:
+            came = (wait.event or {}).get("id")
+            reason = f"Event {name!r} came ({came}): went on"
+        else:
+            reason = f"No event {name!r} came before the timeout ({node['timeout']}): went on"
+        evidence = {**evidence, "received": wait.received, "timed_out": wait.timed_out}
+        decision = StepDecision(PASSED, reason, "wait_event", evidence)
+        return NodeRun(output=output, vars_patch={output_key(node): output}, decision=decision)
 
     def preview(self, node: dict[str, Any], context: dict[str, Any], now: datetime) -> NodePreview:
         match = {} if node.get("message") else self.match(node, context)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.conf import settings
 
+from workflows.decisions import DEFERRED, PASSED, StepDecision, moment
 from workflows.nodes.base import Problem, value_error
 from workflows.nodes.timing import TimingType, Wait, milliseconds
 from workflows.templating import render_budget, template_has_markup
@@ -89,6 +90,24 @@ class WindowNode(TimingType):
             "delay_ms": milliseconds(opens - now),
         }
         return Wait(opens, output)
+
+    def decided(self, node: dict[str, Any], wait: Wait, now: datetime) -> StepDecision:
+        hours = (
+            f"{node['start']}-{node['end']} {_days(node.get('days'))}, {wait.output['timezone']}"
+        )
+        evidence = {
+            "node": node["id"],
+            "start": node["start"],
+            "end": node["end"],
+            "days": window_days(node),
+            **wait.output,
+        }
+        if wait.output["open"]:
+            reason = f"Send window {node['id']!r} ({hours}) was open: went on at once"
+            return StepDecision(PASSED, reason, "window", evidence)
+        opens = moment(wait.output["opens_at"])
+        reason = f"Held until send window {node['id']!r} ({hours}) opens at {opens}"
+        return StepDecision(DEFERRED, reason, "window", evidence)
 
     def summary(self, node: dict[str, Any]) -> str:
         return f"window · {_days(node.get('days'))} {node.get('start')}-{node.get('end')}"
