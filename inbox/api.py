@@ -1,4 +1,4 @@
-"""The in-app inbox's REST endpoints (docs/design.md, "In-app inbox"; README's API table).
+"""The in-app inbox's REST endpoints (docs/design.md, "In-app inbox"; docs/guide/api.md's table).
 
 The feed API (`/api/inbox/...`) is called from the recipient's browser with a recipient token
 (inbox/auth.py), never an API key; it reads and marks that recipient's messages only. The token

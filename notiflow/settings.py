@@ -213,7 +213,7 @@ DATABASES = {
 # reconnects by itself after a PostgreSQL restart.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.setting("DATABASE_CONN_MAX_AGE"))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# What stands between the processes and PostgreSQL (common/pooler.py; README, "PgBouncer"):
+# What stands between the processes and PostgreSQL (common/pooler.py; docs/guide/pgbouncer.md):
 # `auto` finds out at each process's first connection (a pooler answers with a backend pid of
 # its own) and reads PgBouncer's admin console; `none` says PostgreSQL or a session pooler, and
 # probes nothing; `transaction` says a transaction pooler, and probes nothing.

@@ -58,7 +58,7 @@ def queue_unserved_list(*, served: dict[str, int] | None = None) -> list[str]:
 
 
 def worker_command(queue: str) -> str:
-    """The command that starts a worker serving `queue`, as the README recommends it: its own
+    """The command that starts a worker serving `queue`, as docs/guide/execution.md recommends it: its own
     node name (`-n <queue>@%h`), so it can run beside the host's other workers."""
     return f"celery -A notiflow worker -Q {queue} -n {queue}@%h"
 

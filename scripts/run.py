@@ -77,7 +77,7 @@ def main() -> int:
     os.environ.setdefault("NOTIFLOW_RATE_LIMIT_TRIGGER", "off")
     os.environ.setdefault("NOTIFLOW_RATE_LIMIT_ADMIN", "off")
     # Every process records its metrics here (docs/design.md, "Metrics"); GET /metrics shows
-    # them once NOTIFLOW_METRICS_TOKEN is set (README, "Metrics").
+    # them once NOTIFLOW_METRICS_TOKEN is set (docs/guide/metrics.md).
     os.environ.setdefault("NOTIFLOW_METRICS_DIR", str(run_dir / "metrics"))
     run_dir.mkdir(parents=True, exist_ok=True)
     if not os.environ.get("DJANGO_SECRET_KEY", "").strip():

@@ -1,5 +1,5 @@
 """The docs point at what exists (issue 30, issue 32 §6): every relative link in README.md,
-clients/python/README.md, docs/*.md and the decision records names a file that exists, and its
+clients/python/README.md, docs/*.md, docs/guide/*.md and the decision records names a file that exists, and its
 `#anchor`, if any, is a heading of that markdown file as GitHub slugs it; every repository path
 they quote as code exists; a page of docs/ with more than a few sections has a contents list,
 which names every section in the page's order; the decision records' index lists every record;
@@ -24,6 +24,7 @@ DOCUMENTS = [
     ROOT / "README.md",
     ROOT / "clients" / "python" / "README.md",
     *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "docs" / "guide").glob("*.md")),
     *sorted(DECISIONS.glob("*.md")),
 ]
 # A page of docs/ with more sections than this has a contents list.
@@ -173,7 +174,9 @@ def test_a_pages_contents_list_names_every_section(path):
 
 
 @pytest.mark.parametrize(
-    "path", sorted((ROOT / "docs").glob("*.md")), ids=lambda path: str(path.relative_to(ROOT))
+    "path",
+    sorted([*(ROOT / "docs").glob("*.md"), *(ROOT / "docs" / "guide").glob("*.md")]),
+    ids=lambda path: str(path.relative_to(ROOT)),
 )
 def test_a_page_of_many_sections_has_a_contents_list_in_the_pages_order(path):
     """A page that loses its contents list, or grows past a few sections without one, fails here
@@ -249,7 +252,7 @@ def words(command: str) -> list[str]:
 
 
 def test_the_chaos_command_the_docs_quote_is_the_one_make_chaos_runs():
-    """README.md and docs/reliability.md quote what `make chaos` runs with its defaults (a dry
+    """docs/guide/reliability-overview.md and docs/reliability.md quote what `make chaos` runs with its defaults (a dry
     run: nothing is started; the environment's N, KILLS... would change the defaults)."""
     dry = subprocess.run(
         ["make", "-n", "-s", "chaos"],
@@ -262,7 +265,10 @@ def test_the_chaos_command_the_docs_quote_is_the_one_make_chaos_runs():
     )
     runs = dry.stdout[dry.stdout.index(".venv/bin/python -m chaos") :]
     quoted = re.compile(r"^(\.venv/bin/python -m chaos --broker .*?)\n```", re.M | re.S)
-    for document in (ROOT / "README.md", ROOT / "docs" / "reliability.md"):
+    for document in (
+        ROOT / "docs" / "guide" / "reliability-overview.md",
+        ROOT / "docs" / "reliability.md",
+    ):
         found = quoted.search(document.read_text())
         assert found, f"{document.name} does not quote the make chaos command"
         assert words(found[1]) == words(runs), document.name

@@ -29,7 +29,7 @@ TEMPLATES = [{{"BACKEND": "django.template.backends.django.DjangoTemplates", "AP
 NOTIFLOW_URL = {url!r}
 NOTIFLOW_INBOX_SECRET = {secret!r}
 """
-# Renders the README's snippet; says which of Notiflow's server packages got imported (none may).
+# Renders docs/guide/inbox.md's snippet; says which of Notiflow's server packages got imported (none may).
 RENDER = """
 import json, sys, django
 django.setup()

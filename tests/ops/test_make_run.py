@@ -448,6 +448,35 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         stats = make_manage(run_dir, "notiflow_stats --workflow welcome --json")
         assert stats.returncode == 0, stats.stderr
         assert json.loads(stats.stdout)["workflow"] == "welcome"
+
+        # The README's five-minute tour, run as written against this instance: a new workflow,
+        # a trigger of it, its email on the mail page, its run in the admin's list.
+        tour = readme_tour().replace("http://127.0.0.1:8000", web)
+        tour = tour.replace(".run/api-key", str(run_dir / "api-key"))
+        ran = subprocess.run(
+            ["bash", "-euc", tour], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
+        assert ran.returncode == 0, ran.stderr
+        workflow, trigger = json_documents(ran.stdout)
+        assert workflow["key"] == "order-shipped", workflow
+        assert trigger["workflow"] == "order-shipped" and trigger["id"], trigger
+
+        def shipped_listed() -> bool:
+            return "Order 1001 shipped" in requests.get(mail, timeout=10).text
+
+        wait_for(shipped_listed, timeout=60, interval=0.5, message="the tour's email")
+        admin = requests.Session()
+        login = admin.get(f"{web}/admin/login/", timeout=10)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login.text)
+        assert token, login.text[:2000]
+        admin.post(
+            f"{web}/admin/login/?next=/admin/",
+            data={"username": "admin", "password": password, "csrfmiddlewaretoken": token[1]},
+            headers={"Referer": f"{web}/admin/login/"},
+            timeout=10,
+        )
+        runs = admin.get(f"{web}/admin/triggers/triggerinstance/?q=order-1001", timeout=10)
+        assert runs.status_code == 200 and "order-shipped" in runs.text, runs.text[:2000]
     except BaseException:
         print(log_path.read_text(errors="replace")[-8000:])
         raise
@@ -468,6 +497,22 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
 
 def readme() -> str:
     return (ROOT / "README.md").read_text()
+
+
+def readme_tour() -> str:
+    """The shell block of the README's five-minute tour (the fence after `<!-- tour -->`)."""
+    found = re.search(r"<!-- tour -->\n```sh\n(.*?)```", readme(), re.S)
+    assert found, "the README's tour block is missing"
+    return found[1]
+
+
+def json_documents(text: str) -> list[dict]:
+    """The JSON documents curl printed one after another."""
+    decoder, documents, at = json.JSONDecoder(), [], 0
+    while (at := len(text) - len(text[at:].lstrip())) < len(text):
+        document, at = decoder.raw_decode(text, at)
+        documents.append(document)
+    return documents
 
 
 def design() -> str:

@@ -34,7 +34,7 @@ def locmem_email():
 
 
 def welcome_then_wait() -> dict:
-    """The README's example: an email, up to an hour for it to be opened, else an SMS."""
+    """docs/guide/workflows.md's example: an email, up to an hour for it to be opened, else an SMS."""
     return {
         "entry_node_id": "welcome",
         "nodes": [

@@ -1,4 +1,4 @@
-"""Workers across hosts through one PgBouncer in transaction mode (README, "PgBouncer"): three
+"""Workers across hosts through one PgBouncer in transaction mode (docs/guide/pgbouncer.md): three
 "hosts" of eight pool processes each keep a client connection apiece, yet PostgreSQL sees no
 more server connections than PgBouncer's pool size, and every run completes. Real Celery
 workers, PgBouncer (tests/support/pgbouncer.py), PostgreSQL, Redis and SMTP."""
