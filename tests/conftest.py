@@ -3,6 +3,7 @@ real processes on the committed test database (no flush, so every test uses uniq
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import uuid
@@ -65,6 +66,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.chaos)
         if path in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the process has imported and collected lives as long as it does: the collector's
+    full passes skip it from here on (a pass over it took ~0.2 s: the tests that measure memory
+    collect first, and pytest collects at exit)."""
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")
