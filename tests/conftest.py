@@ -46,7 +46,9 @@ E2E_FIXTURES = {"stack"}
 BROWSER_FIXTURES = {"browser_page"}
 CHAOS_DIR = Path(__file__).resolve().parent / "chaos"
 # `slow`: modules whose every case costs seconds of CPU whatever the machine, left out of `make
-# test-fast` (issue 30: it must stay under a minute on two cores) and run by `make test`.
+# test-fast` (issue 30: it must stay under a minute on two cores) and run by `make test`. A
+# single case may be marked `slow` too (pytest.param(..., marks=pytest.mark.slow)) when a small
+# variant of the same check stays in the quick loop beside it.
 SLOW_MODULES = {
     CHAOS_DIR.parent / "security" / "test_settings_deploy.py",  # a Django process per case
     CHAOS_DIR.parent / "ops" / "test_processes.py",  # docker-compose, Flower, Procfile processes
