@@ -61,3 +61,12 @@ def test_tests_in_the_slow_modules_are_marked_slow_and_each_module_exists():
         assert module.is_file(), f"{module} is gone: SLOW_MODULES names it"
         assert marked([], module) == {"slow"}
     assert marked([], TESTS / "workflows" / "test_new.py") == set()
+
+
+def test_make_test_runs_every_marker_so_slow_cases_still_run():
+    """A case marked `slow` (a module in SLOW_MODULES, or a big variant beside a small one kept in
+    `make test-fast`) leaves the quick loop only: `make test` runs the whole suite unfiltered."""
+    makefile = (TESTS.parent / "Makefile").read_text()
+    recipe = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    runs = [line.split("-m pytest", 1)[1] for line in recipe.splitlines() if "-m pytest" in line]
+    assert any(" -m " not in run for run in runs), runs

@@ -54,14 +54,15 @@ def test_a_task_that_ends_in_time_gets_nothing():
 
 
 def test_past_the_hard_limit_the_process_exits():
-    exited = threading.Event()
+    exited, released = threading.Event(), threading.Event()
     watchdog = Watchdog(0.1, 0.3, interval=0.02, exit_process=exited.set)
     watchdog.start()
 
     def blocked() -> None:
         watchdog.task_started()
         try:
-            time.sleep(3)  # blocked in a call: the soft limit cannot land until it returns
+            # Blocked in a call (up to 3 s): the soft limit cannot land until it returns.
+            released.wait(timeout=3)
         except SoftTimeLimitExceeded:
             pass
         finally:
@@ -72,5 +73,6 @@ def test_past_the_hard_limit_the_process_exits():
     thread.start()
     assert exited.wait(timeout=2.5)
     assert 0.3 <= time.monotonic() - started < 2.5
+    released.set()
     watchdog.stop()
     thread.join(timeout=5)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import datetime
 import json
-import threading
 import time
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -17,6 +16,7 @@ from django.conf import settings
 from common.certificates import self_signed_certificate
 from deliveries.sns import sns_canonical
 from tests.factories import chain, email_node, sms_node
+from tests.support.serving import serving_thread
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
 from workers.models import SendLedger
@@ -99,7 +99,7 @@ def sns_cert_url() -> str:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    serving_thread(server).start()
     return f"http://127.0.0.1:{server.server_port}/SimpleNotificationService-test.pem"
 
 

@@ -28,8 +28,11 @@ class Catcher:
     process: subprocess.Popen
 
 
-@pytest.fixture
-def catcher(tmp_path) -> Iterator[Catcher]:
+@pytest.fixture(scope="module")
+def catcher_process(tmp_path_factory) -> Iterator[Catcher]:
+    """One catcher for the module (its start and its stop take a second): each test empties
+    its directory first (`catcher`)."""
+    tmp_path = tmp_path_factory.mktemp("catcher")
     smtp_port, web_port = free_port(), free_port()
     directory = tmp_path / "mail"
     log = (tmp_path / "catcher.log").open("wb")
@@ -60,6 +63,15 @@ def catcher(tmp_path) -> Iterator[Catcher]:
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
+
+
+@pytest.fixture
+def catcher(catcher_process) -> Catcher:
+    """The module's catcher with no message caught yet."""
+    assert catcher_process.process.poll() is None, "the mail catcher has exited"
+    for caught in catcher_process.directory.glob("*.eml"):
+        caught.unlink()
+    return catcher_process
 
 
 def send(

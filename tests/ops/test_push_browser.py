@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import json
-import threading
 import time
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.ops.test_admin_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.serving import serving_thread
 from tests.support.stack import ROOT
 
 STATIC = ROOT / "recipients" / "static" / "notiflow" / "push"
@@ -40,7 +40,7 @@ class Site(SimpleHTTPRequestHandler):
 @pytest.fixture
 def site() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Site, directory=str(STATIC)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    serving_thread(server).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"  # loopback: a secure context
     server.shutdown()
 

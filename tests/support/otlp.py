@@ -18,6 +18,8 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 )
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
+from tests.support.serving import serving_thread
+
 
 @dataclass(frozen=True)
 class ReceivedSpan:
@@ -43,7 +45,7 @@ class OtlpReceiver:
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = serving_thread(self.server)
 
     @property
     def endpoint(self) -> str:

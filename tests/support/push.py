@@ -46,6 +46,8 @@ import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
+from tests.support.serving import serving_thread
+
 
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
@@ -78,7 +80,7 @@ class _Server:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = serving_thread(self.server)
         self.lock = threading.Lock()
         self.counts: Counter[str] = Counter()
         self.messages: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)

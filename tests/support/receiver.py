@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.support.serving import serving_thread
+
 
 @dataclass(frozen=True)
 class Request:
@@ -51,7 +53,7 @@ class Receiver:
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = serving_thread(self.server)
 
     @property
     def port(self) -> int:

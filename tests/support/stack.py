@@ -47,11 +47,18 @@ class Process:
     name: str
     popen: subprocess.Popen
     log_path: Path
+    signalled: int | None = None
+
+    def terminate(self, sig: int = signal.SIGTERM) -> None:
+        """Send `sig` to its process group, once (stop() does not send it again)."""
+        if self.popen.poll() is None and self.signalled != sig:
+            os.killpg(self.popen.pid, sig)
+            self.signalled = sig
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 10) -> None:
         if self.popen.poll() is not None:
             return
-        os.killpg(self.popen.pid, sig)
+        self.terminate(sig)
         try:
             self.popen.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -150,6 +157,10 @@ class Stack:
         )
 
     def stop(self) -> None:
+        """Every process told at once, then each waited for, the last started first: a warm
+        shutdown takes seconds, and one after another they were most of a session's teardown."""
+        for process in reversed(self.processes):
+            process.terminate()
         for process in reversed(self.processes):
             process.stop()
 

@@ -52,20 +52,19 @@ def test_reads_the_workers_queue_by_default():
 
 
 def test_says_none_when_the_broker_is_down(monkeypatch):
-    import redis
-
     from common import broker
 
     def unreachable():
         raise ConnectionRefusedError("broker down")
 
     # Through Celery's connection (where there is no direct writer), and through the direct
-    # writer's Redis client (port 1: refused).
+    # writer's Redis client (port 1: refused), made as the app's own is (its one quick retry:
+    # redis-py's default retries back off for seconds).
     monkeypatch.setattr(current_app, "connection_for_read", unreachable)
     monkeypatch.setattr(broker, "_writer", lambda url, enabled: None)
     assert nudges_waiting() is None
-    down = broker.TaskMessageWriter(
-        app=current_app, client=redis.Redis(port=1), priority_steps=[0, 5], sep=":"
-    )
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")  # what conf.broker_url reads
+    down = broker.TaskMessageWriter.for_app(current_app)
+    assert down is not None and down.client.get_connection_kwargs()["port"] == 1
     monkeypatch.setattr(broker, "_writer", lambda url, enabled: down)
     assert nudges_waiting() is None

@@ -22,6 +22,7 @@ from tests.conftest import unique
 from tests.factories import chain, webpush_node
 from tests.support.push import FcmService, PushService
 from tests.support.receiver import Receiver
+from tests.support.serving import serving_thread
 from tests.support.smtp import free_port
 from tests.workers.helpers import due_trigger
 from tests.workers.test_push_channels import PAYLOAD, step
@@ -65,7 +66,7 @@ class Canned:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        serving_thread(self.server).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def stop(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
@@ -11,6 +10,7 @@ from urllib.parse import parse_qs
 import pytest
 from django.test import override_settings
 
+from tests.support.serving import serving_thread
 from workers.errors import PermanentError, TransientError
 from workers.providers.sms import TwilioBackend
 
@@ -39,7 +39,7 @@ class FakeTwilio(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def twilio_url():
     server = ThreadingHTTPServer(("127.0.0.1", 0), FakeTwilio)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = serving_thread(server)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
