@@ -4,6 +4,7 @@ rules are content/validation.py's, the writes content/services.py's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.urls import URLPattern, path
@@ -121,16 +122,7 @@ class CatalogDetailApi(StrictQueryParameters, APIView):
         "nothing is saved then.",
     )
     def put(self, request: Request, locale: str) -> Response:
-        tag = _locale(locale)
-        fields = request_fields(request, CatalogInputSerializer)
-        try:
-            catalog, created = catalog_put(
-                locale=tag, messages=fields["messages"], actor=actor_of(request)
-            )
-        except CatalogInvalid as exc:
-            raise _invalid(exc) from exc
-        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(CatalogOutputSerializer(catalog).data, status=code)
+        return _written(request, locale, catalog_put)
 
     @extend_schema(
         summary="Change keys of a translation catalog",
@@ -142,16 +134,7 @@ class CatalogDetailApi(StrictQueryParameters, APIView):
         "400 as PUT.",
     )
     def patch(self, request: Request, locale: str) -> Response:
-        tag = _locale(locale)
-        fields = request_fields(request, CatalogInputSerializer)
-        try:
-            catalog, created = catalog_patch(
-                locale=tag, messages=fields["messages"], actor=actor_of(request)
-            )
-        except CatalogInvalid as exc:
-            raise _invalid(exc) from exc
-        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(CatalogOutputSerializer(catalog).data, status=code)
+        return _written(request, locale, catalog_patch)
 
     @extend_schema(
         summary="Delete a translation catalog",
@@ -173,3 +156,16 @@ urlpatterns: list[URLPattern] = [
     path("translations/", CatalogListApi.as_view(), name="translation-list"),
     path("translations/<str:locale>/", CatalogDetailApi.as_view(), name="translation-detail"),
 ]
+
+
+def _written(request: Request, locale: str, write: Callable[..., tuple[Any, bool]]) -> Response:
+    """A PUT's or PATCH's answer: the catalog as `write` leaves it (201 created, 200 changed),
+    or the 400 naming the path of what it refused (nothing saved)."""
+    tag = _locale(locale)  # an invalid locale is the 400 first
+    fields = request_fields(request, CatalogInputSerializer)
+    try:
+        catalog, created = write(locale=tag, messages=fields["messages"], actor=actor_of(request))
+    except CatalogInvalid as exc:
+        raise _invalid(exc) from exc
+    code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    return Response(CatalogOutputSerializer(catalog).data, status=code)
