@@ -583,6 +583,13 @@ def _metrics_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     ):
         value, text = ratio(on, off)
         _, cpu_text = ratio(cpu_on, cpu_off)
+        if all(cpu_on + cpu_off):
+            # The verdict is the CPU each step or request costs (issue 44): throughput on two
+            # cores also moves with the machine's other load and with how the clients spread
+            # over the processes (the intake row's rounds went 0.94-1.83), which the metrics
+            # do not add; what they add is CPU.
+            value, by_cpu = ratio([1 / c for c in cpu_on], [1 / c for c in cpu_off])
+            text += f"; by {cpu_unit} {by_cpu}"
         rows.append(
             Row(
                 figure,
