@@ -294,9 +294,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # A fan-out's statuses (running, done, failed, cancelled) share the field name `status` with
-    # other choice sets: named here, as drf-spectacular asks, rather than `Status326Enum`.
-    "ENUM_NAME_OVERRIDES": {"FanoutStatusEnum": "recipients.models.FanoutStatus"},
+    # A fan-out's statuses (running, done, failed, cancelled) and a run's share the field name
+    # `status` with other choice sets: named here, as drf-spectacular asks, rather than
+    # `Status326Enum` (manage.py check --deploy fails on its warning).
+    "ENUM_NAME_OVERRIDES": {
+        "FanoutStatusEnum": "recipients.models.FanoutStatus",
+        "TriggerStatusEnum": "triggers.models.TriggerStatus",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "notiflow.openapi.add_error_responses",
