@@ -101,7 +101,7 @@ def test_deleting_a_catalog_records_a_version_without_messages(admin_client, cat
 
     assert response.status_code == 302
     assert not TranslationCatalog.objects.filter(locale="fr").exists()
-    latest = TranslationCatalogVersion.objects.filter(locale="fr").first()
+    latest = TranslationCatalogVersion.objects.filter(locale="fr").order_by("-number")[0]
     assert (latest.number, latest.messages) == (2, None)
 
 
