@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db import transaction
 from django.urls import URLPattern, path
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -23,7 +24,14 @@ from rest_framework.views import APIView
 
 from common.actors import actor_of
 from common.api_errors import not_found
-from common.http import NoFieldsSerializer, StrictQueryParameters, StrictSerializer, request_fields
+from common.http import (
+    DRY_RUN_PARAMETER,
+    NoFieldsSerializer,
+    StrictQueryParameters,
+    StrictSerializer,
+    dry_run_requested,
+    request_fields,
+)
 from common.scopes import ADMIN, Refused
 from content.models import TranslationCatalog
 from content.services import CatalogInvalid, catalog_delete, catalog_patch, catalog_put
@@ -98,6 +106,7 @@ class CatalogListApi(StrictQueryParameters, ListAPIView):
 class CatalogDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": ADMIN, "PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
     workflow_limits = CATALOG_LIMIT
+    query_parameters = {"PUT": [DRY_RUN_PARAMETER], "PATCH": [DRY_RUN_PARAMETER]}
 
     @extend_schema(
         summary="Get a translation catalog",
@@ -119,7 +128,7 @@ class CatalogDetailApi(StrictQueryParameters, APIView):
         description="201 created, 200 replaced, as a new version. A leaf that is neither a "
         "string nor a plural object, a plural object without `other`, a string that does not "
         "parse as Liquid, a key with a `.`: 400 naming its path (`messages.cart.items`); "
-        "nothing is saved then.",
+        "nothing is saved then. `?dry_run=true`: the same answer, nothing saved.",
     )
     def put(self, request: Request, locale: str) -> Response:
         return _written(request, locale, catalog_put)
@@ -131,7 +140,7 @@ class CatalogDetailApi(StrictQueryParameters, APIView):
         parameters=[LOCALE_PARAMETER],
         description="Merges `messages` key by key at every depth: a key given null is removed, "
         "a message replaces what was there; a new version. 201 when it creates the catalog. "
-        "400 as PUT.",
+        "400 as PUT; `?dry_run=true` as PUT.",
     )
     def patch(self, request: Request, locale: str) -> Response:
         return _written(request, locale, catalog_patch)
@@ -160,11 +169,18 @@ urlpatterns: list[URLPattern] = [
 
 def _written(request: Request, locale: str, write: Callable[..., tuple[Any, bool]]) -> Response:
     """A PUT's or PATCH's answer: the catalog as `write` leaves it (201 created, 200 changed),
-    or the 400 naming the path of what it refused (nothing saved)."""
+    or the 400 naming the path of what it refused (nothing saved). With `?dry_run=true` the
+    same answer, the write rolled back (`notiflow workflows validate|diff` ask it)."""
     tag = _locale(locale)  # an invalid locale is the 400 first
     fields = request_fields(request, CatalogInputSerializer)
+    dry_run = dry_run_requested(request)
     try:
-        catalog, created = write(locale=tag, messages=fields["messages"], actor=actor_of(request))
+        with transaction.atomic():
+            catalog, created = write(
+                locale=tag, messages=fields["messages"], actor=actor_of(request)
+            )
+            if dry_run:
+                transaction.set_rollback(True)
     except CatalogInvalid as exc:
         raise _invalid(exc) from exc
     code = status.HTTP_201_CREATED if created else status.HTTP_200_OK

@@ -19,23 +19,10 @@ from typing import Any
 from django.db.models import Max
 
 from content.models import TranslationCatalog, TranslationCatalogVersion
-from content.validation import is_plural
+from content.validation import flattened
 
 # At most this long between a change's commit and its use by every process (well under a second).
 RECHECK_SECONDS = 0.5
-
-
-def _flattened(messages: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """The catalog's messages by their dotted keys (`welcome.subject`): strings and plural
-    objects; the objects that group keys are walked."""
-    found: dict[str, Any] = {}
-    for key, value in messages.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, str) or is_plural(value):
-            found[path] = value
-        elif isinstance(value, dict):
-            found.update(_flattened(value, f"{path}."))
-    return found
 
 
 class _Catalogs:
@@ -56,7 +43,7 @@ class _Catalogs:
                 generation = TranslationCatalogVersion.objects.aggregate(latest=Max("id"))
                 if generation["latest"] != self._generation:
                     self._messages = {
-                        locale: _flattened(messages)
+                        locale: flattened(messages)
                         for locale, messages in TranslationCatalog.objects.values_list(
                             "locale", "messages"
                         )

@@ -26,6 +26,19 @@ def is_plural(value: Any) -> bool:
     return isinstance(value, dict) and bool(value) and set(value) <= set(PLURAL_CATEGORIES)
 
 
+def flattened(messages: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """The catalog's messages by their dotted keys (`welcome.subject`): strings and plural
+    objects; the objects that group keys are walked."""
+    found: dict[str, Any] = {}
+    for key, value in messages.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, str) or is_plural(value):
+            found[path] = value
+        elif isinstance(value, dict):
+            found.update(flattened(value, f"{path}."))
+    return found
+
+
 def catalog_problems(messages: Any, *, patch: bool = False) -> dict[str, list[str]]:
     """Every problem of a catalog's `messages` by its path; none when it may be stored. In a
     `patch`, a key given null is one to remove."""

@@ -13,6 +13,7 @@ from notiflow.login_throttle import ThrottledAuthenticationForm
 # The operator's apps, in the order of a run's life, each with its models in the order of use.
 OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
+    "content": ["TranslationCatalog", "TranslationCatalogVersion"],
     "recipients": ["Recipient", "Category", "Topic", "TopicSubscription", "Fanout"],
     "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
     "workers": ["StepExecutionLog", "SendLedger", "Digest"],

@@ -78,6 +78,12 @@ def definition_diff(
         summary.append("edges reordered (the first edge whose condition holds is taken)")
     summary.sort(key=lambda line: (not line.startswith("entry"), line))
 
+    return DefinitionDiff(summary, json_diff_lines(old, new, old_label, new_label))
+
+
+def json_diff_lines(old: Any, new: Any, old_label: str, new_label: str) -> list[DiffLine]:
+    """A unified diff of `old` and `new` pretty-printed as JSON, line by line (also the
+    translation catalogs' version diff in the admin, content/history.py)."""
     before_text = json.dumps(old, indent=2, ensure_ascii=False).splitlines()
     after_text = json.dumps(new, indent=2, ensure_ascii=False).splitlines()
     lines = []
@@ -88,4 +94,4 @@ def definition_diff(
             continue
         kind = {"@": "hunk", "+": "add", "-": "remove"}.get(line[:1], "context")
         lines.append(DiffLine(kind, line))
-    return DefinitionDiff(summary, lines)
+    return lines

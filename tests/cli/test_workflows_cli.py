@@ -5,9 +5,10 @@ of its own ("staging" and "production"), so that each holds only what these test
 Pulling staging and pushing to an empty production is promotion, after which `diff` has nothing
 to say; a changed definition becomes one new version with the key and message that pushed it,
 an unchanged one none; `--dry-run` changes nothing; `--prune` deactivates, never deletes; a bad
-file (not JSON, a key not its file name, an unknown field, an unknown category, an invalid node)
-is named with its path, exit status 2, and nothing of the tree is applied; an unreachable
-server or a refused key is one sentence naming the URL and the scope needed."""
+file (not JSON, a key not its file name, an unknown field, an unknown category, an invalid node,
+a translation catalog the server refuses) is named with its path, exit status 2, and nothing of
+the tree is applied; an unreachable server or a refused key is one sentence naming the URL and
+the scope needed. Catalogs are pulled as DIR/translations/<locale>.json and pushed first."""
 
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ class Deployment:
         return answer.json()
 
     def state(self) -> dict[str, Any]:
-        """Everything a push could change: workflows (with their versions) and categories."""
+        """Everything a push could change: workflows (with their versions), categories and
+        translation catalogs."""
         workflows = self.get("/api/workflows/?page=1")
         assert workflows["next"] is None  # the tests make fewer than a page
         return {
@@ -64,6 +66,7 @@ class Deployment:
                 for w in workflows["results"]
             },
             "categories": self.get("/api/categories/")["results"],
+            "translations": self.get("/api/translations/")["results"],
         }
 
 
@@ -130,6 +133,9 @@ def notiflow_process(deployment: Deployment, *argv: str) -> subprocess.Completed
     )
 
 
+FR_PLURAL = {"one": "{{ count }} article", "other": "{{ count }} articles"}
+
+
 def workflow_body(key: str, *nodes: dict[str, Any], **fields: Any) -> dict[str, Any]:
     return {"key": key, "name": key.title(), **chain(*(nodes or [delay_node()])), **fields}
 
@@ -163,6 +169,12 @@ def test_pull_from_staging_push_to_an_empty_production_then_diff_finds_nothing(
     second = {**first, "preference_category": category, "description": "Invoices"}
     assert staging.api("PUT", f"/api/workflows/{invoice}/", json=second).json()["version"] == 2
     staging.api("POST", "/api/workflows/", json=workflow_body(reminder, active=False))
+    french = {
+        "welcome": {"subject": "Bienvenue, {{ name }}"},
+        "cart": {"items": FR_PLURAL},
+        "a": "b",
+    }
+    assert staging.api("PUT", "/api/translations/fr/", json={"messages": french}).ok
 
     pulled = notiflow_process(staging, "workflows", "pull", str(tmp_path))
     assert pulled.returncode == 0, pulled.stderr
@@ -178,6 +190,8 @@ def test_pull_from_staging_push_to_an_empty_production_then_diff_finds_nothing(
         "description": "",
         "defaults": {"sms": False},
     }
+    catalog_text = (tmp_path / "translations" / "fr.json").read_text()
+    assert catalog_text == json.dumps(french, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
     pushed = notiflow_process(
         production, "workflows", "push", str(tmp_path), "--message", "promote 5f3c2a1"
@@ -186,6 +200,10 @@ def test_pull_from_staging_push_to_an_empty_production_then_diff_finds_nothing(
     assert pushed.returncode == 0, pushed.stderr
     assert f"categories/{category}.json: created" in pushed.stdout
     assert f"workflows/{invoice}.json: created: version 1" in pushed.stdout
+    lines = pushed.stdout.splitlines()
+    first_workflow = min(i for i, line in enumerate(lines) if line.startswith("workflows/"))
+    assert lines.index("translations/fr.json: created") < first_workflow
+    assert production.get("/api/translations/fr/")["messages"] == french
     diff = notiflow_process(production, "workflows", "diff", str(tmp_path))
     assert (diff.returncode, diff.stdout.splitlines()[-1]) == (0, "nothing to change"), diff.stdout
     promoted = production.get(f"/api/workflows/{invoice}/")
@@ -322,6 +340,36 @@ BAD_FILES = {
         "{name}",
         {"key": "{name}", "name": "X", "nodes": [sms_node("text", colour="red")]},
         "workflows/{name}.json: nodes[0].colour: ",
+    ),
+    "a catalog's plural object without other": (
+        "translations",
+        "fr",
+        {"welcome": {"subject": "Bienvenue"}, "cart": {"items": {"one": "{{ count }} article"}}},
+        "translations/fr.json: messages.cart.items: a plural object",
+    ),
+    "a catalog's message that is not Liquid": (
+        "translations",
+        "de",
+        {"welcome": {"subject": "{% if %}"}},
+        "translations/de.json: messages.welcome.subject: template: ",
+    ),
+    "a catalog named by no locale": (
+        "translations",
+        "zz-notalocale",
+        {"a": "b"},
+        "translations/zz-notalocale.json: locale: ",
+    ),
+    "a catalog named in another casing": (
+        "translations",
+        "pt-br",
+        {"a": "b"},
+        "translations/pt-br.json: locale: name the file pt-BR.json",
+    ),
+    "a catalog that is not an object": (
+        "translations",
+        "it",
+        ["a"],
+        "translations/it.json: must hold a JSON object",
     ),
     "a category's unknown field": (
         "categories",

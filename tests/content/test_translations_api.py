@@ -152,3 +152,27 @@ def test_a_trigger_key_limited_or_not_is_refused_and_changes_nothing(admin, meth
     assert response.status_code == 403
     assert response.json()["detail"] == "this API key lacks the 'admin' scope"
     assert TranslationCatalog.objects.get(locale="fr").messages == FRENCH
+
+
+@pytest.mark.parametrize("method", ["put", "patch"])
+def test_a_dry_run_answers_what_the_write_would_do_and_saves_nothing(admin, method):
+    admin.put("/api/translations/fr/", {"messages": {"a": "b"}}, format="json")
+    write = getattr(admin, method)
+
+    answer = write("/api/translations/fr/?dry_run=true", {"messages": FRENCH}, format="json")
+    assert answer.status_code == 200 and answer.json()["version"] == 2
+    assert ("welcome" in answer.json()["messages"]) and (
+        ("a" in answer.json()["messages"]) == (method == "patch")
+    )
+    created = write("/api/translations/de/?dry_run=true", {"messages": FRENCH}, format="json")
+    assert created.status_code == 201
+    refused = write(
+        "/api/translations/fr/?dry_run=true", {"messages": {"x": {"one": "y"}}}, format="json"
+    )
+    assert refused.status_code == 400 and "messages.x" in refused.json()["errors"]
+    assert versions("fr") == [(1, {"a": "b"}, versions("fr")[0][2])]
+    assert not TranslationCatalog.objects.filter(locale="de").exists()
+    assert (
+        write("/api/translations/fr/?dry_run=maybe", {"messages": {}}, format="json").status_code
+        == 400
+    )

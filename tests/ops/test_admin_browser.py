@@ -651,3 +651,44 @@ def test_operator_authors_window_throttle_and_digest_nodes_in_the_rows_and_runs_
     ]
     (mail,) = smtp_server.handler.to(address)
     assert mail.subject == "1 for Ada" and "Passed 1" in mail.body
+
+
+def test_operator_edits_a_translation_catalog_and_compares_its_versions(e2e, browser_page):
+    from playwright.sync_api import expect
+
+    from content.models import TranslationCatalog
+    from content.services import catalog_delete
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    locale = "fr-CA"
+    catalog_delete(locale=locale)  # the stack's database outlives a test
+    page.goto(f"{base}/admin/content/translationcatalog/add/")
+    page.fill("#id_locale", "fr-ca")
+    page.fill("#id_messages", '{"cart": {"items": {"one": "{{ count }} article"}}}')
+    page.click("input[name=_continue]")
+    expect(page.locator(".errorlist")).to_contain_text("messages.cart.items: a plural object")
+    shot(page, "catalog-refused")
+
+    page.fill(
+        "#id_messages",
+        '{"cart": {"items": {"one": "{{ count }} article", "other": "{{ count }} articles"}}}',
+    )
+    page.click("input[name=_continue]")
+    expect(page.locator(".messagelist")).to_contain_text("was added successfully")
+    page.fill(
+        "#id_messages",
+        '{"cart": {"items": {"one": "{{ count }} produit", "other": "{{ count }} produits"}},'
+        ' "bye": "Au revoir"}',
+    )
+    page.click("input[name=_continue]")
+    version = TranslationCatalog.objects.get(locale=locale).version
+    current = page.locator("#versions tbody tr").first
+    expect(current).to_contain_text(f"v{version} (current)")
+
+    page.click("#versions button[type=submit]")
+    expect(page.locator(".diff-summary")).to_contain_text("bye added")
+    expect(page.locator(".diff-summary")).to_contain_text("cart.items changed")
+    expect(page.locator(".diff .add").first).to_be_visible()
+    shot(page, "catalog-diff")
+    catalog_delete(locale=locale)

@@ -57,6 +57,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
 
     assert [app["name"] for app in app_list] == [
         "Workflows",
+        "Content: translations",
         "Recipients, preferences and topics",
         "Triggers",
         "Workers",
@@ -74,6 +75,7 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
     assert models["deliveries"] == ["DeliveryEvent", "Suppression", "UnmatchedReport"]
     assert models["events"] == ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"]
     assert models["registry"] == ["Worker"]
+    assert models["content"] == ["TranslationCatalog", "TranslationCatalogVersion"]
     assert models["recipients"] == ["Recipient", "Category", "Topic", "TopicSubscription", "Fanout"]
     assert "PeriodicTask" in models["django_celery_beat"]
 
@@ -124,8 +126,9 @@ def test_every_page_links_the_favicon_and_it_is_served(client, admin_client):
 def test_the_sidebar_on_every_page_has_the_same_order(admin_client):
     sidebar = admin_client.get("/admin/triggers/triggerinstance/").context["available_apps"]
 
-    assert [app["app_label"] for app in sidebar][:4] == [
+    assert [app["app_label"] for app in sidebar][:5] == [
         "workflows",
+        "content",
         "recipients",
         "triggers",
         "workers",

@@ -46,7 +46,9 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--url", help="the deployment's base URL (default: $NOTIFLOW_URL)")
     top.add_argument("--api-key", help="an `admin` API key (default: $NOTIFLOW_API_KEY)")
     resources = top.add_subparsers(dest="resource", required=True, metavar="RESOURCE")
-    workflows = resources.add_parser("workflows", help="workflows and preference categories")
+    workflows = resources.add_parser(
+        "workflows", help="workflows, preference categories and translation catalogs"
+    )
     commands = workflows.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str) -> argparse.ArgumentParser:
@@ -54,7 +56,9 @@ def parser() -> argparse.ArgumentParser:
         sub.add_argument("directory", metavar="DIR", type=Path)
         return sub
 
-    command("pull", "write every workflow and category of the server under DIR")
+    command(
+        "pull", "write every workflow, category and translation catalog of the server under DIR"
+    )
     diff = command(
         "diff", "show what pushing DIR would change; exit 1 when it would change anything"
     )

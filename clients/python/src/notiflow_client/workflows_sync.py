@@ -7,13 +7,16 @@ The tree:
                                  the server sets (version, created_at, updated_at)
     DIR/categories/<slug>.json   a preference category: {"slug", "name", "description",
                                  "defaults"}, as PUT /api/categories/<slug>/ takes it
+    DIR/translations/<locale>.json  a translation catalog's `messages`, as PUT
+                                 /api/translations/<locale>/ takes them (keys sorted)
 
 Every file is checked before anything is applied: locally (JSON, an object, its key or slug
 matching its file name), then by the server itself, with the write it would be asked for made
 with `?dry_run=true` (the server answers exactly what the write would do and saves nothing). So
 what a plan calls a new version is the server's own verdict on the definition, normalized as it
 stores it. A workflow naming a category that only the tree makes is checked without it (the
-category is pushed first) and counts as a new definition.
+category is pushed first) and counts as a new definition. Catalogs and categories are pushed
+before workflows and never pruned.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ from typing import Any
 
 from notiflow_client import NotiflowError
 
-WORKFLOWS, CATEGORIES = "workflows", "categories"
+WORKFLOWS, CATEGORIES, TRANSLATIONS = "workflows", "categories", "translations"
+# The order a push applies them in: workflows may name categories and translate catalogs' keys.
+KINDS = (TRANSLATIONS, CATEGORIES, WORKFLOWS)
 # What GET shows of a workflow and the server sets: not in a file, not in a PUT.
 SERVER_FIELDS = ("version", "created_at", "updated_at", "warnings")
 CATEGORY_FIELDS = ("slug", "name", "description", "defaults")
@@ -57,8 +62,8 @@ class Problem:
 class Item:
     """One file (or one object only on the server) and what pushing does with it."""
 
-    kind: str  # WORKFLOWS or CATEGORIES
-    name: str  # the key or the slug
+    kind: str  # one of KINDS
+    name: str  # the key, the slug or the locale
     file: str  # relative to the tree, e.g. workflows/welcome.json
     document: dict[str, Any] | None  # the file's; None: only on the server
     current: dict[str, Any] | None = None  # the server's, as a file would hold it
@@ -73,8 +78,9 @@ class Item:
 
     def diff(self, root: str) -> list[str]:
         """The unified diff of the pretty-printed documents, server -> tree."""
-        before = pretty(self.current).splitlines() if self.current is not None else []
-        after = pretty(self.after).splitlines() if self.after is not None else []
+        sort_keys = self.kind == TRANSLATIONS
+        before = pretty(self.current, sort_keys).splitlines() if self.current is not None else []
+        after = pretty(self.after, sort_keys).splitlines() if self.after is not None else []
         if self.action == DEACTIVATE and self.current is not None:
             after = pretty({**self.current, "active": False}).splitlines()
         return list(
@@ -98,9 +104,10 @@ class Plan:
         return [item for item in self.items if item.changes]
 
 
-def pretty(document: Any) -> str:
-    """A file's text: two-space indents, the API's key order, UTF-8 as is, a final newline."""
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+def pretty(document: Any, sort_keys: bool = False) -> str:
+    """A file's text: two-space indents, the API's key order (a catalog's sorted), UTF-8 as is,
+    a final newline."""
+    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=sort_keys) + "\n"
 
 
 def workflow_document(shown: dict[str, Any]) -> dict[str, Any]:
@@ -127,28 +134,33 @@ def server_list(client: Any, path: str) -> list[dict[str, Any]]:
 
 
 def server_state(client: Any) -> dict[str, dict[str, dict[str, Any]]]:
-    """The server's workflows and categories by key and slug, as the API shows them."""
+    """The server's workflows, categories and catalogs by key, slug and locale, as the API
+    shows them."""
     return {
-        WORKFLOWS: {w["key"]: w for w in server_list(client, "/api/workflows/")},
+        TRANSLATIONS: {c["locale"]: c for c in server_list(client, "/api/translations/")},
         CATEGORIES: {c["slug"]: c for c in server_list(client, "/api/categories/")},
+        WORKFLOWS: {w["key"]: w for w in server_list(client, "/api/workflows/")},
     }
 
 
 def as_document(kind: str, shown: dict[str, Any]) -> dict[str, Any]:
     """An object as the API shows it, as a file holds it."""
+    if kind == TRANSLATIONS:
+        return dict(shown["messages"])
     return workflow_document(shown) if kind == WORKFLOWS else category_document(shown)
 
 
 def pull(client: Any, root: Path) -> Iterator[str]:
-    """Write every workflow and category of the server under `root`; a `.json` file there that
-    names nothing on the server is removed. Yields a line per file."""
+    """Write every workflow, category and catalog of the server under `root`; a `.json` file
+    there that names nothing on the server is removed. Yields a line per file."""
     state = server_state(client)
     for kind, objects in state.items():
         directory = root / kind
         directory.mkdir(parents=True, exist_ok=True)
         for name, shown in sorted(objects.items()):
             document = as_document(kind, shown)
-            (directory / f"{name}.json").write_text(pretty(document), encoding="utf-8")
+            text = pretty(document, sort_keys=kind == TRANSLATIONS)
+            (directory / f"{name}.json").write_text(text, encoding="utf-8")
             yield f"{kind}/{name}.json"
         for stale in sorted(directory.glob("*.json")):
             if stale.stem not in objects:
@@ -161,7 +173,7 @@ def pull(client: Any, root: Path) -> Iterator[str]:
 
 def tree_read(root: Path) -> tuple[dict[str, dict[str, Item]], list[Problem]]:
     """The tree's files by kind and name, and what is wrong with them locally."""
-    items: dict[str, dict[str, Item]] = {WORKFLOWS: {}, CATEGORIES: {}}
+    items: dict[str, dict[str, Item]] = {kind: {} for kind in KINDS}
     problems: list[Problem] = []
     if not root.is_dir():
         return items, [Problem(str(root), "", "is not a directory")]
@@ -170,7 +182,7 @@ def tree_read(root: Path) -> tuple[dict[str, dict[str, Item]], list[Problem]]:
         message = f"has no {WORKFLOWS}/ directory (`notiflow workflows pull` makes one)"
         return items, [Problem(str(root), "", message)]
     name_field = {WORKFLOWS: "key", CATEGORIES: "slug"}
-    for kind in (WORKFLOWS, CATEGORIES):
+    for kind in KINDS:
         for path in sorted((root / kind).glob("*.json")):
             file = f"{kind}/{path.name}"
             try:
@@ -184,6 +196,9 @@ def tree_read(root: Path) -> tuple[dict[str, dict[str, Item]], list[Problem]]:
                 continue
             if not isinstance(document, dict):
                 problems.append(Problem(file, "", "must hold a JSON object"))
+                continue
+            if kind == TRANSLATIONS:  # the messages alone: the locale is the file's name
+                items[kind][path.stem] = Item(kind, path.stem, file, document)
                 continue
             key = name_field[kind]
             named = document.setdefault(key, path.stem)
@@ -231,19 +246,21 @@ def plan_make(client: Any, root: Path, *, prune: bool) -> Plan:
     if problems:
         return plan
     state = server_state(client)
+    for locale, item in tree[TRANSLATIONS].items():
+        _plan_translation(client, plan, item, state[TRANSLATIONS].get(locale))
     for slug, item in tree[CATEGORIES].items():
         _plan_category(client, plan, item, state[CATEGORIES].get(slug))
     new_categories = set(tree[CATEGORIES]) - set(state[CATEGORIES])
     for key, item in tree[WORKFLOWS].items():
         _plan_workflow(client, plan, item, state[WORKFLOWS].get(key), new_categories)
-    for kind in (CATEGORIES, WORKFLOWS):
+    for kind in KINDS:
         for name in sorted(state[kind].keys() - tree[kind].keys()):
             current = as_document(kind, state[kind][name])
             item = Item(kind, name, f"{kind}/{name}.json", None, current, exists=True)
             item.action = ONLY_ON_SERVER
             if kind == WORKFLOWS:
                 item.active = bool(current.get("active"))
-                if prune and item.active:  # categories are never pruned
+                if prune and item.active:  # categories and catalogs are never pruned
                     item.action = DEACTIVATE
             plan.items.append(item)
     return plan
@@ -265,6 +282,23 @@ def _plan_category(client: Any, plan: Plan, item: Item, shown: dict[str, Any] | 
         return _refused(plan, item, exc)
     current = category_document(shown) if shown is not None else None
     item.current, item.after, item.exists = current, category_document(answer), current is not None
+    item.action = CREATED if current is None else (UNCHANGED if item.after == current else CHANGED)
+    plan.items.append(item)
+
+
+def _plan_translation(client: Any, plan: Plan, item: Item, shown: dict[str, Any] | None) -> None:
+    assert item.document is not None
+    body = {"messages": item.document}
+    try:
+        answer = _dry_run(client, "PUT", f"/api/translations/{item.name}/", body)
+    except NotiflowError as exc:
+        return _refused(plan, item, exc)
+    if answer["locale"] != item.name:  # the server keeps one casing: pt-BR, not pt-br
+        message = f"name the file {answer['locale']}.json (the locale as the server keeps it)"
+        plan.problems.append(Problem(item.file, "locale", message))
+        return
+    current = as_document(TRANSLATIONS, shown) if shown is not None else None
+    item.current, item.after, item.exists = current, dict(answer["messages"]), shown is not None
     item.action = CREATED if current is None else (UNCHANGED if item.after == current else CHANGED)
     plan.items.append(item)
 
@@ -307,10 +341,10 @@ def _plan_workflow(
 
 
 def plan_apply(client: Any, plan: Plan, *, message: str) -> Iterator[str]:
-    """Apply a checked plan (no problems): categories first (workflows may name them), then
-    workflows, then what --prune deactivates. Yields a line per file as it is done."""
+    """Apply a checked plan (no problems): catalogs and categories first (workflows may use
+    them), then workflows, then what --prune deactivates. Yields a line per file as it is done."""
     assert not plan.problems
-    order = {CATEGORIES: 0, WORKFLOWS: 1}
+    order = {kind: rank for rank, kind in enumerate(KINDS)}
     for item in sorted(plan.items, key=lambda i: (i.action == DEACTIVATE, order[i.kind], i.name)):
         if not item.changes:
             continue
@@ -322,6 +356,9 @@ def _apply(client: Any, item: Item, message: str) -> str:
         client.request("PATCH", f"/api/workflows/{item.name}/", json={"active": False})
         return "deactivated"
     assert item.document is not None
+    if item.kind == TRANSLATIONS:
+        client.request("PUT", f"/api/translations/{item.name}/", json={"messages": item.document})
+        return item.action
     if item.kind == CATEGORIES:
         body = {k: v for k, v in item.document.items() if k != "slug"}
         client.request("PUT", f"/api/categories/{item.name}/", json=body)
