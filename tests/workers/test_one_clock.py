@@ -21,7 +21,15 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from tests.factories import chain, delay_node, digest_node, email_node, throttle_node, window_node
+from tests.factories import (
+    chain,
+    delay_node,
+    digest_node,
+    email_node,
+    sms_node,
+    throttle_node,
+    window_node,
+)
 from tests.support.functions import function_definition
 from tests.support.sources import project_sources
 from tests.support.stack import ROOT
@@ -38,9 +46,10 @@ from triggers.sql import (
 from triggers.state import trigger_cancel, trigger_delete
 from triggers.steps import Release, release_params
 from workers.channels import CHANNELS
-from workers.models import Digest, ThrottlePass
+from workers.models import Digest, SendLedger, StepExecutionLog, ThrottlePass
 from workers.services import caps
 from workers.services.engine import step_execute
+from workflows.nodes.base import output_key
 from workflows.timing import WEEKDAYS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("locmem_email")]
@@ -164,6 +173,24 @@ def test_a_send_cap_counts_in_the_databases_hour():
         client.delete(key)
     assert trigger.status == "failed" and mail.outbox == []
     assert f"send cap: recipient {address} reached 1 email messages" in trigger.last_error
+
+
+@pytest.mark.parametrize("channel", ["email", "sms"])
+def test_a_sends_sent_at_is_on_the_databases_clock(channel):
+    """The send result's `sent_at`, as the step log, the ledger and the run's vars store it, is
+    the step's clock (the claim's reading, advanced by the monotonic clock)."""
+    node = email_node("first") if channel == "email" else sms_node("first")
+    trigger = skewed_step(due_trigger(chain(node)))
+    now = db_now()
+    ledger = SendLedger.objects.get(trigger=trigger, node_id="first")
+    log = StepExecutionLog.objects.get(trigger=trigger, node_id="first")
+    stamps = [
+        ledger.result["sent_at"],
+        log.output["sent_at"],
+        trigger.vars[output_key(node)]["sent_at"],
+    ]
+    for stamp in stamps:
+        assert_close(datetime.fromisoformat(stamp), now)
 
 
 def test_a_cancel_and_a_delete_stamp_the_databases_clock():
