@@ -30,7 +30,7 @@ from tests.factories import (
     throttle_node,
     window_node,
 )
-from tests.support.functions import function_definition
+from tests.support.functions import function_definition, installed_functions, superseded
 from tests.support.sources import project_sources
 from tests.support.stack import ROOT
 from tests.workers.helpers import due_trigger
@@ -235,17 +235,27 @@ def test_the_scan_finds_another_clock():
 
 
 def test_every_statement_reads_one_clock():
-    """The project's SQL (migrations aside: frozen history) and the run's functions as installed
-    (the claim, the release, what a wait does to its run) read statement_timestamp() alone."""
+    """The project's SQL (migrations aside: frozen history) and every database function installed
+    read statement_timestamp() alone, but for the versions a later one superseded (kept for
+    the workers of the previous release during a deploy), which nothing current calls."""
     found = [
         f"{path.relative_to(ROOT).as_posix()}: {line.strip()}"
         for path in project_sources()
         for line in path.read_text().splitlines()
         if OTHER_CLOCKS.search(line) and not line.lstrip().startswith("#")
     ]
-    for function in RUN_STATE_FUNCTIONS:
+    installed = installed_functions()
+    old = superseded(installed)
+    assert set(RUN_STATE_FUNCTIONS) <= set(installed) - old
+    for function in sorted(set(installed) - old):
         body = function_definition(function)
         found += [
             f"{function}: {line.strip()}" for line in body.splitlines() if OTHER_CLOCKS.search(line)
         ]
+        found += [f"{function} calls {name}" for name in old if re.search(rf"\b{name}\(", body)]
     assert found == []
+
+
+def test_the_superseded_functions_are_the_earlier_versions():
+    names = ["notiflow_a_v1", "notiflow_a_v2", "notiflow_a_v3", "notiflow_b_v1", "notiflow_c"]
+    assert superseded(names) == {"notiflow_a_v1", "notiflow_a_v2"}
