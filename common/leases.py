@@ -3,7 +3,7 @@ webhook delivery, `lease_until`, has expired when it is before the moment it is 
 (the database's clock, statement_timestamp(), in the engine's statements). A NULL lease has not
 expired (no lease); the
 callers that also take an absent lease as free say so (`lease_free`; in SQL,
-`notiflow_purge_deleted_v1`, workers migration 0010, which calls the function).
+`notiflow_purge_deleted_v2`, workers migration 0013, which calls the function).
 
 In SQL the rule is the function `notiflow_lease_expired_v1(lease_until, at)` (migration triggers
 0011), which every statement and queryset that asks calls. It is one comparison in a LANGUAGE sql

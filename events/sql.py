@@ -2,12 +2,12 @@
 endpoints that subscribe, in the transaction of the change they announce (docs/design.md,
 rule 10).
 
-The write is the database function `notiflow_outbox_write_v1(announced, open_gate)` (triggers
-migration 0013): it inserts the events of the JSON array `announced` labelled `open_gate`, in
+The write is the database function `notiflow_outbox_write_v2(announced, open_gate)` (triggers
+migration 0022): it inserts the events of the JSON array `announced` labelled `open_gate`, in
 order (so `id` orders one trigger's events), and only those some endpoint subscribes to (an
 event nobody would receive is not written); one pending delivery per (event, subscribing
 endpoint), disabled endpoints included (they keep their events); and returns the ids of those to
-enabled endpoints, to nudge. The engine's release calls it inside `notiflow_release_v2`;
+enabled endpoints, to nudge. The engine's release calls it inside `notiflow_release_v4`;
 OUTBOX_SQL calls it on its own.
 
 An endpoint subscribes to an event when its `events` holds the event's name or `*`, and its
@@ -28,7 +28,7 @@ EVENT_TABLE = OutboxEvent._meta.db_table
 ENDPOINT_TABLE = WebhookEndpoint._meta.db_table
 DELIVERY_TABLE = WebhookDelivery._meta.db_table
 
-OUTBOX_WRITE_FUNCTION = "notiflow_outbox_write_v1"
+OUTBOX_WRITE_FUNCTION = "notiflow_outbox_write_v2"
 
 # For a change made through the ORM (cancel, delete) or a ping: its events (all labelled '').
 OUTBOX_SQL = f"SELECT {OUTBOX_WRITE_FUNCTION}(%(events)s::jsonb, '')"
@@ -55,12 +55,12 @@ EVENT_PURGE_COUNT_SQL = {
 
 # --- the dispatcher's claim and finish (leased work: common/leased_work.py) ---------------------
 
-# One statement each, whole in events migration 0004: the claim (the endpoint's turn, the due and
+# One statement each, whole in events migrations 0006 (the claim) and 0004 (the finish): the claim (the endpoint's turn, the due and
 # free delivery, an abandoned attempt finished, the cap, the endpoint's concurrency, the lease,
 # the attempt started) and the fenced finish (the attempt's outcome, the delivery's, the back-off
 # due at the database's clock + the wait passed, the endpoint's failure count).
 DELIVERY_CLAIM_SQL = """
-SELECT * FROM notiflow_delivery_claim_v1(
+SELECT * FROM notiflow_delivery_claim_v2(
     %(id)s::bigint, %(token)s::text, %(lease)s::float8, %(max_attempts)s::integer,
     %(concurrency)s::integer, %(defer)s::float8, %(defer_nudged)s::boolean,
     %(disable_after)s::integer)

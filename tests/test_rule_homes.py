@@ -112,7 +112,7 @@ def test_which_triggers_a_purge_deletes_is_one_sql_predicate_both_call(db):
     with connection.cursor() as cursor:
         for purge, predicate in (
             (FINISHED, "notiflow_purge_finished_v1"),
-            (DELETED, "notiflow_purge_deleted_v1"),
+            (DELETED, "notiflow_purge_deleted_v2"),
         ):
             cursor.execute("SELECT pg_get_functiondef(%s::regproc)", [purge.function])
             assert predicate in cursor.fetchone()[0], purge.function
@@ -129,7 +129,7 @@ def test_which_triggers_a_purge_deletes_is_one_sql_predicate_both_call(db):
             FINISHED: "t.status IN ('completed', 'failed', 'cancelled') "
             "AND t.created_at < %(cutoff)s AND t.completed_at < %(cutoff)s",
             DELETED: "t.deleted_at < %(cutoff)s "
-            "AND (t.lease_until IS NULL OR t.lease_until < now())",
+            "AND (t.lease_until IS NULL OR t.lease_until < statement_timestamp())",
         }
         for purge, expression in written_out.items():
             plans = []

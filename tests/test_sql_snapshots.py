@@ -46,7 +46,7 @@ from recipients.models import Recipient, Topic, TopicSubscription
 from recipients.services import Profile
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
-from tests.support.functions import function_definition
+from tests.support.functions import function_definition, installed_functions
 from triggers.fanout import FanoutRequest, fanout_chunk, fanout_start
 from triggers.fanout_work import FANOUTS
 from triggers.models import TriggerInstance
@@ -372,13 +372,6 @@ def test_the_purges_and_their_dry_runs():
         events_purge(older_than=timedelta(days=1))
     statements[:] = raw(statements)  # the longest lookback, read through the ORM
     assert_snapshots(["cutoff", "received_events_purge", "cutoff", "waits_purge"], statements)
-
-
-def installed_functions() -> list[str]:
-    """Every function of this project's schema (`notiflow_*`), as PostgreSQL holds them."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT proname FROM pg_proc WHERE proname LIKE 'notiflow\\_%%' ORDER BY 1")
-        return [row[0] for row in cursor.fetchall()]
 
 
 def test_every_database_function_as_installed():

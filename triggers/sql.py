@@ -12,8 +12,9 @@ How the statements and their fragments compose:
 - **Events**: the statements here write their trigger_event rows with one INSERT,
   `event_insert()`; the claim's and the release's functions write theirs in their bodies.
 - **The claim and the release** are not assembled here: each is a database function, whole in
-  triggers migration 0019 (`notiflow_claim_v3`, `notiflow_release_v3`; version 2 of 0015 for
-  the workers of the release before; version 1, of 0013, dropped by 0020); CLAIM_SQL and RELEASE_SQL are their calls.
+  triggers migrations 0019 (`notiflow_claim_v3`) and 0022 (`notiflow_release_v4`; the release's
+  version 3, of 0019, and both version 2s, of 0015, for the workers of the releases before;
+  version 1, of 0013, dropped by 0020); CLAIM_SQL and RELEASE_SQL are their calls.
 - **One clock**: the database's `statement_timestamp()` (docs/design.md, rule 15); a due time
   is a duration added to it (`due_in`), never an instant computed elsewhere.
 - **Parameters** are named; the statements here take STATUS_PARAMS.
@@ -65,12 +66,12 @@ def event_insert(
 
 # --- the claim and the release ------------------------------------------------------------------
 
-# Both are database functions, each readable whole, top to bottom, in triggers migration 0019
-# (docs/design.md, "The claim and the release"): versioned by name, so a change is a `_v4` in a
-# new migration and the new name here. These are their calls, one round trip each.
+# Both are database functions, each readable whole, top to bottom, in triggers migrations 0019
+# (the claim) and 0022 (the release) (docs/design.md, "The claim and the release"): versioned by
+# name, so a change is a new `_v<n+1>` in a new migration and the new name here. These are their calls, one round trip each.
 
 CLAIM_FUNCTION = "notiflow_claim_v3"
-RELEASE_FUNCTION = "notiflow_release_v3"
+RELEASE_FUNCTION = "notiflow_release_v4"
 
 # The claimed run's columns by name (TRIGGER_COLUMNS, as trigger_from_row reads them), then what
 # the claim found in the send ledger, the database's clock (the step's clock), the suppression

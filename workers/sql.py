@@ -61,7 +61,7 @@ FINISHED = Purge(
 # was running when the trigger was deleted may still record its outcome: the next run takes it).
 DELETED = Purge(
     function="notiflow_purge_deleted_batch",
-    doomed_where="notiflow_purge_deleted_v1(t.deleted_at, t.lease_until, %(cutoff)s)",
+    doomed_where="notiflow_purge_deleted_v2(t.deleted_at, t.lease_until, %(cutoff)s)",
 )
 
 
@@ -94,9 +94,9 @@ def push_progress_params(
 
 # A push address the service says is gone leaves the recipient: every element of the list at
 # channels -> key equal to it is dropped, in one statement (a concurrent edit of another key or
-# another address is kept): the function notiflow_push_address_remove_v1 (workers migration
-# 0012), as the worker role has no UPDATE of its own on recipients.
+# another address is kept): the function notiflow_push_address_remove_v2 (workers migration
+# 0013), as the worker role has no UPDATE of its own on recipients.
 PUSH_ADDRESS_REMOVE_SQL = (
-    "SELECT notiflow_push_address_remove_v1(%(push_recipient)s::text, %(push_key)s::text,"
+    "SELECT notiflow_push_address_remove_v2(%(push_recipient)s::text, %(push_key)s::text,"
     " %(push_address)s::jsonb)"
 )

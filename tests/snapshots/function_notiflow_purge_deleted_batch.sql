@@ -11,7 +11,7 @@ BEGIN
     -- SKIP LOCKED lets a purge run beside the live system.
     SELECT array_agg(t.id) INTO doomed FROM (
         SELECT id FROM public.trigger_instance
-        WHERE public.notiflow_purge_deleted_v1(deleted_at, lease_until, cutoff)
+        WHERE public.notiflow_purge_deleted_v2(deleted_at, lease_until, cutoff)
         LIMIT batch_size
         FOR UPDATE SKIP LOCKED
     ) AS t;

@@ -21,8 +21,16 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from tests.factories import chain, delay_node, digest_node, email_node, throttle_node, window_node
-from tests.support.functions import function_definition
+from tests.factories import (
+    chain,
+    delay_node,
+    digest_node,
+    email_node,
+    sms_node,
+    throttle_node,
+    window_node,
+)
+from tests.support.functions import function_definition, installed_functions, superseded
 from tests.support.sources import project_sources
 from tests.support.stack import ROOT
 from tests.workers.helpers import due_trigger
@@ -38,9 +46,10 @@ from triggers.sql import (
 from triggers.state import trigger_cancel, trigger_delete
 from triggers.steps import Release, release_params
 from workers.channels import CHANNELS
-from workers.models import Digest, ThrottlePass
+from workers.models import Digest, SendLedger, StepExecutionLog, ThrottlePass
 from workers.services import caps
 from workers.services.engine import step_execute
+from workflows.nodes.base import output_key
 from workflows.timing import WEEKDAYS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("locmem_email")]
@@ -166,6 +175,24 @@ def test_a_send_cap_counts_in_the_databases_hour():
     assert f"send cap: recipient {address} reached 1 email messages" in trigger.last_error
 
 
+@pytest.mark.parametrize("channel", ["email", "sms"])
+def test_a_sends_sent_at_is_on_the_databases_clock(channel):
+    """The send result's `sent_at`, as the step log, the ledger and the run's vars store it, is
+    the step's clock (the claim's reading, advanced by the monotonic clock)."""
+    node = email_node("first") if channel == "email" else sms_node("first")
+    trigger = skewed_step(due_trigger(chain(node)))
+    now = db_now()
+    ledger = SendLedger.objects.get(trigger=trigger, node_id="first")
+    log = StepExecutionLog.objects.get(trigger=trigger, node_id="first")
+    stamps = [
+        ledger.result["sent_at"],
+        log.output["sent_at"],
+        trigger.vars[output_key(node)]["sent_at"],
+    ]
+    for stamp in stamps:
+        assert_close(datetime.fromisoformat(stamp), now)
+
+
 def test_a_cancel_and_a_delete_stamp_the_databases_clock():
     cancelled, deleted = due_trigger(), due_trigger()
     with worker_clock_ahead():
@@ -208,17 +235,27 @@ def test_the_scan_finds_another_clock():
 
 
 def test_every_statement_reads_one_clock():
-    """The project's SQL (migrations aside: frozen history) and the run's functions as installed
-    (the claim, the release, what a wait does to its run) read statement_timestamp() alone."""
+    """The project's SQL (migrations aside: frozen history) and every database function installed
+    read statement_timestamp() alone, but for the versions a later one superseded (kept for
+    the workers of the previous release during a deploy), which nothing current calls."""
     found = [
         f"{path.relative_to(ROOT).as_posix()}: {line.strip()}"
         for path in project_sources()
         for line in path.read_text().splitlines()
         if OTHER_CLOCKS.search(line) and not line.lstrip().startswith("#")
     ]
-    for function in RUN_STATE_FUNCTIONS:
+    installed = installed_functions()
+    old = superseded(installed)
+    assert set(RUN_STATE_FUNCTIONS) <= set(installed) - old
+    for function in sorted(set(installed) - old):
         body = function_definition(function)
         found += [
             f"{function}: {line.strip()}" for line in body.splitlines() if OTHER_CLOCKS.search(line)
         ]
+        found += [f"{function} calls {name}" for name in old if re.search(rf"\b{name}\(", body)]
     assert found == []
+
+
+def test_the_superseded_functions_are_the_earlier_versions():
+    names = ["notiflow_a_v1", "notiflow_a_v2", "notiflow_a_v3", "notiflow_b_v1", "notiflow_c"]
+    assert superseded(names) == {"notiflow_a_v1", "notiflow_a_v2"}

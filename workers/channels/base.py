@@ -47,8 +47,9 @@ class Channel:
         headers: Mapping[str, str] | None = None,
         recipient: RunRecipient | None = None,
     ) -> dict[str, Any]:
-        """Deliver once through `provider`; returns {"message_id", "to", "sent_at", "provider",
-        "provider_message_id"}. Raises TransientError or PermanentError.
+        """Deliver once through `provider`; returns {"message_id", "to", "provider",
+        "provider_message_id"} (the send path adds `sent_at`, on the step's clock: a channel
+        reads no clock). Raises TransientError or PermanentError.
 
         `rendered` is workflows.semantics.node_render's result. `idempotency_key` is
         `<trigger_id>:<node_id>` and must travel to the provider, whichever it is. `headers` are

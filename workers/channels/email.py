@@ -18,7 +18,6 @@ from anymail.exceptions import (
 )
 from django.conf import settings
 from django.core.mail import BadHeaderError, EmailMultiAlternatives
-from django.utils import timezone
 
 from recipients.selectors import RunRecipient
 from workers.channels.base import Channel
@@ -161,7 +160,6 @@ class EmailChannel(Channel):
         return {
             "message_id": message_id,
             "to": rendered["to"],
-            "sent_at": timezone.now().isoformat(),
             "provider": provider.name,
             "provider_message_id": _provider_message_id(message, message_id),
         }

@@ -8,8 +8,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import timezone
-
 from recipients.selectors import RunRecipient
 from workers.channels.base import Channel
 from workers.channels.chat import recipient_chat_address, webhook_target
@@ -66,7 +64,6 @@ class SlackChannel(Channel):
         return {
             "message_id": message_id,
             "to": to,
-            "sent_at": timezone.now().isoformat(),
             "provider": provider.name,
             "provider_message_id": message_id or "",
         }

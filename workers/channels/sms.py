@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import timezone
-
 from recipients.selectors import RunRecipient
 from workers.channels.base import Channel
 from workers.providers import Provider, ProviderConfigError, provider_name_check
@@ -47,7 +45,6 @@ class SmsChannel(Channel):
         return {
             "message_id": message_id,
             "to": rendered["to"],
-            "sent_at": timezone.now().isoformat(),
             "provider": provider.name,
             "provider_message_id": message_id or "",
         }

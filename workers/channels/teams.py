@@ -7,8 +7,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import timezone
-
 from recipients.selectors import RunRecipient
 from workers.channels.base import Channel
 from workers.channels.chat import recipient_chat_address, webhook_target
@@ -51,7 +49,6 @@ class TeamsChannel(Channel):
         return {
             "message_id": None,
             "to": url_redacted(url),
-            "sent_at": timezone.now().isoformat(),
             "provider": provider.name,
             "provider_message_id": "",
         }

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
-from django.utils import timezone
 
 from workers.errors import PermanentError, RateLimited
 from workers.providers.push import PushAnswer
@@ -130,7 +129,6 @@ def push_fan_out(
         "to": list(progress),
         "delivered": len(accepted),
         "gone": gone,
-        "sent_at": timezone.now().isoformat(),
         "provider": provider,
         "provider_message_id": str(progress[accepted[0]]["message_id"])[:255],
     }

@@ -125,16 +125,20 @@ _WAIT_TRANSITIONS = ("notiflow_runs_hold_v1(uuid[], boolean)", "notiflow_runs_re
 ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "worker": (
         "notiflow_claim_v3(uuid, text, float8, text[])",
+        "notiflow_release_v4(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
+        " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
+        # The release's version 3 (triggers migration 0019) and the claim's and the release's
+        # version 2 (0015), for the statements that workers of the previous releases have
+        # prepared while a deploy replaces them; no code of this one calls them.
         "notiflow_release_v3(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
-        # Versions 2 (triggers migration 0015) and 1 (0013), for the statements that workers of
-        # the previous releases have prepared while a deploy replaces them; no code of this one
-        # calls them.
         "notiflow_claim_v2(uuid, text, float8, text[])",
         "notiflow_release_v2(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
-        # The push channels' progress and gone addresses (workers migration 0012).
+        # The push channels' progress and gone addresses (workers migrations 0012 and 0013;
+        # version 1 of the removal for workers of the previous release during a deploy).
         "notiflow_push_progress_v1(uuid, text, jsonb)",
+        "notiflow_push_address_remove_v2(text, text, jsonb)",
         "notiflow_push_address_remove_v1(text, text, jsonb)",
         # What a wait does to its run (triggers migration 0018): a wait_event step parks it, the
         # sweeper's timeouts lock and resume it.

@@ -198,7 +198,8 @@ def _send(
 ) -> dict[str, Any]:
     """The provider call of a send node, through this attempt's provider (docs/design.md,
     "Providers"): its rate limit first (no token: RateLimited, the step is put back), then the
-    send caps, then the send."""
+    send caps, then the send; the result's `sent_at` is the step's clock when the provider
+    answered."""
     node = step.node
     idempotency_key = f"{step.trigger.pk}:{node['id']}"
     named, attempts = str(node.get("provider") or ""), step.trigger.attempts
@@ -222,7 +223,7 @@ def _send(
             ),
             tracing.provider_span(channel=channel.spec.name, provider=provider.name),
         ):
-            return channel.send(
+            sent = channel.send(
                 rendered,
                 idempotency_key=idempotency_key,
                 provider=provider,
@@ -234,3 +235,6 @@ def _send(
         raise
     except StepError as exc:  # the error says which provider failed (a failover follows)
         raise type(exc)(f"{provider.name}: {exc}") from exc
+    # Stored in the step log, the ledger and the run's vars: a time on the step's clock, the
+    # database's (docs/design.md, rule 15), never the worker's wall clock.
+    return {**sent, "sent_at": step.clock.now().isoformat()}
