@@ -64,7 +64,11 @@ def test_says_none_when_the_broker_is_down(monkeypatch):
     monkeypatch.setattr(broker, "_writer", lambda url, enabled: None)
     assert nudges_waiting() is None
     monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")  # what conf.broker_url reads
-    down = broker.TaskMessageWriter.for_app(current_app)
+    # The project's app itself: `current_app` is whichever app was made last in this process
+    # (a test of another broker may have made one), whose settings need not allow the writer.
+    from notiflow.celery import app
+
+    down = broker.TaskMessageWriter.for_app(app)
     assert down is not None and down.client.get_connection_kwargs()["port"] == 1
     monkeypatch.setattr(broker, "_writer", lambda url, enabled: down)
     assert nudges_waiting() is None

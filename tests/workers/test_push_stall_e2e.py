@@ -79,7 +79,7 @@ def test_drip_push_endpoints_hold_one_slot_each_worker_and_end_at_the_deadline(a
 
         def put_back() -> bool:  # the others found no push slot and gave theirs up
             waiting = TriggerEvent.objects.filter(
-                trigger_id__in=[t.pk for t in triggers], reason__startswith="browser waits"
+                trigger_id__in=[t.pk for t in triggers], reason__startswith="browser rate limited"
             )
             return waiting.values("trigger_id").distinct().count() >= DRIPS - 1
 
