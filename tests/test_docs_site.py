@@ -70,7 +70,7 @@ def test_a_broken_anchor_fails_the_strict_build(tmp_path):
         ),
         ("decisions/0005-celery-below-5-7.md", "../../README.md", "../index.md"),
         ("index.md", "docs/design.md#glossary", "design.md#glossary"),
-        ("index.md", "docs/admin-workflow-page.png", "admin-workflow-page.png"),
+        ("index.md", "docs/images/admin-workflow-page.png", "images/admin-workflow-page.png"),
         ("guide/api.md", "../../BENCHMARKS.md#admin-charts", "../benchmarks.md#admin-charts"),
         ("client.md", "../../README.md#quick-start", "index.md#quick-start"),
         ("upgrading.md", "../constraints.txt", ""),

@@ -21,7 +21,7 @@ from tests.conftest import STACK_SETTINGS, unique
 from tests.factories import WorkflowFactory, chain
 from tests.inbox.support import stack_headers
 from tests.inbox.test_inapp_node import inapp_node
-from tests.ops.test_admin_browser import SHOTS, browser_page, shot  # noqa: F401 (the fixture)
+from tests.ops.test_admin_browser import browser_page, docs_image, shot  # noqa: F401 (the fixture)
 from triggers.services import TriggerRequest, triggers_create
 
 pytestmark = pytest.mark.e2e
@@ -87,7 +87,7 @@ def test_the_bell_counts_a_new_message_live_and_a_click_reads_it_on_both_tabs(
     item.wait_for()
     assert "Hello Ada" in item.inner_text()
     first.screenshot(
-        path=str(SHOTS / "inbox-widget.png"), clip={"x": 860, "y": 0, "width": 420, "height": 180}
+        path=docs_image("inbox-widget.png"), clip={"x": 860, "y": 0, "width": 420, "height": 180}
     )
     item.click()
 

@@ -2,7 +2,7 @@
 log in, author a three-node workflow in the inline rows, see its picture, preview, send a test,
 and follow the run to completion with its step logs; the lists and pages fit the window at 1280
 and 1920 px; the way in (landing page, branded admin) and an API key's life. Screenshots land
-in artifacts/screenshots/.
+in artifacts/screenshots/, but for those the docs show (docs_image).
 
 Over 500 lines: each test is one operator's path through real pages, step by step, and the
 helpers that seed and measure those pages serve several of them.
@@ -10,6 +10,7 @@ helpers that seed and measure those pages serve several of them.
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from datetime import timedelta
@@ -53,6 +54,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SHOTS = ROOT / "artifacts" / "screenshots"
+# The screenshots the docs show are written into docs/images/ only when asked, as the snapshots
+# are (NOTIFLOW_SNAPSHOT_UPDATE=1: then review them and commit), so that a test run leaves git
+# clean; otherwise they land with the others.
+DOCS_IMAGES = ROOT / "docs" / "images"
+UPDATE_DOCS_IMAGES = os.environ.get("NOTIFLOW_SNAPSHOT_UPDATE") == "1"
 
 
 @pytest.fixture
@@ -81,6 +87,11 @@ def browser_page(monkeypatch):
 
 def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def docs_image(name: str) -> str:
+    """Where the screenshot docs/images/<name> goes: there when updating, else beside the rest."""
+    return str((DOCS_IMAGES if UPDATE_DOCS_IMAGES else SHOTS) / name)
 
 
 def log_in(page, base: str) -> str:
@@ -155,7 +166,7 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     expect(picture.locator("g.dag-node")).to_have_count(3)
     expect(picture.locator("path.dag-edge")).to_have_count(2)
     expect(picture).to_contain_text("payload.phone != empty")
-    shot(page, "2-workflow-page")
+    page.screenshot(path=docs_image("admin-workflow-page.png"), full_page=True)
 
     payload = f'{{"email": "{address}", "name": "Ada", "phone": "+15550100"}}'
     page.fill("#id_payload", payload)
@@ -180,7 +191,7 @@ def test_operator_authors_previews_sends_and_follows_a_run(e2e, smtp_server, bro
     expect(steps).to_have_count(3)
     expect(steps.locator(".ok")).to_have_count(3)
     expect(page.locator("#run-vars")).to_contain_text("email_welcome")
-    shot(page, "5-run-completed")
+    page.screenshot(path=docs_image("admin-run-page.png"), full_page=True)
 
     page.goto(f"{base}/admin/triggers/triggerinstance/?q={trigger_id}")
     expect(page.locator("#result_list tbody tr")).to_have_count(1)
@@ -496,9 +507,7 @@ def test_the_workflow_page_shows_its_last_24_hours_as_charts(e2e, browser_page):
     expect(page.locator("#run-charts")).to_contain_text("Sends per provider")
     box = page.locator("#run-charts").bounding_box()
     assert box and box["x"] + box["width"] <= 1280, box
-    page.locator("#run-charts").screenshot(
-        path=str(ROOT / "docs" / "images" / "workflow-charts.png")
-    )
+    page.locator("#run-charts").screenshot(path=docs_image("workflow-charts.png"))
 
 
 # --- the way in, and an API key's life ------------------------------------------------------

@@ -1,71 +1,37 @@
 """`make run` (scripts/run.py), the web process's address (notiflow/gunicorn_conf.py), and the
-README and design doc that describe them.
-
-Over 500 lines: `make run` starts every process of the Procfile with both brokers, and the
-helpers that find those processes and read their environment serve several cases."""
+README and design doc that describe them. Starting `make run` for real is
+tests/support/make_run.py's, which tests/ops/test_docs_runnable.py shares."""
 
 from __future__ import annotations
 
 import fnmatch
-import importlib.util
 import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
 import pytest
 import requests
 from django.conf import settings
-from psycopg import sql
 
 from bench.infra import rabbitmq_vhost_delete, rabbitmq_vhost_reset
 from notiflow.gunicorn_conf import web_bind
 from tests.conftest import TEST_BROKER_URL
+from tests.support.make_run import (
+    RUN_SCRIPT,
+    RUN_VHOST,
+    clean_env,
+    make_run,
+    run,
+    run_database,
+    sibling_broker_url,
+)
 from tests.support.smtp import free_port
 from tests.support.stack import ROOT, wait_for
-
-RUN_SCRIPT = ROOT / "scripts" / "run.py"
-# What make run reads; a test sets what it needs and inherits none of the developer's values.
-RUN_VARIABLES = (
-    "PORT",
-    "NOTIFLOW_BIND",
-    "NOTIFLOW_HOST",
-    "FLOWER_PORT",
-    "FLOWER_ADDRESS",
-    "FLOWER_BASIC_AUTH",
-    "NOTIFLOW_FLOWER_URL",
-    "EMAIL_URL",
-    "NOTIFLOW_MAIL_SMTP_PORT",
-    "NOTIFLOW_MAIL_WEB_PORT",
-    "NOTIFLOW_RUN_DIR",
-    "NOTIFLOW_SMS_BACKEND",
-    "NOTIFLOW_SMS_FILE",
-)
-
-
-def load_run_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_run_script", RUN_SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-run = load_run_script()
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in RUN_VARIABLES}
-    return {**env, "DJANGO_SETTINGS_MODULE": "notiflow.settings", **extra}
 
 
 @pytest.fixture
@@ -294,18 +260,6 @@ def test_make_manage_before_make_run_says_to_run_it_first(tmp_path):
 # --- make run, for real ------------------------------------------------------------------------
 
 
-def _server_url(url: str, database: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=f"/{database}"))
-
-
-def _sibling_broker_url() -> str:
-    """A Redis database next to the tests' own: make run's worker must not eat the nudges of the
-    end-to-end stack, which may be running in this same session."""
-    parts = urlsplit(TEST_BROKER_URL)
-    number = int(parts.path.strip("/") or 0)
-    return urlunsplit(parts._replace(path=f"/{number - 2}"))
-
-
 def descendants(pid: int) -> list[int]:
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -327,35 +281,20 @@ def process_environ(pid: int) -> dict[str, str]:
     return dict(item.decode().split("=", 1) for item in raw if b"=" in item)
 
 
-@pytest.fixture
-def run_database() -> Iterator[str]:
-    db = settings.DATABASES["default"]
-    base = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}"
-    name = "test_notiflow_make_run"
-    yield f"{base}/{name}"
-    with psycopg.connect(_server_url(base, "postgres"), autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-
-
-RUN_VHOST = "notiflow_make_run_test"
-
-
 @pytest.fixture(params=["redis", "rabbitmq"])
 def run_broker(request) -> Iterator[dict[str, str]]:
     """make run's broker: a Redis database next to the tests' own, or (NOTIFLOW_BROKER=rabbitmq)
     a RabbitMQ vhost of this test's, with Redis staying as the cache. Either way, not the
     broker of the end-to-end stack, which may be running in this same session."""
     if request.param == "redis":
-        yield {"CELERY_BROKER_URL": _sibling_broker_url()}
+        yield {"CELERY_BROKER_URL": sibling_broker_url()}
         return
     rabbitmq_vhost_reset(RUN_VHOST)
     yield {
         "NOTIFLOW_BROKER": "rabbitmq",
         "CELERY_BROKER_URL": f"amqp://guest:guest@127.0.0.1:5672/{RUN_VHOST}",
-        "NOTIFLOW_CACHE_URL": _sibling_broker_url(),
-        "NOTIFLOW_REDIS_URL": _sibling_broker_url(),
+        "NOTIFLOW_CACHE_URL": sibling_broker_url(),
+        "NOTIFLOW_REDIS_URL": sibling_broker_url(),
     }
     rabbitmq_vhost_delete(RUN_VHOST)
 
@@ -363,43 +302,12 @@ def run_broker(request) -> Iterator[dict[str, str]]:
 @pytest.mark.e2e
 @pytest.mark.timeout(400)
 def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_email(
-    tmp_path, run_database, run_broker
+    tmp_path, run_broker
 ):
-    ports = {name: free_port() for name in ("web", "flower", "smtp", "mail")}
-    run_dir = tmp_path / "run"
-    env = clean_env(
-        DATABASE_URL=run_database,
-        **run_broker,
-        PORT=str(ports["web"]),
-        FLOWER_PORT=str(ports["flower"]),
-        NOTIFLOW_MAIL_SMTP_PORT=str(ports["smtp"]),
-        NOTIFLOW_MAIL_WEB_PORT=str(ports["mail"]),
-        NOTIFLOW_RUN_DIR=str(run_dir),
-        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
-        PYTHONUNBUFFERED="1",
-    )
-    env.pop("DJANGO_SECRET_KEY", None)  # make run makes its own
-    log_path = tmp_path / "make-run.log"
-    process = subprocess.Popen(
-        [sys.executable, str(RUN_SCRIPT)],
-        cwd=ROOT,
-        env=env,
-        stdout=log_path.open("wb"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches it
-    )
-    web = f"http://127.0.0.1:{ports['web']}"
-    try:
-
-        def banner() -> str:
-            log = log_path.read_text(errors="replace")
-            assert process.poll() is None, log[-5000:]
-            return log if "Fire the demo workflow" in log else ""
-
-        log = wait_for(banner, timeout=240, interval=0.5, message="make run's banner")
-        password = (run_dir / "admin-password").read_text().strip()
-        key = (run_dir / "api-key").read_text().strip()
-        mail = f"http://127.0.0.1:{ports['mail']}/"
+    # The README's tour and the tutorial run against make run in tests/ops/test_docs_runnable.py.
+    with run_database() as database, make_run(tmp_path, database, run_broker) as instance:
+        web, mail, log, ports = instance.web, instance.mail, instance.log, instance.ports
+        password, key, run_dir = instance.password, instance.key, instance.run_dir
         assert f"Admin     {web}/admin/   user admin, password {password}" in log
         assert f"Flower    http://127.0.0.1:{ports['flower']}/" in log
         assert f"Mail      {mail}   every email the workers send" in log
@@ -417,7 +325,7 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         assert requests.get(mail, timeout=10).status_code == 200
         gunicorn = [
             pid
-            for pid in descendants(process.pid)
+            for pid in descendants(instance.process.pid)
             if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
         ]
         assert gunicorn, "no gunicorn among make run's processes"
@@ -426,7 +334,7 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         secret_key = (run_dir / "secret-key").read_text().strip()
         assert process_environ(gunicorn[0])["DJANGO_SECRET_KEY"] == secret_key
 
-        # The README's first step: fire the demo workflow, then find its email on the mail page.
+        # The banner's first step: fire the demo workflow, then find its email on the mail page.
         body = {
             "workflow": "welcome",
             "idempotency_key": "make-run-test",
@@ -450,70 +358,12 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         assert stats.returncode == 0, stats.stderr
         assert json.loads(stats.stdout)["workflow"] == "welcome"
 
-        # The README's five-minute tour, run as written against this instance: a new workflow,
-        # a trigger of it, its email on the mail page, its run in the admin's list.
-        tour = readme_tour().replace("http://127.0.0.1:8000", web)
-        tour = tour.replace(".run/api-key", str(run_dir / "api-key"))
-        ran = subprocess.run(
-            ["bash", "-euc", tour], cwd=tmp_path, capture_output=True, text=True, timeout=60
-        )
-        assert ran.returncode == 0, ran.stderr
-        workflow, trigger = json_documents(ran.stdout)
-        assert workflow["key"] == "order-shipped", workflow
-        assert trigger["workflow"] == "order-shipped" and trigger["id"], trigger
-
-        def shipped_listed() -> bool:
-            return "Order 1001 shipped" in requests.get(mail, timeout=10).text
-
-        wait_for(shipped_listed, timeout=60, interval=0.5, message="the tour's email")
-        admin = requests.Session()
-        login = admin.get(f"{web}/admin/login/", timeout=10)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login.text)
-        assert token, login.text[:2000]
-        admin.post(
-            f"{web}/admin/login/?next=/admin/",
-            data={"username": "admin", "password": password, "csrfmiddlewaretoken": token[1]},
-            headers={"Referer": f"{web}/admin/login/"},
-            timeout=10,
-        )
-        runs = admin.get(f"{web}/admin/triggers/triggerinstance/?q=order-1001", timeout=10)
-        assert runs.status_code == 200 and "order-shipped" in runs.text, runs.text[:2000]
-    except BaseException:
-        print(log_path.read_text(errors="replace")[-8000:])
-        raise
-    finally:
-        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-    # Ctrl-C stopped every process: nothing answers any more.
-    for port in ports.values():
-        assert run.port_free("127.0.0.1", port), port
-
 
 # --- the README and the design doc -------------------------------------------------------------
 
 
 def readme() -> str:
     return (ROOT / "README.md").read_text()
-
-
-def readme_tour() -> str:
-    """The shell block of the README's five-minute tour (the fence after `<!-- tour -->`)."""
-    found = re.search(r"<!-- tour -->\n```sh\n(.*?)```", readme(), re.S)
-    assert found, "the README's tour block is missing"
-    return found[1]
-
-
-def json_documents(text: str) -> list[dict]:
-    """The JSON documents curl printed one after another."""
-    decoder, documents, at = json.JSONDecoder(), [], 0
-    while (at := len(text) - len(text[at:].lstrip())) < len(text):
-        document, at = decoder.raw_decode(text, at)
-        documents.append(document)
-    return documents
 
 
 def design() -> str:
