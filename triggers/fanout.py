@@ -71,7 +71,6 @@ from triggers.sql import (
     FANOUT_INTAKE_SQL,
     FANOUT_TRACED_SQL,
     FANOUT_WORKFLOW_COLUMNS,
-    STATUS_PARAMS,
 )
 from workflows.models import Workflow
 
@@ -327,7 +326,8 @@ def _chunk_create(
 ) -> tuple[int, list[str]]:
     """The runs of one chunk, one per recipient, as intake would create them for requests of
     `request`'s workflow, payload, priority and cancellation key with the derived keys (the same
-    rows, events, request hashes and nudges), in one statement (FANOUT_INTAKE_SQL) rather than
+    rows, events, request hashes and nudges), in one call of the state machine's function
+    (FANOUT_INTAKE_SQL, triggers migration 0022) rather than
     `triggers_create`'s general one: the chunk's runs differ only in key, hash and recipient,
     and it needs none of them back but their ids. (How many were created, why the others were
     left out.) Raises FanoutPaused when a new run needs a live worker and none serves the
@@ -340,7 +340,6 @@ def _chunk_create(
     keys = [fanout_run_key(request.idempotency_key, recipient) for recipient in recipients]
     hashes = _run_hashes(request, payload_json, recipients)
     params: dict[str, Any] = {
-        **STATUS_PARAMS,
         "workflow": request.workflow_key,
         "payload": payload_json,
         "priority": request.priority,
