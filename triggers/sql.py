@@ -106,23 +106,10 @@ INTAKE_REQUEST_FIELDS = (
 )
 INTAKE_WORKFLOW_COLUMNS = 9  # with the request's index and whether its recipient exists first
 
-# The triggers not deleted that hold keys, with their version's number: what a repeated request
-# gets. One key from scalars, (workflow_id[i], key[i]) from arrays: PostgreSQL plans the array
-# form afresh on every run (its generic plan guesses ten keys and loses to a custom one), which
-# cost the one-key case as much as running it.
-_INTAKE_EXISTING_TEMPLATE = f"""
-SELECT {", ".join(f"t.{column}" for column in TRIGGER_COLUMNS)}, v.number
-FROM (@held) AS held (workflow_id, key)
-JOIN {TRIGGER_TABLE} t
-  ON t.workflow_id = held.workflow_id AND t.idempotency_key = held.key AND t.deleted_at IS NULL
-JOIN {WorkflowVersion._meta.db_table} v ON v.id = t.workflow_version_id
-"""  # noqa: S608 (names from the models, values as parameters)
-INTAKE_EXISTING_SQL = _INTAKE_EXISTING_TEMPLATE.replace(
-    "@held", "SELECT %(workflow_id)s::bigint, %(key)s::text"
-)
-INTAKE_EXISTING_MANY_SQL = _INTAKE_EXISTING_TEMPLATE.replace(
-    "@held", "SELECT DISTINCT * FROM unnest(%(workflow_ids)s::bigint[], %(keys)s::text[])"
-)
+# The runs not deleted that hold keys, with their version's number: what a repeated request
+# gets; one key, or many from arrays (each file says why they are two).
+INTAKE_EXISTING_SQL = statement_load(__file__, "intake_existing")
+INTAKE_EXISTING_MANY_SQL = statement_load(__file__, "intake_existing_many")
 
 
 # --- waiting clients ----------------------------------------------------------------------------
