@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from common.statements import statement_load
 from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
-from workflows.models import WorkflowVersion
 
 TRIGGER_TABLE = TriggerInstance._meta.db_table
 EVENT_TABLE = TriggerEvent._meta.db_table
