@@ -275,7 +275,7 @@ def intake_statement(*, registry_check: bool) -> str:
 
     if registry_check:
         return INTAKE_SQL
-    check = re.compile(rf"{QUEUE_SERVED_FUNCTION}\([^)]*\)")
+    check = re.compile(rf"{QUEUE_SERVED_FUNCTION}\(.*?\)(?= AS )")
     if not check.search(INTAKE_SQL):
         raise RuntimeError("the intake statement no longer carries the registry check")
     return check.sub("(SELECT true)", INTAKE_SQL)
