@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import statistics
 import time
 import uuid
@@ -268,16 +269,16 @@ def bulk_http_run(*, port: int, api_key: str, workflow_key: str, triggers: int) 
 
 def intake_statement(*, registry_check: bool) -> str:
     """The service's intake statement, or (for the A/B of its cost) the same statement with the
-    registry's "does a live worker serve the queue" check replaced by `true`."""
-    from registry.sql import queue_served_sql
+    registry's "does a live worker serve the queue" function replaced by `true`."""
+    from registry.sql import QUEUE_SERVED_FUNCTION
     from triggers.sql import INTAKE_SQL
 
     if registry_check:
         return INTAKE_SQL
-    check = queue_served_sql("w.queue")
-    if check not in INTAKE_SQL:
+    check = re.compile(rf"{QUEUE_SERVED_FUNCTION}\(.*?\)(?= AS )")
+    if not check.search(INTAKE_SQL):
         raise RuntimeError("the intake statement no longer carries the registry check")
-    return INTAKE_SQL.replace(check, "true")
+    return check.sub("(SELECT true)", INTAKE_SQL)
 
 
 def _sql_one(url: str, workflow_key: str, workflow: int, statement: str, recipient: bool = False):  # type: ignore[no-untyped-def]
@@ -311,6 +312,7 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str, recipie
             # As the HTTP side sends: none, or (the A/B) one of RECIPIENTS by id, whose run goes
             # into the partial index on recipient (the statement's share of a recipient's cost).
             "recipient": who,
+            "locale": "",
             "actor": "api:bench",
             # As the bench's web process (bench/infra.py): no worker runs where intake is
             # measured. The statement asks the registry all the same.

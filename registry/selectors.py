@@ -1,8 +1,8 @@
 """Reads of the registry: which workers there are, which are live, and which queues they serve.
 
 Live means not stopped and seen within three heartbeats, by the database's clock: the same test
-as registry.sql.LIVE_CONDITION, which intake runs inside its statement
-(tests/registry/test_registry.py holds the two equal).
+as the database function notiflow_queue_served_v1 (registry migration 0002), which intake runs
+inside its statement (tests/registry/test_registry.py holds the two equal).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from workflows.models import Workflow
 
 
 def worker_live_q() -> Q:
-    """The ORM's spelling of registry.sql.LIVE_CONDITION."""
+    """The ORM's spelling of notiflow_queue_served_v1's liveness."""
     return Q(
         stopped_at__isnull=True,
         last_seen_at__gt=Now() - timedelta(seconds=live_within_seconds()),

@@ -1,29 +1,17 @@
-"""The registry's one SQL fragment: whether a live worker serves a queue.
+"""The registry's one rule in SQL: whether a live worker serves a queue.
 
-Live means registered, not stopped, and seen within three heartbeats (`%(live_within)s`
-seconds, from live_within_seconds()). The table has a row per worker, so the check is a scan
-of a handful of rows: cheaper than any index, and it rides inside the statement that needs it
-(triggers/sql.py, intake), costing no round trip of its own.
+The rule is the database function `notiflow_queue_served_v1(queue, live_within)`, whole in
+registry migration 0002: live means registered, not stopped, and seen within three heartbeats
+(`live_within` seconds, from live_within_seconds()). Every statement that needs it calls it in
+its FROM list, where PostgreSQL inlines it (intake's statements, triggers/statements/intake*.sql;
+the fan-out's chunk, triggers migration 0023), costing no round trip of its own.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 
-from registry.models import Worker
-
-WORKER_TABLE = Worker._meta.db_table
-
-LIVE_CONDITION = (
-    "stopped_at IS NULL"
-    " AND last_seen_at > statement_timestamp() - %(live_within)s * interval '1 second'"
-)
-
-
-def queue_served_sql(queue: str) -> str:
-    """A boolean SQL expression: a live worker consumes from the queue named by the SQL
-    expression `queue`."""
-    return f"EXISTS (SELECT 1 FROM {WORKER_TABLE} WHERE {LIVE_CONDITION} AND {queue} = ANY(queues))"  # noqa: S608
+QUEUE_SERVED_FUNCTION = "notiflow_queue_served_v1"
 
 
 def live_within_seconds() -> float:

@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from django.conf import settings
 from django.db import transaction
@@ -69,9 +69,7 @@ from triggers.services import (
 from triggers.sql import (
     FANOUT_HELD_SQL,
     FANOUT_INTAKE_SQL,
-    FANOUT_TRACED_SQL,
     FANOUT_WORKFLOW_COLUMNS,
-    STATUS_PARAMS,
 )
 from workflows.models import Workflow
 
@@ -327,7 +325,8 @@ def _chunk_create(
 ) -> tuple[int, list[str]]:
     """The runs of one chunk, one per recipient, as intake would create them for requests of
     `request`'s workflow, payload, priority and cancellation key with the derived keys (the same
-    rows, events, request hashes and nudges), in one statement (FANOUT_INTAKE_SQL) rather than
+    rows, events, request hashes and nudges), in one call of the state machine's function
+    (FANOUT_INTAKE_SQL, triggers migration 0023) rather than
     `triggers_create`'s general one: the chunk's runs differ only in key, hash and recipient,
     and it needs none of them back but their ids. (How many were created, why the others were
     left out.) Raises FanoutPaused when a new run needs a live worker and none serves the
@@ -340,7 +339,6 @@ def _chunk_create(
     keys = [fanout_run_key(request.idempotency_key, recipient) for recipient in recipients]
     hashes = _run_hashes(request, payload_json, recipients)
     params: dict[str, Any] = {
-        **STATUS_PARAMS,
         "workflow": request.workflow_key,
         "payload": payload_json,
         "priority": request.priority,
@@ -349,6 +347,7 @@ def _chunk_create(
         "require_worker": settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER,
         "live_within": live_within_seconds(),
     }
+    traced = _traced_runs(fanout, len(recipients))
     pending = list(range(len(recipients)))
     created: list[Nudge] = []
     refused: list[str] = []
@@ -359,7 +358,9 @@ def _chunk_create(
             FANOUT_INTAKE_SQL,
             {
                 **params,
-                "runs": json.dumps([(keys[i], hashes[i], recipients[i]) for i in pending]),
+                "runs": json.dumps(
+                    [(keys[i], hashes[i], recipients[i], *traced[i]) for i in pending]
+                ),
             },
         )
         if not rows:
@@ -396,29 +397,27 @@ def _chunk_create(
         f"the trigger with idempotency key {keys[i]!r} was deleted while the chunk ran, twice"
         for i in pending
     )
-    _runs_traced(fanout, created)
     triggers_enqueue_on_commit(created)
     return len(created), refused
 
 
-def _runs_traced(fanout: Fanout, created: list[Nudge]) -> None:
-    """While tracing, each run made starts a trace of its own linked to the fan-out's intake
-    span (one statement for the chunk; nothing while tracing is off or the fan-out was made
-    untraced)."""
-    if not created or not fanout.trace_context or not tracing.active():
-        return
+def _traced_runs(fanout: Fanout, count: int) -> list[tuple[str, ...]]:
+    """While tracing, for each of a chunk's `count` runs, its id and its trace's context: a
+    trace of its own whose root, an instant `fanout run` span naming the run, links to the
+    fan-out's intake span (docs/design.md, "Traces"); the insert stores them with the runs.
+    Untraced (tracing off, or the fan-out made untraced), nothing: the insert makes the ids. A
+    run whose key was held already (a chunk done again) leaves its root span alone in its trace."""
+    if not fanout.trace_context or not tracing.active():
+        return [()] * count
+    ids = [str(uuid4()) for _ in range(count)]
     contexts = tracing.linked_roots(
         "fanout run",
         link=fanout.trace_context,
         attributes=[
-            {"notiflow.trigger.id": str(run.trigger_id), "notiflow.fanout.id": str(fanout.pk)}
-            for run in created
+            {"notiflow.trigger.id": id, "notiflow.fanout.id": str(fanout.pk)} for id in ids
         ],
     )
-    fetchall_prepared(
-        FANOUT_TRACED_SQL,
-        {"ids": [str(run.trigger_id) for run in created], "contexts": contexts},
-    )
+    return list(zip(ids, contexts, strict=True))
 
 
 def _run_hashes(request: FanoutRequest, payload_json: str, recipients: list[str]) -> list[str]:

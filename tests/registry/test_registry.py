@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from registry.models import Worker
 from registry.selectors import live_workers_by_queue, queue_unserved_list, worker_list
 from registry.services import worker_heartbeat, worker_stop
-from registry.sql import live_within_seconds, queue_served_sql
+from registry.sql import QUEUE_SERVED_FUNCTION, live_within_seconds
 from tests.factories import WorkflowFactory, chain, delay_node
 from tests.registry.support import registered, seen_ago
 
@@ -72,7 +72,7 @@ def test_live_means_not_stopped_and_seen_within_three_heartbeats(seconds_ago, st
     # ... and intake's statement agree.
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {queue_served_sql('%(queue)s')}",
+            f"SELECT served FROM {QUEUE_SERVED_FUNCTION}(%(queue)s, %(live_within)s)",  # noqa: S608
             {"queue": "q1", "live_within": live_within_seconds()},
         )
         assert cursor.fetchone()[0] is live

@@ -139,8 +139,7 @@ def test_no_role_can_delete_truncate_or_alter_history(roles, settings):
 def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release(roles):
     """The claim and the release are SECURITY DEFINER functions (triggers migration 0013): the
     worker role steps runs through them (test above) and holds no INSERT or UPDATE of its own on
-    the tables they write; no other role may call them. (It may INSERT trigger_event rows: a
-    fan-out's runs go in through intake in the workers, each with its `created` event.)"""
+    the tables they write; no other role may call them."""
     with as_role(roles["worker"]):
         for table in ("step_log", "send_ledger", "outbox_event"):
             denied(f"INSERT INTO {table} (id) VALUES (1)")  # noqa: S608
@@ -169,10 +168,12 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
 def test_the_worker_changes_a_runs_status_only_through_the_state_machine(roles):
     """Every status change is a function of triggers' state machine: the claim and the release,
     and what a wait does to its run (triggers migration 0018: hold, resume, park). What the
-    worker role keeps on trigger_instance, and why: INSERT, since a fan-out's runs go in through
-    intake in the workers (triggers/fanout.py); UPDATE of `nudged_at` alone, the sweeper's record
-    of the nudges it sent (common/leased_work.py), which changes no status."""
+    worker role keeps on trigger_instance, and why: UPDATE of `nudged_at` alone, the sweeper's
+    record of the nudges it sent (common/leased_work.py), which changes no status. A fan-out's
+    runs are made by the state machine's function too (triggers migration 0023): the worker
+    inserts no run of its own."""
     with as_role(roles["worker"]):
+        denied("INSERT INTO trigger_instance (id) VALUES (gen_random_uuid())")
         for column, value in (("status", "'completed'"), ("available_at", "now()")):
             denied(f"UPDATE trigger_instance SET {column} = {value}")  # noqa: S608
         with connection.cursor() as cursor:  # what is left passes the privilege checks
@@ -182,10 +183,14 @@ def test_the_worker_changes_a_runs_status_only_through_the_state_machine(roles):
         "SELECT * FROM notiflow_runs_resume_v1('[]')",
     ]
     park = "SELECT notiflow_run_park_v1(gen_random_uuid(), 'n', false, '')"
+    # A workflow no one has: the function answers no row.
+    fanout = (
+        "SELECT * FROM notiflow_fanout_runs_insert_v1('nobody', '[]', '{}', 1, '', 'a', true, 30)"
+    )
     for kind, allowed, refused in (
-        ("worker", [*waits, park], []),
-        ("web", waits, [park]),  # a posted event resumes its runs; a step parks
-        ("beat", [], [*waits, park]),
+        ("worker", [*waits, park, fanout], []),
+        ("web", waits, [park, fanout]),  # a posted event resumes its runs; a step parks
+        ("beat", [], [*waits, park, fanout]),
     ):
         with as_role(roles[kind]):
             for call in refused:

@@ -4,11 +4,11 @@ The application's tables are owned by the role that runs migrations (and `purge_
 processes that run all day get roles of their own:
 
 - `worker` (celery workers: claim, steps, sweeper, fan-outs) reads workflows, records the
-  sweeper's nudges on triggers (`nudged_at`, the one column it may UPDATE), takes a fan-out's
-  runs in through intake (a trigger and its `created` event), and changes a run's status, writes
-  the rest of its events, its step logs, send ledger rows and outbox events only through the
-  state machine's functions: the claim and the release (triggers migration 0015) and a wait's
-  park, hold and resume (0018), SECURITY DEFINER, on which it has EXECUTE (ROLE_FUNCTIONS),
+  sweeper's nudges on triggers (`nudged_at`, the one column it may UPDATE), and makes runs,
+  changes a run's status, writes its events, its step logs, send ledger rows and outbox events
+  only through the state machine's functions: the claim and the release (triggers migration
+  0019), a wait's park, hold and resume (0018) and a fan-out chunk's runs (0022), SECURITY
+  DEFINER, on which it has EXECUTE (ROLE_FUNCTIONS),
   while on step logs and the ledger it has SELECT alone;
 - `beat` (celery beat with the DatabaseScheduler) reads and writes its schedule tables only;
 - `web` (gunicorn: API and admin) authors workflows, takes triggers in, cancels them, reads
@@ -38,12 +38,11 @@ ALL_BUT_TRUNCATE = ("SELECT", "INSERT", "UPDATE", "DELETE")
 ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "worker": [
         (("workflows.Workflow", "workflows.WorkflowVersion"), READ),
-        # Every change of a run's status is a function of the state machine (ROLE_FUNCTIONS:
-        # the claim, the release, a wait's park, resume and timeout). Left: INSERT, a fan-out's
-        # runs go in through intake, with their `created` events, in the workers
-        # (triggers/fanout.py); and UPDATE of `nudged_at` alone, the sweeper's record of the
-        # nudges it sent (common/leased_work.py), which is no change of status.
-        (("triggers.TriggerInstance",), ("SELECT", "INSERT", "UPDATE (nudged_at)")),
+        # Every change of a run's status, and a fan-out's new runs, are functions of the state
+        # machine (ROLE_FUNCTIONS: the claim, the release, a wait's park, resume and timeout,
+        # a fan-out chunk's insert). Left: UPDATE of `nudged_at` alone, the sweeper's record of
+        # the nudges it sent (common/leased_work.py), which is no change of status.
+        (("triggers.TriggerInstance",), ("SELECT", "UPDATE (nudged_at)")),
         (("triggers.TriggerEvent",), APPEND),
         (("workers.StepExecutionLog", "workers.SendLedger"), READ),
         # Every send checks the suppression list first (deliveries/suppression.py).
@@ -144,6 +143,8 @@ ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
         # sweeper's timeouts lock and resume it.
         *_WAIT_TRANSITIONS,
         "notiflow_run_park_v1(uuid, text, boolean, text)",
+        # A fan-out chunk's runs, with their `created` events (triggers migration 0023).
+        "notiflow_fanout_runs_insert_v1(text, json, text, integer, text, text, boolean, float8)",
     ),
     # A posted event (the API, the admin, a provider's report, an inbox mark) resumes its runs.
     "web": _WAIT_TRANSITIONS,

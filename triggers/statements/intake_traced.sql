@@ -1,0 +1,50 @@
+-- intake.sql while tracing is on (common/tracing.py): the same statement, storing the parameter
+-- `trace_context` (the intake span's traceparent, one for every run of the request) with each
+-- run; the plain one leaves the column to its database default, so intake costs what it did
+-- while tracing is off.
+WITH r AS (
+    SELECT q.*, CASE WHEN COALESCE(q.recipient, '') = '' THEN true
+                     ELSE EXISTS (SELECT 1 FROM recipient rc
+                                  WHERE rc.key = q.recipient) END AS known
+    FROM (SELECT %(idx)s::int AS idx, %(id)s::uuid AS id, %(workflow)s::text AS workflow,
+                 %(key)s::text AS key, %(payload)s::text AS payload, %(priority)s::int AS priority,
+                 %(cancellation_key)s::text AS cancellation_key, %(hash)s::text AS hash,
+                 %(recipient)s::text AS recipient, %(locale)s::text AS locale) AS q
+), target AS (
+    SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number, w.queue,
+           s.served, w.priority, v.definition ->> 'entry_node_id' AS entry_node_id
+    FROM workflows_workflow w
+    LEFT JOIN workflows_workflowversion v ON v.id = w.current_version_id
+    CROSS JOIN LATERAL notiflow_queue_served_v1(w.queue, %(live_within)s::float8) AS s (served)
+    WHERE w.key = %(workflow)s
+), inserted AS (
+    INSERT INTO trigger_instance (
+        id, workflow_id, workflow_version_id, idempotency_key, request_hash, cancellation_key,
+        payload, recipient, locale, status, current_node_id, vars, priority, attempts,
+        available_at, lease_until, leased_by, nudged_at, last_error, created_by, created_at,
+        updated_at, completed_at, deleted_at, delete_reason, trace_context)
+    SELECT r.id, target.workflow_id, target.version_id, r.key, r.hash, r.cancellation_key,
+           r.payload::jsonb, COALESCE(r.recipient, ''), COALESCE(r.locale, ''),
+           %(st_enqueued)s::text, target.entry_node_id, '{}'::jsonb,
+           COALESCE(r.priority, target.priority), 0, statement_timestamp(), NULL, '',
+           statement_timestamp(), '', %(actor)s, statement_timestamp(), statement_timestamp(),
+           NULL, NULL, '', %(trace_context)s::text
+    FROM r JOIN target ON target.key = r.workflow
+    WHERE target.active AND target.version_id IS NOT NULL AND r.known
+      AND (target.served OR NOT %(require_worker)s)
+    ON CONFLICT (workflow_id, idempotency_key) WHERE deleted_at IS NULL DO NOTHING
+    RETURNING *
+), created_event AS (
+    INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, node_id)
+    SELECT id, '', %(st_enqueued)s::text, 'created', %(actor)s, current_node_id FROM inserted
+)
+SELECT r.idx, r.known, target.workflow_id, target.key, target.active, target.version_id,
+       target.number, target.queue, target.served,
+       inserted.id, inserted.workflow_id, inserted.workflow_version_id, inserted.idempotency_key,
+       inserted.request_hash, inserted.cancellation_key, inserted.payload, inserted.recipient,
+       inserted.locale, inserted.status, inserted.current_node_id, inserted.vars,
+       inserted.priority, inserted.attempts, inserted.available_at, inserted.lease_until,
+       inserted.leased_by, inserted.nudged_at, inserted.last_error, inserted.created_by,
+       inserted.created_at, inserted.updated_at, inserted.completed_at, inserted.deleted_at,
+       inserted.delete_reason, inserted.trace_context
+FROM r LEFT JOIN target ON target.key = r.workflow LEFT JOIN inserted ON inserted.id = r.id
