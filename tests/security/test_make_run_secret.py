@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import stat
 
-from tests.ops.test_make_run import load_run_script
+from tests.support.make_run import load_run_script
 
 run = load_run_script()
 
