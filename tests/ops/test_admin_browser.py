@@ -532,8 +532,9 @@ def test_landing_page_branded_admin_and_an_api_key_shown_once(e2e, browser_page)
     sections = page.eval_on_selector_all(
         "#content-main caption", "captions => captions.map(c => c.textContent.trim())"
     )
-    assert sections[:4] == [
+    assert sections[:5] == [
         "Workflows",
+        "Content: translations",
         "Recipients, preferences and topics",
         "Triggers",
         "Workers",
