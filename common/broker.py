@@ -41,7 +41,7 @@ import os
 import socket
 import uuid
 from bisect import bisect
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -309,6 +309,31 @@ def tasks_publish(task_name: str, calls: Sequence[TaskCall], *, direct: bool = T
                 countdown=call.countdown,
                 producer=producer,
             )
+
+
+def nudges_publish(
+    task_name: str, nudges: Iterable[Any], *, arg: Callable[[Any], Any], direct: bool, sweep: str
+) -> None:
+    """Publish now one call of `task_name` per nudge (leased work's: a run's, a fan-out chunk's, a
+    wait's timeout), its one argument `arg(nudge)`, on the nudge's `queue` at its `priority`,
+    after its `countdown` when positive, in one round trip (tasks_publish). A broker failure is
+    logged, not raised: PostgreSQL holds the truth, and `sweep` sends them again."""
+    from celery import current_app
+
+    url = current_app.conf.broker_url
+    calls = [
+        TaskCall(
+            args=[arg(nudge)],
+            queue=nudge.queue,
+            priority=broker_priority(nudge.priority, broker_url=url),
+            countdown=nudge.countdown if nudge.countdown and nudge.countdown > 0 else None,
+        )
+        for nudge in nudges
+    ]
+    try:
+        tasks_publish(task_name, calls, direct=direct)
+    except Exception:
+        logger.warning("broker unavailable; %s will send these again", sweep, exc_info=True)
 
 
 @lru_cache(maxsize=4)

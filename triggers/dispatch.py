@@ -8,18 +8,16 @@ Publishing by task name keeps `triggers` independent of `workers`.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from uuid import UUID
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
-from common.broker import TaskCall, broker_priority, nudges_waiting, tasks_publish
+from common.broker import nudges_publish, nudges_waiting
 
 __all__ = [
     "EXECUTE_NODE_TASK",
@@ -31,7 +29,6 @@ __all__ = [
     "triggers_publish",
 ]
 
-logger = logging.getLogger(__name__)
 
 EXECUTE_NODE_TASK = "workers.execute_node"
 
@@ -90,17 +87,10 @@ def triggers_enqueue_on_commit(nudges: list[Nudge]) -> None:
 
 def triggers_publish(nudges: Iterable[Nudge]) -> None:
     """Publish now. A broker failure is logged, not raised: PostgreSQL holds the truth."""
-    url = current_app.conf.broker_url
-    calls = [
-        TaskCall(
-            args=[str(nudge.trigger_id)],
-            queue=nudge.queue,
-            priority=broker_priority(nudge.priority, broker_url=url),
-            countdown=nudge.countdown if nudge.countdown and nudge.countdown > 0 else None,
-        )
-        for nudge in nudges
-    ]
-    try:
-        tasks_publish(EXECUTE_NODE_TASK, calls, direct=settings.NOTIFLOW_DIRECT_PUBLISH)
-    except Exception:
-        logger.warning("broker unavailable; the sweeper will nudge these triggers", exc_info=True)
+    nudges_publish(
+        EXECUTE_NODE_TASK,
+        nudges,
+        arg=lambda nudge: str(nudge.trigger_id),
+        direct=settings.NOTIFLOW_DIRECT_PUBLISH,
+        sweep="the sweeper",
+    )

@@ -9,21 +9,17 @@ is triggers/fanout.py's.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from uuid import UUID
 
-from celery import current_app
 from django.conf import settings
 from django.db import connection, transaction
 
-from common.broker import TaskCall, broker_priority, tasks_publish
+from common.broker import nudges_publish
 from common.leased_work import LeasedWork, Swept
 from common.statements import statement_load
 from recipients.models import Fanout, FanoutStatus
 from triggers.work import RUNS
-
-logger = logging.getLogger(__name__)
 
 FANOUT_CHUNK_TASK = "workers.fanout_chunk"
 # The statuses the fan-outs' statements take, as parameters.
@@ -101,22 +97,14 @@ def fanout_chunks_enqueue_on_commit(nudges: list[FanoutNudge]) -> None:
 
 
 def _chunks_publish(nudges: list[FanoutNudge]) -> None:
-    """Publish now, by task name (triggers does not import workers). A broker failure is logged,
-    not raised: the fan-outs' sweep sends them again."""
-    url = current_app.conf.broker_url
-    calls = [
-        TaskCall(
-            args=[str(nudge.fanout_id)],
-            queue=nudge.queue,
-            priority=broker_priority(nudge.priority, broker_url=url),
-            countdown=nudge.countdown if nudge.countdown and nudge.countdown > 0 else None,
-        )
-        for nudge in nudges
-    ]
-    try:
-        tasks_publish(FANOUT_CHUNK_TASK, calls, direct=settings.NOTIFLOW_DIRECT_PUBLISH)
-    except Exception:
-        logger.warning("broker unavailable; the fan-outs' sweep will send these chunk tasks")
+    """Publish now, by task name (triggers does not import workers)."""
+    nudges_publish(
+        FANOUT_CHUNK_TASK,
+        nudges,
+        arg=lambda nudge: str(nudge.fanout_id),
+        direct=settings.NOTIFLOW_DIRECT_PUBLISH,
+        sweep="the fan-outs' sweep",
+    )
 
 
 def _nudge(row: Swept) -> FanoutNudge:

@@ -9,20 +9,16 @@ own statements.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
-from common.broker import TaskCall, broker_priority, tasks_publish
+from common.broker import nudges_publish
 from common.leased_work import LeasedWork, Swept
 from common.statements import statement_load
 from triggers.work import RUNS
 from waits.models import EventWait
-
-logger = logging.getLogger(__name__)
 
 WAIT_TIME_OUT_TASK = "workers.wait_time_out"
 
@@ -58,20 +54,13 @@ def timeouts_enqueue_on_commit(nudges: list[TimeoutNudge]) -> None:
 
 
 def _publish(nudges: list[TimeoutNudge]) -> None:
-    url = current_app.conf.broker_url
-    calls = [
-        TaskCall(
-            args=[nudge.wait_id],
-            queue=nudge.queue,
-            priority=broker_priority(nudge.priority, broker_url=url),
-            countdown=nudge.countdown if nudge.countdown and nudge.countdown > 0 else None,
-        )
-        for nudge in nudges
-    ]
-    try:
-        tasks_publish(WAIT_TIME_OUT_TASK, calls, direct=settings.NOTIFLOW_DIRECT_PUBLISH)
-    except Exception:
-        logger.warning("broker unavailable; the waits' sweep will send these timeout tasks")
+    nudges_publish(
+        WAIT_TIME_OUT_TASK,
+        nudges,
+        arg=lambda nudge: nudge.wait_id,
+        direct=settings.NOTIFLOW_DIRECT_PUBLISH,
+        sweep="the waits' sweep",
+    )
 
 
 WAITS: LeasedWork[TimeoutNudge] = LeasedWork(

@@ -7,12 +7,13 @@ here as the worker's task calls them; tests/triggers/test_fanout_e2e.py runs the
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db.models.functions import Now
 from django.test import override_settings
 
-from common import leased_work
+from common import broker, leased_work
 from common.leased_work import work_sweep
 from recipients.models import Fanout, Recipient, Topic, TopicSubscription
 from tests.conftest import unique
@@ -62,9 +63,15 @@ def runs_of(workflow) -> list[TriggerInstance]:
 def published(monkeypatch) -> list[tuple[str, list]]:
     """The chunk tasks the fan-out publishes: (task name, calls)."""
     calls: list[tuple[str, list]] = []
-    monkeypatch.setattr(
-        fanout_work, "tasks_publish", lambda name, c, **_: calls.append((name, list(c)))
-    )
+    publish = broker.tasks_publish  # the runs' nudges still go out
+
+    def chunks_kept(name: str, c: list, **options: Any) -> None:
+        if name == fanout_work.FANOUT_CHUNK_TASK:
+            calls.append((name, list(c)))
+        else:
+            publish(name, c, **options)
+
+    monkeypatch.setattr(broker, "tasks_publish", chunks_kept)
     return calls
 
 
