@@ -11,167 +11,21 @@ release have prepared until none is left running (docs/design.md, "Versioned by 
 Everything else is the versions before's, line for line (tests/snapshots/function_*.sql).
 """
 
+from importlib import import_module
+
 from django.db import migrations
 
-OUTBOX_WRITE = """
-CREATE FUNCTION notiflow_outbox_write_v2(announced jsonb, open_gate text)
-RETURNS bigint[] LANGUAGE plpgsql SET search_path = pg_catalog, public AS $$
-DECLARE
-    to_nudge bigint[];
-BEGIN
-    -- Nobody to tell: the events are not even read out of their JSON (every release that
-    -- announces something pays for this function).
-    IF NOT EXISTS (SELECT 1 FROM public.webhook_endpoint) THEN
-        RETURN NULL;
-    END IF;
-    -- The events labelled `open_gate` that some endpoint subscribes to, in their order (so `id`
-    -- orders one trigger's events); one pending delivery per (event, subscribing endpoint),
-    -- disabled endpoints included (they keep their events).
-    WITH written AS (
-        INSERT INTO public.outbox_event (event_id, type, trigger_id, workflow_key, data, time)
-        SELECT e.event_id, e.type, e.trigger_id, e.workflow_key, e.data, statement_timestamp()
-        FROM ROWS FROM (jsonb_to_recordset(announced)
-                        AS (event_id uuid, type text, trigger_id uuid, workflow_key text,
-                            data jsonb, gate text))
-             WITH ORDINALITY AS e (event_id, type, trigger_id, workflow_key, data, gate, n)
-        WHERE e.gate = open_gate
-          AND EXISTS (SELECT 1 FROM public.webhook_endpoint w
-                      WHERE public.notiflow_subscribes_v1(w.events, w.workflows, e.type,
-                                                          e.workflow_key))
-        ORDER BY e.n
-        RETURNING id, type, workflow_key
-    ), fanned_out AS (
-        INSERT INTO public.webhook_delivery (event_id, endpoint_id, status, attempts,
-                                             available_at, nudged_at, last_error, leased_by,
-                                             created_at, updated_at)
-        SELECT written.id, w.id, 'pending', 0, statement_timestamp(),
-               CASE WHEN w.disabled_at IS NULL THEN statement_timestamp() END, '', '', statement_timestamp(), statement_timestamp()
-        FROM written JOIN public.webhook_endpoint w
-          ON public.notiflow_subscribes_v1(w.events, w.workflows, written.type,
-                                           written.workflow_key)
-        RETURNING id, endpoint_id
-    )
-    -- The deliveries to nudge after commit: those to enabled endpoints.
-    SELECT array_agg(d.id) INTO to_nudge
-    FROM fanned_out d JOIN public.webhook_endpoint w ON w.id = d.endpoint_id
-    WHERE w.disabled_at IS NULL;
-    RETURN to_nudge;
-END
-$$;
-COMMENT ON FUNCTION notiflow_outbox_write_v2(jsonb, text) IS
-    'Records the announced events labelled open_gate that someone subscribes to, with their deliveries; the ids to nudge. events/sql.py';
-"""
+# Made from the versions before's own text, so that only what changes is written here (a
+# migration's text never changes once released).
+_V1 = import_module("triggers.migrations.0013_claim_release_functions")
+_V3 = import_module("triggers.migrations.0019_claim_release_v3_one_clock")
 
-RELEASE = """
-CREATE FUNCTION notiflow_release_v4(
-    run_id uuid, token text, step_node text,
-    new_status text, new_node text, vars_patch jsonb, new_attempts integer,
-    due_in float8, nudged boolean, new_error text, finished boolean, reason text,
-    ledger jsonb, step_log jsonb, announced jsonb, inbox jsonb
-) RETURNS TABLE (route_queue text, route_priority smallint, deliveries bigint[])
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
-DECLARE
-    released boolean;
-    workflow bigint;
-    send_recorded boolean := false;
-BEGIN
-    -- 1. The fenced update: only while the run is still `processing` under this very lease, so
-    -- a worker whose lease expired (and was reclaimed) or whose run was cancelled changes
-    -- nothing. First, as in the claim: the run's row is locked before its ledger row.
-    UPDATE public.trigger_instance t
-    SET status = new_status,
-        current_node_id = new_node,
-        vars = t.vars || vars_patch,
-        attempts = new_attempts,
-        available_at = statement_timestamp() + due_in * interval '1 second',
-        lease_until = NULL,
-        leased_by = '',
-        nudged_at = CASE WHEN nudged THEN statement_timestamp() END,
-        last_error = new_error,
-        completed_at = CASE WHEN finished THEN statement_timestamp() END,
-        updated_at = statement_timestamp()
-    WHERE t.id = run_id AND t.status = 'processing' AND t.leased_by = token
-    RETURNING t.workflow_id, t.priority INTO workflow, route_priority;
-    released := FOUND;
-    IF released THEN
-        INSERT INTO public.trigger_event (trigger_id, from_status, to_status, reason, actor,
-                                          node_id)
-        VALUES (run_id, 'processing', new_status, reason, token, step_node);
-    END IF;
-
-    -- 2. The send ledger: in any case, released or not. A send that happened is `sent` with
-    -- the provider's answer, so no later attempt repeats it; one that reached a provider and
-    -- failed adds that provider; a slot opened but never used (the templates failed) gives
-    -- its count back.
-    IF ledger ->> 'outcome' = 'sent' THEN
-        UPDATE public.send_ledger l
-        SET status = 'sent', result = ledger -> 'result', sent_at = statement_timestamp(),
-            provider = ledger ->> 'provider',
-            provider_message_id = ledger ->> 'provider_message_id',
-            providers = l.providers || (ledger ->> 'provider')
-        WHERE l.trigger_id = run_id AND l.node_id = step_node AND l.status = 'sending';
-        send_recorded := FOUND;
-    ELSIF ledger ->> 'outcome' = 'failed' THEN
-        UPDATE public.send_ledger l SET providers = l.providers || (ledger ->> 'provider')
-        WHERE l.trigger_id = run_id AND l.node_id = step_node AND l.status = 'sending';
-    ELSIF ledger ->> 'outcome' = 'unused' THEN
-        UPDATE public.send_ledger l SET send_count = l.send_count - 1
-        WHERE l.trigger_id = run_id AND l.node_id = step_node AND l.status = 'sending'
-          AND l.send_count > 0;
-    END IF;
-
-    -- 3. The step log, with the release only. Its attempt number continues after the node's
-    -- last logged attempt rather than following the run's `attempts` (the retry budget, which
-    -- an operator's retry resets): unique per (trigger, node, attempt) however often a node is
-    -- retried. Only the lease holder gets here, so two writers never pick the same number.
-    IF released AND step_log IS NOT NULL THEN
-        INSERT INTO public.step_log (trigger_id, workflow_id, node_id, node_type, attempt,
-                                     started_at, finished_at, input, output, success, error)
-        SELECT run_id, workflow, step_node, step_log ->> 'node_type',
-               1 + COALESCE((SELECT max(s.attempt) FROM public.step_log s
-                             WHERE s.trigger_id = run_id AND s.node_id = step_node), 0),
-               (step_log ->> 'started_at')::timestamptz, statement_timestamp(),
-               step_log -> 'input', NULLIF(step_log -> 'output', 'null'::jsonb),
-               step_log ->> 'error' = '', step_log ->> 'error';
-    END IF;
-
-    -- 4. An in-app message (docs/design.md, "In-app inbox"), with the release only: stored
-    -- with the step's outcome or not at all, once per (run, node) however often the step runs.
-    IF released AND inbox IS NOT NULL THEN
-        INSERT INTO public.inbox_message (id, recipient, trigger_id, node_id, workflow_key,
-                                          category, title, body, body_html, action_url, data,
-                                          created_at)
-        VALUES ((inbox ->> 'id')::uuid, inbox ->> 'recipient', run_id, step_node,
-                inbox ->> 'workflow_key', inbox ->> 'category', inbox ->> 'title',
-                inbox ->> 'body', inbox ->> 'body_html', inbox ->> 'action_url',
-                inbox -> 'data', statement_timestamp())
-        ON CONFLICT (trigger_id, node_id) DO NOTHING;
-    END IF;
-
-    -- 5. The events (docs/design.md, rule 10): those of the release with it; a send recorded
-    -- by a release that could not apply still announces its message (labelled
-    -- 'without-release'), which must not be lost with the release.
-    IF announced IS NOT NULL THEN
-        IF released THEN
-            deliveries := public.notiflow_outbox_write_v2(announced, '');
-        ELSIF send_recorded THEN
-            PERFORM public.notiflow_outbox_write_v2(announced, 'without-release');
-        END IF;
-    END IF;
-
-    -- The route of the run's next nudge (rule 11): its workflow's queue as it is now, its
-    -- priority. No row when the release did not apply (the sweeper nudges the deliveries).
-    IF released THEN
-        SELECT w.queue INTO route_queue FROM public.workflows_workflow w WHERE w.id = workflow;
-        RETURN NEXT;
-    END IF;
-END
-$$;
-COMMENT ON FUNCTION notiflow_release_v4(uuid, text, text, text, text, jsonb, integer, float8,
-                                        boolean, text, boolean, text, jsonb, jsonb, jsonb,
-                                        jsonb) IS
-    'Ends a step under its lease: the fenced update and its event, the send ledger, the step log, an in-app message, the events. triggers/state.py';
-"""
+OUTBOX_WRITE = _V1.OUTBOX_WRITE.replace(
+    "notiflow_outbox_write_v1", "notiflow_outbox_write_v2"
+).replace("now()", "statement_timestamp()")
+RELEASE = _V3.RELEASE.replace("notiflow_release_v3", "notiflow_release_v4").replace(
+    "notiflow_outbox_write_v1", "notiflow_outbox_write_v2"
+)
 
 PRIVATE = """
 REVOKE EXECUTE ON FUNCTION notiflow_release_v4(uuid, text, text, text, text, jsonb, integer,
