@@ -100,10 +100,10 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
         return str(workflow.definition.get("default_locale") or "")
 
     def get_nodes(self, workflow: Workflow) -> list[dict[str, Any]]:
-        return [_node_in_order(node) for node in workflow.definition.get("nodes", [])]
+        return nodes_in_order(workflow.definition)
 
     def get_edges(self, workflow: Workflow) -> list[dict[str, Any]]:
-        return [_in_order(edge, EDGE_FIELD_ORDER) for edge in workflow.definition.get("edges", [])]
+        return edges_in_order(workflow.definition)
 
 
 class WorkflowSavedSerializer(WorkflowOutputSerializer):
@@ -127,6 +127,17 @@ class WorkflowSavedSerializer(WorkflowOutputSerializer):
 # first), not the author's; the API shows nodes and edges with their fields in the order the
 # node type declares them (workflows.nodes), which is how they are written.
 EDGE_FIELD_ORDER = ("from", "to", "when")
+
+
+def nodes_in_order(definition: dict[str, Any]) -> list[dict[str, Any]]:
+    """A definition's nodes, each with its fields in its node type's order (the API's, a
+    version's)."""
+    return [_node_in_order(node) for node in definition.get("nodes", [])]
+
+
+def edges_in_order(definition: dict[str, Any]) -> list[dict[str, Any]]:
+    """A definition's edges, each with its fields in EDGE_FIELD_ORDER."""
+    return [_in_order(edge, EDGE_FIELD_ORDER) for edge in definition.get("edges", [])]
 
 
 def _node_in_order(node: dict[str, Any]) -> dict[str, Any]:

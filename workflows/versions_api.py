@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from common.api_errors import found_or_404, not_found
 from common.http import StrictQueryParameters
 from common.scopes import FILTERED, TRIGGER, api_key_of
-from workflows.api import EDGE_FIELD_ORDER, KEY_PARAMETER, _in_order, _node_in_order
+from workflows.api import KEY_PARAMETER, edges_in_order, nodes_in_order
 from workflows.models import Workflow, WorkflowVersion
 from workflows.selectors import workflow_list, workflow_version_list
 
@@ -44,8 +44,8 @@ class WorkflowVersionDetailSerializer(WorkflowVersionSerializer):
 
     def get_definition(self, version: WorkflowVersion) -> dict[str, Any]:
         definition = dict(version.definition)
-        definition["nodes"] = [_node_in_order(node) for node in definition.get("nodes", [])]
-        definition["edges"] = [_in_order(e, EDGE_FIELD_ORDER) for e in definition.get("edges", [])]
+        definition["nodes"] = nodes_in_order(definition)
+        definition["edges"] = edges_in_order(definition)
         return definition
 
 
