@@ -6,23 +6,23 @@ content/services.py, so each writes its version; the form refuses what the API r
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.urls import path, reverse
-from django.utils.html import format_html
+from django.http import HttpRequest
 
 from common.actors import actor_of
-from common.admin import ReadOnlyAdminMixin, StorableJSONField, json_field, time_column
+from common.admin import StorableJSONField, json_field, time_column
+from content import pieces_admin  # noqa: F401 (layouts and partials: registers their pages)
 from content.history import catalog_diff
 from content.models import TranslationCatalog, TranslationCatalogVersion
 from content.services import catalog_delete, catalog_put
 from content.validation import catalog_problems, flattened
+from content.versions_admin import VersionHistoryAdmin, VersionListAdmin
+from tenants.selectors import tenant_exists
 from workflows.locales import LocaleInvalid, locale_canonical
 
 
@@ -45,8 +45,18 @@ class CatalogForm(forms.ModelForm):
 
     class Meta:
         model = TranslationCatalog
-        fields = ("locale", "messages")
-        help_texts = {"locale": "A BCP 47 tag: fr, fr-CA, pt-BR (kept as pt-BR however typed)."}
+        fields = ("locale", "tenant", "messages")
+        help_texts = {
+            "locale": "A BCP 47 tag: fr, fr-CA, pt-BR (kept as pt-BR however typed).",
+            "tenant": "Empty: the shared catalog. A tenant's id: that tenant's own, consulted "
+            "before the shared one for its runs.",
+        }
+
+    def clean_tenant(self) -> str:
+        tenant = self.cleaned_data.get("tenant") or ""
+        if tenant and not tenant_exists(tenant):
+            raise forms.ValidationError(f"tenant {tenant!r} does not exist")
+        return str(tenant)
 
     def clean_locale(self) -> str:
         try:
@@ -64,12 +74,16 @@ class CatalogForm(forms.ModelForm):
 
 
 @admin.register(TranslationCatalog)
-class TranslationCatalogAdmin(admin.ModelAdmin):
+class TranslationCatalogAdmin(VersionHistoryAdmin):
     form = CatalogForm
-    list_display = ["locale", "keys", "version", "updated_by", "updated"]
-    search_fields = ["locale"]
-    change_form_template = "admin/content/translationcatalog/change_form.html"
+    fields = CatalogForm.Meta.fields  # the locale and tenant first, read-only or not
+    list_display = ["locale", "tenant", "keys", "version", "updated_by", "updated"]
+    list_filter = ["tenant"]
+    search_fields = ["locale", "tenant"]
     updated = time_column("updated_at", "Updated")
+    version_model = TranslationCatalogVersion
+    history_differ = staticmethod(catalog_diff)
+    history_heading = "Messages"
 
     @admin.display(description="Messages")
     def keys(self, obj: TranslationCatalog) -> int:
@@ -77,96 +91,55 @@ class TranslationCatalogAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # The locale is what the catalog is: fixed once created (as in the API's path).
-        return ["locale"] if obj is not None else []
+        return ["locale", "tenant"] if obj is not None else []
 
-    def get_urls(self) -> list[Any]:
-        diff = self.admin_site.admin_view(self.diff_view)
-        return [
-            path("versions/<str:locale>/diff/", diff, name="content_translationcatalog_diff"),
-            *super().get_urls(),
-        ]
+    # A catalog is its locale's, and a tenant's own catalog of it is named by `?tenant=`.
+    def history_key(self, obj: TranslationCatalog) -> str:
+        return obj.locale
 
-    def render_change_form(
-        self,
-        request: HttpRequest,
-        context: dict[str, Any],
-        add: bool = False,
-        change: bool = False,
-        form_url: str = "",
-        obj: TranslationCatalog | None = None,
-    ) -> Any:
-        if obj is not None:
-            context["versions"] = TranslationCatalogVersion.objects.filter(locale=obj.locale)
-        return super().render_change_form(request, context, add, change, form_url, obj)
+    def history_params(self, obj: TranslationCatalog) -> dict[str, str]:
+        return {"tenant": obj.tenant} if obj.tenant else {}
+
+    def history_versions(
+        self, key: str, params: Mapping[str, str]
+    ) -> QuerySet[TranslationCatalogVersion]:
+        return TranslationCatalogVersion.objects.filter(locale=key, tenant=params.get("tenant", ""))
+
+    def history_row(self, key: str, params: Mapping[str, str]) -> TranslationCatalog | None:
+        return TranslationCatalog.objects.filter(
+            locale=key, tenant=params.get("tenant", "")
+        ).first()
 
     def save_model(
         self, request: HttpRequest, obj: TranslationCatalog, form: Any, change: bool
     ) -> None:
         """Through the services: version N+1, written with the catalog."""
         saved, _ = catalog_put(
-            locale=obj.locale, messages=form.cleaned_data["messages"], actor=actor_of(request)
+            locale=obj.locale,
+            tenant=obj.tenant,
+            messages=form.cleaned_data["messages"],
+            actor=actor_of(request),
         )
         obj.pk, obj.version, obj.updated_at = saved.pk, saved.version, saved.updated_at
         obj._state.adding = False
 
     def delete_model(self, request: HttpRequest, obj: TranslationCatalog) -> None:
-        catalog_delete(locale=obj.locale, actor=actor_of(request))
+        catalog_delete(locale=obj.locale, tenant=obj.tenant, actor=actor_of(request))
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[TranslationCatalog]) -> None:
         for catalog in queryset:
-            catalog_delete(locale=catalog.locale, actor=actor_of(request))
-
-    def diff_view(self, request: HttpRequest, locale: str) -> HttpResponse:
-        """Two versions of `locale`'s catalog: ?a=<number>&b=<number> (default: the one before
-        the latest, and the latest). A deleted catalog's history stays comparable."""
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        versions = {v.number: v for v in TranslationCatalogVersion.objects.filter(locale=locale)}
-        if not versions:
-            raise Http404("no such catalog")
-        try:
-            new = int(request.GET.get("b") or max(versions))
-            old = int(request.GET.get("a") or max(new - 1, 1))
-        except ValueError as exc:
-            raise Http404("versions are numbers") from exc
-        if old not in versions or new not in versions:
-            raise Http404("no such version")
-        old, new = min(old, new), max(old, new)
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": TranslationCatalog._meta,
-            "title": f"{locale}: version {old} → version {new}",
-            "catalog": TranslationCatalog.objects.filter(locale=locale).first(),
-            "sides": [("From", versions[old]), ("To", versions[new])],
-            "diff": catalog_diff(
-                versions[old].messages,
-                versions[new].messages,
-                old_label=f"v{old}",
-                new_label=f"v{new}",
-            ),
-        }
-        return render(request, "admin/content/translationcatalog/diff.html", context)
+            catalog_delete(locale=catalog.locale, tenant=catalog.tenant, actor=actor_of(request))
 
 
 @admin.register(TranslationCatalogVersion)
-class TranslationCatalogVersionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    """Versions are append-only: shown, never edited; a deleted catalog's stay."""
-
-    list_display = ["locale", "number", "created_by", "created", "changes"]
-    list_filter = ["locale"]
-    fields = readonly_fields = ("locale", "number", "created_by", "created", "messages_json")
-    created = time_column("created_at", "When", ordering="id")
+class TranslationCatalogVersionAdmin(VersionListAdmin):
+    list_display = ["locale", "tenant", "number", "author", "created", "changes"]
+    list_filter = ["locale", "tenant"]
+    fields = readonly_fields = ("locale", "tenant", "number", "author", "created", "messages_json")
     messages_json = json_field("messages", "Messages")
 
-    @admin.display(description="Changes")
-    def changes(self, obj: TranslationCatalogVersion) -> str:
-        if obj.number == 1:
-            return "—"
-        url = reverse("admin:content_translationcatalog_diff", args=[obj.locale])
-        return format_html(
-            '<a href="{}?a={}&amp;b={}">from version {}</a>',
-            url,
-            obj.number - 1,
-            obj.number,
-            obj.number - 1,
-        )
+    def history_link(
+        self, version: TranslationCatalogVersion
+    ) -> tuple[type[TranslationCatalog], str, dict[str, str]]:
+        # A tenant's own catalog's versions; the shared one's link names none.
+        return TranslationCatalog, version.locale, {"tenant": version.tenant}

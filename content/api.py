@@ -4,41 +4,32 @@ rules are content/validation.py's, the writes content/services.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
-from django.db import transaction
 from django.urls import URLPattern, path
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
+    extend_schema_view,
 )
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
-from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from common.actors import actor_of
-from common.api_errors import not_found
-from common.http import (
-    DRY_RUN_PARAMETER,
-    NoFieldsSerializer,
-    StrictQueryParameters,
-    StrictSerializer,
-    dry_run_requested,
-    request_fields,
-)
+from common.http import DRY_RUN_PARAMETER, StrictSerializer
+from common.resource_api import ResourceListApi, VersionedResourceApi, versioned_resource_schema
 from common.scopes import ADMIN, Refused
 from content.models import TranslationCatalog
-from content.services import CatalogInvalid, catalog_delete, catalog_patch, catalog_put
+from content.services import catalog_delete, catalog_patch, catalog_put
+from tenants.api import TENANT_PARAMETER, tenant_requested
 from workflows.locales import LocaleInvalid, locale_canonical
 
 # Catalogs are the operator's, and every workflow's: a key limited to some may not touch them
-# (docs/security.md, "Keys limited to workflows"); admin keys cannot be limited anyway.
+# (docs/security/keys.md, "Keys limited to workflows"); admin keys cannot be limited anyway.
 CATALOG_LIMIT = Refused("read or change translation catalogs")
 
 
@@ -63,7 +54,7 @@ class CatalogOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TranslationCatalog
-        fields = ("locale", "messages", "version", "updated_by", "updated_at")
+        fields = ("locale", "tenant", "messages", "version", "updated_by", "updated_at")
 
 
 LOCALE_PARAMETER = OpenApiParameter(
@@ -88,50 +79,65 @@ def _locale(locale: str) -> str:
         raise ValidationError({"locale": [str(exc)]}) from exc
 
 
-def _invalid(exc: CatalogInvalid) -> ValidationError:
-    return ValidationError(exc.problems)
-
-
-class CatalogListApi(StrictQueryParameters, ListAPIView):
-    api_scopes = {"GET": ADMIN}
+@extend_schema_view(get=extend_schema(summary="List translation catalogs"))
+class CatalogListApi(ResourceListApi):
     workflow_limits = CATALOG_LIMIT
     serializer_class = CatalogOutputSerializer
-    queryset = TranslationCatalog.objects.order_by("locale")
+    query_parameters = {"GET": [TENANT_PARAMETER]}
 
-    @extend_schema(summary="List translation catalogs")
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
+    def get_queryset(self) -> Any:
+        # The shared catalogs, or a tenant's own (`?tenant=`).
+        tenant = tenant_requested(self.request)
+        return TranslationCatalog.objects.filter(tenant=tenant).order_by("locale")
 
 
-class CatalogDetailApi(StrictQueryParameters, APIView):
-    api_scopes = {"GET": ADMIN, "PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
-    workflow_limits = CATALOG_LIMIT
-    query_parameters = {"PUT": [DRY_RUN_PARAMETER], "PATCH": [DRY_RUN_PARAMETER]}
-
-    @extend_schema(
-        summary="Get a translation catalog",
-        responses=CatalogOutputSerializer,
-        parameters=[LOCALE_PARAMETER],
-    )
-    def get(self, request: Request, locale: str) -> Response:
-        catalog = TranslationCatalog.objects.filter(locale=_locale(locale)).first()
-        if catalog is None:
-            raise not_found("translation catalog", locale)
-        return Response(CatalogOutputSerializer(catalog).data)
-
-    @extend_schema(
-        summary="Create or replace a translation catalog",
-        request=CatalogInputSerializer,
-        responses={201: CatalogOutputSerializer, 200: CatalogOutputSerializer},
-        parameters=[LOCALE_PARAMETER],
-        examples=[OpenApiExample("French", value=EXAMPLE, request_only=True)],
-        description="201 created, 200 replaced, as a new version. A leaf that is neither a "
+@versioned_resource_schema(
+    noun="a translation catalog",
+    output=CatalogOutputSerializer,
+    input=CatalogInputSerializer,
+    parameters=[LOCALE_PARAMETER],
+    example=OpenApiExample("French", value=EXAMPLE, request_only=True),
+    put_description=(
+        "201 created, 200 replaced, as a new version. A leaf that is neither a "
         "string nor a plural object, a plural object without `other`, a string that does not "
         "parse as Liquid, a key with a `.`: 400 naming its path (`messages.cart.items`); "
-        "nothing is saved then. `?dry_run=true`: the same answer, nothing saved.",
-    )
-    def put(self, request: Request, locale: str) -> Response:
-        return _written(request, locale, catalog_put)
+        "nothing is saved then. `?dry_run=true`: the same answer, nothing saved. "
+        "`?tenant=<id>`: that tenant's own catalog of the locale, which its runs consult before "
+        "the shared one."
+    ),
+    delete_description=(
+        "204, recording a version without messages (its history stays); 404 "
+        "unknown. Runs whose keys were only in it fail on them from then on."
+    ),
+)
+class CatalogDetailApi(VersionedResourceApi):
+    api_scopes = {"GET": ADMIN, "PUT": ADMIN, "PATCH": ADMIN, "DELETE": ADMIN}
+    workflow_limits = CATALOG_LIMIT
+    query_parameters = {
+        "GET": [TENANT_PARAMETER],
+        "PUT": [DRY_RUN_PARAMETER, TENANT_PARAMETER],
+        "PATCH": [DRY_RUN_PARAMETER, TENANT_PARAMETER],
+        "DELETE": [TENANT_PARAMETER],
+    }
+    resource_name = "translation catalog"
+    lookup_url_kwarg = "locale"
+    input_serializer = CatalogInputSerializer
+    output_serializer = CatalogOutputSerializer
+
+    def resource_lookup(self, key: str) -> dict[str, Any]:
+        # An invalid locale is the 400 first, then an unknown `?tenant=`.
+        return {"locale": _locale(key), "tenant": tenant_requested(self.request)}
+
+    def resource_find(self, lookup: Mapping[str, Any]) -> TranslationCatalog | None:
+        return TranslationCatalog.objects.filter(**lookup).first()
+
+    def resource_put(
+        self, lookup: Mapping[str, Any], fields: Mapping[str, Any], actor: str
+    ) -> tuple[TranslationCatalog, bool]:
+        return catalog_put(messages=fields["messages"], actor=actor, **lookup)
+
+    def resource_delete(self, lookup: Mapping[str, Any], actor: str) -> bool:
+        return catalog_delete(actor=actor, **lookup)
 
     @extend_schema(
         summary="Change keys of a translation catalog",
@@ -143,45 +149,16 @@ class CatalogDetailApi(StrictQueryParameters, APIView):
         "400 as PUT; `?dry_run=true` as PUT.",
     )
     def patch(self, request: Request, locale: str) -> Response:
-        return _written(request, locale, catalog_patch)
-
-    @extend_schema(
-        summary="Delete a translation catalog",
-        request=None,
-        responses={204: None, 404: None},
-        parameters=[LOCALE_PARAMETER],
-        description="204, recording a version without messages (its history stays); 404 "
-        "unknown. Runs whose keys were only in it fail on them from then on.",
-    )
-    def delete(self, request: Request, locale: str) -> Response:
-        tag = _locale(locale)
-        request_fields(request, NoFieldsSerializer)
-        if not catalog_delete(locale=tag, actor=actor_of(request)):
-            raise not_found("translation catalog", locale)
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        return self.written(
+            request,
+            locale,
+            lambda lookup, fields, actor: catalog_patch(
+                messages=fields["messages"], actor=actor, **lookup
+            ),
+        )
 
 
 urlpatterns: list[URLPattern] = [
     path("translations/", CatalogListApi.as_view(), name="translation-list"),
     path("translations/<str:locale>/", CatalogDetailApi.as_view(), name="translation-detail"),
 ]
-
-
-def _written(request: Request, locale: str, write: Callable[..., tuple[Any, bool]]) -> Response:
-    """A PUT's or PATCH's answer: the catalog as `write` leaves it (201 created, 200 changed),
-    or the 400 naming the path of what it refused (nothing saved). With `?dry_run=true` the
-    same answer, the write rolled back (`notiflow workflows validate|diff` ask it)."""
-    tag = _locale(locale)  # an invalid locale is the 400 first
-    fields = request_fields(request, CatalogInputSerializer)
-    dry_run = dry_run_requested(request)
-    try:
-        with transaction.atomic():
-            catalog, created = write(
-                locale=tag, messages=fields["messages"], actor=actor_of(request)
-            )
-            if dry_run:
-                transaction.set_rollback(True)
-    except CatalogInvalid as exc:
-        raise _invalid(exc) from exc
-    code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-    return Response(CatalogOutputSerializer(catalog).data, status=code)

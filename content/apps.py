@@ -8,7 +8,7 @@ class ContentConfig(AppConfig):
     through workflows.hooks.CATALOG_MESSAGE, which this app fills."""
 
     name = "content"
-    verbose_name = "Content: translations"
+    verbose_name = "Content: translations and layouts"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

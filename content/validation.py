@@ -1,11 +1,16 @@
-"""What a translation catalog may hold (docs/translations.md): the one home of its rules, which
-the API and the services apply. Pure: each problem is returned by its path (`messages.cart.items`).
+"""What a translation catalog, a layout and a partial may hold (docs/translations.md,
+docs/layouts.md): the one home of their rules, which the API, the admin and the services
+apply. Pure: each problem is returned by its path (`messages.cart.items`, `html`).
 
 A catalog's `messages` is an object of keys; each value is a message (a string that parses as
 Liquid), a plural object (an object whose keys are all CLDR plural categories, `zero`, `one`,
 `two`, `few`, `many`, `other`, which must have `other`, each a message), or an object of more
 keys. A key is not empty and has no `.` (keys nest; `welcome.subject` is how a template names
 `{"welcome": {"subject": …}}`).
+
+A layout's `html` holds `{{ content }}` exactly once and parses as Liquid; its `text` too, when it
+has one. A partial's `content` parses. Which partials they render is not checked here (a partial
+may be pushed before the one it renders): a workflow's templates are, when it is saved.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 
+from workflows.layouts import KEY_PATTERN, KEY_RULE, content_slots
 from workflows.locales import PLURAL_CATEGORIES
 from workflows.templating import TemplateError, template_check
 
@@ -114,3 +120,48 @@ def messages_merged(stored: dict[str, Any], patch: dict[str, Any]) -> dict[str, 
         else:
             merged[key] = value
     return merged
+
+
+def _template_problem(source: Any, where: str, problems: dict[str, list[str]]) -> bool:
+    """Whether `source` is a template that may be stored, else its problem noted at `where`."""
+    if not isinstance(source, str):
+        problems[where] = ["must be a string (a Liquid template)"]
+        return False
+    before = len(problems)
+    _check_message(source, where, problems)
+    return len(problems) == before
+
+
+def layout_problems(fields: dict[str, Any]) -> dict[str, list[str]]:
+    """Every problem of a layout's `name`, `html` and `text` by its field; none when it may be
+    stored. `html` holds `{{ content }}` exactly once and parses; `text`, when not empty, too."""
+    problems: dict[str, list[str]] = {}
+    name = fields.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems["name"] = ["is required: a non-empty string"]
+    elif len(name) > 200:
+        problems["name"] = ["is over 200 characters"]
+    for field, required in (("html", True), ("text", False)):
+        source = fields.get(field, "")
+        if not required and source in (None, ""):
+            continue
+        if not _template_problem(source, field, problems):
+            continue
+        if (slots := content_slots(source)) != 1:
+            problems[field] = [
+                f"must hold {{{{ content }}}} exactly once (where the message goes), not {slots} "
+                "times"
+            ]
+    return problems
+
+
+def partial_problems(fields: dict[str, Any]) -> dict[str, list[str]]:
+    """Every problem of a partial's `content` by its field; none when it may be stored."""
+    problems: dict[str, list[str]] = {}
+    _template_problem(fields.get("content"), "content", problems)
+    return problems
+
+
+def key_problem(key: str) -> dict[str, list[str]]:
+    """A layout's or a partial's key that is not one: the problem, named `key`."""
+    return {} if KEY_PATTERN.match(key) else {"key": [f"must be {KEY_RULE}"]}

@@ -11,9 +11,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+import content.selectors
 import content.services
 from content.selectors import CATALOGS, RECHECK_SECONDS, _Catalogs, catalog_message
 from content.services import catalog_delete, catalog_put
+from workflows.translation import message_lookup
 
 # A locale of its own: these tests commit (their versions, append-only, stay behind).
 LOCALE = "kw"
@@ -73,3 +75,20 @@ def test_between_checks_translating_costs_no_statement_and_a_check_one(committed
     with CaptureQueriesContext(connection) as queries:
         assert catalog_message(LOCALE, "hi") == "one"
     assert len(queries) == 1  # the largest version id: unchanged, nothing reloaded
+
+
+def test_a_key_the_copy_lacks_is_asked_for_again_at_once(committed, monkeypatch):
+    """A workflow triggered right after its catalog was made elsewhere renders (the `t` filter
+    asks again before failing: workflows.hooks.CATALOG_RECHECK), with checks otherwise an hour
+    apart."""
+    another_process_puts({"hi": "one"})
+    assert message_lookup("hi", (LOCALE,)) == (LOCALE, "one")
+    monkeypatch.setattr(content.selectors, "RECHECK_SECONDS", 3600)
+    monkeypatch.setattr(CATALOGS, "_recheck", 3600)
+
+    another_process_puts({"hi": "one", "new": "two"})
+    assert catalog_message(LOCALE, "new") is None  # this process's copy is older than the change
+    assert message_lookup("new", (LOCALE,)) == (LOCALE, "two")
+    with CaptureQueriesContext(connection) as queries:
+        assert message_lookup("hi", (LOCALE,)) == (LOCALE, "one")
+    assert len(queries) == 0  # a key found asks nothing

@@ -1,4 +1,4 @@
-"""The translation catalogs' API (docs/translations.md, docs/design.md "HTTP API"): PUT replaces,
+"""The translation catalogs' API (docs/translations.md, docs/design/api.md "HTTP API"): PUT replaces,
 PATCH merges, DELETE removes, each change a version with who and when; strict input, every bad
 input a 400 naming its path and saving nothing; admin keys only."""
 
