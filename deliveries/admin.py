@@ -1,5 +1,5 @@
 """Deliveries in the admin: what providers reported (read-only, as they wrote it) and the
-suppression list, which operators add to and remove from (docs/design.md, "Deliveries")."""
+suppression list, which operators add to and remove from (docs/design/deliveries.md, "Deliveries")."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ class DeliveryEventAdmin(ProviderReportAdmin):
 
 @admin.register(UnmatchedReport)
 class UnmatchedReportAdmin(ProviderReportAdmin):
-    """Reports that named a send but not its provider or recipient (docs/security.md, "Provider
+    """Reports that named a send but not its provider or recipient (docs/security/providers.md, "Provider
     reports"): what was tried, for the operator to look into."""
 
     list_display = ["received", "reporter", "event", "recipient", "reason", "trigger_id"]

@@ -1,4 +1,4 @@
-"""REST endpoints of deliveries (docs/design.md, HTTP API): the suppression list, and what providers
+"""REST endpoints of deliveries (docs/design/api.md, HTTP API): the suppression list, and what providers
 reported about a trigger's messages. Views parse and translate; the rules are in the services."""
 
 from __future__ import annotations

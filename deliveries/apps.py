@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class DeliveriesConfig(AppConfig):
     """What happens to a message after its provider accepted it: delivery status callbacks,
-    suppression, one-click unsubscribe (docs/design.md, "Deliveries")."""
+    suppression, one-click unsubscribe (docs/design/deliveries.md, "Deliveries")."""
 
     name = "deliveries"
     verbose_name = "Deliveries and suppression"

@@ -1,4 +1,4 @@
-"""A person's side of "why didn't they get it?" (docs/design.md, "Explaining a run"): the dry run
+"""A person's side of "why didn't they get it?" (docs/design/deliveries.md, "Explaining a run"): the dry run
 (what each sending node of a workflow's current version would do if it were triggered for them
 now) and their timeline (their recent runs, each message's recorded decision and delivery state).
 
@@ -9,7 +9,8 @@ rules the send path asks, in the same order (preferences, address, suppression, 
 workers.services.send), through the same functions and sentences (workflows.decisions), and
 writes nothing: no run, no ledger row, no cap counted. Its windows are asked with the person's
 time zone and an empty payload; an address that the trigger's payload gives cannot be known
-before the trigger, and it says so.
+before the trigger, and it says so. A send that would go out now inside the person's quiet hours
+says `deferred` with their end, as the send path would hold it (with the workflow's priority).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from deliveries.suppression import Suppressed, suppressed_among, suppression_ski
 from inbox.models import InboxMessage
 from recipients.preferences import send_decision
 from recipients.selectors import RunRecipient, recipient_for_run
+from tenants.selectors import tenant_scope
 from triggers.models import TriggerInstance
 from workers.models import SendLedger, StepExecutionLog
 from workers.providers import ProviderConfigError, channel_providers, provider_for_attempt
@@ -42,24 +44,36 @@ from workflows.definition import MARKETING
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES
 from workflows.nodes.timing import TimingType
+from workflows.quiet_hours import quiet_hours_hold, run_urgent
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
-from workflows.semantics import MissingAddress, RenderError, execution_context
+from workflows.semantics import MissingAddress, RenderError, execution_context, workflow_context
 from workflows.templating import TemplateError
 
 
-def recipient_dry_run(recipient_key: str, workflow: Workflow, *, now: datetime) -> dict[str, Any]:
+def recipient_dry_run(
+    recipient_key: str, workflow: Workflow, *, now: datetime, tenant: str = ""
+) -> dict[str, Any]:
     """What each sending node of `workflow`'s current version would decide for the person now,
     in the definition's order: {"node", "type", "channel", "decision", "reason", "rule",
-    "evidence"}."""
+    "evidence"}. For a run of `tenant` (an existing tenant's id), as a run of it would: the
+    person's preferences for it and its defaults decide, its `tenant.*`, default locale and
+    catalogs render (tenants.selectors.tenant_scope, the engine's)."""
     compiled = workflow_version_compiled(workflow.current_version_id)
-    person = recipient_for_run(recipient_key, category=compiled.preference_category)
+    person = recipient_for_run(recipient_key, category=compiled.preference_category, tenant=tenant)
     context = execution_context(
         recipient=person.context,
         payload={},
         vars={},
         trigger={"id": "", "idempotency_key": "", "created_at": now.isoformat()},
-        workflow={"key": workflow.key, "name": workflow.name, "version": compiled.number},
+        workflow=workflow_context(
+            key=workflow.key,
+            name=workflow.name,
+            version=compiled.number,
+            default_layout=compiled.default_layout,
+        ),
         now=now,
+        default_locale=compiled.default_locale,
+        **tenant_scope(tenant),
     )
     nodes = []
     for node in compiled.nodes.values():
@@ -68,10 +82,13 @@ def recipient_dry_run(recipient_key: str, workflow: Workflow, *, now: datetime) 
         if not channel:
             continue
         decided = _node_decision(compiled, node, channel_spec(channel), person, context, now)
+        if decided["decision"] == SENT and kind is not None and kind.sends:
+            decided = _quiet(decided, workflow, compiled, person, channel_spec(channel), now)
         nodes.append({"node": node["id"], "type": node["type"], "channel": channel, **decided})
     return {
         "recipient": recipient_key,
         "workflow": workflow.key,
+        "tenant": tenant,
         "version": compiled.number,
         "at": now,
         "nodes": nodes,
@@ -109,6 +126,30 @@ def _node_decision(
         return went.as_json()
     reason = f"{went.reason}, first {held.reason[0].lower()}{held.reason[1:]}"
     return StepDecision(DEFERRED, reason, held.rule, {**went.evidence, **held.evidence}).as_json()
+
+
+def _quiet(
+    decided: dict[str, Any],
+    workflow: Workflow,
+    compiled: CompiledWorkflow,
+    person: RunRecipient,
+    spec: ChannelSpec,
+    now: datetime,
+) -> dict[str, Any]:
+    """A send that would go out now, held instead by the person's quiet hours (the send path's
+    rule, workers.services.send, with the workflow's priority: a trigger may set another)."""
+    if not person.found or run_urgent(required=compiled.required, priority=workflow.priority):
+        return decided
+    hold = quiet_hours_hold(
+        person.context.get("quiet_hours"),
+        timezone=str(person.context.get("timezone") or ""),
+        now=now,
+        who=person.who,
+        label=spec.label,
+    )
+    if hold is None:
+        return decided
+    return hold.decision.as_json() | {"evidence": {**decided["evidence"], **hold.decision.evidence}}
 
 
 def _address(

@@ -1,7 +1,7 @@
-"""`GET /api/recipients/<id>/explain/?workflow=` (a person's dry run) and
-`GET /api/recipients/<id>/timeline/?since=` (their recent runs and each message's decision and
-delivery state): deliveries.explain. Each needs what reading the person needs: `trigger`, and a
-key limited to workflows is refused, as it is the person's profile (docs/security.md)."""
+"""`GET /api/recipients/<id>/explain/?workflow=&tenant=` (a person's dry run, of a run for a tenant
+or for none) and `GET /api/recipients/<id>/timeline/?since=` (their recent runs and each
+message's decision and delivery state): deliveries.explain. Each needs what reading the person needs: `trigger`, and a
+key limited to workflows is refused, as it is the person's profile (docs/security/content.md)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ from common.http import StrictQueryParameters
 from common.scopes import TRIGGER, Refused
 from deliveries.explain import recipient_dry_run, recipient_runs, runs_messages
 from recipients.models import Recipient
+from tenants.api import tenant_requested
+from tenants.models import TENANT_ID_MAX_LENGTH
 from triggers.models import TriggerInstance, TriggerStatus
 from workflows.channels import channel_names
 from workflows.decisions import DECISIONS
@@ -46,6 +48,9 @@ class DryRunNodeSerializer(serializers.Serializer):
 class DryRunSerializer(serializers.Serializer):
     recipient = serializers.CharField()
     workflow = serializers.CharField()
+    tenant = serializers.CharField(
+        allow_blank=True, help_text="the tenant of the run asked about; empty: none"
+    )
     version = serializers.IntegerField(help_text="the workflow's current version, asked")
     at = serializers.DateTimeField(help_text="the moment asked about (now)")
     nodes = DryRunNodeSerializer(many=True, help_text="each sending node, in definition order")
@@ -61,7 +66,14 @@ class RecipientExplainApi(StrictQueryParameters, APIView):
                 {"type": "string", "minLength": 1},
                 required=True,
                 description="the workflow whose current version is asked",
-            )
+            ),
+            OpenApiParameter(
+                "tenant",
+                {"type": "string", "minLength": 1, "maxLength": TENANT_ID_MAX_LENGTH},
+                description="as a run for this tenant would decide and render (the person's "
+                "preferences for it, its defaults, `tenant.*`, its locale and catalogs: "
+                "docs/tenants.md); an unknown one is a 400 naming `tenant`",
+            ),
         ]
     }
 
@@ -73,11 +85,12 @@ class RecipientExplainApi(StrictQueryParameters, APIView):
         key = request.query_params.get("workflow")
         if not key:
             raise ValidationError({"workflow": ["required: the workflow to dry-run"]})
+        tenant = tenant_requested(request)
         person = found_or_404(Recipient, "recipient", pk=recipient_id)
         workflow = Workflow.objects.filter(key=key, current_version__isnull=False).first()
         if workflow is None:
             raise not_found("workflow", key)
-        answer = recipient_dry_run(person.key, workflow, now=timezone.now())
+        answer = recipient_dry_run(person.key, workflow, now=timezone.now(), tenant=tenant)
         return Response(DryRunSerializer(answer).data)
 
 

@@ -1,4 +1,4 @@
-"""Delivery events: what providers report about messages they accepted (docs/design.md,
+"""Delivery events: what providers report about messages they accepted (docs/design/deliveries.md,
 "Deliveries"). Append-only, like the other logs (rule 8). And the suppression list those reports,
 unsubscribes and operators add to, which the engine checks before every send."""
 
@@ -62,7 +62,7 @@ SHOWN_FIELDS = (
 class UnmatchedReport(models.Model):
     """A provider's report that named a send but changed nothing, because its provider is not
     the one that accepted the send, or its recipient is not one the send went to (a forged or
-    misrouted report: docs/security.md, "Provider reports"). Kept for the operator, stored once.
+    misrouted report: docs/security/providers.md, "Provider reports"). Kept for the operator, stored once.
     """
 
     trigger_id = models.UUIDField()
@@ -126,3 +126,76 @@ class Suppression(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel}:{self.recipient} ({self.scope}, {self.reason})"
+
+
+class FunnelCount(models.Model):
+    """The engagement funnel's rollup (docs/funnel.md): how many of a workflow's messages, by
+    node and channel, came to each outcome (the step's decision `sent`, `skipped`, `failed`;
+    the provider's first `delivered`, `opened`, `clicked`, `bounced`, `complained`,
+    `unsubscribed` of each message), per hour the send began (UTC).
+
+    Kept by PostgreSQL: the reports and the inbox's marks by row triggers on their inserts
+    (delivery_event, inbox_message: deliveries migrations 0006 and 0007), the steps' decisions
+    by the funnel's sweep, which rolls up the step logs behind a watermark (FunnelSweep,
+    migration 0008); never written by Python. `slot` spreads one hour's counter over rows (the
+    writing connection's pid modulo 16; the sweep, one writer, writes 0), so concurrent writers
+    do not queue on one row lock; a read sums the slots. The rows hold no person and stay when
+    retention purges the runs they count.
+    """
+
+    # Indexed by funnel_count_once, which leads with it.
+    workflow = models.ForeignKey(
+        "workflows.Workflow", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    hour = models.DateTimeField()
+    node_id = models.CharField(max_length=100)
+    channel = models.CharField(max_length=16)
+    outcome = models.CharField(max_length=16)
+    # The run's tenant once runs have one (issue 48 §3): '' until then, so that a tenant's funnel
+    # is a filter on this column, not a new table.
+    tenant = models.CharField(max_length=100, blank=True, db_default="")
+    slot = models.SmallIntegerField()
+    count = models.BigIntegerField()
+
+    class Meta:
+        db_table = "funnel_count"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["workflow", "hour", "node_id", "channel", "outcome", "tenant", "slot"],
+                name="funnel_count_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.workflow_id}/{self.node_id} {self.outcome} {self.hour:%Y-%m-%d %H}h"
+
+
+class TransactionIdField(models.Field):
+    """PostgreSQL's `xid8`: a transaction's 64-bit id (`pg_current_xact_id()`), which never
+    wraps around. Read as an int."""
+
+    def db_type(self, connection: object) -> str:
+        return "xid8"
+
+    def from_db_value(self, value: object, expression: object, connection: object) -> int | None:
+        return None if value is None else int(str(value))
+
+
+class FunnelSweep(models.Model):
+    """The funnel sweep's watermark, one row (docs/funnel.md, "How it stays fast"): every step
+    log whose transaction id (`step_log.txid`, a column PostgreSQL fills and Django does not
+    read) is below `swept_below` is counted in `funnel_count`, and none at or above it. The
+    sweep (`notiflow_funnel_sweep_v1`, deliveries migration 0008) counts the step logs between
+    the mark and the oldest transaction still running, and moves the mark there, in one
+    transaction."""
+
+    id = models.SmallIntegerField(primary_key=True, default=1)
+    swept_below = TransactionIdField()
+    swept_at = models.DateTimeField(null=True)
+
+    class Meta:
+        db_table = "funnel_sweep"
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="funnel_sweep_one")]
+
+    def __str__(self) -> str:
+        return f"funnel swept below {self.swept_below}"

@@ -1,4 +1,4 @@
-"""The hosted preference page (docs/design.md, "Preferences"; docs/security.md, "The preference
+"""The hosted preference page (docs/design/recipients.md, "Preferences"; docs/security/recipients.md, "The preference
 page"): where `{{ preferences_url }}` leads.
 
 The URL carries a signed, expiring token naming one person (recipients/preferences.py); it is the
@@ -11,7 +11,9 @@ session cookie), and this page has none; a forger who could make the POST would 
 the token, with which they could change the same switches directly. The form says which
 switches it showed (`shown`), so that a category received since the page was loaded is not
 turned off by a box the person never saw; and only the boxes the person changed are stored, so
-the others keep following the category's defaults.
+the others keep following the category's defaults. Below the switches, the person's quiet hours
+(docs/quiet-hours.md): two times and the days, saved as PATCH saves them, only when the form
+showed them (`quiet_shown`).
 """
 
 from __future__ import annotations
@@ -34,9 +36,12 @@ from recipients.preferences import (
     preference_resolve,
     preferences_token_read,
 )
+from recipients.services import Profile, recipients_upsert
 from triggers.models import TriggerInstance
 from workflows.definition import preference_category_of, required_of
 from workflows.models import WorkflowVersion
+from workflows.quiet_hours import quiet_hours_problems
+from workflows.timing import WEEKDAYS
 
 logger = logging.getLogger(__name__)
 
@@ -133,6 +138,36 @@ def _switches_changed(request: HttpRequest, recipient: Recipient) -> dict[str, d
     return switches
 
 
+def _quiet_hours_posted(request: HttpRequest) -> tuple[dict[str, object] | None, str]:
+    """The quiet hours the form sent ({} for none: both times empty) and "", or None and why
+    they were refused; None and "" when the form did not show them."""
+    if request.POST.get("quiet_shown") != "1":
+        return None, ""
+    start, end = request.POST.get("quiet_start", ""), request.POST.get("quiet_end", "")
+    if not start and not end:
+        return {}, ""
+    days = [day for day in WEEKDAYS if day in request.POST.getlist("quiet_days")]
+    quiet: dict[str, object] = {"start": start[:5], "end": end[:5]}
+    if days and len(days) < len(WEEKDAYS):  # none or all ticked: every day
+        quiet["days"] = days
+    problems = quiet_hours_problems(quiet)
+    if problems:
+        name, message = problems[0]
+        return None, f"Quiet hours not saved: {name or 'they'} {message}"
+    return quiet, ""
+
+
+def _quiet_hours_shown(recipient: Recipient) -> dict[str, object]:
+    quiet = recipient.quiet_hours or {}
+    days = quiet.get("days") or []
+    return {
+        "start": quiet.get("start", ""),
+        "end": quiet.get("end", ""),
+        "days": [(day, day.capitalize(), day in days) for day in WEEKDAYS],
+        "timezone": recipient.timezone or "",
+    }
+
+
 def _page(request: HttpRequest, status: int, title: str, **extra: object) -> HttpResponse:
     response = render(
         request, "deliveries/preferences.html", {"title": title, **extra}, status=status
@@ -155,10 +190,14 @@ def preferences_page(request: HttpRequest, token: str) -> HttpResponse:
     recipient = Recipient.objects.filter(key=key).first()
     if recipient is None:
         return _page(request, 404, "Nothing to manage here", message="We hold no profile for you.")
-    saved = False
+    saved, refused = False, ""
     if request.method == "POST":
-        changed = _switches_changed(request, recipient)
-        saved = category_switches_set(key, changed) if changed else True
+        quiet, refused = _quiet_hours_posted(request)
+        changed = _switches_changed(request, recipient) if not refused else {}
+        # A form whose quiet hours are refused saves nothing: the page says why.
+        saved = not refused and (category_switches_set(key, changed) if changed else True)
+        if saved and quiet is not None and quiet != (recipient.quiet_hours or {}):
+            recipients_upsert([Profile(key=key, fields={"quiet_hours": quiet})], merge=True)
         if saved:
             logger.info("preferences of %s saved through their page", key)
             recipient.refresh_from_db()
@@ -168,5 +207,7 @@ def preferences_page(request: HttpRequest, token: str) -> HttpResponse:
         "Your notification preferences",
         rows=_rows(recipient),
         saved=saved,
+        refused=refused,
+        quiet=_quiet_hours_shown(recipient),
         name=recipient.name,
     )

@@ -1,4 +1,4 @@
-"""anymail's tracking signal (docs/design.md, "Deliveries"): every ESP's webhook view, once it has
+"""anymail's tracking signal (docs/design/deliveries.md, "Deliveries"): every ESP's webhook view, once it has
 checked its caller, sends a normalised AnymailTrackingEvent; this turns it into a Report, which
 the configured providers that send through that ESP may have made (deliveries/tracking.py)."""
 

@@ -1,4 +1,4 @@
-"""Reads of delivery events (docs/design.md, "Deliveries")."""
+"""Reads of delivery events (docs/design/deliveries.md, "Deliveries")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Recording what providers report (docs/design.md, "Deliveries"): find the send a report is
+"""Recording what providers report (docs/design/deliveries.md, "Deliveries"): find the send a report is
 about, check that its provider accepted that send and that its recipient is one the send went to,
 store it once, suppress the recipient after bad news, and announce it (rule 10), all in one
 transaction. The anymail receiver and the Twilio view only translate their provider's words."""
@@ -16,8 +16,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
+from common.metrics import delivery_event_observe
 from deliveries.models import DeliveryEvent, SuppressionReason, SuppressionScope, UnmatchedReport
 from deliveries.suppression import Unsubscribing, recipient_normalise, suppression_add
 from events import catalog as events
@@ -99,7 +101,9 @@ class Report:
 def send_of(report: Report) -> SendLedger | None:
     """The send a report is about: by the provider's message id (recorded when it accepted the
     message), else by the idempotency key it echoed, else by the Message-ID."""
-    sends = SendLedger.objects.only("trigger_id", "node_id", "channel", "provider", "result")
+    sends = SendLedger.objects.only(
+        "trigger_id", "node_id", "channel", "provider", "result"
+    ).annotate(workflow_key=F("trigger__workflow__key"))
     if report.provider_message_id:
         found = sends.filter(provider_message_id=report.provider_message_id).first()
         if found:
@@ -182,6 +186,13 @@ def delivery_record(report: Report) -> DeliveryEvent | None:
                 )
             if kind := ANNOUNCED.get(report.event):
                 _announce(kind, row)
+            # The workflow's key comes with the send (send_of's annotation): no query more.
+            workflow = str(getattr(send, "workflow_key", ""))
+            transaction.on_commit(
+                lambda: delivery_event_observe(
+                    workflow=workflow, channel=row.channel, event=row.event
+                )
+            )
     # Committed, then posted: a run waiting for this message's state resumes (waits/). A
     # redelivered report changes nothing but posts again: the post is idempotent and resumes
     # what the first may have missed (its process died after the commit).
@@ -203,7 +214,7 @@ def unsubscribe_record(*, unsubscribing: Unsubscribing) -> bool:
     transaction, and once however often the link is posted (the suppression is added again if
     an operator removed it meanwhile). When that send was of a run for a recipient, their
     preference page's switch lands too: its workflow's category turned off on the channel
-    (docs/design.md, "Preferences"). Whether the suppression is new."""
+    (docs/design/recipients.md, "Preferences"). Whether the suppression is new."""
     channel, recipient, key = unsubscribing
     report = Report(
         provider=ONE_CLICK,

@@ -1,4 +1,4 @@
-"""Amazon SNS message signatures, for Amazon SES's reports (docs/security.md, "Provider reports").
+"""Amazon SNS message signatures, for Amazon SES's reports (docs/security/providers.md, "Provider reports").
 
 django-anymail 15 checks the basic auth of an SNS post but not SNS's own signature (its source:
 "Future: Verify SNS message signature"). This checks it as AWS documents it

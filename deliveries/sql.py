@@ -27,7 +27,7 @@ WHERE channel = %(sup_channel)s LIMIT %(sup_limit)s
 """  # noqa: S608 (names from the models, values as parameters)
 
 # The latest state of each of a run's messages, by step (the `when` context's
-# `steps.<id>.delivery`, docs/design.md "Waiting for events"): the newest provider report about
+# `steps.<id>.delivery`, docs/design/waits.md "Waiting for events"): the newest provider report about
 # it, else the inbox's seen/read for an in-app message, else the send ledger's status; "" for a
 # step that sent nothing. Read only for a workflow whose conditions read `steps`. Reports stay
 # while the run lives (they leave with it: deliveries migration 0002), so a condition never

@@ -1,4 +1,4 @@
-"""The suppression list (docs/design.md, "Deliveries"): recipients that no send may reach, checked
+"""The suppression list (docs/design/deliveries.md, "Deliveries"): recipients that no send may reach, checked
 before every provider call. Delivery events, one-click unsubscribes and operators add to it
 (deliveries/); only operators remove from it."""
 
@@ -168,7 +168,7 @@ SUPPRESSIONS = SuppressionCache(limit=settings.NOTIFLOW_SUPPRESSION_CACHE_ROWS)
 
 
 # Which rule makes a send whose every recipient is suppressed a *skip* (the node is skipped, the
-# run goes on) rather than a failure (docs/design.md, "Suppression and unsubscribe"). The one home
+# run goes on) rather than a failure (docs/design/deliveries.md, "Suppression and unsubscribe"). The one home
 # of that decision; the step log and `message.skipped` name the rule that decided.
 RULE_MARKETING = "marketing"  # a marketing send: any suppression skips it
 RULE_OPT_OUT = "opt-out"  # the recipient unsubscribed, or an operator suppressed them by hand
@@ -233,7 +233,7 @@ def suppression_screen(
 ) -> tuple[Rendered, list[str]]:
     """The send's rendered fields without its suppressed recipients, and those left out; raises
     Suppressed when none is left, saying whether that skips the send or fails it. Several email recipients of whom some are suppressed: the
-    message goes to the others (docs/design.md, "Suppression and unsubscribe"). With the list's
+    message goes to the others (docs/design/deliveries.md, "Suppression and unsubscribe"). With the list's
     `generation` (the claim's), checked against this process's copy (SuppressionCache)."""
     channel = str(NODE_TYPES[str(node["type"])].channel)  # the channel the node's type sends on
     recipients = recipients_of(node, rendered)

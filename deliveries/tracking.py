@@ -1,4 +1,4 @@
-"""anymail's tracking webhooks, as Notiflow mounts them (docs/security.md, "Provider reports").
+"""anymail's tracking webhooks, as Notiflow mounts them (docs/security/providers.md, "Provider reports").
 
 `/deliveries/anymail/<esp>/tracking/` serves anymail's own tracking view of that ESP (the paths
 of anymail.urls; no inbound view), and only:
@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 
 # The anymail settings (ANYMAIL_<ESP>_<NAME>) of the ESPs whose webhooks anymail verifies a
 # signature of (django-anymail 15): required here, so every such report is verified. The others
-# have anymail's basic auth only (docs/security.md lists them and what else to do).
+# have anymail's basic auth only (docs/security/providers.md lists them and what else to do).
 SIGNING = {
     "Mailgun": "WEBHOOK_SIGNING_KEY",
     "MailerSend": "SIGNING_SECRET",

@@ -1,4 +1,4 @@
-"""Twilio's StatusCallback for SMS (docs/design.md, "Deliveries"; docs/security.md).
+"""Twilio's StatusCallback for SMS (docs/design/deliveries.md, "Deliveries"; docs/security/providers.md).
 
 Twilio signs each callback (X-Twilio-Signature: HMAC-SHA1 of the URL it called and the POST
 parameters, keyed by the account's auth token); `twilio.request_validator.RequestValidator`

@@ -1,6 +1,6 @@
 """The endpoints providers call (tracking webhooks, status callbacks) and the one-click
 unsubscribe and the preference page, outside /api/ and its API keys: each checks its caller its own way
-(docs/security.md)."""
+(docs/security/providers.md)."""
 
 from django.urls import URLPattern, URLResolver, path
 

@@ -1,4 +1,4 @@
-"""One-click unsubscribe (RFC 8058; docs/design.md, "Suppression and unsubscribe").
+"""One-click unsubscribe (RFC 8058; docs/design/deliveries.md, "Suppression and unsubscribe").
 
 A marketing email's `List-Unsubscribe` URL carries a signed, expiring token naming its recipient
 (deliveries/suppression.py). A POST to it, which mail clients send with the body

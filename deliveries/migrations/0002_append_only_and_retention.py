@@ -1,4 +1,4 @@
-"""Delivery events are append-only (docs/design.md, rule 8), and leave with their trigger.
+"""Delivery events are append-only (docs/design/rules.md, rule 8), and leave with their trigger.
 
 The guard is the one every log uses (`notiflow_append_only()`, triggers 0007): no UPDATE, no
 TRUNCATE, DELETE only by `notiflow_retention`. The retention functions (workers 0005, 0006) delete

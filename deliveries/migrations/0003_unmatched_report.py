@@ -1,4 +1,4 @@
-"""Reports that named a send but not its provider or recipient (docs/security.md, "Provider
+"""Reports that named a send but not its provider or recipient (docs/security/providers.md, "Provider
 reports"): stored apart, and purged with their trigger like delivery events (0002)."""
 
 import django.db.models.functions.datetime

@@ -30,11 +30,15 @@ pytestmark = pytest.mark.e2e
 def test_one_click_unsubscribe_skips_marketing_mail_only_and_the_run_completes(
     e2e, api, receiver, smtp_server
 ):
-    _, path_hooks = endpoint_on(receiver, events=["message.skipped", "message.unsubscribed"])
     news = WorkflowFactory(
         definition={**chain(email_node("mail"), sms_node("text")), "category": "marketing"}
     )
     receipts = WorkflowFactory(definition=chain(email_node("mail")))
+    _, path_hooks = endpoint_on(
+        receiver,
+        events=["message.skipped", "message.unsubscribed"],
+        workflows=[news.key, receipts.key],
+    )
     address = f"ok-{unique('reader')}@example.com"
     payload = {"email": address, "name": "Ada", "phone": "+15550142"}
 
@@ -125,8 +129,8 @@ def sendgrid_web(stack: Stack):
 def test_a_providers_report_reaches_the_trigger_and_its_subscribers(
     e2e, api, receiver, smtp_server, sendgrid_web
 ):
-    _, path = endpoint_on(receiver, events=["message.delivered"])
     workflow = WorkflowFactory(definition=chain(email_node("mail")))
+    _, path = endpoint_on(receiver, events=["message.delivered"], workflows=[workflow.key])
     address = f"ok-{unique('tracked')}@example.com"
     trigger_id = fire(api, workflow, {"email": address, "name": "Ada"})
     assert wait_terminal(trigger_id).status == "completed"

@@ -1,4 +1,4 @@
-"""Explaining a run end to end (docs/design.md, "Explaining a run"): on the stack's real worker a
+"""Explaining a run end to end (docs/design/deliveries.md, "Explaining a run"): on the stack's real worker a
 person's preference skips an email, and `GET /api/triggers/<id>/explain/` (through gunicorn)
 says so in words, naming the preference; in a real browser, the run page shows that story and
 the person's page its "Why?" panel, the dry run of a chosen workflow. Screenshots land in

@@ -1,4 +1,4 @@
-"""A person's side of "why didn't they get it?" (docs/design.md, "Explaining a run"):
+"""A person's side of "why didn't they get it?" (docs/design/deliveries.md, "Explaining a run"):
 `GET /api/recipients/<id>/explain/?workflow=` dry-runs each sending node of the workflow's
 current version for them now, with the send path's own rules and sentences (preference,
 address, suppression, send cap, a closed window first) and creating nothing;

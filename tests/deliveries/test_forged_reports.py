@@ -1,4 +1,4 @@
-"""Forged and misrouted provider reports (docs/security.md, "Provider reports"; issue 31): a
+"""Forged and misrouted provider reports (docs/security/providers.md, "Provider reports"; issue 31): a
 report changes state only for a recipient its send went to, and only when its provider accepted
 that send (else it is stored as an unmatched report and logged); only the tracking webhooks of
 configured ESPs are served, with their signature where the ESP signs; a stranger's request is a

@@ -1,4 +1,4 @@
-"""The hosted preference page (docs/design.md, "Preferences"; docs/security.md): its signed link
+"""The hosted preference page (docs/design/recipients.md, "Preferences"; docs/security/recipients.md): its signed link
 is the only credential; it lists the categories the person has received with a checkbox per
 channel, saves on a plain form POST (no JavaScript, no CSRF token: the URL is the proof),
 changes only the switches it showed, and a forged or expired link changes nothing. The one-click
@@ -169,3 +169,51 @@ def test_a_browser_with_its_accept_header_gets_the_page_and_saves_it(client, per
     assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
     saved = client.post(url("ada"), {"comments.email": "on"}, HTTP_ACCEPT=accept)
     assert saved.status_code == 200 and saved["Content-Type"].startswith("text/html")
+
+
+def test_the_page_sets_changes_and_clears_quiet_hours(person):
+    person.timezone = "Europe/Paris"
+    person.save()
+    page = Client().get(url("ada")).content.decode()
+    assert "Quiet hours" in page and "(Europe/Paris)" in page
+    assert '<input type="time" name="quiet_start" value="">' in page
+
+    saved = Client().post(
+        url("ada"),
+        {"quiet_shown": "1", "quiet_start": "22:00", "quiet_end": "07:30", "quiet_days": ["fri"]},
+    )
+    assert saved.status_code == 200 and b"Saved." in saved.content
+    person.refresh_from_db()
+    assert person.quiet_hours == {"start": "22:00", "end": "07:30", "days": ["fri"]}
+    assert '<input type="time" name="quiet_start" value="22:00">' in saved.content.decode()
+
+    # Every day ticked is every day; both times emptied is none.
+    every = [d for d in ("mon", "tue", "wed", "thu", "fri", "sat", "sun")]
+    Client().post(
+        url("ada"),
+        {"quiet_shown": "1", "quiet_start": "23:00", "quiet_end": "06:00", "quiet_days": every},
+    )
+    person.refresh_from_db()
+    assert person.quiet_hours == {"start": "23:00", "end": "06:00"}
+    Client().post(url("ada"), {"quiet_shown": "1", "quiet_start": "", "quiet_end": ""})
+    person.refresh_from_db()
+    assert person.quiet_hours == {}
+
+
+def test_a_form_that_did_not_show_quiet_hours_leaves_them(person):
+    person.quiet_hours = {"start": "22:00", "end": "08:00"}
+    person.save()
+    Client().post(url("ada"), {"shown": ["comments.email"]})
+    person.refresh_from_db()
+    assert person.quiet_hours == {"start": "22:00", "end": "08:00"}
+
+
+def test_refused_quiet_hours_save_nothing_and_say_why(person):
+    refused = Client().post(
+        url("ada"),
+        {"shown": ["comments.email"], "quiet_shown": "1", "quiet_start": "22:00", "quiet_end": ""},
+    )
+    assert refused.status_code == 200 and b"Saved." not in refused.content
+    assert b"Quiet hours not saved: end" in refused.content
+    person.refresh_from_db()
+    assert person.quiet_hours == {} and person.preferences == {}  # email not turned off either

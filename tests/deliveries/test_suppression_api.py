@@ -1,4 +1,4 @@
-"""The suppression list over the API (docs/design.md, HTTP API): admin scope, validated,
+"""The suppression list over the API (docs/design/api.md, HTTP API): admin scope, validated,
 idempotent adds, filters, removal."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every send checks the suppression list first (docs/design.md, "Suppression and unsubscribe"):
+"""Every send checks the suppression list first (docs/design/deliveries.md, "Suppression and unsubscribe"):
 no provider call for a suppressed recipient; an opt-out or a marketing send is skipped (the run
 goes on, the step log and `message.skipped` name the rule and the entry), a transactional send's
 hard bounce or complaint fails; the others of several recipients still sent; marketing email

@@ -1,4 +1,4 @@
-"""The suppression list takes the push channels' entries by recipient key (docs/design.md,
+"""The suppression list takes the push channels' entries by recipient key (docs/design/channels.md,
 "Push channels"): the engine matches them against a push node's person."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""manage.py suppressions (docs/operations.md): CSV out and back in, idempotent, every bad line
+"""manage.py suppressions (docs/operations/people-and-channels.md): CSV out and back in, idempotent, every bad line
 named, a malformed header refused whole."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Providers' tracking webhooks through anymail's real views (docs/design.md, "Deliveries"): the
+"""Providers' tracking webhooks through anymail's real views (docs/design/deliveries.md, "Deliveries"): the
 recorded payloads anymail's own tests use (Amazon SES through SNS, SendGrid), checked by anymail's
 basic auth (and SendGrid's signature), matched to their send, stored once, suppressing after bad
-news, announced. Forged reports (docs/security.md, "Provider reports"):
+news, announced. Forged reports (docs/security/providers.md, "Provider reports"):
 tests/deliveries/test_forged_reports.py."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Twilio's StatusCallback (docs/design.md, "Deliveries"; docs/security.md): signed with Twilio's
+"""Twilio's StatusCallback (docs/design/deliveries.md, "Deliveries"; docs/security/providers.md): signed with Twilio's
 own RequestValidator, or refused with 403 and nothing changed."""
 
 from __future__ import annotations

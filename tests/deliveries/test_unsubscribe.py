@@ -1,4 +1,4 @@
-"""One-click unsubscribe (RFC 8058; docs/security.md): a POST with the signed link suppresses its
+"""One-click unsubscribe (RFC 8058; docs/security/index.md): a POST with the signed link suppresses its
 recipient for marketing, without login, as often as it comes; a GET changes nothing; a bad or
 expired link is a 400. Like a provider's unsubscribe, it leaves a delivery event about the message
 and a `message.unsubscribed`."""

@@ -1,5 +1,5 @@
 """manage.py report_delivery: record what happened to a message as its provider would report it
-(docs/operations.md). The safe way to try a workflow's "opened" or "bounced" branch where no
+(docs/operations/processes.md). The safe way to try a workflow's "opened" or "bounced" branch where no
 provider reports (make run's mail catcher): shell access vouches for it, as a provider's signed
 webhook does; a client's API key cannot (posted `message.*` events are refused)."""
 

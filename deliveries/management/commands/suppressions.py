@@ -1,4 +1,4 @@
-"""manage.py suppressions export|import: the suppression list as CSV (docs/operations.md)."""
+"""manage.py suppressions export|import: the suppression list as CSV (docs/operations/people-and-channels.md)."""
 
 from __future__ import annotations
 
