@@ -1,5 +1,5 @@
 """The events that announce a change to a trigger (events.catalog), built here and written in
-the change's own transaction (docs/design.md, rule 10): by triggers.state for cancel and
+the change's own transaction (docs/design/rules.md, rule 10): by triggers.state for cancel and
 delete (events_record), inside the engine's release for the rest (workers.services.engine).
 
 Every event's `data` has the trigger as the API shows it after the change (`trigger`), plus

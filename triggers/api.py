@@ -172,6 +172,16 @@ class TriggerInputSerializer(StrictSerializer):
         help_text="the BCP 47 locale (`fr`, `fr-CA`, `pt-BR`) its messages are translated into "
         "first, before the recipient's (docs/translations.md); empty: none. Not with `topic`.",
     )
+    tenant = StrictCharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=64,
+        default="",
+        help_text="the id of the tenant it is sent for (docs/tenants.md): templates read "
+        "`tenant.name` and `tenant.properties`, its locale and category defaults apply; an "
+        "unknown one is a 400 naming `tenant`. Empty: none.",
+    )
     # A whole audience (triggers/fanout_api.py).
     topic = topic_field()
     exclude = exclude_field()
@@ -235,6 +245,7 @@ def trigger_request(fields: dict[str, Any], idempotency_key: str) -> TriggerRequ
         recipient=recipient,
         profile=profile,
         locale=fields["locale"],
+        tenant=fields["tenant"],
     )
 
 
@@ -315,6 +326,11 @@ class TriggerListApi(IntakeMetered, StrictQueryParameters, ListAPIView):
                 description="a recipient's id: the runs for that person",
             ),
             OpenApiParameter(
+                "tenant",
+                {"type": "string", "minLength": 1, "maxLength": 64},
+                description="a tenant's id: the runs sent for that tenant",
+            ),
+            OpenApiParameter(
                 "deleted",
                 str,
                 enum=list(DELETED_FILTER),
@@ -340,11 +356,15 @@ class TriggerListApi(IntakeMetered, StrictQueryParameters, ListAPIView):
         recipient = params.get("recipient")
         if recipient is not None and not recipient:
             raise ValidationError({"recipient": ["must be a recipient's id (it was empty)"]})
+        tenant = params.get("tenant")
+        if tenant is not None and not tenant:
+            raise ValidationError({"tenant": ["must be a tenant's id (it was empty)"]})
         triggers = trigger_list(
             workflow_key=workflow_key,
             status=wanted,
             deleted=DELETED_FILTER[deleted],
             recipient=recipient,
+            tenant=tenant,
         )
         return api_key_of(self.request).limit_queryset(triggers)
 

@@ -1,6 +1,6 @@
 """API keys' lifecycle: create, change, verify (with the per-process cache of keys found
 active), revoke. A key is shown once and stored hashed; the scopes and workflow limits it carries
-are enforced by triggers/auth.py and common/scopes.py (docs/security.md)."""
+are enforced by triggers/auth.py and common/scopes.py (docs/security/keys.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A workflow's last 24 hours in numbers, for the charts on its admin page (docs/design.md,
+"""A workflow's last 24 hours in numbers, for the charts on its admin page (docs/design/workflows.md,
 "Charts"): per hour, the runs that ended completed and failed, their p50/p95 run time, the p99
 lateness of their first step, and the messages sent per provider.
 

@@ -1,6 +1,6 @@
 """The one way to hand a trigger to the workers: a nudge published after the transaction commits.
 
-A nudge carries the trigger id and nothing else (docs/design.md, rule 1); losing one loses nothing, because
+A nudge carries the trigger id and nothing else (docs/design/rules.md, rule 1); losing one loses nothing, because
 the sweeper finds every due trigger in PostgreSQL. It goes to the Celery queue of the trigger's
 workflow, at the trigger's priority (rule 11): both travel beside the message, never in it.
 Publishing by task name keeps `triggers` independent of `workers`.

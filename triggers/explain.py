@@ -1,4 +1,5 @@
-"""A run's story (docs/design.md, rule 20 and "Explaining a run"): one entry per node it reached,
+"""A run's story (docs/design/rules.md, rule 20;
+docs/design/deliveries.md, "Explaining a run"): one entry per node it reached,
 oldest first, each with what was decided there, in words and as the rule and evidence that
 decided. It reads what the steps recorded when they ran (the decision in each step log's
 output, workflows.decisions) and the run's status events; it decides nothing again, so a

@@ -1,4 +1,4 @@
-"""`GET /api/triggers/<id>/explain/`: a run's story (triggers.explain; docs/design.md,
+"""`GET /api/triggers/<id>/explain/`: a run's story (triggers.explain; docs/design/deliveries.md,
 "Explaining a run"). It needs what reading the run needs: `trigger`, and a key limited to
 workflows reaches only their runs (another's is the 404 of a run that does not exist)."""
 

@@ -1,4 +1,4 @@
-"""Fan-out: one trigger request for a topic becomes a run for each subscriber (docs/design.md,
+"""Fan-out: one trigger request for a topic becomes a run for each subscriber (docs/design/recipients.md,
 "Topics and fan-out").
 
 `fanout_start` stores the request (recipients.Fanout) and hands it to the workers; it creates
@@ -21,9 +21,11 @@ token (fanout_release.sql): the cursor past the chunk and, unless that was the l
 chunk due now, its task published after commit. So two copies of one task never both do a
 chunk, and there is never more than one chain of chunk tasks.
 
-Priority. Each chunk task goes to the workflow's queue at the fan-out's priority (the request's,
-else the workflow's), and the next chunk is published only when one is done: a big fan-out is a
-line of small tasks that an urgent trigger's nudge overtakes, never one long task.
+Priority. Each chunk task goes to the workflow's queue at the top of the scale
+(FANOUT_CHUNK_PRIORITY), ahead of every run's nudge, its own chunk's runs included, so a backlog
+never stands between two chunks; the runs it makes carry the fan-out's priority (the request's,
+else the workflow's), so a more urgent trigger's nudge overtakes the audience. The next chunk is
+published only when one is done: one short task per fan-out at a time, never one long task.
 
 Resume. The fan-outs' sweep (its own beat entry) nudges a fan-out whose lease expired (its worker
 died: the chunk was rolled back) and one whose chunk task was lost (a broker flushed) as it
@@ -33,12 +35,12 @@ NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS, its reason in `last_error`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -46,13 +48,12 @@ from django.conf import settings
 from django.db import transaction
 
 from common import tracing
-from common.db import fetchall_prepared
 from common.leases import lease_token
 from common.metrics import fanout_runs_observe
 from recipients.models import Fanout, FanoutStatus, Topic, TopicSubscription
 from registry.selectors import live_workers_by_queue, worker_command
-from registry.sql import live_within_seconds
-from triggers.dispatch import Nudge, triggers_enqueue_on_commit
+from triggers.audience_limits import topic_audience_checked
+from triggers.audience_runs import AudienceRuns, RunsPaused, WorkflowGone, audience_runs_create
 from triggers.fanout_work import (
     FanoutNudge,
     fanout_chunks_enqueue_on_commit,
@@ -65,11 +66,6 @@ from triggers.services import (
     TriggerRequest,
     trigger_request_checked,
     workflow_unknown,
-)
-from triggers.sql import (
-    FANOUT_HELD_SQL,
-    FANOUT_INTAKE_SQL,
-    FANOUT_WORKFLOW_COLUMNS,
 )
 from workflows.models import Workflow
 
@@ -91,14 +87,8 @@ class FanoutRequest:
     exclude: Sequence[str] = ()
     priority: int | None = None
     cancellation_key: str = ""
-
-
-@dataclass(frozen=True)
-class _Route:
-    """Where a fan-out's chunk tasks go: the workflow's queue, at the fan-out's priority."""
-
-    queue: str
-    priority: int
+    # The tenant every run is sent for, or empty (docs/tenants.md).
+    tenant: str = ""
 
 
 def fanout_run_key(request_key: str, recipient: str) -> str:
@@ -114,9 +104,11 @@ def fanout_run_key(request_key: str, recipient: str) -> str:
 
 def fanout_request_hash(request: FanoutRequest, payload_json: str) -> str:
     """The normalised request a fan-out's key was first used with: topic, the excluded ids as a
-    set, priority, cancellation key and payload (keys sorted)."""
+    set, priority, cancellation key, the tenant when there is one, and payload (keys sorted)."""
     head = [request.topic_key, sorted(set(request.exclude)), request.priority]
-    normal = json.dumps([*head, request.cancellation_key], separators=(",", ":")) + payload_json
+    tail: list[Any] = [{"tenant": request.tenant}] if request.tenant else []
+    normal = json.dumps([*head, request.cancellation_key, *tail], separators=(",", ":"))
+    normal += payload_json
     return hashlib.sha256(normal.encode()).hexdigest()
 
 
@@ -139,10 +131,13 @@ def fanout_start(
     ).first()
     if existing is not None:
         return _replayed(existing, digest), False
-    route = _route_checked(request)
+    queue = _queue_checked(request)
     if not Topic.objects.filter(key=request.topic_key).exists():
         raise TriggerRejected("topic", f"topic {request.topic_key!r} does not exist")
-    audience = _audience_checked(request)
+    try:
+        audience = topic_audience_checked(request.topic_key, exclude=request.exclude)
+    except TriggerRejected as exc:
+        raise TriggerRejected(exc.field, f"{exc.message}; nothing was stored") from None
     if admit is not None:
         admit(audience)
     with transaction.atomic():
@@ -156,13 +151,14 @@ def fanout_start(
                 "exclude": sorted(set(request.exclude)),
                 "priority": request.priority,
                 "cancellation_key": request.cancellation_key,
+                "tenant": request.tenant,
                 "created_by": actor,
                 "trace_context": tracing.traceparent(),
             },
         )
         if not created:  # a concurrent request with the key won
             return _replayed(fanout, digest), False
-        fanout_chunks_enqueue_on_commit([FanoutNudge(fanout.pk, route.queue, route.priority)])
+        fanout_chunks_enqueue_on_commit([FanoutNudge(fanout.pk, queue)])
     return fanout, True
 
 
@@ -178,6 +174,7 @@ def _run_request(request: FanoutRequest, *, recipient: str) -> TriggerRequest:
         priority=request.priority,
         cancellation_key=request.cancellation_key,
         recipient=recipient,
+        tenant=request.tenant,
     )
 
 
@@ -186,23 +183,6 @@ def _exclude_checked(exclude: Sequence[str]) -> None:
         raise TriggerRejected(
             "exclude", f"exclude must be a list of at most {EXCLUDE_MAX} recipient ids"
         )
-
-
-def _audience_checked(request: FanoutRequest) -> int:
-    """The runs the fan-out would make now: its topic's subscribers but the excluded, one COUNT
-    on the (topic, id) index. TriggerRejected (400, `topic`) over NOTIFLOW_FANOUT_MAX_AUDIENCE."""
-    rows = TopicSubscription.objects.filter(topic_id=request.topic_key)
-    if request.exclude:
-        rows = rows.exclude(recipient_id__in=list(request.exclude))
-    size = rows.count()
-    limit = settings.NOTIFLOW_FANOUT_MAX_AUDIENCE
-    if size > limit:
-        raise TriggerRejected(
-            "topic",
-            f"topic {request.topic_key!r} has {size} subscribers to reach, more than the "
-            f"{limit} one fan-out may (NOTIFLOW_FANOUT_MAX_AUDIENCE); nothing was stored",
-        )
-    return size
 
 
 def _replayed(fanout: Fanout, digest: str) -> Fanout:
@@ -218,8 +198,8 @@ def _replayed(fanout: Fanout, digest: str) -> Fanout:
     return fanout
 
 
-def _route_checked(request: FanoutRequest) -> _Route:
-    """The workflow's queue and the fan-out's priority; TriggerRejected when the workflow does
+def _queue_checked(request: FanoutRequest) -> str:
+    """The workflow's queue, where the chunk tasks go; TriggerRejected when the workflow does
     not exist, is not active, or no live worker serves its queue (as intake refuses)."""
     workflow = Workflow.objects.filter(key=request.workflow_key).first()
     if workflow is None:
@@ -234,8 +214,7 @@ def _route_checked(request: FanoutRequest) -> _Route:
             + worker_command(workflow.queue),
             status_code=503,
         )
-    priority = workflow.priority if request.priority is None else request.priority
-    return _Route(workflow.queue, priority)
+    return workflow.queue
 
 
 def fanout_chunk(*, fanout_id: UUID | str, worker_id: str) -> int | None:
@@ -290,7 +269,7 @@ def _chunk_under_lease(fanout_id: UUID | str, token: str) -> int | None:
             actor=fanout.created_by,
             fanout=fanout,
         )
-    except _WorkflowGone as gone:
+    except WorkflowGone as gone:
         fanout_release(fanout.pk, token=token, status=FanoutStatus.FAILED, error=str(gone))
         logger.warning("fan-out %s failed: %s", fanout.pk, gone)
         return 0
@@ -305,106 +284,46 @@ def _chunk_under_lease(fanout_id: UUID | str, token: str) -> int | None:
         nudged=not done,
     )
     if not done:
-        route = _route_of(fanout)
-        fanout_chunks_enqueue_on_commit([FanoutNudge(fanout.pk, route.queue, route.priority)])
+        fanout_chunks_enqueue_on_commit([FanoutNudge(fanout.pk, _queue_of(fanout))])
     fanout_runs_observe(workflow=fanout.workflow_key, created=created)
     return created
 
 
-class FanoutPaused(Exception):
-    """The chunk could not be created now (no live worker serves the queue); nothing was
-    changed and the fan-out is due again after NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS."""
-
-
-class _WorkflowGone(Exception):
-    """The fan-out's workflow was deleted or deactivated: the fan-out fails."""
+# A chunk that found no live worker serving the queue: nothing was changed and the fan-out is
+# due again after NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS (the primitive's RunsPaused).
+FanoutPaused = RunsPaused
 
 
 def _chunk_create(
     request: FanoutRequest, recipients: list[str], *, actor: str, fanout: Fanout
 ) -> tuple[int, list[str]]:
     """The runs of one chunk, one per recipient, as intake would create them for requests of
-    `request`'s workflow, payload, priority and cancellation key with the derived keys (the same
-    rows, events, request hashes and nudges), in one call of the state machine's function
-    (FANOUT_INTAKE_SQL, triggers migration 0023) rather than
-    `triggers_create`'s general one: the chunk's runs differ only in key, hash and recipient,
-    and it needs none of them back but their ids. (How many were created, why the others were
-    left out.) Raises FanoutPaused when a new run needs a live worker and none serves the
-    queue, _WorkflowGone when the workflow is deleted or inactive.
-
-    A run whose key is held already is the chunk done before (not created again), or, when its
-    request hash differs, a trigger a client made with that key (left out, named). A key
-    whose holder is deleted meanwhile is free again: the statement runs once more for those."""
-    payload_json, _ = trigger_request_checked(_run_request(request, recipient=""))
-    keys = [fanout_run_key(request.idempotency_key, recipient) for recipient in recipients]
-    hashes = _run_hashes(request, payload_json, recipients)
-    params: dict[str, Any] = {
-        "workflow": request.workflow_key,
-        "payload": payload_json,
-        "priority": request.priority,
-        "cancellation_key": request.cancellation_key,
-        "actor": actor,
-        "require_worker": settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER,
-        "live_within": live_within_seconds(),
-    }
-    traced = _traced_runs(fanout, len(recipients))
-    pending = list(range(len(recipients)))
-    created: list[Nudge] = []
-    refused: list[str] = []
-    for _ in range(2):
-        if not pending:
-            break
-        rows = fetchall_prepared(
-            FANOUT_INTAKE_SQL,
-            {
-                **params,
-                "runs": json.dumps(
-                    [(keys[i], hashes[i], recipients[i], *traced[i]) for i in pending]
-                ),
-            },
-        )
-        if not rows:
-            raise _WorkflowGone(f"workflow {request.workflow_key!r} does not exist")
-        workflow_id, active, has_version, queue, served = rows[0][:FANOUT_WORKFLOW_COLUMNS]
-        if not active or not has_version:
-            raise _WorkflowGone(f"workflow {request.workflow_key!r} is not active")
-        inserted = set()
-        for run_id, key, priority in (row[FANOUT_WORKFLOW_COLUMNS:] for row in rows):
-            if run_id is not None:
-                created.append(Nudge(run_id, queue=queue, priority=priority))
-                inserted.add(key)
-        pending = [i for i in pending if keys[i] not in inserted]
-        if not pending:
-            break
-        held = dict(
-            fetchall_prepared(
-                FANOUT_HELD_SQL, {"workflow_id": workflow_id, "keys": [keys[i] for i in pending]}
-            )
-        )
-        for i in pending:
-            digest = held.get(keys[i])
-            if digest and digest != hashes[i]:
-                refused.append(
-                    f"idempotency key {keys[i]!r} was used with other parameters by another "
-                    "trigger; nothing was changed"
-                )
-        pending = [i for i in pending if keys[i] not in held]
-        if pending and not served and settings.NOTIFLOW_TRIGGER_REQUIRES_WORKER:
-            raise FanoutPaused(
-                f"no live worker serves queue {queue!r}; start one with: " + worker_command(queue)
-            )
-    refused.extend(
-        f"the trigger with idempotency key {keys[i]!r} was deleted while the chunk ran, twice"
-        for i in pending
+    `request`'s workflow, payload, priority and cancellation key with the derived keys, through
+    the audience's insert primitive (triggers/audience_runs.py): (how many were created, why
+    the others were left out). Raises FanoutPaused (RunsPaused) when a new run needs a live
+    worker and none serves the queue, WorkflowGone when the workflow is deleted or inactive."""
+    # The payload as intake writes it; the tenant was checked when the fan-out was made (one
+    # deleted since leaves its runs an empty tenant, as it does runs already made).
+    payload_json, _ = trigger_request_checked(
+        _run_request(dataclasses.replace(request, tenant=""), recipient="")
     )
-    triggers_enqueue_on_commit(created)
-    return len(created), refused
+    runs = AudienceRuns(
+        workflow_key=request.workflow_key,
+        payload_json=payload_json,
+        priority=request.priority,
+        cancellation_key=request.cancellation_key,
+        tenant=request.tenant,
+        actor=actor,
+    )
+    keys = [fanout_run_key(request.idempotency_key, recipient) for recipient in recipients]
+    traced = _traced_runs(fanout, len(recipients))
+    return audience_runs_create(runs, keys, recipients, traced=traced)
 
 
 def _traced_runs(fanout: Fanout, count: int) -> list[tuple[str, ...]]:
     """While tracing, for each of a chunk's `count` runs, its id and its trace's context: a
     trace of its own whose root, an instant `fanout run` span naming the run, links to the
-    fan-out's intake span (docs/design.md, "Traces"); the insert stores them with the runs.
+    fan-out's intake span (docs/design/observability.md, "Traces"); the insert stores them with the runs.
     Untraced (tracing off, or the fan-out made untraced), nothing: the insert makes the ids. A
     run whose key was held already (a chunk done again) leaves its root span alone in its trace."""
     if not fanout.trace_context or not tracing.active():
@@ -418,18 +337,6 @@ def _traced_runs(fanout: Fanout, count: int) -> list[tuple[str, ...]]:
         ],
     )
     return list(zip(ids, contexts, strict=True))
-
-
-def _run_hashes(request: FanoutRequest, payload_json: str, recipients: list[str]) -> list[str]:
-    """The request_hash (triggers/services.py) of each recipient's run, as intake computes it
-    for a request with that recipient and the fan-out's payload, priority and cancellation key:
-    the JSON head but the recipient is the fan-out's, once."""
-    head = json.dumps([request.priority, request.cancellation_key], separators=(",", ":"))
-    head, tail = head[:-1] + ",", "]" + payload_json
-    return [
-        hashlib.sha256((head + encode_basestring_ascii(recipient) + tail).encode()).hexdigest()
-        for recipient in recipients
-    ]
 
 
 def _chunk_read(fanout: Fanout, size: int) -> list[tuple[int, str]]:
@@ -451,6 +358,7 @@ def _request_of(fanout: Fanout) -> FanoutRequest:
         exclude=fanout.exclude,
         priority=fanout.priority,
         cancellation_key=fanout.cancellation_key,
+        tenant=fanout.tenant,
     )
 
 
@@ -465,7 +373,5 @@ def _audience_full(fanout: Fanout, token: str) -> None:
     fanout_release(fanout.pk, token=token, status=FanoutStatus.DONE, error=error if more else "")
 
 
-def _route_of(fanout: Fanout) -> _Route:
-    workflow = Workflow.objects.only("queue", "priority").get(key=fanout.workflow_key)
-    priority = workflow.priority if fanout.priority is None else fanout.priority
-    return _Route(workflow.queue, priority)
+def _queue_of(fanout: Fanout) -> str:
+    return Workflow.objects.only("queue").get(key=fanout.workflow_key).queue

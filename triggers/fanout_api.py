@@ -1,4 +1,4 @@
-"""The fan-out's side of the API (docs/design.md, "Topics and fan-out"): the `topic` and
+"""The fan-out's side of the API (docs/design/recipients.md, "Topics and fan-out"): the `topic` and
 `exclude` fields of POST /api/triggers/, what the trigger view answers when `topic` is given
 (202 and the fan-out), GET /api/fanouts/<id>/ and POST /api/fanouts/<id>/cancel/. The rules are
 in triggers/fanout.py and triggers/fanout_cancel.py."""
@@ -72,6 +72,7 @@ class FanoutOutputSerializer(serializers.ModelSerializer):
             "exclude",
             "priority",
             "cancellation_key",
+            "tenant",
             "payload",
             "last_error",
             "created_at",
@@ -96,6 +97,7 @@ def fanout_post(request: Request, fields: dict[str, Any], idempotency_key: str) 
         exclude=fields.get("exclude", []),
         priority=fields.get("priority"),
         cancellation_key=fields["cancellation_key"],
+        tenant=fields.get("tenant", ""),
     )
     try:
         fanout, created = fanout_start(

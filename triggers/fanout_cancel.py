@@ -1,4 +1,4 @@
-"""Stopping a fan-out (docs/design.md, "Topics and fan-out"; docs/security.md, "Fan-outs"):
+"""Stopping a fan-out (docs/design/recipients.md, "Topics and fan-out"; docs/security/findings.md, "Fan-outs"):
 POST /api/fanouts/<id>/cancel/.
 
 The fence is the fan-out's row. A chunk task takes it FOR UPDATE SKIP LOCKED and goes on only

@@ -1,4 +1,4 @@
-"""The hooks triggers calls (common/hooks.py; docs/design.md, "Hooks"), and what it registers
+"""The hooks triggers calls (common/hooks.py; docs/design/hooks.md, "Hooks"), and what it registers
 in the hooks of the rooms below."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def register() -> None:
     from workflows.hooks import WORKFLOW_PAGE_PANELS
 
     # While tracing is on, a webhook delivery of an event about a run is a span of the run's
-    # trace (docs/design.md, "Traces"): the dispatcher reads the run's stored context here.
+    # trace (docs/design/observability.md, "Traces"): the dispatcher reads the run's stored context here.
     RUN_TRACE_CONTEXT.register(run_trace_context)
     WORKFLOW_PAGE_PANELS.register(workflow_stats_panel)
     WORKFLOW_PAGE_PANELS.register(workflow_charts_panel)  # after the statistics

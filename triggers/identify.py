@@ -1,9 +1,9 @@
-"""Identify on trigger (docs/design.md, "Recipients"): a trigger request names its recipient by
+"""Identify on trigger (docs/design/recipients.md, "Recipients"): a trigger request names its recipient by
 key, or gives the person's profile with it, which is upserted (merged, as PATCH
 /api/recipients/<id>/ merges) in the transaction that stores the trigger. Part of intake
 (triggers/services.py `triggers_create`), only for requests that give a profile: a recipient
 named by id alone is checked by the intake statement itself (`known`), at no statement more. A
-key limited to workflows may create a recipient this way, not change one (docs/security.md,
+key limited to workflows may create a recipient this way, not change one (docs/security/keys.md,
 "Keys limited to workflows"): its profiles go through a statement that inserts the new and only
 compares the existing, in place of the upsert, at no statement more either."""
 

@@ -43,7 +43,7 @@ class TriggerInstance(models.Model):
     )
     idempotency_key = models.CharField(max_length=255)
     # SHA-256 of the request that created the trigger, normalised (triggers.services
-    # request_hash): a repeated key with another hash is not a replay (docs/design.md, HTTP API).
+    # request_hash): a repeated key with another hash is not a replay (docs/design/api.md, HTTP API).
     # Empty for triggers created before it existed, which any repeat matches.
     request_hash = models.CharField(max_length=64, blank=True, default="", db_default="")
     # A business key the client may cancel by (POST /api/triggers/cancel/); empty: none.
@@ -55,6 +55,9 @@ class TriggerInstance(models.Model):
     # The locale the request asked its messages in (a BCP 47 tag, workflows.locales), first in
     # the run's locale chain (docs/translations.md); empty: the recipient's and the defaults.
     locale = models.CharField(max_length=35, blank=True, default="", db_default="")
+    # The tenant the run is sent for (tenants.Tenant's id), or empty (docs/tenants.md). A plain
+    # column, as `recipient`: deleting the tenant leaves its runs in the history.
+    tenant = models.CharField(max_length=64, blank=True, default="", db_default="")
     status = models.CharField(
         max_length=16, choices=TriggerStatus.choices, default=TriggerStatus.ENQUEUED
     )
@@ -62,7 +65,7 @@ class TriggerInstance(models.Model):
     current_node_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (null = finished)
     vars = models.JSONField(default=dict, blank=True)
     # 0-9, higher is more urgent: the workflow's unless the trigger request set one
-    # (docs/design.md, rule 11). Every nudge of this run carries it.
+    # (docs/design/rules.md, rule 11). Every nudge of this run carries it.
     priority = models.PositiveSmallIntegerField(
         default=PRIORITY_DEFAULT,
         db_default=PRIORITY_DEFAULT,
@@ -74,7 +77,7 @@ class TriggerInstance(models.Model):
     lease_until = models.DateTimeField(null=True, blank=True)
     leased_by = models.CharField(max_length=255, blank=True)
     # When a broker message for the current due time was last published; the sweeper sends
-    # another only when that one is presumed lost (docs/design.md, rule 1).
+    # another only when that one is presumed lost (docs/design/rules.md, rule 1).
     nudged_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     # Who created it ("api:<key name>", "admin:<user>", "manage.py ..."): the audit trail's
@@ -83,11 +86,11 @@ class TriggerInstance(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     completed_at = models.DateTimeField(null=True, blank=True)
-    # Soft delete, orthogonal to status (docs/design.md, rule 12): a deleted trigger is never
+    # Soft delete, orthogonal to status (docs/design/rules.md, rule 12): a deleted trigger is never
     # claimed again and its history stays; only the retention command removes the row.
     deleted_at = models.DateTimeField(null=True, blank=True)
     delete_reason = models.TextField(blank=True, default="", db_default="")
-    # The W3C `traceparent` of the intake request's span (docs/design.md, "Traces"): every step
+    # The W3C `traceparent` of the intake request's span (docs/design/observability.md, "Traces"): every step
     # span of the run is its child, whichever process runs it and however late. Written by intake
     # only while tracing is on; empty otherwise.
     trace_context = models.CharField(max_length=55, blank=True, default="", db_default="")
@@ -136,6 +139,12 @@ class TriggerInstance(models.Model):
                 name="trigger_recipient_created_idx",
                 condition=~models.Q(recipient=""),
             ),
+            # A tenant's runs (GET /api/triggers/?tenant=): only rows that carry one.
+            models.Index(
+                fields=["tenant", "-created_at"],
+                name="trigger_tenant_created_idx",
+                condition=~models.Q(tenant=""),
+            ),
             # Cancel by key: only rows that carry one, so the claims and releases of the others
             # (most rows) do not maintain it.
             models.Index(
@@ -156,7 +165,7 @@ class TriggerInstance(models.Model):
 
     @property
     def trace_id(self) -> str | None:
-        """The id of the run's trace (docs/design.md, "Traces"), or None when intake stored no
+        """The id of the run's trace (docs/design/observability.md, "Traces"), or None when intake stored no
         trace context."""
         return trace_id(self.trace_context) if self.trace_context else None
 
@@ -190,7 +199,7 @@ class TriggerEvent(models.Model):
 
 
 class ApiKeyScope(models.TextChoices):
-    """What an API key may do (docs/design.md, "HTTP API"); each view declares the scope each of
+    """What an API key may do (docs/design/api.md, "HTTP API"); each view declares the scope each of
     its methods needs (common/scopes.py)."""
 
     # Create, read and cancel triggers with their logs; read workflows and their stats.
@@ -247,3 +256,80 @@ class ApiKey(models.Model):
 
     def expired(self, now: datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now
+
+
+class TriggerActionKind(models.TextChoices):
+    """What a bulk action does to each run it matched (triggers/actions.py)."""
+
+    CANCEL = "cancel"  # an unfinished run: cancelled
+    RETRY = "retry"  # a failed run: again from the node that failed
+    REPLAY = "replay"  # any run: a new run of the same version, payload and recipient
+
+
+class TriggerActionStatus(models.TextChoices):
+    RUNNING = "running"
+    DONE = "done"
+    # Its chunks kept failing (ACTION_CHUNK_ATTEMPTS in a row): stopped, the reason in last_error.
+    FAILED = "failed"
+
+
+class TriggerAction(models.Model):
+    """One bulk action on runs (POST /api/triggers/actions/, docs/bulk-actions.md): who asked,
+    the filter, the runs it matched when asked (`run_ids`, in id order) and what became of them.
+    The workers act on them a chunk at a time as leased work (triggers/action_work.py); `cursor`
+    is how many of `run_ids` are done, moved in the transaction that acts on them, so a chunk is
+    done entirely or not at all and never twice."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    action = models.CharField(max_length=16, choices=TriggerActionKind.choices)
+    filter = models.JSONField(default=dict)
+    # The client's key for the request: the same key answers the same action (empty: none).
+    idempotency_key = models.CharField(max_length=255, blank=True, default="")
+    requested_by = models.CharField(max_length=255)
+    run_ids = ArrayField(models.UUIDField(), default=list)
+    matched = models.PositiveIntegerField(default=0)
+    cursor = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    # Runs that no longer matched when their chunk came (finished meanwhile, say).
+    skipped = models.PositiveIntegerField(default=0)
+    errors = models.PositiveIntegerField(default=0)
+    # The first errors, [{"run": id, "error": text}], at most ACTION_ERROR_SAMPLE of them.
+    error_sample = models.JSONField(default=list, blank=True)
+    last_error = models.TextField(blank=True, default="")
+    # Chunks that failed in a row (reset by one that succeeds).
+    attempts = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(
+        max_length=16, choices=TriggerActionStatus.choices, default=TriggerActionStatus.RUNNING
+    )
+    created_at = models.DateTimeField(db_default=Now(), editable=False)
+    updated_at = models.DateTimeField(db_default=Now())
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Leased work (common/leased_work.py; triggers/action_work.py ACTIONS), as a fan-out's.
+    available_at = models.DateTimeField(
+        db_default=models.Func(function="now", output_field=models.DateTimeField())
+    )
+    lease_until = models.DateTimeField(null=True, blank=True)
+    leased_by = models.CharField(max_length=255, blank=True, default="")
+    nudged_at = models.DateTimeField(null=True, blank=True, db_default=Now())
+
+    class Meta:
+        db_table = "trigger_action"
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="trigger_action_idempotency_key",
+            ),
+        ]
+        indexes = [
+            # The actions' sweeps (triggers/statements/actions_sweep_*.sql): running ones only.
+            models.Index(
+                fields=["available_at"],
+                name="trigger_action_running_due_idx",
+                condition=models.Q(status="running"),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.id} ({self.status})"

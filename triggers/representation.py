@@ -1,5 +1,8 @@
 """A trigger as the API shows it, in one place: the REST responses (triggers/api.py) and the
-`data.trigger` of every event that announces a change to it (triggers/announce.py)."""
+`data.trigger` of every event that announces a change to it (triggers/announce.py). The events
+of a step's release are built here from the run as claimed; the release overlays the columns it
+set, written by the database as they are here (`notiflow_api_time_v1` for a time, triggers
+migration 0024; tests/test_rule_homes.py holds the two equal)."""
 
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ def trigger_json(
         "cancellation_key": instance.cancellation_key,
         "recipient": instance.recipient,
         "locale": instance.locale,
+        "tenant": instance.tenant,
         "payload": instance.payload,
         "status": instance.status,
         "priority": instance.priority,

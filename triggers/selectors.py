@@ -39,12 +39,16 @@ def trigger_list(
     status: str | None = None,
     deleted: bool | None = None,
     recipient: str | None = None,
+    tenant: str | None = None,
 ) -> QuerySet[TriggerInstance]:
     """Triggers with their workflow and version, newest first; `deleted` True lists only the
-    soft-deleted ones, False only the others, None both; `recipient` a person's runs."""
+    soft-deleted ones, False only the others, None both; `recipient` a person's runs, `tenant` a
+    tenant's."""
     triggers = TriggerInstance.objects.select_related("workflow", "workflow_version")
     if recipient:
         triggers = triggers.filter(recipient=recipient)
+    if tenant:
+        triggers = triggers.filter(tenant=tenant)
     if deleted is not None:
         triggers = triggers.filter(deleted_at__isnull=not deleted)
     if workflow_key:
@@ -57,7 +61,7 @@ def trigger_list(
 def trigger_stuck_list(*, overdue_after: timedelta) -> QuerySet[TriggerInstance]:
     """Triggers no worker is moving: `processing` past their lease, or `enqueued` and due for
     longer than `overdue_after`. Oldest first. A deleted trigger is not stuck: nothing is meant
-    to move it (docs/design.md, rule 12)."""
+    to move it (docs/design/rules.md, rule 12)."""
     now = timezone.now()
     return (
         TriggerInstance.objects.filter(

@@ -20,6 +20,7 @@ from recipients.services import Profile
 from recipients.validation import key_problem
 from registry.selectors import worker_command
 from registry.sql import live_within_seconds
+from tenants.selectors import tenant_problem
 from triggers.dispatch import Nudge, triggers_enqueue_on_commit
 from triggers.identify import recipients_identify
 from triggers.models import TriggerInstance
@@ -108,6 +109,8 @@ class TriggerRequest:
     profile: Profile | None = None
     # The locale its messages are asked in (a BCP 47 tag), or empty (docs/translations.md).
     locale: str = ""
+    # The tenant it is sent for (tenants.Tenant's id), or empty (docs/tenants.md).
+    tenant: str = ""
 
 
 # What happened to one request: the trigger and whether it is new, or why it was refused.
@@ -152,7 +155,7 @@ def triggers_create(
 
     `key_workflows` are those the API key is limited to (none: not limited). Such a key's
     profile may create its recipient, never change one: a request whose profile differs from
-    the stored one is refused with 403 `recipient`, and stores nothing (docs/security.md, "Keys
+    the stored one is refused with 403 `recipient`, and stores nothing (docs/security/keys.md, "Keys
     limited to workflows"). The caller has checked the workflows themselves.
 
     The inbox: one INSERT ... ON CONFLICT DO NOTHING decides, so any number of concurrent
@@ -260,12 +263,15 @@ def request_hash(
     cancellation_key: str,
     recipient: str = "",
     locale: str = "",
+    tenant: str = "",
 ) -> str:
     """The normalised request a key was first used with (`payload_json` with sorted keys). A
-    recipient, and a locale, join the hash only when there is one, so the hashes of runs
-    without them are those they were stored with before recipients and locales existed."""
+    recipient, a locale and a tenant join the hash only when there is one, so the hashes of runs
+    without them are those they were stored with before recipients, locales and tenants
+    existed."""
     head: list[Any] = [priority, cancellation_key] + ([recipient] if recipient else [])
     head += [{"locale": locale}] if locale else []
+    head += [{"tenant": tenant}] if tenant else []
     normal = json.dumps(head, separators=(",", ":")) + payload_json
     return hashlib.sha256(normal.encode()).hexdigest()
 
@@ -309,6 +315,8 @@ def _checked(request: TriggerRequest) -> tuple[str, str]:
         raise TriggerRejected("recipient", f"recipient: the id {problem}")
     if request.locale and (problem := locale_problem(request.locale)):
         raise TriggerRejected("locale", f"locale: {problem}")
+    if request.tenant and (problem := tenant_problem(request.tenant)):
+        raise TriggerRejected("tenant", f"tenant: {problem}")
     payload_json = json.dumps(request.payload, sort_keys=True, separators=(",", ":"))
     digest = request_hash(
         payload_json=payload_json,
@@ -316,6 +324,7 @@ def _checked(request: TriggerRequest) -> tuple[str, str]:
         cancellation_key=cancellation_key,
         recipient=request.recipient,
         locale=request.locale,
+        tenant=request.tenant,
     )
     return payload_json, digest
 
@@ -342,6 +351,7 @@ def _intake(
             item.digest,
             request.recipient,
             request.locale,
+            request.tenant,
         )
         for field, value in zip(INTAKE_REQUEST_FIELDS, values, strict=True):
             columns[field].append(value)
@@ -352,7 +362,8 @@ def _intake(
         "live_within": live_within_seconds(),
     }
     traced = tracing.active() and tracing.traceparent()
-    if traced:  # the run's trace goes on from the intake span (docs/design.md, "Traces")
+    # The run's trace goes on from the intake span (docs/design/observability.md, "Traces").
+    if traced:
         params["trace_context"] = traced
     if len(pending) == 1:
         rows = fetchall_prepared(
@@ -449,6 +460,8 @@ def _differing(trigger: TriggerInstance, item: _Pending) -> list[str]:
         differing.append("recipient")
     if request.locale != trigger.locale:
         differing.append("locale")
+    if request.tenant != trigger.tenant:
+        differing.append("tenant")
     return differing or ["priority"]
 
 

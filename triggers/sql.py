@@ -13,11 +13,14 @@ How the statements and their fragments compose:
   per variant, with its `created` events in the statement; a fan-out's chunk is a function of
   triggers migration 0023, which writes its runs' events in its body, as the claim's and the
   release's functions do.
+- **The operator's cancel, retry and replay** are database functions too, whole in triggers
+  migration 0028; RUNS_CANCEL_SQL, RUN_RETRY_SQL and RUN_REPLAY_SQL are their calls.
 - **The claim and the release** are not assembled here: each is a database function, whole in
-  triggers migrations 0019 (`notiflow_claim_v3`) and 0022 (`notiflow_release_v4`; the release's
-  version 3, of 0019, and both version 2s, of 0015, for the workers of the releases before;
-  version 1, of 0013, dropped by 0020); CLAIM_SQL and RELEASE_SQL are their calls.
-- **One clock**: the database's `statement_timestamp()` (docs/design.md, rule 15); a due time
+  triggers migrations 0019 (`notiflow_claim_v3`) and 0024 (`notiflow_release_v5`, made from
+  version 4 of 0022; versions 4 and 3, of 0019, and both version 2s, of 0015, for the workers of
+  the releases before; version 1, of 0013, dropped by 0020); CLAIM_SQL and RELEASE_SQL are their
+  calls.
+- **One clock**: the database's `statement_timestamp()` (docs/design/rules.md, rule 15); a due time
   is a duration added to it (`due_in`), never an instant computed elsewhere.
 - **Parameters** are named; the statements here take STATUS_PARAMS.
 """
@@ -37,11 +40,12 @@ STATUS_PARAMS: dict[str, str] = {f"st_{status}": str(status) for status in Trigg
 # --- the claim and the release ------------------------------------------------------------------
 
 # Both are database functions, each readable whole, top to bottom, in triggers migrations 0019
-# (the claim) and 0022 (the release) (docs/design.md, "The claim and the release"): versioned by
-# name, so a change is a new `_v<n+1>` in a new migration and the new name here. These are their calls, one round trip each.
+# (the claim) and 0022 with 0024 (the release) (docs/design/run.md, "The claim and the release"):
+# versioned by name, so a change is a new `_v<n+1>` in a new migration and the new name here.
+# These are their calls, one round trip each.
 
 CLAIM_FUNCTION = "notiflow_claim_v3"
-RELEASE_FUNCTION = "notiflow_release_v4"
+RELEASE_FUNCTION = "notiflow_release_v5"
 
 # The claimed run's columns by name (TRIGGER_COLUMNS, as trigger_from_row reads them), then what
 # the claim found in the send ledger, the database's clock (the step's clock), the suppression
@@ -73,7 +77,9 @@ FROM {RELEASE_FUNCTION}(
 
 # The run's status changes a wait makes are the state machine's functions, whole in triggers
 # migration 0018 and versioned by name as the claim and the release are: `waits` calls them by
-# these names from its own statements (waits/sql.py), in which it names no run table.
+# these names, written out in its own whole statements (waits/sql.py), in which it names no run
+# table (tests/test_sql_homes.py holds every versioned name a statement calls to an installed,
+# current version).
 RUNS_HOLD_FUNCTION = "notiflow_runs_hold_v1"  # lock runs (id order) before their waits
 RUNS_RESUME_FUNCTION = "notiflow_runs_resume_v1"  # waiting -> enqueued, due now, with events
 RUN_PARK_FUNCTION = "notiflow_run_park_v1"  # enqueued -> waiting after a wait step's release
@@ -103,6 +109,7 @@ INTAKE_REQUEST_FIELDS = (
     "hash",
     "recipient",
     "locale",
+    "tenant",
 )
 INTAKE_WORKFLOW_COLUMNS = 9  # with the request's index and whether its recipient exists first
 
@@ -125,14 +132,14 @@ SELECT id FROM {TRIGGER_TABLE} WHERE id = ANY(%(ids)s) AND status = ANY(%(termin
 # --- fan-out ------------------------------------------------------------------------------------
 
 # A fan-out's chunk of runs in one call (triggers/fanout.py): the state machine's function, whole in
-# triggers migration 0023 (SECURITY DEFINER: the worker role, which runs chunks, inserts no run
+# triggers migration 0023, its version 2 (the fan-out's tenant on each run) in 0025 (SECURITY DEFINER: the worker role, which runs chunks, inserts no run
 # of its own), which makes the runs and their `created` events as intake does, for one workflow
 # and many recipients, where only the derived key, its request hash and the recipient differ
 # from run to run. No row when the workflow does not exist, else one row per run inserted (or
 # one with NULLs when none was): the workflow's columns, then the run's id, key and priority.
 # The runs come as one JSON array of [key, hash, recipient] triples: a quarter of the client's
 # CPU that three text[] parameters of a thousand elements cost to send.
-FANOUT_RUNS_FUNCTION = "notiflow_fanout_runs_insert_v1"
+FANOUT_RUNS_FUNCTION = "notiflow_fanout_runs_insert_v2"
 FANOUT_INTAKE_SQL = f"""
 SELECT f.workflow_id, f.active, f.has_version, f.queue, f.served,
        f.run_id, f.run_key, f.run_priority
@@ -140,7 +147,7 @@ FROM {FANOUT_RUNS_FUNCTION}(
     workflow => %(workflow)s::text, runs => %(runs)s::json, payload => %(payload)s::text,
     priority => %(priority)s::integer, cancellation_key => %(cancellation_key)s::text,
     actor => %(actor)s::text, require_worker => %(require_worker)s::boolean,
-    live_within => %(live_within)s::float8
+    live_within => %(live_within)s::float8, tenant => %(tenant)s::text
 ) AS f
 """  # noqa: S608 (a constant)
 FANOUT_WORKFLOW_COLUMNS = 5
@@ -151,3 +158,37 @@ SELECT idempotency_key, request_hash FROM {TRIGGER_TABLE}
 WHERE workflow_id = %(workflow_id)s AND idempotency_key = ANY(%(keys)s::text[])
   AND deleted_at IS NULL
 """  # noqa: S608 (names from the models, values as parameters)
+
+
+# --- the operator's cancel, retry and replay -----------------------------------------------------
+
+# The state machine's functions, whole in triggers migration 0028 and versioned by name as the
+# claim and the release are (SECURITY DEFINER: the worker role, which runs a bulk action's chunks,
+# changes no run of its own). triggers/state.py calls them for the API, the admin, the shell and
+# the workers alike; these are their calls, one round trip each.
+RUNS_CANCEL_FUNCTION = "notiflow_runs_cancel_v1"
+RUN_RETRY_FUNCTION = "notiflow_run_retry_v1"
+RUN_REPLAY_FUNCTION = "notiflow_run_replay_v1"
+
+# One row per run cancelled, in id order: its columns by name (TRIGGER_COLUMNS, as
+# trigger_from_row reads them), then the deliveries of the events written, to nudge.
+RUNS_CANCEL_SQL = f"""
+SELECT {", ".join(f"(c.cancelled).{column}" for column in TRIGGER_COLUMNS)}, c.deliveries
+FROM {RUNS_CANCEL_FUNCTION}(run_ids => %(ids)s::uuid[], actor => %(actor)s::text,
+                            reason => %(reason)s::text, announced => %(events)s::jsonb) AS c
+"""  # noqa: S608 (names from the models, values as parameters)
+
+# The run put back, by name (TRIGGER_COLUMNS), then its workflow's queue; or no row.
+RUN_RETRY_SQL = f"""
+SELECT {", ".join(f"(r.retried).{column}" for column in TRIGGER_COLUMNS)}, r.route_queue
+FROM {RUN_RETRY_FUNCTION}(run_id => %(id)s::uuid, actor => %(actor)s::text,
+                          reason => %(reason)s::text) AS r
+"""  # noqa: S608 (names from the models, values as parameters)
+
+# A new run of the same version, payload and recipient as one before (a bulk action's `replay`):
+# its id, its workflow's queue and its priority; or no row when the key is held already.
+RUN_REPLAY_SQL = f"""
+SELECT r.replay_id, r.route_queue, r.route_priority
+FROM {RUN_REPLAY_FUNCTION}(run_id => %(run)s::uuid, key => %(key)s::text,
+                           actor => %(actor)s::text, reason => %(reason)s::text) AS r
+"""  # noqa: S608 (a constant)

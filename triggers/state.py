@@ -5,11 +5,20 @@ writes its TriggerEvent in the same statement or transaction as the change itsel
     enqueued --claim--> processing --release--> enqueued (next node, delay or retry)
                                              \-> completed | failed
     enqueued | processing --cancel--> cancelled;  failed --retry_now--> enqueued
+    any run --replay--> a new run, enqueued at the entry node of the same version
     processing (lease expired) --requeue--> enqueued;  enqueued (overdue) --requeue--> enqueued
+
+A new status, and the files it touches: docs/guide/run-states.md.
+
+Cancel, retry and replay are the state machine's database functions (triggers migration 0028,
+called by triggers/sql.py's RUNS_CANCEL_SQL, RUN_RETRY_SQL and RUN_REPLAY_SQL), as the claim and
+the release are: one path for the API, the admin, the shell and a bulk action's chunk on a worker,
+whose database role changes no run of its own (workers/services/roles.py). What is left here is
+what to call them with, the nudges after commit, and why a refused change was refused.
 
 Soft delete (trigger_delete) is orthogonal to status: it sets `deleted_at` and leaves status,
 cursor and lease alone. A deleted trigger is never claimed again (the claim and the sweeper skip
-it), so retry_now and requeue refuse it; cancel still applies (docs/design.md, rule 12).
+it), so retry_now and requeue refuse it; cancel still applies (docs/design/rules.md, rule 12).
 """
 
 from __future__ import annotations
@@ -19,14 +28,17 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models.functions import Now
 
 from common.leases import lease_free
 from events import catalog as events
-from events.services.outbox import Announcement, events_record
+from events.dispatch import deliveries_enqueue_on_commit
+from events.services.outbox import Announcement, announcements_json, events_record
 from triggers.hooks import CANCELLED_HOOKS
 from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance, TriggerStatus
+from triggers.sql import RUN_REPLAY_SQL, RUN_RETRY_SQL, RUNS_CANCEL_SQL
+from triggers.steps import trigger_from_row
 
 # The longest `delete_reason` trigger_delete accepts (the API, the admin and the schema say so).
 MAX_DELETE_REASON_LENGTH = 1000
@@ -44,17 +56,24 @@ class TriggerStateConflict(Exception):
         self.trigger = trigger
 
 
+def _run_id(trigger_id: UUID | str) -> UUID:
+    try:
+        return UUID(str(trigger_id))
+    except ValueError as exc:
+        raise TriggerNotFound(str(trigger_id)) from exc
+
+
 def _locked_at(trigger_id: UUID | str) -> tuple[TriggerInstance, datetime]:
     """The trigger, row-locked, and the database's clock read by the same query (Django's Now()
-    is PostgreSQL's statement_timestamp(): docs/design.md, rule 15): every time the change
+    is PostgreSQL's statement_timestamp(): docs/design/rules.md, rule 15): every time the change
     stores is that, never the process's own."""
     try:
         trigger = (
             TriggerInstance.objects.select_for_update()
             .annotate(db_now=Now())
-            .get(pk=UUID(str(trigger_id)))
+            .get(pk=_run_id(trigger_id))
         )
-    except (TriggerInstance.DoesNotExist, ValueError) as exc:
+    except TriggerInstance.DoesNotExist as exc:
         raise TriggerNotFound(str(trigger_id)) from exc
     return trigger, trigger.db_now  # type: ignore[attr-defined]
 
@@ -84,18 +103,13 @@ def _update(trigger: TriggerInstance, *, now: datetime, **fields: Any) -> None:
         setattr(trigger, name, value)
 
 
-def _nudge_on_commit(trigger: TriggerInstance) -> None:
-    """Nudge `trigger` after commit, to its workflow's queue at its priority (rule 11)."""
+def _nudge_on_commit(trigger: TriggerInstance, queue: str | None = None) -> None:
+    """Nudge `trigger` after commit, to its workflow's queue (`queue` when the caller read it)
+    at its priority (rule 11)."""
     from triggers.dispatch import Nudge, trigger_enqueue_on_commit
 
-    queue = trigger.workflow.queue
+    queue = trigger.workflow.queue if queue is None else queue
     trigger_enqueue_on_commit(Nudge(trigger.pk, queue=queue, priority=trigger.priority))
-
-
-def _cancelled(trigger_ids: list[UUID]) -> None:
-    if trigger_ids:
-        for hook in CANCELLED_HOOKS:
-            hook(trigger_ids)
 
 
 @transaction.atomic
@@ -106,12 +120,11 @@ def trigger_cancel(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
     written its send-ledger row will not send; one already sending finishes its single send and
     then finds the trigger cancelled (its outcome does not advance the cursor).
     """
-    trigger, now = _locked_at(trigger_id)
-    if trigger.is_terminal:
+    trigger, _ = _locked_at(trigger_id)  # as it is: its announcement, or why it is refused
+    cancelled = _cancel_locked([trigger], actor=actor, reason=reason)
+    if not cancelled:
         raise TriggerStateConflict(trigger, f"trigger is already {trigger.status}")
-    events_record([_cancel_locked(trigger, actor=actor, reason=reason, now=now)])
-    _cancelled([trigger.pk])
-    return trigger
+    return cancelled[0]
 
 
 @transaction.atomic
@@ -154,39 +167,52 @@ def triggers_cancel_many(
 
 
 def _cancel_matching(matching: Any, *, actor: str, reason: str) -> list[UUID]:
-    # The status is read again under the lock: a trigger that finished meanwhile is left be.
-    # Workflow and version come along: the announcements show them.
+    # Locked first, as they are (the function reads the status again under the lock: a trigger
+    # that finished meanwhile is left be). Workflow and version come along: the announcements
+    # show them.
     locked = list(
         matching.select_related("workflow", "workflow_version")
         .select_for_update(of=("self",))
-        .annotate(db_now=Now())
         .order_by("pk")
     )
-    events_record(
-        [
-            _cancel_locked(trigger, actor=actor, reason=reason, now=trigger.db_now)  # type: ignore[attr-defined]
-            for trigger in locked
-        ]
-    )
-    _cancelled([trigger.pk for trigger in locked])
-    return [trigger.pk for trigger in locked]
+    return [trigger.pk for trigger in _cancel_locked(locked, actor=actor, reason=reason)]
 
 
 def _cancel_locked(
-    trigger: TriggerInstance, *, actor: str, reason: str, now: datetime
-) -> Announcement:
-    """Cancel `trigger`, locked and not terminal, at `now` (the database's clock, read with the
-    lock); its `trigger.cancelled`, for the caller to record (with others, in one write)."""
-    _change(
-        trigger,
-        to_status=TriggerStatus.CANCELLED,
-        actor=actor,
-        reason=reason or "cancelled",
-        now=now,
-        lease_until=None,
-        completed_at=now,
-    )
-    return _announcement(events.TRIGGER_CANCELLED, trigger)
+    triggers: list[TriggerInstance], *, actor: str, reason: str
+) -> list[TriggerInstance]:
+    """Cancel those of `triggers` (locked, as they are) that are not over, by the state
+    machine's function (`notiflow_runs_cancel_v1`): each with its status event and its
+    `trigger.cancelled`, built here from the run as locked and shown by the function as it
+    cancelled it; then the events' deliveries are nudged after commit and CANCELLED_HOOKS called
+    with the ids cancelled. The runs as cancelled, in id order."""
+    if not triggers:
+        return []
+    announced = [_announcement(events.TRIGGER_CANCELLED, trigger) for trigger in triggers]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            RUNS_CANCEL_SQL,
+            {
+                "ids": [str(trigger.pk) for trigger in triggers],
+                "actor": actor,
+                "reason": reason or "cancelled",
+                "events": announcements_json(announced),
+            },
+        )
+        rows = cursor.fetchall()
+    locked = {trigger.pk: trigger for trigger in triggers}
+    cancelled = []
+    for row in rows:
+        run = trigger_from_row(row[:-1])
+        # The announcement read both: the answer shows them without another query.
+        run.workflow = locked[run.pk].workflow
+        run.workflow_version = locked[run.pk].workflow_version
+        cancelled.append(run)
+    if rows:
+        deliveries_enqueue_on_commit(list(rows[0][-1] or []))
+        for hook in CANCELLED_HOOKS:
+            hook([run.pk for run in cancelled])
+    return cancelled
 
 
 @transaction.atomic
@@ -223,7 +249,7 @@ def trigger_delete(*, trigger_id: UUID | str, actor: str, reason: str = "") -> T
 
 
 def _announce(type: str, trigger: TriggerInstance) -> None:
-    """Record event `type` about `trigger` in the current transaction (docs/design.md, rule 10)."""
+    """Record event `type` about `trigger` in the current transaction (docs/design/rules.md, rule 10)."""
     events_record([_announcement(type, trigger)])
 
 
@@ -239,28 +265,25 @@ def _refuse_deleted(trigger: TriggerInstance, action: str) -> None:
 
 
 @transaction.atomic
-def trigger_retry_now(*, trigger_id: UUID | str, actor: str) -> TriggerInstance:
-    """Put a failed trigger back to `enqueued` at its current node, attempts reset, due now.
-    Raises TriggerStateConflict for a trigger that is not failed, or is deleted."""
-    trigger, now = _locked_at(trigger_id)
-    _refuse_deleted(trigger, "retried")
-    if trigger.status != TriggerStatus.FAILED or trigger.current_node_id is None:
+def trigger_retry_now(
+    *, trigger_id: UUID | str, actor: str, reason: str = "retry requested"
+) -> TriggerInstance:
+    """Put a failed trigger back to `enqueued` at its current node, attempts reset, due now,
+    its event saying `reason`, by the state machine's function (`notiflow_run_retry_v1`), and
+    nudge it after commit; the trigger as it is now. Raises TriggerNotFound, and
+    TriggerStateConflict for a trigger that is not failed, or is deleted."""
+    run_id = _run_id(trigger_id)
+    with connection.cursor() as cursor:
+        cursor.execute(RUN_RETRY_SQL, {"id": str(run_id), "actor": actor, "reason": reason})
+        row = cursor.fetchone()
+    if row is None:  # the function refused it: say why
+        trigger, _ = _locked_at(run_id)
+        _refuse_deleted(trigger, "retried")
         raise TriggerStateConflict(
             trigger, f"only a failed trigger can be retried ({trigger.status})"
         )
-    _change(
-        trigger,
-        to_status=TriggerStatus.ENQUEUED,
-        actor=actor,
-        reason="retry requested",
-        now=now,
-        attempts=0,
-        available_at=now,
-        nudged_at=now,
-        completed_at=None,
-        last_error="",
-    )
-    _nudge_on_commit(trigger)
+    trigger = trigger_from_row(row[:-1])
+    _nudge_on_commit(trigger, queue=row[-1])
     return trigger
 
 
@@ -297,3 +320,29 @@ def trigger_requeue(
     )
     _nudge_on_commit(trigger)
     return trigger
+
+
+@transaction.atomic
+def trigger_replay(*, trigger_id: UUID | str, key: str, actor: str, reason: str) -> UUID | None:
+    """Start a new run of `trigger_id`'s workflow version with its payload, recipient, locale,
+    tenant, priority and cancellation key, at the version's entry node, due now, under the
+    idempotency key `key`, with its `created` event (`reason`, `actor`), by the state machine's
+    function (`notiflow_run_replay_v1`), and its nudge on commit; its id.
+    None when a run not deleted of the workflow already holds `key`: the key is what makes a
+    replay happen once (a bulk action's is `replay:<action id>:<run id>`), however often it is
+    asked. Raises TriggerNotFound for a run that is not there."""
+    run_id = _run_id(trigger_id)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            RUN_REPLAY_SQL, {"run": str(run_id), "key": key, "actor": actor, "reason": reason}
+        )
+        row = cursor.fetchone()
+    if row is None:
+        if not TriggerInstance.objects.filter(pk=run_id).exists():
+            raise TriggerNotFound(str(trigger_id))
+        return None
+    from triggers.dispatch import Nudge, trigger_enqueue_on_commit
+
+    run_id, queue, priority = row
+    trigger_enqueue_on_commit(Nudge(run_id, queue=queue, priority=priority))
+    return UUID(str(run_id))

@@ -1,15 +1,15 @@
 """A step's side of the trigger state machine (triggers/state.py has the operators' side): the
 claim that leases a due run to a worker and the release that ends its step, each one call of a
-versioned database function (CLAIM_SQL, RELEASE_SQL: docs/design.md, "The claim and the
-release"), with the parameters the engine builds and the in-memory copy of the released run that
-its announcements show.
+versioned database function (CLAIM_SQL, RELEASE_SQL: docs/design/run.md, "The claim and the
+release"), with the parameters the engine builds. What a release sets is the function's SET
+clause alone: the events it writes show the run as that UPDATE left it, read from the row
+(triggers migration 0024), so no copy of the rule is kept here.
 """
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
@@ -92,7 +92,7 @@ def trigger_from_row(row: Sequence[Any]) -> TriggerInstance:
 @dataclass(frozen=True)
 class Release:
     """How a step leaves the trigger: its next status, cursor and due time (`wait`: a duration
-    the release adds to the database's clock, docs/design.md rule 15), what it adds to `vars`,
+    the release adds to the database's clock, docs/design/rules.md rule 15), what it adds to `vars`,
     its failure count and error, and the reason its status event gives."""
 
     status: str
@@ -110,8 +110,10 @@ class StepRecord:
     """What the release writes beside the run, each None when not this time (the jsonb arguments
     of the release function): the send ledger's outcome (workers.services.ledger), the step log
     (only with the release), the events (events.services.outbox.announcements_json: those
-    of the release with it; those labelled 'without-release' only when the release could not
-    apply and the ledger recorded a send), and an in-app message stored with the release
+    of the release with it, each `data.trigger` the run as claimed, which the release overlays
+    with what it set, and a retry's `data.step.retry_at` with its due time; those labelled
+    'without-release' as they are, only when the release could not apply and the ledger
+    recorded a send), and an in-app message stored with the release
     (inbox.sql.inbox_message_json)."""
 
     ledger: dict[str, Any] | None = None
@@ -149,41 +151,8 @@ def release_params(
     }
 
 
-# What the release function sets, column by column, computed in memory from the trigger as
-# claimed, the Release and the step's clock `now` (standing for the function's clock): the events
-# the release writes announce the trigger as the release leaves it, and are built before it runs.
-# The function's SET clause is the rule; this is its mirror for the announcements, held equal to
-# the row the function leaves by tests/test_rule_homes.py, column by column.
-_Value = Callable[[TriggerInstance, Release, datetime], Any]
-RELEASED_VALUES: dict[str, _Value] = {
-    "status": lambda t, r, now: r.status,
-    "current_node_id": lambda t, r, now: r.current_node_id,
-    "vars": lambda t, r, now: {**t.vars, **(r.vars_patch or {})},
-    "attempts": lambda t, r, now: r.attempts,
-    "available_at": lambda t, r, now: now + max(r.wait, timedelta(0)),
-    "lease_until": lambda t, r, now: None,
-    "leased_by": lambda t, r, now: "",
-    "nudged_at": lambda t, r, now: now if r.nudged else None,
-    "last_error": lambda t, r, now: r.last_error,
-    "completed_at": lambda t, r, now: now if r.status in TERMINAL_STATUSES else None,
-    "updated_at": lambda t, r, now: now,
-}
-
-
-def released_copy(trigger: TriggerInstance, release: Release, *, now: datetime) -> TriggerInstance:
-    """`trigger` (as claimed) as the release leaves it, in memory, for what announces the change:
-    each column of RELEASED_VALUES."""
-    # A shallow copy of the instance's fields (copy.copy goes through pickling's protocol:
-    # ten times slower, on every send step).
-    after = TriggerInstance.__new__(TriggerInstance)
-    after.__dict__.update(trigger.__dict__, _state=copy.copy(trigger._state))
-    for column, value in RELEASED_VALUES.items():
-        setattr(after, column, value(trigger, release, now))
-    return after
-
-
 class Route(NamedTuple):
-    """Where a trigger's nudges go (docs/design.md, rule 11): its workflow's queue as it is now,
+    """Where a trigger's nudges go (docs/design/rules.md, rule 11): its workflow's queue as it is now,
     and the trigger's priority (0-9, higher is more urgent)."""
 
     queue: str
@@ -198,7 +167,7 @@ def trigger_release(
 ) -> Route | None:
     """End a step under the lease `lease_token` as `release` says.
 
-    One call of the release function (RELEASE_FUNCTION, triggers migration 0019). Fenced: it only applies while
+    One call of the release function (RELEASE_FUNCTION, triggers migration 0024). Fenced: it only applies while
     the trigger is still `processing` under this very lease, so a worker whose lease expired
     (and was reclaimed) or whose trigger was cancelled changes nothing. The status event commits
     with it. Returns the route of the trigger's next nudge when the release applied, None when

@@ -1,5 +1,5 @@
 """`GET /api/triggers/<id>/?wait=<seconds>`: answer once the trigger is finished (completed,
-failed or cancelled) or the wait is over, whichever comes first (docs/design.md, "Waiting for a
+failed or cancelled) or the wait is over, whichever comes first (docs/design/api.md, "Waiting for a
 trigger").
 
 No thread and no database connection is held per waiting client. Under the web process's ASGI

@@ -1,4 +1,4 @@
-"""Runs as leased work (common/leased_work.py; docs/design.md, "Leased work"): a trigger waits
+"""Runs as leased work (common/leased_work.py; docs/design/leased-work.md, "Leased work"): a trigger waits
 `enqueued`, is leased while `processing`, and is never worked on once soft-deleted (rule 12). Its
 nudge goes to the queue of its workflow as it is now, at the trigger's priority (rule 11), most
 urgent first. Its sweeps are written whole in triggers/statements/runs_sweep_*.sql; the claim

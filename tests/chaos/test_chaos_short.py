@@ -12,19 +12,8 @@ import shutil
 import pytest
 
 from chaos.harness import ChaosConfig, ChaosRun
-from chaos.services import postgres_bindir
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(400)]
-
-
-@pytest.fixture(autouse=True)
-def server_binaries() -> None:
-    try:
-        postgres_bindir()
-    except RuntimeError as exc:
-        pytest.skip(f"{exc} (the chaos run starts a PostgreSQL cluster of its own)")
-    if not shutil.which("redis-server"):
-        pytest.skip("redis-server not found (the chaos run starts a Redis of its own)")
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(400), pytest.mark.usefixtures("chaos_servers")]
 
 
 def test_kills_and_a_redis_flush_lose_nothing_and_send_nothing_twice(tmp_path):
@@ -99,7 +88,7 @@ def test_workers_survive_redis_restarts_and_lose_nothing(tmp_path):
     Every assertion here holds on every run of a correct build. This run does not promise to
     catch the Celery 5.7.0 exit (a worker dies only when a restart finds it holding an
     unacknowledged message, about one restart in five under this load: how often the random
-    runs caught it is the chaos report's finding, docs/reliability.md). The deterministic guard
+    runs caught it is the chaos report's finding, docs/reliability/chaos.md). The deterministic guard
     of that bug is tests/chaos/test_redis_restart.py, which makes the condition certain."""
     config = ChaosConfig(
         triggers=300,

@@ -1,7 +1,7 @@
 """A worker outlives a Redis restart that finds a message in flight: deterministically.
 
 Celery 5.7.0 workers exited for good on a Redis restart ("Unrecoverable error: AttributeError
-'NoneType' object has no attribute 'hostname'", docs/reliability.md): on the connection loss its
+'NoneType' object has no attribute 'hostname'", docs/reliability/chaos.md): on the connection loss its
 consumer collects the broken connection and then closes it, and that close restores the
 unacknowledged messages through a transport `collect()` has already detached. It takes a message
 delivered and not yet acknowledged (acks_late: a step running) at the moment of the loss; with

@@ -1,4 +1,4 @@
-"""The client API of docs/design.md beyond one trigger at a time: bulk intake (each item decided
+"""The client API of docs/design/api.md beyond one trigger at a time: bulk intake (each item decided
 as POST /api/triggers/ would decide it alone, in a few statements for them all), strict
 idempotency (a key reused with other parameters is a 422 that changes nothing) and cancellation
 keys (the API and manage.py cancel_trigger)."""
@@ -19,6 +19,7 @@ from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from tests.triggers.support import new_trigger
 from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
+from triggers.representation import trigger_json
 from triggers.services import TriggerRejected, trigger_create
 
 pytestmark = pytest.mark.django_db
@@ -261,6 +262,13 @@ def test_cancel_by_key_announces_each_cancellation(api_client):
     assert sorted(str(e.trigger_id) for e in announced) == sorted(str(t.pk) for t in triggers)
     assert all(e.data["trigger"]["cancellation_key"] == "k" for e in announced)
     assert endpoint.deliveries.count() == 3
+    # Each shows its run as the cancel left it (notiflow_runs_cancel_v1 overlays what it set).
+    for event in announced:
+        run = TriggerInstance.objects.get(pk=event.trigger_id)
+        shown = event.data["trigger"]
+        assert (shown["status"], shown["lease_until"]) == ("cancelled", None)
+        assert shown["completed_at"] == trigger_json(run)["completed_at"] is not None
+        assert shown["updated_at"] == trigger_json(run)["updated_at"]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""A run's story (docs/design.md, rule 20 and "Explaining a run"), in-process: each step records
+"""A run's story (docs/design/rules.md, rule 20;
+docs/design/deliveries.md, "Explaining a run"), in-process: each step records
 what it decided, with the rule and the evidence, when it runs; `GET /api/triggers/<id>/explain/`
 reads that record back, one entry per node reached, oldest first, for every decision kind (sent,
 skipped by a preference, a suppression, a missing address or an erasure; failed by a template,

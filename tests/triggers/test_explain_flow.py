@@ -1,4 +1,4 @@
-"""A run's story for the nodes that send nothing (docs/design.md, "Explaining a run"): a delay
+"""A run's story for the nodes that send nothing (docs/design/deliveries.md, "Explaining a run"): a delay
 or an `until` defers, a closed window defers to its opening and an open one passes, a throttle
 passes or throttles, a digest's opener defers and its closing and its joiners are digested, a
 wait for an event is waiting and passes when it comes; each as its step recorded it."""

@@ -1,4 +1,4 @@
-"""A trigger for a topic (docs/design.md, "Topics and fan-out"): POST /api/triggers/ with
+"""A trigger for a topic (docs/design/recipients.md, "Topics and fan-out"): POST /api/triggers/ with
 `topic` stores a fan-out and answers 202; the workers create one run per subscriber (but the
 excluded) a chunk at a time, each run keyed by the request's key and the recipient, so a chunk
 done twice, a repeated request or a resumed fan-out creates no run twice. The chunks are called
@@ -203,22 +203,38 @@ def test_an_inactive_workflow_is_a_409_and_a_topic_is_not_a_bulk_item(api_client
     assert item["status"] == 400 and "topic" in item["errors"]
 
 
-def test_chunk_tasks_go_to_the_workflow_queue_at_the_fanout_priority(
-    published, django_capture_on_commit_callbacks
+def test_chunk_tasks_go_to_the_workflow_queue_ahead_of_the_runs_they_make(
+    monkeypatch, django_capture_on_commit_callbacks
 ):
+    """Chunk tasks at the top of the scale whatever the fan-out's priority; the runs at the
+    fan-out's (the request's, else the workflow's). tests/triggers/test_fanout_priority_e2e.py
+    shows it in workers."""
+    sent: list[tuple[str, str, int]] = []
+    monkeypatch.setattr(
+        broker,
+        "tasks_publish",
+        lambda name, calls, **_: sent.extend((name, c.queue, c.priority) for c in calls),
+    )
     workflow = a_workflow(key=f"billing.{unique('wf')}", priority=3)
-    topic, _ = audience(1)
-    with django_capture_on_commit_callbacks(execute=True):
+    topic, _ = audience(2)
+    with (
+        override_settings(NOTIFLOW_FANOUT_CHUNK_SIZE=1),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         urgent, _ = fanout_start(FanoutRequest(workflow.key, "a", topic, {}, priority=8))
-        fanout_start(FanoutRequest(workflow.key, "b", topic, {}))
+        plain, _ = fanout_start(FanoutRequest(workflow.key, "b", topic, {}))
+        fanout_chunk(fanout_id=plain.pk, worker_id="w")  # its run's nudge, then the next chunk
 
-    (_, (first,)), (_, (second,)) = published
-    assert (first.queue, second.queue) == ("billing", "billing")
     # Redis pops the lowest step first: broker priority 9 - Notiflow's (common.broker).
-    assert (first.priority, second.priority) == (9 - 8, 9 - 3)
+    assert sent == [
+        ("workers.fanout_chunk", "billing", 9 - 9),
+        ("workers.fanout_chunk", "billing", 9 - 9),
+        ("workers.execute_node", "billing", 9 - 3),
+        ("workers.fanout_chunk", "billing", 9 - 9),
+    ]
     fanout_chunk(fanout_id=urgent.pk, worker_id="w")
-    (run,) = TriggerInstance.objects.filter(workflow=workflow, idempotency_key__contains=":a:")
-    assert run.priority == 8
+    runs = TriggerInstance.objects.filter(workflow=workflow, idempotency_key__contains=":a:")
+    assert [run.priority for run in runs] == [8, 8]
 
 
 @pytest.fixture
@@ -255,9 +271,9 @@ def test_the_fanouts_sweep_sends_a_lost_chunk_task_again_and_that_of_a_dead_work
         return [(name, c.args, c.queue, c.priority) for name, calls in published for c in calls]
 
     line["length"] = 10_000  # a long line: the lost task is most likely in it
-    assert swept() == [("workers.fanout_chunk", [str(dead.pk)], "billing", 9 - 3)]
+    assert swept() == [("workers.fanout_chunk", [str(dead.pk)], "billing", 0)]
     line["length"] = 0
-    assert swept() == [("workers.fanout_chunk", [str(lost.pk)], "billing", 9 - 7)]
+    assert swept() == [("workers.fanout_chunk", [str(lost.pk)], "billing", 0)]
     assert swept() == []  # both nudged just now
 
     assert fanout_chunk(fanout_id=dead.pk, worker_id="w") == 3  # a new worker takes it

@@ -1,4 +1,4 @@
-"""A fan-out has a cap and a stop (docs/security.md, "Fan-outs", issue 43 §5): POST
+"""A fan-out has a cap and a stop (docs/security/findings.md, "Fan-outs", issue 43 §5): POST
 /api/fanouts/<id>/cancel/ stops it (and with `runs` cancels the runs it made), an audience over
 NOTIFLOW_FANOUT_MAX_AUDIENCE is a 400 saying how big, a topic grown past it stops there, and a
 fan-out's runs count against its key's trigger rate. In-process; tests/triggers/

@@ -1,4 +1,4 @@
-"""Cancelling a fan-out the stack's workers are making (docs/design.md, rule 13; docs/security.md,
+"""Cancelling a fan-out the stack's workers are making (docs/design/rules.md, rule 13; docs/security/findings.md,
 "Fan-outs"): after POST /api/fanouts/<id>/cancel/ with `runs`, the workers make no more runs, the
 fan-out is `cancelled`, every run it made is `cancelled`, and so it stays past the sweeper's
 resume delay and several sweeps."""

@@ -1,4 +1,4 @@
-"""A fan-out in the live stack (docs/design.md, "Topics and fan-out"): the workers make one run
+"""A fan-out in the live stack (docs/design/recipients.md, "Topics and fan-out"): the workers make one run
 per subscriber a chunk at a time, and every pool process serving its queue SIGKILLed mid-way
 loses no run and makes none twice (the chunk task is redelivered or resumed by the sweeper; the
 cursor and the runs commit together; the runs' keys are derived from the request's)."""

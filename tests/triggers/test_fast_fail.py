@@ -1,4 +1,4 @@
-"""Fast-fail at trigger time (docs/design.md, "HTTP API"): while NOTIFLOW_TRIGGER_REQUIRES_WORKER
+"""Fast-fail at trigger time (docs/design/api.md, "HTTP API"): while NOTIFLOW_TRIGGER_REQUIRES_WORKER
 is on, a trigger whose workflow's queue no live worker serves is refused with 503, naming the
 queue and the command that would serve it, and nothing is stored. The test process turns the
 check off (tests/settings.py); these tests turn it back on."""

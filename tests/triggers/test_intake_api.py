@@ -1,4 +1,4 @@
-"""Trigger intake: the inbox contract of docs/design.md (201 new, 200 existing, 4xx bad input)."""
+"""Trigger intake: the inbox contract of docs/design/api.md (201 new, 200 existing, 4xx bad input)."""
 
 import pytest
 

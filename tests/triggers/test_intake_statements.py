@@ -90,6 +90,7 @@ def test_the_rule_is_inlined_into_intakes_plan():
         "hash": "",
         "recipient": "",
         "locale": "",
+        "tenant": "",
         "actor": "a",
         "require_worker": True,
         "live_within": live_within_seconds(),

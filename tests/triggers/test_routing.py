@@ -1,4 +1,4 @@
-"""Queues and priorities (docs/design.md, rule 11), in process: dotted workflow keys, a
+"""Queues and priorities (docs/design/rules.md, rule 11), in process: dotted workflow keys, a
 workflow's queue and priority, a trigger's own priority, and the route of every kind of nudge
 (intake, a step's release, the sweeper, an operator's retry)."""
 

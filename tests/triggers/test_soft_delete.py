@@ -1,4 +1,4 @@
-"""Soft delete (docs/design.md, rule 12): orthogonal to status, never claimed again, history kept,
+"""Soft delete (docs/design/rules.md, rule 12): orthogonal to status, never claimed again, history kept,
 the idempotency key free again. The service, the claim, the sweeper, the operator levers, the
 selectors and intake; the API is in test_soft_delete_api.py, end to end in
 tests/workers/test_soft_delete_e2e.py."""

@@ -1,4 +1,4 @@
-"""DELETE /api/triggers/<id>/ and `?deleted=` (docs/design.md, HTTP API and rule 12)."""
+"""DELETE /api/triggers/<id>/ and `?deleted=` (docs/design/api.md, HTTP API and rule 12)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`GET /api/triggers/<id>/?wait=` against the real stack: gunicorn's asgi worker with
 notiflow/asgi.py (8 threads per process, two processes), Celery workers running delay workflows,
-PostgreSQL and Redis. The figures these tests print are the ones docs/design.md quotes."""
+PostgreSQL and Redis. The figures these tests print are the ones docs/design/api.md quotes."""
 
 from __future__ import annotations
 

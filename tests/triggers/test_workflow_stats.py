@@ -72,12 +72,12 @@ def test_stats_count_by_status_depth_rate_and_percentiles_from_known_runs(known)
     workflow, now = known
     stats = workflow_stats(workflow=workflow, now=now)
     assert stats.by_status == {
+        **dict.fromkeys(TriggerStatus.values, 0),  # every status, a new one too
         TriggerStatus.ENQUEUED: 4,  # the deleted one is not counted
         TriggerStatus.PROCESSING: 1,
         TriggerStatus.COMPLETED: 22,
         TriggerStatus.FAILED: 5,
         TriggerStatus.CANCELLED: 1,
-        TriggerStatus.WAITING: 0,
     }
     assert stats.queue_depth == 3  # due and unclaimed; not the delayed one, not the deleted one
     assert (stats.completed, stats.failed) == (20, 5)  # the two old runs are outside the hour

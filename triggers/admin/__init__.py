@@ -8,6 +8,7 @@ from django.utils.html import format_html
 
 from common.admin import ReadOnlyAdminMixin, id_short, list_time, text_cut, text_wrap
 from triggers.admin.api_keys import ApiKeyAdmin
+from triggers.admin.bulk_actions import TriggerActionAdmin
 from triggers.admin.charts import workflow_charts_panel
 from triggers.admin.recipient_runs import recipient_runs_panel
 from triggers.admin.runs import TriggerInstanceAdmin
@@ -16,6 +17,7 @@ from triggers.models import TriggerEvent
 
 __all__ = [
     "ApiKeyAdmin",
+    "TriggerActionAdmin",
     "TriggerEventAdmin",
     "TriggerInstanceAdmin",
     "recipient_runs_panel",

@@ -1,4 +1,4 @@
-"""A workflow's last 24 hours as SVG charts on its admin page (docs/design.md, "Charts"), added
+"""A workflow's last 24 hours as SVG charts on its admin page (docs/design/workflows.md, "Charts"), added
 through workflows.hooks.WORKFLOW_PAGE_PANELS after the run statistics. The numbers come from
 triggers.charts (cached a minute); the pictures from common.svg_charts, drawn on the server."""
 

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 from common.actors import actor_of
 from common.admin import ReadOnlyAdminMixin, admin_time, id_short, json_block, list_time, text_cut
 from recipients.models import Recipient
+from triggers.admin.bulk_actions import BULK_ACTIONS
 from triggers.explain import run_story
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.selectors import trigger_stuck_list, trigger_timeline
@@ -97,7 +98,7 @@ class StuckFilter(admin.SimpleListFilter):
 
 
 class DeletedFilter(admin.SimpleListFilter):
-    """Soft-deleted runs are out of the list unless asked for (docs/design.md, rule 12): the
+    """Soft-deleted runs are out of the list unless asked for (docs/design/rules.md, rule 12): the
     default is "not deleted", and "all" shows both."""
 
     title = "deleted"
@@ -146,7 +147,13 @@ class TriggerInstanceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     show_full_result_count = False  # no COUNT(*) over the whole table on every page
     # Django's "delete selected" stays out: has_delete_permission is False (ReadOnlyAdminMixin),
     # and rows leave only through the retention commands.
-    actions = ["cancel_selected", "retry_selected", "requeue_selected", "soft_delete_selected"]
+    actions = [
+        "cancel_selected",
+        "retry_selected",
+        "requeue_selected",
+        "soft_delete_selected",
+        *BULK_ACTIONS,  # through the workers, after a dry run (triggers/admin/bulk_actions.py)
+    ]
     change_form_template = "admin/triggers/triggerinstance/change_form.html"
 
     # --- list columns ----------------------------------------------------------------------

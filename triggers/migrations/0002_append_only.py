@@ -1,4 +1,4 @@
-"""PostgreSQL enforces docs/design.md rule 8: audit rows are never updated or deleted by the application.
+"""PostgreSQL enforces docs/design/rules.md rule 8: audit rows are never updated or deleted by the application.
 
 The one exception is retention: `manage.py purge_logs` sets `notiflow.retention = on` for its
 own transaction, and only DELETE is then allowed. The send ledger may additionally move from

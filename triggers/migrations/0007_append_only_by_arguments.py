@@ -1,4 +1,4 @@
-"""The append-only guard, reworked (docs/design.md rule 8, docs/security.md):
+"""The append-only guard, reworked (docs/design/rules.md rule 8, docs/security/index.md):
 
 - It knows no table: a table whose rows may change in one way says so in its trigger's
   arguments (the column, the value OLD must have, the values NEW may take, the columns that must

@@ -1,4 +1,5 @@
-"""API keys get a scope, a workflow limit and an expiry (docs/upgrading.md, "API key scopes").
+"""API keys get a scope, a workflow limit and an expiry (docs/operations/upgrades.md,
+"Upgrading to scoped API keys and rate limits").
 
 Keys that exist were all-powerful: they become `admin`, so that they keep working as before.
 Keys made afterwards are `trigger` unless asked otherwise (the model's default).

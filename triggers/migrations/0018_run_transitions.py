@@ -17,7 +17,7 @@ spelled here, once per version, as in the claim and the release.
 - `notiflow_run_ended_v1(run_id)`: whether the run is over (ended, or gone): what the waits'
   purge keeps a wait for. Plain SQL, inlined into its caller's plan.
 
-The clock is `statement_timestamp()` (docs/design.md, rule 15). SECURITY DEFINER with a fixed
+The clock is `statement_timestamp()` (docs/design/rules.md, rule 15). SECURITY DEFINER with a fixed
 search_path and every name qualified, EXECUTE revoked from PUBLIC and granted by
 `setup_db_roles` to the worker (the step's park, the sweeper's timeouts) and the web process
 (a posted event resumes its runs): neither writes `trigger_instance` for a wait on its own.

@@ -2,7 +2,7 @@
 times), whole, beside version 2 (triggers migration 0015), which stays for the statements that
 workers of the previous release have prepared until none is left running:
 
-- Both read one clock, the database's `statement_timestamp()` (docs/design.md, rule 15), where
+- Both read one clock, the database's `statement_timestamp()` (docs/design/rules.md, rule 15), where
   version 2 read `now()`: the same instant for these one-statement transactions, and the clock
   every other statement of the project reads.
 - `notiflow_release_v3` takes the run's next due time as a duration, `due_in` (seconds), which it
@@ -27,7 +27,7 @@ DECLARE
     node_type text;
 BEGIN
     -- 1. The lease: on a run that is due, or whose lease expired (its worker died or hung),
-    -- locked first. A soft-deleted run is never claimed (docs/design.md, rule 12). That test is
+    -- locked first. A soft-deleted run is never claimed (docs/design/rules.md, rule 12). That test is
     -- made on the locked row, not beside `id = run_id`: there it lets the planner pick the
     -- partial unique index (workflow, idempotency_key) WHERE deleted_at IS NULL over the
     -- primary key and scan it whole, which it did on a table not yet analysed.
@@ -61,7 +61,7 @@ BEGIN
                  ELSE 'claimed' END,
             worker, claimed.current_node_id);
 
-    -- 3. The send ledger (docs/design.md, rule 6), when the node is a send node of the run's
+    -- 3. The send ledger (docs/design/rules.md, rule 6), when the node is a send node of the run's
     -- version: its `sending` row, or its send_count raised for another attempt at a send that
     -- never completed. A completed send is left alone, and its result comes back to be reused.
     -- Committed with the lease, so before any provider call.
@@ -168,7 +168,7 @@ BEGIN
                step_log ->> 'error' = '', step_log ->> 'error';
     END IF;
 
-    -- 4. An in-app message (docs/design.md, "In-app inbox"), with the release only: stored
+    -- 4. An in-app message (docs/design/inbox.md, "In-app inbox"), with the release only: stored
     -- with the step's outcome or not at all, once per (run, node) however often the step runs.
     IF released AND inbox IS NOT NULL THEN
         INSERT INTO public.inbox_message (id, recipient, trigger_id, node_id, workflow_key,
@@ -181,7 +181,7 @@ BEGIN
         ON CONFLICT (trigger_id, node_id) DO NOTHING;
     END IF;
 
-    -- 5. The events (docs/design.md, rule 10): those of the release with it; a send recorded
+    -- 5. The events (docs/design/rules.md, rule 10): those of the release with it; a send recorded
     -- by a release that could not apply still announces its message (labelled
     -- 'without-release'), which must not be lost with the release.
     IF announced IS NOT NULL THEN

@@ -1,6 +1,6 @@
 """Version 1 of the run's claim and release (migration 0013) goes: nothing of this release calls
 it, and the workers of the release before 0015, whose prepared statements named it, are gone
-once a deploy of 0015 finished (docs/design.md, "The claim and the release": an old version
+once a deploy of 0015 finished (docs/design/run.md, "The claim and the release": an old version
 stays until a later migration drops it). The outbox write and its subscription rule, created
 with it in 0013, stay: version 2 calls them.
 

@@ -1,9 +1,9 @@
 """Version 4 of the run's release and version 2 of the outbox write (issue 45 §4, one clock),
 beside the versions before them, which stay for the statements that workers of the previous
-release have prepared until none is left running (docs/design.md, "Versioned by name"):
+release have prepared until none is left running (docs/design/run.md, "Versioned by name"):
 
 - `notiflow_outbox_write_v2` stamps the events' `time` and their deliveries' `available_at`,
-  `nudged_at`, `created_at` and `updated_at` with `statement_timestamp()` (docs/design.md, rule
+  `nudged_at`, `created_at` and `updated_at` with `statement_timestamp()` (docs/design/rules.md, rule
   15), where version 1 (triggers migration 0013) read `now()`: the same instant in a release's
   one-statement transaction, not in a longer one (`events_record` inside a cancel or a report).
 - `notiflow_release_v4` is version 3 (triggers migration 0019) calling the outbox write version 2.

@@ -6,7 +6,7 @@ It makes the runs of one chunk as intake makes runs (triggers/statements/intake.
 workflow, looked up by key, and many recipients, where only the derived key, its request hash
 and the recipient differ from run to run (`runs`: a JSON array of [key, hash, recipient], or of
 [key, hash, recipient, id, trace context] while tracing: the run's id made beforehand, so that its
-trace's root span, made before the run, names it, docs/design.md "Traces"); the
+trace's root span, made before the run, names it, docs/design/observability.md "Traces"); the
 payload, priority and cancellation key are the fan-out's, once. A run is inserted `enqueued` at
 the workflow's entry node, due and nudged now, with its `created` event, when the workflow is
 active with a version and a live worker serves its queue (the registry's
@@ -18,7 +18,7 @@ then the run's id, key and priority.
 
 Its parameters are named with the function's name (`notiflow_fanout_runs_insert_v1.priority`):
 in a LANGUAGE sql body a column of the same name would otherwise win. The clock is
-`statement_timestamp()` (docs/design.md, rule 15); statuses are spelled here, once
+`statement_timestamp()` (docs/design/rules.md, rule 15); statuses are spelled here, once
 per version, as in the claim and the release. LANGUAGE sql, one statement; SECURITY DEFINER
 with a fixed search_path and every name qualified, EXECUTE revoked from PUBLIC and granted by
 `setup_db_roles` to the worker.

@@ -9,7 +9,8 @@ WITH r AS (
     FROM (SELECT %(idx)s::int AS idx, %(id)s::uuid AS id, %(workflow)s::text AS workflow,
                  %(key)s::text AS key, %(payload)s::text AS payload, %(priority)s::int AS priority,
                  %(cancellation_key)s::text AS cancellation_key, %(hash)s::text AS hash,
-                 %(recipient)s::text AS recipient, %(locale)s::text AS locale) AS q
+                 %(recipient)s::text AS recipient, %(locale)s::text AS locale,
+                 %(tenant)s::text AS tenant) AS q
 ), target AS (
     SELECT w.id AS workflow_id, w.key, w.active, v.id AS version_id, v.number, w.queue,
            s.served, w.priority, v.definition ->> 'entry_node_id' AS entry_node_id
@@ -20,11 +21,12 @@ WITH r AS (
 ), inserted AS (
     INSERT INTO trigger_instance (
         id, workflow_id, workflow_version_id, idempotency_key, request_hash, cancellation_key,
-        payload, recipient, locale, status, current_node_id, vars, priority, attempts,
+        payload, recipient, locale, tenant, status, current_node_id, vars, priority, attempts,
         available_at, lease_until, leased_by, nudged_at, last_error, created_by, created_at,
         updated_at, completed_at, deleted_at, delete_reason, trace_context)
     SELECT r.id, target.workflow_id, target.version_id, r.key, r.hash, r.cancellation_key,
            r.payload::jsonb, COALESCE(r.recipient, ''), COALESCE(r.locale, ''),
+           COALESCE(r.tenant, ''),
            %(st_enqueued)s::text, target.entry_node_id, '{}'::jsonb,
            COALESCE(r.priority, target.priority), 0, statement_timestamp(), NULL, '',
            statement_timestamp(), '', %(actor)s, statement_timestamp(), statement_timestamp(),
@@ -42,7 +44,8 @@ SELECT r.idx, r.known, target.workflow_id, target.key, target.active, target.ver
        target.number, target.queue, target.served,
        inserted.id, inserted.workflow_id, inserted.workflow_version_id, inserted.idempotency_key,
        inserted.request_hash, inserted.cancellation_key, inserted.payload, inserted.recipient,
-       inserted.locale, inserted.status, inserted.current_node_id, inserted.vars,
+       inserted.locale, inserted.tenant, inserted.status, inserted.current_node_id,
+       inserted.vars,
        inserted.priority, inserted.attempts, inserted.available_at, inserted.lease_until,
        inserted.leased_by, inserted.nudged_at, inserted.last_error, inserted.created_by,
        inserted.created_at, inserted.updated_at, inserted.completed_at, inserted.deleted_at,

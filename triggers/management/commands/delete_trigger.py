@@ -8,7 +8,7 @@ from triggers.state import MAX_DELETE_REASON_LENGTH, TriggerNotFound, trigger_de
 
 class Command(BaseCommand):
     help = (
-        "Soft-delete triggers (docs/design.md, rule 12): never claimed again, history kept, the "
+        "Soft-delete triggers (docs/design/rules.md, rule 12): never claimed again, history kept, the "
         "idempotency key free for a new trigger. Deleting a deleted trigger changes nothing (it "
         "says `already deleted`). "
         "Exits 1 if any could not be deleted."
