@@ -21,6 +21,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.support.chat import ChatServer
+from tests.support.databases import test_database_create
 from tests.support.pgbouncer import PgBouncer, pgbouncer_missing
 from tests.support.receiver import Receiver
 from tests.support.smtp import SmtpServer, free_port
@@ -33,6 +34,9 @@ TEST_BROKER_URL = settings.CELERY_BROKER_URL
 # a PgBouncer in transaction mode (the `pgbouncer` fixture). The test process itself stays
 # direct: it creates and migrates the test database, which a pooler need not see.
 THROUGH_PGBOUNCER = os.environ.get("NOTIFLOW_TEST_PGBOUNCER", "") == "1"
+# NOTIFLOW_TEST_POOL=threads: the stack's workers run the Procfile's `sends` pool instead of
+# prefork (the end-to-end tests on the send-heavy layout).
+STACK_POOL = os.environ.get("NOTIFLOW_TEST_POOL", "").strip() or None
 
 
 def unique(prefix: str = "t") -> str:
@@ -54,6 +58,8 @@ SLOW_MODULES = {
     CHAOS_DIR.parent / "security" / "test_settings_deploy.py",  # a Django process per case
     CHAOS_DIR.parent / "ops" / "test_processes.py",  # docker-compose, Flower, Procfile processes
     CHAOS_DIR.parent / "workflows" / "test_admin_scale.py",  # a time budget at 200 nodes
+    CHAOS_DIR.parent / "test_docs_site.py",  # MkDocs builds the whole site
+    CHAOS_DIR.parent / "ops" / "test_make_run.py",  # make and manage.py processes
 }
 
 
@@ -84,10 +90,10 @@ def django_db_setup(django_db_modify_db_settings, django_db_blocker) -> Iterator
     selected tests' `django_db` markers ask for, so a run of end-to-end tests alone (which use
     committed data, not the marker) would otherwise send the stack to the development database.
     Under pytest-xdist its name ends in the process's _gw<n> (django_db_modify_db_settings)."""
-    from django.test.utils import setup_databases, teardown_databases
+    from django.test.utils import teardown_databases
 
     with django_db_blocker.unblock():
-        config = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+        config = test_database_create()  # a copy of the migrated template (tests/support)
     yield
     with django_db_blocker.unblock():
         # The session is over: connections some test's threads or processes left open would
@@ -158,6 +164,10 @@ STACK_SETTINGS = {
     # stopped or killed one is noticed within seconds (live = seen within three beats).
     "NOTIFLOW_TRIGGER_REQUIRES_WORKER": "true",
     "NOTIFLOW_WORKER_HEARTBEAT_SECONDS": "2",
+    # The fetch node's tests fetch from a stand-in on loopback (tests/support/fetch.py), with a
+    # credential of the tests' own.
+    "NOTIFLOW_FETCH_ALLOW_PRIVATE": "true",
+    "NOTIFLOW_FETCH_CREDENTIALS": '{"shop": {"header": "X-Api-Key", "value": "e2e-secret"}}',
     # Webhooks go to the tests' receiver on loopback; retries within a test's patience.
     "NOTIFLOW_WEBHOOK_ALLOW_PRIVATE": "true",
     "NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS": "0.3",
@@ -171,6 +181,8 @@ STACK_SETTINGS = {
     # resumed within seconds when its task was lost.
     "NOTIFLOW_FANOUT_CHUNK_SIZE": "100",
     "NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS": "3",
+    # A bulk action in chunks small enough that a test can kill its workers between them.
+    "NOTIFLOW_ACTION_CHUNK_SIZE": "50",
     "NOTIFLOW_RATE_LIMIT_INBOX": "off",
     # GET /metrics on (tests/ops/test_metrics_e2e.py); the stack's processes record into its
     # NOTIFLOW_METRICS_DIR (set per stack, under its work directory).
@@ -179,7 +191,7 @@ STACK_SETTINGS = {
     "NOTIFLOW_INBOX_SECRET": "inbox-test-secret",
 }
 
-# The stack's worker groups (docs/design.md, rule 11): `default` is served by two, `billing`
+# The stack's worker groups (docs/design/rules.md, rule 11): `default` is served by two, `billing`
 # (workflows with keys `billing.*`) by one, and `webhooks` (the webhook dispatcher's queue, as
 # the Procfile's) by one of its own. Each registers under its name (`default@<host>`).
 STACK_WORKERS = {
@@ -263,7 +275,7 @@ def stack(
     stack.collectstatic()
     stack.web(free_port())
     for name, queues in STACK_WORKERS.items():
-        stack.worker(name, queues=queues)
+        stack.worker(name, queues=queues, pool=STACK_POOL)
     stack.beat()
     try:
         with django_db_blocker.unblock():
@@ -320,6 +332,9 @@ class Api:
 
     def patch(self, path: str, body: Any) -> requests.Response:
         return self.session.patch(self.base + path, json=body, timeout=10)
+
+    def put(self, path: str, body: Any) -> requests.Response:
+        return self.session.put(self.base + path, json=body, timeout=10)
 
 
 @pytest.fixture

@@ -154,6 +154,26 @@ def test_the_recipient_row_is_judged_by_server_cpu_per_request():
     assert row.met is False
 
 
+def test_the_fanout_row_gives_postgresqls_share_and_the_wal_of_a_run():
+    """Issue 51 §5: the capacity model (docs/performance/capacity.md) needs a fan-out run's
+    PostgreSQL CPU and WAL, not only the three processes' CPU together."""
+    from bench.fanout import FanoutRun
+    from bench.rows import _fanout_rows
+
+    def run(side: str, database: float, wal: int) -> FanoutRun:
+        return FanoutRun(
+            side=side, audience=1000, created=1000, seconds=0.1, max_rss_mb=100,
+            cpu_seconds=0.2, database_cpu_seconds=database, wal_bytes=wal,
+        )  # fmt: skip
+
+    bench = SimpleNamespace(cmd=lambda only, **sizes: f"make bench {only}")
+    rounds = [[run("fanout", 0.05, 900_000), run("bulk", 0.08, 2_000_000)]]
+    (row,) = _fanout_rows(bench, {"fanout": rounds}, SimpleNamespace(fanout_subscribers=1000))
+    assert "of which its PostgreSQL backend 0.050 vs 0.080" in row.result
+    assert "WAL bytes per run 900 vs 2,000" in row.result
+    assert "the backend 0.050), WAL 900 bytes a run" in str(rounds[0][0])
+
+
 @pytest.mark.django_db
 def test_the_scale_parts_charts_time_the_panel_uncached_and_cached_at_the_historys_end():
     """The `scale` part's chart figure on a tiny history: the part loads 1,000,000 runs with
@@ -204,3 +224,71 @@ def test_the_scale_parts_charts_time_the_panel_uncached_and_cached_at_the_histor
     assert row.figure.startswith("6. admin charts")
     assert row.result.startswith("uncached ") and " cached " in row.result
     assert "299 runs in the window" in row.result and row.command == "make bench scale"
+
+
+@pytest.mark.django_db
+def test_the_funnel_parts_history_counts_the_same_through_the_triggers_and_the_backfill():
+    """The `funnel` part on a tiny history (the part loads 1,000,000 runs): its statements for
+    200 runs, once with every trigger off and its reports counted by deliveries migration 0006's
+    backfill, once through the reports' row triggers; the steps of both are read past the
+    sweep's watermark (no sweep passes this test's open transaction). Both funnels are the
+    loader's own arithmetic."""
+    from django.db import connection
+
+    from bench.fixtures import ENGINE_DEFINITION
+    from bench.funnel import LOAD_SQL, funnel_run, report_backfill
+    from bench.rows import _scale_memory_rows
+    from tests.factories import WorkflowFactory
+
+    def load(workflow) -> None:
+        with connection.cursor() as cursor:
+            for statement in LOAD_SQL.split(";\n\n"):
+                cursor.execute(
+                    statement,
+                    {
+                        "workflow": workflow.pk,
+                        "version": workflow.current_version_id,
+                        "first": 1,
+                        "last": 200,
+                        "prefix": f"funnel-{workflow.pk}-",
+                    },
+                )
+
+    counted, written = (WorkflowFactory(definition=ENGINE_DEFINITION) for _ in range(2))
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        load(counted)
+        cursor.execute("SET LOCAL session_replication_role = origin")
+        for statement in report_backfill():
+            cursor.execute(statement)
+    load(written)
+
+    h = [(i * 7919) % 100 for i in range(1, 201)]
+    welcome = {
+        "sent": 200,
+        "delivered": sum(x >= 3 for x in h),
+        "bounced": sum(x < 2 for x in h),
+        "opened": sum(3 <= x <= 42 for x in h),
+        "clicked": sum(3 <= x <= 10 for x in h),
+        "complained": sum(x == 50 for x in h),
+        "unsubscribed": sum(x == 51 for x in h),
+        "skipped": 0,
+        "failed": 0,
+    }
+    runs = [funnel_run(w, load_seconds=1, backfill_seconds=1, repeat=2) for w in (counted, written)]
+    from deliveries.funnel import workflow_funnel
+    from triggers.models import TriggerInstance
+
+    for workflow in (counted, written):
+        end = TriggerInstance.objects.filter(workflow=workflow).latest("created_at").created_at
+        nodes = workflow_funnel(workflow=workflow, since=end - timedelta(days=1), until=end).nodes
+        assert [n.node for n in nodes] == ["welcome", "text", "follow_up"]
+        assert nodes[0].counts == welcome
+        assert (nodes[1].counts["sent"], nodes[1].counts["skipped"]) == (180, 20)
+        assert nodes[2].counts["failed"] == 1
+    assert runs[0].window_sent == runs[1].window_sent == 200 + 180 + 199
+    assert "using funnel_count_once" in runs[1].plan  # the rollup: one range of its index
+    bench = SimpleNamespace(cmd=lambda *a, **k: "make bench")
+    args = SimpleNamespace(funnel_triggers=200, scale_triggers=0, triggers=0)
+    (row,) = _scale_memory_rows(bench, {"funnel": runs[1]}, args)
+    assert row.met is True and "200 runs" in row.result

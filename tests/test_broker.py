@@ -212,7 +212,7 @@ def test_switched_off_celery_publishes_every_nudge(settings):
     assert seen == ["workers.execute_node"]
 
 
-# RabbitMQ (docs/design.md, rule 11): the same mapping, the other convention.
+# RabbitMQ (docs/design/rules.md, rule 11): the same mapping, the other convention.
 
 AMQP_URL = os.environ.get("NOTIFLOW_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
 

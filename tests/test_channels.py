@@ -1,4 +1,4 @@
-"""A channel is one module and one registry line (docs/design.md, "Channels: one spec each"): a
+"""A channel is one module and one registry line (docs/design/channels.md, "Channels: one spec each"): a
 toy channel, its sender written here and its spec registered here and nowhere else, is served by
 its provider, run by the engine, held by the suppression list and its API, turned off by
 preferences, offered in the admin's category defaults and listed in the docs' channel table.
@@ -37,7 +37,7 @@ from workflows.nodes import node_type_registered
 from workflows.nodes.base import Rendered
 from workflows.nodes.sending import SendingType
 
-DESIGN_MD = Path(__file__).resolve().parent.parent / "docs" / "design.md"
+DESIGN_MD = Path(__file__).resolve().parent.parent / "docs" / "design" / "channels.md"
 TABLE = re.compile(
     r"(<!-- channels table: begin[^\n]*-->\n)(.*?)(<!-- channels table: end -->)", re.S
 )
@@ -180,7 +180,7 @@ def test_the_docs_channel_table_is_the_one_the_registry_renders():
     NOTIFLOW_SNAPSHOT_UPDATE=1 python -m pytest tests/test_channels.py"""
     text = DESIGN_MD.read_text()
     match = TABLE.search(text)
-    assert match, "docs/design.md has no channels table markers"
+    assert match, "docs/design/channels.md has no channels table markers"
     if UPDATE:
         DESIGN_MD.write_text(text[: match.start(2)] + channels_table() + text[match.end(2) :])
         return

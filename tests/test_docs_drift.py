@@ -1,4 +1,4 @@
-"""The pages name only what the code has (docs/design.md rule 18; issue 46): a setting
+"""The pages name only what the code has (docs/design/rules.md rule 18; issue 46): a setting
 (`NOTIFLOW_…`, `DJANGO_…`) that notiflow/settings_spec/ does not declare, a default written
 beside a setting (`NOTIFLOW_WEBHOOK_QUEUE` [`webhooks`]) other than the declared one, a
 `manage.py` command no app provides, or a node type the registry lacks fails here, naming the
@@ -26,12 +26,12 @@ NOT_OURS = {
 # A variable's name as pages write it: `NOTIFLOW_PROVIDER_<NAME>_BACKEND` (a family),
 # `NOTIFLOW_TEMPLATE_*` and `DJANGO_*_COOKIE_SECURE` (every variable so spelled).
 SETTING = re.compile(r"\b(?:NOTIFLOW|DJANGO)_(?:[A-Z0-9_]|<[A-Z]+>|\*)*(?:[A-Z0-9]|<[A-Z]+>|\*)")
-# `NAME` [default], as the README's table and docs/design.md's Configuration write it.
+# `NAME` [default], as the README's table and docs/design/deployment.md's Configuration write it.
 DEFAULT_BESIDE = re.compile(
     r"`((?:NOTIFLOW|DJANGO|CELERY|DATABASE|EMAIL)_[A-Z0-9_]+)` \[([^\]]+)\]"
 )
 # A table's row whose first cell is `NAME`, under a header with a `default` column, as
-# docs/security.md's limits and docs/reliability.md's chaos timings write it.
+# docs/security/content.md's limits and docs/reliability/chaos.md's chaos timings write it.
 ROW_NAME = re.compile(r"`((?:NOTIFLOW|DJANGO|CELERY|DATABASE|EMAIL)_[A-Z0-9_]+)`")
 # Words that follow `manage.py` in a code block's comment, not a command.
 PROSE = {"command", "commands"}

@@ -1,4 +1,4 @@
-"""Facts the README states in prose, held to the code that declares them (docs/design.md rule
+"""Facts the README states in prose, held to the code that declares them (docs/design/rules.md rule
 "no fact written twice"): where a page names the node types, it names every registered one, so
 a new type cannot be forgotten there again (issue 44 found four missing from the first lines)."""
 

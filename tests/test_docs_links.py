@@ -1,5 +1,5 @@
 """The docs point at what exists (issue 30, issue 32 §6): every relative link in README.md,
-clients/python/README.md, docs/*.md, docs/guide/*.md and the decision records names a file that exists, and its
+clients/python/README.md and every page written by hand under docs/ names a file that exists, and its
 `#anchor`, if any, is a heading of that markdown file as GitHub slugs it; every repository path
 they quote as code exists; a page of docs/ with more than a few sections has a contents list,
 which names every section in the page's order; the decision records' index lists every record;
@@ -20,13 +20,14 @@ from tests.support.sources import PACKAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 DECISIONS = ROOT / "docs" / "decisions"
-DOCUMENTS = [
-    ROOT / "README.md",
-    ROOT / "clients" / "python" / "README.md",
-    *sorted((ROOT / "docs").glob("*.md")),
-    *sorted((ROOT / "docs" / "guide").glob("*.md")),
-    *sorted(DECISIONS.glob("*.md")),
-]
+# Every page written by hand: docs/ and its sections (design/, security/, guide/, decisions/, ...),
+# not the references generated from the code (docs/reference/, held to it by their own tests).
+WRITTEN = sorted(
+    path
+    for path in (ROOT / "docs").rglob("*.md")
+    if path.relative_to(ROOT / "docs").parts[0] != "reference"
+)
+DOCUMENTS = [ROOT / "README.md", ROOT / "clients" / "python" / "README.md", *WRITTEN]
 # A page of docs/ with more sections than this has a contents list.
 MOST_SECTIONS_WITHOUT_CONTENTS = 5
 
@@ -134,10 +135,10 @@ def test_a_repeated_heading_gets_a_numbered_anchor_and_a_heading_in_code_none(tm
 
 def test_a_missing_file_or_heading_is_reported_naming_it():
     readme = ROOT / "README.md"
-    assert broken(readme, "docs/design.md#glossary") is None
+    assert broken(readme, "docs/design/glossary.md#glossary") is None
     assert broken(readme, "docs/nothing.md") == "docs/nothing.md: no file docs/nothing.md"
-    assert broken(readme, "docs/design.md#no-such-heading") == (
-        "docs/design.md#no-such-heading: no heading #no-such-heading in docs/design.md"
+    assert broken(readme, "docs/design/index.md#no-such-heading") == (
+        "docs/design/index.md#no-such-heading: no heading #no-such-heading in docs/design/index.md"
     )
     assert broken(readme, "#no-such-heading") == (
         "#no-such-heading: no heading #no-such-heading in README.md"
@@ -175,7 +176,7 @@ def test_a_pages_contents_list_names_every_section(path):
 
 @pytest.mark.parametrize(
     "path",
-    sorted([*(ROOT / "docs").glob("*.md"), *(ROOT / "docs" / "guide").glob("*.md")]),
+    [path for path in WRITTEN if path.parent != DECISIONS],
     ids=lambda path: str(path.relative_to(ROOT)),
 )
 def test_a_page_of_many_sections_has_a_contents_list_in_the_pages_order(path):
@@ -252,7 +253,7 @@ def words(command: str) -> list[str]:
 
 
 def test_the_chaos_command_the_docs_quote_is_the_one_make_chaos_runs():
-    """docs/guide/reliability-overview.md and docs/reliability.md quote what `make chaos` runs with its defaults (a dry
+    """docs/guide/reliability-overview.md and docs/reliability/chaos.md quote what `make chaos` runs with its defaults (a dry
     run: nothing is started; the environment's N, KILLS... would change the defaults)."""
     dry = subprocess.run(
         ["make", "-n", "-s", "chaos"],
@@ -267,7 +268,7 @@ def test_the_chaos_command_the_docs_quote_is_the_one_make_chaos_runs():
     quoted = re.compile(r"^(\.venv/bin/python -m chaos --broker .*?)\n```", re.M | re.S)
     for document in (
         ROOT / "docs" / "guide" / "reliability-overview.md",
-        ROOT / "docs" / "reliability.md",
+        ROOT / "docs" / "reliability" / "chaos.md",
     ):
         found = quoted.search(document.read_text())
         assert found, f"{document.name} does not quote the make chaos command"

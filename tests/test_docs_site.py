@@ -47,7 +47,7 @@ def test_a_broken_anchor_fails_the_strict_build(tmp_path):
     docs = tmp_path / "docs"
     subprocess.run(["cp", "-r", str(ROOT / "docs"), str(docs)], check=True)
     with (docs / "upgrading.md").open("a") as page:
-        page.write("\nSee [the rules](design.md#no-such-rule).\n")
+        page.write("\nSee [the rules](design/rules.md#no-such-rule).\n")
     config = tmp_path / "mkdocs.yml"
     text = (ROOT / "mkdocs.yml").read_text()
     config.write_text(
@@ -64,18 +64,18 @@ def test_a_broken_anchor_fails_the_strict_build(tmp_path):
     ("page", "target", "in_site"),
     [
         (
-            "design.md",
-            "../BENCHMARKS.md#priority-over-a-backlog",
-            "benchmarks.md#priority-over-a-backlog",
+            "design/rules.md",
+            "../../BENCHMARKS.md#targets",
+            "../benchmarks.md#targets",
         ),
         ("decisions/0005-celery-below-5-7.md", "../../README.md", "../index.md"),
-        ("index.md", "docs/design.md#glossary", "design.md#glossary"),
+        ("index.md", "docs/design/glossary.md", "design/glossary.md"),
         ("index.md", "docs/images/admin-workflow-page.png", "images/admin-workflow-page.png"),
-        ("guide/api.md", "../../BENCHMARKS.md#admin-charts", "../benchmarks.md#admin-charts"),
+        ("guide/api.md", "../../BENCHMARKS.md#targets", "../benchmarks.md#targets"),
         ("client.md", "../../README.md#quick-start", "index.md#quick-start"),
         ("upgrading.md", "../constraints.txt", ""),
-        ("design.md", "security.md#fan-outs", None),
-        ("design.md", "https://example.com/", None),
+        ("design/rules.md", "../security/keys.md#rate-limits", None),
+        ("design/rules.md", "https://example.com/", None),
     ],
 )
 def test_a_link_that_leaves_docs_reaches_its_page_in_the_site(page, target, in_site):

@@ -1,4 +1,4 @@
-"""Hooks (docs/design.md, "Hooks: how a room below calls one above"): every hook is declared in
+"""Hooks (docs/design/hooks.md, "Hooks: how a room below calls one above"): every hook is declared in
 an app's hooks.py, registered from the registering app's hooks.py, and named in the design doc's
 list with who registers and who calls; a hook declared or registered that the list does not name
 fails here. No app replaces another module's attribute at start (the monkey-patch the hooks
@@ -20,9 +20,9 @@ from workflows.nodes import REGISTERED
 from workflows.nodes.base import NodeType
 
 APPS = ["workflows", "registry", "triggers", "workers", "events", "deliveries"]
-APPS += ["recipients", "inbox", "waits", "content"]
-DESIGN = ROOT / "docs" / "design.md"
-TABLE_HEADING = "### Hooks: how a room below calls one above"
+APPS += ["recipients", "inbox", "waits", "content", "tenants"]
+DESIGN = ROOT / "docs" / "design" / "hooks.md"
+TABLE_HEADING = "# Hooks: how a room below calls one above"
 # The one node-type method the list names as a hook: node types override it to see the graph.
 METHOD_HOOKS = {"workflows.nodes.base.NodeType.graph_problems": NodeType.graph_problems}
 
@@ -60,7 +60,7 @@ def registered() -> dict[str, set[str]]:
 def listed() -> dict[str, tuple[set[str], set[str]]]:
     """The design doc's list: each hook with (who registers, who calls)."""
     text = DESIGN.read_text()
-    assert TABLE_HEADING in text, f"docs/design.md has no {TABLE_HEADING!r}"
+    assert TABLE_HEADING in text, f"docs/design/hooks.md has no {TABLE_HEADING!r}"
     rows = text.split(TABLE_HEADING, 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
     found = {}
     for line in ("|" + rows).splitlines()[2:]:

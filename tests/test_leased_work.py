@@ -16,12 +16,14 @@ from events.models import WebhookDelivery
 from events.services.dispatcher import delivery_claim
 from events.services.endpoints import endpoint_ping
 from events.work import DELIVERIES
+from schedules.work import SCHEDULES
 from tests.events.support import endpoint_on
+from triggers.action_work import ACTIONS
 from triggers.fanout_work import FANOUTS
 from triggers.work import RUNS
 from waits.work import WAITS
 
-KINDS = (RUNS, DELIVERIES, FANOUTS, WAITS)
+KINDS = (RUNS, DELIVERIES, FANOUTS, WAITS, ACTIONS, SCHEDULES)
 
 
 @override_settings(NOTIFLOW_MAX_COUNTDOWN_SECONDS=300)

@@ -3,10 +3,13 @@ its author remembered (tests/conftest.py, pytest_collection_modifyitems)."""
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from _pytest.mark.expression import Expression
 
 from tests import conftest
 
@@ -65,8 +68,16 @@ def test_tests_in_the_slow_modules_are_marked_slow_and_each_module_exists():
 
 def test_make_test_runs_every_marker_so_slow_cases_still_run():
     """A case marked `slow` (a module in SLOW_MODULES, or a big variant beside a small one kept in
-    `make test-fast`) leaves the quick loop only: `make test` runs the whole suite unfiltered."""
+    `make test-fast`) leaves the quick loop only: `make test`'s runs together select a test of
+    every combination of markers (its first two split the suite by marker, and filter nothing)."""
     makefile = (TESTS.parent / "Makefile").read_text()
-    recipe = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    recipe = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0].replace("\\\n", " ")
     runs = [line.split("-m pytest", 1)[1] for line in recipe.splitlines() if "-m pytest" in line]
-    assert any(" -m " not in run for run in runs), runs
+    if any(" -m " not in run for run in runs):
+        return  # a run of the whole suite
+    selections = [Expression.compile(m[1]) for r in runs if (m := re.search(r' -m "([^"]+)"', r))]
+    assert len(selections) >= 2, runs
+    names = ["e2e", "browser", "chaos", "slow"]
+    for marks in itertools.product([False, True], repeat=len(names)):
+        has = dict(zip(names, marks, strict=True))
+        assert any(s.evaluate(lambda name, has=has, **_: has[name]) for s in selections), has

@@ -1,4 +1,4 @@
-"""A node type is one module and one line in the registry (docs/design.md, "Node types"): a toy
+"""A node type is one module and one line in the registry (docs/design/workflows.md, "Node types"): a toy
 type registered here, and nowhere else, is validated, previewed, drawn, edited in the admin,
 described in the API schema and run by the engine; and no consumer branches on a type's name."""
 
@@ -272,7 +272,7 @@ def test_the_scan_finds_a_type_branch():
 
 def test_node_types_keep_workflows_free_of_the_apps_that_run_them():
     # A node type's run reaches the engine's tables through the StepPort it is given, never by
-    # importing workers (or triggers): workflows imports neither (docs/design.md, layout).
+    # importing workers (or triggers): workflows imports neither (docs/design/index.md, layout).
     importing = re.compile(r"^\s*(?:from|import)\s+(?:triggers|workers)\b", re.MULTILINE)
     found = [
         path.relative_to(ROOT).as_posix()

@@ -136,7 +136,7 @@ def test_a_send_step_checks_a_list_too_long_to_hold_in_a_statement(monkeypatch):
 
 
 def test_a_send_step_for_a_recipient_reads_the_profile_in_one_statement_more():
-    """docs/design.md, "Recipients" and "Preferences": only a run that names a recipient reads
+    """docs/design/recipients.md, "Recipients" and "Preferences": only a run that names a recipient reads
     it, once a step, with what its preferences need (the send is decided by them here)."""
     workflow = warm(chain(email_node("mail", to=""), sms_node("text")))
     recipient = Recipient.objects.create(
@@ -147,6 +147,29 @@ def test_a_send_step_for_a_recipient_reads_the_profile_in_one_statement_more():
     stepped(first)()  # the warm-up's run had no address: this one reads the suppression list
     # The claim, the recipient (profile, preferences, category defaults), the release.
     assert_statements("email step for a recipient", stepped(trigger), statements=3, transactions=1)
+
+
+def test_a_send_step_for_a_recipient_of_a_tenant_costs_no_statement_more(monkeypatch):
+    """docs/tenants.md: the person's preferences for the run's tenant come in the recipient's
+    statement; the tenant (its context, locale and category defaults) from this process's copy,
+    which asks the change log's largest id at most once per RECHECK_SECONDS (warmed here, and
+    kept warm whatever the machine's load)."""
+    from tenants.selectors import TENANTS
+    from tenants.services import tenant_put
+
+    tenant_put(tenant_id="query-count-acme", fields={"name": "Acme"})
+    workflow = warm(chain(email_node("mail", to="", subject="{{ tenant.name }}")))
+    recipient = Recipient.objects.create(key="query-count-ada", email="ada@example.com")
+    first, trigger = trigger_of(workflow), trigger_of(workflow)
+    TriggerInstance.objects.filter(pk__in=[first.pk, trigger.pk]).update(
+        recipient=recipient.key, tenant="query-count-acme"
+    )
+    stepped(first)()
+    TENANTS.value()
+    monkeypatch.setattr(TENANTS, "_recheck", 3600.0)
+    # The claim, the recipient (with the preferences for the tenant), the release.
+    assert_statements("email step for a tenant", stepped(trigger), statements=3, transactions=1)
+    TENANTS.forget()
 
 
 def test_a_delay_step_is_its_claim_and_its_release():

@@ -1,4 +1,4 @@
-"""The rooms of docs/design.md "Stack and layout": the import contracts in pyproject.toml hold,
+"""The rooms of docs/design/index.md "Stack and layout": the import contracts in pyproject.toml hold,
 and the suppression list lives in the app that owns it (deliveries), on its old table."""
 
 from __future__ import annotations

@@ -39,36 +39,52 @@ def test_the_triggers_fields_are_listed_once_by_its_representation():
     assert TriggerOutputSerializer.Meta.fields == trigger_fields()
     assert trigger_fields()[:3] == ("id", "workflow", "workflow_version")
     assert (
-        trigger_fields()[-1] == "trace_id" and len(trigger_fields()) == 23
-    )  # 21: `recipient` (issue 33); 22: `trace_id` (issue 36); 23: `locale` (issue 48)
+        trigger_fields()[-1] == "trace_id" and len(trigger_fields()) == 24
+    )  # 21: `recipient` (issue 33); 22: `trace_id` (issue 36); 23: `locale`, 24: `tenant` (issue 48)
 
 
-def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
-    """What a release sets is the SET clause of the current release function (RELEASE_FUNCTION) as installed (the rule);
-    released_copy (what the events announce, built before the release runs) mirrors it from
-    triggers.steps.RELEASED_VALUES: the same columns, and the copy equals the row the function
-    leaves, but for the clocks (the function's and the step's differ by a moment)."""
+def test_what_a_release_sets_is_its_functions_set_clause_and_its_events_read_the_row(db):
+    """What a release sets is the SET clause of the current release function (RELEASE_FUNCTION)
+    as installed, and nothing else says it: the events it writes, built by the worker from the
+    run as claimed, show the run as that UPDATE left it, every column it set read back by its
+    RETURNING (triggers migration 0024), clocks included; a retry's `retry_at` is the row's
+    new `available_at`."""
     import re
     from datetime import timedelta
 
-    from django.utils import timezone
-
+    from events import catalog
+    from events.models import OutboxEvent, WebhookEndpoint
+    from events.services.endpoints import endpoint_create
+    from events.services.outbox import announcements_json
     from tests.factories import chain, delay_node, email_node
     from tests.support.functions import function_definition
     from tests.triggers.support import claim
     from tests.workers.helpers import due_trigger
+    from triggers.announce import announcement
     from triggers.models import TriggerInstance
+    from triggers.representation import trigger_fields, trigger_json
     from triggers.sql import RELEASE_FUNCTION
-    from triggers.steps import RELEASED_VALUES, Release, released_copy, trigger_release
+    from triggers.steps import Release, StepRecord, trigger_release_with
 
+    body = function_definition(RELEASE_FUNCTION)
     update = re.search(
         r"UPDATE public\.trigger_instance t\s+SET (.*?)\s+WHERE t\.id = run_id AND t\.status",
-        function_definition(RELEASE_FUNCTION),
+        body,
         re.S,
     )
     assert update, "the release's fenced UPDATE is not where this test looks"
-    set_columns = [c.split("=", 1)[0].strip() for c in update.group(1).split(",\n")]
-    assert set_columns == [*RELEASED_VALUES]
+    set_columns = {c.split("=", 1)[0].strip() for c in update.group(1).split(",\n")}
+    overlaid = re.search(r"RETURNING t\.workflow_id, t\.priority,(.*?)INTO workflow", body, re.S)
+    assert overlaid, "the release's RETURNING is not where this test looks"
+    shown = set(re.findall(r"^\s+'(\w+)',", overlaid.group(1), re.M))
+    # Every column it sets is read back for the events, as the API names it (the cursor is the
+    # node's); but nudged_at, which the API does not show.
+    as_shown = {"current_node_id": "cursor"}
+    assert {as_shown.get(c, c) for c in set_columns - {"nudged_at"}} == shown
+    assert shown <= set(trigger_fields()) and "nudged_at" not in trigger_fields()
+
+    WebhookEndpoint.objects.all().delete()
+    endpoint_create(url="http://127.0.0.1:9/hook", events=["*"])
     trigger = due_trigger(chain(delay_node("wait"), email_node("mail")))
     TriggerInstance.objects.filter(pk=trigger.pk).update(vars={"kept": 1})
     claimed = claim(trigger_id=trigger.pk, worker_id="w/1", lease_seconds=60)
@@ -82,19 +98,38 @@ def test_a_releases_columns_are_set_by_its_function_and_mirrored_in_memory(db):
         nudged=True,
         last_error="boom",
     )
-    after = released_copy(claimed, release, now=timezone.now())
-    assert trigger_release(trigger=claimed, lease_token="w/1", release=release)
+    failed = {"node_id": "wait", "attempt": 1, "error": "boom", "retry_at": None}
+    announced = [announcement(catalog.STEP_FAILED, claimed, step=failed)]
+    record = StepRecord(events=announcements_json(announced))
+    assert trigger_release_with(trigger=claimed, lease_token="w/1", release=release, record=record)
     row = TriggerInstance.objects.get(pk=trigger.pk)
-    clocked = {"nudged_at", "updated_at", "completed_at"}
-    for column in RELEASED_VALUES:
-        if column in clocked:
-            assert (getattr(after, column) is None) == (getattr(row, column) is None), column
-        elif column == "available_at":  # the same wait, added to either clock
-            assert abs(after.available_at - row.available_at) < timedelta(seconds=5)
-            assert row.available_at - row.updated_at == timedelta(minutes=1)
-        else:
-            assert getattr(after, column) == getattr(row, column), column
-    assert after.vars == {"kept": 1, "added": 2}
+    (event,) = OutboxEvent.objects.filter(trigger_id=trigger.pk)
+    assert event.data["trigger"] == trigger_json(row)
+    assert row.vars == {"kept": 1, "added": 2} and row.status == "enqueued"
+    assert row.available_at - row.updated_at == timedelta(minutes=1)
+    assert event.data["step"] == {**failed, "retry_at": trigger_json(row)["available_at"]}
+
+
+def test_a_time_is_written_as_the_api_writes_it_by_the_releases_function(db):
+    """notiflow_api_time_v1, which writes the times of the release's events, writes them as
+    triggers.representation does (DRF's DateTimeField in UTC): with and without microseconds."""
+    from datetime import UTC, datetime
+
+    from django.db import connection
+
+    from triggers.representation import _datetime
+
+    moments = [
+        datetime(2026, 11, 28, 21, 12, 25, 123456, tzinfo=UTC),
+        datetime(2026, 11, 28, 21, 12, 25, 120000, tzinfo=UTC),
+        datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+        datetime(2026, 1, 2, 3, 4, 5, 1, tzinfo=UTC),
+        None,
+    ]
+    with connection.cursor() as cursor:
+        for moment in moments:
+            cursor.execute("SELECT notiflow_api_time_v1(%s)", [moment])
+            assert cursor.fetchone()[0] == _datetime(moment, UTC), moment
 
 
 def test_which_triggers_a_purge_deletes_is_one_sql_predicate_both_call(db):

@@ -1,4 +1,4 @@
-"""A run's status changes only through triggers' state machine (docs/design.md, "One home for each
+"""A run's status changes only through triggers' state machine (docs/design/index.md, "One home for each
 rule"): claim, release, park, resume, cancel, delete, requeue, retry and intake are statements or
 functions of `triggers`, which `waits`, `inbox`, `deliveries` and the sweeps call. No other
 package names the run table in its SQL, nor writes it through the name triggers exports for it

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "services.py"
 
 
@@ -36,6 +38,7 @@ def test_running_services_pass():
     assert check().returncode == 0
 
 
+@pytest.mark.slow  # a process that connects to RabbitMQ
 def test_rabbitmq_as_the_broker_is_checked_and_redis_still_is():
     down = "amqp://guest:guest@127.0.0.1:1//"
     result = check(CELERY_BROKER_URL=down)

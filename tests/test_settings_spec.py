@@ -1,5 +1,5 @@
 """Every environment variable the code reads is declared once, in notiflow/settings_spec/ (docs/
-design.md rule 18; docs/reference/settings.md is rendered from it): a read of a variable nothing
+design/rules.md rule 18; docs/reference/settings.md is rendered from it): a read of a variable nothing
 declares fails here, and so does a reader that writes a default other than the declared one, or
 a declaration nothing reads. notiflow/settings.py applies the declared defaults."""
 

@@ -27,7 +27,7 @@ from events.work import DELIVERIES
 from recipients.models import FanoutStatus
 from tests.support.functions import function_definition
 from tests.support.stack import ROOT
-from triggers.models import TriggerStatus
+from triggers.models import TriggerActionStatus, TriggerStatus
 from triggers.work import RUNS
 from workers.models import SendStatus
 
@@ -44,12 +44,15 @@ STATEMENTS = {
     "recipient upsert (replace)": recipients.sql.UPSERT_REPLACE_SQL,
     "recipient create or compare": recipients.sql.CREATE_OR_COMPARE_SQL,
 }
-# The claim, the release, a fan-out chunk's runs and the outbox write: their INSERTs are in
-# their bodies.
+# The claim, the release, a fan-out chunk's runs, the operator's cancel, retry and replay and the
+# outbox write: their INSERTs are in their bodies.
 FUNCTIONS = (
     triggers.sql.CLAIM_FUNCTION,
     triggers.sql.FANOUT_RUNS_FUNCTION,
     triggers.sql.RELEASE_FUNCTION,
+    triggers.sql.RUNS_CANCEL_FUNCTION,
+    triggers.sql.RUN_RETRY_FUNCTION,
+    triggers.sql.RUN_REPLAY_FUNCTION,
     events.sql.OUTBOX_WRITE_FUNCTION,
 )
 INSERT = re.compile(r"INSERT INTO (?:public\.)?(\w+)(?: AS \w+)?\s*\(([^)]*)\)")
@@ -112,7 +115,13 @@ STATEMENT_FILES = [
 
 def test_no_status_is_written_as_a_literal():
     statuses = "|".join(
-        [*TriggerStatus.values, *SendStatus.values, *DeliveryStatus.values, *FanoutStatus.values]
+        [
+            *TriggerStatus.values,
+            *SendStatus.values,
+            *DeliveryStatus.values,
+            *FanoutStatus.values,
+            *TriggerActionStatus.values,
+        ]
     )
     literal = re.compile(rf"'({statuses})'")
     for module in (triggers.sql, triggers.work, workers.sql, events.sql, events.work):
@@ -145,3 +154,47 @@ def test_bench_imports_only_public_names_of_the_project():
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(project):
                 private += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_")]
     assert private == []
+
+
+def test_waits_statements_are_whole_strings_nothing_filled_in():
+    """waits/sql.py assembles no SQL from Python pieces: every statement is one string constant
+    (no f-string, concatenation or call), and what statements share is a function they call by
+    name (notiflow_wait_recorded_v1, the state machine's run transitions)."""
+    tree = ast.parse(Path(waits.sql.__file__ or "").read_text())
+    statements = 0
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if any(name.endswith("_SQL") for name in names):
+                statements += 1
+                assert isinstance(node.value, ast.Constant), f"{names} is assembled"
+    assert statements >= 14
+    assert not [
+        n for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) and "SELECT" in ast.unparse(n)
+    ]
+
+
+def test_the_versioned_functions_statements_call_are_installed_and_current(db):
+    """A statement calls a versioned function (`notiflow_<name>_v<n>`) by its name written out:
+    each one named in waits/sql.py and in every statement file is installed, and is its latest
+    version (a version bump in a migration moves its callers in the same change)."""
+    from tests.support.functions import installed_functions, superseded
+
+    installed = installed_functions()
+    old = superseded(installed)
+    texts = {"waits/sql.py": Path(waits.sql.__file__ or "").read_text()}
+    texts |= {str(path.relative_to(ROOT)): path.read_text() for path in STATEMENT_FILES}
+    called = {
+        (where, name)
+        for where, text in texts.items()
+        for name in re.findall(r"\b(notiflow_\w+_v\d+)\(", text)
+    }
+    assert {name for _, name in called} >= {
+        triggers.sql.RUNS_HOLD_FUNCTION,
+        triggers.sql.RUNS_RESUME_FUNCTION,
+        triggers.sql.RUN_PARK_FUNCTION,
+        triggers.sql.RUN_ENDED_FUNCTION,
+        "notiflow_wait_recorded_v1",
+    }
+    assert [c for c in called if c[1] not in installed or c[1] in old] == []

@@ -18,6 +18,10 @@ A change to one of these statements shows here as a diff to review. To accept it
 the snapshots and commit them with the change:
 
     NOTIFLOW_SNAPSHOT_UPDATE=1 python -m pytest tests/test_sql_snapshots.py
+
+Over 500 lines: one short case per pinned statement or function, and the capture they share;
+the list of what is pinned is the file, read in one place (split by app, a reviewer would have
+to gather it again).
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ from recipients.services import Profile
 from tests.events.support import endpoint_on
 from tests.factories import WorkflowFactory, chain, delay_node, email_node, sms_node
 from tests.support.functions import function_definition, installed_functions
+from triggers.action_work import ACTIONS
+from triggers.actions import ActionFilter, action_chunk, action_start
 from triggers.fanout import FanoutRequest, fanout_chunk, fanout_start
 from triggers.fanout_work import FANOUTS
 from triggers.models import TriggerInstance
@@ -247,6 +253,23 @@ def test_a_send_step_for_a_recipient_reads_it_with_its_preferences_first():
     assert_snapshots(["claim", "recipient_for_run", "release"], statements)
 
 
+def test_a_send_step_for_a_recipient_of_a_tenant_reads_their_preferences_for_it_too(monkeypatch):
+    from tenants.selectors import TENANTS
+    from tenants.services import tenant_put
+
+    tenant_put(tenant_id="snap-acme", fields={"name": "Acme"})
+    workflow = warm(email_node("mail", to=""), sms_node("text"))
+    Recipient.objects.create(key="snap-ada", email="ada@example.com")
+    step(trigger_of(workflow, "k0", recipient="snap-ada", tenant="snap-acme"))()
+    TENANTS.value()
+    monkeypatch.setattr(TENANTS, "_recheck", 3600.0)  # the copy warm: no check in the step
+    trigger = trigger_of(workflow, "k", recipient="snap-ada", tenant="snap-acme")
+    with sent() as statements:
+        step(trigger)()
+    assert_snapshots(["claim", "recipient_for_tenant_run", "release"], statements)
+    TENANTS.forget()
+
+
 def test_a_send_whose_template_fails_gives_its_slot_back():
     bad = email_node("mail", subject="{{ payload.no_such_field }}")  # strict: fails to render
     trigger = trigger_of(warm(bad, sms_node("text")), "k")
@@ -310,6 +333,55 @@ def test_the_fanouts_claim_chunk_release_and_sweeps():
     with sent() as statements:
         work_sweep(FANOUTS)
     assert_snapshots(["fanouts_sweep_expired", "fanouts_sweep_due"], statements)
+
+
+def test_a_bulk_actions_claim_chunk_release_and_sweeps():
+    """A bulk action's chunk as leased work (triggers/action_work.py): its claim, its lock under
+    the lease, the chunk's runs locked, each replayed (run_replay.sql), its fenced release; then
+    the actions' two sweeps."""
+    workflow = WorkflowFactory(definition=chain(delay_node()))
+    run, _ = trigger_create(workflow_key=workflow.key, idempotency_key="snap", payload=PAYLOAD)
+    action, _ = action_start(kind="replay", run_filter=ActionFilter(ids=(run.pk,)), actor="snap")
+    with sent() as statements:
+        action_chunk(action_id=action.pk, worker_id="w")
+    assert_snapshots(
+        [
+            "action_claim",
+            "action_lock",
+            "action_chunk_ids",
+            "action_runs_lock",
+            "run_replay",
+            "action_release",
+        ],
+        statements,
+    )
+    with sent() as statements:
+        work_sweep(ACTIONS)
+    assert_snapshots(["actions_sweep_expired", "actions_sweep_due"], statements)
+
+
+def test_a_bulk_cancel_and_retry_call_the_state_machines_functions():
+    """A bulk action's cancel and retry, as their chunks run them: each run changed by the state
+    machine's function (triggers migration 0028; their bodies: the functions' snapshots), the
+    cancel's runs locked first (through the ORM, left out here) and its waits closed by its hook
+    (waits/sql.py)."""
+    from tests.triggers.support import failed
+
+    workflow = WorkflowFactory(definition=chain(delay_node()))
+    waiting, _ = trigger_create(workflow_key=workflow.key, idempotency_key="w", payload=PAYLOAD)
+    broken = failed(
+        trigger_create(workflow_key=workflow.key, idempotency_key="f", payload=PAYLOAD)[0]
+    )
+    for kind, run, named in (
+        ("cancel", waiting, "runs_cancel"),
+        ("retry", broken, "run_retry"),
+    ):
+        action, _ = action_start(kind=kind, run_filter=ActionFilter(ids=(run.pk,)), actor="snap")
+        with sent() as statements:
+            action_chunk(action_id=action.pk, worker_id="w")
+        statements[:] = raw(statements)[2:]  # after the claim and the chunk's ids
+        hook = ["waits_cancel"] if kind == "cancel" else []
+        assert_snapshots([named, *hook, "action_release"], statements)
 
 
 def test_a_waits_statements_from_its_registration_to_its_timeout():
@@ -398,3 +470,48 @@ def test_every_snapshot_is_of_a_statement_checked_here():
     named = [p for p in SNAPSHOTS.glob("*.sql") if not p.stem.startswith("function_")]
     orphans = [p.name for p in named if f'"{p.stem}"' not in source]
     assert orphans == [], f"snapshots of no statement: {orphans} (remove them)"
+
+
+def test_a_schedules_step_and_sweeps():
+    """A schedule's step as leased work (schedules/firing.py): its claim, its lock under the
+    lease, its audience's chunk, its runs through the fan-out's insert (FANOUT_INTAKE_SQL), the
+    occurrence recorded, its fenced release; then the schedules' two sweeps."""
+    from schedules.firing import schedule_fire
+    from schedules.models import Schedule
+    from schedules.services import ScheduleRequest, schedule_put
+    from schedules.work import SCHEDULES
+    from tests.schedules.support import place
+
+    workflow = WorkflowFactory(definition=chain(delay_node()))
+    Recipient.objects.create(key="snap-ada")
+    schedule, _ = schedule_put(
+        ScheduleRequest(
+            id="snap",
+            workflow=workflow.key,
+            recipients=["snap-ada"],
+            repeat="FREQ=MINUTELY",
+            timezone="UTC",
+            starts_at="2026-01-01T00:00:00",
+        )
+    )
+    place(schedule.pk, schedule.fires_from - timedelta(minutes=2))
+    Schedule.objects.filter(pk=schedule.pk).update(
+        available_at=timezone.now() - timedelta(seconds=1)
+    )
+    with sent() as statements:
+        assert schedule_fire(schedule_id=schedule.pk, worker_id="w") == 1
+    assert_snapshots(
+        [
+            "schedule_claim",
+            "schedule_lock",
+            "schedule_chunk",
+            "schedule_intake",
+            "schedule_record",
+            "schedule_release",
+            "schedule_route",
+        ],
+        statements,
+    )
+    with sent() as statements:
+        work_sweep(SCHEDULES)
+    assert_snapshots(["schedules_sweep_expired", "schedules_sweep_due"], statements)

@@ -1,4 +1,4 @@
-"""Traces in-process (docs/design.md, "Traces"): when tracing is on and when it is off, with the
+"""Traces in-process (docs/design/observability.md, "Traces"): when tracing is on and when it is off, with the
 SDK's in-memory exporter in place of OTLP. The processes and the OTLP receiver end to end:
 tests/ops/test_traces.py."""
 

@@ -8,7 +8,13 @@ an unchanged one none; `--dry-run` changes nothing; `--prune` deactivates, never
 file (not JSON, a key not its file name, an unknown field, an unknown category, an invalid node,
 a translation catalog the server refuses) is named with its path, exit status 2, and nothing of
 the tree is applied; an unreachable server or a refused key is one sentence naming the URL and
-the scope needed. Catalogs are pulled as DIR/translations/<locale>.json and pushed first."""
+the scope needed. Catalogs are pulled as DIR/translations/<locale>.json and pushed first; so
+are layouts (DIR/layouts/<key>.json) and partials (DIR/partials/<key>.liquid), before the
+workflows that name them.
+
+Over 500 lines: every test here runs against the same two live deployments (a module-scoped
+fixture, each a gunicorn on a freshly migrated database, about a minute to start); a second
+module would start a second pair for the same checks."""
 
 from __future__ import annotations
 
@@ -67,6 +73,8 @@ class Deployment:
             },
             "categories": self.get("/api/categories/")["results"],
             "translations": self.get("/api/translations/")["results"],
+            "layouts": self.get("/api/layouts/")["results"],
+            "partials": self.get("/api/partials/")["results"],
         }
 
 
@@ -214,6 +222,109 @@ def test_pull_from_staging_push_to_an_empty_production_then_diff_finds_nothing(
         f"api:{production.key_name}",
         "promote 5f3c2a1",
     )
+
+
+def test_layouts_and_partials_are_pulled_as_files_and_pushed_before_the_workflows_naming_them(
+    staging, production, tmp_path
+):
+    brand, footer, key = unique("brand"), unique("footer"), unique("laid-out")
+    layout = {"name": "Brand", "html": f'<main>{{{{ content }}}}{{% render "{footer}" %}}</main>'}
+    partial = "<small>{{ payload.name }}</small>\n"
+    assert staging.api("PUT", f"/api/partials/{footer}/", json={"content": partial}).ok
+    assert staging.api("PUT", f"/api/layouts/{brand}/", json=layout).ok
+    body = workflow_body(key, email_node("mail", layout=brand), default_layout=brand)
+    created = staging.api("POST", "/api/workflows/", json=body)
+    assert created.status_code == 201, created.text
+
+    pulled = notiflow_process(staging, "workflows", "pull", str(tmp_path))
+    assert pulled.returncode == 0, pulled.stderr
+    assert (tmp_path / "partials" / f"{footer}.liquid").read_text() == partial
+    assert read(tmp_path, "layouts", brand) == {**layout, "text": ""}
+
+    pushed = notiflow_process(production, "workflows", "push", str(tmp_path))
+
+    assert pushed.returncode == 0, pushed.stderr
+    lines = pushed.stdout.splitlines()
+    order = [
+        lines.index(f"partials/{footer}.liquid: created"),
+        lines.index(f"layouts/{brand}.json: created"),
+        lines.index(f"workflows/{key}.json: created: version 1"),
+    ]
+    assert order == sorted(order)
+    assert production.get(f"/api/partials/{footer}/")["content"] == partial
+    assert production.get(f"/api/workflows/{key}/")["default_layout"] == brand
+    diff = notiflow_process(production, "workflows", "diff", str(tmp_path))
+    assert (diff.returncode, diff.stdout.splitlines()[-1]) == (0, "nothing to change"), diff.stdout
+
+    (tmp_path / "partials" / f"{footer}.liquid").write_text("<small>bye</small>\n")
+    diff = notiflow_process(production, "workflows", "diff", str(tmp_path))
+    assert diff.returncode == 1 and f"partials/{footer}.liquid: changed" in diff.stdout
+    assert "+<small>bye</small>" in diff.stdout
+
+
+def test_tenants_and_their_own_catalogs_are_pulled_diffed_and_pushed(
+    staging, production, tmp_path, capsys
+):
+    """A tenant (naming a layout and a category only the tree makes) and its own French catalog:
+    pulled from staging as tenants/<id>.json and tenants/<id>/translations/fr.json, pushed to
+    production after what it names and before nothing it needs, then diff finds nothing; a
+    change of either is diffed and pushed; an unknown field or file under tenants/ is exit 2."""
+    tenant, brand, news = unique("acme"), unique("brand"), unique("news")
+    assert staging.api(
+        "PUT", f"/api/layouts/{brand}/", json={"name": "B", "html": "{{ content }}"}
+    ).ok
+    assert staging.api("PUT", f"/api/categories/{news}/", json={"name": "News"}).ok
+    body = {"name": "Acme", "properties": {"logo": "a.png"}, "layout": brand,
+            "preferences": {news: {"email": False}}}  # fmt: skip
+    assert staging.api("PUT", f"/api/tenants/{tenant}/", json=body).status_code == 201
+    catalog = {"messages": {"hello": "Salut de {{ tenant.name }}"}}
+    assert staging.api("PUT", f"/api/translations/fr/?tenant={tenant}", json=catalog).ok
+
+    pulled = notiflow_process(staging, "workflows", "pull", str(tmp_path))
+    assert pulled.returncode == 0, pulled.stderr
+    assert read(tmp_path, "tenants", tenant) == {"id": tenant, "default_locale": "", **body}
+    own = tmp_path / "tenants" / tenant / "translations" / "fr.json"
+    assert json.loads(own.read_text()) == catalog["messages"]
+
+    pushed = notiflow_process(production, "workflows", "push", str(tmp_path))
+    assert pushed.returncode == 0, pushed.stderr
+    lines = pushed.stdout.splitlines()
+    order = [
+        lines.index(f"layouts/{brand}.json: created"),
+        lines.index(f"categories/{news}.json: created"),
+        lines.index(f"tenants/{tenant}.json: created"),
+        lines.index(f"tenants/{tenant}/translations/fr.json: created"),
+    ]
+    assert order == sorted(order)
+    assert production.get(f"/api/tenants/{tenant}/")["preferences"] == {news: {"email": False}}
+    (stored,) = production.get(f"/api/translations/?tenant={tenant}")["results"]
+    assert stored["messages"] == catalog["messages"]
+    diff = notiflow_process(production, "workflows", "diff", str(tmp_path))
+    assert (diff.returncode, diff.stdout.splitlines()[-1]) == (0, "nothing to change"), diff.stdout
+
+    own.write_text(json.dumps({"hello": "Bonjour de {{ tenant.name }}"}))
+    write(tmp_path, "tenants", tenant, {**read(tmp_path, "tenants", tenant), "name": "Acme SA"})
+    diff = notiflow_process(production, "workflows", "diff", str(tmp_path))
+    assert diff.returncode == 1, diff.stdout
+    assert f"tenants/{tenant}/translations/fr.json: changed" in diff.stdout
+    assert (
+        f"tenants/{tenant}.json: changed" in diff.stdout and '+  "name": "Acme SA",' in diff.stdout
+    )
+    code, out, _ = notiflow(capsys, production, "workflows", "push", str(tmp_path))
+    assert code == 0, out
+    assert production.get(f"/api/tenants/{tenant}/")["name"] == "Acme SA"
+    (stored,) = production.get(f"/api/translations/?tenant={tenant}")["results"]
+    assert stored["messages"] == {"hello": "Bonjour de {{ tenant.name }}"}
+
+    write(tmp_path, "tenants", tenant, {**read(tmp_path, "tenants", tenant), "colour": "red"})
+    (tmp_path / "tenants" / tenant / "notes.txt").write_text("hi")
+    write(tmp_path / "tenants", "nobody/translations", "fr", {"a": "b"})
+    code, _, err = notiflow(capsys, production, "workflows", "push", str(tmp_path))
+    assert code == 2
+    assert f"tenants/{tenant}.json: colour: unknown field" in err
+    assert f"tenants/{tenant}/notes.txt: unknown file" in err
+    assert "tenants/nobody/: a tenant's directory needs tenants/nobody.json beside it" in err
+    assert production.get(f"/api/tenants/{tenant}/")["name"] == "Acme SA"  # nothing applied
 
 
 # --- versions -------------------------------------------------------------------------------
@@ -370,6 +481,18 @@ BAD_FILES = {
         "it",
         ["a"],
         "translations/it.json: must hold a JSON object",
+    ),
+    "a layout without its content slot": (
+        "layouts",
+        "{name}",
+        {"name": "Bad", "html": "<main></main>"},
+        "layouts/{name}.json: html: must hold {{ content }} exactly once",
+    ),
+    "a workflow naming a layout nowhere": (
+        "workflows",
+        "{name}",
+        {"key": "{name}", "name": "X", "nodes": [email_node("mail", layout="nowhere")]},
+        "workflows/{name}.json: nodes[0].layout: layout 'nowhere' does not exist",
     ),
     "a category's unknown field": (
         "categories",

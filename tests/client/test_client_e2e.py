@@ -178,6 +178,47 @@ def test_a_webhook_the_stack_delivers_is_verified_by_the_client(notiflow, receiv
     notiflow.request("DELETE", f"/api/webhooks/{endpoint['id']}/")
 
 
+def test_a_run_for_a_tenant_renders_with_it_sync_async_bulk_and_topic(notiflow, e2e):
+    """The tenant's resource over the client, then runs for it each way the client triggers: the
+    stack's worker renders `tenant.name`, which a run without a tenant cannot (strict templates)."""
+    tenant_id = unique("acme")
+    made = notiflow.tenants.put(tenant_id, name="Acme", properties={"sign": "A"})
+    assert isinstance(made, client_models.Tenant) and made.properties == {"sign": "A"}
+    assert notiflow.tenants.get(tenant_id).name == "Acme"
+    assert tenant_id in [t.id for t in notiflow.tenants.list()]
+    workflow = workflow_create(notiflow, inapp_node(title="From {{ tenant.name }}", body="Hi"))
+    person = unique("person")
+
+    run = notiflow.trigger(workflow, recipient={"id": person}, tenant=tenant_id, wait=20)
+    assert (run.tenant, run.status) == (tenant_id, "completed"), run.last_error
+    (log,) = notiflow.runs.logs(run.id)
+    assert log.input["tenant"]["name"] == "Acme"
+    assert notiflow.trigger(workflow, recipient=person, wait=20).status == "failed"
+
+    async def scenario() -> Run:
+        async with AsyncNotiflow(e2e.base_url, e2e.env["API_KEY"]) as client:
+            assert (await client.tenants.get(tenant_id)).id == tenant_id
+            return await client.trigger(workflow, recipient=person, tenant=tenant_id, wait=20)
+
+    assert asyncio.run(scenario()).status == "completed"
+    (item,) = notiflow.trigger_bulk(
+        [{"workflow": workflow, "recipient": person, "tenant": tenant_id}]
+    )
+    assert item.run is not None and item.run.tenant == tenant_id
+    topic = unique("topic")
+    notiflow.topics.upsert(topic, name="News")
+    notiflow.topics.subscribe(topic, [person])
+    fanout = notiflow.trigger(workflow, topic=topic, tenant=tenant_id)
+    assert isinstance(fanout, Fanout) and fanout.tenant == tenant_id
+    with pytest.raises(BadRequest) as refused:
+        notiflow.trigger(workflow, recipient=person, tenant=unique("nobody"))
+    assert "tenant" in refused.value.errors
+
+    notiflow.tenants.delete(tenant_id)
+    with pytest.raises(NotFound):
+        notiflow.tenants.get(tenant_id)
+
+
 SCHEMA_OF = {
     client_models.Run: "TriggerOutput",
     client_models.Fanout: "FanoutCancelOutput",
@@ -188,6 +229,7 @@ SCHEMA_OF = {
     client_models.Recipient: "RecipientOutput",
     client_models.Topic: "TopicOutput",
     client_models.Subscription: "RecipientTopic",
+    client_models.Tenant: "TenantOutput",
 }
 
 

@@ -1,7 +1,7 @@
 """What the client costs a trigger over a bare httpx POST, on the live stack: 200 triggers each,
 interleaved (one of each in turn, so both see the same load on a shared machine), on one kept
 connection each. The client adds building the call, its key and the typed `Run`; the bound is
-loose, the numbers are printed (`pytest -s`) and quoted in BENCHMARKS.md."""
+loose, the numbers are printed (`pytest -s`) and quoted in docs/performance/elsewhere.md."""
 
 from __future__ import annotations
 

@@ -128,7 +128,7 @@ def test_the_sweeper_renudges_a_waiting_delivery_only_while_the_queue_is_short(
 
 
 def test_a_webhook_retry_and_lease_are_due_on_the_databases_clock(settings, receiver):
-    """docs/design.md, "One clock": the worker's clock an hour ahead moves neither."""
+    """docs/design/rules.md, rule 15 (one clock): the worker's clock an hour ahead moves neither."""
     settings.NOTIFLOW_WEBHOOK_RETRY_BASE_SECONDS = 30
     settings.NOTIFLOW_RETRY_JITTER = 0
     _, _, delivery = pinged(receiver)

@@ -1,9 +1,9 @@
-"""/api/webhooks/ (docs/design.md, HTTP API, "Webhooks"): create with the secret shown once,
+"""/api/webhooks/ (docs/design/api.md, HTTP API, "Webhooks"): create with the secret shown once,
 the services' checks as field errors, list, read, change, delete, rotate, the attempt log, the
 address rule at the door. Sends go through the real dispatcher to the loopback receiver,
 in-process; with the stack's workers in test_webhooks_api_e2e.py.
 
-Over 500 lines: one case per rule of the endpoints' table in docs/design.md ("Webhooks"), in the
+Over 500 lines: one case per rule of the endpoints' table in docs/design/api.md ("Webhooks"), in the
 table's order, sharing the loopback receiver and its signed-request checks."""
 
 from __future__ import annotations

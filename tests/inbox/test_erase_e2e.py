@@ -1,4 +1,4 @@
-"""Erasing a person while their run waits, end to end (docs/security.md, "Erasing a recipient"):
+"""Erasing a person while their run waits, end to end (docs/security/recipients.md, "Erasing a recipient"):
 real gunicorn, workers and beat. A run with a delay before an in-app node; the person is erased
 over the API during the delay; the in-app step is skipped (rule `recipient_erased`) and stores
 nothing, the stream the person had open ends, and their old token reads nothing."""

@@ -1,4 +1,4 @@
-"""The feed API in-process (docs/design.md, "In-app inbox"; docs/security.md, "The recipient
+"""The feed API in-process (docs/design/inbox.md, "In-app inbox"; docs/security/recipients.md, "The recipient
 token"): a recipient token reads and marks its recipient's messages and nobody else's, a wrong
 one is a 401 without a query, marks announce their events, the feed pages newest first, and
 only the allowed origins get CORS headers."""

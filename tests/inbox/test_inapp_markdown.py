@@ -1,4 +1,4 @@
-"""An in-app message's body and links (docs/security.md, "In-app Markdown"; issue 43 §2 and
+"""An in-app message's body and links (docs/security/recipients.md, "In-app Markdown"; issue 43 §2 and
 "Inbox links"): the Markdown renderer is linear, the body is capped before it renders, the
 render runs under the node's render deadline and going over any of these fails the step
 permanently; a link, in the body or as `action_url`, is http(s) or a path of the client's own

@@ -1,4 +1,4 @@
-"""The inapp node in-process (docs/design.md, "In-app inbox"): it stores one message for the
+"""The inapp node in-process (docs/design/inbox.md, "In-app inbox"): it stores one message for the
 run's recipient with the step's release, never a second one for the same step, announces
 message.sent, and fails permanently, naming `recipient`, in a run without one."""
 

@@ -1,4 +1,4 @@
-"""The cap on one recipient's open streams, end to end (docs/security.md, "The recipient
+"""The cap on one recipient's open streams, end to end (docs/security/recipients.md, "The recipient
 token"): a gunicorn of its own (one worker process, NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT=3) on the
 stack's database and Redis. Of eight streams one person opens, exactly three stay open and the
 others are a 429 naming the setting; the open ones keep working, another person is not

@@ -1,4 +1,4 @@
-"""The inbox stream end to end (docs/design.md, "In-app inbox"): real gunicorn with its ASGI
+"""The inbox stream end to end (docs/design/inbox.md, "In-app inbox"): real gunicorn with its ASGI
 adapter and Redis listener, real workers. A message an inapp node stores reaches an open stream
 within a second of its commit, and a mark made from another tab reaches it as new counts."""
 

@@ -1,4 +1,4 @@
-"""Inbox tokens per person (docs/security.md, "The recipient token"): a token carries its
+"""Inbox tokens per person (docs/security/recipients.md, "The recipient token"): a token carries its
 recipient's generation; rotating their tokens or erasing the person raises it, and every token
 of an earlier generation is a 401 on every read, also when the key comes back. A forged token
 still costs no query; a signed one costs one primary-key lookup."""

@@ -373,8 +373,9 @@ def test_lists_and_pages_fit_the_window_at_1280_and_1920(e2e, browser_page):
 
 # The change page of a workflow with every node type, as tall as it may get at 1280 px (it was
 # 4,809 px, with Preview and Send test below the save bar and an empty node row; 4,784 px with
-# the 24-hour charts at its end and the wait_event node, issue 36 and 34).
-EVERY_NODE_PAGE_MAX_HEIGHT = 5_000
+# the 24-hour charts at its end and the wait_event node, issue 36 and 34; 5,087 px with the fetch
+# node's row, the email's layout field and the funnel's line under the charts, issues 48-50).
+EVERY_NODE_PAGE_MAX_HEIGHT = 5_200
 
 
 def every_node_type() -> dict:
@@ -532,10 +533,12 @@ def test_landing_page_branded_admin_and_an_api_key_shown_once(e2e, browser_page)
     sections = page.eval_on_selector_all(
         "#content-main caption", "captions => captions.map(c => c.textContent.trim())"
     )
-    assert sections[:5] == [
+    assert sections[:7] == [
         "Workflows",
-        "Content: translations",
+        "Content: translations and layouts",
         "Recipients, preferences and topics",
+        "Tenants",
+        "Schedules",
         "Triggers",
         "Workers",
     ]
@@ -702,3 +705,195 @@ def test_operator_edits_a_translation_catalog_and_compares_its_versions(e2e, bro
     expect(page.locator(".diff .add").first).to_be_visible()
     shot(page, "catalog-diff")
     catalog_delete(locale=locale)
+
+
+# --- the pages of tenants, schedules, layouts and bulk actions -------------------------------
+
+
+def seed_new_admin_pages(workflow) -> dict[str, str]:
+    """A tenant, a schedule with its occurrences, a layout and a partial with two versions each,
+    as long as real ones get; the admin paths that show them."""
+    from content.models import Layout, Partial
+    from content.services import layout_put, partial_put
+    from recipients.categories import category_put
+    from recipients.models import Recipient
+    from schedules.models import ScheduleOccurrence
+    from schedules.services import ScheduleRequest, schedule_put
+    from tenants.models import Tenant
+    from tenants.services import tenant_put
+
+    category = unique("product-updates")
+    category_put(slug=category, name="Product updates", description="", defaults={})
+    tenant_id = unique("acme-corporation-europe")
+    properties = {
+        "logo_url": f"https://static.acme-corporation.example/brand/{uuid.uuid4()}/logo.png",
+        "color": "#ff5500",
+        "support": {"email": "support@acme-corporation.example", "phone": "+33 1 23 45 67 89"},
+        "footer": "Acme Corporation Europe SAS, 12 rue de la Paix, 75002 Paris, France",
+    }
+    tenant_put(
+        tenant_id=tenant_id,
+        fields={
+            "name": "Acme Corporation Europe",
+            "properties": properties,
+            "default_locale": "fr",
+            "preferences": {category: {"email": False, "sms": True}},
+        },
+        actor="browser-test",
+    )
+    tenant_put(
+        tenant_id=tenant_id,
+        fields={"name": "Acme Corporation (Europe)", "properties": properties},
+        actor="admin:someone.with.a.long.name",
+    )
+    people = [unique(f"customer-{zone.split('/')[-1].lower()}") for zone in ZONES]
+    Recipient.objects.bulk_create(
+        [Recipient(key=key, timezone=zone) for key, zone in zip(people, ZONES, strict=True)]
+    )
+    # Far ahead: the stack's workers must not fire it while the test looks.
+    schedule, _ = schedule_put(
+        ScheduleRequest(
+            id=unique("weekly-digest-for-every-customer"),
+            workflow=workflow.key,
+            repeat="FREQ=WEEKLY;BYDAY=MO,WE,FR;BYHOUR=9;BYMINUTE=30",
+            recipients=people,
+            payload={"digest": {"title": "Your week at Acme", "sections": ["news", "tips"]}},
+            starts_at="2036-01-01T00:00:00",
+            tenant=tenant_id,
+        ),
+        actor="browser-test",
+    )
+    now = timezone.now()
+    ScheduleOccurrence.objects.bulk_create(
+        [
+            ScheduleOccurrence(
+                schedule=schedule,
+                local=f"2026-11-{day:02d}T09:30",
+                zone=zone,
+                occurs_at=now - timedelta(days=30 - day),
+                status="done" if day % 2 else "skipped",
+                runs=1 if day % 2 else 0,
+                reason="" if day % 2 else "past its catch-up window (1h): the workers were down",
+            )
+            for day in (20, 23, 25)
+            for zone in ZONES
+        ]
+    )
+    layout_key = unique("brand-newsletter")
+    html = (
+        '<html><body style="font-family: sans-serif; background: #f6f6f6">'
+        '<table width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">'
+        '<img src="{{ tenant.properties.logo_url }}" alt="{{ tenant.name }}" width="160">'
+        '</td></tr><tr><td>{{ content }}</td></tr></table>{% render "footer" %}</body></html>'
+    )
+    layout_put(key=layout_key, name="Brand newsletter", html=html, text="{{ content }}")
+    layout_put(
+        key=layout_key,
+        name="Brand newsletter",
+        html=html.replace("#f6f6f6", "#ffffff"),
+        text="{{ content }}\n\n-- \nAcme",
+        actor="admin:someone.with.a.long.name",
+    )
+    partial_key = unique("footer")
+    partial_put(key=partial_key, content="<p>{{ tenant.properties.footer }}</p>")
+    partial_put(key=partial_key, content='<p>{{ "footer.legal" | t }}</p>', actor="browser-test")
+    layout = Layout.objects.get(key=layout_key)
+    partial = Partial.objects.get(key=partial_key)
+    return {
+        "tenant-list": f"/admin/tenants/tenant/?q={tenant_id}",
+        "tenant": f"/admin/tenants/tenant/{Tenant.objects.get(id=tenant_id).pk}/change/",
+        "tenant-changes-list": f"/admin/tenants/tenantchange/?q={tenant_id}",
+        "schedule-list": f"/admin/schedules/schedule/?q={schedule.pk}",
+        "schedule": f"/admin/schedules/schedule/{schedule.pk}/change/",
+        "layout-list": f"/admin/content/layout/?q={layout_key}",
+        "layout": f"/admin/content/layout/{layout.pk}/change/",
+        "layout-diff": f"/admin/content/layout/versions/{layout_key}/diff/",
+        "partial-list": f"/admin/content/partial/?q={partial_key}",
+        "partial": f"/admin/content/partial/{partial.pk}/change/",
+        "content-versions-list": f"/admin/content/contentversion/?q={layout_key}",
+    }
+
+
+ZONES = ("Europe/Paris", "America/Los_Angeles", "Asia/Kolkata")
+
+
+# The lists among those pages with a filter column beside them.
+FILTERED_LISTS = {"tenant-changes-list", "schedule-list", "content-versions-list"}
+
+
+def test_tenants_schedules_layouts_and_a_bulk_action_read_well_at_1280_px(e2e, browser_page):
+    """The admin pages of the newer rooms, looked at: nothing past the window's edge, no wall of
+    raw text, the links an operator follows there, and each screenshot kept."""
+    from playwright.sync_api import expect
+
+    page, base = browser_page, e2e.base_url
+    log_in(page, base)
+    workflow = WorkflowFactory(
+        key=unique("wf-weekly-digest"), definition=chain(delay_node("pause", duration="1h"))
+    )
+    pages = seed_new_admin_pages(workflow)
+    for number, (name, path) in enumerate(pages.items(), start=1):
+        page.goto(base + path)
+        shot(page, f"rooms-1280-{number}-{name}")
+        assert_fits(page, f"{name} at 1280px", is_list=name in FILTERED_LISTS)
+
+    # A tenant: its id first, its JSON in full, its change log a click away.
+    page.goto(base + pages["tenant"])
+    expect(page.locator("fieldset .form-row").first).to_contain_text("Id")
+    properties = page.locator("#id_properties")
+    assert properties.evaluate("e => e.scrollHeight <= e.clientHeight"), "properties cut"
+    page.click("text=2 recorded changes")
+    expect(page.locator("#result_list tbody tr")).to_have_count(2)
+
+    # A schedule: its rule wraps in the list; its page reads the next times as a table, each
+    # time whole, and links its workflow and tenant.
+    page.goto(base + pages["schedule-list"])
+    expect(page.locator("#result_list")).to_contain_text("each recipient's own")
+    page.goto(base + pages["schedule"])
+    table = page.locator(".nf-occurrences")
+    expect(table.locator("tr")).to_have_count(1 + len(ZONES))
+    expect(table).to_contain_text("2036-01-02 09:30")
+    expect(page.locator(".field-catch_up")).to_contain_text("1h")
+    heights = table.locator(".nf-nowrap").evaluate_all(
+        "spans => spans.map(s => s.getClientRects().length)"
+    )
+    assert heights and max(heights) == 1, heights  # no time broken across lines
+    page.click(".field-tenant_link a")
+    expect(page.locator("#content h2")).to_contain_text("Acme Corporation (Europe)")
+    page.goto(base + pages["schedule"])
+    page.click(".field-workflow a")
+    expect(page.locator("#result_list tbody tr")).to_have_count(1)
+
+    # A layout: its history below the form (it ran behind the buttons), the diff in view.
+    page.goto(base + pages["layout"])
+    expect(page.locator("fieldset .form-row").first).to_contain_text("Key")
+    buttons = page.locator(".submit-row").bounding_box()
+    history = page.locator("#versions").bounding_box()
+    assert buttons and history and history["y"] >= buttons["y"] + buttons["height"], (
+        buttons,
+        history,
+    )
+    page.click("#versions button[type=submit]")
+    expect(page.locator(".diff .add").first).to_contain_text("#ffffff")
+    diff = page.locator(".diff")
+    assert diff.evaluate("e => e.scrollWidth <= e.clientWidth"), "the diff scrolls sideways"
+    shot(page, "rooms-1280-layout-diff-from-history")
+    page.goto(base + pages["content-versions-list"])
+    page.click("text=from version 1")
+    expect(page.locator(".diff-summary")).to_contain_text("html changed")
+
+    # A bulk action: its confirmation from the run list, then its page linking the runs.
+    seed_runs(workflow, f"<{uuid.uuid4()}@notiflow.local>")
+    page.goto(f"{base}/admin/triggers/triggerinstance/?workflow__id__exact={workflow.pk}")
+    page.check("#action-toggle")
+    page.select_option("select[name=action]", "bulk_cancel")
+    page.click("button[name=index]")
+    expect(page.locator("#bulk-action-count")).to_contain_text("of the 3")
+    shot(page, "rooms-1280-bulk-confirmation")
+    assert_fits(page, "bulk confirmation at 1280px", is_list=False)
+    page.click("input[type=submit]")
+    expect(page.locator(".messagelist .success")).to_contain_text("Bulk action")
+    expect(page.locator(".field-runs a")).to_have_count(3)
+    expect(page.locator(".field-created")).to_contain_text(re.compile(r"\d{4}-\d\d-\d\d \d\d:"))
+    shot(page, "rooms-1280-bulk-action")
+    assert_fits(page, "bulk action at 1280px", is_list=False)

@@ -57,8 +57,10 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
 
     assert [app["name"] for app in app_list] == [
         "Workflows",
-        "Content: translations",
+        "Content: translations and layouts",
         "Recipients, preferences and topics",
+        "Tenants",
+        "Schedules",
         "Triggers",
         "Workers",
         "Deliveries and suppression",
@@ -70,13 +72,21 @@ def test_operator_sections_come_first_and_the_scheduler_last(admin_client):
         "Scheduler (internal)",
     ]
     models = {app["app_label"]: [m["object_name"] for m in app["models"]] for app in app_list}
-    assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "ApiKey"]
+    assert models["schedules"] == ["Schedule", "ScheduleOccurrence"]
+    assert models["triggers"] == ["TriggerInstance", "TriggerEvent", "TriggerAction", "ApiKey"]
     assert models["workers"] == ["StepExecutionLog", "SendLedger", "Digest"]
     assert models["deliveries"] == ["DeliveryEvent", "Suppression", "UnmatchedReport"]
     assert models["events"] == ["WebhookEndpoint", "OutboxEvent", "WebhookAttempt"]
     assert models["registry"] == ["Worker"]
-    assert models["content"] == ["TranslationCatalog", "TranslationCatalogVersion"]
+    assert models["content"] == [
+        "TranslationCatalog",
+        "TranslationCatalogVersion",
+        "Layout",
+        "Partial",
+        "ContentVersion",
+    ]
     assert models["recipients"] == ["Recipient", "Category", "Topic", "TopicSubscription", "Fanout"]
+    assert models["tenants"] == ["Tenant", "TenantChange"]
     assert "PeriodicTask" in models["django_celery_beat"]
 
 
@@ -126,12 +136,13 @@ def test_every_page_links_the_favicon_and_it_is_served(client, admin_client):
 def test_the_sidebar_on_every_page_has_the_same_order(admin_client):
     sidebar = admin_client.get("/admin/triggers/triggerinstance/").context["available_apps"]
 
-    assert [app["app_label"] for app in sidebar][:5] == [
+    assert [app["app_label"] for app in sidebar][:6] == [
         "workflows",
         "content",
         "recipients",
+        "tenants",
+        "schedules",
         "triggers",
-        "workers",
     ]
     assert sidebar[-1]["name"] == "Scheduler (internal)"
 

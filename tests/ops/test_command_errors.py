@@ -32,6 +32,20 @@ CASES = [
     (["retry_failed", "--workflow", ""], "--workflow: give a workflow key"),
     (["retry_failed", "--since", "2026-13-01"], "'2026-13-01' is not a valid date"),
     (["retry_failed", "--since", ""], "'' is neither a date nor an age"),
+    (["runs_action", "cancel"], "give at least one of --workflow, --status,"),
+    (["runs_action", "retry", "--workflow", "nope"], "--workflow: no workflow 'nope'"),
+    (["runs_action", "replay", "--ids", "7"], "--ids: 0: Must be a valid UUID."),
+    (
+        [
+            "runs_action",
+            "cancel",
+            "--created-after",
+            "2026-11-02",
+            "--created-before",
+            "2026-11-01",
+        ],
+        "--created-before: must be later than created_after",
+    ),
     (["validate_workflows", "--workflow", "nope"], "--workflow: no workflow 'nope'"),
     (["requeue_stuck", "--older-than", "soon"], "'soon' is neither a date nor an age"),
     (["trigger_workflow", "nope", "--idempotency-key", "k"], "workflow 'nope' does not exist"),
@@ -65,6 +79,7 @@ def test_bad_input_is_one_line_and_exit_1(
     assert len(stderr_lines(stderr)) <= 2, stderr  # a detail line at most
 
 
+@pytest.mark.slow  # a manage.py process per case
 def test_bad_input_in_a_process_of_its_own_is_one_line_and_exit_1(django_db_setup):
     db = settings.DATABASES["default"]
     env = {

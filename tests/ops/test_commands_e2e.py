@@ -1,5 +1,5 @@
 """Operator commands end to end, with the stack's real workers: after the command a worker runs
-the run and it ends where it should (docs/operations.md; docs/design.md, "Suppression and
+the run and it ends where it should (docs/operations/processes.md; docs/design/deliveries.md, "Suppression and
 unsubscribe")."""
 
 from __future__ import annotations

@@ -14,20 +14,25 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 import requests
 from django.conf import settings
+from psycopg import sql
 
 from bench.infra import rabbitmq_vhost_delete, rabbitmq_vhost_reset
 from notiflow.gunicorn_conf import web_bind
 from tests.conftest import TEST_BROKER_URL
 from tests.support.make_run import (
+    RUN_DATABASE,
     RUN_SCRIPT,
     RUN_VHOST,
     clean_env,
+    database_exists,
     make_run,
     run,
     run_database,
+    server_url,
     sibling_broker_url,
 )
 from tests.support.smtp import free_port
@@ -136,7 +141,7 @@ def test_make_run_starts_the_procfile_and_a_mail_catcher_that_email_url_points_a
     plan = run.plan(env, tmp_path)
 
     names = [name for name, _ in run.procfile_processes(plan.procfile)]
-    assert names == ["web", "worker", "webhooks", "beat", "flower", "mail"]
+    assert names == ["web", "worker", "webhooks", "sends", "beat", "flower", "mail"]
     assert plan.env["EMAIL_URL"] == f"smtp://127.0.0.1:{ports['smtp']}"
     assert plan.env["NOTIFLOW_BIND"] == f"127.0.0.1:{ports['web']}"
     assert plan.env["NOTIFLOW_FLOWER_URL"] == f"http://127.0.0.1:{ports['flower']}/"
@@ -281,6 +286,23 @@ def process_environ(pid: int) -> dict[str, str]:
     return dict(item.decode().split("=", 1) for item in raw if b"=" in item)
 
 
+def test_make_runs_database_left_by_a_killed_run_is_dropped_first_and_after_a_failure():
+    """A run SIGKILLed before its cleanup left its database (with its workflows) behind; the
+    next starts without it, and one that fails drops its own."""
+    with psycopg.connect(server_url("postgres"), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(RUN_DATABASE)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(RUN_DATABASE)))
+    assert database_exists(RUN_DATABASE)
+
+    with pytest.raises(RuntimeError), run_database() as url:
+        assert url.endswith(f"/{RUN_DATABASE}")
+        assert not database_exists(RUN_DATABASE)  # the leftover is gone: make run creates it
+        with psycopg.connect(server_url("postgres"), autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(RUN_DATABASE)))
+        raise RuntimeError("the test failed")
+    assert not database_exists(RUN_DATABASE)
+
+
 @pytest.fixture(params=["redis", "rabbitmq"])
 def run_broker(request) -> Iterator[dict[str, str]]:
     """make run's broker: a Redis database next to the tests' own, or (NOTIFLOW_BROKER=rabbitmq)
@@ -313,6 +335,7 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         assert f"Mail      {mail}   every email the workers send" in log
         assert f"(SMTP 127.0.0.1:{ports['smtp']}, " in log
         assert "NOT ANSWERING" not in log
+        assert "NOT READY" not in log  # every worker group registered: no 503 for the curl
 
         # Every URL answers from the moment the banner is shown.
         health = requests.get(
@@ -366,8 +389,9 @@ def readme() -> str:
     return (ROOT / "README.md").read_text()
 
 
-def design() -> str:
-    return (ROOT / "docs" / "design.md").read_text()
+def design(page: str) -> str:
+    """A page of the design (docs/design/<page>.md)."""
+    return (ROOT / "docs" / "design" / f"{page}.md").read_text()
 
 
 def section(text: str, heading: str) -> str:
@@ -392,7 +416,7 @@ def test_readme_says_make_test_installs_system_packages_with_apt_get_as_root():
 
 
 def test_readme_points_at_the_projects_own_design_doc_and_nothing_outside_the_repository():
-    assert "(docs/design.md)" in readme() and "(docs/design.md#glossary)" in readme()
+    assert "(docs/design/index.md)" in readme() and "(docs/design/glossary.md)" in readme()
     outside = ".." + "/shared"
     patterns = ("*.md", "*.py", "*.yml", "*.toml", "Makefile", "Procfile", "Dockerfile")
     offenders = []
@@ -429,7 +453,7 @@ GLOSSARY = (
 
 @pytest.mark.parametrize("term", GLOSSARY)
 def test_the_glossary_explains_each_word_the_docs_use(term):
-    glossary = section(design(), "## Glossary")
+    glossary = section(design("glossary"), "# Glossary")
     entry = re.search(
         rf"^- \*\*{re.escape(term)}\*\*[^:]*: (.+?)(?=^- \*\*|\Z)", glossary, re.M | re.S
     )
@@ -438,5 +462,5 @@ def test_the_glossary_explains_each_word_the_docs_use(term):
 
 
 def test_design_doc_keeps_the_numbers_of_the_architecture_rules():
-    rules = section(design(), "## Architecture rules")
+    rules = section(design("rules"), "# Architecture rules")
     assert [int(n) for n in re.findall(r"^(\d+)\. \*\*", rules, re.M)] == list(range(1, 21))

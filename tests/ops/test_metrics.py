@@ -1,4 +1,4 @@
-"""Prometheus metrics in-process (docs/design.md, "Metrics"): the endpoint's token, the label
+"""Prometheus metrics in-process (docs/design/observability.md, "Metrics"): the endpoint's token, the label
 names (bounded cardinality), the multiprocess files of several processes in one scrape, the
 gauges read from the database, and what a step records."""
 
@@ -59,6 +59,7 @@ LABELS = {
     "notiflow_events_matched": ("outcome",),
     "notiflow_waits_resumed": ("reason",),
     "notiflow_fanout_runs_created": ("workflow",),
+    "notiflow_delivery_events": ("workflow", "channel", "event"),
     "notiflow_streams_open": ("stream",),
     "notiflow_runs": ("workflow", "status"),
     "notiflow_runs_lease_expired": ("workflow",),

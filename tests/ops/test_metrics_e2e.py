@@ -1,4 +1,4 @@
-"""Metrics with real processes (docs/design.md, "Metrics"): gunicorn's workers and the Celery
+"""Metrics with real processes (docs/design/observability.md, "Metrics"): gunicorn's workers and the Celery
 workers' prefork children record, and one scrape of the web process shows them all."""
 
 from __future__ import annotations

@@ -71,10 +71,20 @@ def test_flower_serves_only_with_the_password_and_keeps_no_state(tmp_path):
     assert not list(ROOT.glob("flower*")) and not list(tmp_path.glob("flower*.db"))
 
 
-COMPOSE_SERVICES = {"db", "redis", "web", "worker", "worker-webhooks", "beat", "flower", "mailpit"}
+COMPOSE_SERVICES = {
+    "db",
+    "redis",
+    "web",
+    "worker",
+    "worker-webhooks",
+    "worker-sends",
+    "beat",
+    "flower",
+    "mailpit",
+}
 
 
-# The variables compose refuses to start without; .env.example lists them (docs/security.md).
+# The variables compose refuses to start without; .env.example lists them (docs/security/deployment.md).
 COMPOSE_SECRETS = {"DJANGO_SECRET_KEY": "k" * 50, "FLOWER_BASIC_AUTH": "ops:s3cret"}
 
 
@@ -135,13 +145,20 @@ def test_compose_file_validates_and_runs_every_process_from_one_image(tmp_path):
     assert set(services) >= COMPOSE_SERVICES
     for name in COMPOSE_SERVICES:
         assert "healthcheck" in services[name], name
-    app = {"web", "worker", "worker-webhooks", "beat", "flower"}
+    app = {"web", "worker", "worker-webhooks", "worker-sends", "beat", "flower"}
     assert {services[name]["image"] for name in app} == {"notiflow:dev"}
     assert all(services[name]["build"]["context"] == str(ROOT) for name in app)
     assert (ROOT / "Dockerfile").exists()
     assert services["flower"]["command"] == ["python", "scripts/flower.py"]
     # The webhook dispatcher's queue has a worker group of its own (NOTIFLOW_WEBHOOK_QUEUE).
     assert services["worker-webhooks"]["command"][3:6] == ["worker", "-Q", "webhooks"]
+    # The send-heavy queue's threaded workers, as the Procfile's `sends` (docs/operations).
+    procfile = dict(
+        line.split(": ", 1)
+        for line in (ROOT / "Procfile").read_text().splitlines()
+        if ": " in line and not line.startswith("#")
+    )
+    assert " ".join(services["worker-sends"]["command"]) == procfile["sends"]
     assert (
         services["worker"]["environment"]["CELERY_BROKER_URL"]
         == (services["flower"]["environment"]["CELERY_BROKER_URL"])

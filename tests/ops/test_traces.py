@@ -1,4 +1,4 @@
-"""OpenTelemetry traces end to end (docs/design.md, "Traces"): a web process and a worker of
+"""OpenTelemetry traces end to end (docs/design/observability.md, "Traces"): a web process and a worker of
 their own, configured only by OTEL_* variables, export to a real OTLP/HTTP receiver on loopback
 (tests/support/otlp.py). A run is one trace: the client's, then the intake request, then a span
 per step, each with its provider call and its statements, and a span per webhook delivery of an

@@ -1,10 +1,11 @@
-"""The recipient's page in the admin (docs/design.md, "Recipients"): profile, preferences,
+"""The recipient's page in the admin (docs/design/recipients.md, "Recipients"): profile, preferences,
 subscriptions, runs, delivery events and suppressions in one place; the profile is edited with
 the API's field rules; deleting is erasing. Screenshot in a real browser:
 artifacts/screenshots/recipient-page.png."""
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -151,3 +152,30 @@ def test_the_page_shows_the_push_channels_suppressions_of_the_persons_key(admin_
     panel = html.split("Suppressions", 1)[1]
     assert "webpush" in panel and "manual" in panel
     assert "complaint" in panel and "bounced" not in panel
+
+
+@pytest.mark.django_db
+def test_the_form_sets_quiet_hours_as_the_api_checks_them(admin_client):
+    ada, _ = ada_with_history()
+    form = {
+        "name": ada.name,
+        "email": ada.email,
+        "phone": ada.phone,
+        "locale": "",
+        "timezone": "Europe/London",
+        "channels": "{}",
+        "properties": "{}",
+        "quiet_hours": '{"start": "22:00", "end": "25:00"}',
+    }
+    refused = admin_client.post(page_of(ada), form)
+    assert refused.status_code == 200
+    errors = refused.context["adminform"].form.errors
+    assert "end: '25:00' is not a time of day" in errors["quiet_hours"][0]
+    quiet = {"start": "22:00", "end": "07:00", "days": ["sat", "sun"]}
+    saved = admin_client.post(page_of(ada), {**form, "quiet_hours": json.dumps(quiet)})
+    assert saved.status_code == 302
+    ada.refresh_from_db()
+    assert ada.quiet_hours == quiet
+    admin_client.post(page_of(ada), {**form, "quiet_hours": ""})
+    ada.refresh_from_db()
+    assert ada.quiet_hours == {}

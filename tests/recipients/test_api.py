@@ -1,4 +1,4 @@
-"""The recipients API (docs/design.md, "Recipients"): PUT creates or replaces, PATCH merges
+"""The recipients API (docs/design/recipients.md, "Recipients"): PUT creates or replaces, PATCH merges
 (channels and properties shallowly, null removes a key), GET reads, the list searches, bulk
 upserts with a result per item in order, DELETE erases and counts what it removed; every
 invalid field is a 400 naming it."""
@@ -249,7 +249,8 @@ def test_a_key_that_cannot_round_trip_the_url_path_is_refused_everywhere(api_cli
 
 
 def test_a_dot_segment_in_the_url_is_a_400_and_erases_nobody(api_client):
-    Recipient.objects.create(key="..")  # stored before the rule: left in place (docs/security.md)
+    # Stored before the rule: left in place (docs/security/recipients.md).
+    Recipient.objects.create(key="..")
 
     for path in ("/api/recipients/%2e%2e/", "/api/recipients/%2E%2E/inbox-token/"):
         answer = api_client.delete(path) if "token" not in path else api_client.post(path)

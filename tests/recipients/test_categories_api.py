@@ -1,4 +1,4 @@
-"""Preference categories over the API (docs/design.md, "Preferences"): an admin key makes,
+"""Preference categories over the API (docs/design/recipients.md, "Preferences"): an admin key makes,
 replaces, reads, lists and deletes them as the admin's form does; a default names a channel
 some node type sends on; a category a workflow names cannot be deleted, and deleting one takes
 it out of people's preferences."""

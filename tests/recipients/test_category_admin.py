@@ -1,4 +1,4 @@
-"""The admin's categories (docs/design.md, "Preferences"): the operator makes a category with a
+"""The admin's categories (docs/design/recipients.md, "Preferences"): the operator makes a category with a
 checkbox per channel, which becomes its `defaults`, and sees them in the list."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A person's push addresses one at a time (docs/design.md, "Recipients"): POST adds a device
+"""A person's push addresses one at a time (docs/design/recipients.md, "Recipients"): POST adds a device
 token or a browser subscription to `channels.fcm` / `channels.webpush`, DELETE removes it, each
 in one statement, so that two devices registering at once both stay; the address is checked by
 the rule the worker sends by."""

@@ -1,4 +1,4 @@
-"""A run for a recipient, in-process (docs/design.md, "Recipients"): templates see
+"""A run for a recipient, in-process (docs/design/recipients.md, "Recipients"): templates see
 `recipient.*`; an email node without `to` sends to recipient.email, an SMS node to
 recipient.phone; a missing address fails the node permanently naming the field, or skips it with
 `skip_missing` (the run goes on, the output and `message.skipped` say why); a window without a

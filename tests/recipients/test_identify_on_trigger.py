@@ -1,4 +1,4 @@
-"""A trigger names its recipient (docs/design.md, "Recipients"): by id (it must exist: a 400
+"""A trigger names its recipient (docs/design/recipients.md, "Recipients"): by id (it must exist: a 400
 naming `recipient` otherwise), or with a profile object, upserted (merged) in the trigger's
 transaction; bulk triggers the same, item by item. The run records the id, the trigger JSON
 shows it, and `GET /api/triggers/?recipient=` lists a person's runs."""

@@ -1,4 +1,4 @@
-"""Which preference decides a send (docs/design.md, "Preferences"): most specific first, the
+"""Which preference decides a send (docs/design/recipients.md, "Preferences"): most specific first, the
 workflow, then the category per channel, then the category as a whole, then the channel; then
 the category's operator defaults; else on. One pure function (recipients/preferences.py)."""
 

@@ -1,4 +1,4 @@
-"""`GET/PUT /api/recipients/<id>/preferences/` (docs/design.md, "Preferences"): a PUT replaces
+"""`GET/PUT /api/recipients/<id>/preferences/` (docs/design/recipients.md, "Preferences"): a PUT replaces
 the person's preferences; an unknown person is a 404; an unknown key, channel, category or
 workflow, or a value that is not true or false, is a 400 naming its path; nothing is saved then."""
 

@@ -1,4 +1,4 @@
-"""Preferences in the engine (docs/design.md, "Preferences"): a send of a run for a recipient
+"""Preferences in the engine (docs/design/recipients.md, "Preferences"): a send of a run for a recipient
 whose channel they turned off is skipped, not failed; the step log and `message.skipped` name the
 preference that decided, and the run goes on. A required workflow sends anyway; a run without a
 recipient is not asked; templates of a run for a recipient see `preferences_url`."""

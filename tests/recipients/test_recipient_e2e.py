@@ -1,4 +1,4 @@
-"""A run for a recipient end to end (docs/design.md, "Recipients"): the profile is upserted
+"""A run for a recipient end to end (docs/design/recipients.md, "Recipients"): the profile is upserted
 with the trigger over HTTP (identify on trigger), a worker renders `{{ recipient.name }}` and
 sends an email node without `to` to the recipient's address at the SMTP stand-in, and a second
 run for the same person by id reaches the address the profile has then."""

@@ -1,4 +1,4 @@
-"""Topics and fan-outs in the admin (docs/operations.md, "Topics and fan-outs")."""
+"""Topics and fan-outs in the admin (docs/operations/people-and-channels.md, "Topics and fan-outs")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Topics and their subscribers over the API (docs/design.md, "Topics and fan-out"): a topic is
+"""Topics and their subscribers over the API (docs/design/recipients.md, "Topics and fan-out"): a topic is
 created or replaced by PUT, subscribers are added and removed up to 1,000 ids a call with a
 result per id in order (an unknown id is its item's 404), and read a page at a time behind an
 opaque cursor."""

@@ -1,4 +1,4 @@
-"""Topics listed, and a person's topics (docs/design.md, "Topics and fan-out"): pages of topics
+"""Topics listed, and a person's topics (docs/design/recipients.md, "Topics and fan-out"): pages of topics
 by key with their subscriber counts, in a number of queries that does not grow with the page;
 a person's subscriptions with their topics; an unknown person is a 404."""
 

@@ -1,6 +1,6 @@
 """The admin's JSON fields refuse, as a form error, what the API's parser and the workflow forms
 refuse (common/http.py's json_loads_storable: nesting past MAX_JSON_DEPTH, NUL), instead of a 500
-from a RecursionError or the database's DataError (docs/security.md, "Admin JSON fields")."""
+from a RecursionError or the database's DataError (docs/security/findings.md, "Admin JSON fields")."""
 
 from __future__ import annotations
 

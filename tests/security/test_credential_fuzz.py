@@ -1,4 +1,4 @@
-"""Malformed credentials are refused as wrong ones are, never a 500 (docs/security.md, "Malformed
+"""Malformed credentials are refused as wrong ones are, never a 500 (docs/security/findings.md, "Malformed
 credentials"; common/credentials.py): every credential-carrying header of every endpoint that
 reads one, with non-ASCII, latin-1, control, NUL, very long and empty values, through Django's
 test client and, as raw bytes, through the real gunicorn (the ASGI adapter of notiflow/asgi.py,

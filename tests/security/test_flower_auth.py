@@ -1,5 +1,5 @@
 """Flower behind its login everywhere: Flower 2.x serves /metrics and /healthcheck to anyone,
-even with --basic_auth; scripts/flower.py puts them behind it (docs/security.md, "Flower")."""
+even with --basic_auth; scripts/flower.py puts them behind it (docs/security/deployment.md, "Flower")."""
 
 from __future__ import annotations
 

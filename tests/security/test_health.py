@@ -1,4 +1,4 @@
-"""GET /api/health/ has two faces (docs/security.md, "The health endpoint").
+"""GET /api/health/ has two faces (docs/security/deployment.md, "The health endpoint").
 
 Without a key: `{"status": "ok" | "degraded" | "down"}` and nothing else, computed at most once
 per NOTIFLOW_HEALTH_CACHE_SECONDS per process, with no broadcast ping. With an API key: the
@@ -174,6 +174,7 @@ def test_a_database_error_is_down_and_its_text_is_in_neither_answer(
     assert DB_ERROR in caplog.text
 
 
+@pytest.mark.slow  # the health check's own retry on a dead broker
 def test_a_dead_broker_is_down_named_by_category_without_its_address(
     clock, pings, monkeypatch, api_client
 ):

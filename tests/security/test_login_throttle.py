@@ -1,5 +1,5 @@
 """Failed admin logins are throttled per account and per address (notiflow/login_throttle.py;
-docs/security.md, "Admin login"; issue 31), in-process against the tests' real Redis: once a
+docs/security/deployment.md, "Admin login"; issue 31), in-process against the tests' real Redis: once a
 bucket is empty even the right password is refused, with a lockout message, and no password is
 checked."""
 

@@ -1,4 +1,4 @@
-"""Rate limits per API key and scope (common/throttling.py; docs/security.md, "Rate limits"):
+"""Rate limits per API key and scope (common/throttling.py; docs/security/keys.md, "Rate limits"):
 in-process with override_settings, and on a gunicorn of its own, where 20 concurrent requests
 from one key, across its worker processes, meet a limit of 5."""
 

@@ -90,6 +90,7 @@ def test_the_trigger_api_refuses_each_body_the_schema_rules_out(api_client, sche
         "payload",
         "cancellation_key",
         "locale",  # at most 35 characters; a BCP 47 tag (docs/translations.md)
+        "tenant",  # at most 64 characters; a tenant that exists (docs/tenants.md)
         "topic",  # a fan-out's (triggers/fanout_api.py)
     }
     for name, value in cases:

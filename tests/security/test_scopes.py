@@ -1,5 +1,5 @@
-"""API key scopes, workflow limits, expiry and revocation (docs/design.md, "HTTP API";
-docs/security.md). The scope table below is docs/design.md's: a view added to the URLconf without
+"""API key scopes, workflow limits, expiry and revocation (docs/design/api.md, "HTTP API";
+docs/security/keys.md). The scope table below is docs/design/api.md's: a view added to the URLconf without
 a row here fails the first test, and a view that declares nothing needs `admin`."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from triggers.models import ApiKey, ApiKeyScope, TriggerInstance, TriggerStatus
 
 pytestmark = pytest.mark.django_db
 
-# (URL name, method) -> the scope it needs. docs/design.md's table says the same.
+# (URL name, method) -> the scope it needs. docs/design/api.md's table says the same.
 SCOPES = {
     ("workflow-list", "GET"): TRIGGER,
     ("workflow-list", "POST"): ADMIN,
@@ -38,6 +38,7 @@ SCOPES = {
     ("workflow-detail", "PATCH"): ADMIN,
     ("workflow-detail", "DELETE"): ADMIN,
     ("workflow-stats", "GET"): TRIGGER,
+    ("workflow-funnel", "GET"): TRIGGER,
     ("workflow-version-list", "GET"): TRIGGER,
     ("workflow-version-detail", "GET"): TRIGGER,
     ("trigger-list", "GET"): TRIGGER,
@@ -46,6 +47,8 @@ SCOPES = {
     ("event-post", "POST"): TRIGGER,
     ("event-bulk", "POST"): TRIGGER,
     ("trigger-cancel-by-key", "POST"): TRIGGER,
+    ("trigger-actions", "POST"): ADMIN,  # spans workflows: a limited key is refused
+    ("trigger-action-detail", "GET"): ADMIN,
     ("trigger-detail", "GET"): TRIGGER,
     ("trigger-detail", "DELETE"): ADMIN,
     ("trigger-logs", "GET"): TRIGGER,
@@ -64,6 +67,10 @@ SCOPES = {
     ("trigger-deliveries", "GET"): TRIGGER,
     ("fanout-detail", "GET"): TRIGGER,
     ("fanout-cancel", "POST"): TRIGGER,  # a key limited to workflows: their fan-outs only
+    ("schedule-list", "GET"): TRIGGER,
+    ("schedule-detail", "GET"): TRIGGER,
+    ("schedule-detail", "PUT"): TRIGGER,
+    ("schedule-detail", "DELETE"): TRIGGER,
     ("topic-detail", "GET"): TRIGGER,
     ("topic-detail", "PUT"): TRIGGER,
     ("topic-detail", "DELETE"): ADMIN,
@@ -101,6 +108,18 @@ SCOPES = {
     ("translation-detail", "PUT"): ADMIN,
     ("translation-detail", "PATCH"): ADMIN,
     ("translation-detail", "DELETE"): ADMIN,
+    ("layout-list", "GET"): ADMIN,
+    ("layout-detail", "GET"): ADMIN,
+    ("layout-detail", "PUT"): ADMIN,
+    ("layout-detail", "DELETE"): ADMIN,
+    ("partial-list", "GET"): ADMIN,
+    ("partial-detail", "GET"): ADMIN,
+    ("partial-detail", "PUT"): ADMIN,
+    ("partial-detail", "DELETE"): ADMIN,
+    ("tenant-list", "GET"): ADMIN,
+    ("tenant-detail", "GET"): ADMIN,
+    ("tenant-detail", "PUT"): ADMIN,
+    ("tenant-detail", "DELETE"): ADMIN,
 }
 PUBLIC = {"schema", "docs"}
 # The in-app inbox's feed API: a recipient token, never an API key (inbox/auth.py; tested in
@@ -115,11 +134,14 @@ ARGUMENTS = {
     "recipient_id": "no-such-person",
     "topic_key": "no-such-topic",
     "fanout_id": uuid.uuid4(),
+    "action_id": uuid.uuid4(),
+    "schedule_id": "no-such-schedule",
     "recipient_key": "no-such-recipient",
     "channel": "fcm",
     "category_slug": "no-such-category",
     "number": 1,
     "locale": "fr",
+    "tenant_id": "no-such-tenant",
 }
 
 
@@ -460,6 +482,7 @@ def test_a_scope_change_applies_at_once_in_this_process():
 # --- the migration --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # migrates backwards and forwards
 def test_the_migration_makes_existing_keys_admin_and_new_ones_trigger():
     executor = MigrationExecutor(connection)
     executor.migrate([("triggers", "0008_priority_soft_delete")])

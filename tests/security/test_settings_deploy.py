@@ -1,4 +1,4 @@
-"""Settings a deployment relies on (docs/security.md, "Production environment"): no public
+"""Settings a deployment relies on (docs/security/deployment.md, "Production environment"): no public
 fallback for the secret key outside debug, the HTTPS settings from the environment, and
 `check --deploy` clean with the documented environment."""
 
@@ -18,7 +18,7 @@ from django.core.management.utils import get_random_secret_key
 from tests.support.stack import BIN, ROOT
 
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
-SECURITY_DOC = ROOT / "docs" / "security.md"
+SECURITY_DOC = ROOT / "docs" / "security" / "deployment.md"
 
 
 def base_env(**extra: str) -> dict[str, str]:
@@ -76,7 +76,7 @@ def test_with_debug_on_a_fresh_checkout_starts_without_a_key():
 
 
 def documented_production_environment() -> dict[str, str]:
-    """The variables of docs/security.md's "Production environment" block, with the secrets it
+    """The variables of docs/security/deployment.md's "Production environment" block, with the secrets it
     says to generate generated."""
     text = SECURITY_DOC.read_text()
     section = text[text.index("## Production environment") :]

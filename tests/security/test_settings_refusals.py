@@ -1,5 +1,5 @@
 """A setting the processes cannot run with stops them in one sentence naming the setting, its
-value and the limit it breaks (docs/security.md, "Production environment"), never a traceback
+value and the limit it breaks (docs/security/deployment.md, "Production environment"), never a traceback
 (issue 44: a provider timeout at the soft time limit stopped every process with a ValueError).
 The settings module runs here in-process under each environment; one whole process is started
 in tests/security/test_settings_deploy.py."""
@@ -19,6 +19,8 @@ CASES = [
     ({"NOTIFLOW_PUSH_TIMEOUT_SECONDS": "30"}, "NOTIFLOW_PUSH_TIMEOUT_SECONDS=30.0", "(30)"),
     ({"NOTIFLOW_CHAT_TIMEOUT_SECONDS": "45"}, "NOTIFLOW_CHAT_TIMEOUT_SECONDS=45.0", "(30)"),
     ({"NOTIFLOW_SMS_TIMEOUT_SECONDS": "31"}, "NOTIFLOW_SMS_TIMEOUT_SECONDS=31.0", "(30)"),
+    ({"ANYMAIL_REQUESTS_TIMEOUT": "15"}, "ANYMAIL_REQUESTS_TIMEOUT=15", "half of"),
+    ({"ANYMAIL_REQUESTS_TIMEOUT": "ten"}, "ANYMAIL_REQUESTS_TIMEOUT='ten'", "float"),
     ({"NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS": "15"}, "NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS=15.0", "(30)"),
     ({"NOTIFLOW_TEMPLATE_DEADLINE_SECONDS": "20"}, "NOTIFLOW_TEMPLATE_DEADLINE_SECONDS=20", "(30)"),
     ({"CELERY_TASK_TIME_LIMIT": "60"}, "CELERY_TASK_TIME_LIMIT=60", "NOTIFLOW_LEASE_SECONDS (60)"),
@@ -58,3 +60,14 @@ def test_the_settings_in_bounds_start(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NOTIFLOW_PUSH_TIMEOUT_SECONDS", "29")
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     assert runpy.run_path(str(SETTINGS))["NOTIFLOW_PUSH_TIMEOUT_SECONDS"] == 29.0
+
+
+def test_an_esp_request_waits_as_long_as_an_smtp_send_unless_told(monkeypatch) -> None:
+    """anymail's own default (30 s) is the soft time limit itself: a threads worker could stop a
+    step stuck on an ESP only by exiting (docs/operations/processes.md)."""
+    monkeypatch.setenv("DJANGO_DEBUG", "1")
+    monkeypatch.setenv("EMAIL_TIMEOUT", "7")
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    assert runpy.run_path(str(SETTINGS))["ANYMAIL"]["REQUESTS_TIMEOUT"] == 7.0
+    monkeypatch.setenv("ANYMAIL_REQUESTS_TIMEOUT", "4.5")
+    assert runpy.run_path(str(SETTINGS))["ANYMAIL"]["REQUESTS_TIMEOUT"] == 4.5

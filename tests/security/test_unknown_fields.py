@@ -9,6 +9,7 @@ day it appears."""
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 import pytest
@@ -21,6 +22,8 @@ from events.models import WebhookEndpoint
 from events.services.endpoints import endpoint_create
 from inbox.tokens import recipient_token
 from recipients.models import Category, Fanout, Recipient, Topic
+from schedules.services import ScheduleRequest, schedule_put
+from tenants.services import tenant_put
 from tests.conftest import unique
 from tests.factories import WorkflowFactory, chain, email_node
 from tests.triggers.support import new_trigger
@@ -56,6 +59,9 @@ def path_values() -> dict[str, str]:
         workflow_key=workflow.key, topic_key=topic.key, idempotency_key="k", request_hash="h"
     )
     recipient = Recipient.objects.create(key=unique("user"))
+    schedule, _ = schedule_put(
+        ScheduleRequest(id=unique("s"), workflow=workflow.key, repeat="FREQ=DAILY", topic=topic.key)
+    )
     return {
         "key": workflow.key,
         "recipient_id": recipient.key,
@@ -64,11 +70,14 @@ def path_values() -> dict[str, str]:
         "suppression_id": str(suppression.pk),
         "topic_key": topic.key,
         "fanout_id": str(fanout.pk),
+        "action_id": str(uuid.uuid4()),  # any: the unknown parameter is refused first
+        "schedule_id": schedule.pk,
         "recipient_key": unique("person"),
         "channel": "fcm",
         "category_slug": Category.objects.create(slug=unique("cat")).slug,
         "number": "1",
         "locale": catalog_put(locale="fr", messages={"hello": "Bonjour"})[0].locale,
+        "tenant_id": tenant_put(tenant_id=unique("tenant"), fields={"name": "T"})[0].id,
     }
 
 

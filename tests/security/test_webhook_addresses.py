@@ -1,5 +1,5 @@
 """The webhook address rule and IPv6 forms that carry an IPv4 address (events/addresses.py;
-docs/security.md, "Webhook addresses"; issue 31): 6to4, Teredo and NAT64 are judged by the IPv4
+docs/security/index.md, "Webhooks"; issue 31): 6to4, Teredo and NAT64 are judged by the IPv4
 they reach, and the 6to4 relay anycast is not public."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Keys limited to workflows (issue 43 §3, docs/security.md "Keys limited to workflows"): such a
+"""Keys limited to workflows (issue 43 §3, docs/security/keys.md "Keys limited to workflows"): such a
 key triggers its workflows for an existing recipient named by id, or creates a new one inline;
 everything else about people (profiles, preferences, inbox tokens, topics and subscribers) is a
 403 naming what it lacks and changes nothing; every other operation keeps to its workflows or
@@ -38,6 +38,9 @@ from common.scopes import (
 )
 from recipients.models import Fanout, Recipient, Topic, TopicSubscription
 from recipients.topics import topic_put, topic_subscribe
+from schedules.models import Schedule
+from schedules.services import ScheduleRequest, schedule_put
+from tenants.services import tenant_put
 from tests.conftest import unique
 from tests.factories import WorkflowFactory
 from tests.triggers.test_fanout import published  # noqa: F401 (fixture)
@@ -49,7 +52,7 @@ from workers.models import StepExecutionLog
 
 pytestmark = pytest.mark.django_db
 
-SECURITY_MD = Path(__file__).resolve().parents[2] / "docs" / "security.md"
+SECURITY_MD = Path(__file__).resolve().parents[2] / "docs" / "security" / "keys.md"
 TABLE = re.compile(
     r"(<!-- workflow-limits table: begin[^\n]*-->\n)(.*?)(<!-- workflow-limits table: end -->)",
     re.S,
@@ -79,6 +82,11 @@ def world() -> dict[str, Any]:
     theirs = parked()
     TriggerInstance.objects.filter(pk=theirs.pk).update(cancellation_key="theirs")
     fanout, _ = fanout_start(FanoutRequest(theirs.workflow.key, "k", topic.key, {}))
+    schedule, _ = schedule_put(
+        ScheduleRequest(
+            id=unique("theirs"), workflow=theirs.workflow.key, repeat="FREQ=DAILY", topic=topic.key
+        )
+    )
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     return {
@@ -90,6 +98,7 @@ def world() -> dict[str, Any]:
         "theirs": theirs,
         "other": theirs.workflow,
         "fanout": fanout,
+        "schedule": schedule,
     }
 
 
@@ -104,6 +113,7 @@ def people_and_theirs(world: dict[str, Any]) -> dict[str, Any]:
             TriggerInstance.objects.filter(workflow=world["other"]).order_by("id").values()
         ),
         "fanouts": list(Fanout.objects.order_by("id").values()),
+        "schedules": list(Schedule.objects.order_by("id").values()),
     }
 
 
@@ -153,7 +163,7 @@ def test_the_table_in_docs_security_is_the_one_the_views_declare():
     NOTIFLOW_SNAPSHOT_UPDATE=1 python -m pytest tests/security/test_workflow_limits.py"""
     text = SECURITY_MD.read_text()
     match = TABLE.search(text)
-    assert match, "docs/security.md lacks the workflow-limits table's markers"
+    assert match, "docs/security/keys.md lacks the workflow-limits table's markers"
     if UPDATE:
         SECURITY_MD.write_text(text[: match.start(2)] + limits_table() + text[match.end(2) :])
         return
@@ -431,6 +441,18 @@ def _results(response: Any) -> list[dict[str, Any]]:
     return response.json()["results"]
 
 
+def _funnel_probe(api: APIClient, world: dict[str, Any]) -> bool:
+    """Another workflow's funnel is a 404, for any tenant; its own is read, of a tenant too."""
+    tenant = tenant_put(tenant_id=unique("limits"), fields={"name": "Limits"})[0].id
+    mine, other = world["mine"].key, world["other"].key
+    return (
+        api.get(f"/api/workflows/{other}/funnel/").status_code == 404
+        and api.get(f"/api/workflows/{other}/funnel/", {"tenant": tenant}).status_code == 404
+        and api.get(f"/api/workflows/{mine}/funnel/").status_code == 200
+        and api.get(f"/api/workflows/{mine}/funnel/", {"tenant": tenant}).status_code == 200
+    )
+
+
 def _event() -> dict[str, Any]:
     """The event the other workflow's run waits for."""
     return {"name": "order.paid", "id": unique("evt"), "data": {"order_id": "o-1"}}
@@ -449,6 +471,7 @@ OUTSIDE: dict[tuple[str, str], Callable[[APIClient, dict[str, Any]], bool]] = {
     ("get", "/api/workflows/{key}/stats/"): lambda api, w: (
         api.get(f"/api/workflows/{w['other'].key}/stats/").status_code == 404
     ),
+    ("get", "/api/workflows/{key}/funnel/"): lambda api, w: _funnel_probe(api, w),
     ("get", "/api/workflows/{key}/versions/"): lambda api, w: (
         api.get(f"/api/workflows/{w['other'].key}/versions/").status_code == 404
         and api.get(f"/api/workflows/{w['mine'].key}/versions/").status_code == 200
@@ -516,6 +539,31 @@ OUTSIDE: dict[tuple[str, str], Callable[[APIClient, dict[str, Any]], bool]] = {
         ).status_code
         == 404
     ),
+    ("get", "/api/schedules/"): lambda api, w: (
+        all(r["workflow"] != w["other"].key for r in _results(api.get("/api/schedules/")))
+        and _results(api.get(f"/api/schedules/?workflow={w['other'].key}")) == []
+    ),
+    ("get", "/api/schedules/{schedule_id}/"): lambda api, w: (
+        api.get(f"/api/schedules/{w['schedule'].pk}/").status_code == 404
+    ),
+    # Replacing another's schedule is a 404, as reading it; naming another's workflow a 403.
+    ("put", "/api/schedules/{schedule_id}/"): lambda api, w: (
+        api.put(
+            f"/api/schedules/{w['schedule'].pk}/",
+            {"workflow": w["mine"].key, "recipients": ["x"], "repeat": "FREQ=DAILY"},
+            format="json",
+        ).status_code
+        == 404
+        and api.put(
+            f"/api/schedules/{unique('new')}/",
+            {"workflow": w["other"].key, "recipients": ["x"], "repeat": "FREQ=DAILY"},
+            format="json",
+        ).status_code
+        == 403
+    ),
+    ("delete", "/api/schedules/{schedule_id}/"): lambda api, w: (
+        api.delete(f"/api/schedules/{w['schedule'].pk}/").status_code == 404
+    ),
     ("get", "/api/logs/"): lambda api, w: (
         all(r["trigger"] != str(w["theirs"].pk) for r in _results(api.get("/api/logs/")))
         and _results(api.get(f"/api/logs/?trigger={w['theirs'].pk}")) == []
@@ -529,6 +577,8 @@ def _concrete(path: str, world: dict[str, Any]) -> str:
         "key": world["other"].key,
         "trigger_id": world["theirs"].pk,
         "fanout_id": world["fanout"].pk,
+        "action_id": world["fanout"].pk,  # any uuid: admin only
+        "schedule_id": world["schedule"].pk,
         "recipient_id": world["person"].key,
         "recipient_key": world["person"].key,
         "topic_key": world["topic"].key,
@@ -538,6 +588,7 @@ def _concrete(path: str, world: dict[str, Any]) -> str:
         "category_slug": "marketing",
         "number": 1,
         "locale": "fr",
+        "tenant_id": "acme",  # admin only
     }
     return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 

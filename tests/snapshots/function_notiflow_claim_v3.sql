@@ -10,7 +10,7 @@ DECLARE
     node_type text;
 BEGIN
     -- 1. The lease: on a run that is due, or whose lease expired (its worker died or hung),
-    -- locked first. A soft-deleted run is never claimed (docs/design.md, rule 12). That test is
+    -- locked first. A soft-deleted run is never claimed (docs/design/rules.md, rule 12). That test is
     -- made on the locked row, not beside `id = run_id`: there it lets the planner pick the
     -- partial unique index (workflow, idempotency_key) WHERE deleted_at IS NULL over the
     -- primary key and scan it whole, which it did on a table not yet analysed.
@@ -44,7 +44,7 @@ BEGIN
                  ELSE 'claimed' END,
             worker, claimed.current_node_id);
 
-    -- 3. The send ledger (docs/design.md, rule 6), when the node is a send node of the run's
+    -- 3. The send ledger (docs/design/rules.md, rule 6), when the node is a send node of the run's
     -- version: its `sending` row, or its send_count raised for another attempt at a send that
     -- never completed. A completed send is left alone, and its result comes back to be reused.
     -- Committed with the lease, so before any provider call.

@@ -69,7 +69,7 @@ BEGIN
                step_log ->> 'error' = '', step_log ->> 'error';
     END IF;
 
-    -- 4. An in-app message (docs/design.md, "In-app inbox"), with the release only: stored
+    -- 4. An in-app message (docs/design/inbox.md, "In-app inbox"), with the release only: stored
     -- with the step's outcome or not at all, once per (run, node) however often the step runs.
     IF released AND inbox IS NOT NULL THEN
         INSERT INTO public.inbox_message (id, recipient, trigger_id, node_id, workflow_key,
@@ -82,7 +82,7 @@ BEGIN
         ON CONFLICT (trigger_id, node_id) DO NOTHING;
     END IF;
 
-    -- 5. The events (docs/design.md, rule 10): those of the release with it; a send recorded
+    -- 5. The events (docs/design/rules.md, rule 10): those of the release with it; a send recorded
     -- by a release that could not apply still announces its message (labelled
     -- 'without-release'), which must not be lost with the release.
     IF announced IS NOT NULL THEN

@@ -2,7 +2,8 @@
 -- gets (trigger_instance's columns in the model's order, as trigger_from_row reads them).
 -- intake_existing_many.sql is this for many keys.
 SELECT t.id, t.workflow_id, t.workflow_version_id, t.idempotency_key, t.request_hash,
-       t.cancellation_key, t.payload, t.recipient, t.locale, t.status, t.current_node_id,
+       t.cancellation_key, t.payload, t.recipient, t.locale, t.tenant, t.status,
+       t.current_node_id,
        t.vars, t.priority, t.attempts, t.available_at, t.lease_until, t.leased_by,
        t.nudged_at, t.last_error, t.created_by, t.created_at, t.updated_at, t.completed_at,
        t.deleted_at, t.delete_reason, t.trace_context, v.number

@@ -2,7 +2,7 @@
 -- Runs due (or about to be, within the look-ahead) and never nudged, or nudged long ago and
 -- still not claimed: that nudge was lost (only while `renudge_lost`, the back-pressure rule).
 -- Most urgent first, then longest due; each with its countdown on the database's clock and
--- its route: its workflow's queue as it is now, its priority (docs/design.md, rules 1, 5, 11).
+-- its route: its workflow's queue as it is now, its priority (docs/design/rules.md, rules 1, 5, 11).
 UPDATE trigger_instance t SET nudged_at = statement_timestamp()
 WHERE id IN (
     SELECT id FROM trigger_instance

@@ -1,6 +1,6 @@
 -- bound on the client: each %(name)s reaches PostgreSQL as its literal value
 -- Runs whose lease expired (their worker died or hung), nudged at once whatever the line; the
--- claim clears nudged_at, so the first sweep after expiry takes them (docs/design.md, rule 1).
+-- claim clears nudged_at, so the first sweep after expiry takes them (docs/design/rules.md, rule 1).
 UPDATE trigger_instance t SET nudged_at = statement_timestamp()
 WHERE id IN (
     SELECT id FROM trigger_instance

@@ -30,7 +30,7 @@ def installed_functions() -> list[str]:
 
 def superseded(names: list[str]) -> set[str]:
     """The versioned functions (`<name>_v<n>`) of `names` of which a later version is among them:
-    kept only for the statements workers of a previous release prepared (docs/design.md,
+    kept only for the statements workers of a previous release prepared (docs/design/run.md,
     "Versioned by name"), called by nothing of this one."""
     versions: dict[str, list[int]] = {}
     for name in names:

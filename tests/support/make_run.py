@@ -74,18 +74,34 @@ def clean_env(**extra: str) -> dict[str, str]:
     return {**env, "DJANGO_SETTINGS_MODULE": "notiflow.settings", **extra}
 
 
-def _server_url(database: str) -> str:
+def server_url(database: str) -> str:
     db = settings.DATABASES["default"]
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{database}"
 
 
 @contextmanager
 def run_database() -> Iterator[str]:
-    """The URL of make run's database in a test (it creates it), dropped afterwards."""
-    yield _server_url(RUN_DATABASE)
-    with psycopg.connect(_server_url("postgres"), autocommit=True) as conn:
+    """The URL of make run's database in a test (it creates it): dropped first, since a run
+    killed before its cleanup (SIGKILL, a timeout) leaves it behind, and make run would start on
+    that run's data (the docs' tour then gets a 409 creating its workflow); and dropped
+    afterwards, whether the test passed or not."""
+    _drop(RUN_DATABASE)
+    try:
+        yield server_url(RUN_DATABASE)
+    finally:
+        _drop(RUN_DATABASE)
+
+
+def database_exists(database: str) -> bool:
+    with psycopg.connect(server_url("postgres"), autocommit=True) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database])
+        return found.fetchone() is not None
+
+
+def _drop(database: str) -> None:
+    with psycopg.connect(server_url("postgres"), autocommit=True) as conn:
         conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(RUN_DATABASE))
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(database))
         )
 
 

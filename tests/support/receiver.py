@@ -73,16 +73,24 @@ class Receiver:
         with self.lock:
             return [r for r in self.requests if r.path.startswith(prefix)]
 
-    def wait_for(self, prefix: str, count: int = 1, timeout: float = 30) -> list[Request]:
-        """The requests under `prefix`, once there are at least `count`; AssertionError after
-        `timeout` seconds."""
+    def wait_for(
+        self, prefix: str, count: int = 1, timeout: float = 30, *, about: str | None = None
+    ) -> list[Request]:
+        """The requests under `prefix` (only those whose event is about the run `about`, if
+        given), once there are at least `count`; AssertionError after `timeout` seconds."""
+
+        def got() -> list[Request]:
+            requests = self.received(prefix)
+            if about is None:
+                return requests
+            return [r for r in requests if r.event.get("subject") == about]
+
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            got = self.received(prefix)
-            if len(got) >= count:
-                return got
+            if len(requests := got()) >= count:
+                return requests
             time.sleep(0.05)
-        raise AssertionError(f"{len(self.received(prefix))} of {count} requests to {prefix}")
+        raise AssertionError(f"{len(got())} of {count} requests to {prefix}")
 
     def _answer(self, path: str, webhook_id: str) -> int:
         with self.lock:

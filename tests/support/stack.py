@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import requests
 from django.conf import settings
-from psycopg import sql
 
+from tests.support.databases import database_drop, database_from_template
 from tests.support.smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,9 +105,10 @@ class Stack:
         concurrency: int = 2,
         queues: list[str] | None = None,
         extra_env: dict[str, str] | None = None,
+        pool: str | None = None,
     ) -> Process:
         """A worker called `name@<host>` (its name in the registry), consuming `queues` (-Q), or
-        the default queue without them."""
+        the default queue without them; its pool `pool` (`--pool`), or Celery's default."""
         return self.spawn(
             name,
             [
@@ -118,6 +118,7 @@ class Stack:
                 "worker",
                 "--loglevel=INFO",
                 f"--concurrency={concurrency}",
+                *([f"--pool={pool}"] if pool else []),
                 f"--hostname={name}@%h",
                 *(["-Q", ",".join(queues)] if queues else []),
                 "--without-mingle",
@@ -192,16 +193,13 @@ def web_on_own_database(
     suffix: str, workdir: Path, env: dict[str, str], *, key_name: str
 ) -> Iterator[tuple[Stack, str]]:
     """gunicorn on a freshly migrated database of its own (the test database's name + `suffix`,
-    dropped afterwards), with `env` as its environment, and an `admin` API key for it. For tests
+    a copy of the migrated template: tests/support/databases.py; dropped afterwards), with `env` as its environment, and an `admin` API key for it. For tests
     whose server must hold only what they put there (Schemathesis, the CLI's promotion)."""
     db = settings.DATABASES["default"]
     server = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}"
     name = f"{db['NAME']}_{suffix}"
     assert name.startswith("test_"), name
-    drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(drop)
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    database_from_template(name)
     env = {
         **env,
         "DJANGO_SETTINGS_MODULE": "notiflow.settings",
@@ -211,7 +209,6 @@ def web_on_own_database(
     }
     stack = Stack(env=env, workdir=workdir)
     manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True, timeout=120)
     created = subprocess.run(
         [*manage, "create_api_key", key_name, "--scope", "admin"],
         env=env,
@@ -237,5 +234,4 @@ def web_on_own_database(
         raise
     finally:
         stack.stop()
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-            conn.execute(drop)
+        database_drop(name)

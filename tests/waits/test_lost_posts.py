@@ -1,5 +1,5 @@
 """A message's report or in-app mark is committed first and posted to waiting runs after; a
-process that dies in between loses the post (docs/design.md, "Waiting for events": message
+process that dies in between loses the post (docs/design/waits.md, "Waiting for events": message
 waits). The run waiting for that message must still end `received: true`: a redelivered report
 posts again, and the node's look-back and every timeout read the recorded state themselves.
 The crash is simulated by a post that raises after the commit."""
@@ -162,7 +162,7 @@ def test_the_node_itself_closes_a_message_wait_past_its_deadline_as_received():
     past_deadline(trigger)
     ids = {"trigger_id": str(trigger.pk), "node_id": "opened"}
     with connection.cursor() as cursor:
-        cursor.execute(sql.WAIT_EXPIRE_SQL, ids)
+        cursor.execute(sql.WAIT_EXPIRE_SQL, {**ids, **sql.RECORDED_PARAMS})
     wait = EventWait.objects.get(trigger_id=trigger.pk)
     assert (wait.received, wait.timed_out, wait.resolved_by) == (True, False, "recorded")
     assert wait.event["name"] == "message.opened"

@@ -1,4 +1,4 @@
-"""Indexed matching (docs/design.md, "Waiting for events"): with many runs waiting for the same
+"""Indexed matching (docs/design/waits.md, "Waiting for events"): with many runs waiting for the same
 event name, an event resumes its one run by an index lookup, in under 50 ms of database time.
 The rows are inserted with SQL; 10,000 waiting runs by default, 100,000 under `slow`."""
 

@@ -1,4 +1,4 @@
-"""Who may resume a run with a posted event (docs/security.md, "Posted events", issue 43 §4): the
+"""Who may resume a run with a posted event (docs/security/findings.md, "Posted events", issue 43 §4): the
 names the service posts itself are refused from clients; an event posted by a key limited to
 workflows resumes only their runs, now or by a later wait's look-back; the poster is recorded
 and shown; and a look-back reads a bounded range whatever the events of its name."""
@@ -132,6 +132,7 @@ def test_a_lookback_reads_a_bounded_index_range_whatever_the_events_of_its_name(
             {
                 "trigger_id": wait.trigger_id,
                 "node_id": "n0",
+                **sql.RECORDED_PARAMS,
                 "lookback": 3600,
                 "read_max": LOOKBACK_READ_MAX,
             },

@@ -2,7 +2,7 @@
 waiting run, a timeout resumes it through the sweeper, an event and the timeout racing resume
 it once; the operator posts an event from the admin (recorded with who) and cancels a waiting
 run, which closes its wait; an in-app message marked read over the feed API resumes the run
-waiting for it (docs/design.md, rule 13)."""
+waiting for it (docs/design/rules.md, rule 13)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""docs/design.md rule 8: PostgreSQL itself refuses to update or delete step logs, trigger events and
+"""docs/design/rules.md rule 8: PostgreSQL itself refuses to update or delete step logs, trigger events and
 send-ledger rows; the ledger may only move `sending` -> `sent`."""
 
 from __future__ import annotations

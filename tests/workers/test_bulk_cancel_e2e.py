@@ -1,6 +1,6 @@
 """Bulk triggers and cancellation keys end to end, through the live gunicorn and a real worker:
 what a bulk request stores runs to its end, and what a cancellation key cancels never sends
-(docs/design.md, HTTP API)."""
+(docs/design/api.md, HTTP API)."""
 
 from __future__ import annotations
 

@@ -32,6 +32,7 @@ def test_a_worker_without_an_sms_provider_cannot_run_sms_nodes(settings, no_prov
         "throttle",
         "digest",
         "wait_event",
+        "fetch",
     ]
     assert capabilities.providers == {"email": "smtp", "slack": "slack", "teams": "teams"}
     assert node_unrunnable(sms_node("text")) == NO_SMS
@@ -53,6 +54,7 @@ def test_providers_are_named_by_their_backend(settings):
         "throttle",
         "digest",
         "wait_event",
+        "fetch",
     ]
     # The chat channels' one provider each is the service itself (workers/providers).
     assert capabilities.providers == {

@@ -1,6 +1,6 @@
 """The slack and teams channels (workers/channels/slack.py, teams.py) run in-process by the engine
 against the stand-ins of tests/support/chat.py: where a message goes (the node's address, else
-the recipient's `channels`), what travels, and how each answer classes (docs/design.md, rule 7;
+the recipient's `channels`), what travels, and how each answer classes (docs/design/rules.md, rule 7;
 a 429 with Retry-After waits without counting an attempt)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A chat webhook goes to the address its name resolved to when it was checked (docs/security.md,
+"""A chat webhook goes to the address its name resolved to when it was checked (docs/security/providers.md,
 "Chat webhooks"; events.services.sender.pinned_post): a DNS answer that changes between the
 check and the connection (rebinding) cannot send it elsewhere, and the request still names the
 URL's host (the Host header; over https the TLS server name)."""

@@ -1,4 +1,4 @@
-"""Claiming (docs/design.md, rule 3): one conditional UPDATE, exactly one winner, a lease that fences."""
+"""Claiming (docs/design/rules.md, rule 3): one conditional UPDATE, exactly one winner, a lease that fences."""
 
 from __future__ import annotations
 

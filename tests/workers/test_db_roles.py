@@ -20,7 +20,7 @@ from events.models import WebhookDelivery
 from events.services.dispatcher import deliveries_sweep, delivery_send
 from events.services.endpoints import endpoint_create
 from notiflow.celery import app as celery_app
-from tests.factories import chain, delay_node, sms_node
+from tests.factories import WorkflowFactory, chain, delay_node, sms_node
 from tests.support.stack import ROOT
 from tests.support.waits import waits_time_out
 from triggers.models import TriggerInstance
@@ -148,6 +148,8 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
         denied("UPDATE outbox_event SET type = ''")
     calls = [
         "SELECT * FROM notiflow_claim_v3(gen_random_uuid(), 'w', 1, '{}')",
+        "SELECT * FROM notiflow_release_v5(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
+        " '{}', 0, 0, false, '', true, '', NULL, NULL, NULL, NULL)",
         "SELECT * FROM notiflow_release_v3(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, 0, false, '', true, '', NULL, NULL, NULL, NULL)",
         # Versions 2 and 1 stay callable for the workers of earlier releases during a deploy.
@@ -170,8 +172,8 @@ def test_the_worker_changes_a_runs_status_only_through_the_state_machine(roles):
     and what a wait does to its run (triggers migration 0018: hold, resume, park). What the
     worker role keeps on trigger_instance, and why: UPDATE of `nudged_at` alone, the sweeper's
     record of the nudges it sent (common/leased_work.py), which changes no status. A fan-out's
-    runs are made by the state machine's function too (triggers migration 0023): the worker
-    inserts no run of its own."""
+    runs are made by the state machine's function too (triggers migration 0023), and a bulk
+    action's cancel, retry and replay (0028): the worker inserts no run of its own."""
     with as_role(roles["worker"]):
         denied("INSERT INTO trigger_instance (id) VALUES (gen_random_uuid())")
         for column, value in (("status", "'completed'"), ("available_at", "now()")):
@@ -187,10 +189,17 @@ def test_the_worker_changes_a_runs_status_only_through_the_state_machine(roles):
     fanout = (
         "SELECT * FROM notiflow_fanout_runs_insert_v1('nobody', '[]', '{}', 1, '', 'a', true, 30)"
     )
+    # An operator's cancel and retry, and a bulk action's replay (triggers migration 0028).
+    operator = [
+        "SELECT * FROM notiflow_runs_cancel_v1(ARRAY[gen_random_uuid()], 'a', 'r', '[]')",
+        "SELECT * FROM notiflow_run_retry_v1(gen_random_uuid(), 'a', 'r')",
+    ]
+    replay = "SELECT * FROM notiflow_run_replay_v1(gen_random_uuid(), 'k', 'a', 'r')"
     for kind, allowed, refused in (
-        ("worker", [*waits, park, fanout], []),
-        ("web", waits, [park, fanout]),  # a posted event resumes its runs; a step parks
-        ("beat", [], [*waits, park, fanout]),
+        ("worker", [*waits, park, fanout, *operator, replay], []),
+        # A posted event resumes its runs, the API and the admin cancel and retry; a step parks.
+        ("web", [*waits, *operator], [park, fanout, replay]),
+        ("beat", [], [*waits, park, fanout, *operator, replay]),
     ):
         with as_role(roles[kind]):
             for call in refused:
@@ -249,6 +258,7 @@ def setup_db_roles(url: str, name: str, **env: str) -> subprocess.CompletedProce
     )
 
 
+@pytest.mark.slow  # a committed role's whole run, seconds
 def test_worker_role_logs_in_works_and_is_refused_delete_and_truncate(committed_worker_role):
     name, url = committed_worker_role
     secret = uuid.uuid4().hex
@@ -307,6 +317,46 @@ def test_web_and_worker_roles_run_a_fanout(roles, api_client):
     assert TriggerInstance.objects.filter(workflow__key="roles-fan").count() == 3
 
 
+def test_web_and_worker_roles_run_a_charged_topic_schedule(roles, api_client, settings):
+    """The web role stores a topic schedule; the worker role fires its occurrence, charged to
+    the key that stored it (schedules/admission.py reads that key's `id` and `key_hash`, the
+    only columns of `api_key` it may read)."""
+    from common import throttling
+    from recipients.models import Recipient
+    from schedules.models import ScheduleOccurrence
+    from tests.schedules.support import at, fire_at, place
+
+    settings.NOTIFLOW_RATE_LIMIT_TRIGGER = "1000/s"
+    throttling.FAIL_OPEN.until = 0.0
+    Recipient.objects.bulk_create([Recipient(key=f"roles-s-{i}") for i in range(3)])
+    with as_role(roles["web"]):
+        definition = chain(delay_node("wait", delay_ms=0))
+        workflow = {"key": "roles-sched", "name": "Roles", **definition}
+        assert api_client.post("/api/workflows/", workflow, format="json").status_code == 201
+        assert api_client.put("/api/topics/roles-s/", {}, format="json").status_code == 201
+        people = {"recipients": ["roles-s-0", "roles-s-1", "roles-s-2"]}
+        api_client.post("/api/topics/roles-s/subscribers/", people, format="json")
+        stored = api_client.put(
+            "/api/schedules/roles-s/",
+            {
+                "workflow": "roles-sched",
+                "topic": "roles-s",
+                "repeat": "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+                "timezone": "UTC",
+                "starts_at": "2026-01-01T00:00:00",
+            },
+            format="json",
+        )
+        assert stored.status_code == 201, stored.content
+    place("roles-s", at("2026-12-06T12:00"))
+
+    with as_role(roles["worker"]):
+        assert fire_at("roles-s", at("2026-12-07T09:00")) == [3]
+        denied("SELECT name FROM api_key")
+    record = ScheduleOccurrence.objects.get(schedule_id="roles-s")
+    assert (record.status, record.runs, record.charged) == ("fired", 3, 3)
+
+
 def test_web_and_worker_roles_run_waits(roles, api_client):
     """A wait_event run as the roles: the worker registers the wait and parks the run, the web
     posts the event that resumes it (and cancels another, closing its wait), the worker's sweep
@@ -361,3 +411,72 @@ def test_web_and_worker_roles_run_waits(roles, api_client):
     assert EventWait.objects.get(trigger_id=cancelled).resolved_by == "cancelled"
     assert TriggerInstance.objects.get(pk=paid).vars["hold"]["received"] is True
     assert TriggerInstance.objects.get(pk=late).vars["hold"]["timed_out"] is True
+
+
+def test_the_worker_role_carries_out_a_bulk_cancel_retry_and_replay(
+    roles, api_client, django_capture_on_commit_callbacks
+):
+    """The web role asks for the actions over the API; a worker as the worker role does their
+    chunks, each run changed by the state machine's functions (triggers migration 0028), with
+    its event and, for the cancel, its `trigger.cancelled` in the outbox: nothing refused, every
+    run where it should be. (The same with real processes: tests/triggers/test_actions_roles.py.)"""
+    from events.models import OutboxEvent
+    from tests.triggers.support import failed, new_trigger
+    from triggers.actions import action_chunk, replay_key
+    from triggers.models import TriggerAction, TriggerEvent
+
+    workflow = WorkflowFactory(definition=chain(delay_node("wait", delay_ms=3_600_000)))
+    endpoint_create(url="http://127.0.0.1:9/roles", events=["trigger.cancelled"])
+    waiting = [new_trigger(workflow) for _ in range(2)]
+    broken = [failed(new_trigger(workflow)) for _ in range(2)]
+    done: dict[str, TriggerAction] = {}
+    for kind, run_filter in (
+        ("cancel", {"ids": [str(run.pk) for run in waiting]}),
+        ("retry", {"ids": [str(run.pk) for run in broken]}),
+        ("replay", {"ids": [str(run.pk) for run in broken]}),
+    ):
+        with as_role(roles["web"]):
+            asked = api_client.post(
+                "/api/triggers/actions/", {"action": kind, "filter": run_filter}, format="json"
+            )
+        assert asked.status_code == 202, asked.content
+        with as_role(roles["worker"]), django_capture_on_commit_callbacks():
+            assert action_chunk(action_id=asked.json()["action_id"], worker_id="w") == 2
+        done[kind] = TriggerAction.objects.get(pk=asked.json()["action_id"])
+
+    for action in done.values():
+        assert (action.status, action.done, action.skipped, action.errors) == ("done", 2, 0, 0)
+    for run in waiting:
+        run.refresh_from_db()
+        assert run.status == "cancelled" and run.completed_at is not None
+        announced = OutboxEvent.objects.get(trigger_id=run.pk, type="trigger.cancelled")
+        assert announced.data["trigger"]["status"] == "cancelled"
+    for run in broken:
+        run.refresh_from_db()
+        assert (run.status, run.attempts, run.last_error) == ("enqueued", 0, "")
+        replayed = TriggerInstance.objects.get(
+            idempotency_key=replay_key(done["replay"].pk, run.pk)
+        )
+        assert (replayed.status, replayed.payload) == ("enqueued", run.payload)
+        assert TriggerEvent.objects.filter(trigger=replayed, from_status="").count() == 1
+
+
+def test_the_web_reads_the_funnel_and_the_worker_sweeps_it(roles):
+    """The funnel's read (the rollup, the watermark and the steps past it) as the web role, its
+    sweep as the worker role (deliveries migration 0008); neither writes funnel_count itself,
+    and the web role cannot sweep."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from deliveries.funnel import funnel_counted, funnel_sweep
+
+    workflow = WorkflowFactory(definition=chain(sms_node("text")))
+    now = timezone.now()
+    with as_role(roles["web"]):
+        assert funnel_counted(workflow=workflow, start=now - timedelta(hours=1), end=now) == []
+        denied("SELECT notiflow_funnel_sweep_v1()")
+    with as_role(roles["worker"]):
+        assert funnel_sweep() >= 0
+        denied("INSERT INTO funnel_count (id) VALUES (1)")
+        denied("UPDATE funnel_sweep SET swept_at = NULL")

@@ -1,5 +1,6 @@
 """Issue 31 (Low): a digest cannot multiply payloads without bound, and a step log keeps what its
-step read, not the whole context (docs/design.md, "Digest" and StepExecutionLog)."""
+step read, not the whole context (docs/design/workflows.md, "Digest";
+docs/design/domain.md, StepExecutionLog)."""
 
 from __future__ import annotations
 

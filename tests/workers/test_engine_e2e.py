@@ -111,7 +111,7 @@ def test_no_edge_holding_ends_the_run(api, e2e):
 
 
 def test_delay_beyond_countdown_cap_is_left_to_the_sweeper_and_never_runs_early(api, e2e):
-    """A 4 s wait with the stack's countdown cap at 2 s and sweep interval 1 s (docs/design.md,
+    """A 4 s wait with the stack's countdown cap at 2 s and sweep interval 1 s (docs/design/rules.md,
     rule 5): the engine leaves it in `available_at` for the sweeper instead of nudging, and the
     next step runs once, not before it is due.
 

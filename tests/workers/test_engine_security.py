@@ -1,4 +1,4 @@
-"""The engine refuses what docs/security.md says it refuses, permanently and before any provider
+"""The engine refuses what docs/security/content.md says it refuses, permanently and before any provider
 call: the ledger counts no send, nothing reaches the outbox, nothing is retried."""
 
 from __future__ import annotations

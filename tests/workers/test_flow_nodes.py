@@ -54,7 +54,7 @@ def step(trigger: TriggerInstance, *, at: datetime | None = None) -> TriggerInst
 
 def due_after(trigger: TriggerInstance) -> timedelta:
     """How long after its release the run is due: the wait the release added to the database's
-    clock (docs/design.md, rule 15), which stamped `updated_at` in the same statement."""
+    clock (docs/design/rules.md, rule 15), which stamped `updated_at` in the same statement."""
     return trigger.available_at - trigger.updated_at
 
 

@@ -1,5 +1,5 @@
 """Email providers' connections kept open per worker thread (workers/providers/connections.py;
-docs/design.md, "Kept connections"), against the real SMTP stand-in, which counts the
+docs/design/channels.md, "Kept connections"), against the real SMTP stand-in, which counts the
 connections it accepted."""
 
 from __future__ import annotations

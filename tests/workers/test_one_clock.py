@@ -1,4 +1,4 @@
-"""One clock (docs/design.md, rule 15, "One clock"): every due time a step sets is the database's
+"""One clock (docs/design/rules.md, rule 15; docs/design/deployment.md, "One clock"): every due time a step sets is the database's
 clock plus a duration, and every time a run's row stores is the database's, whatever the worker's
 wall clock says. Each test runs one step (or an operator's change) in-process with the worker's
 clock an hour ahead (`timezone.now` and `time.time`) and finds the time on the database's clock,

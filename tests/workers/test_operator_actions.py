@@ -1,4 +1,4 @@
-"""Every operator action end to end (docs/design.md, rule 13): after a retry or a requeue, from
+"""Every operator action end to end (docs/design/rules.md, rule 13): after a retry or a requeue, from
 the admin's button, its bulk action or manage.py, a real worker runs the trigger and it ends where
 it should, with one step log per attempt and a send ledger that counts only real provider calls.
 Cancellation's paths are in test_cancellation.py."""

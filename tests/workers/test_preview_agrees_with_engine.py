@@ -31,6 +31,7 @@ from tests.factories import (
     window_node,
 )
 from tests.support.catalogs import catalogs  # noqa: F401 (fixture)
+from tests.support.layouts import layouts  # noqa: F401 (fixture)
 from tests.support.waits import waits_time_out
 from tests.workers.helpers import due_trigger
 from triggers.models import TERMINAL_STATUSES, TriggerInstance
@@ -43,9 +44,9 @@ from workflows.preview import workflow_preview
 
 pytestmark = [
     pytest.mark.django_db,
-    # Every case may translate (tests/support/catalogs.py): the engine and the preview read
-    # the same catalogs.
-    pytest.mark.usefixtures("quiet_providers", "catalogs"),
+    # Every case may translate (tests/support/catalogs.py), lay out and render partials
+    # (tests/support/layouts.py): the engine and the preview read the same content.
+    pytest.mark.usefixtures("quiet_providers", "catalogs", "layouts"),
 ]
 
 
@@ -198,6 +199,27 @@ CASES = {
             "which": "welcome.gone",
         },
     ),
+    # A fetch's URL that does not render fails before any request, in the preview as in the run.
+    "fetch_url_undefined": (
+        chain(
+            {"id": "order", "type": "fetch", "url": "https://shop.example.com/{{ payload.nope }}"},
+            email_node("mail"),
+        ),
+        {"email": "a@example.com", "name": "Fe"},
+    ),
+    # An email in the workflow's default layout (its footer a partial that translates), its
+    # body rendering a partial; then one whose own layout reads what the payload lacks.
+    "laid_out_with_partials": (
+        {
+            **chain(
+                email_node("mail", body='{% render "greeting" %}\nSee you'),
+                email_node("nologo", layout="logo"),
+            ),
+            "default_layout": "brand",
+            "default_locale": "fr",
+        },
+        {"email": "a@example.com", "name": "Ada"},
+    ),
     "inapp_link_that_is_not_one": (
         chain(
             {
@@ -271,12 +293,18 @@ def test_preview_and_engine_agree(case):
             "0 article, 1 mars 2026",
         )
         assert "'welcome.gone' is in no catalog of the locale chain fr -> en" in problem
+    if case == "laid_out_with_partials":
+        assert nodes["mail"].value("body") == "Hello Ada,\nSee you\n-- \nExemple SA"
+        assert "Hello Ada,<br>\nSee you<small>Exemple SA</small>" in nodes["mail"].value("html")
+        assert problem == "node 'nologo': layout 'logo': payload.logo is undefined"
     # The text: every email the run sent is what the preview rendered for its node.
     for sent in mail.outbox:
         node_id = sent.extra_headers["X-Notiflow-Idempotency-Key"].split(":")[1]
         assert sent.subject == nodes[node_id].value("subject")
         if "vars." not in next(n for n in definition["nodes"] if n["id"] == node_id)["body"]:
             assert sent.body == nodes[node_id].value("body")
+        html = [body for body, kind in sent.alternatives if kind == "text/html"]
+        assert html == ([nodes[node_id].value("html")] if nodes[node_id].value("html") else [])
 
 
 def test_every_case_is_exercised():

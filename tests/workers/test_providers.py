@@ -1,4 +1,4 @@
-"""Named providers (workers/providers; docs/design.md, "Providers"): the settings they come from,
+"""Named providers (workers/providers; docs/design/channels.md, "Providers"): the settings they come from,
 the provider of each attempt, and a rate limit's put-back, in process."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Named providers with real workers (docs/design.md, "Providers"): a transient failure fails over
+"""Named providers with real workers (docs/design/channels.md, "Providers"): a transient failure fails over
 to the next provider, a permanent one does not; a provider's rate limit is shared by every worker
 and a send over it waits for its token without counting as an attempt."""
 

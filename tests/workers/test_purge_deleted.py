@@ -1,4 +1,4 @@
-"""Retention of soft-deleted triggers (`manage.py purge_deleted`, docs/design.md rules 8 and 12):
+"""Retention of soft-deleted triggers (`manage.py purge_deleted`, docs/design/rules.md rules 8 and 12):
 only triggers deleted before the cutoff leave, with all their rows; nothing else can."""
 
 from __future__ import annotations

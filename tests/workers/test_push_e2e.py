@@ -98,7 +98,7 @@ def test_a_run_pushes_to_every_browser_and_device_of_its_recipient(api, push_que
 def test_a_worker_killed_mid_fan_out_resends_only_to_the_unanswered_subscription(
     api, e2e, services
 ):
-    """The crash window of docs/design.md, "Push channels": the first subscription's outcome is
+    """The crash window of docs/design/channels.md, "Push channels": the first subscription's outcome is
     committed before the second is tried; the worker dies while the second is in flight; the
     run's next claim (after the lease expires) sends to the second and third only."""
     web, _, (private_key, public_key) = services

@@ -1,4 +1,4 @@
-"""Web push endpoints are addresses a recipient supplied (issue 43 §1; docs/security.md, "Web push
+"""Web push endpoints are addresses a recipient supplied (issue 43 §1; docs/security/providers.md, "Web push
 endpoints"): no redirect followed, private addresses refused unless NOTIFLOW_PUSH_ALLOW_PRIVATE,
 one deadline for the whole request, one fixed phrase for every way of getting no answer, at most
 NOTIFLOW_PUSH_CONCURRENCY requests in flight per worker, and never a byte of an answer's body in

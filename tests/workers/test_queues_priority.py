@@ -1,4 +1,4 @@
-"""Queues and priority end to end (docs/design.md, rule 11): every nudge of a run goes to its
+"""Queues and priority end to end (docs/design/rules.md, rule 11): every nudge of a run goes to its
 workflow's queue, where only the workers started with `-Q <queue>` take it, and a worker takes
 the most urgent nudge waiting first."""
 

@@ -78,6 +78,7 @@ def test_starting_registers_what_the_worker_consumes_and_can_run_and_schedules_b
         "delay",
         "digest",
         "email",
+        "fetch",
         "inapp",
         "slack",
         "teams",

@@ -1,4 +1,4 @@
-"""Soft delete end to end (docs/design.md, rules 12 and 13): after a delete from the API or the
+"""Soft delete end to end (docs/design/rules.md, rules 12 and 13): after a delete from the API or the
 admin, the stack's real workers never run the trigger again, whether it waited in a delay, waited
 to retry, or was sending; a step already running finishes and is logged; the idempotency key is
 free again while the deleted run stays readable.

@@ -1,4 +1,4 @@
-"""When the next step runs (docs/design.md, rule 5), checked on what the engine records and
+"""When the next step runs (docs/design/rules.md, rule 5), checked on what the engine records and
 publishes, in-process and exactly: a wait up to NOTIFLOW_MAX_COUNTDOWN_SECONDS rides the nudge's
 countdown; a longer one is left in `available_at` for the sweeper. The end-to-end tests check
 only that nothing runs early, and `make bench` reports how late a real worker runs a step."""

@@ -1,4 +1,4 @@
-"""Several steps of one run in one task (NOTIFLOW_STEPS_PER_TASK, docs/design.md): a worker of the
+"""Several steps of one run in one task (NOTIFLOW_STEPS_PER_TASK, docs/design/run.md): a worker of the
 test's own runs each next node due at once in the task it is in, still claiming and recording
 every step on its own; a wait (a delay's countdown) still goes through the broker."""
 

@@ -10,6 +10,7 @@ from celery.app import trace
 from celery.beat import logger as beat_logger
 from celery.worker import strategy
 
+from deliveries import tasks as delivery_tasks
 from events import tasks as event_tasks
 from workers import tasks as worker_tasks
 
@@ -18,15 +19,21 @@ SWEEPS = (
     "workers.sweep",
     "events.sweep",
     "workers.fanouts_sweep",
+    "workers.trigger_actions_sweep",
     "workers.waits_sweep",
+    "workers.schedules_sweep",
     "workers.flow_state_prune",
+    "deliveries.funnel_sweep",
 )
 SWEEP_TASKS = (
     worker_tasks.sweep,
     event_tasks.sweep,
     worker_tasks.fanouts_sweep,
+    worker_tasks.trigger_actions_sweep,
     worker_tasks.waits_sweep,
+    worker_tasks.schedules_sweep,
     worker_tasks.flow_state_prune_run,
+    delivery_tasks.funnel_sweep,
 )
 
 

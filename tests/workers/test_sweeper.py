@@ -1,4 +1,4 @@
-"""The sweeper (docs/design.md, rules 1 and 5): what it nudges, what it leaves alone, and when."""
+"""The sweeper (docs/design/rules.md, rules 1 and 5): what it nudges, what it leaves alone, and when."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Issue 31 in the admin: deeply nested JSON is a form error as in the API (common/http.py's
-depth check, one home), and previews cannot take a web process's threads (docs/security.md)."""
+depth check, one home), and previews cannot take a web process's threads (docs/security/findings.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A workflow's preference category and `required` (docs/design.md, "Preferences"): a category
+"""A workflow's preference category and `required` (docs/design/recipients.md, "Preferences"): a category
 the operator made, beside the marketing switch; an unknown or malformed one is a 400 naming
 `preference_category`; both are stored only when set, so a workflow that names neither keeps its
 stored definition and its version."""

@@ -1,4 +1,4 @@
-"""Attacks on the definition and on rendering, each reproduced and refused (docs/security.md):
+"""Attacks on the definition and on rendering, each reproduced and refused (docs/security/content.md):
 oversized workflows, templates that never end or grow without bound, HTML injection, header
 injection, absurd durations, fields nobody reads."""
 

@@ -1,4 +1,4 @@
-"""Issue 31: templates and headers that cannot be abused (docs/security.md, "Limits"). Filters
+"""Issue 31: templates and headers that cannot be abused (docs/security/content.md, "Limits"). Filters
 spend the render's budget like loops do; whatever a filter raises on payload data is a named
 template error; no character that can end a header line reaches one."""
 
@@ -162,6 +162,7 @@ def test_the_parsed_size_estimate_is_an_upper_bound_of_the_memory_a_parse_takes(
     assert taken <= parsed_size_estimate(source) < 3 * taken + 2 * len(source)
 
 
+@pytest.mark.slow  # fills a 10 MB cache
 @override_settings(NOTIFLOW_TEMPLATE_CACHE_BYTES=10_000_000)
 def test_the_parsed_template_cache_is_bounded_by_the_memory_it_takes():
     # Four 32 KB templates of `{{a}}`: 128 KB of source, ~15 MB parsed.

@@ -1,4 +1,4 @@
-"""The one validator: every rule of docs/design.md's Workflow section, each error located."""
+"""The one validator: every rule of docs/design/domain.md's Workflow section, each error located."""
 
 import pytest
 
@@ -61,7 +61,7 @@ def test_missing_required_field_is_named(node, missing):
 
 @pytest.mark.parametrize("to", [None, ""])
 def test_a_send_node_without_to_is_valid_it_sends_to_the_run_recipient(to):
-    """docs/design.md, "Recipients": the address falls back to recipient.email / .phone."""
+    """docs/design/recipients.md, "Recipients": the address falls back to recipient.email / .phone."""
     email = email_node("e", to=to or "")
     if to is None:
         del email["to"]

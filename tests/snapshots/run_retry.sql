@@ -1,0 +1,4 @@
+-- bound on the client: each %(name)s reaches PostgreSQL as its literal value
+SELECT (r.retried).id, (r.retried).workflow_id, (r.retried).workflow_version_id, (r.retried).idempotency_key, (r.retried).request_hash, (r.retried).cancellation_key, (r.retried).payload, (r.retried).recipient, (r.retried).locale, (r.retried).tenant, (r.retried).status, (r.retried).current_node_id, (r.retried).vars, (r.retried).priority, (r.retried).attempts, (r.retried).available_at, (r.retried).lease_until, (r.retried).leased_by, (r.retried).nudged_at, (r.retried).last_error, (r.retried).created_by, (r.retried).created_at, (r.retried).updated_at, (r.retried).completed_at, (r.retried).deleted_at, (r.retried).delete_reason, (r.retried).trace_context, r.route_queue
+FROM notiflow_run_retry_v1(run_id => %(id)s::uuid, actor => %(actor)s::text,
+                          reason => %(reason)s::text) AS r

@@ -1,0 +1,4 @@
+-- bound on the client: each %(name)s reaches PostgreSQL as its literal value
+SELECT (c.cancelled).id, (c.cancelled).workflow_id, (c.cancelled).workflow_version_id, (c.cancelled).idempotency_key, (c.cancelled).request_hash, (c.cancelled).cancellation_key, (c.cancelled).payload, (c.cancelled).recipient, (c.cancelled).locale, (c.cancelled).tenant, (c.cancelled).status, (c.cancelled).current_node_id, (c.cancelled).vars, (c.cancelled).priority, (c.cancelled).attempts, (c.cancelled).available_at, (c.cancelled).lease_until, (c.cancelled).leased_by, (c.cancelled).nudged_at, (c.cancelled).last_error, (c.cancelled).created_by, (c.cancelled).created_at, (c.cancelled).updated_at, (c.cancelled).completed_at, (c.cancelled).deleted_at, (c.cancelled).delete_reason, (c.cancelled).trace_context, c.deliveries
+FROM notiflow_runs_cancel_v1(run_ids => %(ids)s::uuid[], actor => %(actor)s::text,
+                            reason => %(reason)s::text, announced => %(events)s::jsonb) AS c
