@@ -55,7 +55,11 @@ test-tools:
 	  fi; \
 	fi
 
-## The whole test suite against local PostgreSQL, Redis, real Celery workers and SMTP; then the
+## The whole test suite against local PostgreSQL, Redis, real Celery workers and SMTP: the tests
+## without real processes in FAST_WORKERS processes (as `make test-fast`, its slow ones included),
+## then the end-to-end, browser and chaos tests in one process (their stacks and timings share the
+## machine with nothing else; the 25 slowest are listed, to show where the time goes; a path in
+## PYTEST_ARGS that selects none of one half is not a failure, pytest's exit 5); then the
 ## short second-broker run: the engine's end-to-end tests with RabbitMQ as the broker
 ## (`make test-rabbitmq` runs every end-to-end test that does not drive Redis itself); then the
 ## short PgBouncer run: the engine's and the flow nodes' end-to-end tests with the stack's
@@ -67,7 +71,9 @@ RABBITMQ_FULL = tests/workers tests/triggers tests/events tests/deliveries tests
 PGBOUNCER_SHORT = tests/workers/test_engine_e2e.py tests/workers/test_flow_nodes_e2e.py
 test: install test-tools
 	$(PY) scripts/services.py check
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not e2e and not browser and not chaos" \
+		-n $(FAST_WORKERS) --dist loadfile $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(PY) -m pytest -m "e2e or browser or chaos" --durations=25 $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_SHORT) $(PYTEST_ARGS)
 	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m e2e $(PGBOUNCER_SHORT) $(PYTEST_ARGS)
@@ -86,10 +92,11 @@ test-pgbouncer: install test-tools
 	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m "e2e and not chaos" tests $(PYTEST_ARGS)
 
 ## The quick loop (under a minute on two cores): everything but the end-to-end, browser, chaos and
-## slow tests (pytest markers, set in tests/conftest.py), in two processes (pytest-xdist, a file
-## at a time; each has its own test database and Redis databases, tests/settings.py).
-## `make test` runs every test, in one process. test-tools too: tests/test_pgbouncer.py is fast.
-FAST_WORKERS ?= 2
+## slow tests (pytest markers, set in tests/conftest.py), in three processes (pytest-xdist, a file
+## at a time; each has its own test database and Redis databases, tests/settings.py): a third
+## process on two cores fills the time the others wait on sockets and child processes.
+## test-tools too: tests/test_pgbouncer.py is fast.
+FAST_WORKERS ?= 3
 test-fast: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest -m "not e2e and not browser and not chaos and not slow" \
@@ -132,19 +139,28 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .
 	$(VENV)/bin/mypy --config-file clients/python/pyproject.toml clients/python/src  # strict: the client package
-	$(VENV)/bin/lint-imports  # the rooms of docs/design.md "Stack and layout" (pyproject.toml)
+	$(VENV)/bin/lint-imports  # the rooms of docs/design/index.md "Stack and layout" (pyproject.toml)
+# The rules import contracts cannot say, read off the source (no database, no broker): no
+# package but triggers names the run table in SQL, no consumer branches on a node type's or a
+# channel's name, workflows imports none of the apps that run it.
+	$(PY) -m pytest -q -p no:cacheprovider tests/test_run_transitions.py \
+		tests/test_node_types.py::test_no_consumer_branches_on_a_node_type_name \
+		tests/test_node_types.py::test_the_scan_finds_a_type_branch \
+		tests/test_node_types.py::test_node_types_keep_workflows_free_of_the_apps_that_run_them
 
 format: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-## Chaos run (docs/reliability.md): its own PostgreSQL and Redis (and RabbitMQ), N triggers while workers are
+## Chaos run (docs/reliability/chaos.md): its own PostgreSQL and Redis (and RabbitMQ), N triggers while workers are
 ## SIGKILLed, Redis flushed and restarted, PostgreSQL restarted, and every event webhooked to a
 ## flaky receiver that is also taken down; DIGESTS runs of a digest workflow alongside (every
 ## run in exactly one digest, each digest sent once), and a topic of FANOUT subscribers triggered
-## once (every subscriber exactly one run); WAITS runs waiting for an event, posted under the
+## once (every subscriber exactly one run), a topic of SCHEDULE subscribers scheduled once (every
+## subscriber exactly one run of the occurrence); WAITS runs waiting for an event, posted under the
 ## faults with 10 % repeated, and WAIT_TIMEOUTS more that time out (each resumed once, the right
-## way). Exit 1 when a target is missed.
+## way); ACTIONS runs replayed in bulk once completed and ACTIONS waiting runs cancelled in bulk,
+## both asked under the faults (each run acted on exactly once). Exit 1 when a target is missed.
 ## BROKER=rabbitmq: a RabbitMQ node of the run's own is the broker, restarted (stop_app/start_app)
 ## in each flush's place; Redis stays as the cache and is still restarted.
 ## e.g. make chaos N=200 DIGESTS=50 KILLS=2 FLUSHES=1 REDIS_RESTARTS=0 PG_RESTARTS=0
@@ -152,8 +168,10 @@ N ?= 2000
 BROKER ?= redis
 DIGESTS ?= 500
 FANOUT ?= 2000
+SCHEDULE ?= 10000
 WAITS ?= 1000
 WAIT_TIMEOUTS ?= 100
+ACTIONS ?= 500
 KILLS ?= 10
 FLUSHES ?= 2
 REDIS_RESTARTS ?= 1
@@ -162,11 +180,13 @@ RECEIVER_OUTAGES ?= 1
 CHAOS_ARGS ?=
 chaos: install
 	$(PY) -m chaos --broker $(BROKER) --triggers $(N) --digest-triggers $(DIGESTS) --fanout-subscribers $(FANOUT) \
-		--waiting-runs $(WAITS) --waiting-timeouts $(WAIT_TIMEOUTS) --kills $(KILLS) --flushes $(FLUSHES) \
+		--schedule-subscribers $(SCHEDULE) \
+		--waiting-runs $(WAITS) --waiting-timeouts $(WAIT_TIMEOUTS) --action-runs $(ACTIONS) \
+		--kills $(KILLS) --flushes $(FLUSHES) \
 		--redis-restarts $(REDIS_RESTARTS) --pg-restarts $(PG_RESTARTS) \
 		--receiver-outages $(RECEIVER_OUTAGES) $(CHAOS_ARGS)
 
-## Several hosts (docs/reliability.md): as root, network namespaces on this machine stand for the
+## Several hosts (docs/reliability/hosts.md): as root, network namespaces on this machine stand for the
 ## machines - PostgreSQL, Redis, web + beat, and three worker hosts on one bridge (10.77.0.0/24;
 ## nothing in the root namespace). Each fault on one host under HOSTS_N triggers: link-down (its
 ## link cut past the lease), pg-cut / broker-cut (cut from PostgreSQL / the broker only), sigstop

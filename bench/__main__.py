@@ -27,7 +27,11 @@ PARTS = (
     "pools",
     "intake",
     "metrics",
+    "content",
+    "fetch",
     "fanout",
+    "fanout_e2e",
+    "schedules",
     "streams",
     "brokers",
     "curve",
@@ -35,6 +39,7 @@ PARTS = (
     "delays",
     "memory",
     "scale",
+    "funnel",
     "explain",
     "link",
 )
@@ -47,6 +52,7 @@ QUICK = {
     "publish_messages": 1000,
     "delays": 100,
     "scale_triggers": 50_000,
+    "funnel_triggers": 50_000,
     "memory_steps": 3000,
     "curve_triggers": 300,
     "fanout_subscribers": 10_000,
@@ -62,12 +68,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--publish-messages", type=int, default=5000)
     parser.add_argument("--delays", type=int, default=500, help="per path (below/above the cap)")
     parser.add_argument("--scale-triggers", type=int, default=1_000_000, help="x3 step logs")
+    parser.add_argument(
+        "--funnel-triggers",
+        type=int,
+        default=1_000_000,
+        help="runs of the funnel's history (x3 steps, sends and ~x4 reports)",
+    )
     parser.add_argument("--memory-steps", type=int, default=100_000)
     parser.add_argument(
         "--fanout-subscribers",
         type=int,
         default=100_000,
-        help="the topic fanned out (and the bulk baseline's triggers); memory also at a tenth",
+        help="the topic fanned out (and the bulk baseline's triggers; fanout_e2e's too); memory "
+        "also at a tenth",
     )
     parser.add_argument(
         "--curve-triggers", type=int, default=2000, help="per point of the scaling curve (7 points)"
@@ -78,7 +91,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--link-layouts",
         default="standard",
-        help="comma list of worker arrangements over the link (bench/linkrun.py)",
+        help="comma list of worker arrangements over the link (bench/linkrun.py); empty: the "
+        "instant provider's run alone, without the link's plain programs",
     )
     parser.add_argument(
         "--only",
@@ -89,7 +103,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--repeat",
         type=int,
         default=1,
-        help="rounds of engine/baseline/dblimit/intake/streams/metrics, and of fanout's two sides",
+        help="rounds of engine/baseline/dblimit/intake/streams/metrics/content/fetch, and of fanout's two sides",
     )
     parser.add_argument(
         "--tracing",
@@ -185,6 +199,8 @@ class Bench:
         infra.database_clone(self.config, source="engine", target="sql")
         if "scale" in self.args.parts:
             infra.database_clone(self.config, source="engine", target="scale")
+        if "funnel" in self.args.parts:
+            infra.database_clone(self.config, source="engine", target="funnel")
         infra.redis_flush(self.config)
 
     def teardown(self) -> None:
@@ -194,7 +210,7 @@ class Bench:
         connections.close_all()
         infra.redis_flush(self.config)
         if not self.args.keep:
-            for part in ("engine", "sql", "scale", "template"):
+            for part in ("engine", "sql", "scale", "funnel", "template"):
                 infra.database_drop(self.config, part)
             if self.config.rabbitmq_vhost:
                 infra.rabbitmq_vhost_delete(self.config.rabbitmq_vhost)
@@ -255,12 +271,28 @@ class Bench:
                 from bench.metrics_cost import metrics_cost_run
 
                 self.r.setdefault("metrics", []).append(metrics_cost_run(self, say, round_=round_))
+            if "content" in parts:
+                from bench.content_cost import content_cost_run
+
+                self.r.setdefault("content", []).append(content_cost_run(self, say, round_=round_))
+            if "fetch" in parts:
+                from bench.fetch_cost import fetch_cost_run
+
+                self.r.setdefault("fetch", []).append(fetch_cost_run(self, say, round_=round_))
         tracing_env_set(sink, False)
         if sink is not None:
             say(f"tracing: {sink.exports} exports, {sink.received_bytes} bytes received")
             sink.stop()
         if "fanout" in parts:
             self.run_fanout()
+        if "fanout_e2e" in parts:
+            from bench.fanout_e2e import fanout_e2e_run
+
+            self.r["fanout_e2e"] = fanout_e2e_run(self, say)
+        if "schedules" in parts:
+            from bench.schedules import schedules_run
+
+            self.r["schedules"] = schedules_run(self, say)
         if "brokers" in parts:
             from bench.brokers import brokers_run
 
@@ -303,6 +335,8 @@ class Bench:
             say(f"  {self.r['memory']}")
         if "scale" in parts:
             self.run_scale()
+        if "funnel" in parts:
+            self.run_funnel()
         if "explain" in parts:
             self.run_explain()
 
@@ -565,6 +599,49 @@ class Bench:
                     )
                 )
                 say(f"  {self.r[key][-1]}")
+
+    def run_funnel(self) -> None:
+        """The funnel's history in its own database, counted by the migration's backfill (the
+        reports) and the sweep (the steps); its last 24 hours read; then the writers' cost of
+        the rollup and the sweep's (bench/funnel.py)."""
+        from bench.fixtures import ENGINE_DEFINITION, use_database, workflow_new
+        from bench.funnel import (
+            FUNNEL_REPEAT,
+            WRITERS_TRIGGERS,
+            WritersRun,
+            funnel_backfill,
+            funnel_history_load,
+            funnel_run,
+            funnel_sweep_all,
+        )
+
+        n, url = self.args.funnel_triggers, self.config.db_url("funnel")
+        use_database(self.config.db_name("funnel"))
+
+        def load(tag: str, runs: int, *, rollup: bool) -> tuple[Any, float]:
+            workflow = workflow_new(tag, ENGINE_DEFINITION)
+            version = workflow.current_version_id or 0
+            return workflow, funnel_history_load(
+                url, workflow=workflow.pk, version=version, triggers=runs, rollup=rollup
+            )
+
+        say(f"funnel: loading {n:,} runs, their steps, sends and reports")
+        history, seconds = load("funnel", n, rollup=False)
+        backfill = funnel_backfill(url)
+        say(
+            f"  loaded in {seconds:.0f}s, counted in {backfill:.0f}s; the 24 h funnel, {FUNNEL_REPEAT} times"
+        )
+        self.r["funnel"] = funnel_run(history, load_seconds=seconds, backfill_seconds=backfill)
+        say(f"  {self.r['funnel']}")
+        say(f"  plan:\n{self.r['funnel'].plan}")
+        runs = min(n, WRITERS_TRIGGERS)
+        say(f"funnel: the writers' cost, {runs:,} runs loaded without the rollup, then through it")
+        _, without = load("funnel-raw", runs, rollup=False)
+        _, with_rollup = load("funnel-rollup", runs, rollup=True)
+        sweep = funnel_sweep_all(url)
+        self.r["funnel_writers"] = WritersRun(runs, without, with_rollup, sweep)
+        say(f"  {self.r['funnel_writers']}")
+        use_database(self.config.db_name("engine"))
 
     def run_explain(self) -> None:
         from bench.explain import plans

@@ -7,6 +7,7 @@ machine's budget: at most `cores / cpu_seconds_per_step` steps per second.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -74,11 +75,17 @@ class CpuMeter:
         self.spent: dict[str, float] = {}
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
+        self._known: dict[str, list[int]] = {}
+
+    def _pids(self, name: str) -> list[int]:
+        """The group's pids now; its last known ones when they cannot be asked (PostgreSQL out
+        of connections on a shared machine: `too many clients already`)."""
+        with contextlib.suppress(psycopg.OperationalError):
+            self._known[name] = self.groups[name]()
+        return self._known.get(name, [])
 
     def _sample(self) -> dict[str, dict[int, float]]:
-        sample = {
-            name: {pid: cpu_seconds(pid) for pid in pids()} for name, pids in self.groups.items()
-        }
+        sample = {name: {pid: cpu_seconds(pid) for pid in self._pids(name)} for name in self.groups}
         own = os.times()
         sample["bench process (producer, polling)"] = {0: own.user + own.system}
         sample[MACHINE] = {0: machine_busy_seconds()}

@@ -42,10 +42,23 @@ class FanoutRun:
     # CPU seconds of the child, of its PostgreSQL backend and of redis-server (the nudges) while
     # it ran: less noisy than the rate on a shared machine.
     cpu_seconds: float = 0.0
+    # Of which its PostgreSQL backend's; and the WAL the server wrote meanwhile (server-wide: the
+    # `sql` copy's server runs nothing else of the bench's then). What the capacity model reads
+    # (docs/performance/capacity.md).
+    database_cpu_seconds: float = 0.0
+    wal_bytes: int = 0
 
     @property
     def cpu_ms_per_run(self) -> float:
         return 1000 * self.cpu_seconds / self.created if self.created else 0.0
+
+    @property
+    def database_cpu_ms_per_run(self) -> float:
+        return 1000 * self.database_cpu_seconds / self.created if self.created else 0.0
+
+    @property
+    def wal_bytes_per_run(self) -> float:
+        return self.wal_bytes / self.created if self.created else 0.0
 
     @property
     def per_second(self) -> float:
@@ -55,8 +68,8 @@ class FanoutRun:
         return (
             f"{self.side}: {self.created:,} runs of {self.audience:,} in {self.seconds:.1f}s "
             f"= {self.per_second:,.0f}/s, {self.cpu_ms_per_run:.3f} CPU ms a run "
-            "(process, its database backend, Redis), "
-            f"max RSS {self.max_rss_mb:.0f} MB"
+            f"(process, its database backend, Redis; the backend {self.database_cpu_ms_per_run:.3f}), "
+            f"WAL {self.wal_bytes_per_run:,.0f} bytes a run, max RSS {self.max_rss_mb:.0f} MB"
         )
 
 
@@ -135,16 +148,31 @@ def main(argv: list[str]) -> None:
     backend = connection.connection.info.backend_pid
     pids = [os.getpid(), backend, *_redis_pid(settings.CELERY_BROKER_URL)]
     cpu_before = sum(cpu_seconds(pid) for pid in pids)
+    database_before, wal_before = cpu_seconds(backend), _wal_position(connection)
     started = time.perf_counter()
     if side == "fanout":
         created = _fanout_side(workflow_key, topic_key)
+    elif side == "schedule":
+        from bench.schedules import schedule_side
+
+        created = schedule_side(workflow_key, topic_key)
     else:
         created = _bulk_side(workflow_key, topic_key, count)
     seconds = time.perf_counter() - started
     cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+    database = cpu_seconds(backend) - database_before
+    wal = _wal_position(connection) - wal_before
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     run = {"side": side, "audience": count, "created": created, "seconds": seconds}
-    print(json.dumps({**run, "max_rss_mb": rss_mb, "cpu_seconds": cpu}))
+    measured = {"cpu_seconds": cpu, "database_cpu_seconds": database, "wal_bytes": wal}
+    print(json.dumps({**run, "max_rss_mb": rss_mb, **measured}))
+
+
+def _wal_position(connection) -> int:  # type: ignore[no-untyped-def]
+    """The server's WAL insert position, in bytes."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint")
+        return int(cursor.fetchone()[0])
 
 
 def _redis_pid(url: str) -> list[int]:

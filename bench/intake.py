@@ -313,6 +313,7 @@ def _sql_one(url: str, workflow_key: str, workflow: int, statement: str, recipie
             # into the partial index on recipient (the statement's share of a recipient's cost).
             "recipient": who,
             "locale": "",
+            "tenant": "",
             "actor": "api:bench",
             # As the bench's web process (bench/infra.py): no worker runs where intake is
             # measured. The statement asks the registry all the same.

@@ -44,6 +44,7 @@ LAYOUT_NAMES = (
     "threads8",
     "threads32",
     "2x16threads",
+    "2x8threads",
     "4x8threads",
 )
 

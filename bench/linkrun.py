@@ -41,6 +41,10 @@ def link_layouts(concurrency: int) -> dict[str, Layout]:
         "2x16threads": Layout(
             "2 workers x threads 16", workers=2, args=("--pool", "threads", "-c", "16")
         ),
+        # Half 2x16threads' threads, and half its PostgreSQL connections (one per thread).
+        "2x8threads": Layout(
+            "2 workers x threads 8", workers=2, args=("--pool", "threads", "-c", "8")
+        ),
         "4x8threads": Layout(
             "4 workers x threads 8", workers=4, args=("--pool", "threads", "-c", "8")
         ),
@@ -123,13 +127,29 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
         for round_ in range(a.repeat):
             tag = f"link{round_}"
             say(f"link: {n} single-email triggers, instant provider (round {round_ + 1})")
+            profile = bench.config.workdir / f"profile-link-{round_}.txt" if a.profile else None
             one = LinkRound(
-                instant=engine_run(bench.procs, triggers=n, tag=f"{tag}i", definition=EMAIL_ONLY)
+                instant=engine_run(
+                    bench.procs,
+                    triggers=n,
+                    tag=f"{tag}i",
+                    definition=EMAIL_ONLY,
+                    profile_to=profile,
+                    profile_idle=a.profile == "wall",
+                )
             )
             say(
                 f"  {one.instant.steps_per_second:.1f} sends/s; CPU ms/send: engine "
                 f"{engine_cpu_ms(one.instant):.2f}"
             )
+            say("  CPU ms/send by component: " + _by_component(one.instant))
+            if profile is not None and profile.exists():
+                _profile_write(
+                    profile, title=f"instant email step, {a.profile}, round {round_ + 1}"
+                )
+                say(
+                    f"  profile: {profile.with_suffix('.summary.txt')}, {profile.with_suffix('.svg')}"
+                )
             for index, layout in enumerate(chosen):
                 for kind, env in (
                     ("smtp", _env_smtp(ports["smtp_proxy"], cert)),
@@ -157,6 +177,9 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
                         "  CPU s by component: "
                         + ", ".join(f"{name} {seconds:.1f}" for name, seconds in run.cpu.items())
                     )
+            if not chosen:  # `--link-layouts ""`: the instant engine alone (issue 51's A/B)
+                rounds.append(one)
+                continue
             say(f"link: plain smtplib, {senders} sender processes with kept connections")
             one.plain_smtp = plain_run(
                 "smtp", ports["smtp_proxy"], Path(cert), messages=n, senders=senders
@@ -174,6 +197,22 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
     finally:
         bench.procs.stop(link)
     return rounds
+
+
+def _by_component(run: EngineRun) -> str:
+    return ", ".join(
+        f"{name} {seconds * 1000 / max(run.steps, 1):.2f}"
+        for name, seconds in run.cpu.items()
+        if name != WALL
+    )
+
+
+def _profile_write(raw: Path, *, title: str) -> None:
+    """The recording's summary (bench.profile.summarise) and its flame graph (SVG) beside it."""
+    from bench.profile import flamegraph_svg, summarise
+
+    raw.with_suffix(".summary.txt").write_text(summarise(raw))
+    flamegraph_svg(raw, raw.with_suffix(".svg"), title=title)
 
 
 def engine_cpu_ms(run: EngineRun) -> float:
@@ -207,7 +246,9 @@ def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
     a = bench.args
     instant = [r.instant.steps_per_second for r in rounds]
     instant_cpu = [engine_cpu_ms(r.instant) for r in rounds]
-    cmd = bench.cmd("link", link_triggers=a.link_triggers, link_layouts=",".join(a.link_layouts))
+    cmd = bench.cmd(
+        "link", link_triggers=a.link_triggers, link_layouts=",".join(a.link_layouts) or "''"
+    )
     rows = [
         Row(
             "link: engine, instant provider (sends/s)",
@@ -239,6 +280,8 @@ def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
                     command=cmd,
                 )
             )
+        if not plain:
+            continue
         rows.append(
             Row(
                 f"link: plain program, {label} (sends/s)",

@@ -1,5 +1,5 @@
 """What the Prometheus metrics cost (issue 36: no worse than 3 %): the engine and intake with
-metrics on (every process recording into NOTIFLOW_METRICS_DIR, as docs/design.md "Metrics"
+metrics on (every process recording into NOTIFLOW_METRICS_DIR, as docs/design/observability.md "Metrics"
 deploys them) against off (no directory: nothing recorded), in the same round, the two sides
 alternated from one round to the next so neither always runs first on a warmer machine."""
 

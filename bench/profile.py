@@ -14,6 +14,7 @@ import subprocess
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from bench.infra import BIN, Proc
 
@@ -127,3 +128,65 @@ def summarise(raw: Path, *, inside: str = r"execute_node|trace_task", top: int =
     out += ["", "heaviest functions, self:"]
     out += [f"  {pct(n)}  {name}" for name, n in self_time.most_common(top)]
     return "\n".join(out)
+
+
+def flamegraph_svg(raw: Path, svg: Path, *, inside: str = r"execute_node", title: str = "") -> int:
+    """Draw the samples of a raw recording taken inside `inside` as a flame graph (SVG, the
+    callers at the bottom, each frame as wide as its samples; hover shows the frame and its
+    share), from `inside`'s frame up. Returns the samples drawn."""
+    from html import escape
+
+    root: dict[str, Any] = {"n": 0, "kids": {}}
+    for line in raw.read_text(errors="replace").splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not count_text.isdigit():
+            continue
+        frames = _frames(stack)
+        start = next((i for i, f in enumerate(frames) if re.search(inside, f)), None)
+        if start is None:
+            continue
+        count = int(count_text)
+        node = root
+        node["n"] += count
+        for frame in frames[start:]:
+            match = _FRAME.match(frame)  # one box per function, whatever its line
+            frame = f"{match['func']} ({match['file']})" if match else frame
+            node = node["kids"].setdefault(frame, {"n": 0, "kids": {}})
+            node["n"] += count
+    total = root["n"]
+    if not total:
+        return 0
+    width, row = 1600.0, 16
+    boxes: list[tuple[int, float, float, str, int]] = []  # depth, x, width, frame, samples
+
+    def walk(node: dict[str, Any], depth: int, x: float) -> int:
+        deepest = depth
+        for frame, kid in sorted(node["kids"].items()):
+            w = width * kid["n"] / total
+            if w >= 0.3:
+                boxes.append((depth, x, w, frame, kid["n"]))
+                deepest = max(deepest, walk(kid, depth + 1, x))
+            x += w
+        return deepest
+
+    height = (walk(root, 0, 0.0) + 3) * row
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height}" '
+        f'font-family="monospace" font-size="11">',
+        f'<text x="4" y="14">{escape(title)} ({total} samples inside {escape(inside)})</text>',
+    ]
+    for depth, x, w, frame, n in boxes:
+        y = height - (depth + 1) * row
+        match = _FRAME.match(frame)
+        label = match["func"] if match else frame
+        hue = 20 + (sum(map(ord, frame)) % 40)
+        shown = label[: int(w / 6.6)] if w > 20 else ""
+        out.append(
+            f"<g><title>{escape(frame)}: {n} samples, {100 * n / total:.1f}%</title>"
+            f'<rect x="{x:.1f}" y="{y}" width="{max(w - 0.5, 0.1):.1f}" height="{row - 1}" '
+            f'fill="hsl({hue},90%,60%)"/>'
+            f'<text x="{x + 2:.1f}" y="{y + row - 4}">{escape(shown)}</text></g>'
+        )
+    out.append("</svg>")
+    svg.write_text("\n".join(out))
+    return total

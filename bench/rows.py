@@ -8,6 +8,7 @@ from typing import Any
 
 from bench.cpu import OTHERS, WALL
 from bench.report import Row, ratio, spread
+from bench.schedules import schedule_rows
 
 
 def _engine_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
@@ -258,7 +259,7 @@ def _bulk_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
 
 
 def _registry_check_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
-    """The cost of intake's "does a live worker serve the queue" check (docs/design.md, rule
+    """The cost of intake's "does a live worker serve the queue" check (docs/design/rules.md, rule
     11): the psycopg figure with it against the same statement without it, in the same run."""
     sql, unchecked = r.get("intake_sql", []), r.get("intake_sql_unchecked", [])
     if not unchecked:
@@ -311,6 +312,23 @@ def _delay_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     return rows
 
 
+def _writers(r: dict[str, Any]) -> str:
+    writers = r.get("funnel_writers")
+    if writers is None:
+        return ""
+    sweep = writers.sweep
+    return (
+        f"; the writers' cost: {writers.runs:,} runs with theirs loaded in"
+        f" {writers.with_seconds:.1f} s through the reports' triggers,"
+        f" {writers.without_seconds:.1f} s without"
+        + (
+            f", their step logs swept in {sweep.cpu_ms_per_10k:.1f} CPU ms per 10,000"
+            if sweep
+            else ""
+        )
+    )
+
+
 def _scale_memory_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     rows = []
     if r.get("scale"):
@@ -339,6 +357,23 @@ def _scale_memory_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
                 f" {charts.window_runs:,} runs in the window, at the end of the history of"
                 f" {a.scale_triggers:,} completed triggers (bench/charts.py)",
                 command=bench.cmd("scale", scale_triggers=a.scale_triggers, triggers=a.triggers),
+            )
+        )
+    funnel = r.get("funnel")
+    if funnel is not None:
+        slowest = max(funnel.read_ms)
+        rows.append(
+            Row(
+                "6. engagement funnel, one workflow's 24 h (ms per read, uncached)",
+                f"{spread(funnel.read_ms, digits=1)}; {funnel.window_rows} rollup rows in the"
+                f" window ({funnel.window_sent:,} messages sent) of {funnel.rollup_rows:,};"
+                f" at the end of a history of {a.funnel_triggers:,} runs with their steps, sends"
+                f" and reports (loaded in {funnel.load_seconds:.0f} s, counted by migration"
+                f" 0006's backfill and the sweep in {funnel.backfill_seconds:.0f} s){_writers(r)}"
+                " (bench/funnel.py)",
+                target="< 300 ms",
+                met=slowest < 300,
+                command=bench.cmd("funnel", funnel_triggers=a.funnel_triggers),
             )
         )
     m = r.get("memory")
@@ -377,8 +412,12 @@ def rows(bench: Any) -> list[Row]:
         *_query_row(bench, r),
         *_intake_rows(bench, r, a),
         *_fanout_rows(bench, r, a),
+        *schedule_rows(bench, r, a),
+        *_fanout_e2e_rows(bench, r, a),
         *_streams_rows(bench, r, a),
         *_metrics_rows(bench, r, a),
+        *_content_rows(bench, r),
+        *_fetch_rows(bench, r),
         *_broker_rows(bench, r, a),
         *_publish_rows(bench, r, a),
         *_delay_rows(bench, r, a),
@@ -386,6 +425,26 @@ def rows(bench: Any) -> list[Row]:
         *_explain_rows(bench, r),
         *_link_rows(bench, r),
     ]
+
+
+def _content_rows(bench: Any, r: dict[str, Any]) -> list[Row]:
+    from bench.content_cost import content_rows
+
+    return content_rows(bench, r.get("content", []))
+
+
+def _fetch_rows(bench: Any, r: dict[str, Any]) -> list[Row]:
+    from bench.fetch_cost import fetch_rows
+
+    return fetch_rows(bench, r.get("fetch", []))
+
+
+def _fanout_e2e_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
+    if not r.get("fanout_e2e"):
+        return []
+    from bench.fanout_e2e import fanout_e2e_rows
+
+    return fanout_e2e_rows(bench, r, a)
 
 
 def _link_rows(bench: Any, r: dict[str, Any]) -> list[Row]:
@@ -427,6 +486,23 @@ def _fanout_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
         ]
         for side in ("fanout", "bulk")
     }
+    database = {
+        side: [
+            (run.database_cpu_ms_per_run, run.wal_bytes_per_run)
+            for runs in rounds
+            for run in runs
+            if run.side == side and run.audience == n and run.database_cpu_seconds
+        ]
+        for side in ("fanout", "bulk")
+    }
+    backend = ""
+    if database["fanout"] and database["bulk"]:
+        backend = "; of which its PostgreSQL backend " + " vs ".join(
+            f"{spread([ms for ms, _ in database[side]], digits=3)}" for side in ("fanout", "bulk")
+        )
+        backend += ", WAL bytes per run " + " vs ".join(
+            spread([wal for _, wal in database[side]], digits=0) for side in ("fanout", "bulk")
+        )
     by_cpu = ""
     if cpu["fanout"] and cpu["bulk"]:
         # Runs per CPU second, fan-out over bulk: above 1, a fan-out run costs less CPU.
@@ -438,7 +514,7 @@ def _fanout_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             "NOTIFLOW_FANOUT_CHUNK_SIZE a chunk)",
             spread(fanout) + f"; bulk intake of {n:,} triggers in-process {spread(bulk, '/s')}; "
             f"CPU ms per run (process, its PostgreSQL backend, Redis) fan-out "
-            f"{spread(cpu['fanout'], digits=3)} vs bulk {spread(cpu['bulk'], digits=3)}; "
+            f"{spread(cpu['fanout'], digits=3)} vs bulk {spread(cpu['bulk'], digits=3)}{backend}; "
             f"max RSS {spread(small, ' MB')} at {n // 10:,} vs {spread(large, ' MB')} at {n:,}",
             ratio=(f"fanout/bulk {text}" + by_cpu) if text else "",
             target=">= 5000/s",

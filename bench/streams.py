@@ -1,4 +1,4 @@
-"""The in-app inbox's streams (issue 35; docs/design.md, "In-app inbox"): intake's throughput
+"""The in-app inbox's streams (issue 35; docs/design/inbox.md, "In-app inbox"): intake's throughput
 over HTTP with STREAMS open `GET /api/inbox/stream/` connections on the same gunicorn, against
 without them, in the same run; and what the open streams cost the web process: resident memory
 per stream, and database connections (none: a stream holds none while idle).

@@ -1,4 +1,4 @@
-"""Tracing's cost (docs/design.md, "Traces"): `--tracing alternate` runs the rounds of
+"""Tracing's cost (docs/design/observability.md, "Traces"): `--tracing alternate` runs the rounds of
 engine/baseline/dblimit/intake with tracing off, on, off, on… in one bench run, so that the two
 are measured on the same machine at the same load; `--tracing on` traces every round.
 

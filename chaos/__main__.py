@@ -15,7 +15,7 @@ from pathlib import Path
 from chaos.harness import BROKERS, ChaosConfig, ChaosRun
 
 DEFAULTS = ChaosConfig()
-STRINGS = ("digest_window", "broker")
+STRINGS = ("digest_window", "broker", "pool")
 FLOATS = (
     "fault_interval",
     "deadline",
@@ -37,15 +37,19 @@ def parse(argv: list[str]) -> ChaosConfig:
         "receiver_outages": "webhook receiver outages (its port refuses connections)",
         "workers": "Celery worker processes",
         "concurrency": "pool processes per worker",
+        "pool": "the workers' pool: prefork, or threads (the Procfile's `sends`)",
         "fault_interval": "seconds between faults",
         "delay_ms": "the workflow's delay node",
         "digest_triggers": "runs of the digest workflow, fired alongside",
         "digest_groups": "digest keys the digest runs are spread over",
         "digest_window": "the digest node's window",
-        "waiting_runs": "runs waiting for an event, posted under the faults, 10 % twice (0: none)",
+        "waiting_runs": "runs waiting for an event, posted under the faults, 10 %% twice (0: none)",
         "waiting_timeouts": "more runs waiting for an event nobody posts: they time out",
+        "action_runs": "runs replayed in bulk once completed, and as many waiting runs cancelled "
+        "in bulk, both asked under the faults (0: none)",
         "fire_threads": "concurrent HTTP clients firing triggers",
         "fanout_subscribers": "subscribers of the topic fanned out once under the faults (0: none)",
+        "schedule_subscribers": "subscribers of a topic scheduled once under the faults (0: none)",
         "webhook_fail_first": "fraction of webhook events whose first attempt the receiver fails (500)",
         "receiver_outage_seconds": "seconds the receiver is down at each outage",
         "webhook_deadline": "seconds, once every trigger is terminal, for webhook deliveries to settle",
@@ -60,7 +64,7 @@ def parse(argv: list[str]) -> ChaosConfig:
                 type=float if f.name in FLOATS else str if f.name in STRINGS else int,
                 default=default,
                 help=f"{helps[f.name]} [{default}]",
-                choices=BROKERS if f.name == "broker" else None,
+                choices={"broker": BROKERS, "pool": ("prefork", "threads")}.get(f.name),
             )
     parser.add_argument(
         "--as-owner",

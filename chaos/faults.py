@@ -82,9 +82,12 @@ class FaultLog:
 class WorkerPool:
     """The live Celery workers; kills and replacements go through here (thread-safe)."""
 
-    def __init__(self, stack: Stack, *, concurrency: int, rng: random.Random):
+    def __init__(
+        self, stack: Stack, *, concurrency: int, rng: random.Random, pool: str = "prefork"
+    ):
         self.stack = stack
         self.concurrency = concurrency
+        self.pool = pool
         self.rng = rng
         self.lock = threading.Lock()
         # Pids we killed, or that died and were replaced: not counted again.
@@ -94,7 +97,9 @@ class WorkerPool:
     def start(self) -> Process:
         with self.lock:
             self.started += 1
-            return self.stack.worker(f"w{self.started}", concurrency=self.concurrency)
+            return self.stack.worker(
+                f"w{self.started}", concurrency=self.concurrency, pool=self.pool
+            )
 
     def alive(self) -> list[Process]:
         with self.lock:
@@ -114,6 +119,10 @@ class WorkerPool:
         return f"{victim.name} (pid {victim.popen.pid}) and its pool; started {replacement.name}"
 
     def kill_pool_process(self) -> str:
+        if self.pool != "prefork":
+            # Threads have no process of their own: a step's process dying is the worker's.
+            return "no pool process (threads): " + self.kill_worker()
+
         # Only a worker that is up: a pool process killed while the pool is still starting takes
         # the whole worker down ("Could not start worker processes"), which is not a step dying.
         def worker_with_pool() -> tuple[Process, list[int]] | None:

@@ -40,7 +40,7 @@ def digest_body(index: int, *, groups: int) -> dict[str, Any]:
 class Firing:
     """`fired` maps idempotency key -> trigger id for every trigger the API acknowledged (201, or
     200 when an earlier attempt had created it); `retries` counts 5xx, 429 and connection errors.
-    A retry re-sends the same key: the inbox makes it harmless (docs/design.md: idempotency key)."""
+    A retry re-sends the same key: the inbox makes it harmless (docs/design/api.md: idempotency key)."""
 
     def __init__(
         self,

@@ -21,6 +21,17 @@ from typing import Any
 import psycopg
 import requests
 
+from chaos.actions import (
+    ACTIONS_RUNNING_SQL,
+    CANCEL_WORKFLOW_KEY,
+    READY_SQL,
+    REPLAY_WORKFLOW_KEY,
+    action_ask,
+    action_workflow_definitions,
+    cancel_body,
+    replay_body,
+    tally_actions,
+)
 from chaos.common import Harness, cleanup, not_terminal, query, stacks_up
 from chaos.fanout import (
     RECIPIENTS_CREATE,
@@ -45,6 +56,15 @@ from chaos.faults import (
 from chaos.fire import DIGEST_WORKFLOW_KEY, WORKFLOW_KEY, Firing, digest_body, trigger_body
 from chaos.receiver import ChaosReceiver
 from chaos.report import ChaosResult, Deliveries
+from chaos.schedule import (
+    PENDING_SQL,
+    PEOPLE_CREATE,
+    SCHEDULE_ID,
+    schedule_store,
+    schedule_topic_subscribe,
+    schedule_workflow_definition,
+    tally_schedule,
+)
 from chaos.services import PostgresCluster, RabbitNode, RedisServer
 from chaos.tally import tally, tally_digests, tally_inapp, tally_webhooks
 from chaos.waits import (
@@ -107,6 +127,8 @@ ENGINE_TIMINGS = {
     # chunks, and one whose task was lost (a flush) is resumed 3 s later.
     "NOTIFLOW_FANOUT_CHUNK_SIZE": "50",
     "NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS": "3",
+    # [1000] A bulk action acts on 50 runs a chunk, so that the faults land between its chunks.
+    "NOTIFLOW_ACTION_CHUNK_SIZE": "50",
 }
 
 # The endpoint is the harness's receiver on loopback, which the address rule refuses in
@@ -143,9 +165,11 @@ class ChaosConfig:
     receiver_outages: int = 1
     workers: int = 3
     concurrency: int = 2
+    # The workers' pool (`--pool`): prefork, Celery's default, or threads (the Procfile's `sends`).
+    pool: str = "prefork"
     fault_interval: float = 1.5
     delay_ms: int = 1000
-    # Runs of the digest workflow (docs/design.md, "Digest"), fired alongside the others: one
+    # Runs of the digest workflow (docs/design/workflows.md, "Digest"), fired alongside the others: one
     # digest per group and window, each sent as one email whose subject carries its count.
     digest_triggers: int = 0
     digest_groups: int = 20
@@ -153,10 +177,17 @@ class ChaosConfig:
     # A topic of this many subscribers, triggered once as the faults begin (chaos/fanout.py):
     # every subscriber gets exactly one run. 0: no fan-out (`make chaos` asks for FANOUT=2000).
     fanout_subscribers: int = 0
+    # A topic of this many subscribers and a schedule of it whose one occurrence is due as the
+    # faults begin (chaos/schedule.py): every subscriber gets exactly one run. 0: none (`make
+    # chaos` asks for SCHEDULE=10000).
+    schedule_subscribers: int = 0
     # Runs that wait for an event (chaos/waits.py), posted once they all wait, 10 % twice; and
     # runs that wait for none and time out. 0, 0: none (`make chaos` asks for 1000 and 100).
     waiting_runs: int = 0
     waiting_timeouts: int = 0
+    # Runs replayed in bulk once they completed, and as many cancelled in bulk while they wait,
+    # both asked under the faults (chaos/actions.py). 0: none (`make chaos` asks for 500).
+    action_runs: int = 0
     fire_threads: int = 8
     # What the webhook endpoint subscribes to (events.catalog names, "*" for all); none: no
     # endpoint, no receiver checks.
@@ -167,7 +198,8 @@ class ChaosConfig:
     receiver_outage_seconds: float = 3.0
     # Seconds, once every trigger is terminal, for every webhook delivery to settle.
     webhook_deadline: float = 60.0
-    # Seconds from the first trigger fired to the last one terminal; default 120 + 0.15 s per trigger.
+    # Seconds from the first trigger fired to the last one terminal; default 120 + 0.15 s per
+    # trigger (+ 0.05 s per scheduled subscriber).
     deadline: float | None = None
     # Processes connect as notiflow_worker / notiflow_beat / notiflow_web (setup_db_roles).
     least_privilege: bool = True
@@ -190,7 +222,7 @@ class ChaosConfig:
             raise ValueError("the webhook endpoint must subscribe to trigger.completed (or *)")
 
 
-# The chaos run's in-app and Slack steps (docs/reliability.md): the in-app message of a run goes
+# The chaos run's in-app and Slack steps (docs/reliability/chaos.md): the in-app message of a run goes
 # to one of these recipients, which the harness creates.
 INBOX_RECIPIENTS = 20
 INBOX_RECIPIENTS_CREATE = """
@@ -301,10 +333,17 @@ class ChaosRun(Harness):
         self.firing: Firing | None = None
         self.digest_firing: Firing | None = None
         self.fanout_id = ""
+        self.schedule_at: Any = None  # the schedule's occurrence, in UTC
         self.wait_firings: list[Firing] = []
         self.posting: EventPosting | None = None
         self.waits_busy = threading.Event()  # set while the waiting runs are fired and posted
         self.waits_error: BaseException | None = None
+        self.action_firings: dict[str, Firing] = {}
+        self.action_ids: dict[str, str] = {}
+        self.action_asks_retried = 0
+        self.acting: tuple[float, float] | None = None  # from the first ask to the last `done`
+        self.actions_busy = threading.Event()  # set until both bulk actions are over
+        self.actions_error: BaseException | None = None
         self.died: list[str] = []
         self.api = requests.Session()
         self.supervising = threading.Event()
@@ -341,6 +380,12 @@ class ChaosRun(Harness):
             if self.config.fanout_subscribers
             else None
         )
+        schedule_people = PEOPLE_CREATE.format(count=self.config.schedule_subscribers)
+        schedule_people_create = (
+            self._manage_spawn(web, "shell", "-c", schedule_people)
+            if self.config.schedule_subscribers
+            else None
+        )
         inbox_people = INBOX_RECIPIENTS_CREATE.format(count=INBOX_RECIPIENTS)
         inbox_create = self._manage_spawn(web, "shell", "-c", inbox_people)
         env = {
@@ -367,7 +412,10 @@ class ChaosRun(Harness):
             )
         self.stacks["web"].web(free_port())
         self.pool = WorkerPool(
-            self.stacks["worker"], concurrency=self.config.concurrency, rng=self.rng
+            self.stacks["worker"],
+            concurrency=self.config.concurrency,
+            rng=self.rng,
+            pool=self.config.pool,
         )
         for _ in range(self.config.workers):
             self.pool.start()
@@ -379,9 +427,13 @@ class ChaosRun(Harness):
             definitions.append(digest_workflow_definition(self.config.digest_window))
         if self.config.fanout_subscribers:
             definitions.append(fanout_workflow_definition())
+        if self.config.schedule_subscribers:
+            definitions.append(schedule_workflow_definition())
         if self.config.waiting_runs or self.config.waiting_timeouts:
             definitions.append(wait_workflow_definition(WAIT_WORKFLOW_KEY, LONG_TIMEOUT))
             definitions.append(wait_workflow_definition(TIMEOUT_WORKFLOW_KEY, SHORT_TIMEOUT))
+        if self.config.action_runs:
+            definitions.extend(action_workflow_definitions())
         for definition in definitions:
             created = self.api.post(self.base_url + "/api/workflows/", json=definition, timeout=30)
             if created.status_code != 201:
@@ -390,6 +442,9 @@ class ChaosRun(Harness):
         if recipients_create is not None:
             self._manage_result(recipients_create, "shell -c <recipients_create>")
             topic_subscribe(self.api, self.base_url, self.config.fanout_subscribers)
+        if schedule_people_create is not None:
+            self._manage_result(schedule_people_create, "shell -c <schedule_people_create>")
+            schedule_topic_subscribe(self.api, self.base_url, self.config.schedule_subscribers)
         hooks = "no webhook endpoint"
         if endpoint_create is not None:
             made = self._manage_result(endpoint_create, "shell -c <endpoint_create>")
@@ -397,7 +452,8 @@ class ChaosRun(Harness):
             self.endpoint_id, self.receiver.secret = endpoint["id"], endpoint["secret"]
             hooks = f"webhook endpoint for {', '.join(events)} -> {self.receiver.url}"
         self.say(
-            f"up: web, {self.config.workers} workers x {self.config.concurrency}, beat; {hooks}"
+            f"up: web, {self.config.workers} workers x {self.config.concurrency} "
+            f"({self.config.pool}), beat; {hooks}"
         )
 
     def _workflow_definition(self) -> dict[str, Any]:
@@ -528,14 +584,18 @@ class ChaosRun(Harness):
             clock=lambda: time.monotonic() - self.started,
             say=self.say,
         )
-        deadline = config.deadline or 120 + 0.15 * (
-            config.triggers + config.digest_triggers + config.waiting_runs + config.waiting_timeouts
-        )
+        asked = config.triggers + config.digest_triggers + 3 * config.action_runs
+        waiting = config.waiting_runs + config.waiting_timeouts
+        # A scheduled run is one step (a short delay), its runs made 50 to a task.
+        scheduled = 0.05 * config.schedule_subscribers
+        deadline = config.deadline or 120 + 0.15 * (asked + waiting) + scheduled
         began = time.monotonic()
+        headers = {"Authorization": str(self.api.headers["Authorization"])}
+        if config.action_runs:  # their runs ready before the faults, which then land on the actions
+            self._actions_prepare(headers, began + deadline)
         self.injector.start()
         supervisor = threading.Thread(target=self._supervise, name="chaos-supervisor", daemon=True)
         supervisor.start()
-        headers = {"Authorization": str(self.api.headers["Authorization"])}
         self.firing = Firing(
             base_url=self.base_url,
             headers=headers,
@@ -559,15 +619,29 @@ class ChaosRun(Harness):
                 target=self._waits, args=(headers, began + deadline), name="chaos-waits"
             )
             waits.start()
+        bulk = None
+        if config.action_runs:  # first: the actions are asked as the faults begin
+            self.actions_busy.set()
+            bulk = threading.Thread(
+                target=self._actions, args=(began + deadline,), name="chaos-actions"
+            )
+            bulk.start()
         if config.fanout_subscribers:  # first: its chunks run while the others are fired
             self.fanout_id = fanout_fire(self.api, self.base_url, began + 60)
             self.say(f"fan-out {self.fanout_id} to {config.fanout_subscribers} subscribers")
+        if config.schedule_subscribers:  # its occurrence is due a few seconds into the faults
+            self.schedule_at = schedule_store(self.api, self.base_url, began + 60)
+            self.say(f"schedule of {config.schedule_subscribers} due at {self.schedule_at}")
         self.firing.fire(config.triggers)
         digests.join()
         if waits is not None:
             waits.join()
             if self.waits_error is not None:
                 raise RuntimeError(f"the waiting runs: {self.waits_error!r}")
+        if bulk is not None:
+            bulk.join()
+            if self.actions_error is not None:
+                raise RuntimeError(f"the bulk actions: {self.actions_error!r}")
         fired_at = time.monotonic()
         fired = len(self.firing.fired) + len(self.digest_firing.fired)
         self.say(f"fired {fired} trigger(s) in {fired_at - began:.1f}s")
@@ -604,6 +678,7 @@ class ChaosRun(Harness):
             stuck=stuck,
             nodes=len(nodes),
             delivered_nodes=("mail", "text", "chat"),
+            cancelled_on_purpose=(CANCEL_WORKFLOW_KEY,) if config.action_runs else (),
         )
         tally_inapp(result, query=self._query, fired=self.firing.fired, node="bell")
         if config.fanout_subscribers:
@@ -612,6 +687,13 @@ class ChaosRun(Harness):
                 query=self._query,
                 fanout_id=self.fanout_id,
                 subscribers=config.fanout_subscribers,
+            )
+        if config.schedule_subscribers:
+            tally_schedule(
+                result.schedules,
+                query=self._query,
+                at=self.schedule_at,
+                subscribers=config.schedule_subscribers,
             )
         if config.waiting_runs or config.waiting_timeouts:
             tally_waits(
@@ -622,6 +704,19 @@ class ChaosRun(Harness):
                 fired=sum(len(firing.fired) for firing in self.wait_firings),
                 posting=self.posting,
             )
+        if config.action_runs:
+            tally_actions(
+                result.actions,
+                query=self._query,
+                runs=config.action_runs,
+                fired={name: firing.fired for name, firing in self.action_firings.items()},
+                action_ids=self.action_ids,
+            )
+            result.actions.asks_retried = self.action_asks_retried
+            if self.acting is not None:
+                start, end = self.acting
+                log = self.injector.log
+                result.actions.faults_while_acting = sum(1 for f in log if start <= f.at <= end)
         if config.digest_triggers:
             subjects = {
                 str(m.message["X-Notiflow-Idempotency-Key"]): m.subject
@@ -683,6 +778,50 @@ class ChaosRun(Harness):
         finally:
             self.waits_busy.clear()
 
+    def _actions_prepare(self, headers: dict[str, str], deadline: float) -> None:
+        """Fire the bulk actions' runs and wait until the first are completed and the others
+        wait (chaos/actions.py): before the faults begin, so that they land on the actions."""
+        runs = self.config.action_runs
+        for name, body in (("replay", replay_body), ("cancel", cancel_body)):
+            firing = Firing(
+                base_url=self.base_url, headers=headers, threads=self.config.fire_threads, body=body
+            )
+            self.action_firings[name] = firing
+            firing.fire(runs)
+        ready = (-1, -1)
+        keys = [REPLAY_WORKFLOW_KEY, CANCEL_WORKFLOW_KEY] * 2
+        while ready != (runs, runs) and time.monotonic() < deadline:
+            with contextlib.suppress(psycopg.Error):
+                ready = tuple(self._query(READY_SQL, keys)[0])  # type: ignore[assignment]
+            time.sleep(0.2)
+        self.say(f"{ready[0]} runs completed and {ready[1]} waiting, for the bulk actions")
+
+    def _actions(self, deadline: float) -> None:
+        """Ask for the replay and the cancel and wait until both are over (chaos/actions.py).
+        On its own thread, alongside the other firings, as the faults begin."""
+        try:
+            began = time.monotonic()
+            for name, workflow in (
+                ("replay", REPLAY_WORKFLOW_KEY),
+                ("cancel", CANCEL_WORKFLOW_KEY),
+            ):
+                self.action_ids[name], retried = action_ask(
+                    self.api, self.base_url, name, {"workflow": workflow}, deadline
+                )
+                self.action_asks_retried += retried
+            self.say(f"asked for a bulk replay and a bulk cancel: {self.action_ids}")
+            running = -1
+            while running != 0 and time.monotonic() < deadline:
+                with contextlib.suppress(psycopg.Error):
+                    running = int(self._query(ACTIONS_RUNNING_SQL)[0][0])
+                time.sleep(0.2)
+            self.acting = (began - self.started, time.monotonic() - self.started)
+            self.say(f"bulk actions over after {time.monotonic() - began:.1f}s")
+        except BaseException as exc:  # reported by the main thread
+            self.actions_error = exc
+        finally:
+            self.actions_busy.clear()
+
     def _rabbitmq_restart(self) -> str:
         assert self.rabbitmq is not None
         return f"RabbitMQ stop_app/start_app, back after {self.rabbitmq.restart():.1f}s"
@@ -699,7 +838,14 @@ class ChaosRun(Harness):
                 in_db += int(self._query(RUNNING_SQL)[0][0])
             except psycopg.Error:
                 return None
+        if self.config.schedule_subscribers:  # its occurrence has runs still to make
+            try:
+                in_db += int(self._query(PENDING_SQL, [SCHEDULE_ID])[0][0])
+            except psycopg.Error:
+                return None
         if self.waits_busy.is_set():  # the waiting runs are not all fired, or not all resumed
+            in_db += 1
+        if self.actions_busy.is_set():  # the bulk actions are not both asked and over
             in_db += 1
         # Not terminal in the database, plus (while firing) those not yet created.
         waiting = [firing.remaining for firing in (self.firing, self.digest_firing) if firing]

@@ -6,7 +6,9 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
+from chaos.actions import Actions
 from chaos.fanout import Fanouts
+from chaos.schedule import Schedules
 from chaos.waits import Waits
 
 
@@ -232,7 +234,9 @@ class ChaosResult:
     webhooks: Webhooks = field(default_factory=Webhooks)
     digests: Digests = field(default_factory=Digests)
     fanouts: Fanouts = field(default_factory=Fanouts)
+    schedules: Schedules = field(default_factory=Schedules)
     waits: Waits = field(default_factory=Waits)
+    actions: Actions = field(default_factory=Actions)
     died_by_themselves: list[str] = field(default_factory=list)
     faults_requested: dict[str, int] = field(default_factory=dict)
     # Faults of kinds the chaos run does not know (the hosts harness: a link cut, a freeze), by
@@ -297,7 +301,9 @@ class ChaosResult:
             misses
             + self.digests.misses()
             + self.fanouts.misses()
+            + self.schedules.misses()
             + self.waits.misses()
+            + self.actions.misses()
             + self.webhooks.misses()
         )
 
@@ -356,7 +362,9 @@ class ChaosResult:
             ("processes that exited by themselves", len(self.died_by_themselves)),
             *self.digests.rows(),
             *self.fanouts.rows(),
+            *self.schedules.rows(),
             *self.waits.rows(),
+            *self.actions.rows(),
             *self.webhooks.rows(),
         ]
         width = max(len(label) for label, _ in rows)

@@ -40,6 +40,12 @@ WHERE t.status = 'completed' AND t.id = ANY(%s::uuid[])
       <> %s
 """
 
+# The cancelled runs of some workflows (those a bulk cancel was asked for).
+_CANCELLED_OF = """
+SELECT count(*) FROM trigger_instance t JOIN workflows_workflow w ON w.id = t.workflow_id
+WHERE t.status = 'cancelled' AND w.key = ANY(%s::text[])
+"""
+
 
 def tally(
     result: ChaosResult,
@@ -52,9 +58,12 @@ def tally(
     stuck: int,
     nodes: int,
     delivered_nodes: tuple[str, ...] = ("mail", "text"),
+    cancelled_on_purpose: tuple[str, ...] = (),
 ) -> None:
     """Fill `result` in. `fired` maps idempotency key -> trigger id, as the API answered, for the
-    main workflow; `digest_fired` the same for the digest workflow (tally_digests counts it)."""
+    main workflow; `digest_fired` the same for the digest workflow (tally_digests counts it).
+    The runs of the workflows `cancelled_on_purpose` (a bulk cancel's: chaos/actions.py) are
+    not counted as cancelled (their own tally counts them)."""
     result.fired = len(fired) + len(digest_fired)
     result.kills_worker = faults.count(KILL_WORKER)
     result.kills_pool_process = faults.count(KILL_POOL_PROCESS)
@@ -70,7 +79,9 @@ def tally(
     )
     result.completed = statuses.get("completed", 0)
     result.failed = statuses.get("failed", 0)
-    result.cancelled = statuses.get("cancelled", 0)
+    result.cancelled = statuses.get("cancelled", 0) - int(
+        query(_CANCELLED_OF, [list(cancelled_on_purpose)])[0][0]
+    )
     not_terminal = statuses.get("enqueued", 0) + statuses.get("processing", 0)
     result.stuck = max(not_terminal, stuck)
     in_db = {str(row[0]) for row in query("SELECT id FROM trigger_instance")}

@@ -1,4 +1,4 @@
-"""Waiting runs under the chaos run's faults (issue 34, docs/design.md "Waiting for events"):
+"""Waiting runs under the chaos run's faults (issue 34, docs/design/waits.md "Waiting for events"):
 `runs` runs park at a `wait_event` node for `chaos.go` with their own `n`, and once all of them
 are `waiting` one event per run is posted over POST /api/events/ from a few concurrent clients,
 10 % of them twice (the repeat racing the first), while the kills and flushes land; `timeouts`

@@ -25,7 +25,7 @@ publishes). Elsewhere, and everywhere when NOTIFLOW_DIRECT_PUBLISH is off, `send
 tests/test_broker.py holds its messages equal to Celery's own; docs/upgrading.md lists what it
 leans on.
 
-Priorities (docs/design.md, rule 11). Notiflow's priority is 0-9, higher more urgent.
+Priorities (docs/design/rules.md, rule 11). Notiflow's priority is 0-9, higher more urgent.
 `broker_priority` is the one place that turns it into the broker's own: RabbitMQ delivers the
 highest message priority first (queues declared with x-max-priority, settings.py), so it is the
 same number; kombu's Redis transport keeps a list per priority step and pops the lowest step
@@ -65,7 +65,7 @@ logger = logging.getLogger("notiflow.broker")  # the name operators filter on
 
 def broker_priority(priority: int, *, broker_url: str) -> int:
     """The message priority that makes the broker at `broker_url` deliver Notiflow's `priority`
-    (0-9, higher is more urgent) in the right order: the one mapping (docs/design.md, rule 11)."""
+    (0-9, higher is more urgent) in the right order: the one mapping (docs/design/rules.md, rule 11)."""
     if broker_url.startswith(("redis://", "rediss://", "redis+socket://")):
         return PRIORITY_MAX - priority  # kombu's Redis transport pops step 0 first
     return priority  # AMQP: the highest priority first

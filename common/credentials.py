@@ -1,4 +1,4 @@
-"""Reading and comparing the credentials a request carries (docs/security.md, "Malformed
+"""Reading and comparing the credentials a request carries (docs/security/findings.md, "Malformed
 credentials"): the one rule of the API key (triggers/auth.py), the metrics token
 (notiflow/metrics.py) and the recipient token (inbox/auth.py, inbox/tokens.py).
 

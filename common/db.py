@@ -5,7 +5,7 @@ Prepared statements (claim, send ledger, step outcome, intake).
 
 Django's PostgreSQL cursors bind parameters on the client (psycopg's ClientCursor), so every
 execution sends new SQL text that PostgreSQL parses and plans again; for the engine's CTEs that
-planning was half of the database's CPU per step (BENCHMARKS.md). `fetchone_prepared()` runs its statement on a
+planning was half of the database's CPU per step (docs/performance/optimisations.md). `fetchone_prepared()` runs its statement on a
 server-binding psycopg cursor on Django's own connection: same transaction and autocommit state,
 same type adapters, Django's exception classes, prepared: PostgreSQL plans each statement once
 per connection and runs it from the plan afterwards.

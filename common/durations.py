@@ -29,3 +29,12 @@ def duration_parse(value: str) -> timedelta:
     except (OverflowError, ValueError) as exc:  # past timedelta's ~2.7 million years
         raise ValueError(f"{value!r} is far longer than any delay can be") from exc
     raise ValueError(f"{value!r} is not a duration such as 90s, 15m, 2h, 3d or PT15M")
+
+
+def duration_text(seconds: float) -> str:
+    """A duration as duration_parse reads it: the largest whole unit ("1h", "90m", "45s")."""
+    whole = round(seconds)
+    for unit in ("d", "h", "m"):
+        if whole and whole % _UNITS[unit] == 0:
+            return f"{whole // int(_UNITS[unit])}{unit}"
+    return f"{whole}s"

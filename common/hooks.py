@@ -1,9 +1,9 @@
-"""Hooks: how a room below calls a room above without importing it (docs/design.md, "Hooks").
+"""Hooks: how a room below calls a room above without importing it (docs/design/hooks.md, "Hooks").
 
 A hook is declared once, as a `Hook` in the `hooks.py` of the app that calls it. An app above
 adds its functions in its own `hooks.py`, in `register()`, which its AppConfig.ready calls: so
 every hook an app offers, and every function it adds to another app's, is in that one module.
-docs/design.md lists each hook with who registers and who calls; tests/test_hooks.py fails when
+docs/design/hooks.md lists each hook with who registers and who calls; tests/test_hooks.py fails when
 a hook is declared or registered that the list does not name.
 """
 

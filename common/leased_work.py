@@ -1,8 +1,9 @@
-"""The leased-work primitive (docs/design.md, rules 1 and 3, "Leased work"; issue 32 §3): the one
+"""The leased-work primitive (docs/design/rules.md, rules 1 and 3;
+docs/design/leased-work.md; issue 32 §3): the one
 job-table discipline of every kind of work a worker takes under a lease, a run's step
 (`trigger_instance`), a webhook delivery (`webhook_delivery`), a fan-out's chunk
-(`recipient_fanout`) and an event wait's timeout (`event_wait`), in the manner of River's and
-Procrastinate's job tables.
+(`recipient_fanout`), an event wait's timeout (`event_wait`) and a bulk action's chunk
+(`trigger_action`), in the manner of River's and Procrastinate's job tables.
 
 A unit of work is a row that PostgreSQL holds the truth of; the broker only carries nudges (its
 id) and losing one loses nothing. The row is either *waiting*, due at `available_at`, or *leased*
@@ -35,8 +36,9 @@ tests/snapshots/ show each as PostgreSQL receives it), the statuses they take as
 where its nudges go and how they are published. The claim and the release are the kind's own
 statements: a database function per kind for the run (`notiflow_claim_v2`,
 `notiflow_release_v2`, triggers/) and the delivery (events migration 0004), statement files for
-a fan-out's chunk (triggers/fanout_work.py) and a wait's timeout (waits/work.py). Each kind has
-its own beat entry (settings CELERY_BEAT_SCHEDULE), so a slow kind never delays another.
+a fan-out's chunk (triggers/fanout_work.py), a wait's timeout (waits/work.py) and a bulk action's
+chunk (triggers/action_work.py). Each kind has its own beat entry (settings
+CELERY_BEAT_SCHEDULE), so a slow kind never delays another.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The one home of "the lease expired" (docs/design.md, rule 3): the lease of a trigger or of a
+"""The one home of "the lease expired" (docs/design/rules.md, rule 3): the lease of a trigger or of a
 webhook delivery, `lease_until`, has expired when it is before the moment it is compared with
 (the database's clock, statement_timestamp(), in the engine's statements). A NULL lease has not
 expired (no lease); the
@@ -55,5 +55,5 @@ def lease_free(lease_until: datetime | None, at: datetime) -> bool:
 
 def lease_token(worker_id: str) -> str:
     """A token unique to one claim, `<worker>/<random>`: what a fenced release compares with
-    `leased_by` (docs/design.md, rule 3)."""
+    `leased_by` (docs/design/rules.md, rule 3)."""
     return f"{worker_id}/{uuid.uuid4().hex[:12]}"

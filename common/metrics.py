@@ -1,5 +1,5 @@
 """The service's Prometheus counters and histograms, and how each process records them
-(docs/design.md, "Metrics").
+(docs/design/observability.md, "Metrics").
 
 Every process records into files of its own under NOTIFLOW_METRICS_DIR (prometheus_client's
 multiprocess mode): gunicorn's workers and the Celery worker's prefork children are separate
@@ -29,6 +29,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from anymail.signals import EventType
 from django.conf import settings
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess, values
 
@@ -91,7 +92,7 @@ PROVIDER_SECONDS = Histogram(
 PROVIDER_FAILOVERS = Counter(
     "notiflow_provider_failovers",
     "Send attempts that went to another provider than the node's first because earlier attempts "
-    "failed (docs/design.md, 'Providers'), by channel and the provider taking over.",
+    "failed (docs/design/channels.md, 'Providers'), by channel and the provider taking over.",
     ["channel", "provider"],
     registry=REGISTRY,
 )
@@ -152,6 +153,14 @@ FANOUT_RUNS_CREATED = Counter(
     "notiflow_fanout_runs_created",
     "Runs the fan-outs' chunks created, by workflow.",
     ["workflow"],
+    registry=REGISTRY,
+)
+DELIVERY_EVENTS = Counter(
+    "notiflow_delivery_events",
+    "Providers' reports stored about sent messages (delivered, opened, clicked, bounced, "
+    "complained, unsubscribed...), by workflow, channel and event (anymail's event names; any "
+    "other word is `unknown`). A redelivered report is not counted again.",
+    ["workflow", "channel", "event"],
     registry=REGISTRY,
 )
 STREAMS_OPEN = Gauge(
@@ -257,6 +266,7 @@ ALL_METRICS = (
     EVENTS_MATCHED,
     WAITS_RESUMED,
     FANOUT_RUNS_CREATED,
+    DELIVERY_EVENTS,
     STREAMS_OPEN,
 )
 
@@ -327,6 +337,21 @@ def waits_timed_out_observe(*, resumed: int) -> None:
 def fanout_runs_observe(*, workflow: str, created: int) -> None:
     if _state["on"] and created:
         _child(FANOUT_RUNS_CREATED, workflow).inc(created)
+
+
+# The event label's values: anymail's normalised event types (deliveries.receivers passes them as
+# they are, deliveries.twilio maps Twilio's statuses onto them), so a provider's new word cannot
+# make a new series.
+DELIVERY_EVENT_NAMES = frozenset(
+    value for name, value in vars(EventType).items() if name.isupper() and isinstance(value, str)
+)
+
+
+def delivery_event_observe(*, workflow: str, channel: str, event: str) -> None:
+    """A provider's report stored (once) about a message of `workflow` on `channel`."""
+    if _state["on"]:
+        name = event if event in DELIVERY_EVENT_NAMES else "unknown"
+        _child(DELIVERY_EVENTS, workflow, channel, name).inc()
 
 
 def stream_open_observe(*, stream: str, change: int) -> None:

@@ -1,6 +1,6 @@
 """What stands between a process and PostgreSQL, decided once per process: directly PostgreSQL,
 or a connection pooler, and then whether that pooler keeps prepared statements and server-side
-cursors (docs/design.md, "Behind PgBouncer").
+cursors (docs/design/deployment.md, "Behind PgBouncer").
 
 A transaction pooler (PgBouncer's pool_mode=transaction) hands each transaction to whichever
 server connection is free. What a session leaves on its server connection is then found by

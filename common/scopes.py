@@ -1,5 +1,5 @@
 """API key scopes: which scope each view needs per HTTP method, and the permission that checks
-it (docs/design.md, "HTTP API"; the keys themselves are triggers.models.ApiKey).
+it (docs/design/api.md, "HTTP API"; the keys themselves are triggers.models.ApiKey).
 
 A view declares what each of its methods needs in `api_scopes`, a dict from the method (upper
 case) to `trigger` or `admin`:
@@ -9,7 +9,7 @@ case) to `trigger` or `admin`:
 
 A method the dict does not name, and every method of a view without the attribute, needs
 `admin`: a new view is safe until someone decides otherwise (tests/security/test_scopes.py
-holds the URLconf to the table of docs/design.md). HEAD and OPTIONS need what GET needs.
+holds the URLconf to the table of docs/design/api.md). HEAD and OPTIONS need what GET needs.
 `admin` includes `trigger`.
 
 The key's workflow limit is the view's business, since only it knows which workflow a request
@@ -25,7 +25,7 @@ enforces it: `Refused("read or change recipients")` is a 403 naming what the key
 (the request names or acts on workflows, and the view refuses, 403, or leaves alone those
 outside) let the request through to a view that applies the limit itself. A method that declares
 nothing is refused to a limited key: people, topics and anything new stay out of its reach until
-someone decides otherwise (docs/security.md, "Keys limited to workflows", whose table
+someone decides otherwise (docs/security/keys.md, "Keys limited to workflows", whose table
 `limits_table` renders from these declarations).
 
 This module knows nothing of triggers (every app's views import it); it reads the key through
@@ -146,11 +146,11 @@ class AnonymousOrHasScope(HasScope):
         return request.auth is None or super().has_permission(request, view)
 
 
-# --- the table of docs/security.md ------------------------------------------------------------
+# --- the table of docs/security/keys.md ------------------------------------------------------------
 
 
 def limits_table() -> str:
-    """docs/security.md's table of what a key limited to workflows may do, one row per method of
+    """docs/security/keys.md's table of what a key limited to workflows may do, one row per method of
     every API view that takes an API key, from the views' declarations (`api_scopes`,
     `workflow_limits`): tests/security/test_workflow_limits.py holds the document to it."""
     rows = ["| method and path | scope | a key limited to workflows |", "|---|---|---|"]

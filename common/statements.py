@@ -1,5 +1,5 @@
 """Statements written whole in `.sql` files and loaded by name, in the manner of River's
-`dbsqlc/*.sql` (docs/design.md, "Stack and layout": each statement readable whole in one
+`dbsqlc/*.sql` (docs/design/index.md, "Stack and layout": each statement readable whole in one
 place). An app keeps its files in `statements/` beside its modules; the text of a file is the
 statement PostgreSQL receives, its parameters `%(name)s`, its tables named as they are and its
 statuses as parameters (tests/test_sql_homes.py holds both to the models).

@@ -1,4 +1,4 @@
-"""Rate limits per API key (docs/security.md, "Rate limits"), shared by every web process through
+"""Rate limits per API key (docs/security/keys.md, "Rate limits"), shared by every web process through
 Redis at NOTIFLOW_CACHE_URL.
 
 Each key has one bucket per scope: the requests to `trigger` endpoints count against
@@ -154,23 +154,41 @@ class ApiKeyRateThrottle(BaseThrottle):
 
 
 def trigger_rate_charge(*, api_key: Any, runs: int) -> None:
-    """Count a fan-out's `runs` against the key's `trigger` rate, as many requests, when its
-    bucket lets one more pass (the request that starts the fan-out was counted already); the
-    key's next `trigger` requests wait until the bucket has caught up. Throttled (429, nothing
-    charged) when it does not let one pass: a key cannot start fan-outs faster than its rate
-    allows their runs (docs/security.md, "Fan-outs")."""
-    rate = rate_for(TRIGGER)
-    limit = parse_rate(rate)
-    if limit is not None and runs > 0:
-        _charge(api_key, TRIGGER, rate, limit, cost=runs)
+    """Count a fan-out's `runs` against the key's `trigger` rate (`trigger_rate_take`); the
+    request that starts the fan-out was counted already. Throttled (429, nothing charged) when
+    the bucket does not let one more request pass: a key cannot start fan-outs faster than its
+    rate allows their runs (docs/security/findings.md, "Fan-outs")."""
+    seconds = trigger_rate_take(key_hash=api_key.key_hash, runs=runs)
+    if seconds:
+        raise _throttled(TRIGGER, rate_for(TRIGGER), seconds)
+
+
+def trigger_rate_take(*, key_hash: str, runs: int) -> float | None:
+    """Charge `runs` to the `trigger` bucket of the key whose hash is `key_hash`, as many
+    requests, in debt: when the bucket lets one more request pass, it takes them all (0 is
+    returned) and the key's next `trigger` requests wait until it has caught up; otherwise
+    nothing is charged and the answer is the seconds until it lets one pass. The one charge of
+    an audience's runs: a fan-out's request (`trigger_rate_charge`) and each occurrence of a
+    topic schedule (schedules/admission.py). None, nothing charged, without a limit or runs; 0
+    while Redis does not answer (fail open)."""
+    limit = parse_rate(rate_for(TRIGGER))
+    if limit is None or runs <= 0:
+        return None
+    return bucket_wait(bucket=_bucket(TRIGGER, key_hash), limit=limit, cost=runs)
+
+
+def _bucket(scope: str, key_hash: str) -> str:
+    return f"notiflow:rate:{scope}:{key_hash[:32]}"
 
 
 def _charge(api_key: Any, scope: str, rate: str, limit: tuple[int, int], *, cost: int) -> None:
-    bucket = f"notiflow:rate:{scope}:{api_key.key_hash[:32]}"
-    seconds = bucket_wait(bucket=bucket, limit=limit, cost=cost)
-    if seconds <= 0:
-        return
-    raise exceptions.Throttled(
+    seconds = bucket_wait(bucket=_bucket(scope, api_key.key_hash), limit=limit, cost=cost)
+    if seconds > 0:
+        raise _throttled(scope, rate, seconds)
+
+
+def _throttled(scope: str, rate: str, seconds: float) -> exceptions.Throttled:
+    return exceptions.Throttled(
         wait=max(1, math.ceil(seconds)),
         # DRF adds "Expected available in N seconds."
         detail=f"rate limit of {rate.strip()} for this API key's {scope} requests exceeded.",

@@ -1,4 +1,4 @@
-"""Capability URLs kept out of exported spans (docs/security.md, "Spans carry no capability
+"""Capability URLs kept out of exported spans (docs/security/findings.md, "Spans carry no capability
 URLs"). Imported by common/tracing.py only once tracing is on.
 
 The instrumentations write whole URLs into spans: a request's (`http.url`, `http.target`) holds

@@ -1,4 +1,4 @@
-"""OpenTelemetry traces (docs/design.md, "Traces"), configured only by the standard OTEL_*
+"""OpenTelemetry traces (docs/design/observability.md, "Traces"), configured only by the standard OTEL_*
 variables and off unless they ask for an exporter.
 
 On (`tracing_start`, called once per process by notiflow/apps.py): a tracer provider whose

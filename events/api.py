@@ -1,4 +1,4 @@
-"""REST endpoints for webhook endpoints (docs/design.md, HTTP API, "Webhooks"): create, list,
+"""REST endpoints for webhook endpoints (docs/design/api.md, HTTP API, "Webhooks"): create, list,
 read, change, delete, rotate the secret, list the attempts, send a test ping. The rules are in
 events.services.endpoints; these views check JSON types and translate.
 

@@ -1,4 +1,4 @@
-"""Every event Notiflow announces, in one place (docs/design.md, rule 10).
+"""Every event Notiflow announces, in one place (docs/design/rules.md, rule 10).
 
 A name here is what an endpoint subscribes to (`"trigger.completed"`, or `"*"` for all); on the
 wire it is the CloudEvents `type`, prefixed: `notiflow.trigger.completed`. A new event (delivery

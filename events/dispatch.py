@@ -1,5 +1,5 @@
 """The one way to hand a delivery to the dispatcher: a nudge published after the transaction
-commits, carrying the delivery's id and nothing else (docs/design.md, rule 1). Losing one loses
+commits, carrying the delivery's id and nothing else (docs/design/rules.md, rule 1). Losing one loses
 nothing: the sweeper (events.services.dispatcher.deliveries_sweep) finds every due delivery in
 PostgreSQL. Published by task name, on NOTIFLOW_WEBHOOK_QUEUE."""
 

@@ -1,4 +1,4 @@
-"""The hooks events calls (common/hooks.py; docs/design.md, "Hooks"). Events know nothing of
+"""The hooks events calls (common/hooks.py; docs/design/hooks.md, "Hooks"). Events know nothing of
 triggers but their ids."""
 
 from __future__ import annotations

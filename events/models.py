@@ -1,4 +1,4 @@
-"""The transactional outbox and the webhook endpoints it is delivered to (docs/design.md, rule 10).
+"""The transactional outbox and the webhook endpoints it is delivered to (docs/design/rules.md, rule 10).
 
 An OutboxEvent is written in the transaction of the change it announces, with one
 WebhookDelivery per endpoint that subscribes to it (events/sql.py); the dispatcher

@@ -1,5 +1,5 @@
 """The outbox's SQL, in one place: the write that records events and fans them out to the
-endpoints that subscribe, in the transaction of the change they announce (docs/design.md,
+endpoints that subscribe, in the transaction of the change they announce (docs/design/rules.md,
 rule 10).
 
 The write is the database function `notiflow_outbox_write_v2(announced, open_gate)` (triggers
@@ -7,7 +7,7 @@ migration 0022): it inserts the events of the JSON array `announced` labelled `o
 order (so `id` orders one trigger's events), and only those some endpoint subscribes to (an
 event nobody would receive is not written); one pending delivery per (event, subscribing
 endpoint), disabled endpoints included (they keep their events); and returns the ids of those to
-enabled endpoints, to nudge. The engine's release calls it inside `notiflow_release_v4`;
+enabled endpoints, to nudge. The engine's release calls it inside `notiflow_release_v5`;
 OUTBOX_SQL calls it on its own.
 
 An endpoint subscribes to an event when its `events` holds the event's name or `*`, and its

@@ -1,4 +1,4 @@
-"""Webhook deliveries as leased work (common/leased_work.py; docs/design.md, "Leased work"): a
+"""Webhook deliveries as leased work (common/leased_work.py; docs/design/leased-work.md, "Leased work"): a
 delivery is `pending` throughout, waiting when it holds no lease and leased when it does, and is
 worked on only while its endpoint is enabled (a disabled endpoint keeps its deliveries). Its
 nudges all go to NOTIFLOW_WEBHOOK_QUEUE at the default priority (events.dispatch routes them), in

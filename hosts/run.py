@@ -315,7 +315,7 @@ class HostsRun(Harness):
         """Fire `after` more triggers at a time, each batch once the last is terminal, until the
         faulted host has claimed one of them (or BACK_TIMEOUT has passed since the first): a
         host that beats but takes no work is not back. A batch can come and go while the host
-        is still replacing pool processes (see docs/reliability.md), hence more than one.
+        is still replacing pool processes (see docs/reliability/hosts.md), hence more than one.
         Returns the seconds from the restore to its first claim after it (None: none), the
         batches, and how many triggers are not terminal at the end."""
         assert self.fault is not None and self.fault.restored_wall is not None

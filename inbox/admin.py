@@ -1,4 +1,4 @@
-"""A recipient's in-app messages in the admin, read-only (docs/operations.md): search by the
+"""A recipient's in-app messages in the admin, read-only (docs/operations/people-and-channels.md): search by the
 recipient's key, filter by state and category; and the inbox panel of the recipient's page,
 added through recipients.hooks.RECIPIENT_PAGE_PANELS (recipients cannot import inbox)."""
 

@@ -1,4 +1,4 @@
-"""The in-app inbox's REST endpoints (docs/design.md, "In-app inbox"; docs/guide/api.md's table).
+"""The in-app inbox's REST endpoints (docs/design/inbox.md, "In-app inbox"; docs/guide/api.md's table).
 
 The feed API (`/api/inbox/...`) is called from the recipient's browser with a recipient token
 (inbox/auth.py), never an API key; it reads and marks that recipient's messages only. The token
@@ -39,6 +39,7 @@ from inbox.auth import (
 )
 from inbox.stream import STREAM_ENVIRON_KEY, StreamSlot, stream_events
 from recipients.validation import key_problem
+from tenants.api import tenant_requested
 
 
 class RecipientTokenView(StrictQueryParameters, APIView):
@@ -89,6 +90,12 @@ FEED_PARAMETERS = [
         "archived", str, enum=list(services.ARCHIVED), description="default false: not archived"
     ),
     OpenApiParameter("category", str, description="only this category's messages"),
+    OpenApiParameter(
+        "tenant",
+        str,
+        description="only the messages of runs sent for this tenant (docs/tenants.md); an "
+        "unknown one is a 400 naming `tenant`",
+    ),
     OpenApiParameter("cursor", str, description="the `next_cursor` of the page before"),
     OpenApiParameter(
         "limit", int, description=f"1-{services.PAGE_MAX}, default {services.PAGE_SIZE}"
@@ -135,6 +142,7 @@ class InboxFeedApi(RecipientTokenView):
                 status=_choice(params, "status", services.STATUSES, "all"),
                 archived=_choice(params, "archived", services.ARCHIVED, "false"),
                 category=params.get("category", ""),
+                tenant=tenant_requested(request),
                 cursor=params.get("cursor", ""),
                 limit=_limit(params),
             )
@@ -238,7 +246,7 @@ class InboxTokenApi(StrictQueryParameters, APIView):
     @extend_schema(
         summary="Issue a recipient's inbox token",
         description="The token the recipient's browser sends to the feed API as "
-        "`Authorization: Recipient <id>:<token>` (docs/security.md): the HMAC-SHA256 of the id "
+        "`Authorization: Recipient <id>:<token>` (docs/security/recipients.md): the HMAC-SHA256 of the id "
         "and the recipient's token generation under NOTIFLOW_INBOX_SECRET (a backend may compute "
         "generation 0's itself, until the first rotate). The recipient need not exist yet.",
         request=NoFieldsSerializer,

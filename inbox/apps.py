@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class InboxConfig(AppConfig):
-    """The in-app inbox (docs/design.md, "In-app inbox"): the messages `inapp` nodes store for a
+    """The in-app inbox (docs/design/inbox.md, "In-app inbox"): the messages `inapp` nodes store for a
     run's recipient, their seen/read/archived states, and the feed the recipient's browser reads
     with a recipient token."""
 

@@ -1,5 +1,5 @@
 """How the feed API knows whose inbox it serves: `Authorization: Recipient <key>:<token>`
-(inbox/tokens.py), and the per-recipient rate limit (docs/security.md, "The recipient token").
+(inbox/tokens.py), and the per-recipient rate limit (docs/security/recipients.md, "The recipient token").
 
 The reader is the recipient and nothing more: no API key, no scope, no other recipient. The
 views of inbox/api.py take this authentication alone, so an API key is refused there and a

@@ -1,4 +1,4 @@
-"""CORS for the feed API (docs/security.md, "The recipient token"): a page on one of
+"""CORS for the feed API (docs/security/recipients.md, "The recipient token"): a page on one of
 NOTIFLOW_INBOX_ALLOWED_ORIGINS may call /api/inbox/ from the browser with its Authorization
 header; any other origin gets no CORS headers, so the browser keeps the answer from it. The
 preflight (OPTIONS) is answered here, before authentication, which it never carries. Nothing

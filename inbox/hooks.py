@@ -1,4 +1,4 @@
-"""The hooks the inbox calls (common/hooks.py; docs/design.md, "Hooks"), and what it registers
+"""The hooks the inbox calls (common/hooks.py; docs/design/hooks.md, "Hooks"), and what it registers
 in recipients'."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Telling open streams that a recipient's inbox changed (docs/design.md, "In-app inbox").
+"""Telling open streams that a recipient's inbox changed (docs/design/inbox.md, "In-app inbox").
 
 Redis pub/sub at NOTIFLOW_CACHE_URL, one channel for every recipient (`notiflow:inbox:<db>`) (the message is the
 recipient's key): each web process keeps one subscription and hands a change to that

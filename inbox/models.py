@@ -1,10 +1,12 @@
-"""The in-app inbox's one table (docs/design.md, "In-app inbox").
+"""The in-app inbox's one table (docs/design/inbox.md, "In-app inbox").
 
 A message belongs to a recipient by key (`recipient`, recipients.Recipient's key: a plain
 column, as on trigger_instance, so that a run's history does not hold the person) and to the
 step that stored it (`trigger_id`, `node_id`, unique together: a step stores at most one
 message, whatever crashes and retries happen). Its states are times, null until they happen;
-`archived_at` may be cleared again (unarchive), `read_at` too (mark unread).
+`archived_at` may be cleared again (unarchive), `read_at` too (mark unread); `first_read_at`, the
+first read's time, never is: the engagement funnel counts a message opened once, however often
+it is marked unread and read again (docs/funnel.md, "In-app messages").
 
 A recipient's inbox tokens carry a generation (inbox/tokens.py); TokenGeneration holds the
 current one of each recipient whose tokens were ever revoked (no row: generation 0).
@@ -37,6 +39,7 @@ class InboxMessage(models.Model):
     created_at = models.DateTimeField(db_default=Now(), editable=False)
     seen_at = models.DateTimeField(null=True, blank=True)
     read_at = models.DateTimeField(null=True, blank=True)
+    first_read_at = models.DateTimeField(null=True, blank=True, editable=False)
     archived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -1,4 +1,4 @@
-"""The inbox's rules (docs/design.md, "In-app inbox"): a recipient's feed, newest first with a
+"""The inbox's rules (docs/design/inbox.md, "In-app inbox"): a recipient's feed, newest first with a
 cursor; their counts; marking messages seen, read, unread, archived or unarchived, announcing
 message.seen, message.read and message.archived (events.catalog) in the mark's transaction; and
 erasing a person's messages. Every function takes the recipient's key: no function reads a
@@ -40,6 +40,7 @@ from inbox.sql import (
 )
 from inbox.tokens import generation_digest, recipient_token
 from recipients.models import Recipient
+from triggers.models import TriggerInstance
 from workflows.nodes.inapp import INAPP_CHANNEL
 
 STATUSES = ("all", "unread", "unseen")
@@ -114,10 +115,12 @@ def inbox_feed(
     status: str = "all",
     archived: str = "false",
     category: str = "",
+    tenant: str = "",
     cursor: str = "",
     limit: int = PAGE_SIZE,
 ) -> FeedPage:
-    """One page of the recipient's messages, newest first, after `cursor`."""
+    """One page of the recipient's messages, newest first, after `cursor`; with `tenant`, only
+    those of the person's runs for that tenant (the runs' `tenant`, docs/tenants.md)."""
     rows: QuerySet[InboxMessage] = InboxMessage.objects.filter(recipient=recipient)
     if status == "unread":
         rows = rows.filter(read_at__isnull=True)
@@ -127,6 +130,9 @@ def inbox_feed(
         rows = rows.filter(archived_at__isnull=archived == "false")
     if category:
         rows = rows.filter(category=category)
+    if tenant:
+        runs = TriggerInstance.objects.filter(recipient=recipient, tenant=tenant)
+        rows = rows.filter(trigger_id__in=runs.values("id"))
     if cursor:
         created_at, message_id = cursor_read(cursor)
         rows = rows.filter(

@@ -1,4 +1,4 @@
-"""The inbox's SQL (docs/design.md, "In-app inbox").
+"""The inbox's SQL (docs/design/inbox.md, "In-app inbox").
 
 An in-app message is stored by the step's release (`notiflow_release_v2`, triggers migration
 0015), from its `inbox` argument (inbox_message, below): only when the release applies (the
@@ -38,11 +38,13 @@ def inbox_message(
 # --- marks (inbox/services.py) ------------------------------------------------------------------
 
 # What each mark sets, and which messages it changes (the others already are so): a mark that
-# changes nothing writes nothing and announces nothing. Reading a message sees it too.
+# changes nothing writes nothing and announces nothing. Reading a message sees it too, and keeps
+# its first read (`first_read_at`, which an unread leaves: the funnel's `opened`).
 MARKS: dict[str, tuple[str, str]] = {
     "seen": ("seen_at = statement_timestamp()", "seen_at IS NULL"),
     "read": (
-        "read_at = statement_timestamp(), seen_at = COALESCE(seen_at, statement_timestamp())",
+        "read_at = statement_timestamp(), seen_at = COALESCE(seen_at, statement_timestamp()), "
+        "first_read_at = COALESCE(first_read_at, statement_timestamp())",
         "read_at IS NULL",
     ),
     "unread": ("read_at = NULL", "read_at IS NOT NULL"),

@@ -1,4 +1,4 @@
-"""`GET /api/inbox/stream/`: the recipient's inbox as Server-Sent Events (docs/design.md,
+"""`GET /api/inbox/stream/`: the recipient's inbox as Server-Sent Events (docs/design/inbox.md,
 "In-app inbox").
 
 Built as `?wait=` is (triggers/waiting.py): no thread and no database connection is held per
@@ -28,7 +28,7 @@ batch) and the response ends; an EventSource-style client reconnects from the la
 
 A web process holds at most NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT open streams of one recipient
 (the listener counts them): one more is answered 429 and the open ones are left alone, so a
-leaked token cannot close the person's own tabs by opening streams (docs/security.md, "The
+leaked token cannot close the person's own tabs by opening streams (docs/security/recipients.md, "The
 recipient token"). The count is the process's: the streams are what a process pays for.
 """
 

@@ -1,4 +1,4 @@
-"""Recipient tokens (docs/security.md, "The recipient token").
+"""Recipient tokens (docs/security/recipients.md, "The recipient token").
 
 A recipient's browser reads that recipient's inbox, and only theirs, with
 `Authorization: Recipient <key>:<token>`, where the token is an HMAC-SHA256 of the key under the

@@ -13,9 +13,17 @@ from notiflow.login_throttle import ThrottledAuthenticationForm
 # The operator's apps, in the order of a run's life, each with its models in the order of use.
 OPERATOR_APPS: dict[str, list[str]] = {
     "workflows": ["Workflow", "WorkflowVersion"],
-    "content": ["TranslationCatalog", "TranslationCatalogVersion"],
+    "content": [
+        "TranslationCatalog",
+        "TranslationCatalogVersion",
+        "Layout",
+        "Partial",
+        "ContentVersion",
+    ],
     "recipients": ["Recipient", "Category", "Topic", "TopicSubscription", "Fanout"],
-    "triggers": ["TriggerInstance", "TriggerEvent", "ApiKey"],
+    "tenants": ["Tenant", "TenantChange"],
+    "schedules": ["Schedule", "ScheduleOccurrence"],
+    "triggers": ["TriggerInstance", "TriggerEvent", "TriggerAction", "ApiKey"],
     "workers": ["StepExecutionLog", "SendLedger", "Digest"],
     "deliveries": ["DeliveryEvent", "Suppression", "UnmatchedReport"],
     "inbox": ["InboxMessage"],

@@ -68,6 +68,15 @@ def _metrics_start(sender: Any = None, **_kwargs: object) -> None:
     metrics_process_start(f"worker-{getattr(sender, 'hostname', '') or os.getpid()}")
 
 
+@worker_init.connect
+def _compiled_before_the_pool_forks(**_kwargs: object) -> None:
+    """What every pool process would compile on its first email step, compiled once in the main
+    process before it forks them (workflows.nodes.email.email_check_warm)."""
+    from workflows.nodes.email import email_check_warm
+
+    email_check_warm()
+
+
 @worker_process_init.connect
 def _pool_process_leaves_sigterm_to_the_main_process(**_kwargs: object) -> None:
     """SIGTERM means "finish the current step, then stop" (Celery's warm shutdown).

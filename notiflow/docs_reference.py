@@ -1,5 +1,5 @@
 """The reference pages of the documentation site (docs/reference/), rendered from the code that
-declares what they list, so that they cannot drift (docs/design.md, rule 18): the settings
+declares what they list, so that they cannot drift (docs/design/rules.md, rule 18): the settings
 (notiflow/settings_spec/), the node types (workflows.nodes), the channels
 (workflows.channels.channels_table), the metrics (common.metrics and notiflow.metrics' gauges),
 the `manage.py` commands (each command's argparse parser) and the webhook events

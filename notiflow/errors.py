@@ -1,4 +1,4 @@
-"""JSON 400, 404, 413 and 500 for API paths (docs/design.md: errors are JSON); HTML elsewhere
+"""JSON 400, 404, 413 and 500 for API paths (docs/design/api.md: errors are JSON); HTML elsewhere
 (admin)."""
 
 from django.conf import settings

@@ -5,7 +5,7 @@ and GUNICORN_CMD_ARGS override these; WEB_CONCURRENCY sets the number of worker 
 The worker is gunicorn's own `asgi` worker (an event loop per process) serving notiflow/asgi.py,
 whose adapter (common/asgi.py) runs the Django WSGI application in NOTIFLOW_WEB_THREADS [4]
 threads per process, as the `gthread` worker ran it before: a client waiting on
-`GET /api/triggers/<id>/?wait=` then holds no thread (docs/design.md, "Waiting for a trigger").
+`GET /api/triggers/<id>/?wait=` then holds no thread (docs/design/api.md, "Waiting for a trigger").
 gunicorn's `threads` setting is not used (the asgi worker warns when it is set above 1);
 `worker_connections` [1000] bounds the clients one process serves at once, waiting ones included.
 

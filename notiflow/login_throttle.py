@@ -1,4 +1,4 @@
-"""Failed admin logins, throttled per account and per address (docs/security.md, "Admin login").
+"""Failed admin logins, throttled per account and per address (docs/security/deployment.md, "Admin login").
 
 Before a password is checked, the login takes one from two buckets of the API's limiter
 (common/throttling.py, one Redis bucket each, shared by every web process): the account's (the

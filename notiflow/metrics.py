@@ -1,5 +1,5 @@
 """`GET /metrics`: the Prometheus exposition of every process, for a scraper bearing
-NOTIFLOW_METRICS_TOKEN (docs/design.md, "Metrics").
+NOTIFLOW_METRICS_TOKEN (docs/design/observability.md, "Metrics").
 
 Two sources, one answer:
 - what the processes recorded (common/metrics.py): every file under NOTIFLOW_METRICS_DIR, of
@@ -40,11 +40,15 @@ from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
 from waits.models import EventWait
 from workflows.models import Workflow
 
+# The statuses of a run not finished, each a value of notiflow_runs (0 when none).
+LIVE_STATUSES = [status for status in TriggerStatus if status not in TERMINAL_STATUSES]
+
 # The gauges of DatabaseGauges, by name: tests/ops/test_metrics.py checks that the dashboard and
 # the alerts name only these and common/metrics.py's.
 GAUGES = {
     "notiflow_runs": (
-        "Runs not finished, by workflow and status (enqueued, processing, waiting).",
+        # The statuses from TriggerStatus: a new one is listed (and in the generated reference).
+        f"Runs not finished, by workflow and status ({', '.join(LIVE_STATUSES)}).",
         ["workflow", "status"],
     ),
     "notiflow_runs_lease_expired": (
@@ -76,8 +80,6 @@ GAUGES = {
     "notiflow_fanouts_running": ("Fan-outs still creating their runs, by workflow.", ["workflow"]),
     "notiflow_metrics_database_seconds": ("How long reading these gauges took.", []),
 }
-# The statuses of a run not finished, each a value of notiflow_runs (0 when none).
-LIVE_STATUSES = [status for status in TriggerStatus if status not in TERMINAL_STATUSES]
 
 
 def _gauge(name: str) -> GaugeMetricFamily:

@@ -40,7 +40,7 @@ CONFLICTS = {
 WORKFLOW_REFUSED = {("/api/triggers/", "post")}
 # Intake refuses a trigger whose workflow's queue no live worker serves (registry/).
 UNSERVED = {("/api/triggers/", "post")}
-# An idempotency key reused with other parameters (docs/design.md, HTTP API).
+# An idempotency key reused with other parameters (docs/design/api.md, HTTP API).
 UNPROCESSABLE = {("/api/triggers/", "post")}
 # A workflow named in the body that does not exist is a 400 (a bulk item's own 400 in bulk).
 UNKNOWN_WORKFLOW = {("/api/triggers/", "post"), ("/api/triggers/cancel/", "post")}

@@ -1,7 +1,7 @@
 """Notiflow settings: everything comes from the environment (docs/reference/settings.md).
 
 Each variable is declared once, with its type, default and what it does, in
-notiflow/settings_spec/ (docs/design.md, rule 18), and read here through that declaration
+notiflow/settings_spec/ (docs/design/rules.md, rule 18), and read here through that declaration
 (`env.setting`); what this module adds is Django's and Celery's settings made of them, the
 refusals of values that contradict each other, and the comments that say why a value is what it
 is.
@@ -32,7 +32,7 @@ from notiflow import settings_spec
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-# --- Security (docs/security.md, "Production environment") -------------------------------------
+# --- Security (docs/security/deployment.md, "Production environment") -------------------------------------
 class SettingsRefused(ImproperlyConfigured):
     """A setting the processes must not start without; said in one line, without a traceback."""
 
@@ -162,6 +162,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django.contrib.postgres",
     "workflows",
+    "tenants",
     "content",
     "registry",
     "triggers",
@@ -171,6 +172,7 @@ INSTALLED_APPS = [
     "recipients",
     "inbox",
     "waits",
+    "schedules",
 ]
 
 MIDDLEWARE = [
@@ -320,7 +322,7 @@ if CELERY_BROKER_URL.startswith("redis://"):
 NOTIFLOW_DIRECT_PUBLISH = env.setting("NOTIFLOW_DIRECT_PUBLISH")
 NOTIFLOW_MAX_COUNTDOWN_SECONDS = env.setting("NOTIFLOW_MAX_COUNTDOWN_SECONDS")
 NOTIFLOW_SWEEP_INTERVAL_SECONDS = env.setting("NOTIFLOW_SWEEP_INTERVAL_SECONDS")
-# Every workflow has a queue (docs/design.md, rule 11): `celery -A notiflow worker` with no -Q
+# Every workflow has a queue (docs/design/rules.md, rule 11): `celery -A notiflow worker` with no -Q
 # serves this one, which is also the queue of workflows with an undotted key.
 CELERY_TASK_DEFAULT_QUEUE = "default"
 # Messages carry ids only, so JSON is enough and pickle (remote code execution) is never accepted.
@@ -339,7 +341,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # per core the cores sat idle while every process waited: 4 per CPU is the default here. CPUs
 # are those this process may run on (a cpuset); under a CPU quota, set the variable.
 #
-# The pool stays prefork (BENCHMARKS.md, "Pool comparison"; `make bench ARGS="--only pools"`,
+# The pool stays prefork (docs/performance/findings.md, "Pool comparison"; `make bench ARGS="--only pools"`,
 # 2 cores, 2,000 triggers, two runs): prefork x8 424 and 394 steps/s, x4 418 and 410, x16 400
 # and 388; threads x8 318 and 316; solo as 4 separate workers 464 and 475, as 8 workers 397 and
 # 397; 2 workers x 4 threads 459 and 481; 4 workers x 2 threads 435 and 434. Solo x 4 and 2 x 4
@@ -350,7 +352,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # gevent: Django's per-greenlet connections opened one PostgreSQL connection per task
 # (bench/pools.py). Run `celery worker --pool solo` processes yourself when every provider call
 # in your deployment has a timeout you trust, and take the faster figure.
-# Over a provider 20 ms away (issue 38; BENCHMARKS.md, "Issue 38: the link"; `make bench
+# Over a provider 20 ms away (issue 38; docs/performance/optimisations.md, "Issue 38: the link"; `make bench
 # ARGS="--repeat 3 --link-layouts standard,2x16threads"` on a quiet 2-core machine, medians of 3,
 # 2,000 single-email triggers; instant provider 307 sends/s at 5.9 ms of CPU a send): SMTP
 # STARTTLS prefork x8 78 sends/s, 2 workers x 16 threads 197; Postmark over HTTPS 179 and 215.
@@ -360,12 +362,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # prefork all the same: under threads a step past the hard time limit can only be stopped by
 # exiting its worker (notiflow/timelimits.py), which stops its 15 neighbours too (they resume
 # when their leases expire: late, not lost), and the chaos and multi-host suites run prefork.
-# A deployment whose SMTP relay is far away runs its email queues as `celery worker --pool threads
-# -c 16` workers (docs/operations.md, "Workers over a slow provider").
+# Send-heavy workflows run on the queue `sends`, served by the Procfile's `sends`: `celery worker
+# --pool threads -c 16`, one process per core (issue 51; docs/operations/processes.md, "Workers
+# over a slow provider"), where each provider call's deadline stops a stuck send first.
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 CELERY_WORKER_CONCURRENCY = env.setting("CELERY_WORKER_CONCURRENCY", derived=4 * _CPUS)
 # Redis redelivers unacked messages after this long; it must stay well above the countdown cap,
-# or every countdown task would be delivered twice (docs/design.md, rule 5).
+# or every countdown task would be delivered twice (docs/design/rules.md, rule 5).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.setting("CELERY_VISIBILITY_TIMEOUT"),
     # Redis has no message priority: kombu keeps one list per step and a worker pops the lists
@@ -442,14 +445,19 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 _SWEEPS = {
     # Leased work (common/leased_work.py), one kind each: due runs whose nudge is missing or
-    # lost and expired leases; webhook deliveries likewise; fan-outs' chunk tasks likewise; the
-    # timeouts of event waits past (or about to pass) their deadline.
+    # lost and expired leases; webhook deliveries likewise; fan-outs' and bulk actions' chunk
+    # tasks likewise; the timeouts of event waits past (or about to pass) their deadline.
     "notiflow-sweeper": "workers.sweep",
     "notiflow-webhook-sweeper": "events.sweep",
     "notiflow-fanout-sweeper": "workers.fanouts_sweep",
+    "notiflow-action-sweeper": "workers.trigger_actions_sweep",
     "notiflow-wait-sweeper": "workers.waits_sweep",
+    # Schedules whose next occurrence is due (one entry for them all: schedules/work.py).
+    "notiflow-schedule-sweeper": "workers.schedules_sweep",
     # Throttle passes and digests past their use.
     "notiflow-flow-state-pruner": "workers.flow_state_prune",
+    # The step logs' share of the funnel, rolled up behind its watermark (docs/funnel.md).
+    "notiflow-funnel-sweeper": "deliveries.funnel_sweep",
 }
 CELERY_BEAT_SCHEDULE = {
     entry: {
@@ -461,7 +469,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Notiflow engine ----------------------------------------------------------------------------
-# Timing and flow-control nodes (docs/design.md): the zone of a send window whose `timezone`
+# Timing and flow-control nodes (docs/design/workflows.md): the zone of a send window whose `timezone`
 # renders empty, and the most payloads a digest hands its templates (its count is every run).
 NOTIFLOW_DEFAULT_TIMEZONE = env.setting("NOTIFLOW_DEFAULT_TIMEZONE")
 try:
@@ -476,11 +484,20 @@ except (zoneinfo.ZoneInfoNotFoundError, ValueError):
 NOTIFLOW_DIGEST_MAX_EVENTS = env.setting("NOTIFLOW_DIGEST_MAX_EVENTS")
 # ... and the most bytes of payload JSON it hands them (the summary is copied into vars and events).
 NOTIFLOW_DIGEST_MAX_BYTES = env.setting("NOTIFLOW_DIGEST_MAX_BYTES")
-# Steps of one run a worker may take in one task when the next is due at once (docs/design.md,
+# A send inside the recipient's quiet hours waits for their end unless the run is urgent: its
+# workflow is required, or its priority is at least this (docs/quiet-hours.md).
+NOTIFLOW_QUIET_HOURS_BYPASS_PRIORITY = env.setting("NOTIFLOW_QUIET_HOURS_BYPASS_PRIORITY")
+_refuse_unless(
+    0 <= NOTIFLOW_QUIET_HOURS_BYPASS_PRIORITY <= 10,
+    "NOTIFLOW_QUIET_HOURS_BYPASS_PRIORITY",
+    NOTIFLOW_QUIET_HOURS_BYPASS_PRIORITY,
+    "from 0 to 10 (10: only required workflows pass through quiet hours)",
+)
+# Steps of one run a worker may take in one task when the next is due at once (docs/design/run.md,
 # "Several steps in one task"). 1, the default, is one node per task (the contract). 3 measured
 # 404.9 and 408.0 -> 591.0 and 547.7 steps/s on email -> sms -> email (2 cores, `python -m bench
 # --only engine,dblimit --triggers 2000`, alternated by this variable): CPU per step 4.55 and
-# 4.57 -> 3.25 and 3.51 ms, the worker's main process 0.82 -> 0.32 ms (BENCHMARKS.md, issue 21).
+# 4.57 -> 3.25 and 3.51 ms, the worker's main process 0.82 -> 0.32 ms (docs/performance/findings.md, issue 21).
 NOTIFLOW_STEPS_PER_TASK = env.setting("NOTIFLOW_STEPS_PER_TASK")
 NOTIFLOW_RETRY_BASE_SECONDS = env.setting("NOTIFLOW_RETRY_BASE_SECONDS")
 NOTIFLOW_RETRY_JITTER = env.setting("NOTIFLOW_RETRY_JITTER")
@@ -505,13 +522,21 @@ NOTIFLOW_BULK_MAX = env.setting("NOTIFLOW_BULK_MAX")
 NOTIFLOW_FANOUT_CHUNK_SIZE = env.setting("NOTIFLOW_FANOUT_CHUNK_SIZE")
 NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS = env.setting("NOTIFLOW_FANOUT_RESUME_AFTER_SECONDS")
 # The most runs one fan-out makes: a request for a bigger audience is a 400 saying how big, and a
-# fan-out whose topic grows past it meanwhile stops there (docs/security.md, "Fan-outs").
+# fan-out whose topic grows past it meanwhile stops there (docs/security/findings.md, "Fan-outs");
+# an occurrence of a topic schedule over it is refused (schedules/admission.py).
 NOTIFLOW_FANOUT_MAX_AUDIENCE = env.setting("NOTIFLOW_FANOUT_MAX_AUDIENCE")
+# The most runs one bulk action may match (a 400 beyond), and how many a worker task acts on in
+# one transaction (docs/bulk-actions.md).
+NOTIFLOW_ACTION_MAX = env.setting("NOTIFLOW_ACTION_MAX")
+NOTIFLOW_ACTION_CHUNK_SIZE = env.setting("NOTIFLOW_ACTION_CHUNK_SIZE")
+# Schedules (docs/guide/schedules.md): a list's length, and the finest rule.
+NOTIFLOW_SCHEDULE_MAX_RECIPIENTS = env.setting("NOTIFLOW_SCHEDULE_MAX_RECIPIENTS")
+NOTIFLOW_SCHEDULE_MIN_INTERVAL_SECONDS = env.setting("NOTIFLOW_SCHEDULE_MIN_INTERVAL_SECONDS")
 # How long a process trusts an API key it found active: a revocation takes effect within this
 # (at once in the process that revoked it); 0 checks the database on every request.
 NOTIFLOW_API_KEY_CACHE_SECONDS = env.setting("NOTIFLOW_API_KEY_CACHE_SECONDS")
 # What a workflow may be (checked at validation, before any template is parsed) and what one
-# render may cost (docs/security.md). Exceeding a render budget fails the step permanently.
+# render may cost (docs/security/content.md). Exceeding a render budget fails the step permanently.
 NOTIFLOW_WORKFLOW_MAX_BYTES = env.setting("NOTIFLOW_WORKFLOW_MAX_BYTES")
 NOTIFLOW_WORKFLOW_MAX_NODES = env.setting("NOTIFLOW_WORKFLOW_MAX_NODES")
 NOTIFLOW_WORKFLOW_MAX_EDGES = env.setting("NOTIFLOW_WORKFLOW_MAX_EDGES")
@@ -531,6 +556,11 @@ except (ValueError, TypeError, _babel_unknown):
         f"refusing to start: NOTIFLOW_DEFAULT_LOCALE={NOTIFLOW_DEFAULT_LOCALE!r} must be a BCP 47 "
         "tag Babel knows, such as en, fr or pt-BR."
     )
+# The last layout of every email's chain (docs/layouts.md): the node's, the tenant's, the
+# workflow's default, then this; empty: an email without one is sent as its node writes it. A
+# key that names no layout fails the emails that reach it (checked when they render, since
+# layouts are data: a start-up check would need the database).
+NOTIFLOW_DEFAULT_LAYOUT = env.setting("NOTIFLOW_DEFAULT_LAYOUT")
 # One filter's result, and what all of a node's filter calls make (bytes, estimated).
 NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES")
 NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES = env.setting("NOTIFLOW_TEMPLATE_MAX_RENDER_BYTES")
@@ -586,7 +616,7 @@ CACHES = {
 }
 # Requests per API key: N/s, N/m, N/h or N/d; empty or `off`: no limit. One bucket per key and
 # scope of the endpoint (common/scopes.py): intake and reads of triggers count against
-# TRIGGER, the management endpoints against ADMIN (docs/security.md says why 20/s).
+# TRIGGER, the management endpoints against ADMIN (docs/security/keys.md says why 20/s).
 NOTIFLOW_RATE_LIMIT_TRIGGER = env.setting("NOTIFLOW_RATE_LIMIT_TRIGGER")
 NOTIFLOW_RATE_LIMIT_ADMIN = env.setting("NOTIFLOW_RATE_LIMIT_ADMIN")
 # Requests per recipient to the in-app inbox's feed API (inbox/auth.py), same syntax.
@@ -603,7 +633,7 @@ for _name in (
 ):
     if not re.fullmatch(r"\s*(off|none|\d+\s*/\s*[smhd][a-z]*)?\s*", globals()[_name], re.I):
         _refuse_unless(False, _name, repr(globals()[_name]), "N/s, N/m, N/h, N/d or off")
-# The in-app inbox (docs/security.md, "The recipient token"): the secret a recipient token is
+# The in-app inbox (docs/security/recipients.md, "The recipient token"): the secret a recipient token is
 # the HMAC under (empty: one derived from DJANGO_SECRET_KEY for the inbox alone), and the
 # origins (scheme://host[:port]) whose pages may call /api/inbox/ from the browser (CORS).
 NOTIFLOW_INBOX_SECRET = env.setting("NOTIFLOW_INBOX_SECRET")
@@ -612,7 +642,7 @@ NOTIFLOW_INBOX_ALLOWED_ORIGINS = env.setting("NOTIFLOW_INBOX_ALLOWED_ORIGINS")
 NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT = env.setting("NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT")
 if NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT < 1:
     raise ValueError("NOTIFLOW_INBOX_STREAMS_PER_RECIPIENT must be at least 1")
-# Prometheus metrics (docs/design.md, "Metrics"; notiflow/metrics.py). GET /metrics answers only
+# Prometheus metrics (docs/design/observability.md, "Metrics"; notiflow/metrics.py). GET /metrics answers only
 # a request bearing this token (`Authorization: Bearer <token>`); empty: the endpoint is off (404).
 NOTIFLOW_METRICS_TOKEN = env.setting("NOTIFLOW_METRICS_TOKEN")
 # Where every process records its counters and histograms (common/metrics.py: prometheus_client's
@@ -688,7 +718,7 @@ TWILIO_FROM = env.setting("TWILIO_FROM")
 NOTIFLOW_TWILIO_BASE_URL = env.setting("NOTIFLOW_TWILIO_BASE_URL")
 
 # Email providers' connections kept open per worker thread (workers/providers/connections.py;
-# docs/design.md, "Kept connections"): an SMTP connection is asked NOOP before a reuse after this
+# docs/design/channels.md, "Kept connections"): an SMTP connection is asked NOOP before a reuse after this
 # many idle seconds, and any kept connection is closed after the idle timeout (and at shutdown).
 NOTIFLOW_EMAIL_KEEP_CONNECTIONS = env.setting("NOTIFLOW_EMAIL_KEEP_CONNECTIONS")
 NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS = env.setting("NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS")
@@ -710,7 +740,7 @@ _refuse_unless(
 # is on (development and tests, whose stand-ins listen on loopback).
 NOTIFLOW_CHAT_ALLOW_PRIVATE = env.setting("NOTIFLOW_CHAT_ALLOW_PRIVATE")
 
-# --- Providers (workers/providers/__init__.py; docs/design.md, "Providers") ---------------------
+# --- Providers (workers/providers/__init__.py; docs/design/channels.md, "Providers") ---------------------
 # Named providers per channel, in failover order: a transient failure is retried on the next.
 # Unset, each channel has the one provider above (EMAIL_BACKEND / EMAIL_URL, NOTIFLOW_SMS_BACKEND).
 NOTIFLOW_EMAIL_PROVIDERS = env.setting("NOTIFLOW_EMAIL_PROVIDERS")
@@ -730,7 +760,7 @@ for _name in {n.strip().lower() for n in NOTIFLOW_EMAIL_PROVIDERS + NOTIFLOW_SMS
 # A rate per provider shared by every worker (`ses=14/s,twilio=100/m`): a send that finds no
 # token waits for it, without counting as an attempt (workers/services/provider_rates.py).
 NOTIFLOW_PROVIDER_RATE_LIMITS = env.setting("NOTIFLOW_PROVIDER_RATE_LIMITS")
-# Push (docs/design.md, "Push channels"): web push signs with a VAPID key pair (`manage.py
+# Push (docs/design/channels.md, "Push channels"): web push signs with a VAPID key pair (`manage.py
 # vapid_keys` makes one; the private key as base64url, or a PEM file's path) and a subject (a
 # mailto: or https: URL the push services may contact); unset, the worker has no webpush channel.
 NOTIFLOW_VAPID_PRIVATE_KEY = env.setting("NOTIFLOW_VAPID_PRIVATE_KEY")
@@ -786,6 +816,23 @@ for _key in [k for k in os.environ if k.startswith("ANYMAIL_")]:
         except ValueError as _exc:
             _refuse(f"{_key} looks like JSON but is not: {_exc}")
     ANYMAIL[_key.removeprefix("ANYMAIL_")] = _value
+# An ESP's HTTPS request gives up as an SMTP send does, after EMAIL_TIMEOUT without a byte
+# (ANYMAIL_REQUESTS_TIMEOUT overrides it): anymail's own default, 30 s, is no shorter than the
+# soft time limit, and under a threads worker a step blocked past the hard limit is stopped only
+# by exiting the worker with its neighbours (notiflow/timelimits.py).
+_requests_timeout = str(ANYMAIL.get("REQUESTS_TIMEOUT", EMAIL_TIMEOUT))
+try:
+    ANYMAIL["REQUESTS_TIMEOUT"] = float(_requests_timeout)
+except ValueError:
+    _refuse(
+        f"refusing to start: ANYMAIL_REQUESTS_TIMEOUT={_requests_timeout!r} is not float (seconds)."
+    )
+_refuse_unless(
+    2 * float(_requests_timeout) < CELERY_TASK_SOFT_TIME_LIMIT,
+    "ANYMAIL_REQUESTS_TIMEOUT",
+    _requests_timeout,
+    f"under half of CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)
 
 _CELERY_TASK_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
 LOGGING = {
@@ -803,7 +850,7 @@ LOGGING = {
     },
 }
 
-# --- Events and webhooks (docs/design.md, "Events and webhooks") ----------------------------------
+# --- Events and webhooks (docs/design/events.md, "Events and webhooks") ----------------------------------
 # The CloudEvents `source` of every event.
 NOTIFLOW_EVENT_SOURCE = env.setting("NOTIFLOW_EVENT_SOURCE")
 # The Celery queue of the webhook dispatcher's deliveries, served by a worker group of its own
@@ -838,3 +885,43 @@ _refuse_unless(
     NOTIFLOW_WEBHOOK_TIMEOUT_SECONDS,
     f"under half of CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
 )
+
+# --- The fetch node (docs/guide/fetch.md) --------------------------------------------------------
+# Its requests follow the webhooks' address rule (events/addresses.py) unless this lifts it.
+NOTIFLOW_FETCH_ALLOW_PRIVATE = env.setting("NOTIFLOW_FETCH_ALLOW_PRIVATE")
+NOTIFLOW_FETCH_MAX_BYTES = env.setting("NOTIFLOW_FETCH_MAX_BYTES")
+# The whole deadline of one fetch, as a webhook attempt's: under half the task's soft limit.
+NOTIFLOW_FETCH_TIMEOUT_SECONDS = env.setting(
+    "NOTIFLOW_FETCH_TIMEOUT_SECONDS", derived=min(10.0, CELERY_TASK_SOFT_TIME_LIMIT / 3)
+)
+NOTIFLOW_FETCH_MAX_RATE_LIMIT_WAIT = env.setting("NOTIFLOW_FETCH_MAX_RATE_LIMIT_WAIT")
+_refuse_unless(
+    NOTIFLOW_FETCH_MAX_BYTES >= 1,
+    "NOTIFLOW_FETCH_MAX_BYTES",
+    NOTIFLOW_FETCH_MAX_BYTES,
+    "at least 1",
+)
+_refuse_unless(
+    0 < 2 * NOTIFLOW_FETCH_TIMEOUT_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT,
+    "NOTIFLOW_FETCH_TIMEOUT_SECONDS",
+    NOTIFLOW_FETCH_TIMEOUT_SECONDS,
+    f"above 0 and under half of CELERY_TASK_SOFT_TIME_LIMIT ({CELERY_TASK_SOFT_TIME_LIMIT})",
+)
+# The secrets `credential` names: from the environment, never the database (docs/guide/fetch.md,
+# "Credentials", says why), parsed once here so that a wrong value stops every process at start.
+NOTIFLOW_FETCH_CREDENTIALS = env.setting("NOTIFLOW_FETCH_CREDENTIALS")
+try:
+    _fetch_credentials = json.loads(NOTIFLOW_FETCH_CREDENTIALS or "{}")
+except ValueError:
+    _fetch_credentials = None
+_refuse_unless(
+    isinstance(_fetch_credentials, dict)
+    and all(
+        isinstance(v, str) or (isinstance(v, dict) and set(v) == {"header", "value"})
+        for v in _fetch_credentials.values()
+    ),
+    "NOTIFLOW_FETCH_CREDENTIALS",
+    "(not shown)",
+    'a JSON object of {"name": {"header": "...", "value": "..."}} or {"name": "value"}',
+)
+NOTIFLOW_FETCH_SIGNING_SECRET = env.setting("NOTIFLOW_FETCH_SIGNING_SECRET")

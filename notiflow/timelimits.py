@@ -1,7 +1,7 @@
 """The task time limits of the project's own, for the pools where Celery enforces none.
 
 Celery enforces CELERY_TASK_SOFT_TIME_LIMIT and CELERY_TASK_TIME_LIMIT under prefork only; those
-limits are what keep a live step inside its lease (docs/design.md, "The claim and the release").
+limits are what keep a live step inside its lease (docs/design/run.md, "The claim and the release").
 Under the threads or solo pool a watchdog thread does it instead (notiflow/celery.py starts it
 when the worker's pool is not prefork):
 

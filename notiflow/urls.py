@@ -3,8 +3,10 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from content.api import urlpatterns as translation_urls
+from content.pieces_api import urlpatterns as layout_urls
 from deliveries.api import SuppressionDetailApi, SuppressionListApi, TriggerDeliveriesApi
 from deliveries.explain_api import RecipientExplainApi, RecipientTimelineApi
+from deliveries.funnel_api import WorkflowFunnelApi
 from events.api import (
     WebhookAttemptListApi,
     WebhookDetailApi,
@@ -27,6 +29,9 @@ from recipients import categories_api, channels_api, preferences_api
 from recipients.api import RecipientBulkApi, RecipientDetailApi, RecipientListApi
 from recipients.topics_api import urlpatterns as topic_urls
 from registry.api import WorkerListApi
+from schedules.api import urlpatterns as schedule_urls
+from tenants.api import urlpatterns as tenant_urls
+from triggers.actions_api import TriggerActionApi, TriggerActionDetailApi
 from triggers.api import TriggerCancelApi, TriggerDetailApi, TriggerListApi
 from triggers.bulk_api import TriggerBulkApi, TriggerCancelByKeyApi
 from triggers.explain_api import TriggerExplainApi
@@ -45,6 +50,9 @@ api = [
     path("workflows/<workflow_key:key>/", WorkflowDetailApi.as_view(), name="workflow-detail"),
     path("workflows/<workflow_key:key>/stats/", WorkflowStatsApi.as_view(), name="workflow-stats"),
     path(
+        "workflows/<workflow_key:key>/funnel/", WorkflowFunnelApi.as_view(), name="workflow-funnel"
+    ),
+    path(
         "workflows/<workflow_key:key>/versions/",
         WorkflowVersionListApi.as_view(),
         name="workflow-version-list",
@@ -59,6 +67,12 @@ api = [
     path("triggers/", TriggerListApi.as_view(), name="trigger-list"),
     path("triggers/bulk/", TriggerBulkApi.as_view(), name="trigger-bulk"),
     path("triggers/cancel/", TriggerCancelByKeyApi.as_view(), name="trigger-cancel-by-key"),
+    path("triggers/actions/", TriggerActionApi.as_view(), name="trigger-actions"),
+    path(
+        "trigger-actions/<uuid:action_id>/",
+        TriggerActionDetailApi.as_view(),
+        name="trigger-action-detail",
+    ),
     path("triggers/<uuid:trigger_id>/", TriggerDetailApi.as_view(), name="trigger-detail"),
     path("triggers/<uuid:trigger_id>/logs/", TriggerLogsApi.as_view(), name="trigger-logs"),
     path("triggers/<uuid:trigger_id>/cancel/", TriggerCancelApi.as_view(), name="trigger-cancel"),
@@ -73,6 +87,7 @@ api = [
     path("fanouts/<uuid:fanout_id>/", FanoutDetailApi.as_view(), name="fanout-detail"),
     path("fanouts/<uuid:fanout_id>/cancel/", FanoutCancelApi.as_view(), name="fanout-cancel"),
     *topic_urls,
+    *schedule_urls,
     path("logs/", StepLogListApi.as_view(), name="log-list"),
     path("workers/", WorkerListApi.as_view(), name="worker-list"),
     path("webhooks/", WebhookListApi.as_view(), name="webhook-list"),
@@ -98,8 +113,10 @@ api = [
     *channels_api.urlpatterns,
     *categories_api.urlpatterns,
     *translation_urls,
+    *layout_urls,
+    *tenant_urls,
     path("recipients/", RecipientListApi.as_view(), name="recipient-list"),
-    # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design.md).
+    # Before the detail: `bulk` is the one key the detail URL cannot reach (docs/design/api.md).
     path("recipients/bulk/", RecipientBulkApi.as_view(), name="recipient-bulk"),
     path("recipients/<str:recipient_id>/", RecipientDetailApi.as_view(), name="recipient-detail"),
     path(

@@ -1,4 +1,4 @@
-"""Recipients in the admin (docs/design.md, "Recipients"): a person's page shows, in one place,
+"""Recipients in the admin (docs/design/recipients.md, "Recipients"): a person's page shows, in one place,
 their profile (edited with the API's field rules), preferences, topic subscriptions, and what
 other apps know of them: runs (triggers), delivery events and suppressions (deliveries). Those
 apps stand above `recipients` and register a panel each in recipients.hooks.RECIPIENT_PAGE_PANELS, as triggers
@@ -28,6 +28,7 @@ from recipients.validation import (
     phone_problem,
     timezone_problem,
 )
+from workflows.quiet_hours import quiet_hours_problems
 
 # How many rows a panel shows; its "all" link lists the rest.
 PANEL_ROWS = 20
@@ -65,7 +66,15 @@ class RecipientForm(forms.ModelForm):
         model = Recipient
         fields = ["key", *PROFILE_FIELDS]
         labels = {"key": "Id"}
-        field_classes = {"channels": StorableJSONField, "properties": StorableJSONField}
+        field_classes = {
+            "channels": StorableJSONField,
+            "properties": StorableJSONField,
+            "quiet_hours": StorableJSONField,
+        }
+        help_texts = {
+            "quiet_hours": '{"start": "22:00", "end": "08:00", "days": ["mon", ...]} in their '
+            "time zone (days optional); {} for none"
+        }
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -76,6 +85,10 @@ class RecipientForm(forms.ModelForm):
         for name in ("channels", "properties"):
             if name in cleaned and not isinstance(cleaned[name], dict):
                 self.add_error(name, "must be a JSON object")
+        if cleaned.get("quiet_hours") is None and "quiet_hours" in cleaned:
+            cleaned["quiet_hours"] = {}  # an emptied box: none
+        for field, problem in quiet_hours_problems(cleaned.get("quiet_hours")):
+            self.add_error("quiet_hours", f"{field}: {problem}" if field else problem)
         return cleaned
 
 
@@ -86,7 +99,7 @@ class RecipientAdmin(admin.ModelAdmin):
     search_fields = ["=key", "key", "email", "name", "phone"]
     readonly_fields = ["preferences_json", "subscriptions", "created_at", "updated_at"]
     fieldsets = [
-        (None, {"fields": ["key", "name", "email", "phone", "locale", "timezone"]}),
+        (None, {"fields": ["key", "name", "email", "phone", "locale", "timezone", "quiet_hours"]}),
         ("Data", {"fields": ["properties", "channels"]}),
         ("Preferences and topics", {"fields": ["preferences_json", "subscriptions"]}),
         ("History", {"fields": ["created_at", "updated_at"]}),

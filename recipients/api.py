@@ -1,4 +1,4 @@
-"""REST endpoints for recipients (docs/design.md, "Recipients"): a profile under the client's
+"""REST endpoints for recipients (docs/design/recipients.md, "Recipients"): a profile under the client's
 own user id (PUT replaces, PATCH merges, GET reads, DELETE erases), the list with `?search=`,
 and the bulk upsert. The serializers here also check the `recipient` object a trigger may carry
 (identify on trigger, triggers/api.py)."""
@@ -42,6 +42,8 @@ from recipients.validation import (
     phone_problem,
     timezone_problem,
 )
+from workflows.quiet_hours import quiet_hours_problems
+from workflows.timing import WEEKDAYS
 
 
 @extend_schema_field({"type": "object", "additionalProperties": {}})
@@ -52,6 +54,35 @@ class JsonObjectField(serializers.JSONField):
         if not isinstance(data, dict):
             raise ValidationError("must be a JSON object")
         return super().to_internal_value(data)
+
+
+QUIET_HOURS_SCHEMA = {
+    "type": "object",
+    "nullable": True,
+    "properties": {
+        "start": {"type": "string", "example": "22:00"},
+        "end": {"type": "string", "example": "08:00"},
+        "days": {"type": "array", "items": {"type": "string", "enum": list(WEEKDAYS)}},
+    },
+    "required": ["start", "end"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field(QUIET_HOURS_SCHEMA)
+class QuietHoursField(serializers.JSONField):
+    """A person's quiet hours (workflows/quiet_hours.py): an object, or null for none (stored
+    as {}, shown as null)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        problems = quiet_hours_problems(data)
+        if problems:
+            whole = [message for name, message in problems if not name]
+            raise ValidationError(whole or {name: [message] for name, message in problems})
+        return super().to_internal_value(data) or None
+
+    def to_representation(self, value: Any) -> Any:
+        return value or None
 
 
 def _checked(problem: str) -> None:
@@ -76,6 +107,13 @@ class RecipientFieldsSerializer(StrictSerializer):
     )
     timezone = StrictCharField(
         required=False, allow_blank=True, max_length=64, help_text="an IANA zone (Europe/Paris)"
+    )
+    quiet_hours = QuietHoursField(
+        required=False,
+        allow_null=True,
+        help_text="when, in their time zone, they want nothing that is not urgent: "
+        '{"start": "22:00", "end": "08:00", "days"?: ["mon", ...]}; null: none '
+        "(docs/quiet-hours.md)",
     )
     channels = JsonObjectField(
         required=False,
@@ -128,6 +166,7 @@ def profile_of(fields: dict[str, Any], key: str | None = None) -> Profile:
 
 class RecipientOutputSerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="key")
+    quiet_hours = QuietHoursField(allow_null=True)
 
     class Meta:
         model = Recipient
@@ -151,6 +190,7 @@ _EXAMPLE = {
     "name": "Ada",
     "locale": "en-GB",
     "timezone": "Europe/London",
+    "quiet_hours": {"start": "22:00", "end": "08:00"},
     "channels": {},
     "properties": {"plan": "pro"},
 }
@@ -164,7 +204,7 @@ ERASED_EXAMPLE = {
         "inbox_messages": 5,
     },
     "kept": "runs with their step logs and delivery events, until retention purges them; "
-    "suppressions of the addresses, until an operator removes them (docs/security.md, "
+    "suppressions of the addresses, until an operator removes them (docs/security/findings.md, "
     '"Erasing a recipient")',
 }
 
@@ -207,10 +247,10 @@ class RecipientErasedSerializer(serializers.Serializer):
 
 class RecipientDetailApi(StrictQueryParameters, APIView):
     # A trigger key may write and read a profile by its key, as identify-on-trigger does
-    # anyway; erasing, like listing everyone, is admin (docs/design.md, "Recipients").
+    # anyway; erasing, like listing everyone, is admin (docs/design/recipients.md, "Recipients").
     api_scopes = {"GET": TRIGGER, "PUT": TRIGGER, "PATCH": TRIGGER, "DELETE": ADMIN}
     # A person belongs to no workflow: a key limited to some may not read or rewrite the
-    # addresses every other workflow sends to (docs/security.md, "Keys limited to workflows").
+    # addresses every other workflow sends to (docs/security/keys.md, "Keys limited to workflows").
     workflow_limits = Refused("read or change recipients")
 
     @extend_schema(summary="Get a recipient", responses=RecipientOutputSerializer)

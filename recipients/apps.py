@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class RecipientsConfig(AppConfig):
     """The people notifications are for: profiles under the client's own user ids, their
     preferences, the topics they subscribe to, and fan-outs to a topic's subscribers
-    (docs/design.md, "Recipients")."""
+    (docs/design/recipients.md, "Recipients")."""
 
     name = "recipients"
     verbose_name = "Recipients, preferences and topics"

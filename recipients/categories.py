@@ -1,4 +1,4 @@
-"""Preference categories made over the API (docs/design.md, "Preferences"), as the admin's form
+"""Preference categories made over the API (docs/design/recipients.md, "Preferences"), as the admin's form
 makes them (recipients/category_admin.py): a slug, a name, a description, and `defaults`
 ({channel: bool}, each a registered channel: workflows.channels).
 

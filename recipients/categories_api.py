@@ -1,42 +1,31 @@
-"""Preference categories over the API (docs/design.md, "Preferences"): `GET /api/categories/`,
+"""Preference categories over the API (docs/design/recipients.md, "Preferences"): `GET /api/categories/`,
 `GET/PUT/DELETE /api/categories/<slug>/`, admin scope, as the admin's Categories page. Views
 parse and translate; the rules are in recipients/categories.py."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_slug
-from django.db import transaction
 from django.urls import URLPattern, path
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from common.api_errors import not_found
-from common.http import (
-    DRY_RUN_PARAMETER,
-    NoFieldsSerializer,
-    StrictBooleanField,
-    StrictCharField,
-    StrictQueryParameters,
-    StrictSerializer,
-    dry_run_requested,
-    request_fields,
-)
-from common.scopes import ADMIN, Refused
+from common.http import StrictBooleanField, StrictCharField, StrictSerializer
+from common.resource_api import ResourceListApi, VersionedResourceApi, versioned_resource_schema
+from common.scopes import Refused
 from recipients.categories import CategoryInUse, category_delete, category_put
 from recipients.models import Category
 from recipients.preferences import channel_switch_problems
 
 SLUG_MAX_LENGTH = Category._meta.get_field("slug").max_length or 100
 # Categories are the operator's (admin scope), and every workflow's: a key limited to some may
-# not touch them (docs/security.md, "Keys limited to workflows").
+# not touch them (docs/security/keys.md, "Keys limited to workflows").
 CATEGORY_LIMIT = Refused("read or change preference categories")
 
 
@@ -87,56 +76,51 @@ def _slug_checked(slug: str) -> str:
     raise ValidationError({"detail": f"slug: {message}", "errors": {"slug": [message]}})
 
 
-class CategoryListApi(StrictQueryParameters, ListAPIView):
-    api_scopes = {"GET": ADMIN}
+@extend_schema_view(get=extend_schema(summary="List preference categories"))
+class CategoryListApi(ResourceListApi):
     workflow_limits = CATEGORY_LIMIT
     serializer_class = CategoryOutputSerializer
     queryset = Category.objects.order_by("slug")
 
-    @extend_schema(summary="List preference categories")
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
-
-class CategoryDetailApi(StrictQueryParameters, APIView):
-    api_scopes = {"GET": ADMIN, "PUT": ADMIN, "DELETE": ADMIN}
-    workflow_limits = CATEGORY_LIMIT
-    query_parameters = {"PUT": [DRY_RUN_PARAMETER]}
-
-    @extend_schema(summary="Get a preference category", responses=CategoryOutputSerializer)
-    def get(self, request: Request, category_slug: str) -> Response:
-        category = Category.objects.filter(slug=category_slug).first()
-        if category is None:
-            raise not_found("category", category_slug)
-        return Response(CategoryOutputSerializer(category).data)
-
-    @extend_schema(
-        summary="Create or replace a preference category",
-        request=CategoryInputSerializer,
-        responses={201: CategoryOutputSerializer, 200: CategoryOutputSerializer},
-        examples=[
-            OpenApiExample(
-                "comments, not by SMS unless asked",
-                value={"name": "Comments", "description": "", "defaults": {"sms": False}},
-                request_only=True,
-            )
-        ],
-        description="201 created, 200 replaced: every field is set, those left out to their "
+@versioned_resource_schema(
+    noun="a preference category",
+    output=CategoryOutputSerializer,
+    input=CategoryInputSerializer,
+    example=OpenApiExample(
+        "comments, not by SMS unless asked",
+        value={"name": "Comments", "description": "", "defaults": {"sms": False}},
+        request_only=True,
+    ),
+    put_description=(
+        "201 created, 200 replaced: every field is set, those left out to their "
         "default (empty; `defaults` {}: every channel on). A slug is letters, digits, hyphens "
         "and underscores, at most 100 (else 400 naming `slug`); a default for a channel nobody "
         "registered, or not true/false, is a 400 naming `defaults.<channel>`. "
-        "`?dry_run=true`: the same answer, nothing saved.",
-    )
-    def put(self, request: Request, category_slug: str) -> Response:
-        fields = request_fields(request, CategoryInputSerializer)
-        slug = _slug_checked(category_slug)
-        dry_run = dry_run_requested(request)
-        with transaction.atomic():
-            category, created = category_put(slug=slug, **fields)
-            if dry_run:
-                transaction.set_rollback(True)
-        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(CategoryOutputSerializer(category).data, status=code)
+        "`?dry_run=true`: the same answer, nothing saved."
+    ),
+)
+class CategoryDetailApi(VersionedResourceApi):
+    workflow_limits = CATEGORY_LIMIT
+    resource_name = "category"
+    lookup_url_kwarg = "category_slug"
+    input_serializer = CategoryInputSerializer
+    output_serializer = CategoryOutputSerializer
+
+    def resource_lookup(self, key: str) -> dict[str, Any]:
+        return {"slug": key}
+
+    def resource_find(self, lookup: Mapping[str, Any]) -> Category | None:
+        return Category.objects.filter(**lookup).first()
+
+    def resource_put(
+        self, lookup: Mapping[str, Any], fields: Mapping[str, Any], actor: str
+    ) -> tuple[Category, bool]:
+        # Only a new slug must be one: an existing category is read and deleted by its own.
+        return category_put(slug=_slug_checked(lookup["slug"]), **fields)
+
+    def resource_delete(self, lookup: Mapping[str, Any], actor: str) -> bool:
+        return category_delete(**lookup) is not None
 
     @extend_schema(
         summary="Delete a preference category",
@@ -146,20 +130,15 @@ class CategoryDetailApi(StrictQueryParameters, APIView):
         "workflows when some name it (their current version's `preference_category`, or a "
         "marketing workflow's implicit `marketing`): change them first. 404 unknown.",
     )
-    def delete(self, request: Request, category_slug: str) -> Response:
-        request_fields(request, NoFieldsSerializer)
+    def delete(self, request: Request, **kwargs: Any) -> Response:
         try:
-            deleted = category_delete(slug=category_slug)
+            return super().delete(request, **kwargs)
         except CategoryInUse as exc:
-            detail = (
-                f"workflows {exc.workflows} are in category {category_slug!r}: change them first"
-            )
+            slug = kwargs[self.lookup_url_kwarg]
+            detail = f"workflows {exc.workflows} are in category {slug!r}: change them first"
             return Response(
                 {"detail": detail, "workflows": exc.workflows}, status=status.HTTP_409_CONFLICT
             )
-        if deleted is None:
-            raise not_found("category", category_slug)
-        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 urlpatterns: list[URLPattern] = [

@@ -1,4 +1,4 @@
-"""The admin's categories (docs/design.md, "Preferences"): the operator names the kinds of
+"""The admin's categories (docs/design/recipients.md, "Preferences"): the operator names the kinds of
 notification workflows carry (`billing`, `comments`) and, per channel, whether a person who said
 nothing gets them: one checkbox a registered channel (workflows.channels), which the form turns
 into `defaults` ({channel: bool}). Imported at the app's ready (recipients/apps.py), beside the

@@ -1,4 +1,4 @@
-"""A person's push addresses, one at a time (docs/design.md, "Recipients"): a browser
+"""A person's push addresses, one at a time (docs/design/recipients.md, "Recipients"): a browser
 subscription added to or removed from `channels.webpush`, a device token to or from
 `channels.fcm`, each in one statement (recipients/sql.py), so that two devices registering at
 once both stay, where a PATCH of `channels` replaces the whole list with what its caller read.

@@ -1,4 +1,4 @@
-"""A person's push addresses one at a time (docs/design.md, "Recipients"):
+"""A person's push addresses one at a time (docs/design/recipients.md, "Recipients"):
 `POST/DELETE /api/recipients/<id>/channels/<channel>/` with `{"address": ...}`. Views parse and
 translate; the rules are in recipients/channels.py."""
 
@@ -79,7 +79,7 @@ def _checked(request: Request, key: str, channel: str) -> Any:
 
 class RecipientChannelAddressApi(StrictQueryParameters, APIView):
     api_scopes = {"POST": TRIGGER, "DELETE": TRIGGER}
-    # A person's devices belong to no workflow (docs/security.md, "Keys limited to workflows").
+    # A person's devices belong to no workflow (docs/security/keys.md, "Keys limited to workflows").
     workflow_limits = Refused("change recipients' push addresses")
 
     @extend_schema(

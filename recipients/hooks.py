@@ -1,4 +1,4 @@
-"""The hooks recipients calls (common/hooks.py; docs/design.md, "Hooks"), and what it registers
+"""The hooks recipients calls (common/hooks.py; docs/design/hooks.md, "Hooks"), and what it registers
 in workflows'."""
 
 from __future__ import annotations

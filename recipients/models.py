@@ -1,4 +1,4 @@
-"""Recipients, their preferences, topics and fan-outs (docs/design.md, "Recipients").
+"""Recipients, their preferences, topics and fan-outs (docs/design/recipients.md, "Recipients").
 
 A recipient is keyed by the client system's own user id (`key`, 1-200 characters): the API's
 `/api/recipients/<key>/`. Runs name their recipient by that key (`trigger_instance.recipient`,
@@ -16,7 +16,16 @@ from django.db.models.functions import Now
 
 KEY_MAX_LENGTH = 200
 # A profile's fields, as the API writes and shows them and templates read them (`recipient.*`).
-PROFILE_FIELDS = ("email", "phone", "name", "locale", "timezone", "channels", "properties")
+PROFILE_FIELDS = (
+    "email",
+    "phone",
+    "name",
+    "locale",
+    "timezone",
+    "quiet_hours",
+    "channels",
+    "properties",
+)
 
 
 class Recipient(models.Model):
@@ -34,6 +43,9 @@ class Recipient(models.Model):
     locale = models.CharField(max_length=35, blank=True, default="", db_default="")
     # An IANA zone (`Europe/Paris`).
     timezone = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # When, in `timezone`, they want no message that is not urgent: {"start", "end", "days"?}
+    # (workflows/quiet_hours.py), {} for none.
+    quiet_hours = models.JSONField(default=dict, blank=True, db_default={})
     # Per-channel data (a Slack user or webhook, push subscriptions, ...): {channel: object}.
     channels = models.JSONField(default=dict, blank=True)
     # Free JSON the templates read as `recipient.properties`.
@@ -53,6 +65,32 @@ class Recipient(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class RecipientTenantPreferences(models.Model):
+    """A person's preferences for the messages of one tenant (docs/tenants.md): the same shape as
+    Recipient.preferences, asked before them for a run of that tenant. Goes with the person
+    (erased) and with the tenant (deleted)."""
+
+    recipient = models.ForeignKey(
+        Recipient, on_delete=models.CASCADE, related_name="tenant_preferences"
+    )
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.CASCADE, related_name="recipient_preferences"
+    )
+    preferences = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(db_default=Now())
+
+    class Meta:
+        db_table = "recipient_tenant_preferences"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["recipient", "tenant"], name="recipient_tenant_preferences_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.recipient_id} for {self.tenant_id}"
 
 
 class Category(models.Model):
@@ -139,6 +177,8 @@ class Fanout(models.Model):
     exclude = models.JSONField(default=list, blank=True)
     priority = models.PositiveSmallIntegerField(null=True, blank=True)
     cancellation_key = models.CharField(max_length=255, blank=True, default="")
+    # The tenant each run is sent for (tenants.Tenant's id), or empty (docs/tenants.md).
+    tenant = models.CharField(max_length=64, blank=True, default="", db_default="")
     status = models.CharField(
         max_length=16, choices=FanoutStatus.choices, default=FanoutStatus.RUNNING
     )
@@ -147,7 +187,7 @@ class Fanout(models.Model):
     last_error = models.TextField(blank=True, default="")
     created_by = models.CharField(max_length=255, blank=True, default="")
     # The W3C traceparent of the intake request's span (empty: tracing off): each run the
-    # fan-out makes starts a trace of its own that links to it (docs/design.md, "Traces").
+    # fan-out makes starts a trace of its own that links to it (docs/design/observability.md, "Traces").
     trace_context = models.CharField(max_length=55, blank=True, default="", db_default="")
     created_at = models.DateTimeField(db_default=Now(), editable=False)
     updated_at = models.DateTimeField(db_default=Now())

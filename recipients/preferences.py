@@ -1,4 +1,4 @@
-"""A person's notification preferences (docs/design.md, "Preferences"): what they turned on or
+"""A person's notification preferences (docs/design/recipients.md, "Preferences"): what they turned on or
 off, how one send is decided, and the signed link to their hosted preference page.
 
 A recipient's `preferences` is {"channels": {channel: bool}, "categories": {slug: bool |
@@ -7,6 +7,11 @@ is decided by the most specific preference that names it: `workflows.W`, then
 `categories.C.X`, then `categories.C` (the whole category), then `channels.X`; then the
 category's operator defaults (Category.defaults[X]); else it is on. A required workflow is not
 asked (the engine does not call this). The channels are the registry's (workflows.channels).
+
+For a run of a tenant (docs/tenants.md), the person's preferences for that tenant are asked
+first, in the same order, then their own, then the tenant's defaults of the category
+(Tenant.preferences[C][X]), then the category's; a path that decided names the tenant
+(`tenants.<id>.categories.comments.email`, `tenants.<id>.defaults.comments.email`).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from django.core import signing
 from django.db import transaction
 
 from common.http import unknown_name_message
-from recipients.models import Category, Recipient
+from recipients.models import Category, Recipient, RecipientTenantPreferences
 from recipients.selectors import RunRecipient
 from workflows.channels import channel_names, channel_spec
 from workflows.decisions import SKIPPED, StepDecision
@@ -42,6 +47,8 @@ class Decision:
 
     send: bool
     decided_by: str = ""
+    # The run's tenant, when a path of its (`tenants.<id>.…`) decided.
+    tenant: str = ""
 
     def skipped_output(self, *, to: str) -> dict[str, Any]:
         """A skipped send's output (the step log's, `message.skipped`'s, and in vars)."""
@@ -56,18 +63,22 @@ class Decision:
         """What the step decided (workflows.decisions), in words: whose switch, which one."""
         spec = channel_spec(channel)
         path, noun = self.decided_by, spec.noun
-        kind, _, rest = path.partition(".")
+        scoped = path.removeprefix(f"tenants.{self.tenant}.") if self.tenant else path
+        at = f" at {self.tenant}" if self.tenant else ""
+        kind, _, rest = scoped.partition(".")
         if kind == "workflows":
-            why = f"{who} turned off the notifications of {rest}"
+            why = f"{who} turned off the notifications of {rest}{at}"
         elif kind == "categories" and "." in rest:
-            why = f"{who} turned off {noun} for {rest.partition('.')[0]}"
+            why = f"{who} turned off {noun} for {rest.partition('.')[0]}{at}"
         elif kind == "categories":
-            why = f"{who} turned off everything in {rest}"
+            why = f"{who} turned off everything in {rest}{at}"
         elif kind == "channels":
-            why = f"{who} turned off {noun}"
+            why = f"{who} turned off {noun}{at}"
         else:  # defaults.<category>.<channel>
-            why = f"{noun} is off by default for {rest.partition('.')[0]} and {who} did not turn it on"
+            why = f"{noun} is off by default for {rest.partition('.')[0]}{at} and {who} did not turn it on"
         evidence = {"preference": path, "value": self.send, "channel": channel, "to": to}
+        if self.tenant:
+            evidence["tenant"] = self.tenant
         return StepDecision(
             SKIPPED, f"{spec.label} skipped: {why} ({path})", RULE_PREFERENCE, evidence
         )
@@ -80,9 +91,40 @@ def preference_resolve(
     category: str,
     channel: str,
     defaults: Mapping[str, Any] | None = None,
+    tenant: str = "",
+    tenant_preferences: Mapping[str, Any] | None = None,
+    tenant_defaults: Mapping[str, Any] | None = None,
 ) -> Decision:
     """The decision for one send (the module's order, most specific first). `category` "" is
-    none; `defaults` is the category's operator defaults ({channel: bool})."""
+    none; `defaults` is the category's operator defaults ({channel: bool}); for a run of
+    `tenant`, `tenant_preferences` are the person's for it and `tenant_defaults` the tenant's
+    defaults of the category ({channel: bool})."""
+    if tenant:
+        scope = f"tenants.{tenant}."
+        own = _choice(
+            tenant_preferences or {}, workflow=workflow, category=category, channel=channel
+        )
+        if own is not None:
+            return Decision(own.send, scope + own.decided_by, tenant)
+        own = _choice(preferences, workflow=workflow, category=category, channel=channel)
+        if own is not None:
+            return own
+        if category and isinstance((tenant_defaults or {}).get(channel), bool):
+            chosen = bool((tenant_defaults or {})[channel])
+            return Decision(chosen, f"{scope}defaults.{category}.{channel}", tenant)
+    else:
+        own = _choice(preferences, workflow=workflow, category=category, channel=channel)
+        if own is not None:
+            return own
+    if category and isinstance((defaults or {}).get(channel), bool):
+        return Decision(bool((defaults or {})[channel]), f"defaults.{category}.{channel}")
+    return Decision(True)
+
+
+def _choice(
+    preferences: Mapping[str, Any], *, workflow: str, category: str, channel: str
+) -> Decision | None:
+    """What a person's `preferences` say of one send, most specific first, or None."""
     workflows = preferences.get("workflows") or {}
     if isinstance(workflows.get(workflow), bool):
         return Decision(workflows[workflow], f"workflows.{workflow}")
@@ -95,9 +137,7 @@ def preference_resolve(
     channels = preferences.get("channels") or {}
     if isinstance(channels.get(channel), bool):
         return Decision(channels[channel], f"channels.{channel}")
-    if category and isinstance((defaults or {}).get(channel), bool):
-        return Decision(bool((defaults or {})[channel]), f"defaults.{category}.{channel}")
-    return Decision(True)
+    return None
 
 
 def known_channels() -> list[str]:
@@ -151,6 +191,9 @@ def send_decision(
         category=category,
         channel=channel,
         defaults=recipient.category_defaults,
+        tenant=recipient.tenant,
+        tenant_preferences=recipient.tenant_preferences,
+        tenant_defaults=recipient.tenant_defaults,
     )
 
 
@@ -248,6 +291,46 @@ def preferences_merge(recipient: Recipient, changes: Mapping[str, Mapping[str, A
     return locked
 
 
+def tenant_preferences_of(recipient: Recipient, tenant: str) -> dict[str, Any]:
+    """The person's preferences for `tenant`'s messages, as the API shows them (docs/tenants.md);
+    all three empty when they set none."""
+    row = RecipientTenantPreferences.objects.filter(recipient=recipient, tenant_id=tenant).first()
+    return preferences_shown(row.preferences if row is not None else {})
+
+
+def tenant_preferences_replace(
+    recipient: Recipient, tenant: str, preferences: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Store `preferences` (checked: preferences_problems) as the person's for `tenant`."""
+    shown = preferences_shown(preferences)
+    RecipientTenantPreferences.objects.update_or_create(
+        recipient=recipient, tenant_id=tenant, defaults={"preferences": shown}
+    )
+    return shown
+
+
+def tenant_preferences_merge(
+    recipient: Recipient, tenant: str, changes: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
+    """preferences_merge for the person's preferences for `tenant`: under the person's row lock,
+    so two merges at once lose neither. Recipient.DoesNotExist when the person was erased."""
+    with transaction.atomic():
+        locked = Recipient.objects.select_for_update().get(pk=recipient.pk)
+        row, _ = RecipientTenantPreferences.objects.get_or_create(
+            recipient=locked, tenant_id=tenant
+        )
+        merged = preferences_shown(row.preferences or {})
+        for section, values in changes.items():
+            for name, value in values.items():
+                if value is None:
+                    merged[section].pop(name, None)
+                else:
+                    merged[section][name] = value
+        row.preferences = merged
+        row.save(update_fields=["preferences", "updated_at"])
+    return merged
+
+
 def category_switches_set(key: str, switches: Mapping[str, Mapping[str, bool]]) -> bool:
     """Set `categories.<slug>.<channel>` of person `key` for each of `switches` ({slug: {channel:
     bool}}), keeping the rest of their preferences; under a row lock, so that two saves at once
@@ -273,7 +356,7 @@ PREFERENCES_SALT = "notiflow.preferences"
 
 def preferences_token(recipient: str) -> str:
     """A signed, timestamped token naming person `recipient` (a key): what the page's link
-    carries and all it grants (docs/security.md, "The preference page")."""
+    carries and all it grants (docs/security/recipients.md, "The preference page")."""
     return signing.dumps({"p": recipient}, salt=PREFERENCES_SALT, compress=True)
 
 

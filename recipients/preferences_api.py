@@ -1,4 +1,4 @@
-"""A person's preferences over the API (docs/design.md, "Preferences"):
+"""A person's preferences over the API (docs/design/recipients.md, "Preferences"):
 `GET/PUT/PATCH /api/recipients/<id>/preferences/`. Views parse and translate; the rules are in
 recipients/preferences.py."""
 
@@ -30,7 +30,11 @@ from recipients.preferences import (
     preferences_problems,
     preferences_replace,
     preferences_shown,
+    tenant_preferences_merge,
+    tenant_preferences_of,
+    tenant_preferences_replace,
 )
+from tenants.api import TENANT_PARAMETER, tenant_requested
 
 
 # The body and the answer. The checks are preferences_problems' (each problem named by its
@@ -118,6 +122,12 @@ EXAMPLE = OpenApiExample(
 class RecipientPreferencesApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "PUT": TRIGGER, "PATCH": TRIGGER}
     workflow_limits = Refused("read or change recipients' preferences")
+    # `?tenant=<id>`: the person's preferences for that tenant's messages (docs/tenants.md).
+    query_parameters = {
+        "GET": [TENANT_PARAMETER],
+        "PUT": [TENANT_PARAMETER],
+        "PATCH": [TENANT_PARAMETER],
+    }
 
     @extend_schema(
         summary="Get a recipient's preferences",
@@ -126,13 +136,17 @@ class RecipientPreferencesApi(StrictQueryParameters, APIView):
     )
     def get(self, request: Request, recipient_id: str) -> Response:
         recipient = found_or_404(Recipient, "recipient", key=recipient_id)
+        if tenant := tenant_requested(request):
+            return Response(tenant_preferences_of(recipient, tenant))
         return Response(preferences_shown(recipient.preferences or {}))
 
     @extend_schema(
         summary="Replace a recipient's preferences",
         description="Resolution, most specific first: the workflow, then its category per "
         "channel, then the category as a whole, then the channel; then the category's defaults "
-        "(admin). A required workflow ignores them all. A send turned off is skipped, not failed.",
+        "(admin). A required workflow ignores them all. A send turned off is skipped, not failed. "
+        "`?tenant=<id>`: the person's preferences for that tenant's messages, asked before their "
+        "own for its runs, which are asked before the tenant's category defaults.",
         request=PreferencesSerializer,
         responses=PreferencesSerializer,
         parameters=[RECIPIENT_PARAMETER],
@@ -140,7 +154,10 @@ class RecipientPreferencesApi(StrictQueryParameters, APIView):
     )
     def put(self, request: Request, recipient_id: str) -> Response:
         recipient = found_or_404(Recipient, "recipient", key=recipient_id)
+        tenant = tenant_requested(request)
         preferences = request_fields(request, PreferencesSerializer)
+        if tenant:
+            return Response(tenant_preferences_replace(recipient, tenant, preferences))
         recipient = preferences_replace(recipient, preferences)
         return Response(preferences_shown(recipient.preferences))
 
@@ -155,8 +172,11 @@ class RecipientPreferencesApi(StrictQueryParameters, APIView):
     )
     def patch(self, request: Request, recipient_id: str) -> Response:
         recipient = found_or_404(Recipient, "recipient", key=recipient_id)
+        tenant = tenant_requested(request)
         changes = request_fields(request, PreferencesPatchSerializer)
         try:
+            if tenant:
+                return Response(tenant_preferences_merge(recipient, tenant, changes))
             recipient = preferences_merge(recipient, changes)
         except Recipient.DoesNotExist as exc:  # erased between the read and the lock
             raise not_found("recipient", recipient_id) from exc

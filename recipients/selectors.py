@@ -12,11 +12,19 @@ from django.db.models import Q, QuerySet
 
 from common.db import fetchall_prepared, fetchone_prepared
 from recipients.models import PROFILE_FIELDS, Category, Recipient
-from recipients.sql import EXISTING_KEYS_SQL, FOR_RUN_COLUMNS, FOR_RUN_SQL
+from recipients.sql import (
+    EXISTING_KEYS_SQL,
+    FOR_RUN_COLUMNS,
+    FOR_RUN_SQL,
+    FOR_TENANT_RUN_COLUMNS,
+    FOR_TENANT_RUN_SQL,
+)
+from tenants.selectors import tenant_for_run
 from workflows.decisions import SKIPPED, StepDecision
 
-# What templates see as `recipient.*` (docs/design.md, "Recipients"), besides `id`.
+# What templates see as `recipient.*` (docs/design/recipients.md, "Recipients"), besides `id`.
 CONTEXT_FIELDS = PROFILE_FIELDS
+_JSON_FIELDS = ("quiet_hours", "channels", "properties")
 
 
 def recipient_list(*, search: str | None = None) -> QuerySet[Recipient]:
@@ -51,13 +59,18 @@ class RunRecipient:
     """A run's recipient as a step sees it: `context` is the templates' `recipient` (`id` and
     CONTEXT_FIELDS; every field empty when the profile is gone: `found` False), `preferences`
     the person's switches, `category_defaults` the operator's defaults of the workflow's
-    preference category (recipients/preferences.py decides a send from the two)."""
+    preference category; for a run of a tenant (`tenant`), `tenant_preferences` the person's
+    switches for that tenant and `tenant_defaults` the tenant's defaults of the category
+    (recipients/preferences.py decides a send from them, docs/tenants.md)."""
 
     key: str
     found: bool
     context: dict[str, Any]
     preferences: dict[str, Any] = field(default_factory=dict)
     category_defaults: dict[str, Any] = field(default_factory=dict)
+    tenant: str = ""
+    tenant_preferences: dict[str, Any] = field(default_factory=dict)
+    tenant_defaults: dict[str, Any] = field(default_factory=dict)
 
     def erased_output(self) -> dict[str, Any]:
         """A send's output when it is skipped because the person was erased (`found` False: a
@@ -86,33 +99,36 @@ class RunRecipient:
         return channels.get(name) if isinstance(channels, dict) else None
 
 
-def recipient_for_run(key: str, *, category: str = "") -> RunRecipient:
+def recipient_for_run(key: str, *, category: str = "", tenant: str = "") -> RunRecipient:
     """The recipient of a run naming `key`, with the defaults of preference category `category`
-    (its workflow's; "" for none), in one query. An erased (or never created) person reads as a
-    profile with every field empty and no preferences: a template still renders, a send without
-    a `to` fails (or skips) naming the missing address, the category's defaults decide."""
-    row = dict(
-        zip(
-            FOR_RUN_COLUMNS,
-            fetchone_prepared(FOR_RUN_SQL, {"rcp_key": key, "rcp_category": category}) or (),
-            strict=True,
-        )
-    )
-    defaults = _json(row.pop("category_defaults"))
+    (its workflow's; "" for none), in one query; for a run of `tenant`, the person's preferences
+    for it in the same query, and the tenant's defaults of the category from this process's copy
+    of the tenants (tenants.selectors: no statement of its own). An erased (or never created)
+    person reads as a profile with every field empty and no preferences: a template still
+    renders, a send without a `to` fails (or skips) naming the missing address, the defaults
+    decide."""
+    params = {"rcp_key": key, "rcp_category": category}
+    columns: tuple[str, ...] = FOR_RUN_COLUMNS
+    if tenant:
+        columns = FOR_TENANT_RUN_COLUMNS
+        fetched = fetchone_prepared(FOR_TENANT_RUN_SQL, {**params, "rcp_tenant": tenant})
+    else:
+        fetched = fetchone_prepared(FOR_RUN_SQL, params)
+    row = dict(zip(columns, fetched or (), strict=True))
+    scope: dict[str, Any] = {"category_defaults": _json(row.pop("category_defaults"))}
+    if tenant:
+        scope["tenant"] = tenant
+        scope["tenant_preferences"] = _json(row.pop("tenant_preferences"))
+        scope["tenant_defaults"] = tenant_for_run(tenant).category_defaults(category)
     preferences = _json(row.pop("preferences"))
     if not row.pop("found"):
-        empty = {name: {} if name in ("channels", "properties") else "" for name in CONTEXT_FIELDS}
-        return RunRecipient(
-            key=key, found=False, context={"id": key, **empty}, category_defaults=defaults
-        )
-    for name in ("channels", "properties"):
+        empty = {name: {} if name in _JSON_FIELDS else "" for name in CONTEXT_FIELDS}
+        scope.pop("tenant_preferences", None)  # gone with the person
+        return RunRecipient(key=key, found=False, context={"id": key, **empty}, **scope)
+    for name in _JSON_FIELDS:
         row[name] = _json(row[name])
     return RunRecipient(
-        key=key,
-        found=True,
-        context={"id": key, **row},
-        preferences=preferences,
-        category_defaults=defaults,
+        key=key, found=True, context={"id": key, **row}, preferences=preferences, **scope
     )
 
 

@@ -1,4 +1,4 @@
-"""Writing recipients (docs/design.md, "Recipients"): upserting profiles (PUT replaces, PATCH,
+"""Writing recipients (docs/design/recipients.md, "Recipients"): upserting profiles (PUT replaces, PATCH,
 the bulk endpoint and identify-on-trigger merge) and erasing a person.
 
 Profiles reach here validated (recipients/api.py's serializers hold the field rules of
@@ -24,13 +24,14 @@ from recipients.sql import (
     JSON_FIELDS,
     UPSERT_MERGE_SQL,
     UPSERT_REPLACE_SQL,
+    WHOLE_FIELDS,
 )
 
 
 @dataclass(frozen=True)
 class Profile:
     """One person's profile as a request gave it: `key` and the fields given (`email`, `phone`,
-    `name`, `locale`, `timezone`, `channels`, `properties`); a field left out is absent."""
+    `name`, `locale`, `timezone`, `quiet_hours`, `channels`, `properties`); a field left out is absent."""
 
     key: str
     fields: dict[str, Any] = field(default_factory=dict)
@@ -60,7 +61,7 @@ def recipients_upsert(profiles: Sequence[Profile], *, merge: bool) -> dict[str, 
 
 def recipients_create_or_compare(profiles: Sequence[Profile]) -> set[str]:
     """Create the recipient of each profile whose key no recipient holds, as a merge would
-    (what a key limited to workflows may do: docs/security.md, "Keys limited to workflows"), and
+    (what a key limited to workflows may do: docs/security/keys.md, "Keys limited to workflows"), and
     leave every existing one as it is. Returns the keys of those that exist with a profile the
     merge would change (a field given with another value, a JSON key set to another value or
     removed). One statement, as recipients_upsert's; DuplicateKey when two profiles share a key.
@@ -89,6 +90,9 @@ def _item(profile: Profile, *, merge: bool) -> dict[str, Any]:
     """The statement's item of a profile: its given fields; for a merge, each JSON field split
     into the keys it sets and those it drops (given as null)."""
     item: dict[str, Any] = {"key": profile.key, **profile.fields}
+    for name in WHOLE_FIELDS:  # null given: none, stored as {} (a missing key reads as NULL)
+        if name in item and item[name] is None:
+            item[name] = {}
     if merge:
         for name in JSON_FIELDS:
             given = profile.fields.get(name)
@@ -116,7 +120,7 @@ def recipient_erase(*, key: str) -> Erased | None:
     fan-outs' `exclude`, and what ERASERS hold of them (their in-app messages and inbox tokens),
     in one transaction; None when there is no such recipient. Their runs stay (a run names its
     recipient by key, a plain column), under retention; a step of one that would send to them
-    from now on is skipped (docs/security.md, "Erasing a recipient")."""
+    from now on is skipped (docs/security/recipients.md, "Erasing a recipient")."""
     with transaction.atomic():
         recipient = Recipient.objects.select_for_update().filter(key=key).first()
         if recipient is None:

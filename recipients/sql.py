@@ -22,19 +22,31 @@ limited to workflows' variant, which inserts the new keys and only compares the 
 
 from __future__ import annotations
 
-from recipients.models import PROFILE_FIELDS, Category, Fanout, Recipient, TopicSubscription
+from recipients.models import (
+    PROFILE_FIELDS,
+    Category,
+    Fanout,
+    Recipient,
+    RecipientTenantPreferences,
+    TopicSubscription,
+)
 
 RECIPIENT_TABLE = Recipient._meta.db_table
 FANOUT_TABLE = Fanout._meta.db_table
 CATEGORY_TABLE = Category._meta.db_table
+TENANT_PREFERENCES_TABLE = RecipientTenantPreferences._meta.db_table
 SUBSCRIPTION_TABLE = TopicSubscription._meta.db_table
 TEXT_FIELDS = ("email", "phone", "name", "locale", "timezone")
 JSON_FIELDS = ("channels", "properties")
+# JSON fields given whole: a merge replaces them as it does a text field (`quiet_hours`; none is
+# `{}`, which the service sends for a null).
+WHOLE_FIELDS = ("quiet_hours",)
 
 _RECORD = ", ".join(
     ["key text"]
     + [f"{name} text" for name in TEXT_FIELDS]
     + [f"{name} jsonb" for name in JSON_FIELDS]
+    + [f"{name} jsonb" for name in WHOLE_FIELDS]
     + [f"{name}_drop text[]" for name in JSON_FIELDS]
 )
 
@@ -48,11 +60,11 @@ def _merged(name: str) -> str:
 
 
 # The new keys' rows, as both statements below insert them (a field left out: its default).
-_INSERT_COLUMNS = ", ".join(("key", *TEXT_FIELDS, *JSON_FIELDS, "preferences"))
+_INSERT_COLUMNS = ", ".join(("key", *TEXT_FIELDS, *JSON_FIELDS, *WHOLE_FIELDS, "preferences"))
 _INSERT_VALUES = ", ".join(
     ["i.key"]
     + [f"COALESCE(i.{name}, '')" for name in TEXT_FIELDS]
-    + [f"COALESCE(i.{name}, '{{}}'::jsonb)" for name in JSON_FIELDS]
+    + [f"COALESCE(i.{name}, '{{}}'::jsonb)" for name in (*JSON_FIELDS, *WHOLE_FIELDS)]
     + ["'{}'::jsonb"]
 )
 _INSERT = f"""
@@ -65,11 +77,15 @@ _INSERT = f"""
 
 def _upsert_sql(*, merge: bool) -> str:
     if merge:
-        text_sets = [f"{name} = COALESCE(i.{name}, r.{name})" for name in TEXT_FIELDS]
+        text_sets = [
+            f"{name} = COALESCE(i.{name}, r.{name})" for name in (*TEXT_FIELDS, *WHOLE_FIELDS)
+        ]
         json_sets = [f"{name} = {_merged(name)}" for name in JSON_FIELDS]
     else:
         text_sets = [f"{name} = COALESCE(i.{name}, '')" for name in TEXT_FIELDS]
-        json_sets = [f"{name} = COALESCE(i.{name}, '{{}}'::jsonb)" for name in JSON_FIELDS]
+        json_sets = [
+            f"{name} = COALESCE(i.{name}, '{{}}'::jsonb)" for name in (*JSON_FIELDS, *WHOLE_FIELDS)
+        ]
     sets = ", ".join([*text_sets, *json_sets, "updated_at = statement_timestamp()"])
     return f"""
 WITH i AS (SELECT * FROM jsonb_to_recordset(%(rcp_items)s::jsonb) AS i({_RECORD})),
@@ -87,7 +103,7 @@ def _create_or_compare_sql() -> str:
     """The upsert of a key limited to workflows: a new key is inserted as the merge would insert
     it, an existing row is never written, only compared with what the merge would make of it."""
     unchanged = " AND ".join(
-        [f"COALESCE(i.{name}, r.{name}) = r.{name}" for name in TEXT_FIELDS]
+        [f"COALESCE(i.{name}, r.{name}) = r.{name}" for name in (*TEXT_FIELDS, *WHOLE_FIELDS)]
         + [f"{_merged(name)} = r.{name}" for name in JSON_FIELDS]
     )
     return f"""
@@ -104,7 +120,7 @@ SELECT r.key, false, {unchanged} FROM {RECIPIENT_TABLE} r JOIN i ON r.key = i.ke
 # Preferences are neither: they have their own endpoint. Returns (key, created) per key done.
 UPSERT_MERGE_SQL = _upsert_sql(merge=True)
 UPSERT_REPLACE_SQL = _upsert_sql(merge=False)
-# Identify-on-trigger for a key limited to workflows (docs/security.md, "Keys limited to
+# Identify-on-trigger for a key limited to workflows (docs/security/keys.md, "Keys limited to
 # workflows"): (key, created, unchanged) per key done; a row that exists is read, never written,
 # and `unchanged` says whether merging the item into it would leave it as it is.
 CREATE_OR_COMPARE_SQL = _create_or_compare_sql()
@@ -125,6 +141,19 @@ FOR_RUN_SQL = f"""
 SELECT {", ".join(f"r.{name}" for name in PROFILE_FIELDS)}, r.preferences,
        (SELECT defaults FROM {CATEGORY_TABLE} WHERE slug = %(rcp_category)s),
        r.key IS NOT NULL
+FROM (SELECT 1) AS one LEFT JOIN {RECIPIENT_TABLE} r ON r.key = %(rcp_key)s
+"""  # noqa: S608 (names from the models, values as parameters)
+
+# FOR_RUN_SQL for a run of a tenant (docs/tenants.md): the person's preferences for that tenant
+# too (`rcp_tenant`; NULL when they set none), one more probe of a unique index in the same
+# statement. A run without a tenant runs FOR_RUN_SQL, which reads nothing of them.
+FOR_TENANT_RUN_COLUMNS = (*FOR_RUN_COLUMNS, "tenant_preferences")
+FOR_TENANT_RUN_SQL = f"""
+SELECT {", ".join(f"r.{name}" for name in PROFILE_FIELDS)}, r.preferences,
+       (SELECT defaults FROM {CATEGORY_TABLE} WHERE slug = %(rcp_category)s),
+       r.key IS NOT NULL,
+       (SELECT preferences FROM {TENANT_PREFERENCES_TABLE}
+        WHERE recipient_id = %(rcp_key)s AND tenant_id = %(rcp_tenant)s)
 FROM (SELECT 1) AS one LEFT JOIN {RECIPIENT_TABLE} r ON r.key = %(rcp_key)s
 """  # noqa: S608 (names from the models, values as parameters)
 

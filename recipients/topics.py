@@ -1,4 +1,4 @@
-"""Topics and their subscribers (docs/design.md, "Topics and fan-out").
+"""Topics and their subscribers (docs/design/recipients.md, "Topics and fan-out").
 
 A topic is an audience keyed by the client's own name (`project-42`); a subscription ties one
 recipient to it. Subscribing and unsubscribing take up to TOPIC_BATCH_MAX recipient keys at a

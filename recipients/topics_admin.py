@@ -1,4 +1,4 @@
-"""Topics and fan-outs in the admin (docs/operations.md, "Topics and fan-outs"): topics with
+"""Topics and fan-outs in the admin (docs/operations/people-and-channels.md, "Topics and fan-outs"): topics with
 their subscriber count and a page of their subscribers, subscriptions searchable by topic and
 recipient, fan-outs read-only (the workers write them). Registered from RecipientsConfig.ready,
 beside the profiles' admin."""

@@ -1,4 +1,4 @@
-"""REST endpoints of topics and their subscribers (docs/design.md, "Topics and fan-out"). Views
+"""REST endpoints of topics and their subscribers (docs/design/recipients.md, "Topics and fan-out"). Views
 parse and translate; the rules are in recipients/topics.py. Their URL patterns are `urlpatterns`
 below, included under /api/ by the project's URLconf."""
 
@@ -163,7 +163,7 @@ class RecipientTopicListApi(StrictQueryParameters, ListAPIView):
 
 class TopicDetailApi(StrictQueryParameters, APIView):
     api_scopes = {"GET": TRIGGER, "PUT": TRIGGER, "DELETE": ADMIN}
-    # Topics and their audiences span every workflow (docs/security.md, "Keys limited to
+    # Topics and their audiences span every workflow (docs/security/keys.md, "Keys limited to
     # workflows").
     workflow_limits = Refused("read or change topics")
 

@@ -1,4 +1,4 @@
-"""What a recipient's fields must look like (docs/design.md, "Recipients"): the one home of the
+"""What a recipient's fields must look like (docs/design/recipients.md, "Recipients"): the one home of the
 rules the API, identify-on-trigger and the admin's form all apply. Pure: each function returns
 why a value is refused, or "" when it is fine."""
 

@@ -1,4 +1,4 @@
-"""What the registry registers in workflows' hooks (common/hooks.py; docs/design.md, "Hooks")."""
+"""What the registry registers in workflows' hooks (common/hooks.py; docs/design/hooks.md, "Hooks")."""
 
 
 def register() -> None:

@@ -1,4 +1,4 @@
-"""Writes to the registry: a worker registers, beats, stops (docs/design.md, "The worker registry").
+"""Writes to the registry: a worker registers, beats, stops (docs/design/registry.md, "The worker registry").
 
 Every write stamps times with the database's clock (Django's `Now()`, PostgreSQL's
 statement_timestamp()), never the worker's: liveness is judged by the database's clock too

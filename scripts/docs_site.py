@@ -2,13 +2,13 @@
 docs/ brought in, and links that leave docs/ made to work in the built site.
 
 The markdown files are written to be read on a repository host as well, where a link is a path
-relative to the file (`../BENCHMARKS.md`, `docs/design.md#glossary`, `../constraints.txt`). The
+relative to the file (`../BENCHMARKS.md`, `docs/design/glossary.md`, `../constraints.txt`). The
 site is built from docs/ alone, so:
 
 - the repository's own pages that belong on the site (REPOSITORY_PAGES: the README as the home
   page, the benchmarks, the Python client's README) are added as pages of the site under a name
   of their own, and a link to one of them, from anywhere, is rewritten to that page;
-- a link from one of those pages into docs/ (`docs/design.md#glossary` in the README) is
+- a link from one of those pages into docs/ (`docs/design/glossary.md` in the README) is
   rewritten relative to where the page lands in the site;
 - a link to any other file of the repository (`../constraints.txt`) has nothing to reach in the
   site: it must name a file that exists (a missing one is a warning, so `mkdocs build --strict`
@@ -90,7 +90,7 @@ def on_files(files: Files, config: Any) -> Files:
 
 
 def repository_path(src_uri: str) -> str:
-    """Where a page of the site lives in the repository (docs/design.md, README.md, ...)."""
+    """Where a page of the site lives in the repository (docs/design/index.md, README.md, ...)."""
     outside = {name: source for source, name in REPOSITORY_PAGES.items()}
     return outside.get(src_uri, f"docs/{src_uri}")
 

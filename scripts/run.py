@@ -1,6 +1,6 @@
 """`make run`: set up a development instance, start the Procfile's processes (web, the engine's
-worker, the webhook dispatcher's worker `webhooks`, beat, flower) and a mail catcher with honcho,
-and print where each one listens once it does.
+worker, the webhook dispatcher's worker `webhooks`, the send-heavy queue's threaded worker `sends`,
+beat, flower) and a mail catcher with honcho, and print where each one listens once it does.
 
 Idempotent: run it again and it reuses the database, the admin password, the API key and the
 DJANGO_SECRET_KEY kept in .run/ (git-ignored; NOTIFLOW_RUN_DIR moves it). Everything listens on
@@ -76,7 +76,7 @@ def main() -> int:
     # unless the environment says otherwise.
     os.environ.setdefault("NOTIFLOW_RATE_LIMIT_TRIGGER", "off")
     os.environ.setdefault("NOTIFLOW_RATE_LIMIT_ADMIN", "off")
-    # Every process records its metrics here (docs/design.md, "Metrics"); GET /metrics shows
+    # Every process records its metrics here (docs/design/observability.md, "Metrics"); GET /metrics shows
     # them once NOTIFLOW_METRICS_TOKEN is set (docs/guide/metrics.md).
     os.environ.setdefault("NOTIFLOW_METRICS_DIR", str(run_dir / "metrics"))
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -91,11 +91,24 @@ def main() -> int:
     password, key = secrets_
     processes.env.setdefault("FLOWER_BASIC_AUTH", f"admin:{password}")
     env_file = env_file_write(processes.env, run_dir)
-    # The banner waits for the worker too: until it has registered, intake answers 503
-    # (NOTIFLOW_TRIGGER_REQUIRES_WORKER), and the curl below would fail.
+    # The banner waits for the workers too: until the worker serving a workflow's queue has
+    # registered, intake answers 503 (NOTIFLOW_TRIGGER_REQUIRES_WORKER), and the curl below would
+    # fail. Every worker group of the Procfile, not the first one up: `webhooks` often registers
+    # before the `default` queue's worker.
     web = processes.web
+    groups = sum(
+        1 for _, command in procfile_processes(processes.procfile) if "worker" in command.split()
+    )
     processes.listeners.append(
-        Listener("worker", web.host, web.port, "worker", "/api/workers/?live=true", token=key)
+        Listener(
+            "worker",
+            web.host,
+            web.port,
+            "worker",
+            "/api/workers/?live=true",
+            token=key,
+            workers=groups,
+        )
     )
 
     def show(silent: list[Listener]) -> None:

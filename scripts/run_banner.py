@@ -40,8 +40,8 @@ def banner(
     for listener in silent:
         if listener.probe == "worker":
             lines.append(
-                "  NOT READY: no worker has registered yet, so triggers get 503; see the worker's "
-                "log above"
+                "  NOT READY: not every worker group has registered yet, so triggers may get 503; see the "
+                "workers' logs above"
             )
             continue
         lines.append(

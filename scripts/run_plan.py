@@ -25,11 +25,13 @@ class Listener:
     host: str
     port: int
     # "http" (any HTTP answer), "smtp" (a 220 greeting), or "worker" (the API, asked with
-    # `token`, lists a live worker: one has registered, so triggers are accepted)
+    # `token`, lists `workers` live workers: every worker group has registered, so triggers are
+    # accepted on each queue)
     probe: str
     path: str = "/"
     note: str = ""  # set when a default port was taken and another one chosen
     token: str = ""
+    workers: int = 1
 
     @property
     def url(self) -> str:

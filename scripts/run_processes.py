@@ -37,7 +37,7 @@ def answers(listener: Listener) -> bool:
         )
         try:
             with urllib.request.urlopen(request, timeout=3) as response:  # noqa: S310
-                return bool(json.load(response).get("count"))
+                return int(json.load(response).get("count") or 0) >= listener.workers
         except (OSError, ValueError):
             return False
     try:

@@ -1,4 +1,4 @@
-"""Event waits in the admin (docs/design.md, "Waiting for events"): the waiting runs, what each
+"""Event waits in the admin (docs/design/waits.md, "Waiting for events"): the waiting runs, what each
 waits for and until when; the events posted, and a form to post one as an operator (recorded
 with who did it). Cancelling a waiting run is the run's own Cancel."""
 

@@ -1,4 +1,4 @@
-"""POST /api/events/ and /api/events/bulk/ (docs/design.md, "Waiting for events"): a client
+"""POST /api/events/ and /api/events/bulk/ (docs/design/waits.md, "Waiting for events"): a client
 tells Notiflow something happened; every run waiting for it resumes."""
 
 from __future__ import annotations

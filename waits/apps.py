@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class WaitsConfig(AppConfig):
-    """Runs that wait for the world (docs/design.md, "Waiting for events"): the events clients
+    """Runs that wait for the world (docs/design/waits.md, "Waiting for events"): the events clients
     post (POST /api/events/), the waits of `wait_event` nodes, and the matching that resumes a
     waiting run exactly once, by an event or by its timeout."""
 

@@ -1,4 +1,4 @@
-"""What waits registers in the hooks of the rooms below (common/hooks.py; docs/design.md,
+"""What waits registers in the hooks of the rooms below (common/hooks.py; docs/design/hooks.md,
 "Hooks")."""
 
 

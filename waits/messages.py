@@ -1,4 +1,4 @@
-"""A run's own message events as events a wait_event node can wait for (docs/design.md,
+"""A run's own message events as events a wait_event node can wait for (docs/design/waits.md,
 "Waiting for events": message waits). A delivery report stored by deliveries (an email's
 open or click from the provider, an SMS delivered or read) is posted as `message.<state>` with
 data {trigger_id, node_id, channel, state}; a node with `message` waits for that name with the
@@ -11,8 +11,8 @@ a read is a seen and an open.
 A post follows its report's commit, so a process that dies in between loses it; a redelivered
 report posts again (deliveries.services.delivery_record), and a message wait never times out
 while its message's state is recorded: the node's look-back and every timeout read the
-recorded reports and marks themselves (waits/sql.py, _RECORDED), and take one as the event its
-lost post would have been."""
+recorded reports and marks themselves (notiflow_wait_recorded_v1, waits migration 0005), and
+take one as the event its lost post would have been."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ RESERVED_NAME_PROBLEM = (
 def event_name_reserved(name: str) -> bool:
     """Whether `name` is one the service itself posts (a message state) or announces
     (events/catalog.py): refused from clients and the admin's form, so that nobody but the
-    service can resume a run with it (docs/security.md, "Posted events")."""
+    service can resume a run with it (docs/security/findings.md, "Posted events")."""
     return name.startswith(MESSAGE_EVENT_PREFIX) or name in EVENT_TYPES or name == PING
 
 

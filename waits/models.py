@@ -1,4 +1,4 @@
-"""The tables of event waits (docs/design.md, "Waiting for events").
+"""The tables of event waits (docs/design/waits.md, "Waiting for events").
 
 `received_event`: every event a client posted, kept for the longest lookback a node declares
 (`manage.py purge_events` removes older ones). `event_wait`: one row per run and `wait_event`
@@ -63,7 +63,7 @@ class EventWait(models.Model):
     # message wait resolved by its message's recorded state, its post lost: waits/sql.py).
     resolved_by = models.CharField(max_length=255, blank=True, default="")
     # The W3C traceparent of the request that posted the resolving event (empty: tracing off,
-    # or not resolved by a post): the resumed step's span links to it (docs/design.md, "Traces").
+    # or not resolved by a post): the resumed step's span links to it (docs/design/observability.md, "Traces").
     trace_context = models.CharField(max_length=55, blank=True, default="", db_default="")
     # Its timeout as leased work (common/leased_work.py; waits/work.py WAITS): due at `deadline`,
     # nudged (`nudged_at`) as a timeout task, which leases it (`lease_until`, `leased_by`).

@@ -1,4 +1,4 @@
-"""Event waits' verbs (docs/design.md, "Waiting for events"): store an event and resume the
+"""Event waits' verbs (docs/design/waits.md, "Waiting for events"): store an event and resume the
 runs waiting for it, register a run's wait, time waits out, purge. The statements are
 waits/sql.py; why they resolve each wait exactly once is said there."""
 
@@ -25,7 +25,7 @@ EVENTS_BULK_MAX = 1000
 EVENT_ID_MAX = 255
 EVENT_NAME_MAX = 200
 # The most events of its name a wait's look-back reads (the newest within its lookback), so that
-# its cost does not grow with the events a client posts (docs/security.md, "Posted events").
+# its cost does not grow with the events a client posts (docs/security/findings.md, "Posted events").
 LOOKBACK_READ_MAX = 1000
 
 CREATED, SAME, CONFLICT = "created", "same", "conflict"
@@ -162,7 +162,7 @@ def wait_time_out(*, wait_id: int, worker_id: str) -> str | None:
         if cursor.fetchone() is None:
             return None
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(sql.WAIT_TIME_OUT_SQL, ids)
+        cursor.execute(sql.WAIT_TIME_OUT_SQL, {**ids, **sql.RECORDED_PARAMS})
         row = cursor.fetchone()
         if row is None:
             cursor.execute(_GIVE_BACK_SQL, ids)
@@ -231,9 +231,14 @@ def wait_register(
             return state
         cursor.execute(
             sql.WAIT_LOOKBACK_SQL,
-            {**ids, "lookback": lookback.total_seconds(), "read_max": LOOKBACK_READ_MAX},
+            {
+                **ids,
+                **sql.RECORDED_PARAMS,
+                "lookback": lookback.total_seconds(),
+                "read_max": LOOKBACK_READ_MAX,
+            },
         )
-        cursor.execute(sql.WAIT_EXPIRE_SQL, ids)
+        cursor.execute(sql.WAIT_EXPIRE_SQL, {**ids, **sql.RECORDED_PARAMS})
         cursor.execute(sql.WAIT_READ_SQL, ids)
         return _state(cursor.fetchone())
 

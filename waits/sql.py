@@ -1,5 +1,8 @@
-"""The statements of event waits (docs/design.md, "Waiting for events"), each whole but for the
-parts several share, named once below (`_RESUMED`, `_RECORDED`).
+"""The statements of event waits (docs/design/waits.md, "Waiting for events"), each whole: a constant
+string, nothing filled into it (tests/test_sql_homes.py holds this module to it). What several
+share is a database function they call by name: what a wait does to its run is the trigger state
+machine's (triggers migration 0018), what a message wait finds recorded is
+`notiflow_wait_recorded_v1` (waits migration 0005).
 
 Exactly once rests on two rules:
 
@@ -12,103 +15,45 @@ Exactly once rests on two rules:
   `vars` come from the row, so they say which.
 
 A message wait (its run's own `message.<state>`) is also resolved by its message's recorded
-state (_RECORDED) where it would otherwise time out, so a report or mark whose post was lost
-(the process died between its commit and the post) never leaves it `received: false`.
+state (`notiflow_wait_recorded_v1`, with RECORDED_PARAMS) where it would otherwise time out, so
+a report or mark whose post was lost (the process died between its commit and the post) never
+leaves it `received: false`.
 
 Locks are taken run row first, then wait row, by every statement that takes both (RESUME_SQL,
 WAIT_TIME_OUT_SQL, and the engine's release followed by PARK_SQL), so they cannot deadlock.
 
 What a wait does to its run (lock it, resume it, park it; whether it ended) is the trigger state
-machine's: its functions, called here by the names triggers/sql.py gives them (triggers
-migration 0018). These statements name no run table and no run status. The clock is the
-database's `statement_timestamp()` (docs/design.md, rule 15).
+machine's: its functions, called here by the names triggers/sql.py gives them
+(RUNS_HOLD_FUNCTION, RUNS_RESUME_FUNCTION, RUN_PARK_FUNCTION, RUN_ENDED_FUNCTION; the tests hold
+every versioned name here to an installed, current version). These statements name no run table
+and no run status. The clock is the database's `statement_timestamp()` (docs/design/rules.md, rule 15).
 """
 
 from __future__ import annotations
 
-from triggers.sql import (
-    RUN_ENDED_FUNCTION,
-    RUN_PARK_FUNCTION,
-    RUNS_HOLD_FUNCTION,
-    RUNS_RESUME_FUNCTION,
-)
-from workflows.nodes.inapp import INAPP_CHANNEL
+import json
+from typing import Any
 
-# The shared tail of the statements that resolve waits (RESUME_SQL, WAIT_TIME_OUT_SQL): after a CTE
-# `resolved` returning (trigger_id, node_id, reason, actor) for each wait it resolved, `resumed`:
-# the runs `waiting` at those nodes made due now with their status events, by the state
-# machine, with their routes (resumed_id, route_queue, route_priority).
-_RESUMED = f"""resumed AS (
-    SELECT r.resumed_id, r.route_queue, r.route_priority
-    FROM {RUNS_RESUME_FUNCTION}((
-        SELECT COALESCE(jsonb_agg(jsonb_build_object(
-                   'run_id', trigger_id, 'node_id', node_id, 'reason', reason, 'actor', actor)),
-               '[]'::jsonb)
-        FROM resolved)) AS r
-)"""  # noqa: S608 (a function's name, values as parameters)
+from workflows.nodes.inapp import INAPP_CHANNEL
 
 # The states a report about a message implies: a click is an open, an in-app seen an open, a
 # read a seen and an open; any other state only itself. A report is posted as each
-# (waits/messages.py) and, recorded, reaches each (_RECORDED).
+# (waits/messages.py) and, recorded, reaches each (notiflow_wait_recorded_v1, which is given
+# this as its parameter `implied`).
 IMPLIED: dict[str, tuple[str, ...]] = {
     "clicked": ("clicked", "opened"),
     "seen": ("seen", "opened"),
     "read": ("read", "seen", "opened"),
 }
-_IMPLIED_SQL = (
-    "CASE r.state "
-    + " ".join(
-        f"WHEN '{state}' THEN ARRAY[{', '.join(repr(each) for each in states)}]"
-        for state, states in IMPLIED.items()
-    )
-    + " ELSE ARRAY[r.state] END"
-)
 
-# What a message wait `w` (its own run's `message.<state>` of step `node_id`: waits/messages.py)
-# finds recorded: the earliest provider's report (`delivery_event`) or inbox mark
-# (`inbox_message`'s `read_at`, `seen_at`) that reaches its state, as the event its post carries
-# (same id, name and data), whether that post happened or died with its process between the
-# commit and the post. NULL for any other wait, and while nothing recorded reaches the state.
-# Lookups by the run's id (delivery_event_trigger_idx, inbox_message_step), made only for a
-# message wait. No statement closes a message wait as timed out while this is not NULL.
-_RECORDED = f"""CASE WHEN left(w.name, 8) = 'message.' AND w.match = jsonb_build_object(
-        'trigger_id', w.trigger_id::text, 'node_id', w.match ->> 'node_id')
-    THEN (
-    SELECT jsonb_build_object(
-        'id', r.source || ':' || substr(w.name, 9), 'name', w.name,
-        'data', jsonb_build_object('trigger_id', w.trigger_id::text, 'node_id', r.node_id,
-                                   'channel', r.channel, 'state', substr(w.name, 9)),
-        'received_at', r.at)
-    FROM (
-        SELECT 'delivery-' || d.id AS source, d.node_id, d.channel, d.event::text AS state,
-               d.received_at AS at
-        FROM delivery_event d
-        WHERE d.trigger_id = w.trigger_id AND d.node_id = w.match ->> 'node_id'
-        UNION ALL
-        SELECT 'inbox-' || m.id, m.node_id, '{INAPP_CHANNEL}', mark.state, mark.at
-        FROM inbox_message m,
-             LATERAL (VALUES ('read', m.read_at), ('seen', m.seen_at)) AS mark(state, at)
-        WHERE m.trigger_id = w.trigger_id AND m.node_id = w.match ->> 'node_id'
-          AND mark.at IS NOT NULL
-    ) r
-    WHERE substr(w.name, 9) = ANY({_IMPLIED_SQL})
-    ORDER BY r.at, r.source
-    LIMIT 1)
-END"""  # noqa: S608 (constants of this module, no value)
+# The parameters of notiflow_wait_recorded_v1 that every statement calling it passes: the states
+# a report implies, and the channel an inbox mark's event names.
+RECORDED_PARAMS: dict[str, Any] = {
+    "implied": json.dumps(IMPLIED),
+    "inbox_channel": INAPP_CHANNEL,
+}
 
 # An event's row; idempotent by its id. Returns the row (new or not) and whether it is new.
-
-
-def _expired_set(row: str) -> str:
-    """The SET of a wait past its deadline (WAIT_TIME_OUT_SQL, WAIT_EXPIRE_SQL): received with its
-    message's recorded state when `row`.recorded has one (_RECORDED), else timed out."""
-    return (
-        f"resolved_at = statement_timestamp(), received = {row}.recorded IS NOT NULL,\n"
-        f"    timed_out = {row}.recorded IS NULL, event = {row}.recorded,\n"
-        f"    resolved_by = CASE WHEN {row}.recorded IS NULL THEN 'timeout' ELSE 'recorded' END"
-    )
-
-
 EVENT_STORE_SQL = """
 WITH stored AS (
     INSERT INTO received_event (event_id, name, data, data_hash, created_by, api_key_id,
@@ -132,7 +77,7 @@ SHAPES_SQL = "SELECT keys_text FROM wait_shape WHERE name = %(name)s"
 # order), then its wait resolved; a run `waiting` at that node is made due now and its nudge
 # recorded, with its status event. A run still running the node's first step (`processing`)
 # keeps its resolved wait: PARK_SQL, after that step's release, sees it and does not park.
-RESUME_SQL = f"""
+RESUME_SQL = """
 WITH candidate AS (
     SELECT w.id, w.trigger_id FROM event_wait w
     WHERE w.name = %(name)s AND w.match_hash = ANY(%(hashes)s) AND w.resolved_at IS NULL
@@ -141,7 +86,7 @@ WITH candidate AS (
 ),
 held AS (
     SELECT h.held_id AS id
-    FROM {RUNS_HOLD_FUNCTION}(ARRAY(SELECT trigger_id FROM candidate), false) h
+    FROM notiflow_runs_hold_v1(ARRAY(SELECT trigger_id FROM candidate), false) h
     WHERE NOT h.gone
 ),
 resolved AS (
@@ -153,30 +98,43 @@ resolved AS (
     RETURNING w.trigger_id, w.node_id, 'event ' || %(name)s || ' ' || %(event_id)s AS reason,
               %(actor)s::text AS actor
 ),
-{_RESUMED}
+resumed AS (
+    SELECT r.resumed_id, r.route_queue, r.route_priority
+    FROM notiflow_runs_resume_v1((
+        SELECT COALESCE(jsonb_agg(jsonb_build_object(
+                   'run_id', trigger_id, 'node_id', node_id, 'reason', reason, 'actor', actor)),
+               '[]'::jsonb)
+        FROM resolved)) AS r
+)
 SELECT (SELECT count(*) FROM resolved) AS resolved, r.resumed_id, r.route_queue, r.route_priority
 FROM (SELECT 1) one
 LEFT JOIN resumed r ON true
-"""  # noqa: S608 (a constant fragment, values as parameters)
+"""
 
 # A wait's timeout under the lease `token` (the timeout task: waits/work.py), fenced: resolved as
-# timed out (a message wait whose message's state is recorded as received, with it: _RECORDED),
-# its lease cleared, and, when its run is `waiting` at the node, the run resumed by the state
-# machine (_RESUMED: due now, its nudge recorded, its status event), whose route this answers. A run being worked on (its row locked) is not waited for: nothing is
-# written (the caller gives the wait back: wait_give_back.sql); the wait of a run that ended
+# timed out (a message wait whose message's state is recorded as received, with it:
+# notiflow_wait_recorded_v1), its lease cleared, and, when its run is `waiting` at the node, the
+# run resumed by the state machine (`resumed`, as in RESUME_SQL: due now, its nudge recorded, its
+# status event), whose route this answers. A run being worked on (its row locked) is not waited
+# for: nothing is written (the caller gives the wait back: wait_give_back.sql); the wait of a run that ended
 # (cancelled) or is gone is closed without resuming anything. The run row is locked first.
-WAIT_TIME_OUT_SQL = f"""
+WAIT_TIME_OUT_SQL = """
 WITH due AS (
-    SELECT w.id, w.trigger_id, {_RECORDED} AS recorded
+    SELECT w.id, w.trigger_id,
+           notiflow_wait_recorded_v1(w.name, w.match, w.trigger_id, %(implied)s::jsonb,
+                                     %(inbox_channel)s::text) AS recorded
     FROM event_wait w
     WHERE w.id = %(id)s AND w.leased_by = %(token)s AND w.resolved_at IS NULL
 ),
 held AS (
-    SELECT h.held_id AS id FROM {RUNS_HOLD_FUNCTION}(ARRAY(SELECT trigger_id FROM due), true) h
+    SELECT h.held_id AS id FROM notiflow_runs_hold_v1(ARRAY(SELECT trigger_id FROM due), true) h
 ),
 resolved AS (
     UPDATE event_wait w
-    SET {_expired_set("due")}, lease_until = NULL, leased_by = ''
+    SET resolved_at = statement_timestamp(), received = due.recorded IS NOT NULL,
+        timed_out = due.recorded IS NULL, event = due.recorded,
+        resolved_by = CASE WHEN due.recorded IS NULL THEN 'timeout' ELSE 'recorded' END,
+        lease_until = NULL, leased_by = ''
     FROM due
     WHERE w.id = due.id AND due.trigger_id IN (SELECT id FROM held)
     RETURNING w.trigger_id, w.node_id,
@@ -184,11 +142,18 @@ resolved AS (
                    ELSE 'wait timed out' END AS reason,
               'sweeper' AS actor
 ),
-{_RESUMED}
+resumed AS (
+    SELECT r.resumed_id, r.route_queue, r.route_priority
+    FROM notiflow_runs_resume_v1((
+        SELECT COALESCE(jsonb_agg(jsonb_build_object(
+                   'run_id', trigger_id, 'node_id', node_id, 'reason', reason, 'actor', actor)),
+               '[]'::jsonb)
+        FROM resolved)) AS r
+)
 SELECT true AS closed, r.resumed_id, r.route_queue, r.route_priority
 FROM resolved
 LEFT JOIN resumed r ON r.resumed_id = resolved.trigger_id
-"""  # noqa: S608 (a constant fragment, values as parameters)
+"""
 
 # A run's wait at a node, registered once (a step run again finds the first one), with its
 # match shape. Returns the row.
@@ -216,13 +181,15 @@ WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s
 # An event that came first: the newest with the wait's name whose data holds every match value
 # (compared as text, as `->>` gives it), received at most `lookback` before the wait was
 # registered and posted by a key that could reach the run's workflow (`workflows` NULL: any),
-# else, for a message wait, its message's recorded state (_RECORDED: a report whose post was
-# lost); resolves the wait with it if still open. Bounded whatever the events of the name: a
+# else, for a message wait, its message's recorded state (notiflow_wait_recorded_v1: a report
+# whose post was lost); resolves the wait with it if still open. Bounded whatever the events of the name: a
 # range scan of received_event_name_idx (name, created_at DESC) from the newest, reading at most
 # %(read_max)s events (`recent`), which are then matched.
-WAIT_LOOKBACK_SQL = f"""
+WAIT_LOOKBACK_SQL = """
 WITH wait AS (
-    SELECT w.id, w.name, w.match, w.created_at, wf.key AS workflow, {_RECORDED} AS recorded
+    SELECT w.id, w.name, w.match, w.created_at, wf.key AS workflow,
+           notiflow_wait_recorded_v1(w.name, w.match, w.trigger_id, %(implied)s::jsonb,
+                                     %(inbox_channel)s::text) AS recorded
     FROM event_wait w LEFT JOIN workflows_workflow wf ON wf.id = w.workflow_id
     WHERE w.trigger_id = %(trigger_id)s AND w.node_id = %(node_id)s AND w.resolved_at IS NULL
 ),
@@ -252,22 +219,27 @@ SET resolved_at = statement_timestamp(), received = true,
 FROM wait LEFT JOIN found ON true
 WHERE w.id = wait.id AND w.resolved_at IS NULL
   AND (found.event_id IS NOT NULL OR wait.recorded IS NOT NULL)
-"""  # noqa: S608 (a constant fragment, values as parameters)
+"""
 
 # A wait whose deadline passed, closed by the node itself (a run claimed again at the node
 # before the sweeper got to it): timed out, or, a message wait whose message's state is
-# recorded, received with it (_RECORDED), as WAIT_TIME_OUT_SQL does.
-WAIT_EXPIRE_SQL = f"""
+# recorded, received with it (notiflow_wait_recorded_v1), as WAIT_TIME_OUT_SQL does.
+WAIT_EXPIRE_SQL = """
 WITH wait AS (
-    SELECT w.id, {_RECORDED} AS recorded FROM event_wait w
+    SELECT w.id,
+           notiflow_wait_recorded_v1(w.name, w.match, w.trigger_id, %(implied)s::jsonb,
+                                     %(inbox_channel)s::text) AS recorded
+    FROM event_wait w
     WHERE w.trigger_id = %(trigger_id)s AND w.node_id = %(node_id)s AND w.resolved_at IS NULL
       AND w.deadline <= statement_timestamp()
 )
 UPDATE event_wait w
-SET {_expired_set("wait")}
+SET resolved_at = statement_timestamp(), received = wait.recorded IS NOT NULL,
+    timed_out = wait.recorded IS NULL, event = wait.recorded,
+    resolved_by = CASE WHEN wait.recorded IS NULL THEN 'timeout' ELSE 'recorded' END
 FROM wait
 WHERE w.id = wait.id AND w.resolved_at IS NULL
-"""  # noqa: S608 (a constant fragment, values as parameters)
+"""
 
 # The open waits of runs a cancel stopped, closed in the cancel's transaction (waits_cancel):
 # neither resumed nor timed out, and no more listed as waiting.
@@ -285,13 +257,13 @@ WHERE trigger_id = %(trigger_id)s AND node_id = %(node_id)s
 # `enqueued` (due at the deadline) to `waiting`, with its status event; unless its wait was
 # resolved meanwhile, and then it is due now: the state machine's park, told whether the wait is
 # over. The release locked the run row already.
-PARK_SQL = f"""
-SELECT {RUN_PARK_FUNCTION}(run_id => %(trigger_id)s::uuid, at_node => %(node_id)s::text,
-                           wait_over => w.resolved_at IS NOT NULL,
-                           reason => 'waiting for ' || %(name)s::text)
+PARK_SQL = """
+SELECT notiflow_run_park_v1(run_id => %(trigger_id)s::uuid, at_node => %(node_id)s::text,
+                            wait_over => w.resolved_at IS NOT NULL,
+                            reason => 'waiting for ' || %(name)s::text)
 FROM event_wait w
 WHERE w.trigger_id = %(trigger_id)s::uuid AND w.node_id = %(node_id)s::text
-"""  # noqa: S608 (a function's name, values as parameters)
+"""
 
 # Events older than the longest lookback any node declares; waits resolved before the cutoff.
 EVENTS_PURGE_SQL = """
@@ -301,22 +273,22 @@ WITH old AS (
 DELETE FROM received_event WHERE id IN (SELECT id FROM old)
 """
 
-WAITS_PURGE_SQL = f"""
+WAITS_PURGE_SQL = """
 WITH old AS (
     SELECT w.id FROM event_wait w
     WHERE w.resolved_at < %(cutoff)s
-      AND {RUN_ENDED_FUNCTION}(w.trigger_id)
+      AND notiflow_run_ended_v1(w.trigger_id)
     LIMIT %(batch)s
 )
 DELETE FROM event_wait WHERE id IN (SELECT id FROM old)
-"""  # noqa: S608 (a function's name, values as parameters)
+"""
 
 # What the two purges above would delete, for `purge_events --dry-run` (the same predicates).
 EVENTS_PURGE_COUNT_SQL = """
 SELECT count(*) FROM received_event WHERE created_at < %(cutoff)s
 """
 
-WAITS_PURGE_COUNT_SQL = f"""
+WAITS_PURGE_COUNT_SQL = """
 SELECT count(*) FROM event_wait w
-WHERE w.resolved_at < %(cutoff)s AND {RUN_ENDED_FUNCTION}(w.trigger_id)
-"""  # noqa: S608 (a function's name, values as parameters)
+WHERE w.resolved_at < %(cutoff)s AND notiflow_run_ended_v1(w.trigger_id)
+"""

@@ -1,10 +1,10 @@
-"""Event waits' timeouts as leased work (common/leased_work.py; docs/design.md, "Waiting for
+"""Event waits' timeouts as leased work (common/leased_work.py; docs/design/waits.md, "Waiting for
 events"): an open wait is due at its deadline; its nudge is a timeout task
 (`workers.wait_time_out`, the wait's id alone) on its run's workflow's queue at its run's
 priority, earliest deadline first, which leases the wait while it closes it. Its statements are
 written whole in waits/statements/ (the claim, the give-back and the two sweeps) but the timeout
-itself, waits/sql.py's WAIT_TIME_OUT_SQL, which shares the recorded-state rule with the node's
-own statements.
+itself, waits/sql.py's WAIT_TIME_OUT_SQL, whole there beside the node's own statements, whose
+recorded-state function (notiflow_wait_recorded_v1) it calls too.
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ class SendLedgerAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(Digest)
 class DigestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    """The digests of digest nodes (docs/design.md, "Timing and flow-control nodes"): which runs
+    """The digests of digest nodes (docs/design/workflows.md, "Timing and flow-control nodes"): which runs
     each gathered, and whether its window is still open. Kept a week after closing."""
 
     list_display = ["opened", "key_short", "node", "state", "runs", "opener_short"]

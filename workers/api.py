@@ -101,7 +101,7 @@ class StepLogListApi(StrictQueryParameters, ListAPIView):
 
 
 # --- health ---------------------------------------------------------------------------------------
-# Two faces (docs/security.md, "The health endpoint"). Without a key, for load balancers and
+# Two faces (docs/security/deployment.md, "The health endpoint"). Without a key, for load balancers and
 # anyone: {"status"} alone, computed at most once per NOTIFLOW_HEALTH_CACHE_SECONDS per process
 # from the database, a broker connection and the backlog, never a broadcast ping (a 0.5 s wait
 # that every worker must answer; unauthenticated clients used to trigger one each). With an API

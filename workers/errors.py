@@ -1,10 +1,12 @@
-"""How a step fails decides what happens next (docs/design.md, rule 7)."""
+"""How a step fails decides what happens next (docs/design/rules.md, rule 7)."""
 
 from datetime import timedelta
 from typing import Any
 
+from workflows.nodes.base import StepFailed
 
-class StepError(Exception):
+
+class StepError(StepFailed):
     """A node could not do its job. `rule` and `evidence`, when given, are what the step log's
     decision names (workflows.decisions: a send cap, a suppression that fails a send)."""
 
@@ -16,6 +18,8 @@ class StepError(Exception):
 
 class TransientError(StepError):
     """Worth retrying: timeouts, refused connections, SMTP 4xx, HTTP 5xx and 429."""
+
+    transient = True
 
 
 class PermanentError(StepError):
@@ -31,8 +35,17 @@ class RateLimited(Exception):
     whether this attempt sent anything before the wait (a push to several addresses, some
     accepted): the send ledger then counts it as having reached the provider."""
 
-    def __init__(self, provider: str, wait: timedelta, *, reached: bool = False):
+    def __init__(
+        self,
+        provider: str,
+        wait: timedelta,
+        *,
+        reached: bool = False,
+        vars_patch: dict[str, Any] | None = None,
+    ):
         super().__init__(f"provider {provider!r} rate limit: waits {wait.total_seconds():.3f}s")
         self.provider = provider
         self.wait = wait
         self.reached = reached
+        # What the run keeps of the wait (a fetch's time waited so far), released with it.
+        self.vars_patch = vars_patch

@@ -13,6 +13,10 @@ class StepExecutionLog(models.Model):
 
     (trigger, node_id, attempt) is unique, so a step can never be logged twice, whatever
     redeliveries or zombie workers do.
+
+    The table has one column this model leaves out: `txid` (xid8), the transaction that wrote the
+    row, filled by PostgreSQL's default; the funnel's sweep counts step logs by it behind its
+    watermark (deliveries migration 0008, docs/funnel.md).
     """
 
     # Indexed by step_log_once_per_attempt and step_log_trigger_idx, which lead with it.
@@ -54,7 +58,7 @@ class SendStatus(models.TextChoices):
 
 
 class SendLedger(models.Model):
-    """The record of a provider send for (trigger, node) (docs/design.md, rule 6).
+    """The record of a provider send for (trigger, node) (docs/design/rules.md, rule 6).
 
     Written `sending` and committed before the provider is called, completed to `sent` with the
     provider's answer after it. The only update PostgreSQL allows is sending -> sent (or a

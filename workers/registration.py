@@ -13,7 +13,7 @@ the loop's with a Redis or AMQP broker). Pool processes forked later (a replaced
 that connection's socket; Celery's Django fixup closes it in each child at worker_process_init
 without a word on the wire, so no child ever talks on the main process's connection. A
 database that does not answer is logged, its connection dropped, and tried again at the next
-beat: the worker never stops for it (docs/operations.md, "The worker registry").
+beat: the worker never stops for it (docs/operations/index.md, "The worker registry").
 """
 
 from __future__ import annotations

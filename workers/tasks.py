@@ -9,6 +9,11 @@ import socket
 from celery import Task, shared_task
 
 from common.leased_work import work_sweep
+from schedules.firing import schedule_fire
+from schedules.work import SCHEDULES
+from triggers.action_work import ACTIONS
+from triggers.actions import action_chunk
+from triggers.audience_runs import RunsPaused
 from triggers.fanout import FanoutPaused, fanout_chunk
 from triggers.fanout_work import FANOUTS
 from waits.services import wait_time_out
@@ -57,6 +62,16 @@ def fanouts_sweep() -> int:
     return nudged
 
 
+@shared_task(name="workers.trigger_actions_sweep", ignore_result=True, send_events=False)
+def trigger_actions_sweep() -> int:
+    """Send again the chunk task of a bulk action whose worker died (its lease expired) or whose
+    task was lost, and that of one due again after a chunk that failed."""
+    nudged = sum(len(batch) for batch in work_sweep(ACTIONS))
+    if nudged:
+        logger.info("bulk actions' sweeper resumed %d action(s)", nudged)
+    return nudged
+
+
 @shared_task(name="workers.waits_sweep", ignore_result=True, send_events=False)
 def waits_sweep() -> int:
     """Nudge the timeout of every open event wait due (or about to be), and of those whose
@@ -64,6 +79,16 @@ def waits_sweep() -> int:
     nudged = sum(len(batch) for batch in work_sweep(WAITS))
     if nudged:
         logger.info("waits' sweeper nudged %d wait timeout(s)", nudged)
+    return nudged
+
+
+@shared_task(name="workers.schedules_sweep", ignore_result=True, send_events=False)
+def schedules_sweep() -> int:
+    """Nudge every schedule whose next step is due (or about to be), and those whose worker
+    died in a step: one entry for all the schedules, however many."""
+    nudged = sum(len(batch) for batch in work_sweep(SCHEDULES))
+    if nudged:
+        logger.info("schedules' sweeper nudged %d schedule(s)", nudged)
     return nudged
 
 
@@ -90,9 +115,30 @@ def fanout_chunk_run(fanout_id: str, cursor: int | None = None) -> int | None:
         return None
 
 
+@shared_task(name="workers.trigger_action_chunk", ignore_result=True)
+def trigger_action_chunk_run(action_id: str) -> int | None:
+    """Act on a bulk action's next chunk of runs under a lease (triggers.actions): nothing when
+    another task holds the action or it is done. A chunk that failed is rolled back and given
+    back with its reason in `last_error`, due again later."""
+    return action_chunk(action_id=action_id, worker_id=worker_id())
+
+
 @shared_task(name="workers.wait_time_out", ignore_result=True)
 def wait_time_out_run(wait_id: int) -> str | None:
     """Close one open event wait past its deadline under a lease (waits.services): timed out,
     or received with its message's recorded state, and its run resumed; nothing when another
     worker holds it or it was resolved meanwhile."""
     return wait_time_out(wait_id=wait_id, worker_id=worker_id())
+
+
+@shared_task(name="workers.schedule_fire", ignore_result=True)
+def schedule_fire_run(schedule_id: str) -> int | None:
+    """Take a schedule's next step under a lease (schedules.firing): read an occurrence's zones,
+    skip one missed past its catch_up, or fire a chunk of its runs; nothing when another task
+    holds it or it is not due. A step refused for want of a live worker, or that failed, is
+    rolled back and given back with its reason in `last_error`, due again later."""
+    try:
+        return schedule_fire(schedule_id=schedule_id, worker_id=worker_id())
+    except RunsPaused as exc:
+        logger.warning("schedule %s paused: %s", schedule_id, exc)
+        return None

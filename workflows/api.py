@@ -59,6 +59,7 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
     # not Field.required, which only mypy sees it shadow.
     required = serializers.SerializerMethodField()  # type: ignore[assignment]
     default_locale = serializers.SerializerMethodField()
+    default_layout = serializers.SerializerMethodField()
     nodes = serializers.SerializerMethodField()
     edges = serializers.SerializerMethodField()
 
@@ -76,6 +77,7 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
             "preference_category",
             "required",
             "default_locale",
+            "default_layout",
             "entry_node_id",
             "nodes",
             "edges",
@@ -98,6 +100,9 @@ class WorkflowOutputSerializer(serializers.ModelSerializer):
 
     def get_default_locale(self, workflow: Workflow) -> str:
         return str(workflow.definition.get("default_locale") or "")
+
+    def get_default_layout(self, workflow: Workflow) -> str:
+        return str(workflow.definition.get("default_layout") or "")
 
     def get_nodes(self, workflow: Workflow) -> list[dict[str, Any]]:
         return nodes_in_order(workflow.definition)
@@ -228,6 +233,14 @@ class WorkflowInputSerializer(StrictSerializer):
         "run's and the recipient's are not in the catalogs, before NOTIFLOW_DEFAULT_LOCALE; "
         "empty: none. Every key its templates translate must be in one of those two catalogs "
         "(docs/translations.md): else a 400 naming node, field and key.",
+    )
+    default_layout = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="The key of the layout its emails are sent in when the node names none, "
+        "before NOTIFLOW_DEFAULT_LAYOUT (docs/layouts.md); empty: none. A layout that does not "
+        "exist: 400 naming `default_layout`.",
     )
     # The definition is checked by the one validator (workflows.validation), not here.
     entry_node_id = serializers.CharField(

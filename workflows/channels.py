@@ -1,4 +1,4 @@
-"""The channel registry (docs/design.md, "Channels: one spec each"): every channel a message
+"""The channel registry (docs/design/channels.md, "Channels: one spec each"): every channel a message
 goes out on, declared once as a ChannelSpec in REGISTERED. The providers (workers.providers), the
 engine's send (the spec's `sender`, in workers/channels/), the suppression list
 (deliveries.suppression), preferences and the admin's category defaults (recipients), the API's
@@ -213,7 +213,7 @@ SUPPRESSION_TEXT = {
 
 
 def channels_table() -> str:
-    """docs/design.md's table of the channels, one row per registered channel, from their specs
+    """docs/design/channels.md's table of the channels, one row per registered channel, from their specs
     (tests/test_channels.py holds the document to it; NOTIFLOW_SNAPSHOT_UPDATE=1 rewrites it)."""
     rows = [
         "| channel | a person reads | the recipient's address (a node's own first) | providers "

@@ -1,5 +1,5 @@
-"""What a step decided, as its step log records it (docs/design.md, rule 20 and "Explaining a
-run"): the decision, one sentence a support agent can paste, the rule that decided and the
+"""What a step decided, as its step log records it (docs/design/rules.md, rule 20;
+docs/design/deliveries.md, "Explaining a run"): the decision, one sentence a support agent can paste, the rule that decided and the
 evidence it decided on. Written when the step runs, inside the step log's `output` under
 DECISION_KEY; explaining a run reads it back and never decides again.
 

@@ -15,7 +15,7 @@ MAX_DELAY = timedelta(days=365)
 FLOW_KEY_MAX = 500  # the longest rendered throttle or digest key (their state's `key` column)
 
 
-# A workflow's category (docs/design.md, "Suppression and unsubscribe"): marketing email carries
+# A workflow's category (docs/design/deliveries.md, "Suppression and unsubscribe"): marketing email carries
 # a one-click unsubscribe and respects marketing-only suppressions; transactional mail neither.
 TRANSACTIONAL, MARKETING = "transactional", "marketing"
 CATEGORIES = (TRANSACTIONAL, MARKETING)
@@ -28,7 +28,7 @@ def category_of(definition: dict[str, Any]) -> str:
     return str(definition.get("category") or TRANSACTIONAL)
 
 
-# A workflow's preference category (docs/design.md, "Preferences"): the slug of a category the
+# A workflow's preference category (docs/design/recipients.md, "Preferences"): the slug of a category the
 # operator made (recipients.Category: `billing`, `comments`), which a person's preferences turn
 # on or off per channel. Beside `category`, not instead of it: a newsletter is marketing (its
 # one-click unsubscribe) *and* in the person's `product-updates`. A marketing workflow that

@@ -57,6 +57,9 @@ def definition_diff(
     if old.get("default_locale") != new.get("default_locale"):
         was, now = old.get("default_locale") or "none", new.get("default_locale") or "none"
         summary.append(f"default locale changed from {was} to {now}")
+    if old.get("default_layout") != new.get("default_layout"):
+        was, now = old.get("default_layout") or "none", new.get("default_layout") or "none"
+        summary.append(f"default layout changed from {was} to {now}")
     old_nodes = {n.get("id"): n for n in old.get("nodes", []) if isinstance(n, dict)}
     new_nodes = {n.get("id"): n for n in new.get("nodes", []) if isinstance(n, dict)}
     for node_id in new_nodes.keys() - old_nodes.keys():
@@ -86,9 +89,16 @@ def json_diff_lines(old: Any, new: Any, old_label: str, new_label: str) -> list[
     translation catalogs' version diff in the admin, content/history.py)."""
     before_text = json.dumps(old, indent=2, ensure_ascii=False).splitlines()
     after_text = json.dumps(new, indent=2, ensure_ascii=False).splitlines()
+    return text_diff_lines(before_text, after_text, old_label, new_label)
+
+
+def text_diff_lines(
+    before: list[str], after: list[str], old_label: str, new_label: str
+) -> list[DiffLine]:
+    """A unified diff of two texts given as lines, each line classed for the page."""
     lines = []
     for line in difflib.unified_diff(
-        before_text, after_text, fromfile=old_label, tofile=new_label, lineterm="", n=3
+        before, after, fromfile=old_label, tofile=new_label, lineterm="", n=3
     ):
         if line.startswith(("---", "+++")):
             continue

@@ -67,16 +67,22 @@ def _known(tag: Any) -> str:
 
 
 def locale_chain(
-    *, trigger_locale: str = "", recipient_locale: str = "", default_locale: str = ""
+    *,
+    trigger_locale: str = "",
+    recipient_locale: str = "",
+    default_locale: str = "",
+    tenant_locale: str = "",
 ) -> tuple[str, ...]:
     """The locales a run's message is looked up in, first to last: the trigger's, the
-    recipient's, the recipient's language without its region (`fr-CA` -> `fr`), the workflow's
-    default, NOTIFLOW_DEFAULT_LOCALE. Each once; an empty or unknown one is left out."""
+    recipient's, the recipient's language without its region (`fr-CA` -> `fr`), the run's
+    tenant's default (docs/tenants.md), the workflow's default, NOTIFLOW_DEFAULT_LOCALE. Each
+    once; an empty or unknown one is left out."""
     recipient = _known(recipient_locale)
     candidates = (
         _known(trigger_locale),
         recipient,
         recipient.split("-", 1)[0],
+        _known(tenant_locale),
         _known(default_locale),
         _known(settings.NOTIFLOW_DEFAULT_LOCALE),
     )

@@ -1,5 +1,5 @@
-"""The small, safe Markdown subset of an in-app message's body (docs/design.md, "In-app inbox";
-docs/security.md, "In-app Markdown and links").
+"""The small, safe Markdown subset of an in-app message's body (docs/design/inbox.md, "In-app inbox";
+docs/security/recipients.md, "In-app Markdown and links").
 
 `**bold**`, `*italic*` (or `_italic_`), `` `code` ``, `[text](https://…)` links (http, https and
 paths from the site's root only, `LINK_TARGET`, opening with rel="noopener nofollow"), blank

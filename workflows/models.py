@@ -26,7 +26,7 @@ class Workflow(models.Model):
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     active = models.BooleanField(default=True)
-    # The Celery queue every nudge of its runs goes to (docs/design.md, rule 11). Left blank, it
+    # The Celery queue every nudge of its runs goes to (docs/design/rules.md, rule 11). Left blank, it
     # is the key's first segment (workflows.routing.default_queue), filled in on save.
     queue = models.CharField(max_length=NAME_MAX_LENGTH, blank=True, validators=[queue_validator])
     # Its runs' priority unless a trigger says otherwise: 0-9, higher is more urgent.

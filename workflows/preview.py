@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 
+from workflows.hooks import RUN_TENANT
 from workflows.nodes import node_type_of
 from workflows.nodes.base import NodePreview, RenderedField
 from workflows.semantics import (
@@ -70,6 +71,7 @@ def _preview_slot() -> Iterator[None]:
 __all__ = [
     "NodePreview",
     "PreviewBusy",
+    "PreviewTenant",
     "RenderedField",
     "WorkflowPreview",
     "sample_payload",
@@ -77,6 +79,24 @@ __all__ = [
 ]
 
 VarPath = tuple[str, ...]  # a variable's path, e.g. ("payload", "user", "email")
+
+
+@dataclass(frozen=True)
+class PreviewTenant:
+    """A tenant as a run of it sees it (workflows.hooks.RUN_TENANT): its `tenant` context and its
+    default locale."""
+
+    context: dict[str, Any]
+    default_locale: str
+
+
+def preview_tenant(tenant_id: str) -> PreviewTenant | None:
+    """Tenant `tenant_id` as its runs see it, or None when no tenant has that id."""
+    for lookup in RUN_TENANT:
+        found = lookup(tenant_id)
+        if found is not None:
+            return PreviewTenant(*found)
+    return None
 
 
 @dataclass(frozen=True)
@@ -117,6 +137,7 @@ def workflow_preview(
     now: datetime | None = None,
     recipient: dict[str, Any] | None = None,
     locale: str = "",
+    tenant: PreviewTenant | None = None,
 ) -> WorkflowPreview:
     """Render each node's templates in definition order, and trace the route of this payload.
 
@@ -125,13 +146,15 @@ def workflow_preview(
     `properties`...), so `{{ recipient.name }}`, a send without `to` and a window without a zone
     preview as that person's run would; `locale`, a trigger's `locale` (first in the locale
     chain, with the recipient's and the definition's `default_locale` after it), so translated
-    and formatted fields preview as that run's would. Never raises for a
+    and formatted fields preview as that run's would; `tenant` (preview_tenant), the tenant of
+    the run, so `tenant.*`, its catalogs, its layout and its default locale preview as a run of
+    it would (docs/tenants.md). Never raises for a
     template problem: each field carries its value or its error. The whole preview renders within
     one render budget, a node's (past it, every field left says so), and at most
     NOTIFLOW_PREVIEW_CONCURRENCY previews run at once in a process: PreviewBusy otherwise.
     """
     with _preview_slot(), render_budget():
-        return _workflow_preview(definition, payload, workflow, now, recipient, locale)
+        return _workflow_preview(definition, payload, workflow, now, recipient, locale, tenant)
 
 
 def _workflow_preview(
@@ -141,11 +164,16 @@ def _workflow_preview(
     now: datetime | None,
     recipient: dict[str, Any] | None,
     locale: str,
+    tenant: PreviewTenant | None,
 ) -> WorkflowPreview:
     now = now or datetime.now(UTC)
     nodes = [n for n in definition.get("nodes", []) if isinstance(n, dict) and "id" in n]
     edges = [e for e in definition.get("edges", []) if isinstance(e, dict)]
     by_id = {n["id"]: n for n in nodes}
+    # The definition's default layout, as a run's context has it (workflows.layouts).
+    layout_workflow = dict(workflow)
+    if definition.get("default_layout"):
+        layout_workflow["default_layout"] = str(definition["default_layout"])
     # As if each message was sent, no report yet.
     steps = steps_context(dict.fromkeys(steps_read(definition), "sent"))
 
@@ -155,11 +183,13 @@ def _workflow_preview(
             payload=payload,
             vars=vars,
             trigger=trigger,
-            workflow=workflow,
+            workflow=layout_workflow,
             now=now,
             recipient=recipient,
             trigger_locale=locale,
             default_locale=str(definition.get("default_locale") or ""),
+            tenant=tenant.context if tenant is not None else None,
+            tenant_locale=tenant.default_locale if tenant is not None else "",
         )
         if steps:
             built["steps"] = steps

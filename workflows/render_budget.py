@@ -1,4 +1,4 @@
-"""What one render may cost (docs/security.md, "Limits"), kept by workflows.templating.
+"""What one render may cost (docs/security/content.md, "Limits"), kept by workflows.templating.
 
 A node's templates share one budget (`render_budget`): loop iterations, a wall-clock deadline,
 and the bytes its filters allocate. Every filter call goes through `filter_call`, python-liquid's

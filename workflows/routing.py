@@ -1,4 +1,4 @@
-"""Where a workflow's runs go and how urgently (docs/design.md, rule 11): workflow keys, queues
+"""Where a workflow's runs go and how urgently (docs/design/rules.md, rule 11): workflow keys, queues
 and priorities. The mapping of a priority to a broker's own convention is common/broker.py's."""
 
 from __future__ import annotations

@@ -36,6 +36,8 @@ class CompiledWorkflow:
     steps_read: tuple[str, ...] = ()
     # The definition's `default_locale` ("": none), the end of its runs' locale chain.
     default_locale: str = ""
+    # The definition's `default_layout` ("": none), its emails' layout after the node's.
+    default_layout: str = ""
 
 
 @lru_cache(maxsize=1024)
@@ -62,6 +64,7 @@ def workflow_version_compiled(version_id: int) -> CompiledWorkflow:
         required=required_of(definition),
         steps_read=steps_read(definition),
         default_locale=str(definition.get("default_locale") or ""),
+        default_layout=str(definition.get("default_layout") or ""),
     )
 
 
@@ -83,6 +86,7 @@ def workflow_export(*, workflow: Workflow) -> dict[str, Any]:
         "preference_category": str(definition.get("preference_category") or ""),
         "required": required_of(definition),
         "default_locale": str(definition.get("default_locale") or ""),
+        "default_layout": str(definition.get("default_layout") or ""),
         "entry_node_id": definition.get("entry_node_id"),
         "nodes": definition.get("nodes", []),
         "edges": definition.get("edges", []),

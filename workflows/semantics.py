@@ -43,6 +43,8 @@ def execution_context(
     recipient: dict[str, Any] | None = None,
     trigger_locale: str = "",
     default_locale: str = "",
+    tenant: dict[str, Any] | None = None,
+    tenant_locale: str = "",
 ) -> dict[str, Any]:
     """What templates and conditions see (all JSON-serialisable): `payload`, `vars` (outputs of
     earlier nodes), `trigger` (`id`, `idempotency_key`, `created_at`), `workflow` (`key`,
@@ -50,13 +52,17 @@ def execution_context(
     `locale`, `timezone`, `channels`, `properties`) when the run has one. A run without one has
     no `recipient`: a template reading it fails as for any undefined variable. `locales` is the
     run's locale chain (workflows.locales.locale_chain: the trigger's `trigger_locale`, the
-    recipient's, its language, the workflow's `default_locale`, the installation's), which the
-    `t` filter and the formatting filters read (workflows.translation)."""
+    recipient's, its language, the tenant's `tenant_locale`, the workflow's `default_locale`,
+    the installation's), which the `t` filter and the formatting filters read
+    (workflows.translation). A run of a tenant sees `tenant` (`id`, `name`, `properties`:
+    docs/tenants.md); one without has none, and a template reading it fails as for any
+    undefined variable."""
     recipient_locale = recipient.get("locale") if recipient is not None else ""
     chain = locale_chain(
         trigger_locale=trigger_locale,
         recipient_locale=recipient_locale if isinstance(recipient_locale, str) else "",
         default_locale=default_locale,
+        tenant_locale=tenant_locale,
     )
     context = {
         "payload": payload,
@@ -68,7 +74,24 @@ def execution_context(
     }
     if recipient is not None:
         context["recipient"] = recipient
+    if tenant is not None:
+        context[TENANT] = tenant
     return context
+
+
+def workflow_context(
+    *, key: str, name: str, version: int | None, default_layout: str = ""
+) -> dict[str, Any]:
+    """The context's `workflow`: `key`, `name`, `version`, and `default_layout` when the
+    workflow has one (its emails' layout after the node's own: workflows.layouts)."""
+    found: dict[str, Any] = {"key": key, "name": name, "version": version}
+    if default_layout:
+        found["default_layout"] = default_layout
+    return found
+
+
+# The context's name for the run's tenant (docs/tenants.md), which the `t` filter reads too.
+TENANT = "tenant"
 
 
 # The run's link to its recipient's preference page (the engine's trigger_context).
@@ -157,7 +180,7 @@ def step_input(
     (a run's payload is on the trigger, its vars too; a digest or a large payload is then not
     copied into every step log). A path read whole (`{{ payload }}`) is kept whole. So for
     `recipient`: a step log keeps only the profile fields its templates read (erasing the
-    person then leaves little of them in the logs: docs/security.md)."""
+    person then leaves little of them in the logs: docs/security/recipients.md)."""
     node_type = node_type_of(node)
     sources = node_type.template_sources(node) if node_type else []
     paths = [path for source in sources for path in read_paths(source)]
@@ -244,10 +267,13 @@ def recipients_of(node: dict[str, Any], rendered: Rendered) -> list[str]:
 
 
 def node_render(node: dict[str, Any], context: dict[str, Any]) -> Rendered:
-    """Every field a sending node sends, rendered within one render budget and checked;
-    RenderError at the first problem."""
+    """Every field a sending node sends, rendered within one render budget, made into its
+    message (an email in its layout: NodeType.message_finish) and checked; RenderError at the
+    first problem."""
+    node_type = NODE_TYPES[str(node["type"])]
     with render_budget():
         rendered = {name: field_render(node, name, context) for name in rendered_fields(node)}
+        rendered = node_type.message_finish(node, rendered, context)
     return recipient_check(node, rendered)
 
 

@@ -22,6 +22,7 @@ DEFINITION_KEYS = (
     "preference_category",
     "required",
     "default_locale",
+    "default_layout",
 )
 
 
@@ -55,6 +56,8 @@ def definition_normalize(definition: dict[str, Any]) -> dict[str, Any]:
         normalized["required"] = definition["required"]
     if definition.get("default_locale") not in (None, ""):
         normalized["default_locale"] = definition["default_locale"]
+    if definition.get("default_layout") not in (None, ""):
+        normalized["default_layout"] = definition["default_layout"]
     return normalized
 
 

@@ -5,7 +5,7 @@ an empty string in a customer's inbox. Edge conditions use lenient undefined, so
 `payload.vip == true` is simply false when the payload has no `vip`. HTML fields render with
 autoescape: what comes from the payload or vars is escaped unless the template says `| raw`.
 
-Every render has a budget (docs/security.md), whatever the template does: loop iterations in all
+Every render has a budget (docs/security/content.md), whatever the template does: loop iterations in all
 (not only nested ones), the size of what it assigns, the size of its output, the bytes its
 filters make (workflows.render_budget), and a wall-clock deadline looked at on every loop,
 assignment, write and filter call. Exceeding any is a TemplateError naming the limit and its
@@ -24,17 +24,19 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache, partial
 from io import StringIO
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from liquid import Environment, RenderContext, StrictUndefined, Undefined
 from liquid.builtin.expressions.primitive import StringLiteral
 from liquid.builtin.tags.for_tag import ForNode
+from liquid.builtin.tags.render_tag import RenderNode
 from liquid.exceptions import LiquidError, LoopIterationLimitError, ResourceLimitError
 from liquid.token import Token
 from liquid.undefined import UNDEFINED
 from markupsafe import Markup
 
+from workflows.partials import PartialLoader
 from workflows.render_budget import RenderBudgetError, filter_call, spend, too_many_iterations, uniq
 from workflows.render_budget import render_budget as render_budget
 from workflows.translation import FILTERS as LOCALE_FILTERS
@@ -98,7 +100,8 @@ class _SandboxedEnvironment(Environment):
     context_depth_limit = 30
 
     def __init__(self, **options: Any):
-        super().__init__(**options)
+        # `{% render "footer" %}`: the partials of the content app (workflows.partials).
+        super().__init__(loader=PartialLoader(), **options)
         # `raw`: the explicit opt-out of autoescape in HTML fields (a no-op elsewhere).
         self.filters["raw"] = self.filters["safe"]
         self.filters["uniq"] = uniq  # linear; liquid's own is quadratic
@@ -116,6 +119,10 @@ class _SandboxedEnvironment(Environment):
         text = _render(PARSED.get_or_parse(self, source), variables)
         # Rendered with autoescape: what it inserted is escaped already.
         return Markup(text) if self.autoescape else text  # noqa: S704
+
+    def partial_parsed(self, source: str, name: str) -> Any:
+        """A partial's template, parsed in this environment through the one bounded cache."""
+        return PARSED.get_or_parse(self, source, name=name)
 
     @property
     def local_namespace_limit(self) -> int:  # type: ignore[override]
@@ -176,17 +183,17 @@ class _ParsedCache:
     fill a process the way a bound by source size let them (4 MB of source was ~430 MB)."""
 
     def __init__(self) -> None:
-        self._entries: OrderedDict[tuple[int, str], tuple[Any, int]] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, str, str], tuple[Any, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
-    def get_or_parse(self, environment: Environment, source: str) -> Any:
-        key = (id(environment), source)
+    def get_or_parse(self, environment: Environment, source: str, *, name: str = "") -> Any:
+        key = (id(environment), name, source)
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)
                 return self._entries[key][0]
-        parsed = _parse(environment, source)
+        parsed = _parse(environment, source, name)
         limit = settings.NOTIFLOW_TEMPLATE_CACHE_BYTES
         size = parsed_size_estimate(source)
         with self._lock:
@@ -212,9 +219,9 @@ class _ParsedCache:
 PARSED = _ParsedCache()
 
 
-def _parse(environment: Environment, source: str) -> Any:
+def _parse(environment: Environment, source: str, name: str = "") -> Any:
     try:
-        return environment.from_string(source)
+        return environment.from_string(source, name=name)
     except LiquidError as exc:
         raise TemplateError(_first_line(exc)) from exc
     except Exception as exc:
@@ -227,12 +234,20 @@ def _condition_source(expression: str) -> str:
     return "{% if " + expression + " %}1{% endif %}"
 
 
-def template_check(source: str) -> list[str]:
+class TemplateUses(NamedTuple):
+    """What a template names as literals, in order: the keys it translates (`{{
+    "welcome.subject" | t }}`) and the partials it renders (`{% render "footer" %}`). What is
+    computed at run time is not known before."""
+
+    keys: list[str]
+    partials: list[str]
+
+
+def template_check(source: str) -> TemplateUses:
     """Raise TemplateError when `source` is not a valid Liquid template, or uses a filter that
     no environment registers (a render would fail on it at run time), naming it with the
-    closest known one. Else the keys it translates as literal strings (`{{ "welcome.subject" |
-    t }}`), in order: a key computed at run time is not known before. Parses without caching: a
-    definition that fails validation leaves nothing behind."""
+    closest known one. Else what it translates and renders (TemplateUses). Parses without
+    caching: a definition that fails validation leaves nothing behind."""
     template = _parse(_templates, source)
     known = _templates.filters.keys() | _html_templates.filters.keys()
     for name in _filter_names(template.nodes):
@@ -240,7 +255,10 @@ def template_check(source: str) -> list[str]:
             close = difflib.get_close_matches(name, sorted(known), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise TemplateError(f"unknown filter {name!r}{hint}")
-    return list(dict.fromkeys(_translated(template.nodes)))
+    return TemplateUses(
+        list(dict.fromkeys(_translated(template.nodes))),
+        list(dict.fromkeys(_rendered_partials(template.nodes))),
+    )
 
 
 def condition_check(expression: str) -> None:
@@ -349,6 +367,13 @@ def _translated(nodes: Any) -> Any:
         for expression in node.expressions():
             yield from _expression_keys(expression)
         yield from _translated(node.children(None, include_partials=False))
+
+
+def _rendered_partials(nodes: Any) -> Any:
+    for node in nodes:
+        if isinstance(node, RenderNode) and isinstance(node.name, StringLiteral):
+            yield node.name.value
+        yield from _rendered_partials(node.children(None, include_partials=False))
 
 
 def _expression_keys(expression: Any) -> Any:

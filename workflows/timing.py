@@ -1,5 +1,5 @@
 """Time arithmetic of the timing nodes, pure: a delay's `until`, a send window's next opening
-(docs/design.md, "Timing and flow-control nodes"). No clock but the `now` passed in.
+(docs/design/workflows.md, "Timing and flow-control nodes"). No clock but the `now` passed in.
 
 Local times follow RFC 5545 (iCalendar): a wall-clock time that does not exist (inside a
 spring-forward gap) is read with the offset before the gap, so a window opening at 02:30 on
@@ -83,3 +83,35 @@ def window_opening(
         if opens > now:
             return opens
     raise ValueError("a window with no days never opens")  # the validator refuses it first
+
+
+def quiet_hours_end(
+    now: datetime, *, zone: ZoneInfo, days: list[str], start: time, end: time
+) -> datetime | None:
+    """When the quiet hours `now` falls in end, or None when it falls in none.
+
+    Quiet hours run from `start` to `end` local time, starting on each of `days`; an `end` not
+    after `start` runs past midnight (22:00-08:00) and belongs to the day it starts, as a
+    window's does (window_opening; RFC 5545 for gaps and repeats). A stretch that ends where
+    (or after) the next one starts, as a daylight-saving change can make it, is followed to its
+    last end.
+    """
+    wanted = {WEEKDAYS.index(day) for day in days}
+    overnight = end <= start
+    ends: datetime | None = None
+    at = now
+    for _ in range(8):  # each stretch is shorter than a day and a half: a week bounds it
+        today = at.astimezone(zone).date()
+        found = None
+        for offset in (-1, 0):  # yesterday's overnight stretch may still run
+            day = today + timedelta(days=offset)
+            if day.weekday() not in wanted:
+                continue
+            begins = _local(day, start, zone)
+            finishes = _local(day + timedelta(days=1 if overnight else 0), end, zone)
+            if begins <= at < finishes:
+                found = finishes
+        if found is None:
+            return ends
+        ends = at = found
+    return ends

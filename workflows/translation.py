@@ -24,7 +24,7 @@ from liquid.builtin.filters.misc import date as liquid_date
 from liquid.exceptions import LiquidError
 from liquid.filter import with_context
 
-from workflows.hooks import CATALOG_MESSAGE
+from workflows.hooks import CATALOG_MESSAGE, CATALOG_RECHECK
 from workflows.locales import babel_locale, locale_chain, plural_category
 
 # The context's name for the run's locale chain (a list of tags, first to last).
@@ -53,15 +53,30 @@ def _chain(context: RenderContext) -> tuple[str, ...]:
     return locale_chain()
 
 
-def message_lookup(key: str, chain: tuple[str, ...]) -> tuple[str, Any] | None:
+def message_lookup(
+    key: str, chain: tuple[str, ...], tenant: str | None = None
+) -> tuple[str, Any] | None:
     """The first locale of `chain` whose catalog has `key`, with its message (a string, or a
-    plural object), or None."""
-    for locale in chain:
-        for lookup in CATALOG_MESSAGE:
-            message = lookup(locale, key, None)
-            if message is not None:
-                return locale, message
+    plural object), or None. For a run of `tenant`, each locale's catalog of that tenant is
+    asked before the shared one (docs/tenants.md). A key found nowhere is looked for once more
+    after CATALOG_RECHECK (a catalog made a moment ago by another process)."""
+    for attempt in range(2):
+        if attempt:  # a miss: the catalogs may have changed a moment ago elsewhere
+            for recheck in CATALOG_RECHECK:
+                recheck()
+        for locale in chain:
+            for lookup in CATALOG_MESSAGE:
+                message = lookup(locale, key, tenant)
+                if message is not None:
+                    return locale, message
     return None
+
+
+def _tenant(context: RenderContext) -> str | None:
+    """The id of the run's tenant (the context's `tenant`, workflows.semantics), or None."""
+    tenant = context.globals.get("tenant")
+    found = tenant.get("id") if isinstance(tenant, dict) else None
+    return found if isinstance(found, str) and found else None
 
 
 @contextmanager
@@ -88,7 +103,7 @@ def translate(key: Any, /, *, context: RenderContext, **variables: Any) -> Any:
     if not isinstance(key, str) or not key:
         raise TranslationError(f"t: the key must be a non-empty string, not {key!r}")
     chain = _chain(context)
-    found = message_lookup(key, chain)
+    found = message_lookup(key, chain, _tenant(context))
     if found is None:
         raise TranslationError(
             f"translation {key!r} is in no catalog of the locale chain {' -> '.join(chain)}"

@@ -10,8 +10,10 @@ from typing import Any
 from django.conf import settings
 
 from workflows.definition import CATEGORIES, MARKETING, TRANSACTIONAL, preference_problems
+from workflows.layouts import layout_problem
 from workflows.locales import locale_problem
 from workflows.nodes import NODE_TYPES, node_type_of
+from workflows.partials import partial_get
 from workflows.templating import TemplateError, condition_check, template_check
 from workflows.translation import default_locales, message_lookup
 
@@ -36,7 +38,7 @@ class ValidationError:
 def workflow_validate(definition: Any) -> list[ValidationError]:
     """Every problem with `definition`, or an empty list when it is a valid DAG.
 
-    Checks: sizes (the whole definition, nodes, edges, each template: docs/security.md), before
+    Checks: sizes (the whole definition, nodes, edges, each template: docs/security/content.md), before
     anything is parsed; shape; node ids unique; node type known; no unknown field; required
     fields present; Liquid templates and edge conditions parse; delays valid; max_recipients in
     range; entry node exists; edges reference existing nodes; no cycle; every node reachable
@@ -59,6 +61,9 @@ def workflow_validate(definition: Any) -> list[ValidationError]:
         edges = []
 
     node_ids = _check_nodes(nodes, _default_locales(definition, errors), errors)
+    default_layout = definition.get("default_layout")
+    if default_layout not in (None, "") and (problem := layout_problem(default_layout)):
+        errors.append(ValidationError("default_layout", problem))
     adjacency = _check_edges(edges, node_ids, errors)
     category = definition.get("category", TRANSACTIONAL)
     if category not in CATEGORIES:
@@ -82,7 +87,7 @@ def workflow_validate(definition: Any) -> list[ValidationError]:
 
 
 def _check_sizes(definition: dict[str, Any]) -> list[ValidationError]:
-    """The limits of docs/security.md: the whole definition, the number of nodes and edges, and
+    """The limits of docs/security/content.md: the whole definition, the number of nodes and edges, and
     each template's source."""
     limits = settings
     size = len(json.dumps(definition, default=str))
@@ -155,6 +160,15 @@ def _check_translations(
             )
 
 
+def _check_partials(
+    names: list[str], where: str, node_id: str, errors: list[ValidationError]
+) -> None:
+    """A partial a template renders by a literal name must exist: else every run fails on it."""
+    for name in names:
+        if partial_get(name) is None:
+            errors.append(ValidationError(where, f"partial {name!r} does not exist", node_id))
+
+
 def _check_nodes(
     nodes: list[Any], locales: tuple[str, ...], errors: list[ValidationError]
 ) -> list[str]:
@@ -207,11 +221,12 @@ def _check_nodes(
                 errors.append(ValidationError(f"{where}.{field}", "must be a string", node_id))
                 continue
             try:
-                keys = template_check(value)
+                uses = template_check(value)
             except TemplateError as exc:
                 errors.append(ValidationError(f"{where}.{field}", f"template: {exc}", node_id))
             else:
-                _check_translations(keys, locales, f"{where}.{field}", node_id, errors)
+                _check_translations(uses.keys, locales, f"{where}.{field}", node_id, errors)
+                _check_partials(uses.partials, f"{where}.{field}", node_id, errors)
         for field, message in node_type.problems(node):  # what the node type checks itself
             errors.append(ValidationError(f"{where}.{field}", message, node_id))
     return seen

@@ -1,4 +1,4 @@
-"""Events and attempts are append-only (docs/design.md, rule 8), and retention has one function.
+"""Events and attempts are append-only (docs/design/rules.md, rule 8), and retention has one function.
 
 `notiflow_purge_events_batch(cutoff, batch_size)` deletes up to `batch_size` events written
 before `cutoff` whose deliveries are all over (delivered or failed: an event still pending for

@@ -1,5 +1,5 @@
 """A webhook delivery's claim and its fenced finish, one database function each (issue 32 §3;
-docs/design.md, "Events and webhooks"): a delivery costs two round trips plus its POST, as a
+docs/design/events.md, "Events and webhooks"): a delivery costs two round trips plus its POST, as a
 run's step does, and every due time is on the database's clock.
 
 - `notiflow_delivery_claim_v1` takes the endpoint's row (claims to one endpoint take turns, so

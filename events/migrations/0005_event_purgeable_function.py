@@ -1,5 +1,5 @@
-"""Which outbox events the purge deletes, in one home (docs/design.md, rule 8 and "One home for
-each rule"): `notiflow_events_purgeable_v1(cutoff)`, the events written before the cutoff and
+"""Which outbox events the purge deletes, in one home (docs/design/rules.md, rule 8;
+docs/design/index.md, "One home for each rule"): `notiflow_events_purgeable_v1(cutoff)`, the events written before the cutoff and
 pending for no endpoint (a disabled one included), which both the purge function
 (`notiflow_purge_events_batch`, migration 0002) and the dry run's counts (events/sql.py) read.
 Until now migration 0002 and events/sql.py each wrote the rule out.

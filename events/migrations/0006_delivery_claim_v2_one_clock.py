@@ -1,9 +1,9 @@
 """Version 2 of a webhook delivery's claim (issue 45 §4, one clock): an attempt a dead worker
-left `started` is finished with its duration counted to `statement_timestamp()` (docs/design.md,
+left `started` is finished with its duration counted to `statement_timestamp()` (docs/design/rules.md,
 rule 15), where version 1 (events migration 0004) read `clock_timestamp()`. The attempt began in
 an earlier statement, so the claim's own statement time measures it; nothing is measured inside
 one statement. Version 1 stays for the statements that workers of the previous release have
-prepared until none is left running (docs/design.md, "Versioned by name").
+prepared until none is left running (docs/design/run.md, "Versioned by name").
 """
 
 from importlib import import_module

@@ -1,4 +1,4 @@
-"""The attempt log (docs/design.md, "Events and webhooks"; issue 31). An attempt is on record
+"""The attempt log (docs/design/events.md, "Events and webhooks"; issue 31). An attempt is on record
 from before its POST until its outcome, whatever happens to its worker in between. Its writes
 ride the dispatcher's two statements (events migration 0004):
 

@@ -1,4 +1,4 @@
-"""The webhook dispatcher (docs/design.md, rule 10): claim a due delivery, POST it signed, record
+"""The webhook dispatcher (docs/design/rules.md, rule 10): claim a due delivery, POST it signed, record
 the attempt and what it means. At least once, never lost, never endless:
 
 - a delivery is leased work (common/leased_work.py, events/work.py): claimed under a lease on
@@ -163,7 +163,7 @@ def _post(claimed: Claimed) -> PostResult:
 
 def _traced(claimed: Claimed, *, started_ns: int) -> str | None:
     """The attempt as delivery_send makes it, in a span whose parent is the stored trace context
-    of the run the event is about (docs/design.md, "Traces"), from before the claim to after
+    of the run the event is about (docs/design/observability.md, "Traces"), from before the claim to after
     the finish; read with a statement of its own, only while tracing is on. An event about no
     run (a ping, an endpoint's), or about a run without a context, is delivered without a span
     (its HTTP call, parentless, starts no trace)."""

@@ -1,4 +1,4 @@
-"""Webhook endpoints: create, change, rotate the secret, enable, delete, ping (docs/design.md,
+"""Webhook endpoints: create, change, rotate the secret, enable, delete, ping (docs/design/events.md,
 "Events and webhooks"). The API and the admin both come here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An outbox event as it goes on the wire: a CloudEvents 1.0 JSON object (docs/design.md,
+"""An outbox event as it goes on the wire: a CloudEvents 1.0 JSON object (docs/design/events.md,
 "Events and webhooks"). Built from the immutable row alone, so every redelivery carries the same
 body; `data.sequence` is the row's id (for one trigger, a larger one is a later change)."""
 

@@ -1,4 +1,4 @@
-"""Recording events in the transaction of the change they announce (docs/design.md, rule 10).
+"""Recording events in the transaction of the change they announce (docs/design/rules.md, rule 10).
 
 A caller describes each event as an Announcement. The engine's release carries them as
 announcements_json() into its own call (`notiflow_release_v2`, which writes them with

@@ -1,4 +1,4 @@
-"""One signed POST of one event to one endpoint (docs/design.md, rule 10).
+"""One signed POST of one event to one endpoint (docs/design/rules.md, rule 10).
 
 The request goes to an address checked by events.addresses (never a second DNS answer:
 `pinned_post`, which the chat channels' webhooks use too), with the Standard Webhooks headers,
@@ -199,9 +199,31 @@ def pinned_post(
     started: float | None = None,
     read_limit: int = 0,
 ) -> PinnedAnswer:
-    """POST `body` to a checked target (events.addresses.target_resolve) at the very addresses
-    that were checked, in resolver order, never asking DNS again (so a name rebound to a private
-    address in between cannot redirect it), with the URL's host as the Host header and, over
+    """pinned_request with POST."""
+    return pinned_request(
+        target,
+        method="POST",
+        body=body,
+        headers=headers,
+        seconds=seconds,
+        started=started,
+        read_limit=read_limit,
+    )
+
+
+def pinned_request(
+    target: Target,
+    *,
+    method: str,
+    body: bytes | None,
+    headers: Mapping[str, str],
+    seconds: float,
+    started: float | None = None,
+    read_limit: int = 0,
+) -> PinnedAnswer:
+    """`method` with `body` (None: none) to a checked target (events.addresses.target_resolve)
+    at the very addresses that were checked, in resolver order, never asking DNS again (so a
+    name rebound to a private address in between cannot redirect it), with the URL's host as the Host header and, over
     https, as the TLS server name (SNI) and the name the certificate must carry. No redirect is
     followed and there is no retry. Everything, the first `read_limit` bytes of the body
     included, fits within `seconds` of `started` (time.monotonic(); default now): the Deadline
@@ -216,7 +238,7 @@ def pinned_post(
             pool = _pool(target, address, deadline)
             try:
                 response = pool.urlopen(
-                    "POST",
+                    method,
                     target.path,
                     body=body,
                     headers=headers,
@@ -226,6 +248,10 @@ def pinned_post(
                 )
                 content = response.read(read_limit) if read_limit else b""
                 answer = PinnedAnswer(response.status, dict(response.headers), content)
+                if deadline.fired:  # the watchdog cut it: what was read is not the whole answer
+                    raise PinnedPostFailed(
+                        f"timed out: no complete answer within the {seconds:g} s deadline"
+                    )
                 deadline.unwatch()
                 response.close()
                 return answer

@@ -1,5 +1,5 @@
 """Every environment variable Notiflow reads, declared once: its name, how it is read (its type),
-its default and what it does (docs/design.md, rule 18). notiflow/settings.py reads each of its
+its default and what it does (docs/design/rules.md, rule 18). notiflow/settings.py reads each of its
 settings through this declaration (`_Env.setting`), so the default it applies is the one written
 here, and docs/reference/settings.md is rendered from it (settings_reference; `make
 docs-reference` writes it again, tests/test_docs_reference.py fails while it is stale).

@@ -29,8 +29,10 @@ EMAIL_AND_SMS = Group(
             "EMAIL_TIMEOUT",
             Kind.INT,
             10,
-            "Seconds of an SMTP send (under half of `CELERY_TASK_SOFT_TIME_LIMIT`: the send and "
-            "the QUIT that closes it may each take it).",
+            "Seconds an SMTP send waits for the relay (under half of "
+            "`CELERY_TASK_SOFT_TIME_LIMIT`: the send and the QUIT that closes it may each take "
+            "it); also an ESP's HTTPS request's (anymail) unless `ANYMAIL_REQUESTS_TIMEOUT` says "
+            "otherwise.",
         ),
         Setting(
             "DEFAULT_FROM_EMAIL",
@@ -144,7 +146,9 @@ PROVIDERS = Group(
             "",
             "anymail's settings: ESP credentials (`ANYMAIL_POSTMARK_SERVER_TOKEN`, …), "
             "`ANYMAIL_WEBHOOK_SECRET` (`user:password`, without which the tracking webhooks are "
-            "not served) and each signing ESP's key; a JSON object or list is passed as one.",
+            "not served), each signing ESP's key, and `ANYMAIL_REQUESTS_TIMEOUT` (seconds an "
+            "ESP's HTTPS request waits; `EMAIL_TIMEOUT` unless set, under half of "
+            "`CELERY_TASK_SOFT_TIME_LIMIT`); a JSON object or list is passed as one.",
         ),
         Setting(
             "NOTIFLOW_SNS_VERIFY_SIGNATURES",
@@ -330,4 +334,55 @@ WEBHOOKS = Group(
     ),
 )
 
-GROUPS = (EMAIL_AND_SMS, PROVIDERS, PUSH_AND_CHAT, WEBHOOKS)
+FETCH = Group(
+    "The fetch node",
+    SETTINGS,
+    (
+        Setting(
+            "NOTIFLOW_FETCH_ALLOW_PRIVATE",
+            Kind.BOOL,
+            False,
+            "Lets a `fetch` node's URL (and every redirect it follows) reach loopback and "
+            "private addresses (development, tests, a service beside Notiflow you trust).",
+        ),
+        Setting(
+            "NOTIFLOW_FETCH_MAX_BYTES",
+            Kind.INT,
+            1_048_576,
+            "The largest answer body a `fetch` node reads; a bigger one fails it (permanently).",
+        ),
+        Setting(
+            "NOTIFLOW_FETCH_TIMEOUT_SECONDS",
+            Kind.NUMBER,
+            DERIVED,
+            "A `fetch` node's whole deadline, redirects included, when it sets no `timeout`, and "
+            "the longest one it may set (under half of `CELERY_TASK_SOFT_TIME_LIMIT`).",
+            shown="10, or a third of `CELERY_TASK_SOFT_TIME_LIMIT` when that is less",
+        ),
+        Setting(
+            "NOTIFLOW_FETCH_MAX_RATE_LIMIT_WAIT",
+            Kind.NUMBER,
+            600,
+            "Seconds a `fetch` node may wait in all on 429 answers' `Retry-After` without "
+            "counting an attempt; past it a 429 is a transient failure.",
+        ),
+        Setting(
+            "NOTIFLOW_FETCH_CREDENTIALS",
+            Kind.SECRET,
+            "",
+            'JSON: the secrets a `fetch` node names in `credential`, `{"shop": {"header": '
+            '"Authorization", "value": "Bearer ..."}}` (a bare string is an `Authorization` '
+            "value); never stored in a definition, a step log or the admin.",
+        ),
+        Setting(
+            "NOTIFLOW_FETCH_SIGNING_SECRET",
+            Kind.SECRET,
+            "",
+            "A Standard Webhooks secret (`whsec_...`); set, every `fetch` request is signed "
+            "(`webhook-id`, `webhook-timestamp`, `webhook-signature`) so its receiver can check "
+            "it came from Notiflow.",
+        ),
+    ),
+)
+
+GROUPS = (EMAIL_AND_SMS, PROVIDERS, PUSH_AND_CHAT, WEBHOOKS, FETCH)

@@ -1,5 +1,5 @@
 """The settings of runs and what bounds them: the engine, the sweeper, the worker registry, the
-API, the inbox, health and metrics, and the limits of docs/security.md."""
+API, the inbox, health and metrics, and the limits of docs/security/content.md."""
 
 from __future__ import annotations
 
@@ -71,6 +71,13 @@ ENGINE = Group(
             "The most bytes of payload JSON a digest hands its templates.",
         ),
         Setting(
+            "NOTIFLOW_QUIET_HOURS_BYPASS_PRIORITY",
+            Kind.INT,
+            8,
+            "The run priority (0-9) from which a send goes out inside the recipient's quiet "
+            "hours (a `required` workflow's always does); 10 lets only required ones through.",
+        ),
+        Setting(
             "NOTIFLOW_SUPPRESSION_CACHE_ROWS",
             Kind.INT,
             20_000,
@@ -93,8 +100,36 @@ ENGINE = Group(
             "NOTIFLOW_FANOUT_MAX_AUDIENCE",
             Kind.INT,
             100_000,
-            "The most runs one fan-out makes: a request for a bigger audience is a 400 saying "
-            "how big, a topic grown past it stops the fan-out there.",
+            "The most runs one fan-out, or one occurrence of a topic schedule, makes: a request "
+            "for a bigger audience is a 400 saying how big, such an occurrence is refused and "
+            "recorded, a topic grown past it stops the fan-out there.",
+        ),
+        Setting(
+            "NOTIFLOW_ACTION_MAX",
+            Kind.INT,
+            100_000,
+            "The most runs one bulk action (`POST /api/triggers/actions/`) may match: more is a "
+            "400 saying how many matched.",
+        ),
+        Setting(
+            "NOTIFLOW_ACTION_CHUNK_SIZE",
+            Kind.INT,
+            200,
+            "A bulk action's runs acted on per worker task, in one transaction.",
+        ),
+        Setting(
+            "NOTIFLOW_SCHEDULE_MAX_RECIPIENTS",
+            Kind.INT,
+            1000,
+            "The most recipient ids one schedule lists (`recipients`); a bigger audience is a "
+            "topic (`topic`), which fires in chunks of NOTIFLOW_FANOUT_CHUNK_SIZE as a fan-out.",
+        ),
+        Setting(
+            "NOTIFLOW_SCHEDULE_MIN_INTERVAL_SECONDS",
+            Kind.NUMBER,
+            60,
+            "The shortest time between two occurrences of a schedule's rule: a rule firing "
+            "more often is a 400.",
         ),
     ),
 )
@@ -318,6 +353,13 @@ LIMITS = Group(
             Kind.TEXT,
             "en",
             "The last locale of every run's chain (docs/translations.md): a BCP 47 tag Babel knows.",
+        ),
+        Setting(
+            "NOTIFLOW_DEFAULT_LAYOUT",
+            Kind.TEXT,
+            "",
+            "The key of the email layout used when neither the node nor the workflow names one "
+            "(docs/layouts.md); empty: none.",
         ),
         Setting(
             "NOTIFLOW_TEMPLATE_MAX_VALUE_BYTES",

@@ -170,6 +170,13 @@ TESTS = Group(
             "(`make test-pgbouncer`).",
         ),
         Setting(
+            "NOTIFLOW_TEST_POOL",
+            Kind.TEXT,
+            "",
+            "The pool of the stack's workers (`--pool`): empty for Celery's default (prefork), "
+            "`threads` for the Procfile's `sends` layout.",
+        ),
+        Setting(
             "NOTIFLOW_TEST_AMQP_URL",
             Kind.TEXT,
             "amqp://guest:guest@127.0.0.1:5672//",

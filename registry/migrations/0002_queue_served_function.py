@@ -1,7 +1,7 @@
 """The registry's one rule in SQL, "a live worker serves this queue": `notiflow_queue_served_v1`.
 
 Live means registered, not stopped, and seen within `live_within` seconds (three heartbeats:
-registry/sql.py live_within_seconds) on the database's clock (docs/design.md, rule 15). Every
+registry/sql.py live_within_seconds) on the database's clock (docs/design/rules.md, rule 15). Every
 statement that needs the rule calls this function (intake's statements, the fan-out's chunk):
 none writes it out.
 

@@ -1,4 +1,4 @@
-"""Who posted each event: the API key's id and the workflows it was limited to then (docs/security.md,
+"""Who posted each event: the API key's id and the workflows it was limited to then (docs/security/findings.md,
 "Posted events"). Two nullable columns without a default: PostgreSQL adds them to its catalog only,
 without rewriting or scanning received_event, so the migration takes its lock for an instant
 whatever the table's size; no index (nothing looks events up by poster). Events posted before it

@@ -80,12 +80,14 @@ def node_unrunnable(node: dict[str, object]) -> str | None:
     channel = CHANNELS.get(kind.channel)
     if channel is None:
         return f"{prefix} sends on channel {kind.channel!r}, which this worker's code does not have"
-    if node_type not in worker_capabilities().node_types:
+    # What worker_capabilities says of this node's type, asked of its one channel (on every step:
+    # the capabilities of every channel are the registry's, not a step's).
+    names = [provider.name for provider in channel_providers(channel.spec.name)]
+    if not names:
         return (
             f"{prefix} is an {node_type} node and this worker has no {channel.spec.noun} provider"
         )
     named = str(node.get("provider") or "")
-    names = [provider.name for provider in channel_providers(channel.spec.name)] if named else []
     if named and named not in names:
         return (
             f"{prefix} names provider {named!r}, which this worker does not have "

@@ -1,5 +1,5 @@
 """Email through Django's email framework and the named provider's backend (an SMTP server, an
-anymail ESP), with a deterministic Message-ID whichever provider sends (docs/design.md, rule 6)."""
+anymail ESP), with a deterministic Message-ID whichever provider sends (docs/design/rules.md, rule 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Retention of soft-deleted triggers (docs/design.md, rules 8 and 12; `manage.py purge_deleted`).
+"""Retention of soft-deleted triggers (docs/design/rules.md, rules 8 and 12; `manage.py purge_deleted`).
 
 `notiflow_purge_deleted_batch(cutoff, batch_size)` deletes up to `batch_size` soft-deleted
 triggers (`deleted_at` before `cutoff`, whatever their status) with their step logs, send-ledger

@@ -1,4 +1,4 @@
-"""The send ledger keeps the provider of every attempt that reached one (docs/design.md, "Providers")."""
+"""The send ledger keeps the provider of every attempt that reached one (docs/design/channels.md, "Providers")."""
 
 import django.contrib.postgres.fields
 from django.db import migrations, models

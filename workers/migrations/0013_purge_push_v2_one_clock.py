@@ -1,6 +1,6 @@
-"""One clock (issue 45 §4; docs/design.md, rule 15): version 2 of the two workers' functions
+"""One clock (issue 45 §4; docs/design/rules.md, rule 15): version 2 of the two workers' functions
 that read `now()`, reading `statement_timestamp()`, beside version 1, which stays for workers of
-the previous release until none is left running (docs/design.md, "Versioned by name"):
+the previous release until none is left running (docs/design/run.md, "Versioned by name"):
 
 - `notiflow_purge_deleted_v2(deleted_at, lease_until, cutoff)`: the purge's choice of deleted runs
   (workers migration 0010) under no live lease at the statement's time. `notiflow_purge_deleted_batch`

@@ -1,4 +1,4 @@
-"""Named providers per channel (docs/design.md, "Providers"): which backend sends a channel's
+"""Named providers per channel (docs/design/channels.md, "Providers"): which backend sends a channel's
 messages, in which order a retry fails over to the next, and each provider's rate limit. What a
 channel's providers are is its spec's (workflows.channels: `providers`); this reads it.
 

@@ -1,4 +1,4 @@
-"""Email provider connections kept open per worker thread (docs/design.md, "Providers").
+"""Email provider connections kept open per worker thread (docs/design/channels.md, "Providers").
 
 Django's email backends open a connection for each message when the caller has not opened one:
 a TCP and TLS handshake, EHLO and AUTH (an SMTP relay) or a new HTTPS session (an anymail ESP)

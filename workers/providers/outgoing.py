@@ -1,5 +1,5 @@
 """A POST to an address a recipient supplied (a web push endpoint; any later channel of that kind):
-the outgoing-request rules of the webhooks (docs/security.md, "Web push endpoints"), in one place.
+the outgoing-request rules of the webhooks (docs/security/providers.md, "Web push endpoints"), in one place.
 
 - The URL passes the address rule of events/addresses.py (public addresses only, unless the
   channel's setting lifts it) and the request goes to the very addresses checked

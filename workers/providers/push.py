@@ -8,7 +8,7 @@ service's id for it) or gone (the address no longer exists: web push 404/410, FC
 `UNREGISTERED`), which the channel removes from the recipient. Everything else raises: 429 with
 Retry-After is RateLimited (the step waits for it without an attempt), 429 without it, 5xx and
 transport errors TransientError, any other 3xx or 4xx PermanentError. An error names the status
-and a fixed phrase, never a byte of the answer's body (docs/security.md, "Web push endpoints").
+and a fixed phrase, never a byte of the answer's body (docs/security/providers.md, "Web push endpoints").
 
 A web push endpoint is an address a recipient supplied: the request goes out under the rules of
 workers/providers/outgoing.py (address checked and pinned, no redirect, one deadline, no body

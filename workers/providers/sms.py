@@ -80,7 +80,7 @@ class TwilioBackend:
     """Twilio's Messages API.
 
     The idempotency key travels as an `Idempotency-Key` header, as on every HTTP provider
-    (docs/design.md, rule 6), but Twilio does not document de-duplicating Messages requests by
+    (docs/design/rules.md, rule 6), but Twilio does not document de-duplicating Messages requests by
     it: a resend from the crash window (the ledger's send_count > 1) may reach the phone twice.
     An answer that is 2xx but unreadable is a message Twilio accepted: it is recorded as sent,
     with no message id, never retried (a retry would send it again).

@@ -1,10 +1,11 @@
-"""What a step's outcome announces (events.catalog; docs/design.md, rule 10): the message it
+"""What a step's outcome announces (events.catalog; docs/design/rules.md, rule 10): the message it
 sent or skipped, the step's failure (to be retried) or the trigger's end, written by the
-release in the step's transaction."""
+release in the step's transaction. Each shows the run as claimed; the release overlays what it
+set (the run's status, cursor, vars, clocks, and a retry's `retry_at`) from its own row
+(triggers migration 0024), so nothing here says what a release sets."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -13,14 +14,14 @@ from events import catalog as events
 from events.services.outbox import Announcement
 from triggers.announce import WITHOUT_RELEASE, announcement
 from triggers.models import TriggerStatus
-from triggers.steps import Release, released_copy
+from triggers.steps import Release
 from workers.channels.base import NodeRun
 from workers.services.step import StepAttempt
 from workflows.nodes import NODE_TYPES
 
 
 def step_announcements(
-    step: StepAttempt, release: Release, run: NodeRun | None, now: datetime
+    step: StepAttempt, release: Release, run: NodeRun | None
 ) -> list[Announcement]:
     """The events a step's outcome announces (events.catalog): the message it sent or skipped,
     the step's failure (to be retried) or the trigger's end, each written only if the release applies.
@@ -64,15 +65,18 @@ def step_announcements(
     elif release.status == TriggerStatus.FAILED:
         kinds.append((events.TRIGGER_FAILED, {"step": failure}))
     elif release.last_error:  # enqueued again at the same node: a retry
-        retry_at = (now + release.wait).isoformat()
-        kinds.append((events.STEP_FAILED, {"step": {**failure, "retry_at": retry_at}}))
+        # Its due time, the run's new available_at: the release fills it in.
+        kinds.append((events.STEP_FAILED, {"step": {**failure, "retry_at": None}}))
     if not kinds:
         return []
-    after = released_copy(step.trigger, release, now=now)
     workflow = step.workflow
     return [
         announcement(
-            kind, after, workflow_key=workflow.workflow_key, version=workflow.number, **extra
+            kind,
+            step.trigger,
+            workflow_key=workflow.workflow_key,
+            version=workflow.number,
+            **extra,
         )
         for kind, extra in kinds
     ] + unreleased

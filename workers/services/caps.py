@@ -1,4 +1,4 @@
-"""Send caps (docs/security.md): how many messages one recipient may receive, and one API key
+"""Send caps (docs/security/content.md): how many messages one recipient may receive, and one API key
 (or other creator) may have sent, per hour, across every worker. Off unless configured.
 
 Counted in Redis, one INCR per counter in the hour's window (a pipeline: one round trip per
@@ -9,7 +9,7 @@ it.
 
 The hour is the database's (`at`: the step's clock, engine.StepClock), never the worker's: every
 worker must count into the same window key, and the database's is the one clock of every other
-due time (docs/design.md, "One clock"). Redis's own TIME would agree across workers too, but it
+due time (docs/design/rules.md, rule 15). Redis's own TIME would agree across workers too, but it
 would take a second round trip (or a script) per send and a second clock to reason about.
 """
 

@@ -1,4 +1,4 @@
-"""Executing one node of one trigger: claim, run, record (docs/design.md, rules 3, 4, 6 and 7).
+"""Executing one node of one trigger: claim, run, record (docs/design/rules.md, rules 3, 4, 6 and 7).
 
 Over 500 lines: it still holds the send path and the announcements beside the step, until the
 send path moves out (issue 45 §6, done on its own branch).
@@ -26,6 +26,7 @@ from events.dispatch import deliveries_enqueue_on_commit
 from events.services.outbox import announcements_json
 from recipients.preferences import preferences_url
 from recipients.selectors import RunRecipient, recipient_for_run
+from tenants.selectors import tenant_scope
 from triggers.dispatch import Nudge, nudges_held, trigger_enqueue_on_commit, triggers_publish
 from triggers.models import TriggerInstance, TriggerStatus
 from triggers.steps import Release, StepRecord, trigger_claim_with, trigger_release_with
@@ -47,6 +48,7 @@ from workers.services.step import (
 )
 from workers.services.step_metrics import step_recorded
 from workflows.decisions import DECISION_KEY
+from workflows.rendered_with import rendered_with_current, rendered_with_recorded
 from workflows.selectors import CompiledWorkflow, workflow_version_compiled
 from workflows.semantics import (
     PREFERENCES_URL,
@@ -60,6 +62,7 @@ from workflows.semantics import (
     sends,
     step_input,
     steps_context,
+    workflow_context,
 )
 from workflows.templating import TemplateError
 
@@ -75,7 +78,7 @@ def trigger_context(
 ) -> dict[str, Any]:
     """The execution context (workflows.semantics) of a step of `trigger`, with its recipient's
     profile when it has one (read by step_execute: step_recipient); a run for a recipient also
-    sees `preferences_url`, a signed link to their preference page (docs/design.md,
+    sees `preferences_url`, a signed link to their preference page (docs/design/recipients.md,
     "Preferences"), which no step log keeps."""
     context = execution_context(
         recipient=recipient.context if recipient is not None else None,
@@ -86,14 +89,16 @@ def trigger_context(
             "idempotency_key": trigger.idempotency_key,
             "created_at": trigger.created_at.isoformat(),
         },
-        workflow={
-            "key": workflow.workflow_key,
-            "name": workflow.workflow_name,
-            "version": workflow.number,
-        },
+        workflow=workflow_context(
+            key=workflow.workflow_key,
+            name=workflow.workflow_name,
+            version=workflow.number,
+            default_layout=workflow.default_layout,
+        ),
         now=now,
         trigger_locale=trigger.locale,
         default_locale=workflow.default_locale,
+        **tenant_scope(trigger.tenant),
     )
     if recipient is not None and (link := preferences_url(trigger.recipient)):
         context[PREFERENCES_URL] = link
@@ -162,13 +167,14 @@ def step_execute(*, trigger_id: str, worker_id: str) -> str | None:
     if traced_from is not None:
         return _traced(step, started_ns=traced_from)
     call = ProviderCall()
-    outcome, run = _attempt(step, call)
-    return _record_or_fail(step, outcome, run, call=call)
+    with rendered_with_recorded():  # the content versions its step log keeps
+        outcome, run = _attempt(step, call)
+        return _record_or_fail(step, outcome, run, call=call)
 
 
 def _traced(step: StepAttempt, *, started_ns: int) -> str | None:
     """The step as step_execute runs it, in its span: a child of the run's stored trace context
-    (docs/design.md, "Traces"), from before the claim to after the release."""
+    (docs/design/observability.md, "Traces"), from before the claim to after the release."""
     trigger = step.trigger
     with tracing.step_span(
         trace_context=trigger.trace_context,
@@ -180,8 +186,9 @@ def _traced(step: StepAttempt, *, started_ns: int) -> str | None:
         started_ns=started_ns,
     ) as span:
         call = ProviderCall()
-        outcome, run = _attempt(step, call)
-        status = _record_or_fail(step, outcome, run, call=call)
+        with rendered_with_recorded():  # the content versions its step log keeps
+            outcome, run = _attempt(step, call)
+            status = _record_or_fail(step, outcome, run, call=call)
         tracing.step_outcome(span, status=status, error=outcome.error)
         return status
 
@@ -197,14 +204,16 @@ def step_recipient(
         return None
     if not recipient_read(node, workflow.outgoing.get(str(node["id"]), [])):
         return None
-    return recipient_for_run(trigger.recipient, category=workflow.preference_category)
+    return recipient_for_run(
+        trigger.recipient, category=workflow.preference_category, tenant=trigger.tenant
+    )
 
 
 def steps_execute(*, trigger_id: str, worker_id: str, queue: str | None) -> str | None:
     """step_execute, and then, while the run's next node is due at once on the same queue
     (`queue`: the one this task came from), the next steps in the same task instead of a nudge
     each: at most NOTIFLOW_STEPS_PER_TASK steps, for at most a quarter of the task's soft time
-    limit (docs/design.md, "Several steps in one task").
+    limit (docs/design/run.md, "Several steps in one task").
 
     Every step is claimed, run and recorded exactly as alone (its own lease, its own release);
     only the nudge between two of them is not published. A crash between them loses that nudge,
@@ -370,8 +379,10 @@ def _step_log(step: StepAttempt, outcome: Outcome) -> dict[str, Any]:
         # The preference link is the person's to use: an operator reading logs needs it not.
         context={k: v for k, v in step.context.items() if k != PREFERENCES_URL},
     )
+    if used := rendered_with_current():  # the versions of the content it rendered with
+        what_it_read["content"] = used
     output = outcome.output
-    if outcome.decision is not None:  # what the step decided (docs/design.md, rule 20)
+    if outcome.decision is not None:  # what the step decided (docs/design/rules.md, rule 20)
         output = {**(output or {}), DECISION_KEY: outcome.decision.as_json()}
     return {
         "node_type": step.node["type"],
@@ -403,7 +414,7 @@ def _record(
     call: ProviderCall,
     log_step: bool = True,
 ) -> str | None:
-    """One transaction per step outcome (docs/design.md, rule 4), and one call of the release:
+    """One transaction per step outcome (docs/design/rules.md, rule 4), and one call of the release:
     the fenced trigger update with its event, the send ledger, the step log and the events; then
     the next nudge, after commit.
 
@@ -416,7 +427,6 @@ def _record(
     applied; an in-app message (NodeRun.inbox) is the release's own. No events are built when
     the claim found no webhook endpoint to hear them (they would be dropped unread).
     """
-    now = step.clock.now()
     nudge, countdown = _schedule(outcome)
     release = Release(
         status=outcome.status,
@@ -428,7 +438,7 @@ def _record(
         nudged=nudge,
         last_error=outcome.error,
     )
-    announcements = step_announcements(step, release, run, now) if step.announced_to else []
+    announcements = step_announcements(step, release, run) if step.announced_to else []
     inbox = run.inbox if run is not None and not outcome.error else None
     record = StepRecord(
         ledger=_ledger(step, run, call),
@@ -468,6 +478,8 @@ def _record(
 
 def _node_writes_run(writes: list[tuple[str, dict[str, Any]]]) -> None:
     """A node's own statements (NodeRun.writes), in the step's transaction after its release."""
+    if not writes:  # most nodes write nothing of their own: no cursor
+        return
     with connection.cursor() as cursor:
         for sql, params in writes:
             cursor.execute(sql, params)

@@ -1,9 +1,9 @@
-"""The state behind throttle and digest nodes (docs/design.md, "Timing and flow-control nodes").
+"""The state behind throttle and digest nodes (docs/design/workflows.md, "Timing and flow-control nodes").
 
 Each decision is one short transaction that first takes a PostgreSQL advisory lock on its
 (workflow, node, key): everything that counts or joins under one key happens one at a time,
 while other keys go on in parallel. Time is the database's `statement_timestamp()` (the one clock,
-docs/design.md rule 15), read by a statement after the one that took the lock, so every worker
+docs/design/rules.md rule 15), read by a statement after the one that took the lock, so every worker
 judges a window by the same clock and a decision made after waiting for the lock sees the time it
 was made at. Both are idempotent per run and node: a step run again
 (a crash, a lost lease, a redelivery) finds what its first run decided and decides the same.

@@ -1,4 +1,4 @@
-"""The send ledger (docs/design.md, rule 6): at most one provider call per (trigger, node), except after a
+"""The send ledger (docs/design/rules.md, rule 6): at most one provider call per (trigger, node), except after a
 crash between the provider's acceptance and the ledger commit, when the same idempotency key
 is sent again so the provider or recipient can drop it.
 

@@ -1,4 +1,4 @@
-"""Rate limits per provider (docs/design.md, "Providers"): `NOTIFLOW_PROVIDER_RATE_LIMITS`
+"""Rate limits per provider (docs/design/channels.md, "Providers"): `NOTIFLOW_PROVIDER_RATE_LIMITS`
 (`ses=14/s,twilio=100/m`), one limit shared by every worker on every host, kept in Redis at
 NOTIFLOW_REDIS_URL and taken by the project's one GCRA script, common/gcra.lua, in its
 `reserve` mode (atomic, one round trip, Redis's clock).

@@ -1,4 +1,4 @@
-"""One push node sends one message to each address of its recipient (docs/design.md, "Push
+"""One push node sends one message to each address of its recipient (docs/design/channels.md, "Push
 channels"): every browser subscription in `recipient.channels.webpush`, every device token in
 `recipient.channels.fcm`.
 

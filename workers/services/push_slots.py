@@ -1,5 +1,5 @@
 """Web push requests hold at most NOTIFLOW_PUSH_CONCURRENCY of a Celery worker's slots
-(docs/security.md, "Web push endpoints").
+(docs/security/providers.md, "Web push endpoints").
 
 A web push goes to an address a recipient supplied, which may take the whole deadline to answer
 (issue 43: eight endpoints dripping their status line held every slot of the engine, and a plain

@@ -1,4 +1,4 @@
-"""Retention: the one path that deletes audit rows (docs/design.md, rules 8, 10 and 12;
+"""Retention: the one path that deletes audit rows (docs/design/rules.md, rules 8, 10 and 12;
 `manage.py purge_logs`, `manage.py purge_deleted` and `manage.py purge_events`).
 
 Step logs, trigger events and the send ledger are append-only: the `notiflow_append_only()`
@@ -95,7 +95,7 @@ def retention_purge_deleted(
     """Delete soft-deleted triggers whose `deleted_at` is older than `older_than`, with their
     step logs, send-ledger rows and events; return what was deleted, per table.
 
-    Whatever their status: a deleted trigger is never claimed again (docs/design.md, rule 12).
+    Whatever their status: a deleted trigger is never claimed again (docs/design/rules.md, rule 12).
     One that still holds a live lease (a step running when it was deleted may yet record) waits
     for the next run. Triggers that are not deleted are never touched. Batches, locking, the dry
     run and `on_batch` as in retention_purge; each batch is one call of

@@ -3,15 +3,16 @@
 The application's tables are owned by the role that runs migrations (and `purge_logs`). The
 processes that run all day get roles of their own:
 
-- `worker` (celery workers: claim, steps, sweeper, fan-outs) reads workflows, records the
-  sweeper's nudges on triggers (`nudged_at`, the one column it may UPDATE), and makes runs,
-  changes a run's status, writes its events, its step logs, send ledger rows and outbox events
-  only through the state machine's functions: the claim and the release (triggers migration
-  0019), a wait's park, hold and resume (0018) and a fan-out chunk's runs (0022), SECURITY
-  DEFINER, on which it has EXECUTE (ROLE_FUNCTIONS),
-  while on step logs and the ledger it has SELECT alone;
+- `worker` (celery workers: claim, steps, sweeper, fan-outs, bulk actions) reads workflows,
+  records the sweeper's nudges on triggers (`nudged_at`, the one column it may UPDATE), and
+  makes runs, changes a run's status, writes its events, its step logs, send ledger rows and
+  outbox events only through the state machine's functions: the claim and the release (triggers
+  migrations 0019 and 0024), a wait's park, hold and resume (0018), a fan-out chunk's runs
+  (0027), and the cancel, retry and replay of a bulk action's chunk (0028), SECURITY DEFINER, on
+  which it has EXECUTE (ROLE_FUNCTIONS), while on step logs and the ledger it has SELECT alone;
 - `beat` (celery beat with the DatabaseScheduler) reads and writes its schedule tables only;
-- `web` (gunicorn: API and admin) authors workflows, takes triggers in, cancels them, reads
+- `web` (gunicorn: API and admin) authors workflows, takes triggers in, cancels and retries
+  them (through the state machine's functions, as the workers do), asks for bulk actions, reads
   logs, and runs Django's admin, sessions and users.
 
 No role gets DELETE or TRUNCATE on trigger_instance, trigger_event, step_log or send_ledger, and
@@ -38,10 +39,12 @@ ALL_BUT_TRUNCATE = ("SELECT", "INSERT", "UPDATE", "DELETE")
 ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "worker": [
         (("workflows.Workflow", "workflows.WorkflowVersion"), READ),
-        # Every change of a run's status, and a fan-out's new runs, are functions of the state
-        # machine (ROLE_FUNCTIONS: the claim, the release, a wait's park, resume and timeout,
-        # a fan-out chunk's insert). Left: UPDATE of `nudged_at` alone, the sweeper's record of
-        # the nudges it sent (common/leased_work.py), which is no change of status.
+        # Every change of a run's status, and a fan-out's and a replay's new runs, are functions
+        # of the state machine (ROLE_FUNCTIONS: the claim, the release, a wait's park, resume
+        # and timeout, a fan-out chunk's insert, a bulk action's cancel, retry and replay). Left:
+        # UPDATE of `nudged_at` alone, the sweeper's record of the nudges it sent
+        # (common/leased_work.py), which is no change of status (and lets a bulk action's chunk
+        # lock its runs, SELECT ... FOR UPDATE, before it acts on them).
         (("triggers.TriggerInstance",), ("SELECT", "UPDATE (nudged_at)")),
         (("triggers.TriggerEvent",), APPEND),
         (("workers.StepExecutionLog", "workers.SendLedger"), READ),
@@ -51,7 +54,7 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("workers.ThrottlePass", "workers.Digest", "workers.DigestEntry"), ALL_BUT_TRUNCATE),
         # Each worker registers itself and refreshes its heartbeat (registry/).
         (("registry.Worker",), CHANGE),
-        # Events are written by the release (events/sql.py); the dispatcher delivers them,
+        # Events are written by the release and the cancel (events/sql.py); the dispatcher delivers them,
         # counts an endpoint's failures and disables it (events/services/dispatcher.py).
         (("events.OutboxEvent",), READ),
         # An attempt is recorded `started` before its POST and `finished` after it
@@ -63,8 +66,17 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
             ("recipients.Recipient", "recipients.Category", "recipients.Topic"),
             READ,
         ),
-        (("recipients.TopicSubscription",), READ),
+        (("recipients.TopicSubscription", "recipients.RecipientTenantPreferences"), READ),
         (("recipients.Fanout",), CHANGE),
+        # A bulk action's chunks are leased work on its row (triggers/action_work.py); what a
+        # chunk does to its runs is the state machine's functions (ROLE_FUNCTIONS).
+        (("triggers.TriggerAction",), CHANGE),
+        # Schedules' steps record how far they got and what each occurrence did (schedules/).
+        (("schedules.Schedule",), ("SELECT", "UPDATE")),
+        (("schedules.ScheduleOccurrence",), APPEND),
+        # A topic schedule's occurrence is charged to the trigger rate of the key that stored
+        # it, whose bucket is named by the key's hash (schedules/admission.py).
+        (("triggers.ApiKey",), ("SELECT (id, key_hash)",)),
         # An inapp node stores its message with the step's release (inbox/sql.py).
         (("inbox.InboxMessage",), APPEND),
         # A wait_event node registers its wait (and its match's shape), looks back for an
@@ -72,11 +84,14 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("waits.EventWait", "waits.WaitShape"), CHANGE),
         (("waits.ReceivedEvent",), READ),
         # A message wait's look-back and timeout read its message's recorded reports (and the
-        # inbox's marks, above), whose post may have been lost (waits/sql.py, _RECORDED); a
-        # `when` reading `steps.<id>.delivery` reads them too (deliveries/sql.py).
+        # inbox's marks, above), whose post may have been lost (notiflow_wait_recorded_v1,
+        # waits migration 0005); a `when` reading `steps.<id>.delivery` reads them too
+        # (deliveries/sql.py).
         (("deliveries.DeliveryEvent",), READ),
         # The `t` filter reads the translation catalogs and their latest version (content/).
         (("content.TranslationCatalog", "content.TranslationCatalogVersion"), READ),
+        # A run's tenant and the change log's largest id (tenants/selectors.py).
+        (("tenants.Tenant", "tenants.TenantChange"), READ),
     ],
     "beat": [
         (("django_celery_beat.*",), CHANGE),
@@ -85,6 +100,8 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("workflows.Workflow", "workflows.WorkflowVersion"), ALL_BUT_TRUNCATE),
         (("triggers.TriggerInstance",), CHANGE),
         (("triggers.TriggerEvent",), APPEND),
+        # Bulk actions are asked over the API, in the admin and by their command.
+        (("triggers.TriggerAction",), CHANGE),
         (("workers.StepExecutionLog", "workers.SendLedger", "registry.Worker"), READ),
         (("workers.ThrottlePass", "workers.Digest", "workers.DigestEntry"), READ),
         (("triggers.ApiKey",), ("SELECT", "UPDATE", "DELETE")),
@@ -92,6 +109,9 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         (("deliveries.Suppression",), ALL_BUT_TRUNCATE),
         # Providers' reports arrive at the web process (deliveries/).
         (("deliveries.DeliveryEvent", "deliveries.UnmatchedReport"), APPEND),
+        # The funnel reads its rollup and its sweep's watermark, and the steps past it through
+        # notiflow_funnel_steps_v1 (ROLE_FUNCTIONS; docs/funnel.md).
+        (("deliveries.FunnelCount", "deliveries.FunnelSweep"), READ),
         # Webhook endpoints are managed over the API and in the admin; cancel and delete write
         # their events; a deleted endpoint takes its deliveries along (its attempts stay).
         (("events.WebhookEndpoint", "events.WebhookDelivery"), ALL_BUT_TRUNCATE),
@@ -112,23 +132,36 @@ ROLE_GRANTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
         # Catalogs are managed over the API; each change appends its version (content/).
         (("content.TranslationCatalog",), ALL_BUT_TRUNCATE),
         (("content.TranslationCatalogVersion",), APPEND),
+        # Tenants are managed over the API and in the admin; each change appends its record.
+        (("tenants.Tenant",), ALL_BUT_TRUNCATE),
+        (("tenants.TenantChange",), APPEND),
+        # Schedules are managed over the API and in the admin (schedules/).
+        (("schedules.*",), ALL_BUT_TRUNCATE),
     ],
 }
 KINDS = tuple(ROLE_GRANTS)
 
 # The run's changes an event or a timeout makes (triggers migration 0018).
 _WAIT_TRANSITIONS = ("notiflow_runs_hold_v1(uuid[], boolean)", "notiflow_runs_resume_v1(jsonb)")
+# An operator's cancel and retry (triggers migration 0028): the API's, the admin's, and a bulk
+# action's chunk's.
+_OPERATOR_TRANSITIONS = (
+    "notiflow_runs_cancel_v1(uuid[], text, text, jsonb)",
+    "notiflow_run_retry_v1(uuid, text, text)",
+)
 
 # Kind -> the database functions it may EXECUTE (PUBLIC may not: triggers migration 0013 revokes
 # it). Names with their argument types, as PostgreSQL identifies a function.
 ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "worker": (
         "notiflow_claim_v3(uuid, text, float8, text[])",
+        "notiflow_release_v5(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
+        " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
+        # The release's versions 4 and 3 (triggers migrations 0022 and 0019) and the claim's and
+        # the release's version 2 (0015), for the statements that workers of the previous
+        # releases have prepared while a deploy replaces them; no code of this one calls them.
         "notiflow_release_v4(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
-        # The release's version 3 (triggers migration 0019) and the claim's and the release's
-        # version 2 (0015), for the statements that workers of the previous releases have
-        # prepared while a deploy replaces them; no code of this one calls them.
         "notiflow_release_v3(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
         "notiflow_claim_v2(uuid, text, float8, text[])",
@@ -143,11 +176,25 @@ ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
         # sweeper's timeouts lock and resume it.
         *_WAIT_TRANSITIONS,
         "notiflow_run_park_v1(uuid, text, boolean, text)",
-        # A fan-out chunk's runs, with their `created` events (triggers migration 0023).
+        # A fan-out chunk's runs, with their `created` events (triggers migration 0027; version 1,
+        # of 0023, for the workers of the release before during a deploy).
+        "notiflow_fanout_runs_insert_v2(text, json, text, integer, text, text, boolean, float8,"
+        " text)",
         "notiflow_fanout_runs_insert_v1(text, json, text, integer, text, text, boolean, float8)",
+        # A bulk action's chunk cancels, retries or replays its runs (triggers migration 0028).
+        *_OPERATOR_TRANSITIONS,
+        "notiflow_run_replay_v1(uuid, text, text, text)",
+        # The funnel's sweep rolls the step logs up into funnel_count (deliveries migration 0008).
+        "notiflow_funnel_sweep_v1()",
     ),
-    # A posted event (the API, the admin, a provider's report, an inbox mark) resumes its runs.
-    "web": _WAIT_TRANSITIONS,
+    # A posted event (the API, the admin, a provider's report, an inbox mark) resumes its runs;
+    # the API and the admin cancel and retry runs (a replay is a bulk action's, on the workers).
+    # The funnel's read adds the steps its sweep has not counted yet (deliveries migration 0008).
+    "web": (
+        *_WAIT_TRANSITIONS,
+        *_OPERATOR_TRANSITIONS,
+        "notiflow_funnel_steps_v1(xid8, xid8, bigint)",
+    ),
 }
 
 

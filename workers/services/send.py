@@ -1,5 +1,5 @@
-"""The send path of a step (docs/design.md, "Providers", "Suppression and unsubscribe",
-"Preferences"): a node that sends goes through its channel's provider after the person's
+"""The send path of a step (docs/design/channels.md, "Providers";
+docs/design/deliveries.md, "Suppression and unsubscribe"; docs/design/recipients.md, "Preferences"): a node that sends goes through its channel's provider after the person's
 preferences, the suppression list, the provider's rate limit and the send caps; a node that
 sends nothing runs as its type says, given the step (EngineStep). Also the sends skipped before
 anything renders or for want of an address."""
@@ -12,7 +12,7 @@ from common import tracing
 from deliveries.suppression import Suppressed, suppression_screen, unsubscribe_headers
 from recipients.preferences import Decision, send_decision
 from workers.channels import CHANNELS, Channel
-from workers.channels.base import NodeRun
+from workers.channels.base import FOLLOW_AGAIN, NodeRun
 from workers.errors import PermanentError, RateLimited, StepError
 from workers.providers import provider_for_attempt
 from workers.services.caps import send_caps_take
@@ -24,6 +24,7 @@ from workflows.channels import CHANNEL_SPECS
 from workflows.decisions import SENT, StepDecision
 from workflows.definition import MARKETING
 from workflows.nodes import NODE_TYPES
+from workflows.quiet_hours import RULE_QUIET_HOURS, quiet_hours_hold, run_urgent
 from workflows.semantics import MissingAddress, Rendered, output_key, recipients_of
 
 
@@ -40,7 +41,8 @@ def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -
         preference = _preference(step, delivers_on) if delivers_on else None
         if preference is not None and not preference.send:
             return _skipped(step, preference, delivers_on, to=step.trigger.recipient)
-        run = kind.run(node, step=EngineStep(step.trigger, step.context, step.started_at))
+        port = EngineStep(step.trigger, step.context, step.started_at, clock=step.clock.now)
+        run = kind.run(node, step=port)
         if run.delivered:
             run.decision = _sent_decision(step, delivers_on, run.output, preference)
         return run
@@ -58,6 +60,8 @@ def node_run(step: StepAttempt, rendered: Rendered | None, call: ProviderCall) -
         preference = _preference(step, channel.spec.name)
         if preference is not None and not preference.send:
             return _skipped(step, preference, channel.spec.name, to=to)
+        if held := _quiet_hours_held(step, channel.spec.label):
+            return held
         marketing = step.workflow.category == MARKETING
         try:
             rendered, left_out = suppression_screen(
@@ -105,6 +109,30 @@ def _preference(step: StepAttempt, channel: str) -> Decision | None:
         category=step.workflow.preference_category,
         channel=channel,
     )
+
+
+def _quiet_hours_held(step: StepAttempt, label: str) -> NodeRun | None:
+    """A send inside the person's quiet hours (docs/quiet-hours.md), held until they end as a
+    send window holds a run: the same node again at that time, the step log saying `deferred`
+    with the end (the slot the claim opened is given back). None when the run is urgent (a
+    required workflow, a priority at NOTIFLOW_QUIET_HOURS_BYPASS_PRIORITY or above), has no
+    recipient, or the person has no quiet hours now."""
+    recipient = step.recipient
+    if recipient is None or not recipient.found:
+        return None
+    if run_urgent(required=step.workflow.required, priority=step.trigger.priority):
+        return None
+    hold = quiet_hours_hold(
+        recipient.context.get("quiet_hours"),
+        timezone=str(recipient.context.get("timezone") or ""),
+        now=step.clock.now(),
+        who=recipient.who,
+        label=label,
+    )
+    if hold is None:
+        return None
+    output = {"deferred": RULE_QUIET_HOURS, "until": hold.decision.evidence["until"]}
+    return NodeRun(output=output, resume_at=hold.until, follow=FOLLOW_AGAIN, decision=hold.decision)
 
 
 def _skipped(step: StepAttempt, preference: Decision, channel: str, *, to: str) -> NodeRun:
@@ -196,7 +224,7 @@ def _send(
     call: ProviderCall,
     headers: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The provider call of a send node, through this attempt's provider (docs/design.md,
+    """The provider call of a send node, through this attempt's provider (docs/design/channels.md,
     "Providers"): its rate limit first (no token: RateLimited, the step is put back), then the
     send caps, then the send; the result's `sent_at` is the step's clock when the provider
     answered."""
@@ -236,5 +264,5 @@ def _send(
     except StepError as exc:  # the error says which provider failed (a failover follows)
         raise type(exc)(f"{provider.name}: {exc}") from exc
     # Stored in the step log, the ledger and the run's vars: a time on the step's clock, the
-    # database's (docs/design.md, rule 15), never the worker's wall clock.
+    # database's (docs/design/rules.md, rule 15), never the worker's wall clock.
     return {**sent, "sent_at": step.clock.now().isoformat()}

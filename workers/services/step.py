@@ -1,4 +1,4 @@
-"""One claimed step as the engine's modules share it (docs/design.md, rules 3, 4 and 7): what
+"""One claimed step as the engine's modules share it (docs/design/rules.md, rules 3, 4 and 7): what
 it runs on (StepAttempt), its one clock (StepClock), whether it called a provider
 (ProviderCall), and how it ends (Outcome, and the outcomes a step can have)."""
 
@@ -46,12 +46,12 @@ class StepAttempt:
 
 @dataclass(frozen=True)
 class StepClock:
-    """The one clock of a step (docs/design.md, "One clock"): the database's clock as the claim's
+    """The one clock of a step (docs/design/rules.md, rule 15): the database's clock as the claim's
     statement read it, advanced by the worker's monotonic clock, which measures a duration and
     so is not moved by the skew of the worker's wall clock. What the step reckons in Python (a
     delay's end, a window's opening, a send cap's hour) is on this clock, and the release is
     handed the wait from it to the run's due time, which the database adds to its own clock
-    (docs/design.md, rule 15); the worker's wall clock is never read."""
+    (docs/design/rules.md, rule 15); the worker's wall clock is never read."""
 
     claimed_at: datetime
     monotonic_at: float
@@ -73,7 +73,7 @@ class Outcome:
     vars_patch: dict[str, Any] | None = None
     error: str = ""
     put_back: bool = False  # not an attempt (a provider's rate limit): no step log
-    # What the step decided, in its step log (docs/design.md, rule 20); None: no step log.
+    # What the step decided, in its step log (docs/design/rules.md, rule 20); None: no step log.
     decision: StepDecision | None = None
 
 
@@ -154,6 +154,7 @@ def outcome_put_back(step: StepAttempt, limited: RateLimited) -> Outcome:
         reason=rate_limited_reason(
             str(step.node["id"]), provider=limited.provider, seconds=limited.wait.total_seconds()
         ),
+        vars_patch=limited.vars_patch,
         put_back=True,
     )
 
@@ -186,7 +187,7 @@ def outcome_unrecordable(step: StepAttempt, outcome: Outcome, exc: Exception) ->
 
 def until(step: StepAttempt, at: datetime | None) -> timedelta:
     """The wait until `at` (a node's `resume_at`: a delay's end, a window's opening), on the
-    step's clock: the release adds it to the database's (docs/design.md, rule 15)."""
+    step's clock: the release adds it to the database's (docs/design/rules.md, rule 15)."""
     return max(at - step.clock.now(), timedelta(0)) if at is not None else timedelta(0)
 
 

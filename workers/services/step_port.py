@@ -12,12 +12,16 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
+
 from common import tracing
 from inbox.live import inbox_changed
 from inbox.sql import inbox_message
 from triggers.models import TriggerInstance
 from waits.services import WaitState, wait_park, wait_register
+from workers.services.fetch import fetch_perform
 from workers.services.flow import DigestReach, ThrottleCount, digest_reach, throttle_take
+from workflows.nodes.fetch import FetchAnswer, FetchRequest
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,8 @@ class EngineStep:
     trigger: TriggerInstance
     context: dict[str, Any]
     now: datetime
+    # The step's clock (StepClock.now), for what happens after `now`; None: `now` stands still.
+    clock: Callable[[], datetime] | None = None
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -107,3 +113,15 @@ class EngineStep:
 
     def event_wait_park(self, *, node_id: str, name: str) -> tuple[str, dict[str, Any]]:
         return wait_park(trigger_id=self.trigger_id, node_id=node_id, name=name)
+
+    @property
+    def last_attempt(self) -> bool:
+        return self.trigger.attempts >= settings.NOTIFLOW_MAX_RETRIES
+
+    def fetch(self, request: FetchRequest) -> FetchAnswer:
+        return fetch_perform(
+            request,
+            trigger_id=self.trigger_id,
+            waited=self.trigger.vars.get(f"fetch_{request.node_id}"),
+            clock=self.clock or (lambda: self.now),
+        )

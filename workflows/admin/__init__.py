@@ -47,6 +47,7 @@ class WorkflowAdmin(admin.ModelAdmin):
                     "preference_category",
                     "required",
                     "default_locale",
+                    "default_layout",
                 ]
             },
         ),

@@ -15,6 +15,7 @@ from workflows.definition import CATEGORIES, TRANSACTIONAL, category_of, require
 from workflows.locales import locale_problem
 from workflows.models import Workflow
 from workflows.nodes import NODE_TYPES, NodeType
+from workflows.preview import PreviewTenant, preview_tenant
 from workflows.services import definition_normalize
 from workflows.validation import ValidationError, workflow_validate
 
@@ -216,6 +217,12 @@ class WorkflowForm(forms.ModelForm):
         help_text="The locale (fr, pt-BR) its messages are translated into when the run's and "
         "the recipient's have no translation, before the installation's; empty: none.",
     )
+    default_layout = forms.CharField(
+        required=False,
+        max_length=64,
+        help_text="The layout (a key of the admin's Layouts) its emails are sent in when the "
+        "node names none, before the installation's; empty: none.",
+    )
 
     class Meta:
         model = Workflow
@@ -255,6 +262,7 @@ class WorkflowForm(forms.ModelForm):
             self.initial.setdefault("preference_category", stored.get("preference_category", ""))
             self.initial.setdefault("required", required_of(stored))
             self.initial.setdefault("default_locale", stored.get("default_locale", ""))
+            self.initial.setdefault("default_layout", stored.get("default_layout", ""))
         _set_choices(self.fields["entry_node_id"], self._node_ids(), "(first node)")
         # An edge's ends offer only their current node here: every id in every edge row made the
         # page quadratic in the nodes (200 nodes: 80,000 options, 9 s). The page's script offers
@@ -297,6 +305,7 @@ class WorkflowForm(forms.ModelForm):
                 "preference_category": cleaned.get("preference_category"),
                 "required": cleaned.get("required"),
                 "default_locale": cleaned.get("default_locale"),
+                "default_layout": cleaned.get("default_layout"),
             }
         )
         errors = workflow_validate(self.definition)
@@ -326,7 +335,13 @@ class WorkflowForm(forms.ModelForm):
                 row = rows[index]
                 row.add_error(field if field in row.fields else None, error.message)
                 return
-        if error.field in ("entry_node_id", "preference_category", "required", "default_locale"):
+        if error.field in (
+            "entry_node_id",
+            "preference_category",
+            "required",
+            "default_locale",
+            "default_layout",
+        ):
             self.add_error(error.field, error.message)
         elif error.field.startswith("edges"):
             self.edge_errors.append(error.message)
@@ -379,6 +394,23 @@ class SamplePayloadForm(forms.Form):
         max_length=35,
         label="Locale (BCP 47, optional, preview only: as a trigger's locale)",
     )
+
+    # The preview's `tenant` (workflows.preview.preview_tenant): a tenant's id; the preview renders
+    # as a run for it would (docs/tenants.md). Send test ignores it, as it does the recipient.
+    tenant = forms.CharField(
+        required=False,
+        max_length=64,
+        label="Tenant (its id, optional, preview only: as a trigger's tenant)",
+    )
+
+    def clean_tenant(self) -> PreviewTenant | None:
+        tenant_id = str(self.cleaned_data.get("tenant") or "").strip()
+        if not tenant_id:
+            return None
+        found = preview_tenant(tenant_id)
+        if found is None:
+            raise forms.ValidationError(f"tenant {tenant_id!r} does not exist")
+        return found
 
     def clean_locale(self) -> str:
         locale = str(self.cleaned_data.get("locale") or "").strip()

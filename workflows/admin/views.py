@@ -93,6 +93,7 @@ class PreviewView(_WorkflowPage):
                     payload=form.cleaned_data["payload"],
                     recipient=form.cleaned_data.get("recipient"),
                     locale=form.cleaned_data.get("locale", ""),
+                    tenant=form.cleaned_data.get("tenant"),
                     workflow={
                         "key": workflow.key,
                         "name": workflow.name,

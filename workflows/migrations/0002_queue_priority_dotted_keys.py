@@ -1,4 +1,4 @@
-"""Queues and priorities (docs/design.md, rule 11), and dotted workflow keys. Existing workflows
+"""Queues and priorities (docs/design/rules.md, rule 11), and dotted workflow keys. Existing workflows
 get the queue their key implies (keys were slugs, so `default`) and the default priority."""
 
 import django.core.validators

@@ -1,4 +1,4 @@
-"""The node type registry (docs/design.md, "Node types"): every node type a definition may use,
+"""The node type registry (docs/design/workflows.md, "Node types"): every node type a definition may use,
 one class per module in this package, listed once below. The validator, the engine, the
 preview, the diagram, the admin form and the API schema ask it; adding a node type is a new
 module and one line in REGISTERED."""
@@ -13,6 +13,7 @@ from workflows.nodes.base import NodeType
 from workflows.nodes.delay import DelayNode
 from workflows.nodes.digest import DigestNode
 from workflows.nodes.email import EmailNode
+from workflows.nodes.fetch import FetchNode
 from workflows.nodes.inapp import InappNode
 from workflows.nodes.push import PushNode
 from workflows.nodes.slack import SlackNode
@@ -36,6 +37,7 @@ REGISTERED: tuple[type[NodeType], ...] = (
     ThrottleNode,
     DigestNode,
     WaitEventNode,
+    FetchNode,
 )
 
 # name -> the node type; read on every call (a test may register one for its duration).

@@ -1,4 +1,4 @@
-"""What a node type is (docs/design.md, "Node types"): the class every node type module
+"""What a node type is (docs/design/workflows.md, "Node types"): the class every node type module
 subclasses, and the small values its methods take and return. Pure: no database, no provider.
 
 A node type declares, on one class: its fields (required, optional, which are templates, their
@@ -21,6 +21,8 @@ from workflows.templating import TemplateError, template_render
 if TYPE_CHECKING:
     from django import forms
 
+    from workflows.nodes.fetch import FetchAnswer, FetchRequest
+
 Rendered = dict[str, str]
 Problem = tuple[str, str]  # (the node's field, what is wrong with it), for the validator
 
@@ -40,6 +42,15 @@ class RenderError(Exception):
         self.detail = detail or message
 
 
+class StepFailed(Exception):
+    """A side effect a StepPort method attempted failed (a fetch's request): `transient` says
+    whether trying again may help. The engine's own errors are these (workers.errors), so a node
+    type may catch what its port raised without importing the engine (a fetch's
+    `on_error: continue`)."""
+
+    transient: ClassVar[bool] = False
+
+
 # Where a run goes after a node (NodeRun.follow).
 FOLLOW_EDGES = "edges"  # the first outgoing edge whose `when` holds
 FOLLOW_CONDITIONAL = "conditional"  # the same among the edges with a `when` (throttled)
@@ -56,7 +67,7 @@ class NodeRun:
     release, and only when the release applied (the lease was still the step's), so they commit
     with the step or not at all; a step that fails drops them. `inbox` is an in-app message
     (StepPort.inbox_store) that the release itself stores, in its own statement. `decision`
-    is what the step decided, in its step log (workflows.decisions; docs/design.md, rule 20)."""
+    is what the step decided, in its step log (workflows.decisions; docs/design/rules.md, rule 20)."""
 
     output: dict[str, Any]
     vars_patch: dict[str, Any] = field(default_factory=dict)
@@ -163,6 +174,17 @@ class StepPort(Protocol):
     def event_wait_park(self, *, node_id: str, name: str) -> tuple[str, dict[str, Any]]:
         """The write (NodeRun.writes) that leaves the run `waiting` after the step's release,
         or due at once if its wait was resolved meanwhile."""
+        ...
+
+    @property
+    def last_attempt(self) -> bool:
+        """Whether a transient failure of this step would fail the run (its retries are spent)."""
+        ...
+
+    def fetch(self, request: FetchRequest) -> FetchAnswer:
+        """One fetch node's HTTP request under the outgoing-request rules (workers.services.
+        fetch); StepFailed (transient or not) when it failed, the engine's rate-limit wait when
+        the far end asked to wait."""
         ...
 
 
@@ -318,6 +340,13 @@ class NodeType:
         except TemplateError as exc:
             message = f"node {node['id']!r} field {name!r}: {exc}"
             raise RenderError(message, field=name, detail=str(exc)) from exc
+
+    def message_finish(
+        self, node: dict[str, Any], rendered: Rendered, context: dict[str, Any]
+    ) -> Rendered:
+        """The rendered fields made into the message (an email put into its layout), within
+        the render's budget, before recipient_check; RenderError naming the node."""
+        return rendered
 
     def recipient_check(self, node: dict[str, Any], rendered: Rendered) -> Rendered:
         """A sending type's rendered fields as they will be sent, or RenderError."""

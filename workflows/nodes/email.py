@@ -11,8 +11,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
+from workflows.layouts import KEY_PATTERN, layout_problem, message_laid_out
 from workflows.nodes.base import Problem, Rendered, RenderError
 from workflows.nodes.sending import SendingType
+from workflows.templating import TemplateError
 
 if TYPE_CHECKING:
     from django import forms
@@ -37,24 +39,35 @@ class EmailNode(SendingType):
     name = "email"
     channel = "email"
     required = ("subject", "body")
-    # to: left out, the run's recipient's email (docs/design.md, "Recipients").
-    # max_recipients: how many addresses `to` may render to (1 unless set; docs/security.md).
-    # provider: the named provider to send through first (docs/design.md, "Providers").
+    # to: left out, the run's recipient's email (docs/design/recipients.md, "Recipients").
+    # max_recipients: how many addresses `to` may render to (1 unless set; docs/security/content.md).
+    # provider: the named provider to send through first (docs/design/channels.md, "Providers").
     # skip_suppressed: a suppressed recipient skips the node instead of failing the run.
     # skip_missing: no `to` and no recipient's email skips the node instead of failing the run.
-    optional = ("to", "html", "max_recipients", "provider", "skip_suppressed", "skip_missing")
+    # layout: the layout's key (docs/layouts.md); left out, the workflow's or the installation's.
+    optional = (
+        "to",
+        "html",
+        "layout",
+        "max_recipients",
+        "provider",
+        "skip_suppressed",
+        "skip_missing",
+    )
     templates = ("to", "subject", "body", "html")
     html = ("html",)
     colours = ("#e8f1fb", "#2f6fb5")
     field_schemas: ClassVar[dict[str, dict[str, Any]]] = {
         **SendingType.field_schemas,
         "max_recipients": {"type": "integer", "minimum": 1},
+        "layout": {"type": "string", "pattern": KEY_PATTERN.pattern},
     }
     form_groups = (
         ("to",),
         ("subject",),
         ("body",),
         ("html",),
+        ("layout",),
         ("provider",),
         ("skip_suppressed",),
         ("skip_missing",),
@@ -66,7 +79,19 @@ class EmailNode(SendingType):
             value, ceiling = node["max_recipients"], settings.NOTIFLOW_MAX_RECIPIENTS
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= ceiling:
                 found.append(("max_recipients", f"must be a whole number from 1 to {ceiling}"))
+        if node.get("layout") not in (None, "") and (problem := layout_problem(node["layout"])):
+            found.append(("layout", problem))
         return found
+
+    def message_finish(
+        self, node: dict[str, Any], rendered: Rendered, context: dict[str, Any]
+    ) -> Rendered:
+        """The email in its layout (workflows.layouts: the node's, the tenant's, the
+        workflow's, the installation's), when it has one."""
+        try:
+            return message_laid_out(node, rendered, context)
+        except TemplateError as exc:
+            raise RenderError(f"node {node['id']!r}: {exc}", field="layout") from exc
 
     def category_problems(self, node: dict[str, Any], *, marketing: bool) -> list[Problem]:
         """Marketing email goes to one recipient per message: each carries that recipient's own
@@ -113,6 +138,11 @@ class EmailNode(SendingType):
                 widget=forms.Textarea(attrs={"rows": 4}),
                 help_text="optional",
             ),
+            "layout": forms.CharField(
+                required=False,
+                max_length=64,
+                help_text="optional: the layout's key; empty: the workflow's default layout",
+            ),
         }
 
 
@@ -143,6 +173,14 @@ def _email_recipients(node: dict[str, Any], recipient: str, where: str) -> str:
         named = repr(recipient) if len(addresses) == 1 else f"{address!r} (in {recipient!r})"
         raise RenderError(f"{where}: {named} is not an email address", field="to")
     return ", ".join(formataddr(pair) for pair in addresses)
+
+
+def email_check_warm() -> None:
+    """Compile what checking an address compiles on its first use in a process: Django's email
+    validator's regular expressions (lazy; some 40 ms of CPU, most of it the domain's). A
+    prefork worker's main process calls it before it forks its pool, so that its pool processes
+    inherit them instead of compiling them each (notiflow/celery.py)."""
+    _is_email("warm@example.com")
 
 
 def _is_email(address: str) -> bool:

@@ -1,4 +1,4 @@
-"""The in-app node type: a message in the run's recipient's inbox (docs/design.md, "In-app
+"""The in-app node type: a message in the run's recipient's inbox (docs/design/inbox.md, "In-app
 inbox"). `title`, `body` (Liquid; at most BODY_MAX_LENGTH characters, whose small Markdown subset
 becomes escaped HTML, workflows.markdown), `action_url` (Liquid: http(s) or a path on the
 client's site, workflows.markdown.link_target_ok), `data` (free JSON for the client) and

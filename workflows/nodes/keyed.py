@@ -1,5 +1,5 @@
 """What throttle and digest share: a rendered `key` the runs are counted or gathered under, and
-a `window` (docs/design.md, "Timing and flow-control nodes"). Their state is in PostgreSQL,
+a `window` (docs/design/workflows.md, "Timing and flow-control nodes"). Their state is in PostgreSQL,
 behind the StepPort the engine passes to `run`."""
 
 from __future__ import annotations

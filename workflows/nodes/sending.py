@@ -128,7 +128,10 @@ class SendingType(NodeType):
                 first_error = first_error or str(exc)
         if not first_error:
             try:
-                self.recipient_check(node, values)
+                finished = self.message_finish(node, values, context)
+                fields = [RenderedField(f.name, finished.get(f.name, f.value)) for f in fields]
+                fields += [RenderedField(k, v) for k, v in finished.items() if k not in values]
+                self.recipient_check(node, finished)
             except RenderError as exc:
                 first_error = str(exc)
         return NodePreview(node["id"], self.name, fields, error=first_error)

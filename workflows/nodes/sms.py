@@ -19,7 +19,7 @@ class SmsNode(SendingType):
     name = "sms"
     channel = "sms"
     required = ("body",)
-    # to: left out, the run's recipient's phone (docs/design.md, "Recipients").
+    # to: left out, the run's recipient's phone (docs/design/recipients.md, "Recipients").
     optional = ("to", "provider", "skip_suppressed", "skip_missing")
     templates = ("to", "body")
     colours = ("#eaf6ec", "#2e8b47")

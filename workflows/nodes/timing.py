@@ -1,5 +1,5 @@
 """What the nodes that wait share (delay, window): a run that goes on at `resume_at`, and a
-preview that says how long it would wait (docs/design.md, "Timing and flow-control nodes")."""
+preview that says how long it would wait (docs/design/workflows.md, "Timing and flow-control nodes")."""
 
 from __future__ import annotations
 

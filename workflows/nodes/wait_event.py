@@ -1,5 +1,5 @@
 """The wait_event node type: the run waits, `waiting`, for an event with `event`'s name whose
-data holds every rendered `match` value, until `timeout` (docs/design.md, "Waiting for
+data holds every rendered `match` value, until `timeout` (docs/design/waits.md, "Waiting for
 events"). It leaves `vars.<id>` = {received, event, timed_out}; edges branch on it with `when`.
 
 The wait itself is in PostgreSQL (waits/), behind the StepPort: the first step registers it

@@ -1,4 +1,4 @@
-/* Notiflow's in-app inbox widget (docs/design.md, "In-app inbox"): <notiflow-inbox>, a web
+/* Notiflow's in-app inbox widget (docs/design/inbox.md, "In-app inbox"): <notiflow-inbox>, a web
  * component with no framework and no build step. Attributes: `api` (the Notiflow origin, empty
  * for this one), `recipient`, `token` (the server computes it: {% notiflow_inbox %}). A bell with
  * the unread count opens a list; a click on a message marks it read (and follows its link);

@@ -30,6 +30,7 @@ from .models import (
     Subscriber,
     Subscription,
     SubscriptionChange,
+    Tenant,
     Topic,
 )
 
@@ -56,6 +57,7 @@ __all__ = [
     "Subscriber",
     "Subscription",
     "SubscriptionChange",
+    "Tenant",
     "Topic",
     "Unauthorized",
     "Unavailable",

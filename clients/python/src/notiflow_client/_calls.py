@@ -21,6 +21,7 @@ from .models import (
     Subscriber,
     Subscription,
     SubscriptionChange,
+    Tenant,
     Topic,
 )
 
@@ -44,6 +45,20 @@ def _nothing(body: Any) -> None:
 
 def as_is(body: Any) -> Any:
     return body
+
+
+def any_call(
+    method: str,
+    path: str,
+    *,
+    json: Any = None,
+    params: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
+) -> Call[Any]:
+    """Any API call (`client.request`): its decoded JSON answer as it is (None for 204)."""
+    return Call(
+        method.upper(), path, as_is, json=json, params=params, idempotency_key=idempotency_key
+    )
 
 
 def numbered_pages(
@@ -85,6 +100,7 @@ def trigger(
     idempotency_key: str | None,
     priority: int | None,
     cancellation_key: str | None,
+    tenant: str | None,
 ) -> Call[Run | Fanout]:
     body = trigger_body(
         {
@@ -96,6 +112,7 @@ def trigger(
             "idempotency_key": idempotency_key,
             "priority": priority,
             "cancellation_key": cancellation_key,
+            "tenant": tenant,
         }
     )
     return Call("POST", "/api/triggers/", _run_or_fanout, json=body)
@@ -271,6 +288,31 @@ def topic_subscribe(
 
     method = "DELETE" if remove else "POST"
     return Call(method, _topic(key) + "subscribers/", parse, json={"recipients": list(recipients)})
+
+
+# Tenants (an `admin` key).
+
+
+def _tenant(tenant_id: str) -> str:
+    return f"/api/tenants/{quoted(tenant_id)}/"
+
+
+def tenant_get(tenant_id: str) -> Call[Tenant]:
+    return Call("GET", _tenant(tenant_id), _one(Tenant))
+
+
+def tenant_put(tenant_id: str, fields: Mapping[str, Any]) -> Call[Tenant]:
+    """Create or replace: every field is set, those left out emptied (the API's PUT)."""
+    body = {name: value for name, value in fields.items() if value is not None}
+    return Call("PUT", _tenant(tenant_id), _one(Tenant), json=body)
+
+
+def tenant_delete(tenant_id: str) -> Call[None]:
+    return Call("DELETE", _tenant(tenant_id), _nothing)
+
+
+def tenants_list() -> Call[Page[Tenant]]:
+    return numbered_pages("/api/tenants/", Tenant, {})
 
 
 def fanout_get(fanout_id: str) -> Call[Fanout]:

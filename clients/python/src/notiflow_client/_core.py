@@ -1,5 +1,7 @@
 """What the sync and the async client share, free of I/O: a call described once (`Call`), its
-answer decoded or turned into the error of its outcome, and the retry rule.
+tries (`Attempts`: the request, its answer decoded or turned into the error of its outcome, and
+the retry rule), and the HTTP client's options (`Settings.http_options`). The clients differ
+only in how they send and wait.
 
 The retry rule (`retry_delay`): a connection error or a timeout, a 5xx (503 included: no live
 worker serves the queue yet) are retried with exponential back-off and jitter; a 429 after its
@@ -81,12 +83,14 @@ class Settings:
             raise ValueError("retries must be 0 or more")
         return cls(url.rstrip("/"), key, float(timeout), retries)
 
-    def headers(self) -> dict[str, str]:
-        return {
+    def http_options(self) -> dict[str, Any]:
+        """httpx.Client's (or AsyncClient's) keywords: the base URL, the headers, the timeout."""
+        headers = {
             "Authorization": f"Bearer {self.api_key}",
             "Accept": "application/json",
             "User-Agent": USER_AGENT,
         }
+        return {"base_url": self.base_url, "headers": headers, "timeout": self.timeout}
 
 
 def new_idempotency_key() -> str:
@@ -108,6 +112,47 @@ def request_build(
         headers=headers,
         timeout=settings.timeout + call.extra_timeout,
     )
+
+
+class Attempts(Generic[T]):
+    """The tries of one call, free of I/O: the request to send (built once, sent as is on every
+    try), what an answer becomes, and after a failure how long to wait before the next try.
+    The sync and the async client each only send and wait:
+
+        attempts = Attempts(http, settings, call)
+        while True:
+            try:
+                return attempts.answer(http.send(attempts.request))
+            except (httpx.TransportError, NotiflowError) as failure:
+                time.sleep(attempts.delay_after(failure))
+    """
+
+    def __init__(
+        self, client: httpx.Client | httpx.AsyncClient, settings: Settings, call: Call[T]
+    ) -> None:
+        self.call = call
+        self.request = request_build(client, settings, call)
+        self._retries = settings.retries
+        self._attempt = 0
+
+    def answer(self, response: httpx.Response) -> T:
+        """What the call returns for `response`, or the error of its outcome, raised."""
+        return answer(self.call, response)
+
+    def delay_after(self, failure: httpx.TransportError | NotiflowError) -> float:
+        """Seconds to wait before trying again after `failure` (the connection's, or the error
+        of an answer); the error is raised when there is no next try (retry_delay)."""
+        cause: Exception | None = None
+        if isinstance(failure, httpx.TransportError):
+            error: NotiflowError = connection_failed(failure, self.request)
+            cause = failure
+        else:
+            error = failure
+        delay = retry_delay(error, self._attempt, self._retries)
+        if delay is None:
+            raise error from cause
+        self._attempt += 1
+        return delay
 
 
 def answer(call: Call[T], response: httpx.Response) -> T:

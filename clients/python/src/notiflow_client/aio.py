@@ -13,7 +13,7 @@ from typing import Any, TypeVar, overload
 import httpx
 
 from . import _calls as calls
-from ._core import Call, Page, Settings, answer, connection_failed, request_build, retry_delay
+from ._core import Attempts, Call, Page, Settings
 from .errors import NotiflowError
 from .models import (
     BulkItem,
@@ -27,6 +27,7 @@ from .models import (
     Subscriber,
     Subscription,
     SubscriptionChange,
+    Tenant,
     Topic,
 )
 
@@ -47,17 +48,13 @@ class AsyncNotiflow:
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self._settings = Settings.resolve(base_url, api_key, timeout, retries)
-        self._http = httpx.AsyncClient(
-            base_url=self._settings.base_url,
-            headers=self._settings.headers(),
-            timeout=self._settings.timeout,
-            transport=transport,
-        )
+        self._http = httpx.AsyncClient(**self._settings.http_options(), transport=transport)
         self.runs = AsyncRuns(self)
         self.events = AsyncEvents(self)
         self.recipients = AsyncRecipients(self)
         self.topics = AsyncTopics(self)
         self.fanouts = AsyncFanouts(self)
+        self.tenants = AsyncTenants(self)
 
     async def __aenter__(self) -> AsyncNotiflow:
         return self
@@ -80,6 +77,7 @@ class AsyncNotiflow:
         idempotency_key: str | None = None,
         priority: int | None = None,
         cancellation_key: str | None = None,
+        tenant: str | None = None,
         wait: float | None = None,
     ) -> Run: ...
 
@@ -95,6 +93,7 @@ class AsyncNotiflow:
         idempotency_key: str | None = None,
         priority: int | None = None,
         cancellation_key: str | None = None,
+        tenant: str | None = None,
         wait: None = None,
     ) -> Fanout: ...
 
@@ -109,6 +108,7 @@ class AsyncNotiflow:
         idempotency_key: str | None = None,
         priority: int | None = None,
         cancellation_key: str | None = None,
+        tenant: str | None = None,
         wait: float | None = None,
     ) -> Run | Fanout:
         call = calls.trigger(
@@ -120,6 +120,7 @@ class AsyncNotiflow:
             idempotency_key=idempotency_key,
             priority=priority,
             cancellation_key=cancellation_key,
+            tenant=tenant,
         )
         started = await self._send(call)
         if wait and isinstance(started, Run) and not started.finished:
@@ -138,33 +139,18 @@ class AsyncNotiflow:
         params: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> Any:
-        call = Call(
-            method.upper(),
-            path,
-            calls.as_is,
-            json=json,
-            params=params,
-            idempotency_key=idempotency_key,
+        call = calls.any_call(
+            method, path, json=json, params=params, idempotency_key=idempotency_key
         )
         return await self._send(call)
 
     async def _send(self, call: Call[T]) -> T:
-        request = request_build(self._http, self._settings, call)
-        attempt = 0
+        attempts = Attempts(self._http, self._settings, call)
         while True:
-            cause: Exception | None = None
             try:
-                return answer(call, await self._http.send(request))
-            except httpx.TransportError as failure:
-                error: NotiflowError = connection_failed(failure, request)
-                cause = failure
-            except NotiflowError as refused:
-                error = refused
-            delay = retry_delay(error, attempt, self._settings.retries)
-            if delay is None:
-                raise error from cause
-            await asyncio.sleep(delay)
-            attempt += 1
+                return attempts.answer(await self._http.send(attempts.request))
+            except (httpx.TransportError, NotiflowError) as failure:
+                await asyncio.sleep(attempts.delay_after(failure))
 
     async def _pages(self, call: Call[Page[T]] | None) -> AsyncIterator[T]:
         while call is not None:
@@ -284,6 +270,36 @@ class AsyncTopics(_AsyncResource):
         self, key: str, recipients: Iterable[str]
     ) -> builtins.list[SubscriptionChange]:
         return await self._client._send(calls.topic_subscribe(key, recipients, remove=True))
+
+
+class AsyncTenants(_AsyncResource):
+    async def get(self, tenant_id: str) -> Tenant:
+        return await self._client._send(calls.tenant_get(tenant_id))
+
+    async def put(
+        self,
+        tenant_id: str,
+        *,
+        name: str,
+        properties: Mapping[str, Any] | None = None,
+        default_locale: str | None = None,
+        layout: str | None = None,
+        preferences: Mapping[str, Any] | None = None,
+    ) -> Tenant:
+        fields = {
+            "name": name,
+            "properties": properties,
+            "default_locale": default_locale,
+            "layout": layout,
+            "preferences": preferences,
+        }
+        return await self._client._send(calls.tenant_put(tenant_id, fields))
+
+    async def delete(self, tenant_id: str) -> None:
+        await self._client._send(calls.tenant_delete(tenant_id))
+
+    def list(self) -> AsyncIterator[Tenant]:
+        return self._client._pages(calls.tenants_list())
 
 
 class AsyncFanouts(_AsyncResource):

@@ -22,15 +22,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from notiflow_client import Notiflow, NotiflowError
-from notiflow_client.workflows_sync import (
-    DEACTIVATE,
-    ONLY_ON_SERVER,
-    WORKFLOWS,
-    Plan,
-    plan_apply,
-    plan_make,
-    pull,
-)
+from notiflow_client._tree import DEACTIVATE, ONLY_ON_SERVER, WORKFLOWS, Plan
+from notiflow_client.workflows_sync import plan_apply, plan_make, pull
 
 CLEAN, CHANGES, BAD_INPUT = 0, 1, 2
 SCOPE_HINT = "an API key with the `admin` scope (manage.py create_api_key NAME --scope admin)"
@@ -47,7 +40,9 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--api-key", help="an `admin` API key (default: $NOTIFLOW_API_KEY)")
     resources = top.add_subparsers(dest="resource", required=True, metavar="RESOURCE")
     workflows = resources.add_parser(
-        "workflows", help="workflows, preference categories and translation catalogs"
+        "workflows",
+        help="workflows, preference categories, translation catalogs, layouts, partials and "
+        "tenants",
     )
     commands = workflows.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -57,7 +52,9 @@ def parser() -> argparse.ArgumentParser:
         return sub
 
     command(
-        "pull", "write every workflow, category and translation catalog of the server under DIR"
+        "pull",
+        "write every workflow, category, translation catalog, layout, partial and tenant of the "
+        "server under DIR",
     )
     diff = command(
         "diff", "show what pushing DIR would change; exit 1 when it would change anything"

@@ -11,7 +11,7 @@ from typing import Any, TypeVar, overload
 import httpx
 
 from . import _calls as calls
-from ._core import Call, Page, Settings, answer, connection_failed, request_build, retry_delay
+from ._core import Attempts, Call, Page, Settings
 from .errors import NotiflowError
 from .models import (
     BulkItem,
@@ -25,6 +25,7 @@ from .models import (
     Subscriber,
     Subscription,
     SubscriptionChange,
+    Tenant,
     Topic,
 )
 
@@ -47,17 +48,13 @@ class Notiflow:
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self._settings = Settings.resolve(base_url, api_key, timeout, retries)
-        self._http = httpx.Client(
-            base_url=self._settings.base_url,
-            headers=self._settings.headers(),
-            timeout=self._settings.timeout,
-            transport=transport,
-        )
+        self._http = httpx.Client(**self._settings.http_options(), transport=transport)
         self.runs = Runs(self)
         self.events = Events(self)
         self.recipients = Recipients(self)
         self.topics = Topics(self)
         self.fanouts = Fanouts(self)
+        self.tenants = Tenants(self)
 
     def __enter__(self) -> Notiflow:
         return self
@@ -80,6 +77,7 @@ class Notiflow:
         idempotency_key: str | None = None,
         priority: int | None = None,
         cancellation_key: str | None = None,
+        tenant: str | None = None,
         wait: float | None = None,
     ) -> Run: ...
 
@@ -95,6 +93,7 @@ class Notiflow:
         idempotency_key: str | None = None,
         priority: int | None = None,
         cancellation_key: str | None = None,
+        tenant: str | None = None,
         wait: None = None,
     ) -> Fanout: ...
 
@@ -109,12 +108,14 @@ class Notiflow:
         idempotency_key: str | None = None,
         priority: int | None = None,
         cancellation_key: str | None = None,
+        tenant: str | None = None,
         wait: float | None = None,
     ) -> Run | Fanout:
         """Start `workflow` (`POST /api/triggers/`) and return its run; with `topic`, one run per
         subscriber but `exclude`, and return the fan-out. `recipient` is a person's id or a
-        profile (`{"id", "email", …}`) stored with the run. Without an `idempotency_key` the
-        client makes one, the same on every retry. `wait` (seconds): return once the run is
+        profile (`{"id", "email", …}`) stored with the run; `tenant`, the id of the tenant it is
+        sent for (its branding, locale, layout and preferences; unknown: `BadRequest`). Without
+        an `idempotency_key` the client makes one, the same on every retry. `wait` (seconds): return once the run is
         finished or the wait is over. Raises `IdempotencyConflict` when the key was used with
         other parameters, `Unavailable` when no live worker serves the workflow's queue."""
         call = calls.trigger(
@@ -126,6 +127,7 @@ class Notiflow:
             idempotency_key=idempotency_key,
             priority=priority,
             cancellation_key=cancellation_key,
+            tenant=tenant,
         )
         started = self._send(call)
         if wait and isinstance(started, Run) and not started.finished:
@@ -134,8 +136,8 @@ class Notiflow:
 
     def trigger_bulk(self, items: Iterable[Mapping[str, Any]]) -> list[BulkItem]:
         """Up to 1,000 triggers in one request (`POST /api/triggers/bulk/`), each a mapping of
-        `trigger`'s keywords (`workflow`, `payload`, `recipient`, …; no `topic`). Each item is
-        decided alone: one `BulkItem` per item, in order, its `run` or its `error`."""
+        `trigger`'s keywords (`workflow`, `payload`, `recipient`, `tenant`, …; no `topic`). Each
+        item is decided alone: one `BulkItem` per item, in order, its `run` or its `error`."""
         return self._send(calls.trigger_bulk(items))
 
     def request(
@@ -149,33 +151,18 @@ class Notiflow:
     ) -> Any:
         """Any API call (`client.request("GET", "/api/workflows/")`): the decoded JSON answer
         (None for 204), with the same retries and errors as every other method."""
-        call = Call(
-            method.upper(),
-            path,
-            calls.as_is,
-            json=json,
-            params=params,
-            idempotency_key=idempotency_key,
+        call = calls.any_call(
+            method, path, json=json, params=params, idempotency_key=idempotency_key
         )
         return self._send(call)
 
     def _send(self, call: Call[T]) -> T:
-        request = request_build(self._http, self._settings, call)
-        attempt = 0
+        attempts = Attempts(self._http, self._settings, call)
         while True:
-            cause: Exception | None = None
             try:
-                return answer(call, self._http.send(request))
-            except httpx.TransportError as failure:
-                error: NotiflowError = connection_failed(failure, request)
-                cause = failure
-            except NotiflowError as refused:
-                error = refused
-            delay = retry_delay(error, attempt, self._settings.retries)
-            if delay is None:
-                raise error from cause
-            time.sleep(delay)
-            attempt += 1
+                return attempts.answer(self._http.send(attempts.request))
+            except (httpx.TransportError, NotiflowError) as failure:
+                time.sleep(attempts.delay_after(failure))
 
     def _pages(self, call: Call[Page[T]] | None) -> Iterator[T]:
         while call is not None:
@@ -317,6 +304,41 @@ class Topics(_Resource):
 
     def unsubscribe(self, key: str, recipients: Iterable[str]) -> builtins.list[SubscriptionChange]:
         return self._client._send(calls.topic_subscribe(key, recipients, remove=True))
+
+
+class Tenants(_Resource):
+    """The organisations the deployment sends for (an `admin` key): trigger for one with
+    `trigger(workflow, tenant=id)`."""
+
+    def get(self, tenant_id: str) -> Tenant:
+        return self._client._send(calls.tenant_get(tenant_id))
+
+    def put(
+        self,
+        tenant_id: str,
+        *,
+        name: str,
+        properties: Mapping[str, Any] | None = None,
+        default_locale: str | None = None,
+        layout: str | None = None,
+        preferences: Mapping[str, Any] | None = None,
+    ) -> Tenant:
+        """Create or replace the tenant: every field is set, those left out emptied."""
+        fields = {
+            "name": name,
+            "properties": properties,
+            "default_locale": default_locale,
+            "layout": layout,
+            "preferences": preferences,
+        }
+        return self._client._send(calls.tenant_put(tenant_id, fields))
+
+    def delete(self, tenant_id: str) -> None:
+        """Delete it, with its own catalogs and people's preferences for it."""
+        self._client._send(calls.tenant_delete(tenant_id))
+
+    def list(self) -> Iterator[Tenant]:
+        return self._client._pages(calls.tenants_list())
 
 
 class Fanouts(_Resource):

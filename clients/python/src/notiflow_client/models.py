@@ -59,6 +59,7 @@ class Run(Model):
     cancellation_key: str
     recipient: str
     locale: str
+    tenant: str
     payload: dict[str, Any]
     priority: int
     cursor: Optional[str]
@@ -95,6 +96,7 @@ class Fanout(Model):
     exclude: list[str]
     priority: Optional[int]
     cancellation_key: str
+    tenant: str
     payload: dict[str, Any]
     last_error: str
     created_at: Optional[dt.datetime]
@@ -167,6 +169,8 @@ class Recipient(Model):
     name: str
     locale: str
     timezone: str
+    # {"start", "end", "days"?} in the person's zone, or {} for none (docs/quiet-hours.md).
+    quiet_hours: dict[str, Any]
     channels: dict[str, Any]
     properties: dict[str, Any]
     created_at: Optional[dt.datetime]
@@ -182,6 +186,23 @@ class Topic(Model):
     description: str
     subscribers: int
     created_at: Optional[dt.datetime]
+
+
+@dataclasses.dataclass(frozen=True)
+class Tenant(Model):
+    """An organisation the deployment sends for (`GET /api/tenants/<id>/`): what its runs'
+    templates read as `tenant.*`, the locale and layout its runs prefer and its defaults per
+    preference category ({category: {channel: bool}})."""
+
+    id: str
+    name: str
+    properties: dict[str, Any]
+    default_locale: str
+    layout: str
+    preferences: dict[str, Any]
+    created_at: Optional[dt.datetime]
+    updated_at: Optional[dt.datetime]
+    updated_by: str
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,105 +9,75 @@ The tree:
                                  "defaults"}, as PUT /api/categories/<slug>/ takes it
     DIR/translations/<locale>.json  a translation catalog's `messages`, as PUT
                                  /api/translations/<locale>/ takes them (keys sorted)
+    DIR/layouts/<key>.json       an email layout: {"name", "html", "text"}, as PUT
+                                 /api/layouts/<key>/ takes it
+    DIR/partials/<key>.liquid    a partial's Liquid, as is (PUT /api/partials/<key>/'s `content`)
+    DIR/tenants/<id>.json        a tenant, and DIR/tenants/<id>/translations/<locale>.json its
+                                 own catalogs (notiflow_client.tenants_sync)
 
 Every file is checked before anything is applied: locally (JSON, an object, its key or slug
 matching its file name), then by the server itself, with the write it would be asked for made
 with `?dry_run=true` (the server answers exactly what the write would do and saves nothing). So
 what a plan calls a new version is the server's own verdict on the definition, normalized as it
 stores it. A workflow naming a category that only the tree makes is checked without it (the
-category is pushed first) and counts as a new definition. Catalogs and categories are pushed
-before workflows and never pruned.
+category is pushed first) and counts as a new definition; so does one naming a layout or a
+partial only the tree makes (the server's 400 for it alone is set aside). Catalogs, partials,
+layouts, categories and tenants are pushed before workflows and never pruned. The tree's
+vocabulary (its kinds, items, plans and the server's dry run) is notiflow_client._tree.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from notiflow_client import NotiflowError
+from notiflow_client._tree import (
+    CATEGORIES,
+    CHANGED,
+    CREATED,
+    DEACTIVATE,
+    KINDS,
+    LAYOUTS,
+    NEW_VERSION,
+    ONLY_ON_SERVER,
+    PARTIALS,
+    TENANT_TRANSLATIONS,
+    TENANTS,
+    TRANSLATIONS,
+    UNCHANGED,
+    WORKFLOWS,
+    Item,
+    Plan,
+    Problem,
+    dry_run,
+    error_paths,
+    file_name,
+    file_text,
+    kind_files,
+    refused,
+    server_list,
+)
+from notiflow_client.tenants_sync import (
+    plan_tenant,
+    tenant_apply,
+    tenant_document,
+    tenant_file_problems,
+    tenants_state,
+    tenants_tree_problems,
+)
 
-WORKFLOWS, CATEGORIES, TRANSLATIONS = "workflows", "categories", "translations"
-# The order a push applies them in: workflows may name categories and translate catalogs' keys.
-KINDS = (TRANSLATIONS, CATEGORIES, WORKFLOWS)
+LAYOUT_FIELDS = ("name", "html", "text")
+# The server's refusal of a workflow naming a layout or partial it does not have (yet).
+_MISSING_PIECE = re.compile(r"^(layout|partial) '([^']+)' does not exist$")
 # What GET shows of a workflow and the server sets: not in a file, not in a PUT.
 SERVER_FIELDS = ("version", "created_at", "updated_at", "warnings")
 CATEGORY_FIELDS = ("slug", "name", "description", "defaults")
 # What a category left out takes (PUT /api/categories/<slug>/ sets every field).
 CATEGORY_DEFAULTS: dict[str, Any] = {"name": "", "description": "", "defaults": {}}
-
-# A plan's actions, as `diff` and `push` print them.
-CREATED, NEW_VERSION, CHANGED, UNCHANGED = "created", "new version", "changed", "unchanged"
-ONLY_ON_SERVER, DEACTIVATE = "only on the server", "deactivate"
-
-
-@dataclass(frozen=True)
-class Problem:
-    """What is wrong with a file: `path` is the place in it (`nodes[1].subject`), "" for the
-    whole file."""
-
-    file: str
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.file}: {self.path}" if self.path else self.file
-        return f"{where}: {self.message}"
-
-
-@dataclass
-class Item:
-    """One file (or one object only on the server) and what pushing does with it."""
-
-    kind: str  # one of KINDS
-    name: str  # the key, the slug or the locale
-    file: str  # relative to the tree, e.g. workflows/welcome.json
-    document: dict[str, Any] | None  # the file's; None: only on the server
-    current: dict[str, Any] | None = None  # the server's, as a file would hold it
-    after: dict[str, Any] | None = None  # the server's answer to the dry run, as a file
-    action: str = UNCHANGED
-    exists: bool = False
-    active: bool = True  # a workflow only on the server: whether it still is
-
-    @property
-    def changes(self) -> bool:
-        return self.action in (CREATED, NEW_VERSION, CHANGED, DEACTIVATE)
-
-    def diff(self, root: str) -> list[str]:
-        """The unified diff of the pretty-printed documents, server -> tree."""
-        sort_keys = self.kind == TRANSLATIONS
-        before = pretty(self.current, sort_keys).splitlines() if self.current is not None else []
-        after = pretty(self.after, sort_keys).splitlines() if self.after is not None else []
-        if self.action == DEACTIVATE and self.current is not None:
-            after = pretty({**self.current, "active": False}).splitlines()
-        return list(
-            difflib.unified_diff(
-                before,
-                after,
-                fromfile=f"server/{self.file}",
-                tofile=f"{root}/{self.file}",
-                lineterm="",
-            )
-        )
-
-
-@dataclass
-class Plan:
-    items: list[Item] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def changes(self) -> list[Item]:
-        return [item for item in self.items if item.changes]
-
-
-def pretty(document: Any, sort_keys: bool = False) -> str:
-    """A file's text: two-space indents, the API's key order (a catalog's sorted), UTF-8 as is,
-    a final newline."""
-    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=sort_keys) + "\n"
 
 
 def workflow_document(shown: dict[str, Any]) -> dict[str, Any]:
@@ -122,22 +92,14 @@ def category_document(shown: dict[str, Any]) -> dict[str, Any]:
 # --- the server ---------------------------------------------------------------------------
 
 
-def server_list(client: Any, path: str) -> list[dict[str, Any]]:
-    """Every object of a paginated list (`?page=N` until `next` is null)."""
-    found, page = [], 1
-    while True:
-        answer = client.request("GET", path, params={"page": page})
-        found += answer["results"]
-        if not answer.get("next"):
-            return found
-        page += 1
-
-
 def server_state(client: Any) -> dict[str, dict[str, dict[str, Any]]]:
-    """The server's workflows, categories and catalogs by key, slug and locale, as the API
-    shows them."""
+    """The server's workflows, categories, catalogs, layouts, partials and tenants (with their
+    own catalogs) by key, slug, locale or id, as the API shows them."""
     return {
+        **tenants_state(client),
         TRANSLATIONS: {c["locale"]: c for c in server_list(client, "/api/translations/")},
+        PARTIALS: {p["key"]: p for p in server_list(client, "/api/partials/")},
+        LAYOUTS: {p["key"]: p for p in server_list(client, "/api/layouts/")},
         CATEGORIES: {c["slug"]: c for c in server_list(client, "/api/categories/")},
         WORKFLOWS: {w["key"]: w for w in server_list(client, "/api/workflows/")},
     }
@@ -145,27 +107,34 @@ def server_state(client: Any) -> dict[str, dict[str, dict[str, Any]]]:
 
 def as_document(kind: str, shown: dict[str, Any]) -> dict[str, Any]:
     """An object as the API shows it, as a file holds it."""
-    if kind == TRANSLATIONS:
+    if kind in (TRANSLATIONS, TENANT_TRANSLATIONS):
         return dict(shown["messages"])
+    if kind == TENANTS:
+        return tenant_document(shown)
+    if kind == PARTIALS:
+        return {"content": shown["content"]}
+    if kind == LAYOUTS:
+        return {k: shown.get(k, "") for k in LAYOUT_FIELDS}
     return workflow_document(shown) if kind == WORKFLOWS else category_document(shown)
 
 
 def pull(client: Any, root: Path) -> Iterator[str]:
-    """Write every workflow, category and catalog of the server under `root`; a `.json` file
-    there that names nothing on the server is removed. Yields a line per file."""
+    """Write every workflow, category, catalog, layout, partial and tenant of the server under
+    `root`; a file of one of these kinds there that names nothing on the server is removed.
+    Yields a line per file."""
     state = server_state(client)
     for kind, objects in state.items():
-        directory = root / kind
-        directory.mkdir(parents=True, exist_ok=True)
+        if kind != TENANT_TRANSLATIONS:
+            (root / kind).mkdir(parents=True, exist_ok=True)
         for name, shown in sorted(objects.items()):
-            document = as_document(kind, shown)
-            text = pretty(document, sort_keys=kind == TRANSLATIONS)
-            (directory / f"{name}.json").write_text(text, encoding="utf-8")
-            yield f"{kind}/{name}.json"
-        for stale in sorted(directory.glob("*.json")):
-            if stale.stem not in objects:
+            path = root / file_name(kind, name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(file_text(kind, as_document(kind, shown)), encoding="utf-8")
+            yield file_name(kind, name)
+        for name, stale in kind_files(root, kind):
+            if name not in objects:
                 stale.unlink()
-                yield f"{kind}/{stale.name}: removed (not on the server)"
+                yield f"{stale.relative_to(root).as_posix()}: removed (not on the server)"
 
 
 # --- the tree -----------------------------------------------------------------------------
@@ -181,11 +150,16 @@ def tree_read(root: Path) -> tuple[dict[str, dict[str, Item]], list[Problem]]:
         # Not a tree (a wrong DIR): --prune would deactivate every workflow.
         message = f"has no {WORKFLOWS}/ directory (`notiflow workflows pull` makes one)"
         return items, [Problem(str(root), "", message)]
-    name_field = {WORKFLOWS: "key", CATEGORIES: "slug"}
+    name_field = {WORKFLOWS: "key", CATEGORIES: "slug", TENANTS: "id"}
+    problems += tenants_tree_problems(root)
     for kind in KINDS:
-        for path in sorted((root / kind).glob("*.json")):
-            file = f"{kind}/{path.name}"
+        for name, path in kind_files(root, kind):
+            file = path.relative_to(root).as_posix()
             try:
+                if kind == PARTIALS:  # its Liquid as is: the key is the file's name
+                    text = path.read_text(encoding="utf-8")
+                    items[kind][name] = Item(kind, name, file, {"content": text})
+                    continue
                 document = json.loads(path.read_text(encoding="utf-8"))
             except UnicodeDecodeError as exc:
                 problems.append(Problem(file, "", f"is not UTF-8 text: {exc.reason}"))
@@ -197,8 +171,8 @@ def tree_read(root: Path) -> tuple[dict[str, dict[str, Item]], list[Problem]]:
             if not isinstance(document, dict):
                 problems.append(Problem(file, "", "must hold a JSON object"))
                 continue
-            if kind == TRANSLATIONS:  # the messages alone: the locale is the file's name
-                items[kind][path.stem] = Item(kind, path.stem, file, document)
+            if kind in (TRANSLATIONS, TENANT_TRANSLATIONS, LAYOUTS):  # named by the file
+                items[kind][name] = Item(kind, name, file, document)
                 continue
             key = name_field[kind]
             named = document.setdefault(key, path.stem)
@@ -211,32 +185,13 @@ def tree_read(root: Path) -> tuple[dict[str, dict[str, Item]], list[Problem]]:
                     Problem(file, unknown, f"unknown field (a category has {CATEGORY_FIELDS})")
                     for unknown in document.keys() - set(CATEGORY_FIELDS)
                 ]
-            items[kind][path.stem] = Item(kind, path.stem, file, document)
+            if kind == TENANTS:
+                problems += tenant_file_problems(file, document)
+            items[kind][name] = Item(kind, name, file, document)
     return items, problems
 
 
 # --- the plan -----------------------------------------------------------------------------
-
-
-def error_paths(errors: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
-    """(path, message) of every problem in a 400's `errors`: the validator's list of
-    {field, message} or a serializer's {field: [messages] | {field: ...}}."""
-    if isinstance(errors, dict):
-        for name, value in errors.items():
-            yield from error_paths(value, f"{prefix}.{name}" if prefix else str(name))
-    elif isinstance(errors, list):
-        for entry in errors:
-            if isinstance(entry, dict) and "message" in entry:
-                yield str(entry.get("field") or prefix), str(entry["message"])
-            else:
-                yield from error_paths(entry, prefix)
-    elif errors is not None:
-        yield prefix, str(errors)
-
-
-def _dry_run(client: Any, method: str, path: str, body: dict[str, Any]) -> Any:
-    """The server's answer to the write, asked with `?dry_run=true`: nothing is saved."""
-    return client.request(method, path, json=body, params={"dry_run": "true"})
 
 
 def plan_make(client: Any, root: Path, *, prune: bool) -> Plan:
@@ -248,15 +203,32 @@ def plan_make(client: Any, root: Path, *, prune: bool) -> Plan:
     state = server_state(client)
     for locale, item in tree[TRANSLATIONS].items():
         _plan_translation(client, plan, item, state[TRANSLATIONS].get(locale))
+    for kind in (PARTIALS, LAYOUTS):
+        for key, item in tree[kind].items():
+            _plan_piece(client, plan, item, state[kind].get(key))
     for slug, item in tree[CATEGORIES].items():
         _plan_category(client, plan, item, state[CATEGORIES].get(slug))
     new_categories = set(tree[CATEGORIES]) - set(state[CATEGORIES])
+    new_layouts = set(tree[LAYOUTS]) - set(state[LAYOUTS])
+    for tenant, item in tree[TENANTS].items():
+        shown = state[TENANTS].get(tenant)
+        plan_tenant(
+            client, plan, item, shown, new_layouts=new_layouts, new_categories=new_categories
+        )
+    for name, item in tree[TENANT_TRANSLATIONS].items():
+        tenant = name.split("/", 1)[0]
+        # A tenant the push makes: its catalog checked as a shared one (the same rules).
+        scope = {"tenant": tenant} if tenant in state[TENANTS] else {}
+        _plan_translation(client, plan, item, state[TENANT_TRANSLATIONS].get(name), **scope)
+    new_pieces = {
+        kind[:-1]: set(tree[kind]) - set(state[kind]) for kind in (LAYOUTS, PARTIALS)
+    }  # by what the server's refusal calls them: layout, partial
     for key, item in tree[WORKFLOWS].items():
-        _plan_workflow(client, plan, item, state[WORKFLOWS].get(key), new_categories)
+        _plan_workflow(client, plan, item, state[WORKFLOWS].get(key), new_categories, new_pieces)
     for kind in KINDS:
         for name in sorted(state[kind].keys() - tree[kind].keys()):
             current = as_document(kind, state[kind][name])
-            item = Item(kind, name, f"{kind}/{name}.json", None, current, exists=True)
+            item = Item(kind, name, file_name(kind, name), None, current, exists=True)
             item.action = ONLY_ON_SERVER
             if kind == WORKFLOWS:
                 item.active = bool(current.get("active"))
@@ -266,38 +238,48 @@ def plan_make(client: Any, root: Path, *, prune: bool) -> Plan:
     return plan
 
 
-def _refused(plan: Plan, item: Item, exc: NotiflowError) -> None:
-    if exc.status not in (400, 409):
-        raise exc
-    found = list(error_paths(exc.errors)) or [("", exc.detail)]
-    plan.problems += [Problem(item.file, path, message) for path, message in found]
-
-
 def _plan_category(client: Any, plan: Plan, item: Item, shown: dict[str, Any] | None) -> None:
     assert item.document is not None
     body = {k: v for k, v in item.document.items() if k != "slug"}
     try:
-        answer = _dry_run(client, "PUT", f"/api/categories/{item.name}/", body)
+        answer = dry_run(client, "PUT", f"/api/categories/{item.name}/", body)
     except NotiflowError as exc:
-        return _refused(plan, item, exc)
+        return refused(plan, item, exc)
     current = category_document(shown) if shown is not None else None
     item.current, item.after, item.exists = current, category_document(answer), current is not None
     item.action = CREATED if current is None else (UNCHANGED if item.after == current else CHANGED)
     plan.items.append(item)
 
 
-def _plan_translation(client: Any, plan: Plan, item: Item, shown: dict[str, Any] | None) -> None:
+def _plan_piece(client: Any, plan: Plan, item: Item, shown: dict[str, Any] | None) -> None:
+    """A layout or a partial, checked by the server's dry run of its PUT."""
     assert item.document is not None
+    try:
+        answer = dry_run(client, "PUT", f"/api/{item.kind}/{item.name}/", item.document)
+    except NotiflowError as exc:
+        return refused(plan, item, exc)
+    current = as_document(item.kind, shown) if shown is not None else None
+    item.current, item.after, item.exists = current, as_document(item.kind, answer), bool(shown)
+    item.action = CREATED if current is None else (UNCHANGED if item.after == current else CHANGED)
+    plan.items.append(item)
+
+
+def _plan_translation(
+    client: Any, plan: Plan, item: Item, shown: dict[str, Any] | None, **scope: str
+) -> None:
+    """A catalog, shared or (`scope`: `tenant`) a tenant's, checked by its PUT's dry run."""
+    assert item.document is not None
+    locale = item.name.rsplit("/", 1)[-1]
     body = {"messages": item.document}
     try:
-        answer = _dry_run(client, "PUT", f"/api/translations/{item.name}/", body)
+        answer = dry_run(client, "PUT", f"/api/translations/{locale}/", body, **scope)
     except NotiflowError as exc:
-        return _refused(plan, item, exc)
-    if answer["locale"] != item.name:  # the server keeps one casing: pt-BR, not pt-br
+        return refused(plan, item, exc)
+    if answer["locale"] != locale:  # the server keeps one casing: pt-BR, not pt-br
         message = f"name the file {answer['locale']}.json (the locale as the server keeps it)"
         plan.problems.append(Problem(item.file, "locale", message))
         return
-    current = as_document(TRANSLATIONS, shown) if shown is not None else None
+    current = as_document(item.kind, shown) if shown is not None else None
     item.current, item.after, item.exists = current, dict(answer["messages"]), shown is not None
     item.action = CREATED if current is None else (UNCHANGED if item.after == current else CHANGED)
     plan.items.append(item)
@@ -309,6 +291,7 @@ def _plan_workflow(
     item: Item,
     shown: dict[str, Any] | None,
     new_categories: set[str],
+    new_pieces: dict[str, set[str]],
 ) -> None:
     assert item.document is not None
     body = dict(item.document)
@@ -317,24 +300,40 @@ def _plan_workflow(
     deferred = named if isinstance(named, str) and named in new_categories else None
     if deferred:
         body["preference_category"] = ""
+    awaits_pieces = False
     try:
         if shown is None:
-            answer = _dry_run(client, "POST", "/api/workflows/", body)
+            answer = dry_run(client, "POST", "/api/workflows/", body)
         else:
-            answer = _dry_run(client, "PUT", f"/api/workflows/{item.name}/", body)
+            answer = dry_run(client, "PUT", f"/api/workflows/{item.name}/", body)
     except NotiflowError as exc:
-        return _refused(plan, item, exc)
+        if not _only_new_pieces(exc, new_pieces):
+            return refused(plan, item, exc)
+        # Refused only for layouts and partials the push makes first: the file as it is.
+        answer, awaits_pieces = dict(body), True
     current = workflow_document(shown) if shown is not None else None
     item.current, item.after, item.exists = current, workflow_document(answer), current is not None
     if deferred:
         item.after["preference_category"] = deferred
     if shown is None:
         item.action = CREATED
-    elif deferred or answer["version"] != shown["version"]:
+    elif deferred or awaits_pieces or answer["version"] != shown["version"]:
         item.action = NEW_VERSION
     else:
         item.action = UNCHANGED if item.after == current else CHANGED
     plan.items.append(item)
+
+
+def _only_new_pieces(exc: NotiflowError, new_pieces: dict[str, set[str]]) -> bool:
+    """Whether a workflow's 400 names nothing but layouts and partials the tree makes."""
+    if exc.status != 400:
+        return False
+    found = list(error_paths(exc.errors))
+    for _, message in found:
+        missing = _MISSING_PIECE.match(message)
+        if missing is None or missing.group(2) not in new_pieces.get(missing.group(1), set()):
+            return False
+    return bool(found)
 
 
 # --- applying it --------------------------------------------------------------------------
@@ -358,6 +357,11 @@ def _apply(client: Any, item: Item, message: str) -> str:
     assert item.document is not None
     if item.kind == TRANSLATIONS:
         client.request("PUT", f"/api/translations/{item.name}/", json={"messages": item.document})
+        return item.action
+    if item.kind in (TENANTS, TENANT_TRANSLATIONS):
+        return tenant_apply(client, item)
+    if item.kind in (LAYOUTS, PARTIALS):
+        client.request("PUT", f"/api/{item.kind}/{item.name}/", json=item.document)
         return item.action
     if item.kind == CATEGORIES:
         body = {k: v for k, v in item.document.items() if k != "slug"}
