@@ -8,7 +8,7 @@ import os
 # NOTIFLOW_TEST_SLOT (0-9, default 0) lets several checkouts on one machine run their tests at
 # once: slot n > 0 has its own test database (test_notiflow_<n>) and its own Redis server on port
 # 6390 + n, which the developer starts (`redis-server --port 639n --save "" --daemonize yes`).
-# Under pytest-xdist (`make test-fast`: -n 2) each test process has its own test database
+# Under pytest-xdist (`make test-fast`: -n 3) each test process has its own test database
 # (pytest-django adds _gw<n> to its name) and its own Redis pair, four databases lower per process:
 # gw0 14/15 (siblings 12/13), gw1 10/11 (8/9), gw2 6/7 (4/5); no more, or one would reach 0/1.
 TEST_SLOT = int(os.environ.get("NOTIFLOW_TEST_SLOT", "0"))
@@ -17,10 +17,15 @@ if not 0 <= TEST_SLOT <= 9:
 TEST_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
 if not 0 <= TEST_WORKER <= 2:
     raise RuntimeError("at most three test processes (pytest -n 3): the Redis databases run out")
-os.environ.setdefault(
-    "CELERY_BROKER_URL",
-    f"redis://127.0.0.1:{6390 + TEST_SLOT if TEST_SLOT else 6379}/{14 - 4 * TEST_WORKER}",
-)
+# The broker is this process's own unless the developer named one (RabbitMQ runs). pytest-xdist's
+# processes inherit the environment of the process that started them, which has already set the
+# variable to its own database: a value this file derived (recorded beside it) is derived again,
+# for this process, never kept.
+_DERIVED = "NOTIFLOW_TEST_DERIVED_BROKER_URL"
+if os.environ.get("CELERY_BROKER_URL") in (None, os.environ.get(_DERIVED)):
+    os.environ["CELERY_BROKER_URL"] = os.environ[_DERIVED] = (
+        f"redis://127.0.0.1:{6390 + TEST_SLOT if TEST_SLOT else 6379}/{14 - 4 * TEST_WORKER}"
+    )
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-never-used-outside-tests-" + "x" * 20)
 os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
 # The basic auth that mounts and guards the providers' tracking webhooks (deliveries/urls.py).
