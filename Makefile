@@ -57,23 +57,28 @@ test-tools:
 
 ## The whole test suite against local PostgreSQL, Redis, real Celery workers and SMTP: the tests
 ## without real processes in FAST_WORKERS processes (as `make test-fast`, its slow ones included),
-## then the end-to-end, browser and chaos tests in one process (their stacks and timings share the
-## machine with nothing else; the 25 slowest are listed, to show where the time goes; a path in
-## PYTEST_ARGS that selects none of one half is not a failure, pytest's exit 5); then the
-## short second-broker run: the engine's end-to-end tests with RabbitMQ as the broker
-## (`make test-rabbitmq` runs every end-to-end test that does not drive Redis itself); then the
-## short PgBouncer run: the engine's and the flow nodes' end-to-end tests with the stack's
-## processes behind a PgBouncer in transaction mode (`make test-pgbouncer`: every one).
+## then the end-to-end, browser and chaos tests in E2E_WORKERS processes (pytest-xdist, a file at a
+## time: each process has its own test database, Redis databases and stack, tests/settings.py; they
+## mostly wait on sockets and child processes, so two on two cores take about two thirds of one's
+## time; the 25 slowest are listed, to show where the time goes; a path in PYTEST_ARGS that selects
+## none of one half is not a failure, pytest's exit 5); then the short second-broker run: the
+## engine's end-to-end tests with RabbitMQ as the broker (`make test-rabbitmq` runs every
+## end-to-end test that does not drive Redis itself, and the `rabbitmq` ones: RabbitMQ restarted
+## under a chaos run, `make run` on RabbitMQ); then the short PgBouncer run: the engine's and the
+## flow nodes' end-to-end tests with the stack's processes behind a PgBouncer in transaction mode
+## (`make test-pgbouncer`: every one).
 RABBITMQ_URL ?= amqp://guest:guest@127.0.0.1:5672//
 RABBITMQ_SHORT = tests/workers/test_engine_e2e.py tests/workers/test_cancellation.py \
 	tests/workers/test_queues_priority.py tests/workers/test_flow_nodes_e2e.py
 RABBITMQ_FULL = tests/workers tests/triggers tests/events tests/deliveries tests/registry
+E2E_WORKERS ?= 2
 PGBOUNCER_SHORT = tests/workers/test_engine_e2e.py tests/workers/test_flow_nodes_e2e.py
 test: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest -m "not e2e and not browser and not chaos" \
 		-n $(FAST_WORKERS) --dist loadfile $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	$(PY) -m pytest -m "e2e or browser or chaos" --durations=25 $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(PY) -m pytest -m "(e2e or browser or chaos) and not rabbitmq" \
+		-n $(E2E_WORKERS) --dist loadfile --durations=25 $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_SHORT) $(PYTEST_ARGS)
 	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m e2e $(PGBOUNCER_SHORT) $(PYTEST_ARGS)
@@ -82,6 +87,7 @@ test: install test-tools
 test-rabbitmq: install test-tools
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_FULL) $(PYTEST_ARGS)
+	$(PY) -m pytest -m rabbitmq $(PYTEST_ARGS)
 
 ## Every end-to-end test with the stack's web, workers and beat behind a private PgBouncer in
 ## transaction mode (tests/support/pgbouncer.py, on a free loopback port; the test process itself

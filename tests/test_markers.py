@@ -66,18 +66,30 @@ def test_tests_in_the_slow_modules_are_marked_slow_and_each_module_exists():
     assert marked([], TESTS / "workflows" / "test_new.py") == set()
 
 
+def selections_of(target: str) -> list[Expression] | None:
+    """The marker expressions of the Makefile `target`'s pytest runs; None where one of its runs
+    selects by no marker (the whole suite)."""
+    makefile = (TESTS.parent / "Makefile").read_text()
+    recipe = makefile.split(f"\n{target}: ", 1)[1].split("\n\n", 1)[0].replace("\\\n", " ")
+    runs = [line.split("-m pytest", 1)[1] for line in recipe.splitlines() if "-m pytest" in line]
+    if any(" -m " not in run for run in runs):
+        return None
+    found = [re.search(r' -m (?:"([^"]+)"|(\S+))', run) for run in runs]
+    return [Expression.compile(m[1] or m[2]) for m in found if m]
+
+
 def test_make_test_runs_every_marker_so_slow_cases_still_run():
     """A case marked `slow` (a module in SLOW_MODULES, or a big variant beside a small one kept in
     `make test-fast`) leaves the quick loop only: `make test`'s runs together select a test of
-    every combination of markers (its first two split the suite by marker, and filter nothing)."""
-    makefile = (TESTS.parent / "Makefile").read_text()
-    recipe = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0].replace("\\\n", " ")
-    runs = [line.split("-m pytest", 1)[1] for line in recipe.splitlines() if "-m pytest" in line]
-    if any(" -m " not in run for run in runs):
+    every combination of markers (its first two split the suite by marker, and filter nothing).
+    The `rabbitmq` ones (RabbitMQ restarted, `make run` on it) are `make test-rabbitmq`'s."""
+    selections = selections_of("test")
+    if selections is None:
         return  # a run of the whole suite
-    selections = [Expression.compile(m[1]) for r in runs if (m := re.search(r' -m "([^"]+)"', r))]
-    assert len(selections) >= 2, runs
-    names = ["e2e", "browser", "chaos", "slow"]
+    assert len(selections) >= 2, selections
+    rabbitmq = selections_of("test-rabbitmq") or []
+    names = ["e2e", "browser", "chaos", "slow", "rabbitmq"]
     for marks in itertools.product([False, True], repeat=len(names)):
         has = dict(zip(names, marks, strict=True))
-        assert any(s.evaluate(lambda name, has=has, **_: has[name]) for s in selections), has
+        runs = rabbitmq if has["rabbitmq"] else selections
+        assert any(s.evaluate(lambda name, has=has, **_: has[name]) for s in runs), has

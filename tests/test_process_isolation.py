@@ -12,9 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DERIVED = "NOTIFLOW_TEST_DERIVED_BROKER_URL"
-PRINT = (
-    "import tests.settings as s; print(s.CELERY_BROKER_URL, s.CACHES['default']['LOCATION'])"
-)
+PRINT = "import tests.settings as s; print(s.CELERY_BROKER_URL, s.CACHES['default']['LOCATION'])"
 
 
 def settings_in(**env: str) -> list[str]:

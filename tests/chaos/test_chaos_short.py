@@ -112,6 +112,7 @@ def test_workers_survive_redis_restarts_and_lose_nothing(tmp_path):
     assert result.misses() == []
 
 
+@pytest.mark.rabbitmq  # make test-rabbitmq
 def test_rabbitmq_restarts_lose_nothing_and_send_nothing_twice(tmp_path):
     """RabbitMQ as the broker (a node of the run's own): two restarts of it (stop_app/start_app:
     every connection cut, unacknowledged messages requeued), a restart of the Redis that stays as

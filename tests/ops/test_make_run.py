@@ -303,7 +303,7 @@ def test_make_runs_database_left_by_a_killed_run_is_dropped_first_and_after_a_fa
     assert not database_exists(RUN_DATABASE)
 
 
-@pytest.fixture(params=["redis", "rabbitmq"])
+@pytest.fixture(params=["redis", pytest.param("rabbitmq", marks=pytest.mark.rabbitmq)])
 def run_broker(request) -> Iterator[dict[str, str]]:
     """make run's broker: a Redis database next to the tests' own, or (NOTIFLOW_BROKER=rabbitmq)
     a RabbitMQ vhost of this test's, with Redis staying as the cache. Either way, not the
