@@ -61,12 +61,13 @@ test-tools:
 ## time: each process has its own test database, Redis databases and stack, tests/settings.py; they
 ## mostly wait on sockets and child processes, so two on two cores take about two thirds of one's
 ## time; the 25 slowest are listed, to show where the time goes; a path in PYTEST_ARGS that selects
-## none of one half is not a failure, pytest's exit 5); then the short second-broker run: the
-## engine's end-to-end tests with RabbitMQ as the broker (`make test-rabbitmq` runs every
-## end-to-end test that does not drive Redis itself, and the `rabbitmq` ones: RabbitMQ restarted
-## under a chaos run, `make run` on RabbitMQ); then the short PgBouncer run: the engine's and the
-## flow nodes' end-to-end tests with the stack's processes behind a PgBouncer in transaction mode
-## (`make test-pgbouncer`: every one).
+## none of one half is not a failure, pytest's exit 5); then, in one process with the machine to
+## themselves, those marked `alone` (a latency or a cost held to a bound); then the short
+## second-broker run: the engine's end-to-end tests with RabbitMQ as the broker (`make
+## test-rabbitmq` runs every end-to-end test that does not drive Redis itself, and the `rabbitmq`
+## ones: RabbitMQ restarted under a chaos run, `make run` on RabbitMQ); then the short PgBouncer
+## run: the engine's and the flow nodes' end-to-end tests with the stack's processes behind a
+## PgBouncer in transaction mode (`make test-pgbouncer`: every one).
 RABBITMQ_URL ?= amqp://guest:guest@127.0.0.1:5672//
 RABBITMQ_SHORT = tests/workers/test_engine_e2e.py tests/workers/test_cancellation.py \
 	tests/workers/test_queues_priority.py tests/workers/test_flow_nodes_e2e.py
@@ -77,8 +78,10 @@ test: install test-tools
 	$(PY) scripts/services.py check
 	$(PY) -m pytest -m "not e2e and not browser and not chaos" \
 		-n $(FAST_WORKERS) --dist loadfile $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	$(PY) -m pytest -m "(e2e or browser or chaos) and not rabbitmq" \
+	$(PY) -m pytest -m "(e2e or browser or chaos) and not rabbitmq and not alone" \
 		-n $(E2E_WORKERS) --dist loadfile --durations=25 $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(PY) -m pytest -m "(e2e or browser or chaos) and alone and not rabbitmq" \
+		$(PYTEST_ARGS) || [ $$? -eq 5 ]
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_SHORT) $(PYTEST_ARGS)
 	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m e2e $(PGBOUNCER_SHORT) $(PYTEST_ARGS)

@@ -88,7 +88,7 @@ def test_make_test_runs_every_marker_so_slow_cases_still_run():
         return  # a run of the whole suite
     assert len(selections) >= 2, selections
     rabbitmq = selections_of("test-rabbitmq") or []
-    names = ["e2e", "browser", "chaos", "slow", "rabbitmq"]
+    names = ["e2e", "browser", "chaos", "slow", "rabbitmq", "alone"]
     for marks in itertools.product([False, True], repeat=len(names)):
         has = dict(zip(names, marks, strict=True))
         runs = rabbitmq if has["rabbitmq"] else selections

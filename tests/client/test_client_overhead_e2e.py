@@ -19,6 +19,7 @@ pytestmark = pytest.mark.e2e
 TRIGGERS = 200
 
 
+@pytest.mark.alone  # a latency bound: run with the machine to itself
 def test_a_trigger_through_the_client_costs_about_what_a_bare_post_costs(e2e):
     key = e2e.env["API_KEY"]
     with (

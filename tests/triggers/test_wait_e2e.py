@@ -127,6 +127,7 @@ def _waiter_connections(request: pytest.FixtureRequest, backends: int) -> int:
     return sum(1 for client in clients if client["application_name"] == WAITER_APPLICATION)
 
 
+@pytest.mark.alone  # a latency bound: run with the machine to itself
 def test_fifty_waiting_clients_do_not_stall_other_requests(api, e2e, request):
     """50 clients wait 8 s on running triggers (the stack's web process has 2 x 8 threads: under
     gthread they would take all 16); meanwhile health and intake answer within a second."""
@@ -194,6 +195,7 @@ def _poll_rate(seconds: float) -> dict[str, Any]:
     return {"backends": len(seen), "per_second": queries / seconds}
 
 
+@pytest.mark.alone  # a latency bound: run with the machine to itself
 def test_the_latency_from_completion_to_answer(api, e2e):
     """100 clients each wait for their own trigger of a 1-3 s delay workflow: how long after the
     trigger completed (its completed_at) each answer arrived."""
