@@ -17,15 +17,26 @@ if not 0 <= TEST_SLOT <= 9:
 TEST_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
 if not 0 <= TEST_WORKER <= 2:
     raise RuntimeError("at most three test processes (pytest -n 3): the Redis databases run out")
-# The broker is this process's own unless the developer named one (RabbitMQ runs). pytest-xdist's
-# processes inherit the environment of the process that started them, which has already set the
-# variable to its own database: a value this file derived (recorded beside it) is derived again,
-# for this process, never kept.
-_DERIVED = "NOTIFLOW_TEST_DERIVED_BROKER_URL"
-if os.environ.get("CELERY_BROKER_URL") in (None, os.environ.get(_DERIVED)):
-    os.environ["CELERY_BROKER_URL"] = os.environ[_DERIVED] = (
-        f"redis://127.0.0.1:{6390 + TEST_SLOT if TEST_SLOT else 6379}/{14 - 4 * TEST_WORKER}"
-    )
+
+
+def _own(name: str, value: str) -> None:
+    """Set `name` to this process's `value` unless the developer set it (RabbitMQ runs set the
+    broker). pytest-xdist's processes inherit the environment of the process that started them,
+    which has already set it to that process's value: a value this file derived (recorded
+    beside it) is derived again, for this process, never kept."""
+    derived = f"NOTIFLOW_TEST_DERIVED_{name}"
+    if os.environ.get(name) in (None, os.environ.get(derived)):
+        os.environ[name] = os.environ[derived] = value
+
+
+_REDIS = f"redis://127.0.0.1:{6390 + TEST_SLOT if TEST_SLOT else 6379}"
+_DB = 14 - 4 * TEST_WORKER
+_own("CELERY_BROKER_URL", f"{_REDIS}/{_DB}")
+if not os.environ["CELERY_BROKER_URL"].startswith("redis"):
+    # Another broker (RabbitMQ): Redis still holds the cache, the rate limits and the send caps,
+    # which notiflow/settings.py would otherwise put on 0/1, the development stack's.
+    _own("NOTIFLOW_REDIS_URL", f"{_REDIS}/{_DB}")
+    _own("NOTIFLOW_CACHE_URL", f"{_REDIS}/{_DB + 1}")
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-never-used-outside-tests-" + "x" * 20)
 os.environ.setdefault("NOTIFLOW_RETRY_JITTER", "0")
 # The basic auth that mounts and guards the providers' tracking webhooks (deliveries/urls.py).
