@@ -7,7 +7,7 @@ migration 0022): it inserts the events of the JSON array `announced` labelled `o
 order (so `id` orders one trigger's events), and only those some endpoint subscribes to (an
 event nobody would receive is not written); one pending delivery per (event, subscribing
 endpoint), disabled endpoints included (they keep their events); and returns the ids of those to
-enabled endpoints, to nudge. The engine's release calls it inside `notiflow_release_v5`;
+enabled endpoints, to nudge. The engine's release calls it inside `notiflow_release_v6`;
 OUTBOX_SQL calls it on its own.
 
 An endpoint subscribes to an event when its `events` holds the event's name or `*`, and its

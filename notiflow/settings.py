@@ -467,6 +467,26 @@ CELERY_BEAT_SCHEDULE = {
     }
     for entry, task in _SWEEPS.items()
 }
+# The step log's partitions, created days ahead (docs/reliability/index.md): hourly is plenty.
+CELERY_BEAT_SCHEDULE["notiflow-step-log-partitions"] = {
+    "task": "workers.step_log_partitions",
+    "schedule": timedelta(hours=1),
+    "options": {"expires": 3600},
+}
+NOTIFLOW_STEP_LOG_PARTITION_DAYS = env.setting("NOTIFLOW_STEP_LOG_PARTITION_DAYS")
+NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS = env.setting("NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS")
+_refuse_unless(
+    NOTIFLOW_STEP_LOG_PARTITION_DAYS >= 1,
+    "NOTIFLOW_STEP_LOG_PARTITION_DAYS",
+    NOTIFLOW_STEP_LOG_PARTITION_DAYS,
+    "at least 1",
+)
+_refuse_unless(
+    NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS >= 1,
+    "NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS",
+    NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS,
+    "at least 1",
+)
 
 # --- Notiflow engine ----------------------------------------------------------------------------
 # Timing and flow-control nodes (docs/design/workflows.md): the zone of a send window whose `timezone`

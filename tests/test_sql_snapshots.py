@@ -439,7 +439,16 @@ def test_the_purges_and_their_dry_runs():
         retention_purge(older_than=timedelta(days=1))
         retention_purge_deleted(older_than=timedelta(days=1))
         retention_purge_events(older_than=timedelta(days=1))
-    assert_snapshots(["purge_finished", "purge_deleted", "purge_events"], statements)
+    assert_snapshots(
+        [
+            "step_log_dropping_below",
+            "purge_finished",
+            "step_log_droppable",
+            "purge_deleted",
+            "purge_events",
+        ],
+        statements,
+    )
     with sent() as statements:
         events_purge(older_than=timedelta(days=1))
     statements[:] = raw(statements)  # the longest lookback, read through the ORM

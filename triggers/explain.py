@@ -85,8 +85,12 @@ def run_story(trigger: TriggerInstance) -> list[dict[str, Any]]:
     "reason", "rule", "evidence", "at"} of its latest record, and `earlier` (the node's previous
     records, such as a failed attempt before the one that sent). Two statements: its step logs
     and its status events."""
-    steps = trigger.steps.order_by("finished_at", "id").values_list(  # type: ignore[attr-defined]
-        "node_id", "node_type", "finished_at", "output", "error"
+    steps = (
+        trigger.steps.of_run_created(trigger.created_at)
+        .order_by("finished_at", "id")
+        .values_list(  # type: ignore[attr-defined]
+            "node_id", "node_type", "finished_at", "output", "error"
+        )
     )
     events = list(
         trigger.events.order_by("id").values_list(

@@ -244,7 +244,8 @@ def trigger_timeline(*, trigger: TriggerInstance) -> list[TimelineEntry]:
     """
     merged = [TimelineEntry(e.created_at, "event", e) for e in trigger.events.order_by("id")]
     steps = [
-        TimelineEntry(s.started_at, "step", s) for s in trigger.steps.order_by("started_at", "id")
+        TimelineEntry(s.started_at, "step", s)
+        for s in trigger.steps.of_run_created(trigger.created_at).order_by("started_at", "id")  # type: ignore[attr-defined]
     ]
     for entries in [steps, *(source(trigger) for source in TIMELINE_SOURCES)]:
         merged = _merged(merged, entries)

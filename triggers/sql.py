@@ -16,9 +16,9 @@ How the statements and their fragments compose:
 - **The operator's cancel, retry and replay** are database functions too, whole in triggers
   migration 0028; RUNS_CANCEL_SQL, RUN_RETRY_SQL and RUN_REPLAY_SQL are their calls.
 - **The claim and the release** are not assembled here: each is a database function, whole in
-  triggers migrations 0019 (`notiflow_claim_v3`) and 0024 (`notiflow_release_v5`, made from
-  version 4 of 0022; versions 4 and 3, of 0019, and both version 2s, of 0015, for the workers of
-  the releases before; version 1, of 0013, dropped by 0020); CLAIM_SQL and RELEASE_SQL are their
+  triggers migrations 0019 (`notiflow_claim_v3`) and 0029 (`notiflow_release_v6`, made from
+  version 5 of 0024, itself from version 4 of 0022; versions 5, 4 and 3, of 0024, 0022 and 0019,
+  and both version 2s, of 0015, for the workers of the releases before; version 1, of 0013, dropped by 0020); CLAIM_SQL and RELEASE_SQL are their
   calls.
 - **One clock**: the database's `statement_timestamp()` (docs/design/rules.md, rule 15); a due time
   is a duration added to it (`due_in`), never an instant computed elsewhere.
@@ -45,7 +45,7 @@ STATUS_PARAMS: dict[str, str] = {f"st_{status}": str(status) for status in Trigg
 # These are their calls, one round trip each.
 
 CLAIM_FUNCTION = "notiflow_claim_v3"
-RELEASE_FUNCTION = "notiflow_release_v5"
+RELEASE_FUNCTION = "notiflow_release_v6"
 
 # The claimed run's columns by name (TRIGGER_COLUMNS, as trigger_from_row reads them), then what
 # the claim found in the send ledger, the database's clock (the step's clock), the suppression

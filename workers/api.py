@@ -60,11 +60,12 @@ class TriggerLogsApi(StrictQueryParameters, APIView):
 
     @extend_schema(summary="List a trigger's step logs", responses=StepLogSerializer(many=True))
     def get(self, request: Request, trigger_id: uuid.UUID) -> Response:
-        triggers = api_key_of(request).limit_queryset(TriggerInstance.objects.only("id"))
-        found_or_404(triggers, "trigger", pk=trigger_id)
-        return Response(
-            StepLogSerializer(step_log_list(trigger_id=str(trigger_id)), many=True).data
+        triggers = api_key_of(request).limit_queryset(
+            TriggerInstance.objects.only("id", "created_at")
         )
+        trigger = found_or_404(triggers, "trigger", pk=trigger_id)
+        logs = step_log_list(trigger_id=str(trigger_id), run_created_at=trigger.created_at)
+        return Response(StepLogSerializer(logs, many=True).data)
 
 
 class StepLogListApi(StrictQueryParameters, ListAPIView):

@@ -1,11 +1,22 @@
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 from triggers.models import TriggerInstance
 from workflows.definition import FLOW_KEY_MAX
 from workflows.models import Workflow
+
+
+class StepLogQuerySet(models.QuerySet["StepExecutionLog"]):
+    def of_run_created(self, created_at: datetime) -> StepLogQuerySet:
+        """The step logs in the partition of a run created at `created_at`, and in the old
+        table: where all of that run's are, so PostgreSQL reads those two partitions only."""
+        return self.filter(
+            models.Q(run_created_at=created_at) | models.Q(run_created_at__isnull=True)
+        )
 
 
 class StepExecutionLog(models.Model):
@@ -17,6 +28,12 @@ class StepExecutionLog(models.Model):
     The table has one column this model leaves out: `txid` (xid8), the transaction that wrote the
     row, filled by PostgreSQL's default; the funnel's sweep counts step logs by it behind its
     watermark (deliveries migration 0008, docs/funnel.md).
+
+    The table is partitioned by `run_created_at`, its run's `created_at`, which the release
+    writes (workers migration 0014; docs/reliability/index.md, "Step logs by partition"); a row
+    written without it (by a release before version 6, or here) goes to the DEFAULT partition,
+    the table as it was before. The unique (trigger, node_id, attempt) and the primary key are
+    each partition's own: a run's rows are all in its partition (and the old table).
     """
 
     # Indexed by step_log_once_per_attempt and step_log_trigger_idx, which lead with it.
@@ -33,6 +50,10 @@ class StepExecutionLog(models.Model):
     output = models.JSONField(null=True, blank=True)
     success = models.BooleanField()
     error = models.TextField(blank=True)
+    # The partition key: written by the release, read to prune (of_run_created).
+    run_created_at = models.DateTimeField(null=True, editable=False)
+
+    objects = StepLogQuerySet.as_manager()
 
     class Meta:
         db_table = "step_log"

@@ -36,11 +36,16 @@ class Purge:
 
     function: str
     doomed_where: str
+    # The function's arguments after the cutoff and the batch size.
+    more_arguments: str = ""
+    # Whether the step log's partitions that its runs leave empty are dropped after its batches.
+    drops_partitions: bool = False
 
     @property
     def batch_sql(self) -> str:
-        """One batch: deletes and returns the counts (parameters `cutoff`, `batch`)."""
-        return f"SELECT * FROM {self.function}(%(cutoff)s, %(batch)s)"  # noqa: S608 (a constant)
+        """One batch: deletes and returns the counts (parameters `cutoff`, `batch` and those of
+        `more_arguments`)."""
+        return f"SELECT * FROM {self.function}(%(cutoff)s, %(batch)s{self.more_arguments})"  # noqa: S608 (a constant)
 
     def count_sql(self, table: str) -> str:
         if table == TRIGGER_TABLE:
@@ -53,9 +58,13 @@ class Purge:
 
 # Terminal triggers finished before the cutoff. A trigger finishes after it is created, so the
 # redundant `created_at` bound lets PostgreSQL use the (status, created_at) index.
+# The step logs of runs created before `logs_dropped_below` are left to the drop of their
+# partitions (workers migration 0014): STEP_LOG_DROPPING_BELOW_SQL.
 FINISHED = Purge(
-    function="notiflow_purge_batch",
+    function="notiflow_purge_batch_v2",
     doomed_where="notiflow_purge_finished_v1(t.status, t.created_at, t.completed_at, %(cutoff)s)",
+    more_arguments=", %(logs_dropped_below)s",
+    drops_partitions=True,
 )
 # Soft-deleted before the cutoff, whatever the status, except under a live lease (a step that
 # was running when the trigger was deleted may still record its outcome: the next run takes it).
@@ -100,3 +109,23 @@ PUSH_ADDRESS_REMOVE_SQL = (
     "SELECT notiflow_push_address_remove_v2(%(push_recipient)s::text, %(push_key)s::text,"
     " %(push_address)s::jsonb)"
 )
+
+
+# --- the step log's partitions (workers migration 0014, docs/reliability/index.md) ------------------
+
+# Creates the partitions up to a time (each `span` days, from where the last one ends); their
+# names, none when they all exist.
+STEP_LOG_PARTITIONS_SQL = "SELECT notiflow_step_log_partitions_v1(%(upto)s, %(span)s)"
+# The range partitions whose upper bound is at or before the cutoff, oldest first: the ones a
+# retention run may drop.
+STEP_LOG_DROPPABLE_SQL = (
+    "SELECT partition FROM notiflow_step_log_ranges_v1() WHERE upper_bound <= %(cutoff)s"
+    " ORDER BY upper_bound"
+)
+# Where the partitions that a purge of finished runs will drop after its batches end: the
+# oldest, in a row, past the cutoff, that no run is left in that the purge does not take.
+STEP_LOG_DROPPING_BELOW_SQL = "SELECT notiflow_step_log_dropping_below_v1(%(cutoff)s)"
+# Drops one if no run created in its range is left: its row count, or NULL when it stays.
+STEP_LOG_DROP_SQL = "SELECT notiflow_step_log_drop_v1(%(partition)s, %(cutoff)s)"
+# The last range partition's upper bound: how far ahead runs can be created and log their steps.
+STEP_LOG_HORIZON_SQL = "SELECT max(upper_bound) FROM notiflow_step_log_ranges_v1()"

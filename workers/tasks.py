@@ -20,6 +20,7 @@ from waits.services import wait_time_out
 from waits.work import WAITS
 from workers.services.engine import steps_execute
 from workers.services.flow import flow_state_prune
+from workers.services.history import step_log_partitions_ensure
 from workers.services.sweeper import sweep as sweep_due
 
 logger = logging.getLogger(__name__)
@@ -99,6 +100,15 @@ def flow_state_prune_run() -> int:
     if passes or digests:
         logger.info("sweeper pruned %d throttle pass(es), %d digest(s)", passes, digests)
     return passes + digests
+
+
+@shared_task(name="workers.step_log_partitions", ignore_result=True, send_events=False)
+def step_log_partitions() -> int:
+    """Create the step log's partitions ahead of time (workers.services.history)."""
+    created = step_log_partitions_ensure()
+    if created:
+        logger.info("created step log partition(s) %s", ", ".join(created))
+    return len(created)
 
 
 @shared_task(name="workers.fanout_chunk", ignore_result=True)

@@ -152,6 +152,21 @@ SWEEPER = Group(
         ),
         Setting("NOTIFLOW_SWEEP_BATCH_SIZE", Kind.INT, 1000, "Rows one sweep statement takes."),
         Setting(
+            "NOTIFLOW_STEP_LOG_PARTITION_DAYS",
+            Kind.INT,
+            1,
+            "The days one partition of the step log spans, by its runs' creation (for the "
+            "partitions created from now on): retention drops a partition whole once every run "
+            "created in it is purged.",
+        ),
+        Setting(
+            "NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS",
+            Kind.INT,
+            7,
+            "How far ahead beat keeps the step log's partitions created (it checks hourly): a "
+            "run created past the last one could not record its steps.",
+        ),
+        Setting(
             "NOTIFLOW_WORKER_HEARTBEAT_SECONDS",
             Kind.NUMBER,
             10,

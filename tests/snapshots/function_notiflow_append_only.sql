@@ -22,7 +22,9 @@ BEGIN
             RETURN NEW;
         END IF;
     END IF;
-    RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP
+    RAISE EXCEPTION '% is append-only: % refused',
+        (SELECT c.relname FROM pg_catalog.pg_class c
+         WHERE c.oid = coalesce(pg_catalog.pg_partition_root(TG_RELID), TG_RELID)), TG_OP
         USING ERRCODE = 'insufficient_privilege';
 END
 $function$

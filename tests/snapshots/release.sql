@@ -1,5 +1,5 @@
 SELECT r.route_queue, r.route_priority, r.deliveries
-FROM notiflow_release_v5(
+FROM notiflow_release_v6(
     run_id => $1::uuid, token => $2::text, step_node => $3::text,
     new_status => $4::text, new_node => $5::text, vars_patch => $6::jsonb,
     new_attempts => $7::integer, due_in => $8::float8,

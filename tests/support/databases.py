@@ -109,7 +109,29 @@ def test_database_create() -> OldConfig:
     connection.close()
     settings.DATABASES[connection.alias]["NAME"] = test_name
     connection.settings_dict["NAME"] = test_name
+    _partitions_ahead(test_name)
     return [(connection, old_name, True)]
+
+
+def _partitions_ahead(name: str) -> None:
+    """The step log's partitions up to a week past today in database `name`, as beat keeps them
+    (workers.services.history): a template may be days old, its partitions made the day it was."""
+    db = settings.DATABASES["default"]
+    with psycopg.connect(
+        dbname=name,
+        host=db["HOST"],
+        port=db["PORT"] or None,
+        user=db["USER"],
+        password=db["PASSWORD"] or None,
+        autocommit=True,
+    ) as copy:
+        copy.execute(
+            "SELECT notiflow_step_log_partitions_v1(now() + %s * interval '1 day', %s)",
+            [
+                settings.NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS,
+                settings.NOTIFLOW_STEP_LOG_PARTITION_DAYS,
+            ],
+        )
 
 
 def database_from_template(name: str) -> None:
@@ -124,6 +146,7 @@ def database_from_template(name: str) -> None:
             server.execute(f"CREATE DATABASE {_quoted(name)} TEMPLATE {_quoted(template)}")
         finally:
             server.execute("SELECT pg_advisory_unlock(%s)", [_LOCK_KEY])
+    _partitions_ahead(name)
 
 
 def database_drop(name: str) -> None:

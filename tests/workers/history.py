@@ -16,16 +16,21 @@ from workers.services.ledger import ledger_sent
 from workflows.semantics import sending_types
 
 
-def trigger_with_history(*, status: str = "completed", workflow=None) -> TriggerInstance:
+def trigger_with_history(
+    *, status: str = "completed", workflow=None, created_at: datetime | None = None
+) -> TriggerInstance:
     """A trigger whose first node ran and sent: enqueued (status "enqueued", untouched),
     claimed ("processing", ledger `sending`), or released as "completed"/"failed" with a step
-    log and a `sent` ledger row."""
+    log and a `sent` ledger row. `created_at`: its creation, before its step (which the step
+    log's partition follows)."""
     workflow = workflow or WorkflowFactory(definition=chain(sms_node("text")))
     trigger, _ = trigger_create(
         workflow_key=workflow.key,
         idempotency_key=f"k-{uuid.uuid4().hex}",
         payload={"phone": "+15550199"},
     )
+    if created_at is not None:
+        TriggerInstance.objects.filter(pk=trigger.pk).update(created_at=created_at)
     if status == "enqueued":
         return trigger
     token = f"tests/{uuid.uuid4().hex[:8]}"

@@ -9,6 +9,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
@@ -148,7 +149,7 @@ def test_the_worker_writes_a_runs_history_only_through_the_claim_and_the_release
         denied("UPDATE outbox_event SET type = ''")
     calls = [
         "SELECT * FROM notiflow_claim_v3(gen_random_uuid(), 'w', 1, '{}')",
-        "SELECT * FROM notiflow_release_v5(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
+        "SELECT * FROM notiflow_release_v6(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, 0, false, '', true, '', NULL, NULL, NULL, NULL)",
         "SELECT * FROM notiflow_release_v3(gen_random_uuid(), 'w', 'n', 'completed', NULL,"
         " '{}', 0, 0, false, '', true, '', NULL, NULL, NULL, NULL)",
@@ -480,3 +481,18 @@ def test_the_web_reads_the_funnel_and_the_worker_sweeps_it(roles):
         assert funnel_sweep() >= 0
         denied("INSERT INTO funnel_count (id) VALUES (1)")
         denied("UPDATE funnel_sweep SET swept_at = NULL")
+
+
+def test_the_worker_makes_the_step_logs_partitions_ahead_and_drops_none(roles):
+    """Beat's hourly task runs on a worker: its role makes the step log's partitions through
+    their function (SECURITY DEFINER, workers migration 0014) but drops none; the web's cannot."""
+    from workers.services.history import step_log_horizon, step_log_partitions_ensure
+
+    later = datetime.now(UTC) + timedelta(days=30)
+    with as_role(roles["web"]):
+        denied("SELECT notiflow_step_log_partitions_v1(now() + interval '40 days', 1)")
+    with as_role(roles["worker"]):
+        made = step_log_partitions_ensure(now=later)
+        assert made and step_log_horizon() >= later
+        denied(f"DROP TABLE {made[-1]}")
+        denied(f"SELECT notiflow_step_log_drop_v1('{made[-1]}', now() + interval '90 days')")

@@ -24,6 +24,7 @@ SWEEPS = (
     "workers.schedules_sweep",
     "workers.flow_state_prune",
     "deliveries.funnel_sweep",
+    "workers.step_log_partitions",
 )
 SWEEP_TASKS = (
     worker_tasks.sweep,
@@ -34,6 +35,7 @@ SWEEP_TASKS = (
     worker_tasks.schedules_sweep,
     worker_tasks.flow_state_prune_run,
     delivery_tasks.funnel_sweep,
+    worker_tasks.step_log_partitions,
 )
 
 

@@ -76,6 +76,11 @@ class PurgeCommand(BaseCommand):
         self._report(report, verb="Deleted")
 
     def _report(self, report: PurgeReport, *, verb: str) -> None:
+        if report.partitions:
+            self.stdout.write(
+                "step log partitions dropped (their rows): "
+                + ", ".join(f"{p.partition} {p.rows}" for p in report.partitions)
+            )
         self.stdout.write(
             f"{verb} ({self.cutoff_words} {report.cutoff.isoformat(timespec='seconds')}): "
             + _counts(report.deleted)

@@ -155,11 +155,13 @@ _OPERATOR_TRANSITIONS = (
 ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "worker": (
         "notiflow_claim_v3(uuid, text, float8, text[])",
-        "notiflow_release_v5(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
+        "notiflow_release_v6(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
-        # The release's versions 4 and 3 (triggers migrations 0022 and 0019) and the claim's and
+        # The release's versions 5, 4 and 3 (triggers migrations 0024, 0022 and 0019) and the claim's and
         # the release's version 2 (0015), for the statements that workers of the previous
         # releases have prepared while a deploy replaces them; no code of this one calls them.
+        "notiflow_release_v5(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
+        " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
         "notiflow_release_v4(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
         "notiflow_release_v3(uuid, text, text, text, text, jsonb, integer, float8, boolean,"
@@ -167,6 +169,8 @@ ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
         "notiflow_claim_v2(uuid, text, float8, text[])",
         "notiflow_release_v2(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
+        # The step log's partitions made ahead (beat's task; workers migration 0014).
+        "notiflow_step_log_partitions_v1(timestamptz, integer)",
         # The push channels' progress and gone addresses (workers migrations 0012 and 0013;
         # version 1 of the removal for workers of the previous release during a deploy).
         "notiflow_push_progress_v1(uuid, text, jsonb)",

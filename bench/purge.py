@@ -1,0 +1,227 @@
+"""Retention's cost with the step log's partitions dropped whole against its rows deleted one by
+one (issue 51 §4; docs/reliability/index.md, "Step logs by partition"), at sizes a factor of ten
+apart, in one run.
+
+For each size N and each way, a database of its own (a copy of one migrated here, its step log
+partitioned by day from 45 days ago to a week ahead, as a 30-day retention keeps it) is loaded
+with N finished runs created 40 days ago, each with three step logs, three status events and a
+send ledger row, then `manage.py purge_logs --older-than 30d` runs on it, as an operator's cron
+runs it:
+
+- `drop`: the step logs carry their run's `created_at`, as the release writes them from version
+  6 on: the purge deletes the runs, their events and ledger rows in batches, then drops the
+  partition;
+- `rows`: the same step logs without it, as before the upgrade (the old table, the DEFAULT
+  partition): the batches delete them row by row with their runs, as every purge did before.
+
+Printed per size: each way's seconds (the whole purge, as the command runs), the step logs gone
+per second, and drop/rows. Alone:
+
+    python -m bench.purge --runs 20000,200000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+BATCH = 50_000
+WAYS = ("rows", "drop")
+
+LOAD_SQL = """
+INSERT INTO trigger_instance
+    (id, workflow_id, workflow_version_id, idempotency_key, payload, status, current_node_id,
+     vars, attempts, available_at, leased_by, last_error, created_at, updated_at, completed_at)
+SELECT md5('purge-' || i)::uuid, %(workflow)s, %(version)s, 'purge-' || i,
+       jsonb_build_object('email', 'user' || i || '@example.com'), 'completed', NULL,
+       '{}'::jsonb, 0, t, '', '', t, t + interval '2 seconds', t + interval '2 seconds'
+FROM generate_series(%(first)s::int, %(last)s::int) AS i,
+     LATERAL (SELECT now() - interval '40 days' - i * interval '10 milliseconds' AS t) AS r;
+
+INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, created_at)
+SELECT md5('purge-' || i)::uuid, s.from_status, s.to_status, 'bench', 'bench',
+       now() - interval '40 days'
+FROM generate_series(%(first)s::int, %(last)s::int) AS i
+CROSS JOIN (VALUES ('', 'enqueued'), ('enqueued', 'processing'), ('processing', 'completed'))
+    AS s(from_status, to_status);
+
+INSERT INTO send_ledger
+    (trigger_id, node_id, idempotency_key, channel, status, send_count, result, created_at,
+     sent_at, provider, provider_message_id, providers)
+SELECT md5('purge-' || i)::uuid, 'welcome', 'purge-' || i || ':welcome', 'email', 'sent', 1,
+       '{}'::jsonb, now() - interval '40 days', now() - interval '40 days', 'ses',
+       'purge-' || i, ARRAY['ses']
+FROM generate_series(%(first)s::int, %(last)s::int) AS i;
+
+INSERT INTO step_log (trigger_id, workflow_id, node_id, node_type, attempt, started_at,
+                      finished_at, input, output, success, error, run_created_at)
+SELECT md5('purge-' || i)::uuid, %(workflow)s, n.node_id, n.channel, 1, t, t,
+       jsonb_build_object('payload', jsonb_build_object('email', 'user' || i || '@example.com')),
+       jsonb_build_object('message_id', 'purge-' || i || '.' || n.node_id), true, '',
+       CASE WHEN %(partitioned)s THEN t END
+FROM generate_series(%(first)s::int, %(last)s::int) AS i,
+     LATERAL (SELECT now() - interval '40 days' - i * interval '10 milliseconds' AS t) AS r
+CROSS JOIN (VALUES ('welcome', 'email'), ('text', 'sms'), ('follow_up', 'email'))
+    AS n(node_id, channel)
+"""
+
+# The migration partitions from the day it runs; the history here is older.
+DAYS_SQL = """
+DO $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN SELECT partition FROM notiflow_step_log_ranges_v1() LOOP
+        EXECUTE format('DROP TABLE %I', r.partition);
+    END LOOP;
+END
+$$;
+CREATE TABLE step_log_before PARTITION OF step_log
+    FOR VALUES FROM (MINVALUE) TO (date_trunc('day', now(), 'UTC') - interval '45 days');
+SELECT notiflow_step_log_partition_setup_v1('step_log_before');
+SELECT count(*) FROM notiflow_step_log_partitions_v1(now() + interval '8 days', 1);
+"""
+
+WORKFLOW_SQL = """
+WITH w AS (
+    INSERT INTO workflows_workflow (key, name, description, active, created_at, updated_at, queue)
+    VALUES ('purge-bench', 'purge bench', '', true, now(), now(), 'default') RETURNING id
+)
+INSERT INTO workflows_workflowversion (workflow_id, number, definition, created_at, created_by)
+SELECT w.id, 1, '{}'::jsonb, now(), 'bench' FROM w RETURNING workflow_id, id
+"""
+
+
+@dataclass(frozen=True)
+class PurgeRun:
+    runs: int
+    way: str
+    step_logs: int
+    load_seconds: float
+    purge_seconds: float
+    output: str
+
+    @property
+    def step_logs_per_second(self) -> float:
+        return self.step_logs / self.purge_seconds if self.purge_seconds else 0.0
+
+    def __str__(self) -> str:
+        return (
+            f"{self.way}: {self.runs:,} runs ({self.step_logs:,} step logs) purged in "
+            f"{self.purge_seconds:.2f} s ({self.step_logs_per_second:,.0f} step logs/s); "
+            f"loaded in {self.load_seconds:.0f} s"
+        )
+
+
+def _server_url(url: str, name: str) -> str:
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def _env(url: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+        "DJANGO_DEBUG": "1",
+        "DATABASE_URL": url,
+    }
+
+
+def _manage(url: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        env=_env(url),
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout
+
+
+def purge_run(server: str, template: str, *, runs: int, way: str) -> PurgeRun:
+    """Load `runs` runs into a copy of `template` and time purge_logs on it."""
+    name = f"{template}_{way}"
+    with psycopg.connect(_server_url(server, "postgres"), autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    url = _server_url(server, name)
+    try:
+        started = time.monotonic()
+        with psycopg.connect(url, autocommit=True) as conn:
+            workflow, version = conn.execute(WORKFLOW_SQL).fetchone() or (0, 0)
+            for first in range(1, runs + 1, BATCH):
+                last = min(runs, first + BATCH - 1)
+                with conn.transaction():
+                    for statement in LOAD_SQL.split(";\n\n"):
+                        conn.execute(
+                            statement,
+                            {
+                                "workflow": workflow,
+                                "version": version,
+                                "first": first,
+                                "last": last,
+                                "partitioned": way == "drop",
+                            },
+                        )
+            for table in ("trigger_instance", "trigger_event", "send_ledger", "step_log"):
+                conn.execute(f"VACUUM ANALYZE {table}")
+            (step_logs,) = conn.execute("SELECT count(*) FROM step_log").fetchone() or (0,)
+        load = time.monotonic() - started
+        conn.close()
+        started = time.monotonic()
+        output = _manage(url, "purge_logs", "--older-than", "30d", "--batch-size", "1000")
+        purge = time.monotonic() - started
+        with psycopg.connect(url) as conn:
+            left = conn.execute("SELECT count(*) FROM step_log").fetchone()
+        if left != (0,):
+            raise RuntimeError(f"{way}: {left[0] if left else '?'} step logs left after the purge")
+        return PurgeRun(runs, way, int(step_logs), load, purge, output)
+    finally:
+        with psycopg.connect(_server_url(server, "postgres"), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", default="20000,200000", help="sizes, comma-separated")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/notiflow"),
+        help="the server (its database part is ignored)",
+    )
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.runs.split(",")]
+    template = "nf_purge_bench"
+    with psycopg.connect(_server_url(args.database_url, "postgres"), autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{template}"')
+    try:
+        _manage(_server_url(args.database_url, template), "migrate", "-v0")
+        with psycopg.connect(_server_url(args.database_url, template), autocommit=True) as conn:
+            conn.execute(DAYS_SQL)
+        for runs in sizes:
+            results = {
+                way: purge_run(args.database_url, template, runs=runs, way=way) for way in WAYS
+            }
+            for result in results.values():
+                print(result, flush=True)
+            print(
+                f"  {runs:,} runs: drop/rows {results['rows'].purge_seconds / results['drop'].purge_seconds:.2f}"
+                " (the rows way's seconds over the drop way's)",
+                flush=True,
+            )
+    finally:
+        with psycopg.connect(_server_url(args.database_url, "postgres"), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,242 @@
+"""The step log partitioned by its run's creation (workers migration 0014, triggers 0029;
+docs/reliability/index.md, "Step logs by partition"): where a release's row lands, the partitions made
+ahead, and retention dropping a partition whole once its runs are gone."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import uuid
+from datetime import UTC, timedelta
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from tests.factories import WorkflowFactory, chain, sms_node
+from tests.support.databases import database_drop, database_from_template
+from tests.support.stack import ROOT
+from tests.workers.history import trigger_with_history
+from triggers.services import trigger_create
+from triggers.steps import Release, StepRecord, trigger_claim_with, trigger_release_with
+from workers.models import StepExecutionLog
+from workers.selectors import step_log_list
+from workers.services.history import step_log_horizon, step_log_partitions_ensure
+from workflows.semantics import sending_types
+
+pytestmark = pytest.mark.django_db
+
+
+def partition_of(step: StepExecutionLog) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT tableoid::regclass::text, run_created_at FROM step_log WHERE id = %s", [step.pk]
+        )
+        name, _ = cursor.fetchone()
+    return name
+
+
+def run_created_at(step: StepExecutionLog):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT run_created_at FROM step_log WHERE id = %s", [step.pk])
+        return cursor.fetchone()[0]
+
+
+def partitions() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT partition FROM notiflow_step_log_ranges_v1()")
+        return {name for (name,) in cursor.fetchall()}
+
+
+def day_partition(when) -> str:
+    return "step_log_p" + when.astimezone(UTC).strftime("%Y%m%d")
+
+
+def test_the_step_log_is_partitioned_by_its_runs_creation_the_old_table_its_default():
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_get_partkeydef('step_log'::regclass),"
+            " (SELECT c.relname FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partdefid"
+            "  WHERE p.partrelid = 'step_log'::regclass)"
+        )
+        key, default = cursor.fetchone()
+    assert key == "RANGE (run_created_at)"
+    assert default == "step_log_legacy"
+    # Made ahead: a week of days from today, as beat keeps them.
+    assert {day_partition(timezone.now() + timedelta(days=n)) for n in range(7)} <= partitions()
+
+
+def test_a_release_logs_the_step_in_its_runs_partition():
+    trigger = trigger_with_history(status="completed")
+    step = StepExecutionLog.objects.get(trigger_id=trigger.pk)
+
+    assert run_created_at(step) == trigger.created_at
+    assert partition_of(step) == day_partition(trigger.created_at)
+
+
+def test_a_step_log_written_without_its_runs_time_goes_to_the_old_table():
+    # As a release of the previous version (v5) writes it while workers of two versions run.
+    trigger = trigger_with_history(status="completed")
+    step = StepExecutionLog.objects.create(
+        trigger_id=trigger.pk,
+        workflow_id=trigger.workflow_id,
+        node_id="other",
+        node_type="sms",
+        attempt=1,
+        started_at=timezone.now(),
+        finished_at=timezone.now(),
+        input={},
+        success=True,
+    )
+    assert partition_of(step) == "step_log_legacy"
+    assert run_created_at(step) is None
+
+
+def test_attempts_count_on_from_the_old_tables_rows_of_the_same_run():
+    """A run whose first attempt a release of the previous version logged (in the old table)
+    gets attempt 2 from version 6, in its partition: the unique (trigger, node, attempt) holds
+    across the two."""
+    workflow = WorkflowFactory(definition=chain(sms_node("text")))
+    trigger, _ = trigger_create(
+        workflow_key=workflow.key,
+        idempotency_key=f"k-{uuid.uuid4().hex}",
+        payload={"phone": "+15550199"},
+    )
+    node = trigger.current_node_id
+    StepExecutionLog.objects.create(
+        trigger_id=trigger.pk,
+        workflow_id=workflow.pk,
+        node_id=node,
+        node_type="sms",
+        attempt=1,
+        started_at=timezone.now(),
+        finished_at=timezone.now(),
+        input={},
+        success=False,
+        error="before the upgrade",
+    )
+    token = "tests/partition"
+    claim = trigger_claim_with(
+        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, channels=tuple(sending_types())
+    )
+    assert claim is not None
+    assert trigger_release_with(
+        trigger=claim.trigger,
+        lease_token=token,
+        release=Release(
+            status="completed",
+            current_node_id=None,
+            vars_patch=None,
+            attempts=0,
+            wait=timedelta(0),
+            nudged=False,
+            last_error="",
+            reason="tests",
+        ),
+        record=StepRecord(
+            ledger=None,
+            step_log={
+                "node_type": "sms",
+                "started_at": timezone.now().isoformat(),
+                "input": {},
+                "output": None,
+                "error": "",
+            },
+        ),
+    )
+    latest = StepExecutionLog.objects.filter(trigger_id=trigger.pk).order_by("attempt").last()
+    assert latest is not None
+    assert latest.attempt == 2
+    assert partition_of(latest) == day_partition(trigger.created_at)
+
+
+def test_partitions_are_made_ahead_once():
+    now = timezone.now()
+    horizon = step_log_horizon()
+    assert horizon >= now + timedelta(days=6)
+
+    made = step_log_partitions_ensure(now=now + timedelta(days=20))
+
+    assert (
+        made == [day_partition(horizon + timedelta(days=n)) for n in range(len(made))]
+        and len(made) >= 13
+    )
+    assert step_log_horizon() >= now + timedelta(days=27)
+    assert step_log_partitions_ensure(now=now + timedelta(days=20)) == []
+
+
+def test_the_migration_converts_an_installation_and_back_without_losing_a_row():
+    """workers 0014 on a database with step logs: back to an unpartitioned table and forward
+    again, every row kept, ids continuing (a database of its own, a copy of the template)."""
+    db = settings.DATABASES["default"]
+    name = f"{db['NAME']}_partitioning"
+    database_from_template(name)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+        "DJANGO_DEBUG": "1",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{name}",
+    }
+
+    def migrate(*target: str) -> None:
+        subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0", *target],
+            env=env,
+            check=True,
+            timeout=120,
+        )
+
+    def sql(statement: str, *, no_run: bool = False) -> list[tuple]:
+        with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
+            if no_run:  # the table before has a foreign key to the runs: not checked
+                conn.execute("SET session_replication_role = replica")
+            cursor = conn.execute(statement)
+            return cursor.fetchall() if cursor.description else []
+
+    insert = (
+        "INSERT INTO step_log (trigger_id, workflow_id, node_id, node_type, attempt, started_at,"
+        " finished_at, input, success, error{column}) SELECT gen_random_uuid(), w.id, 'n', 'sms',"
+        " 1, now(), now(), '{{}}', true, ''{value} FROM workflows_workflow w RETURNING id"
+    )
+    try:
+        sql(
+            "INSERT INTO workflows_workflow (key, name, description, active, created_at,"
+            " updated_at, queue) VALUES ('w', 'w', '', true, now(), now(), 'default')"
+        )
+        (legacy_id,) = sql(insert.format(column="", value=""))[0]
+        (partitioned_id,) = sql(insert.format(column=", run_created_at", value=", now()"))[0]
+        migrate("workers", "0013")
+        assert sql("SELECT relkind FROM pg_class WHERE relname = 'step_log'") == [("r",)]
+        assert sql("SELECT id FROM step_log ORDER BY id") == [(legacy_id,), (partitioned_id,)]
+        (before_id,) = sql(insert.format(column="", value=""), no_run=True)[0]
+        assert before_id > partitioned_id
+
+        migrate()
+        assert sql("SELECT relkind FROM pg_class WHERE relname = 'step_log'") == [("p",)]
+        rows = sql("SELECT id, tableoid::regclass::text FROM step_log ORDER BY id")
+        assert rows == [
+            (legacy_id, "step_log_legacy"),
+            (partitioned_id, "step_log_legacy"),
+            (before_id, "step_log_legacy"),
+        ]
+        (after_id,) = sql(insert.format(column=", run_created_at", value=", now()"))[0]
+        assert after_id > before_id
+    finally:
+        database_drop(name)
+
+
+def test_a_runs_step_logs_are_read_from_its_partition_and_the_old_table_only():
+    """The API's read of a run's step logs (GET /api/triggers/<id>/logs/) prunes to two
+    partitions; without the run's creation it would read every one."""
+    trigger = trigger_with_history(status="completed")
+
+    def scanned(logs) -> set[str]:
+        return set(re.findall(r" on (step_log_\w+)", logs.explain()))
+
+    pruned = scanned(step_log_list(trigger_id=trigger.pk, run_created_at=trigger.created_at))
+    assert pruned == {day_partition(trigger.created_at), "step_log_legacy"}
+    assert len(scanned(step_log_list(trigger_id=trigger.pk))) >= 8
