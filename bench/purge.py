@@ -14,8 +14,9 @@ runs it:
 - `rows`: the same step logs without it, as before the upgrade (the old table, the DEFAULT
   partition): the batches delete them row by row with their runs, as every purge did before.
 
-Printed per size: each way's seconds (the whole purge, as the command runs), the step logs gone
-per second, and drop/rows. Alone:
+Printed per size: each way's seconds (the whole purge, as the command runs, its process's start
+included), the step logs gone per second, the WAL the server wrote meanwhile (server-wide: run
+it on a quiet server), the partitions dropped, and drop/rows. Alone:
 
     python -m bench.purge --runs 20000,200000
 """
@@ -107,7 +108,16 @@ class PurgeRun:
     step_logs: int
     load_seconds: float
     purge_seconds: float
+    wal_bytes: int
     output: str
+
+    @property
+    def dropped(self) -> str:
+        """The command's line naming the partitions it dropped, if any."""
+        lines = [
+            line for line in self.output.splitlines() if line.startswith("step log partitions")
+        ]
+        return lines[0] if lines else "no partition dropped"
 
     @property
     def step_logs_per_second(self) -> float:
@@ -116,8 +126,9 @@ class PurgeRun:
     def __str__(self) -> str:
         return (
             f"{self.way}: {self.runs:,} runs ({self.step_logs:,} step logs) purged in "
-            f"{self.purge_seconds:.2f} s ({self.step_logs_per_second:,.0f} step logs/s); "
-            f"loaded in {self.load_seconds:.0f} s"
+            f"{self.purge_seconds:.2f} s ({self.step_logs_per_second:,.0f} step logs/s), "
+            f"{self.wal_bytes / 2**20:,.0f} MiB of WAL; loaded in {self.load_seconds:.0f} s; "
+            f"{self.dropped}"
         )
 
 
@@ -174,16 +185,20 @@ def purge_run(server: str, template: str, *, runs: int, way: str) -> PurgeRun:
             for table in ("trigger_instance", "trigger_event", "send_ledger", "step_log"):
                 conn.execute(f"VACUUM ANALYZE {table}")
             (step_logs,) = conn.execute("SELECT count(*) FROM step_log").fetchone() or (0,)
-        load = time.monotonic() - started
-        conn.close()
+            load = time.monotonic() - started
+            conn.execute("CHECKPOINT")  # the load's WAL written out, its full pages counted before
+            (wal_before,) = conn.execute("SELECT pg_current_wal_lsn()").fetchone() or ("0/0",)
         started = time.monotonic()
         output = _manage(url, "purge_logs", "--older-than", "30d", "--batch-size", "1000")
         purge = time.monotonic() - started
-        with psycopg.connect(url) as conn:
+        with psycopg.connect(url, autocommit=True) as conn:
+            (wal,) = conn.execute(
+                "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s)", [wal_before]
+            ).fetchone() or (0,)
             left = conn.execute("SELECT count(*) FROM step_log").fetchone()
         if left != (0,):
             raise RuntimeError(f"{way}: {left[0] if left else '?'} step logs left after the purge")
-        return PurgeRun(runs, way, int(step_logs), load, purge, output)
+        return PurgeRun(runs, way, int(step_logs), load, purge, int(wal), output)
     finally:
         with psycopg.connect(_server_url(server, "postgres"), autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -169,6 +169,7 @@ def test_partitions_are_made_ahead_once():
     assert step_log_partitions_ensure(now=now + timedelta(days=20)) == []
 
 
+@pytest.mark.slow  # migrates backwards and forwards, in processes of its own
 def test_the_migration_converts_an_installation_and_back_without_losing_a_row():
     """workers 0014 on a database with step logs: back to an unpartitioned table and forward
     again, every row kept, ids continuing (a database of its own, a copy of the template)."""

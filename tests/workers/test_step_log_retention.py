@@ -11,6 +11,7 @@ from datetime import timedelta
 from io import StringIO
 from unittest import mock
 
+import psycopg
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -92,3 +93,24 @@ def test_purge_logs_names_the_partitions_it_dropped():
     assert "step log partitions dropped (their rows): " in text
     assert f" {day_partition(trigger.created_at)} 1" in text
     assert "Deleted (finished before" in text
+
+
+def test_a_partition_busy_with_a_reader_is_kept_for_the_next_purge(caplog):
+    """The drop waits LOCK_TIMEOUT for the step log's lock behind a long reader, then leaves
+    the partition for the next purge: never a queue of the workers' step logs behind it."""
+    trigger = trigger_with_history(status="completed", created_at=timezone.now() + AHEAD)
+    partition = day_partition(trigger.created_at)
+    later = trigger.created_at + timedelta(days=40)
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    with psycopg.connect(url) as reader:
+        reader.execute("SELECT count(*) FROM step_log")  # its transaction stays open
+        report = retention_purge(older_than=timedelta(days=30), now=later)
+    assert partition in partitions()
+    assert partition not in {d.partition for d in report.partitions}
+    assert "kept for the next purge" in caplog.text
+    assert partition in caplog.text.split("kept for the next purge")[0]
+
+    report = retention_purge(older_than=timedelta(days=30), now=later)
+    assert partition not in partitions()
+    assert partition in {d.partition for d in report.partitions}

@@ -32,6 +32,9 @@ logger = logging.getLogger(__name__)
 # moment) behind a long reader, before giving up until the next run: never a queue of the
 # workers' step logs waiting behind it.
 LOCK_TIMEOUT = "2s"
+# The SQLSTATEs of a partition that is busy: its lock not had in time (lock_not_available), or a
+# transaction of this session with checks pending on it (object_in_use).
+BUSY = frozenset({"55P03", "55006"})
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,8 @@ def step_log_partitions_drop(cutoff: datetime) -> list[Dropped]:
     """Drop every step log partition whose range ends at or before `cutoff` and that no run
     created in its range is left in, oldest first, each in a transaction of its own; what went.
 
-    One whose lock is not had within LOCK_TIMEOUT stays for the next run."""
+    When the step log's lock is not had within LOCK_TIMEOUT (a long reader holds it: every
+    partition's drop needs it), that partition and those after it stay for the next run."""
     with connection.cursor() as cursor:
         cursor.execute(STEP_LOG_DROPPABLE_SQL, {"cutoff": cutoff})
         candidates = [name for (name,) in cursor.fetchall()]
@@ -85,9 +89,14 @@ def step_log_partitions_drop(cutoff: datetime) -> list[Dropped]:
                 _lock_timeout(cursor)
                 cursor.execute(STEP_LOG_DROP_SQL, {"partition": name, "cutoff": cutoff})
                 rows = cursor.fetchone()[0]
-        except OperationalError as exc:  # the lock not had in time
-            logger.warning("step log partition %s kept for the next purge: %s", name, exc)
-            continue
+        except OperationalError as exc:
+            if getattr(exc.__cause__, "sqlstate", None) not in BUSY:
+                raise
+            kept = candidates[candidates.index(name) :]
+            logger.warning(
+                "step log partition(s) %s kept for the next purge: %s", ", ".join(kept), exc
+            )
+            break
         if rows is not None:
             dropped.append(Dropped(name, rows))
     return dropped
