@@ -62,7 +62,7 @@ test-tools:
 ## mostly wait on sockets and child processes, so two on two cores take about two thirds of one's
 ## time; the 25 slowest are listed, to show where the time goes; a path in PYTEST_ARGS that selects
 ## none of one half is not a failure, pytest's exit 5); then, in one process with the machine to
-## themselves, those marked `alone` (a latency or a cost held to a bound); then the short
+## themselves, those marked `alone` (a latency, a cost or a page's time held to a bound); then the short
 ## second-broker run: the engine's end-to-end tests with RabbitMQ as the broker (`make
 ## test-rabbitmq` runs every end-to-end test that does not drive Redis itself, and the `rabbitmq`
 ## ones: RabbitMQ restarted under a chaos run, `make run` on RabbitMQ); then the short PgBouncer
@@ -76,12 +76,11 @@ E2E_WORKERS ?= 2
 PGBOUNCER_SHORT = tests/workers/test_engine_e2e.py tests/workers/test_flow_nodes_e2e.py
 test: install test-tools
 	$(PY) scripts/services.py check
-	$(PY) -m pytest -m "not e2e and not browser and not chaos" \
+	$(PY) -m pytest -m "not e2e and not browser and not chaos and not alone" \
 		-n $(FAST_WORKERS) --dist loadfile $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(PY) -m pytest -m "(e2e or browser or chaos) and not rabbitmq and not alone" \
 		-n $(E2E_WORKERS) --dist loadfile --durations=25 $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	$(PY) -m pytest -m "(e2e or browser or chaos) and alone and not rabbitmq" \
-		$(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(PY) -m pytest -m "alone and not rabbitmq" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) scripts/services.py check
 	CELERY_BROKER_URL=$(RABBITMQ_URL) $(PY) -m pytest -m e2e $(RABBITMQ_SHORT) $(PYTEST_ARGS)
 	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m e2e $(PGBOUNCER_SHORT) $(PYTEST_ARGS)
@@ -100,15 +99,15 @@ test-pgbouncer: install test-tools
 	$(PY) scripts/services.py check
 	NOTIFLOW_TEST_PGBOUNCER=1 $(PY) -m pytest -m "e2e and not chaos" tests $(PYTEST_ARGS)
 
-## The quick loop (under a minute on two cores): everything but the end-to-end, browser, chaos and
-## slow tests (pytest markers, set in tests/conftest.py), in three processes (pytest-xdist, a file
+## The quick loop (under a minute on two cores): everything but the end-to-end, browser, chaos,
+## slow and alone tests (pytest markers, set in tests/conftest.py), in three processes (pytest-xdist, a file
 ## at a time; each has its own test database and Redis databases, tests/settings.py): a third
 ## process on two cores fills the time the others wait on sockets and child processes.
 ## test-tools too: tests/test_pgbouncer.py is fast.
 FAST_WORKERS ?= 3
 test-fast: install test-tools
 	$(PY) scripts/services.py check
-	$(PY) -m pytest -m "not e2e and not browser and not chaos and not slow" \
+	$(PY) -m pytest -m "not e2e and not browser and not chaos and not slow and not alone" \
 		-n $(FAST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## Schemathesis against the live test stack for longer than `make test` does

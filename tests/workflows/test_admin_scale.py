@@ -14,7 +14,7 @@ from django.test import Client
 from tests.factories import WorkflowFactory, chain, delay_node, email_node
 
 pytestmark = pytest.mark.django_db
-BUDGET_SECONDS = 8  # on this 2-core machine with the test client's instrumentation; ~1.7 s seen
+BUDGET_SECONDS = 8  # on this 2-core machine with the test client's instrumentation; ~1.7 s seen once, 4.1-4.4 s alone on 2026-11-29
 
 
 def change_page(client: Client, nodes: int) -> tuple[float, int]:
@@ -28,6 +28,7 @@ def change_page(client: Client, nodes: int) -> tuple[float, int]:
     return time.monotonic() - started, len(response.content)
 
 
+@pytest.mark.alone  # a page's time against a bound: with the machine to itself (4.1-4.4 s today)
 def test_the_change_page_at_the_node_limit_opens_in_time_and_grows_linearly():
     client = Client()
     client.force_login(User.objects.create_superuser("scale", "s@example.com", "pw"))
