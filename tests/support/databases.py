@@ -60,12 +60,12 @@ def _quoted(name: str) -> str:
 
 
 @contextlib.contextmanager
-def _server() -> Iterator[psycopg.Connection]:
-    """A connection to the server's `postgres` database (none of Django's: a test that uses no
-    database fixture may still make a database of its own)."""
+def _server(dbname: str = "postgres") -> Iterator[psycopg.Connection]:
+    """A connection to the server's `postgres` database, or `dbname` (none of Django's: a test
+    that uses no database fixture may still make a database of its own)."""
     db = settings.DATABASES["default"]
     with psycopg.connect(
-        dbname="postgres",
+        dbname=dbname,
         host=db["HOST"],
         port=db["PORT"] or None,
         user=db["USER"],
@@ -116,15 +116,7 @@ def test_database_create() -> OldConfig:
 def _partitions_ahead(name: str) -> None:
     """The step log's partitions up to a week past today in database `name`, as beat keeps them
     (workers.services.history): a template may be days old, its partitions made the day it was."""
-    db = settings.DATABASES["default"]
-    with psycopg.connect(
-        dbname=name,
-        host=db["HOST"],
-        port=db["PORT"] or None,
-        user=db["USER"],
-        password=db["PASSWORD"] or None,
-        autocommit=True,
-    ) as copy:
+    with _server(name) as copy:
         copy.execute(
             "SELECT notiflow_step_log_partitions_v1(now() + %s * interval '1 day', %s)",
             [

@@ -4,6 +4,7 @@ own state machine and ledger rather than by writing rows by hand."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.utils import timezone
@@ -17,12 +18,17 @@ from workflows.semantics import sending_types
 
 
 def trigger_with_history(
-    *, status: str = "completed", workflow=None, created_at: datetime | None = None
+    *,
+    status: str = "completed",
+    workflow=None,
+    created_at: datetime | None = None,
+    before_step: Callable[[TriggerInstance], object] | None = None,
 ) -> TriggerInstance:
     """A trigger whose first node ran and sent: enqueued (status "enqueued", untouched),
     claimed ("processing", ledger `sending`), or released as "completed"/"failed" with a step
     log and a `sent` ledger row. `created_at`: its creation, before its step (which the step
-    log's partition follows)."""
+    log's partition follows); `before_step(trigger)`: called once it is created, before it is
+    claimed."""
     workflow = workflow or WorkflowFactory(definition=chain(sms_node("text")))
     trigger, _ = trigger_create(
         workflow_key=workflow.key,
@@ -31,6 +37,8 @@ def trigger_with_history(
     )
     if created_at is not None:
         TriggerInstance.objects.filter(pk=trigger.pk).update(created_at=created_at)
+    if before_step is not None:
+        before_step(trigger)
     if status == "enqueued":
         return trigger
     token = f"tests/{uuid.uuid4().hex[:8]}"

@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import uuid
 from datetime import UTC, timedelta
 
 import psycopg
@@ -17,16 +16,13 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from tests.factories import WorkflowFactory, chain, sms_node
 from tests.support.databases import database_drop, database_from_template
 from tests.support.stack import ROOT
 from tests.workers.history import trigger_with_history
-from triggers.services import trigger_create
-from triggers.steps import Release, StepRecord, trigger_claim_with, trigger_release_with
+from triggers.models import TriggerInstance
 from workers.models import StepExecutionLog
 from workers.selectors import step_log_list
 from workers.services.history import step_log_horizon, step_log_partitions_ensure
-from workflows.semantics import sending_types
 
 pytestmark = pytest.mark.django_db
 
@@ -100,54 +96,22 @@ def test_attempts_count_on_from_the_old_tables_rows_of_the_same_run():
     """A run whose first attempt a release of the previous version logged (in the old table)
     gets attempt 2 from version 6, in its partition: the unique (trigger, node, attempt) holds
     across the two."""
-    workflow = WorkflowFactory(definition=chain(sms_node("text")))
-    trigger, _ = trigger_create(
-        workflow_key=workflow.key,
-        idempotency_key=f"k-{uuid.uuid4().hex}",
-        payload={"phone": "+15550199"},
-    )
-    node = trigger.current_node_id
-    StepExecutionLog.objects.create(
-        trigger_id=trigger.pk,
-        workflow_id=workflow.pk,
-        node_id=node,
-        node_type="sms",
-        attempt=1,
-        started_at=timezone.now(),
-        finished_at=timezone.now(),
-        input={},
-        success=False,
-        error="before the upgrade",
-    )
-    token = "tests/partition"
-    claim = trigger_claim_with(
-        trigger_id=trigger.pk, worker_id=token, lease_seconds=60, channels=tuple(sending_types())
-    )
-    assert claim is not None
-    assert trigger_release_with(
-        trigger=claim.trigger,
-        lease_token=token,
-        release=Release(
-            status="completed",
-            current_node_id=None,
-            vars_patch=None,
-            attempts=0,
-            wait=timedelta(0),
-            nudged=False,
-            last_error="",
-            reason="tests",
-        ),
-        record=StepRecord(
-            ledger=None,
-            step_log={
-                "node_type": "sms",
-                "started_at": timezone.now().isoformat(),
-                "input": {},
-                "output": None,
-                "error": "",
-            },
-        ),
-    )
+
+    def logged_before_the_upgrade(trigger: TriggerInstance) -> None:
+        StepExecutionLog.objects.create(
+            trigger_id=trigger.pk,
+            workflow_id=trigger.workflow_id,
+            node_id=trigger.current_node_id,
+            node_type="sms",
+            attempt=1,
+            started_at=timezone.now(),
+            finished_at=timezone.now(),
+            input={},
+            success=False,
+            error="before the upgrade",
+        )
+
+    trigger = trigger_with_history(status="completed", before_step=logged_before_the_upgrade)
     latest = StepExecutionLog.objects.filter(trigger_id=trigger.pk).order_by("attempt").last()
     assert latest is not None
     assert latest.attempt == 2
