@@ -44,6 +44,7 @@ def on_mail_page(mail: str, text: str) -> None:
 
 
 @pytest.mark.e2e
+@pytest.mark.alone  # make run's database and vhost are the slot's: one make run at a time
 @pytest.mark.timeout(400)
 def test_the_readme_tour_and_the_tutorial_run_as_written_against_make_run(tmp_path):
     broker = {"CELERY_BROKER_URL": sibling_broker_url()}

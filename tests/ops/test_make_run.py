@@ -322,6 +322,7 @@ def run_broker(request) -> Iterator[dict[str, str]]:
 
 
 @pytest.mark.e2e
+@pytest.mark.alone  # make run's database and vhost are the slot's: one make run at a time
 @pytest.mark.timeout(400)
 def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_email(
     tmp_path, run_broker
