@@ -28,6 +28,7 @@ from triggers.models import TriggerInstance
 from triggers.selectors import trigger_oldest_waiting
 from workers.models import StepExecutionLog
 from workers.selectors import step_log_list
+from workers.services.history import step_log_horizon
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +118,9 @@ class StepLogListApi(StrictQueryParameters, ListAPIView):
 # degraded: both answer but work waits (no worker, too few, or stuck); in the details also no
 #     live worker at all, or an active workflow's queue that no live worker serves.
 # down (503): the database or the broker does not answer.
+# The details' `partitions` check: the step log's partitions reach less than half of
+#     NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS ahead (beat, which extends them hourly, has not run
+#     for days): degraded, days before a run created past the last one could not log its steps.
 
 
 class HealthCheckSerializer(serializers.Serializer):
@@ -156,12 +160,27 @@ class BacklogHealthSerializer(HealthCheckSerializer):
     )
 
 
+class PartitionsHealthSerializer(HealthCheckSerializer):
+    # Absent when the database did not answer.
+    until = serializers.DateTimeField(
+        allow_null=True,
+        required=False,
+        help_text="where the step log's last partition ends: a run created after it could not "
+        "log its steps (null: no partition)",
+    )
+    ahead_days = serializers.FloatField(required=False, help_text="days from now to `until`")
+    min_ahead_days = serializers.FloatField(
+        required=False, help_text="half of NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS: ok above it"
+    )
+
+
 class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded", "down"])
     database = HealthCheckSerializer(required=False, help_text="with an API key only")
     broker = HealthCheckSerializer(required=False, help_text="with an API key only")
     workers = WorkersHealthSerializer(required=False, help_text="with an API key only")
     backlog = BacklogHealthSerializer(required=False, help_text="with an API key only")
+    partitions = PartitionsHealthSerializer(required=False, help_text="with an API key only")
 
 
 class HealthApi(StrictQueryParameters, APIView):
@@ -228,22 +247,24 @@ def health_details() -> dict[str, Any]:
     """Every check, now, for an operator; the workers are the registry's live ones."""
     (database, backlog), broker = _check_database(), _check_broker()
     workers = _check_workers() if database["ok"] else {"ok": False}
+    partitions = _check_partitions() if database["ok"] else {"ok": False}
     return {
-        "status": _status(database, broker, backlog, workers),
+        "status": _status(database, broker, backlog, workers, partitions),
         "database": database,
         "broker": broker,
         "workers": workers,
         "backlog": backlog,
+        "partitions": partitions,
     }
 
 
 Check = dict[str, Any]
 
 
-def _status(database: Check, broker: Check, backlog: Check, workers: Check | None = None) -> str:
+def _status(database: Check, broker: Check, backlog: Check, *details: Check) -> str:
     if not (database["ok"] and broker["ok"]):
         return "down"
-    if not backlog["ok"] or (workers is not None and not workers["ok"]):
+    if not backlog["ok"] or not all(check["ok"] for check in details):
         return "degraded"
     return "ok"
 
@@ -290,6 +311,23 @@ def _check_workers() -> Check:
         "names": sorted(names),
         "queues": queues,
         "unserved_queues": unserved,
+    }
+
+
+def _check_partitions() -> Check:
+    """How far ahead the step log's partitions reach (workers/services/history.py); ok while at
+    least half of NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS is left."""
+    try:
+        until = step_log_horizon()
+    except Exception as exc:
+        return _failed("partitions", exc)
+    ahead = (until - timezone.now()).total_seconds() / 86400 if until else 0.0
+    least = settings.NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS / 2
+    return {
+        "ok": ahead >= least,
+        "until": until,
+        "ahead_days": round(ahead, 2),
+        "min_ahead_days": least,
     }
 
 

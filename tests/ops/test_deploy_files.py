@@ -26,6 +26,7 @@ ALERT_NAMES = {
     "NotiflowRunsStuckPastLease",
     "NotiflowWaitsOverdue",
     "NotiflowFanoutStuck",
+    "NotiflowStepLogPartitionsRunningOut",
 }
 METRIC = re.compile(r"\bnotiflow_[a-z0-9_]+\b")
 DURATION = re.compile(r"^(\d+(ms|s|m|h|d|w|y))+$")
@@ -113,17 +114,18 @@ def test_the_dashboard_imports_and_names_only_exported_metrics():
     assert label in exported()[metric]
 
     assert problems == []
-    # Every family the service records is on the board, but for the two only alerts or
+    # Every family the service records is on the board, but for the three only alerts or
     # debugging need.
     families = {re.sub(r"_(total|bucket|sum|count)$", "", name) for name in exported()}
     seen = {re.sub(r"_(total|bucket|sum|count)$", "", name) for name in shown}
     assert families - seen == {
         "notiflow_rate_limit_wait_seconds",
         "notiflow_metrics_database_seconds",
+        "notiflow_step_log_partitions_ahead_seconds",
     }
 
 
-def test_the_alerting_rules_are_the_eight_and_name_only_exported_metrics():
+def test_the_alerting_rules_are_the_nine_and_name_only_exported_metrics():
     document = yaml.safe_load(ALERTS.read_text())
 
     (group,) = document["groups"]

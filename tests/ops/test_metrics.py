@@ -69,6 +69,7 @@ LABELS = {
     "notiflow_webhook_endpoint_failed_events": ("endpoint",),
     "notiflow_waits_overdue": (),
     "notiflow_fanouts_running": ("workflow",),
+    "notiflow_step_log_partitions_ahead_seconds": (),
     "notiflow_metrics_database_seconds": (),
 }
 UNBOUNDED = {"trigger", "trigger_id", "run", "recipient", "email", "phone", "url", "to", "key"}
@@ -383,6 +384,8 @@ def test_the_gauges_count_waiting_runs_overdue_waits_and_running_fanouts(client,
     assert value(parsed, "notiflow_runs", workflow=key, status="enqueued") == 0
     assert value(parsed, "notiflow_waits_overdue") == 1
     assert value(parsed, "notiflow_fanouts_running", workflow=key) == 2
+    # The test database's partitions reach a week ahead, as beat keeps them.
+    assert 6 * 86400 < value(parsed, "notiflow_step_log_partitions_ahead_seconds") <= 9 * 86400
     # Every status not final is a value of notiflow_runs: a new one cannot be left out.
     statuses = {dict(labels)["status"] for name, labels in parsed if name == "notiflow_runs"}
     assert statuses == {s.value for s in TriggerStatus} - set(TERMINAL_STATUSES)

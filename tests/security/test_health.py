@@ -9,7 +9,7 @@ workers are the registry's live ones per queue (no broadcast ping either).
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from celery import current_app
@@ -25,6 +25,7 @@ from tests.support.smtp import free_port
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
 from workers import api as health
+from workers.services.history import step_log_partitions_ensure
 from workflows.models import Workflow
 
 pytestmark = pytest.mark.django_db
@@ -209,6 +210,7 @@ def test_an_api_key_gets_the_details_fresh_each_time(clock, pings, api_client):
         "unserved_queues": [],
     }
     assert body["backlog"]["ok"] is True and body["backlog"]["oldest_waiting_seconds"] is None
+    assert body["partitions"]["ok"] is True and body["partitions"]["ahead_days"] > 6
     assert second.json()["workers"]["queues"] == {"billing": 1, "default": 2}
     assert pings == []  # the registry answers; no broadcast, no 0.5 s wait
 
@@ -244,6 +246,34 @@ def test_an_active_workflows_queue_without_a_live_worker_is_degraded_in_the_deta
     assert api_client.get("/api/health/").json()["status"] == "ok"
 
 
+def test_step_log_partitions_running_out_are_degraded_in_the_details(clock, api_client):
+    """Beat keeps them NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS ahead; under half of that left, it
+    has not run for days, and the details say so before a run has nowhere to log its steps."""
+    registered("w1@host", queues=("default",))
+    Workflow.objects.update(active=False)
+    assert api_client.get("/api/health/").json()["status"] == "ok"
+
+    # Every partition past two days from now dropped (in this test's transaction).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT partition FROM notiflow_step_log_ranges_v1()"
+            " WHERE lower_bound >= now() + interval '2 days'"
+        )
+        for (name,) in cursor.fetchall():
+            cursor.execute(f'DROP TABLE "{name}"')
+    body = api_client.get("/api/health/").json()
+    assert body["status"] == "degraded"
+    partitions = body["partitions"]
+    assert partitions["ok"] is False and partitions["min_ahead_days"] == 3.5
+    assert 2 <= partitions["ahead_days"] <= 3  # the partition begun before the two days
+    until = datetime.fromisoformat(partitions["until"])
+    assert abs((until - timezone.now()).total_seconds() / 86400 - partitions["ahead_days"]) < 0.01
+    assert public() == (200, {"status": "ok"})  # the public face keeps its cheap checks
+
+    step_log_partitions_ensure()  # what beat's hourly task does
+    assert api_client.get("/api/health/").json()["status"] == "ok"
+
+
 def test_a_wrong_key_is_401_not_the_public_answer(clock):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Bearer not-a-key")
@@ -257,6 +287,13 @@ def test_the_schema_describes_both_faces():
     ref = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
     component = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
     assert component["required"] == ["status"]
-    assert set(component["properties"]) == {"status", "database", "broker", "workers", "backlog"}
+    assert set(component["properties"]) == {
+        "status",
+        "database",
+        "broker",
+        "workers",
+        "backlog",
+        "partitions",
+    }
     # Public: no key needed, a key accepted.
     assert {} in operation["security"] and {"ApiKey": []} in operation["security"]
