@@ -34,6 +34,8 @@ from typing import Any
 
 import psycopg
 
+from bench.loading import batches_load
+
 FUNNEL_REPEAT = 5
 WRITERS_TRIGGERS = 20_000
 BATCH = 50_000
@@ -124,21 +126,18 @@ def funnel_history_load(
     with psycopg.connect(url, autocommit=True) as conn:
         if not rollup:
             conn.execute("SET session_replication_role = replica")
-        for first in range(1, triggers + 1, BATCH):
-            last = min(triggers, first + BATCH - 1)
-            with conn.transaction():
-                for statement in LOAD_SQL.split(";\n\n"):
-                    conn.execute(
-                        statement,
-                        {
-                            "workflow": workflow,
-                            "version": version,
-                            "first": first,
-                            "last": last,
-                            "prefix": f"funnel-{workflow}-",
-                        },
-                    )
-            print(f"  loaded {last:,}/{triggers:,} runs with their reports", flush=True)
+        batches_load(
+            conn,
+            LOAD_SQL,
+            count=triggers,
+            batch=BATCH,
+            workflow=workflow,
+            version=version,
+            prefix=f"funnel-{workflow}-",
+            on_batch=lambda last: print(
+                f"  loaded {last:,}/{triggers:,} runs with their reports", flush=True
+            ),
+        )
     return time.monotonic() - started
 
 
