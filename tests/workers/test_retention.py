@@ -6,6 +6,7 @@ import subprocess
 import sys
 from datetime import timedelta
 from io import StringIO
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
@@ -143,6 +144,30 @@ def test_command_prints_progress_and_what_it_deleted():
     )
     assert lines[-1].startswith("Deleted (finished before ")
     assert "trigger_instance 3, trigger_event 9, send_ledger 3, step_log 3" in lines[-1]
+
+
+def test_a_duty_cycle_pauses_after_each_batch_in_proportion_to_the_batchs_time(monkeypatch):
+    """--duty-cycle 0.25: after a batch of 2 s, 6 s of pause; after one of 1 s, 3 s."""
+    from workers.management import retention as command
+
+    for _ in range(3):
+        old("completed")
+    readings = iter([100.0, 102.0, 108.0, 109.0, 112.0])  # start, batch 1 ends, resumed, ...
+    pauses: list[float] = []
+    monkeypatch.setattr(
+        command, "time", SimpleNamespace(monotonic=lambda: next(readings), sleep=pauses.append)
+    )
+
+    output = purge("--older-than", "30d", "--batch-size", "2", "--duty-cycle", "0.25")
+
+    assert pauses == [6.0, 3.0]
+    assert "trigger_instance 3," in output.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("value", ["0", "-0.5", "1.5"])
+def test_command_refuses_a_duty_cycle_outside_zero_to_one(value):
+    with pytest.raises(CommandError, match="--duty-cycle must be over 0 and at most 1"):
+        purge("--older-than", "30d", "--duty-cycle", value)
 
 
 @pytest.mark.parametrize("value", ["0d", "0", "soon", "-3d", "30x", ""])

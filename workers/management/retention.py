@@ -4,6 +4,7 @@ deletes; the services (workers.services.retention) do the work."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -19,10 +20,14 @@ def retention_period(value: str) -> timedelta:
 
 
 class PurgeCommand(BaseCommand):
-    """A retention command: `--older-than PERIOD`, `--dry-run`, `--batch-size N`. It counts
-    first (what the dry run prints), then writes a line per batch with a progress bar against
-    that count (so a long run shows how far it is, in logs as on a terminal) and one for the
-    total."""
+    """A retention command: `--older-than PERIOD`, `--dry-run`, `--batch-size N`,
+    `--duty-cycle SHARE`. It counts first (what the dry run prints), then writes a line per batch
+    with a progress bar against that count (so a long run shows how far it is, in logs as on a
+    terminal) and one for the total.
+
+    With a duty cycle under 1 it pauses after each batch, so that its batches take at most that
+    share of its time: the database's and the machine's CPU it leaves to the workers (on two
+    cores a purge at full speed took half the engine's throughput, BENCHMARKS.md, figure 6)."""
 
     # Set by each command: the service, what the age is measured from (for --help), and how
     # the total line names the cutoff ("finished before", "deleted before").
@@ -47,11 +52,29 @@ class PurgeCommand(BaseCommand):
             default=500,
             help=f"{self.unit_name} per transaction [500]",
         )
+        parser.add_argument(
+            "--duty-cycle",
+            type=float,
+            default=1.0,
+            metavar="SHARE",
+            help="the share of its time the purge spends in its batches, over 0 and up to 1: "
+            "after each it pauses so (0.1: nine times as long as the batch took) [1]",
+        )
 
-    def handle(self, *args, older_than: str, dry_run: bool, batch_size: int, **options) -> None:
+    def handle(
+        self,
+        *args,
+        older_than: str,
+        dry_run: bool,
+        batch_size: int,
+        duty_cycle: float = 1.0,
+        **options,
+    ) -> None:
         period = retention_period(older_than)
         if batch_size < 1:
             raise CommandError("--batch-size must be at least 1")
+        if not 0 < duty_cycle <= 1:
+            raise CommandError(f"--duty-cycle must be over 0 and at most 1, not {duty_cycle}")
         purge = type(self).purge
         now = timezone.now()  # one cutoff for the count and the purge
         # The count first (the dry run's own), so each batch can say how far the purge is.
@@ -62,13 +85,17 @@ class PurgeCommand(BaseCommand):
         unit = expected.unit
         total = expected.deleted[unit]
         done = 0
+        started = time.monotonic()
 
         def progress(batch: int, counts: dict[str, int]) -> None:
-            nonlocal done
+            nonlocal done, started
             done += counts[unit]
             self.stdout.write(
                 f"batch {batch}: {_bar(done, total, self.unit_name)}; " + _counts(counts)
             )
+            if duty_cycle < 1:
+                time.sleep((time.monotonic() - started) * (1 / duty_cycle - 1))
+                started = time.monotonic()
 
         report = purge(
             older_than=period, dry_run=False, batch_size=batch_size, on_batch=progress, now=now
