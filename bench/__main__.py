@@ -40,6 +40,7 @@ PARTS = (
     "memory",
     "scale",
     "funnel",
+    "purge",
     "explain",
     "link",
 )
@@ -53,6 +54,7 @@ QUICK = {
     "delays": 100,
     "scale_triggers": 50_000,
     "funnel_triggers": 50_000,
+    "purge_runs": 20_000,
     "memory_steps": 3000,
     "curve_triggers": 300,
     "fanout_subscribers": 10_000,
@@ -73,6 +75,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         type=int,
         default=1_000_000,
         help="runs of the funnel's history (x3 steps, sends and ~x4 reports)",
+    )
+    parser.add_argument(
+        "--purge-runs",
+        type=int,
+        default=200_000,
+        help="finished runs purge_logs takes beside the engine, each way (x3 step logs)",
+    )
+    parser.add_argument(
+        "--purge-duty-cycle",
+        type=float,
+        default=0.1,
+        help="purge's paced case: purge_logs --duty-cycle, on that share of --purge-runs",
     )
     parser.add_argument("--memory-steps", type=int, default=100_000)
     parser.add_argument(
@@ -337,6 +351,10 @@ class Bench:
             self.run_scale()
         if "funnel" in parts:
             self.run_funnel()
+        if "purge" in parts:
+            from bench.purgerun import purge_part_run
+
+            self.r["purge"] = purge_part_run(self, say)
         if "explain" in parts:
             self.run_explain()
 

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import psycopg
 
+from bench.loading import batches_load
+
 ROOT = Path(__file__).resolve().parents[1]
 BATCH = 50_000
 WAYS = ("rows", "drop")
@@ -157,51 +159,89 @@ def _manage(url: str, *args: str) -> str:
     return done.stdout
 
 
-def purge_run(server: str, template: str, *, runs: int, way: str) -> PurgeRun:
-    """Load `runs` runs into a copy of `template` and time purge_logs on it."""
-    name = f"{template}_{way}"
+@dataclass(frozen=True)
+class Loaded:
+    """A copy of the template holding `runs` finished runs, loaded the way `way` names."""
+
+    url: str
+    runs: int
+    way: str
+    step_logs: int
+    seconds: float
+
+
+def purge_template(server: str, template: str) -> None:
+    """`template` partitioned by day from 45 days ago to a week ahead, as a 30-day retention keeps
+    it (it must exist, migrated)."""
+    with psycopg.connect(_server_url(server, template), autocommit=True) as conn:
+        conn.execute(DAYS_SQL)
+
+
+def purge_load(server: str, template: str, name: str, *, runs: int, way: str) -> Loaded:
+    """Database `name`, a copy of `template`, loaded with `runs` finished runs 40 days old."""
     with psycopg.connect(_server_url(server, "postgres"), autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     url = _server_url(server, name)
+    started = time.monotonic()
+    with psycopg.connect(url, autocommit=True) as conn:
+        workflow, version = conn.execute(WORKFLOW_SQL).fetchone() or (0, 0)
+        batches_load(
+            conn,
+            LOAD_SQL,
+            count=runs,
+            batch=BATCH,
+            workflow=workflow,
+            version=version,
+            partitioned=way == "drop",
+        )
+        for table in ("trigger_instance", "trigger_event", "send_ledger", "step_log"):
+            conn.execute(f"VACUUM ANALYZE {table}")
+        (step_logs,) = conn.execute("SELECT count(*) FROM step_log").fetchone() or (0,)
+    return Loaded(url, runs, way, int(step_logs), time.monotonic() - started)
+
+
+def purge_command(loaded: Loaded) -> tuple[list[str], dict[str, str]]:
+    """`manage.py purge_logs` as an operator's cron runs it, and its environment."""
+    argv = [str(ROOT / "manage.py"), "purge_logs", "--older-than", "30d", "--batch-size", "1000"]
+    return [sys.executable, *argv], _env(loaded.url)
+
+
+def purge_checked(loaded: Loaded) -> None:
+    """Raise unless the purge took every step log."""
+    with psycopg.connect(loaded.url, autocommit=True) as conn:
+        left = conn.execute("SELECT count(*) FROM step_log").fetchone()
+    if left != (0,):
+        raise RuntimeError(
+            f"{loaded.way}: {left[0] if left else '?'} step logs left after the purge"
+        )
+
+
+def database_drop(server: str, name: str) -> None:
+    with psycopg.connect(_server_url(server, "postgres"), autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def purge_run(server: str, template: str, *, runs: int, way: str) -> PurgeRun:
+    """Load `runs` runs into a copy of `template` and time purge_logs on it, alone."""
+    name = f"{template}_{way}"
     try:
-        started = time.monotonic()
-        with psycopg.connect(url, autocommit=True) as conn:
-            workflow, version = conn.execute(WORKFLOW_SQL).fetchone() or (0, 0)
-            for first in range(1, runs + 1, BATCH):
-                last = min(runs, first + BATCH - 1)
-                with conn.transaction():
-                    for statement in LOAD_SQL.split(";\n\n"):
-                        conn.execute(
-                            statement,
-                            {
-                                "workflow": workflow,
-                                "version": version,
-                                "first": first,
-                                "last": last,
-                                "partitioned": way == "drop",
-                            },
-                        )
-            for table in ("trigger_instance", "trigger_event", "send_ledger", "step_log"):
-                conn.execute(f"VACUUM ANALYZE {table}")
-            (step_logs,) = conn.execute("SELECT count(*) FROM step_log").fetchone() or (0,)
-            load = time.monotonic() - started
+        loaded = purge_load(server, template, name, runs=runs, way=way)
+        with psycopg.connect(loaded.url, autocommit=True) as conn:
             conn.execute("CHECKPOINT")  # the load's WAL written out, its full pages counted before
             (wal_before,) = conn.execute("SELECT pg_current_wal_lsn()").fetchone() or ("0/0",)
+        argv, env = purge_command(loaded)
         started = time.monotonic()
-        output = _manage(url, "purge_logs", "--older-than", "30d", "--batch-size", "1000")
+        done = subprocess.run(argv, env=env, cwd=ROOT, check=True, capture_output=True, text=True)
         purge = time.monotonic() - started
-        with psycopg.connect(url, autocommit=True) as conn:
+        with psycopg.connect(loaded.url, autocommit=True) as conn:
             (wal,) = conn.execute(
                 "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s)", [wal_before]
             ).fetchone() or (0,)
-            left = conn.execute("SELECT count(*) FROM step_log").fetchone()
-        if left != (0,):
-            raise RuntimeError(f"{way}: {left[0] if left else '?'} step logs left after the purge")
-        return PurgeRun(runs, way, int(step_logs), load, purge, int(wal), output)
+        purge_checked(loaded)
+        return PurgeRun(runs, way, loaded.step_logs, loaded.seconds, purge, int(wal), done.stdout)
     finally:
-        with psycopg.connect(_server_url(server, "postgres"), autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        database_drop(server, name)
 
 
 def main() -> None:
@@ -220,8 +260,7 @@ def main() -> None:
         admin.execute(f'CREATE DATABASE "{template}"')
     try:
         _manage(_server_url(args.database_url, template), "migrate", "-v0")
-        with psycopg.connect(_server_url(args.database_url, template), autocommit=True) as conn:
-            conn.execute(DAYS_SQL)
+        purge_template(args.database_url, template)
         for runs in sizes:
             results = {
                 way: purge_run(args.database_url, template, runs=runs, way=way) for way in WAYS
@@ -234,8 +273,7 @@ def main() -> None:
                 flush=True,
             )
     finally:
-        with psycopg.connect(_server_url(args.database_url, "postgres"), autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+        database_drop(args.database_url, template)
 
 
 if __name__ == "__main__":

@@ -423,6 +423,7 @@ def rows(bench: Any) -> list[Row]:
         *_publish_rows(bench, r, a),
         *_delay_rows(bench, r, a),
         *_scale_memory_rows(bench, r, a),
+        *_purge_rows(bench, r),
         *_explain_rows(bench, r),
         *_link_rows(bench, r),
     ]
@@ -446,6 +447,14 @@ def _fanout_e2e_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     from bench.fanout_e2e import fanout_e2e_rows
 
     return fanout_e2e_rows(bench, r, a)
+
+
+def _purge_rows(bench: Any, r: dict[str, Any]) -> list[Row]:
+    if not r.get("purge"):
+        return []
+    from bench.purgerun import purge_rows
+
+    return purge_rows(bench, r["purge"])
 
 
 def _link_rows(bench: Any, r: dict[str, Any]) -> list[Row]:

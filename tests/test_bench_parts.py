@@ -292,3 +292,39 @@ def test_the_funnel_parts_history_counts_the_same_through_the_triggers_and_the_b
     args = SimpleNamespace(funnel_triggers=200, scale_triggers=0, triggers=0)
     (row,) = _scale_memory_rows(bench, {"funnel": runs[1]}, args)
     assert row.met is True and "200 runs" in row.result
+
+
+def test_the_purge_rows_compare_the_two_ways_and_the_engine_beside_each_with_it_alone():
+    from bench.purgerun import Beside, PurgeRound, dropped_summary, purge_rows
+
+    def beside(way: str, seconds: float, engine: float, outlasted: bool = False) -> Beside:
+        dropped = dropped_summary(
+            "step log partitions dropped (their rows): step_log_p20261019 0, step_log_p20261020 600"
+        )
+        return Beside(way, 600, 1.0, seconds, engine, outlasted, dropped)
+
+    def one(alone: float, rows: Beside, drop: Beside, paced: Beside) -> PurgeRound:
+        return PurgeRound(alone=alone, beside={"rows": rows, "drop": drop, "drop paced 0.1": paced})
+
+    rounds = [
+        one(100, beside("rows", 30, 60), beside("drop", 20, 90), beside("drop paced 0.1", 25, 96)),
+        one(50, beside("rows", 36, 30), beside("drop", 24, 48), beside("drop paced 0.1", 26, 47)),
+    ]
+    args = SimpleNamespace(purge_runs=200, triggers=100, purge_duty_cycle=0.1)
+    bench = SimpleNamespace(cmd=lambda only, **sizes: f"make bench {only} {sizes}", args=args)
+
+    purge, full, paced = purge_rows(bench, rounds)
+
+    assert purge.ratio == "rows/drop 1.50 (1.50-1.50)"
+    assert "(drop: 2 partitions dropped, holding 600 step logs)" in purge.result
+    # Per round: 90/100 and 48/50; the rows way 60/100 and 30/50. No target at full speed.
+    assert full.ratio == "drop/alone 0.93 (0.90-0.96); rows/alone 0.60 (0.60-0.60)"
+    assert full.met is None
+    # Paced: 96/100 and 47/50, judged against 0.95.
+    assert paced.ratio == "drop paced 0.1/alone 0.95 (0.94-0.96)" and paced.target == ">= 0.95"
+    assert paced.met is True and "'purge_duty_cycle': 0.1" in paced.command
+    # A purge that outlasted the engine's backlog measured its tail: not judged, and said.
+    rounds[1].beside["drop paced 0.1"] = beside("drop paced 0.1", 26, 49, outlasted=True)
+    *_, paced = purge_rows(bench, rounds)
+    assert paced.met is None and "the purge outlasted the engine" in paced.result
+    assert purge_rows(bench, []) == []
