@@ -192,7 +192,19 @@ def test_a_cancel_by_key_closes_the_waits_of_the_runs_it_stops():
 
 
 def test_the_event_lookup_uses_the_index():
+    # Open waits of many names, analysed: on an empty table every index costs the same, and the
+    # planner's pick of one of them depended on what earlier tests had left.
+    trigger = due_trigger(definition(), payload=PAYLOAD)
     with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO event_wait (trigger_id, node_id, workflow_id, name, match, match_hash,"
+            " deadline, received, timed_out, resolved_by)"
+            " SELECT %s, 'n' || i, %s, 'evt' || i %% 50, '{}', md5(i::text),"
+            " now() + i * interval '1 second', false, false, ''"
+            " FROM generate_series(1, 500) AS i",
+            [trigger.pk, trigger.workflow_id],
+        )
+        cursor.execute("ANALYZE event_wait")
         cursor.execute("SET enable_seqscan = off")
         cursor.execute(
             "EXPLAIN SELECT id FROM event_wait WHERE name = 'x' AND match_hash = ANY(%s) "
@@ -218,6 +230,28 @@ def test_purge_events_keeps_what_the_longest_lookback_may_still_take():
     )
     assert events_purge(older_than=timedelta(hours=1)) == (1, 0)
     assert set(ReceivedEvent.objects.values_list("event_id", flat=True)) == {"old"}
+
+
+def test_purge_events_takes_every_old_event_in_batches_along_their_time_and_no_newer_one():
+    """Each batch starts where the last ended (EVENTS_PURGE_SQL's `after`); events of one
+    instant across a batch's end are all taken, and one just inside the period is kept."""
+    from waits.services import events_purge
+
+    now = timezone.now()
+    for n in range(7):
+        post(event_id=f"old-{n}")
+    post(event_id="recent")
+    times = (
+        [now - timedelta(days=9)] * 3
+        + [now - timedelta(days=8)] * 3
+        + [now - timedelta(days=2, hours=1)]
+    )
+    for n, when in enumerate(times):
+        ReceivedEvent.objects.filter(event_id=f"old-{n}").update(created_at=when)
+    ReceivedEvent.objects.filter(event_id="recent").update(created_at=now - timedelta(hours=47))
+
+    assert events_purge(older_than=timedelta(days=2), batch=2) == (7, 0)
+    assert list(ReceivedEvent.objects.values_list("event_id", flat=True)) == ["recent"]
 
 
 def test_purge_events_dry_run_counts_the_received_events_and_waits_it_would_delete():
