@@ -101,7 +101,7 @@ def purge_part_run(bench: Any, say: Any) -> list[PurgeRound]:
                     say(f"purge: {case} beside the engine, {a.triggers} triggers")
                     # A key without a dot: one names its queue (docs/design/rules.md, rule 11).
                     tag = f"purge-{re.sub(r'[^a-z0-9]+', '-', case)}{round_}"
-                    one.beside[case] = _beside(bench, loaded, tag=tag, duty=duty)
+                    one.beside[case] = _beside(bench, loaded, case=case, tag=tag, duty=duty)
                     say(f"  {one.beside[case]}")
                 finally:
                     database_drop(server, name)
@@ -121,7 +121,7 @@ def cases(a: Any) -> list[tuple[str, str, int, float]]:
     ]
 
 
-def _beside(bench: Any, loaded: Any, *, tag: str, duty: float) -> Beside:
+def _beside(bench: Any, loaded: Any, *, case: str, tag: str, duty: float) -> Beside:
     """The engine in the bench's thread; the purge in another, once the engine has logged
     STEADY_FROM of its steps (an engine that never gets there fails by its own timeout, the
     purge's thread by START_DEADLINE_SECONDS)."""
@@ -138,7 +138,7 @@ def _beside(bench: Any, loaded: Any, *, tag: str, duty: float) -> Beside:
     purge_checked(loaded)
     logged, last = _logged_between(engine_url, tag, purge.started_at, purge.ended_at)
     return Beside(
-        way=loaded.way if duty == 1 else f"{loaded.way} paced {duty:g}",
+        way=case,
         step_logs=loaded.step_logs,
         load_seconds=loaded.seconds,
         purge_seconds=purge.seconds,

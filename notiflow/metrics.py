@@ -26,7 +26,6 @@ from django.conf import settings
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q
 from django.db.models.functions import Now
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils import timezone
 from django.views.decorators.http import require_safe
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -39,7 +38,7 @@ from recipients.models import Fanout, FanoutStatus
 from registry.selectors import live_workers_by_queue
 from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
 from waits.models import EventWait
-from workers.services.history import step_log_horizon
+from workers.services.history import step_log_ahead, step_log_horizon
 from workflows.models import Workflow
 
 # The statuses of a run not finished, each a value of notiflow_runs (0 when none).
@@ -127,7 +126,7 @@ def database_gauges() -> list[Metric]:
     fanouts = Counter(
         Fanout.objects.filter(status=FanoutStatus.RUNNING).values_list("workflow_key", flat=True)
     )
-    horizon = step_log_horizon()
+    ahead = step_log_ahead(step_log_horizon())
 
     families = {name: _gauge(name) for name in GAUGES}
     for (key, status), count in sorted(runs.items()):
@@ -146,9 +145,7 @@ def database_gauges() -> list[Metric]:
     families["notiflow_waits_overdue"].add_metric([], overdue)
     for key in sorted(set(fanouts) | set(workflows)):
         families["notiflow_fanouts_running"].add_metric([key], fanouts[key])
-    families["notiflow_step_log_partitions_ahead_seconds"].add_metric(
-        [], (horizon - timezone.now()).total_seconds() if horizon else 0.0
-    )
+    families["notiflow_step_log_partitions_ahead_seconds"].add_metric([], ahead.total_seconds())
     families["notiflow_metrics_database_seconds"].add_metric([], time.monotonic() - started)
     return list(families.values())
 

@@ -28,7 +28,7 @@ from triggers.models import TriggerInstance
 from triggers.selectors import trigger_oldest_waiting
 from workers.models import StepExecutionLog
 from workers.selectors import step_log_list
-from workers.services.history import step_log_horizon
+from workers.services.history import step_log_ahead, step_log_horizon
 
 logger = logging.getLogger(__name__)
 
@@ -321,7 +321,7 @@ def _check_partitions() -> Check:
         until = step_log_horizon()
     except Exception as exc:
         return _failed("partitions", exc)
-    ahead = (until - timezone.now()).total_seconds() / 86400 if until else 0.0
+    ahead = step_log_ahead(until).total_seconds() / 86400
     least = settings.NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS / 2
     return {
         "ok": ahead >= least,

@@ -65,6 +65,11 @@ def step_log_horizon() -> datetime | None:
         return cursor.fetchone()[0]
 
 
+def step_log_ahead(horizon: datetime | None) -> timedelta:
+    """How far past now `horizon` (step_log_horizon) reaches; nothing without a partition."""
+    return horizon - timezone.now() if horizon else timedelta(0)
+
+
 def step_log_dropping_below(cutoff: datetime) -> datetime | None:
     """Where the partitions that a purge of finished runs up to `cutoff` will drop end: its
     batches leave the step logs of runs created before it to the drop (None: none)."""
