@@ -328,3 +328,35 @@ def test_the_purge_rows_compare_the_two_ways_and_the_engine_beside_each_with_it_
     *_, paced = purge_rows(bench, rounds)
     assert paced.met is None and "the purge outlasted the engine" in paced.result
     assert purge_rows(bench, []) == []
+
+
+def test_the_instant_emails_send_path_row_leaves_the_triggers_intake_out():
+    from bench.cpu import OTHERS, WALL
+    from bench.engine import EngineRun
+    from bench.linkrun import LinkRound, link_rows
+
+    def instant(pool: float, producer: float) -> EngineRun:
+        cpu = {
+            "worker pool processes": pool,
+            "postgres: worker backends": 1.0,
+            "bench process (producer, polling)": producer,
+            "postgres: producer backend": 0.5,
+            OTHERS: 9.0,
+            WALL: 10.0,
+        }
+        return EngineRun(1000, 1000, 5.0, 1.0, 1000, 0, {}, cpu)
+
+    args = SimpleNamespace(link_triggers=1000, link_layouts=[])
+    bench = SimpleNamespace(cmd=lambda only, **sizes: f"make bench {only} {sizes}", args=args)
+    # Send path 2.5 + 1.0 and 3.5 + 1.0 s over 1,000 sends: 3.5 and 4.5 ms; intake 1.5 and 1.0.
+    rounds = [LinkRound(instant(2.5, 1.0)), LinkRound(instant(3.5, 0.5))]
+
+    _, send_path = link_rows(bench, rounds)
+
+    assert send_path.result.startswith("4.00 (3.50-4.50, n=2); the trigger's intake")
+    assert "1.25 (1.00-1.50, n=2) more: 5.25 (5.00-5.50, n=2) in all" in send_path.result
+    assert send_path.target == "<= 4.5" and send_path.met is True
+    rounds.append(LinkRound(instant(4.5, 0.5)))  # 3.5, 4.5 and 5.5 ms: the median at the target
+    assert link_rows(bench, rounds)[1].met is True
+    rounds.append(LinkRound(instant(5.5, 0.5)))  # and 6.5 ms: the median 5.0, over it
+    assert link_rows(bench, rounds)[1].met is False
