@@ -22,6 +22,10 @@ MACHINE = "machine"
 # Not ours: other users of this shared machine (and processes the bench does not attribute).
 OTHERS = "others on the machine (not ours)"
 WALL = "wall clock seconds"  # of the measurement, not CPU
+# The bench process itself (the producer of an engine run's triggers, and its polling for them),
+# and the producer's PostgreSQL backend (an engine run's group: bench.engine).
+PRODUCER = "bench process (producer, polling)"
+PRODUCER_BACKEND = "postgres: producer backend"
 
 
 def machine_busy_seconds() -> float:
@@ -87,7 +91,7 @@ class CpuMeter:
     def _sample(self) -> dict[str, dict[int, float]]:
         sample = {name: {pid: cpu_seconds(pid) for pid in self._pids(name)} for name in self.groups}
         own = os.times()
-        sample["bench process (producer, polling)"] = {0: own.user + own.system}
+        sample[PRODUCER] = {0: own.user + own.system}
         sample[MACHINE] = {0: machine_busy_seconds()}
         sample[WALL] = {0: time.monotonic()}
         return sample

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import connection
 
-from bench.cpu import CpuMeter, backends, children, redis_group
+from bench.cpu import PRODUCER_BACKEND, CpuMeter, backends, children, redis_group
 from bench.fixtures import (
     ENGINE_DEFINITION,
     ENGINE_STEPS_PER_TRIGGER,
@@ -84,7 +84,7 @@ def engine_meter(procs: Processes, workers: list[Proc], beat: Proc, database: st
             "worker main process": lambda: [w.pid for w in workers],
             "beat": lambda: [beat.pid],
             "postgres: worker backends": lambda: [p for p in backends(server, name) if p != own],
-            "postgres: producer backend": lambda: [own],
+            PRODUCER_BACKEND: lambda: [own],
             **redis_group(procs.config.redis_url),
         }
     )

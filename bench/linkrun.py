@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.cpu import OTHERS, WALL, cpu_seconds
+from bench.cpu import OTHERS, PRODUCER, PRODUCER_BACKEND, WALL, cpu_seconds
 from bench.engine import EngineRun, engine_run
 from bench.fixtures import chain, email_node
 from bench.infra import STANDARD, Layout, Proc
@@ -218,7 +218,7 @@ def _profile_write(raw: Path, *, title: str) -> None:
 
 # The producer's share of a run's CPU: the triggers' intake (`trigger_create` in the bench
 # process, and its PostgreSQL backend), which row 4 measures over HTTP; the rest is the send path.
-INTAKE = ("bench process (producer, polling)", "postgres: producer backend")
+INTAKE = (PRODUCER, PRODUCER_BACKEND)
 # Issue 51 §1: the send path (render, MIME, the provider call, the ledger: the worker, beat, their
 # PostgreSQL backends, Redis) of an instant email, in CPU ms a send.
 SEND_PATH_TARGET_MS = 4.5

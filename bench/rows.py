@@ -6,7 +6,7 @@ import os
 import statistics
 from typing import Any
 
-from bench.cpu import OTHERS, WALL
+from bench.cpu import OTHERS, PRODUCER, WALL
 from bench.report import Row, ratio, spread
 from bench.schedules import schedule_rows
 
@@ -169,7 +169,7 @@ def _intake_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
 def _server_cpu_ms(run: Any) -> float:
     """The service's CPU milliseconds per request (gunicorn, PostgreSQL, Redis: not the bench's
     HTTP client, nor the others on the machine)."""
-    ours = (OTHERS, WALL, "bench process (producer, polling)")
+    ours = (OTHERS, WALL, PRODUCER)
     return 1000 * sum(v for k, v in run.cpu.items() if k not in ours) / max(1, run.sent)
 
 

@@ -331,7 +331,7 @@ def test_the_purge_rows_compare_the_two_ways_and_the_engine_beside_each_with_it_
 
 
 def test_the_instant_emails_send_path_row_leaves_the_triggers_intake_out():
-    from bench.cpu import OTHERS, WALL
+    from bench.cpu import OTHERS, PRODUCER, PRODUCER_BACKEND, WALL
     from bench.engine import EngineRun
     from bench.linkrun import LinkRound, link_rows
 
@@ -339,8 +339,8 @@ def test_the_instant_emails_send_path_row_leaves_the_triggers_intake_out():
         cpu = {
             "worker pool processes": pool,
             "postgres: worker backends": 1.0,
-            "bench process (producer, polling)": producer,
-            "postgres: producer backend": 0.5,
+            PRODUCER: producer,
+            PRODUCER_BACKEND: 0.5,
             OTHERS: 9.0,
             WALL: 10.0,
         }
