@@ -38,7 +38,7 @@ from recipients.models import Fanout, FanoutStatus
 from registry.selectors import live_workers_by_queue
 from triggers.models import TERMINAL_STATUSES, TriggerInstance, TriggerStatus
 from waits.models import EventWait
-from workers.services.history import step_log_ahead, step_log_horizon
+from workers.services.history import partitions_ahead, partitions_horizon
 from workflows.models import Workflow
 
 # The statuses of a run not finished, each a value of notiflow_runs (0 when none).
@@ -80,8 +80,9 @@ GAUGES = {
     ),
     "notiflow_fanouts_running": ("Fan-outs still creating their runs, by workflow.", ["workflow"]),
     "notiflow_step_log_partitions_ahead_seconds": (
-        "How far past now the step log's last partition reaches (beat extends it hourly): a run "
-        "created past it could not log its steps.",
+        "How far past now the history's last partitions reach (the step log's and the run "
+        "events', whichever ends first; beat extends them hourly): a run created past it could "
+        "not log its steps.",
         [],
     ),
     "notiflow_metrics_database_seconds": ("How long reading these gauges took.", []),
@@ -126,7 +127,7 @@ def database_gauges() -> list[Metric]:
     fanouts = Counter(
         Fanout.objects.filter(status=FanoutStatus.RUNNING).values_list("workflow_key", flat=True)
     )
-    ahead = step_log_ahead(step_log_horizon())
+    ahead = partitions_ahead(partitions_horizon())
 
     families = {name: _gauge(name) for name in GAUGES}
     for (key, status), count in sorted(runs.items()):

@@ -300,6 +300,8 @@ def test_the_purge_rows_compare_the_two_ways_and_the_engine_beside_each_with_it_
     def beside(way: str, seconds: float, engine: float, outlasted: bool = False) -> Beside:
         dropped = dropped_summary(
             "step log partitions dropped (their rows): step_log_p20261019 0, step_log_p20261020 600"
+            "\nrun event partitions dropped (their rows): trigger_event_p20261019 1800\n"
+            "Deleted (finished before 2026-10-29T00:00:00+00:00): ..."
         )
         return Beside(way, 600, 1.0, seconds, engine, outlasted, dropped)
 
@@ -316,7 +318,10 @@ def test_the_purge_rows_compare_the_two_ways_and_the_engine_beside_each_with_it_
     purge, full, paced = purge_rows(bench, rounds)
 
     assert purge.ratio == "rows/drop 1.50 (1.50-1.50)"
-    assert "(drop: 2 partitions dropped, holding 600 step logs)" in purge.result
+    assert (
+        "(drop: dropped 2 step log partitions (600 rows) and 1 run event partitions (1,800 rows))"
+        in purge.result
+    )
     # Per round: 90/100 and 48/50; the rows way 60/100 and 30/50. No target at full speed.
     assert full.ratio == "drop/alone 0.93 (0.90-0.96); rows/alone 0.60 (0.60-0.60)"
     assert full.met is None

@@ -442,8 +442,10 @@ def test_the_purges_and_their_dry_runs():
     assert_snapshots(
         [
             "step_log_dropping_below",
+            "trigger_event_dropping_below",
             "purge_finished",
             "step_log_droppable",
+            "trigger_event_droppable",
             "purge_deleted",
             "purge_events",
         ],

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from triggers.models import TriggerInstance, TriggerStatus
+from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
 from workflows.decisions import (
     CANCELLED,
     DECISION_KEY,
@@ -93,9 +93,9 @@ def run_story(trigger: TriggerInstance) -> list[dict[str, Any]]:
         )
     )
     events = list(
-        trigger.events.order_by("id").values_list(
-            "to_status", "reason", "actor", "node_id", "created_at"
-        )
+        TriggerEvent.objects.of_run(trigger)
+        .order_by("id")
+        .values_list("to_status", "reason", "actor", "node_id", "created_at")
     )
     records: list[tuple[datetime, str, str, dict[str, Any]]] = [
         (finished_at, node_id, node_type, _recorded(node_type, output, error, finished_at))

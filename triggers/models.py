@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
+from importlib import import_module
 from typing import Any
 
 from django.contrib.postgres.fields import ArrayField
@@ -174,8 +175,26 @@ class TriggerInstance(models.Model):
         return self.status in TERMINAL_STATUSES
 
 
+# How long before its run's creation one of its events may be stamped: the bound the drop of the
+# events' partitions relies on (triggers migration 0030, MARGIN_SECONDS), from which a run's
+# events are read, so that PostgreSQL reads the partitions from its creation on only.
+EVENTS_BEFORE_RUN = timedelta(
+    seconds=import_module("triggers.migrations.0030_trigger_event_partitioned").MARGIN_SECONDS
+)
+
+
+class TriggerEventQuerySet(models.QuerySet["TriggerEvent"]):
+    def of_run(self, run: TriggerInstance) -> TriggerEventQuerySet:
+        """The events of `run`: PostgreSQL reads the partitions from its creation (less
+        EVENTS_BEFORE_RUN) on, and the table from before the partitions, not every one."""
+        return self.filter(trigger_id=run.pk, created_at__gte=run.created_at - EVENTS_BEFORE_RUN)
+
+
 class TriggerEvent(models.Model):
-    """Append-only audit of every status change (PostgreSQL refuses UPDATE and DELETE)."""
+    """Append-only audit of every status change (PostgreSQL refuses UPDATE and DELETE).
+
+    The table is partitioned by `created_at` (triggers migration 0030; docs/reliability/index.md,
+    "History by partition"): read a run's events with `of_run`, which prunes the partitions."""
 
     # Indexed by trigger_event_trigger_idx (trigger, created_at), which leads with it.
     trigger = models.ForeignKey(
@@ -188,6 +207,8 @@ class TriggerEvent(models.Model):
     node_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001 (null = no node)
     # The database's clock, like every other write of the state machine: one clock orders events.
     created_at = models.DateTimeField(db_default=Now(), editable=False)
+
+    objects = TriggerEventQuerySet.as_manager()
 
     class Meta:
         db_table = "trigger_event"

@@ -27,7 +27,7 @@ from common.leases import LeaseExpired
 from common.scopes import ScopedKey
 from registry.selectors import live_workers_by_queue
 from triggers.hooks import TIMELINE_SOURCES
-from triggers.models import TriggerInstance, TriggerStatus
+from triggers.models import TriggerEvent, TriggerInstance, TriggerStatus
 from workflows.models import Workflow
 
 _HEX = re.compile(r"[0-9a-f]+")
@@ -242,7 +242,10 @@ def trigger_timeline(*, trigger: TriggerInstance) -> list[TimelineEntry]:
     `workers`. Events keep their insertion order (their ids): their times come from two clocks
     (PostgreSQL's for claims, Python's for the rest); the rest are merged in by time.
     """
-    merged = [TimelineEntry(e.created_at, "event", e) for e in trigger.events.order_by("id")]
+    merged = [
+        TimelineEntry(e.created_at, "event", e)
+        for e in TriggerEvent.objects.of_run(trigger).order_by("id")
+    ]
     steps = [
         TimelineEntry(s.started_at, "step", s)
         for s in trigger.steps.of_run_created(trigger.created_at).order_by("started_at", "id")  # type: ignore[attr-defined]

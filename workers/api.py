@@ -28,7 +28,7 @@ from triggers.models import TriggerInstance
 from triggers.selectors import trigger_oldest_waiting
 from workers.models import StepExecutionLog
 from workers.selectors import step_log_list
-from workers.services.history import step_log_ahead, step_log_horizon
+from workers.services.history import partitions_ahead, partitions_horizon
 
 logger = logging.getLogger(__name__)
 
@@ -315,13 +315,13 @@ def _check_workers() -> Check:
 
 
 def _check_partitions() -> Check:
-    """How far ahead the step log's partitions reach (workers/services/history.py); ok while at
+    """How far ahead the history's partitions reach (workers/services/history.py); ok while at
     least half of NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS is left."""
     try:
-        until = step_log_horizon()
+        until = partitions_horizon()
     except Exception as exc:
         return _failed("partitions", exc)
-    ahead = step_log_ahead(until).total_seconds() / 86400
+    ahead = partitions_ahead(until).total_seconds() / 86400
     least = settings.NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS / 2
     return {
         "ok": ahead >= least,

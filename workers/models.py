@@ -30,7 +30,7 @@ class StepExecutionLog(models.Model):
     watermark (deliveries migration 0008, docs/funnel.md).
 
     The table is partitioned by `run_created_at`, its run's `created_at`, which the release
-    writes (workers migration 0014; docs/reliability/index.md, "Step logs by partition"); a row
+    writes (workers migration 0014; docs/reliability/index.md, "History by partition"); a row
     written without it (by a release before version 6, or here) goes to the DEFAULT partition,
     the table as it was before. The unique (trigger, node_id, attempt) and the primary key are
     each partition's own: a run's rows are all in its partition (and the old table).

@@ -21,6 +21,58 @@ LEDGER_TABLE = SendLedger._meta.db_table
 STEP_LOG_TABLE = StepExecutionLog._meta.db_table
 
 
+# --- the history's partitions (workers migration 0014, triggers 0030; docs/reliability/index.md) --
+
+
+@dataclass(frozen=True)
+class Partitioned:
+    """A history table partitioned by time, and the calls of its migration's functions
+    (`notiflow_<table>_..._v1`): made ahead by beat, dropped whole by retention."""
+
+    table: str
+    # What its rows are, in messages: "step log", "run event".
+    rows: str
+
+    @property
+    def partitions_sql(self) -> str:
+        """Creates the partitions up to a time (each `span` days, from where the last one ends);
+        their names, none when they all exist."""
+        return f"SELECT notiflow_{self.table}_partitions_v1(%(upto)s, %(span)s)"
+
+    @property
+    def droppable_sql(self) -> str:
+        """The range partitions whose upper bound is at or before the cutoff, oldest first: the
+        ones a retention run may drop."""
+        return (
+            f"SELECT partition FROM notiflow_{self.table}_ranges_v1()"  # noqa: S608 (a constant)
+            " WHERE upper_bound <= %(cutoff)s ORDER BY upper_bound"
+        )
+
+    @property
+    def dropping_below_sql(self) -> str:
+        """Where the partitions that a purge of finished runs will drop after its batches end:
+        the oldest, in a row, past the cutoff, that no run is left in that the purge does not
+        take."""
+        return f"SELECT notiflow_{self.table}_dropping_below_v1(%(cutoff)s)"
+
+    @property
+    def drop_sql(self) -> str:
+        """Drops one if no run is left whose rows it may hold: its row count, or NULL when it
+        stays."""
+        return f"SELECT notiflow_{self.table}_drop_v1(%(partition)s, %(cutoff)s)"
+
+    @property
+    def horizon_sql(self) -> str:
+        """The last range partition's upper bound: how far ahead rows can be written."""
+        return f"SELECT max(upper_bound) FROM notiflow_{self.table}_ranges_v1()"  # noqa: S608
+
+
+# By their run's creation (workers migration 0014), and by their own time (triggers 0030).
+STEP_LOG_PARTITIONS = Partitioned(STEP_LOG_TABLE, "step log")
+EVENT_PARTITIONS = Partitioned(EVENT_TABLE, "run event")
+PARTITIONED = (STEP_LOG_PARTITIONS, EVENT_PARTITIONS)
+
+
 # --- retention ----------------------------------------------------------------------------------
 
 # Children first: they reference trigger_instance. The names are the tables' own.
@@ -58,12 +110,13 @@ class Purge:
 
 # Terminal triggers finished before the cutoff. A trigger finishes after it is created, so the
 # redundant `created_at` bound lets PostgreSQL use the (status, created_at) index.
-# The step logs of runs created before `logs_dropped_below` are left to the drop of their
-# partitions (workers migration 0014): STEP_LOG_DROPPING_BELOW_SQL.
+# The rows in the partitions that the purge drops after its batches, those below each table's
+# `<table>_dropped_below`, are left to the drop (version 3, workers migration 0015):
+# Partitioned's dropping_below_sql.
 FINISHED = Purge(
-    function="notiflow_purge_batch_v2",
+    function="notiflow_purge_batch_v3",
     doomed_where="notiflow_purge_finished_v1(t.status, t.created_at, t.completed_at, %(cutoff)s)",
-    more_arguments=", %(logs_dropped_below)s",
+    more_arguments="".join(f", %({p.table}_dropped_below)s" for p in PARTITIONED),
     drops_partitions=True,
 )
 # Soft-deleted before the cutoff, whatever the status, except under a live lease (a step that
@@ -109,23 +162,3 @@ PUSH_ADDRESS_REMOVE_SQL = (
     "SELECT notiflow_push_address_remove_v2(%(push_recipient)s::text, %(push_key)s::text,"
     " %(push_address)s::jsonb)"
 )
-
-
-# --- the step log's partitions (workers migration 0014, docs/reliability/index.md) ------------------
-
-# Creates the partitions up to a time (each `span` days, from where the last one ends); their
-# names, none when they all exist.
-STEP_LOG_PARTITIONS_SQL = "SELECT notiflow_step_log_partitions_v1(%(upto)s, %(span)s)"
-# The range partitions whose upper bound is at or before the cutoff, oldest first: the ones a
-# retention run may drop.
-STEP_LOG_DROPPABLE_SQL = (
-    "SELECT partition FROM notiflow_step_log_ranges_v1() WHERE upper_bound <= %(cutoff)s"
-    " ORDER BY upper_bound"
-)
-# Where the partitions that a purge of finished runs will drop after its batches end: the
-# oldest, in a row, past the cutoff, that no run is left in that the purge does not take.
-STEP_LOG_DROPPING_BELOW_SQL = "SELECT notiflow_step_log_dropping_below_v1(%(cutoff)s)"
-# Drops one if no run created in its range is left: its row count, or NULL when it stays.
-STEP_LOG_DROP_SQL = "SELECT notiflow_step_log_drop_v1(%(partition)s, %(cutoff)s)"
-# The last range partition's upper bound: how far ahead runs can be created and log their steps.
-STEP_LOG_HORIZON_SQL = "SELECT max(upper_bound) FROM notiflow_step_log_ranges_v1()"

@@ -20,7 +20,7 @@ from waits.services import wait_time_out
 from waits.work import WAITS
 from workers.services.engine import steps_execute
 from workers.services.flow import flow_state_prune
-from workers.services.history import step_log_partitions_ensure
+from workers.services.history import partitions_ensure
 from workers.services.sweeper import sweep as sweep_due
 
 logger = logging.getLogger(__name__)
@@ -104,10 +104,12 @@ def flow_state_prune_run() -> int:
 
 @shared_task(name="workers.step_log_partitions", ignore_result=True, send_events=False)
 def step_log_partitions() -> int:
-    """Create the step log's partitions ahead of time (workers.services.history)."""
-    created = step_log_partitions_ensure()
+    """Create the history's partitions ahead of time, the step log's and the run events'
+    (workers.services.history); the task's name is the one it had when only the step log had
+    them, which beat's schedule in the database holds."""
+    created = partitions_ensure()
     if created:
-        logger.info("created step log partition(s) %s", ", ".join(created))
+        logger.info("created history partition(s) %s", ", ".join(created))
     return len(created)
 
 

@@ -155,16 +155,17 @@ SWEEPER = Group(
             "NOTIFLOW_STEP_LOG_PARTITION_DAYS",
             Kind.INT,
             1,
-            "The days one partition of the step log spans, by its runs' creation (for the "
-            "partitions created from now on): retention drops a partition whole once every run "
-            "created in it is purged.",
+            "The days one partition of the history spans (for the partitions created from now "
+            "on): the step log's, by its runs' creation, and the run events', by their own time. "
+            "Retention drops a partition whole once every run whose rows it may hold is purged.",
         ),
         Setting(
             "NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS",
             Kind.INT,
             7,
-            "How far ahead beat keeps the step log's partitions created (it checks hourly): a "
-            "run created past the last one could not record its steps.",
+            "How far ahead beat keeps the history's partitions created, the step log's and the "
+            "run events' (it checks hourly): a run created past the last one could not record "
+            "its steps.",
         ),
         Setting(
             "NOTIFLOW_WORKER_HEARTBEAT_SECONDS",

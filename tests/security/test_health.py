@@ -25,7 +25,7 @@ from tests.support.smtp import free_port
 from tests.workers.helpers import due_trigger
 from triggers.models import TriggerInstance
 from workers import api as health
-from workers.services.history import step_log_partitions_ensure
+from workers.services.history import partitions_ensure
 from workflows.models import Workflow
 
 pytestmark = pytest.mark.django_db
@@ -270,7 +270,7 @@ def test_step_log_partitions_running_out_are_degraded_in_the_details(clock, api_
     assert abs((until - timezone.now()).total_seconds() / 86400 - partitions["ahead_days"]) < 0.01
     assert public() == (200, {"status": "ok"})  # the public face keeps its cheap checks
 
-    step_log_partitions_ensure()  # what beat's hourly task does
+    partitions_ensure()  # what beat's hourly task does
     assert api_client.get("/api/health/").json()["status"] == "ok"
 
 

@@ -486,13 +486,13 @@ def test_the_web_reads_the_funnel_and_the_worker_sweeps_it(roles):
 def test_the_worker_makes_the_step_logs_partitions_ahead_and_drops_none(roles):
     """Beat's hourly task runs on a worker: its role makes the step log's partitions through
     their function (SECURITY DEFINER, workers migration 0014) but drops none; the web's cannot."""
-    from workers.services.history import step_log_horizon, step_log_partitions_ensure
+    from workers.services.history import partitions_ensure, partitions_horizon
 
     later = datetime.now(UTC) + timedelta(days=30)
     with as_role(roles["web"]):
         denied("SELECT notiflow_step_log_partitions_v1(now() + interval '40 days', 1)")
     with as_role(roles["worker"]):
-        made = step_log_partitions_ensure(now=later)
-        assert made and step_log_horizon() >= later
+        made = partitions_ensure(now=later)
+        assert made and partitions_horizon() >= later
         denied(f"DROP TABLE {made[-1]}")
         denied(f"SELECT notiflow_step_log_drop_v1('{made[-1]}', now() + interval '90 days')")

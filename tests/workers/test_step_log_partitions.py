@@ -1,5 +1,5 @@
 """The step log partitioned by its run's creation (workers migration 0014, triggers 0029;
-docs/reliability/index.md, "Step logs by partition"): where a release's row lands, the partitions made
+docs/reliability/index.md, "History by partition"): where a release's row lands, the partitions made
 ahead, and retention dropping a partition whole once its runs are gone."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tests.workers.history import trigger_with_history
 from triggers.models import TriggerInstance
 from workers.models import StepExecutionLog
 from workers.selectors import step_log_list
-from workers.services.history import step_log_horizon, step_log_partitions_ensure
+from workers.services.history import partitions_ensure, partitions_horizon
 
 pytestmark = pytest.mark.django_db
 
@@ -120,17 +120,21 @@ def test_attempts_count_on_from_the_old_tables_rows_of_the_same_run():
 
 def test_partitions_are_made_ahead_once():
     now = timezone.now()
-    horizon = step_log_horizon()
+    horizon = partitions_horizon()
     assert horizon >= now + timedelta(days=6)
 
-    made = step_log_partitions_ensure(now=now + timedelta(days=20))
+    made = partitions_ensure(now=now + timedelta(days=20))
 
-    assert (
-        made == [day_partition(horizon + timedelta(days=n)) for n in range(len(made))]
-        and len(made) >= 13
-    )
-    assert step_log_horizon() >= now + timedelta(days=27)
-    assert step_log_partitions_ensure(now=now + timedelta(days=20)) == []
+    # Each table's, a day each from where its last one ended, up to the same day.
+    for table in ("step_log", "trigger_event"):
+        days = [name.removeprefix(f"{table}_p") for name in made if name.startswith(f"{table}_p")]
+        assert days == [
+            day_partition(horizon + timedelta(days=n)).removeprefix("step_log_p")
+            for n in range(len(days))
+        ]
+        assert len(days) >= 13
+    assert partitions_horizon() >= now + timedelta(days=27)
+    assert partitions_ensure(now=now + timedelta(days=20)) == []
 
 
 @pytest.mark.slow  # migrates backwards and forwards, in processes of its own
@@ -190,6 +194,70 @@ def test_the_migration_converts_an_installation_and_back_without_losing_a_row():
         ]
         (after_id,) = sql(insert.format(column=", run_created_at", value=", now()"))[0]
         assert after_id > before_id
+    finally:
+        database_drop(name)
+
+
+@pytest.mark.slow  # migrates backwards and forwards, in processes of its own
+def test_the_event_migration_converts_an_installation_and_back_without_losing_a_row():
+    """triggers 0030 on a database with run events: back to an unpartitioned table and forward
+    again, every row kept, ids continuing (a database of its own, a copy of the template)."""
+    db = settings.DATABASES["default"]
+    name = f"{db['NAME']}_event_partitioning"
+    database_from_template(name)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+        "DJANGO_DEBUG": "1",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{name}",
+    }
+
+    def migrate(*target: str) -> None:
+        subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0", *target],
+            env=env,
+            check=True,
+            timeout=120,
+        )
+
+    def sql(statement: str, *, triggers_off: bool = False) -> list[tuple]:
+        with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
+            if triggers_off:  # no run to refer to, and the append-only guard off
+                conn.execute("SET session_replication_role = replica")
+            cursor = conn.execute(statement)
+            return cursor.fetchall() if cursor.description else []
+
+    insert = (
+        "INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, created_at)"
+        " VALUES (gen_random_uuid(), '', 'enqueued', 't', 't', {at}) RETURNING id"
+    )
+    # The first range partition's day (the CHECK's bound), in the future.
+    first = "(SELECT min(lower_bound) FROM notiflow_trigger_event_ranges_v1())"
+    try:
+        (legacy_id,) = sql(insert.format(at="now()"))[0]
+        (partitioned_id,) = sql(insert.format(at=f"{first} + interval '1 hour'"))[0]
+        assert sql("SELECT tableoid::regclass::text FROM trigger_event ORDER BY id") == [
+            ("trigger_event_legacy",),
+            (sql("SELECT partition FROM notiflow_trigger_event_ranges_v1() ORDER BY 1")[0][0],),
+        ]
+        migrate("triggers", "0029")
+        assert sql("SELECT relkind FROM pg_class WHERE relname = 'trigger_event'") == [("r",)]
+        assert sql("SELECT id FROM trigger_event ORDER BY id") == [(legacy_id,), (partitioned_id,)]
+        (before_id,) = sql(insert.format(at="now()"), triggers_off=True)[0]
+        assert before_id > partitioned_id
+        # An event from the future cannot be: the CHECK forward would refuse it.
+        sql("DELETE FROM trigger_event WHERE created_at > now()", triggers_off=True)
+
+        migrate()
+        assert sql("SELECT relkind FROM pg_class WHERE relname = 'trigger_event'") == [("p",)]
+        rows = sql("SELECT id, tableoid::regclass::text FROM trigger_event ORDER BY id")
+        assert rows == [(legacy_id, "trigger_event_legacy"), (before_id, "trigger_event_legacy")]
+        (after_id,) = sql(insert.format(at=f"{first} + interval '1 hour'"), triggers_off=True)[0]
+        assert after_id > before_id
+        ((table,),) = sql(
+            "SELECT tableoid::regclass::text FROM trigger_event ORDER BY id DESC LIMIT 1"
+        )
+        assert table.startswith("trigger_event_p")
     finally:
         database_drop(name)
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from common.cli import parse_period
 from workers.services.retention import PurgeReport
+from workers.sql import PARTITIONED
 
 
 def retention_period(value: str) -> timedelta:
@@ -103,11 +104,13 @@ class PurgeCommand(BaseCommand):
         self._report(report, verb="Deleted")
 
     def _report(self, report: PurgeReport, *, verb: str) -> None:
-        if report.partitions:
-            self.stdout.write(
-                "step log partitions dropped (their rows): "
-                + ", ".join(f"{p.partition} {p.rows}" for p in report.partitions)
-            )
+        for history in PARTITIONED:
+            dropped = [p for p in report.partitions if p.table == history.table]
+            if dropped:
+                self.stdout.write(
+                    f"{history.rows} partitions dropped (their rows): "
+                    + ", ".join(f"{p.partition} {p.rows}" for p in dropped)
+                )
         self.stdout.write(
             f"{verb} ({self.cutoff_words} {report.cutoff.isoformat(timespec='seconds')}): "
             + _counts(report.deleted)

@@ -1,11 +1,12 @@
-"""The step log's partitions (workers migration 0014; docs/reliability/index.md, "Step logs by
-partition"): created ahead of time by beat, dropped whole by retention.
+"""The history's partitions (workers migration 0014, triggers 0030; docs/reliability/index.md,
+"History by partition"): created ahead of time by beat, dropped whole by retention.
 
-The step log is partitioned by its run's creation time, `NOTIFLOW_STEP_LOG_PARTITION_DAYS` a
-partition. Beat's hourly `workers.step_log_partitions` keeps them created
-`NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS` ahead. After retention's batches have deleted the runs,
-`step_log_partitions_drop` drops each partition past the cutoff that no run is left in: a day of
-step logs goes in one DROP TABLE instead of a DELETE per row.
+The step log is partitioned by its run's creation time, the runs' status events (`trigger_event`)
+by their own, `NOTIFLOW_STEP_LOG_PARTITION_DAYS` a partition each. Beat's hourly
+`workers.step_log_partitions` keeps both created `NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS` ahead.
+After retention's batches have deleted the runs, `partitions_drop` drops each partition past the
+cutoff that no run whose rows it may hold is left in: a day of rows goes in one DROP TABLE instead
+of a DELETE per row.
 """
 
 from __future__ import annotations
@@ -18,17 +19,11 @@ from django.conf import settings
 from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
-from workers.sql import (
-    STEP_LOG_DROP_SQL,
-    STEP_LOG_DROPPABLE_SQL,
-    STEP_LOG_DROPPING_BELOW_SQL,
-    STEP_LOG_HORIZON_SQL,
-    STEP_LOG_PARTITIONS_SQL,
-)
+from workers.sql import PARTITIONED, Partitioned
 
 logger = logging.getLogger(__name__)
 
-# How long a partition's creation or drop waits for the step log's lock (both take it whole for a
+# How long a partition's creation or drop waits for its table's lock (both take it whole for a
 # moment) behind a long reader, before giving up until the next run: never a queue of the
 # workers' step logs waiting behind it.
 LOCK_TIMEOUT = "2s"
@@ -41,69 +36,89 @@ BUSY = frozenset({"55P03", "55006"})
 class Dropped:
     partition: str
     rows: int
+    table: str
 
 
-def step_log_partitions_ensure(*, now: datetime | None = None) -> list[str]:
-    """Create the step log's partitions up to NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS after
-    `now`; the names of those created (none when they exist)."""
+def partitions_ensure(*, now: datetime | None = None) -> list[str]:
+    """Create every partitioned history table's partitions up to
+    NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS after `now`; the names of those created (none when
+    they exist)."""
     upto = (now or timezone.now()) + timedelta(
         days=settings.NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS
     )
-    with transaction.atomic(), connection.cursor() as cursor:
-        _lock_timeout(cursor)
-        cursor.execute(
-            STEP_LOG_PARTITIONS_SQL,
-            {"upto": upto, "span": settings.NOTIFLOW_STEP_LOG_PARTITION_DAYS},
-        )
-        return [name for (name,) in cursor.fetchall()]
+    made = []
+    for history in PARTITIONED:
+        with transaction.atomic(), connection.cursor() as cursor:
+            _lock_timeout(cursor)
+            cursor.execute(
+                history.partitions_sql,
+                {"upto": upto, "span": settings.NOTIFLOW_STEP_LOG_PARTITION_DAYS},
+            )
+            made += [name for (name,) in cursor.fetchall()]
+    return made
 
 
-def step_log_horizon() -> datetime | None:
-    """The upper bound of the last partition: a run created after it could not log its steps."""
+def partitions_horizon() -> datetime | None:
+    """The earliest of the tables' last partitions' upper bounds: a run created after it could
+    not log its steps, or an event written then be kept (None: a table has no partition)."""
+    horizons = []
     with connection.cursor() as cursor:
-        cursor.execute(STEP_LOG_HORIZON_SQL)
-        return cursor.fetchone()[0]
+        for history in PARTITIONED:
+            cursor.execute(history.horizon_sql)
+            horizons.append(cursor.fetchone()[0])
+    return None if None in horizons else min(horizons)
 
 
-def step_log_ahead(horizon: datetime | None) -> timedelta:
-    """How far past now `horizon` (step_log_horizon) reaches; nothing without a partition."""
+def partitions_ahead(horizon: datetime | None) -> timedelta:
+    """How far past now `horizon` (partitions_horizon) reaches; nothing without a partition."""
     return horizon - timezone.now() if horizon else timedelta(0)
 
 
-def step_log_dropping_below(cutoff: datetime) -> datetime | None:
-    """Where the partitions that a purge of finished runs up to `cutoff` will drop end: its
-    batches leave the step logs of runs created before it to the drop (None: none)."""
+def dropping_below(cutoff: datetime) -> dict[str, datetime | None]:
+    """Per table, as `<table>_dropped_below`: where the partitions that a purge of finished runs
+    up to `cutoff` will drop end; its batches leave the rows below it to the drop (None:
+    none)."""
+    below = {}
     with connection.cursor() as cursor:
-        cursor.execute(STEP_LOG_DROPPING_BELOW_SQL, {"cutoff": cutoff})
-        return cursor.fetchone()[0]
+        for history in PARTITIONED:
+            cursor.execute(history.dropping_below_sql, {"cutoff": cutoff})
+            below[f"{history.table}_dropped_below"] = cursor.fetchone()[0]
+    return below
 
 
-def step_log_partitions_drop(cutoff: datetime) -> list[Dropped]:
-    """Drop every step log partition whose range ends at or before `cutoff` and that no run
-    created in its range is left in, oldest first, each in a transaction of its own; what went.
+def partitions_drop(cutoff: datetime) -> list[Dropped]:
+    """Drop every partition of the history whose range ends at or before `cutoff` and that no
+    run whose rows it may hold is left in, oldest first, each in a transaction of its own; what
+    went."""
+    return [dropped for history in PARTITIONED for dropped in _drop(history, cutoff)]
 
-    When the step log's lock is not had within LOCK_TIMEOUT (a long reader holds it: every
+
+def _drop(history: Partitioned, cutoff: datetime) -> list[Dropped]:
+    """When the table's lock is not had within LOCK_TIMEOUT (a long reader holds it: every
     partition's drop needs it), that partition and those after it stay for the next run."""
     with connection.cursor() as cursor:
-        cursor.execute(STEP_LOG_DROPPABLE_SQL, {"cutoff": cutoff})
+        cursor.execute(history.droppable_sql, {"cutoff": cutoff})
         candidates = [name for (name,) in cursor.fetchall()]
     dropped = []
     for name in candidates:
         try:
             with transaction.atomic(), connection.cursor() as cursor:
                 _lock_timeout(cursor)
-                cursor.execute(STEP_LOG_DROP_SQL, {"partition": name, "cutoff": cutoff})
+                cursor.execute(history.drop_sql, {"partition": name, "cutoff": cutoff})
                 rows = cursor.fetchone()[0]
         except OperationalError as exc:
             if getattr(exc.__cause__, "sqlstate", None) not in BUSY:
                 raise
             kept = candidates[candidates.index(name) :]
             logger.warning(
-                "step log partition(s) %s kept for the next purge: %s", ", ".join(kept), exc
+                "%s partition(s) %s kept for the next purge: %s",
+                history.rows,
+                ", ".join(kept),
+                exc,
             )
             break
         if rows is not None:
-            dropped.append(Dropped(name, rows))
+            dropped.append(Dropped(name, rows, history.table))
     return dropped
 
 

@@ -28,12 +28,8 @@ from events.sql import (
 from events.sql import EVENT_TABLE as OUTBOX_EVENT_TABLE
 from triggers.models import TERMINAL_STATUSES
 from triggers.sql import TRIGGER_TABLE
-from workers.services.history import (
-    Dropped,
-    step_log_dropping_below,
-    step_log_partitions_drop,
-)
-from workers.sql import DELETED, FINISHED, PURGED_TABLES, STEP_LOG_TABLE, Purge
+from workers.services.history import Dropped, dropping_below, partitions_drop
+from workers.sql import DELETED, FINISHED, PURGED_TABLES, Purge
 
 __all__ = [
     "PURGED_TABLES",
@@ -54,7 +50,7 @@ class PurgeReport:
     deleted: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PURGED_TABLES, 0))
     batches: int = 0
     unit: str = TRIGGER_TABLE
-    # The step log's partitions dropped whole after the batches, with their rows (in `deleted`
+    # The history's partitions dropped whole after the batches, with their rows (in `deleted`
     # too): workers.services.history.
     partitions: list[Dropped] = field(default_factory=list)
 
@@ -75,10 +71,10 @@ def retention_purge(
     step logs, send-ledger rows and events; return what was deleted, per table.
 
     Only `completed`, `failed` and `cancelled` triggers qualify, so the history of a trigger that
-    can still run is never touched. The step logs of the step log's range partitions are not
-    deleted with their runs: once no run created in a partition's range is left, the partition
-    is dropped whole (workers.services.history), after the batches. Each batch of `batch_size` triggers is one call of the
-    database's `notiflow_purge_batch`, which deletes a trigger together with all its rows
+    can still run is never touched. The step logs and events in the range partitions that this
+    purge empties are not deleted with their runs: once no run whose rows a partition may hold is
+    left, the partition is dropped whole (workers.services.history), after the batches. Each
+    batch of `batch_size` triggers is one call of the database's `notiflow_purge_batch`, which deletes a trigger together with all its rows
     (nothing is ever half purged) as the one role allowed to. Batches keep locks and WAL bursts
     short next to a live system; a purge interrupted between batches has deleted whole triggers only and can
     simply be run again. Rows locked by someone else are skipped and left for the next run.
@@ -144,11 +140,12 @@ def _purge(
         return report
     if not purge.drops_partitions:
         return _in_batches(report, lambda: _purge_batch(purge, params), batch_size, on_batch)
-    params["logs_dropped_below"] = step_log_dropping_below(report.cutoff)
+    params |= dropping_below(report.cutoff)
     _in_batches(report, lambda: _purge_batch(purge, params), batch_size, on_batch)
-    # The runs gone, the step log's partitions that none is left in go whole.
-    report.partitions = step_log_partitions_drop(report.cutoff)
-    report.add({STEP_LOG_TABLE: sum(dropped.rows for dropped in report.partitions)})
+    # The runs gone, the history's partitions that none is left in go whole.
+    report.partitions = partitions_drop(report.cutoff)
+    for dropped in report.partitions:
+        report.add({dropped.table: dropped.rows})
     return report
 
 

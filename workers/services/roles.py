@@ -169,8 +169,9 @@ ROLE_FUNCTIONS: dict[str, tuple[str, ...]] = {
         "notiflow_claim_v2(uuid, text, float8, text[])",
         "notiflow_release_v2(uuid, text, text, text, text, jsonb, integer, timestamptz, boolean,"
         " text, boolean, text, jsonb, jsonb, jsonb, jsonb)",
-        # The step log's partitions made ahead (beat's task; workers migration 0014).
+        # The history's partitions made ahead (beat's task; workers migration 0014, triggers 0030).
         "notiflow_step_log_partitions_v1(timestamptz, integer)",
+        "notiflow_trigger_event_partitions_v1(timestamptz, integer)",
         # The push channels' progress and gone addresses (workers migrations 0012 and 0013;
         # version 1 of the removal for workers of the previous release during a deploy).
         "notiflow_push_progress_v1(uuid, text, jsonb)",
