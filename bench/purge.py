@@ -1,6 +1,6 @@
-"""Retention's cost with the step log's partitions dropped whole against its rows deleted one by
-one (issue 51 §4; docs/reliability/index.md, "Step logs by partition"), at sizes a factor of ten
-apart, in one run.
+"""Retention's cost with the history's partitions (the step log's and the run events') dropped whole
+against their rows deleted one by one (issue 51 §4; docs/reliability/index.md, "History by
+partition"), at sizes a factor of ten apart, in one run.
 
 For each size N and each way, a database of its own (a copy of one migrated here, its step log
 partitioned by day from 45 days ago to a week ahead, as a 30-day retention keeps it) is loaded
@@ -9,10 +9,11 @@ send ledger row, then `manage.py purge_logs --older-than 30d` runs on it, as an 
 runs it:
 
 - `drop`: the step logs carry their run's `created_at`, as the release writes them from version
-  6 on: the purge deletes the runs, their events and ledger rows in batches, then drops the
-  partition;
-- `rows`: the same step logs without it, as before the upgrade (the old table, the DEFAULT
-  partition): the batches delete them row by row with their runs, as every purge did before.
+  6 on, and the events land in their day's partition (triggers migration 0030): the purge
+  deletes the runs and their ledger rows in batches, then drops the partitions;
+- `rows`: the same step logs without it and the same events in the table from before (both
+  tables' DEFAULT partitions, as before the upgrade): the batches delete them row by row with
+  their runs, as every purge did before.
 
 Printed per size: each way's seconds (the whole purge, as the command runs, its process's start
 included), the step logs gone per second, the WAL the server wrote meanwhile (server-wide: run
@@ -93,6 +94,25 @@ SELECT notiflow_step_log_partition_setup_v1('step_log_before');
 SELECT count(*) FROM notiflow_step_log_partitions_v1(now() + interval '8 days', 1);
 """
 
+# The `drop` way's events: trigger_event partitioned by day from 45 days ago too (the migration's
+# first range partition starts two days after it ran; the `rows` way's events stay in the table
+# from before, its DEFAULT partition, as before the upgrade).
+EVENT_DAYS_SQL = """
+DO $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN SELECT partition FROM notiflow_trigger_event_ranges_v1() LOOP
+        EXECUTE format('DROP TABLE %I', r.partition);
+    END LOOP;
+END
+$$;
+SELECT notiflow_trigger_event_partition_v1(
+    'trigger_event_p' || to_char(d AT TIME ZONE 'UTC', 'YYYYMMDD'), d, d + interval '1 day')
+FROM (SELECT date_trunc('day', now(), 'UTC') - interval '45 days' AS d) AS first;
+SELECT count(*) FROM notiflow_trigger_event_partitions_v1(now() + interval '8 days', 1);
+"""
+
 WORKFLOW_SQL = """
 WITH w AS (
     INSERT INTO workflows_workflow (key, name, description, active, created_at, updated_at, queue)
@@ -115,11 +135,9 @@ class PurgeRun:
 
     @property
     def dropped(self) -> str:
-        """The command's line naming the partitions it dropped, if any."""
-        lines = [
-            line for line in self.output.splitlines() if line.startswith("step log partitions")
-        ]
-        return lines[0] if lines else "no partition dropped"
+        """The command's lines naming the partitions it dropped, if any."""
+        lines = [line for line in self.output.splitlines() if " partitions dropped " in line]
+        return "; ".join(lines) or "no partition dropped"
 
     @property
     def step_logs_per_second(self) -> float:
@@ -185,6 +203,8 @@ def purge_load(server: str, template: str, name: str, *, runs: int, way: str) ->
     url = _server_url(server, name)
     started = time.monotonic()
     with psycopg.connect(url, autocommit=True) as conn:
+        if way == "drop":
+            conn.execute(EVENT_DAYS_SQL)
         workflow, version = conn.execute(WORKFLOW_SQL).fetchone() or (0, 0)
         batches_load(
             conn,
@@ -208,13 +228,14 @@ def purge_command(loaded: Loaded) -> tuple[list[str], dict[str, str]]:
 
 
 def purge_checked(loaded: Loaded) -> None:
-    """Raise unless the purge took every step log."""
+    """Raise unless the purge took every step log and every run event."""
     with psycopg.connect(loaded.url, autocommit=True) as conn:
-        left = conn.execute("SELECT count(*) FROM step_log").fetchone()
-    if left != (0,):
-        raise RuntimeError(
-            f"{loaded.way}: {left[0] if left else '?'} step logs left after the purge"
-        )
+        for table in ("step_log", "trigger_event"):
+            left = conn.execute(f"SELECT count(*) FROM {table}").fetchone()  # noqa: S608 (names above)
+            if left != (0,):
+                raise RuntimeError(
+                    f"{loaded.way}: {left[0] if left else '?'} rows of {table} left after the purge"
+                )
 
 
 def database_drop(server: str, name: str) -> None:

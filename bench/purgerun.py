@@ -39,6 +39,7 @@ from bench.purge import (
     purge_load,
     purge_template,
 )
+from workers.sql import PARTITIONED
 
 # The engine's share of its steps logged before the purge starts, and the alone run's steady
 # window (from this share of its steps to its complement).
@@ -179,14 +180,17 @@ class _PurgeThread(threading.Thread):
 
 
 def dropped_summary(output: str) -> str:
-    """purge_logs' line `step log partitions dropped (their rows): <name> <rows>, …` in a few
-    words: how many partitions went, and the step logs they held."""
-    prefix = "step log partitions dropped (their rows): "
-    for line in output.splitlines():
-        if line.startswith(prefix):
-            rows = [int(item.rsplit(" ", 1)[1]) for item in line[len(prefix) :].split(", ")]
-            return f"{len(rows)} partitions dropped, holding {sum(rows):,} step logs"
-    return "no partition dropped"
+    """purge_logs' lines `<rows> partitions dropped (their rows): <name> <rows>, …` (workers/
+    management/retention.py), one a table, in a few words: how many partitions went, and the
+    rows they held."""
+    said = []
+    for history in PARTITIONED:
+        prefix = f"{history.rows} partitions dropped (their rows): "
+        for line in output.splitlines():
+            if line.startswith(prefix):
+                rows = [int(item.rsplit(" ", 1)[1]) for item in line[len(prefix) :].split(", ")]
+                said.append(f"{len(rows)} {history.rows} partitions ({sum(rows):,} rows)")
+    return f"dropped {' and '.join(said)}" if said else "no partition dropped"
 
 
 # The engine's steps, by its workflow's key (bench.fixtures.workflow_new: bench-<tag>-<hex>).
