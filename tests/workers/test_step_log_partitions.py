@@ -137,129 +137,118 @@ def test_partitions_are_made_ahead_once():
     assert partitions_ensure(now=now + timedelta(days=20)) == []
 
 
-@pytest.mark.slow  # migrates backwards and forwards, in processes of its own
-def test_the_migration_converts_an_installation_and_back_without_losing_a_row():
-    """workers 0014 on a database with step logs: back to an unpartitioned table and forward
-    again, every row kept, ids continuing (a database of its own, a copy of the template)."""
-    db = settings.DATABASES["default"]
-    name = f"{db['NAME']}_partitioning"
-    database_from_template(name)
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
-        "DJANGO_DEBUG": "1",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{name}",
-    }
+class Installation:
+    """A database of its own (a copy of the template), migrated by `manage.py migrate` in a
+    process of its own, as an installation is upgraded and taken back."""
 
-    def migrate(*target: str) -> None:
+    def __init__(self, suffix: str):
+        db = settings.DATABASES["default"]
+        self.name = f"{db['NAME']}_{suffix}"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "notiflow.settings",
+            "DJANGO_DEBUG": "1",
+            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{self.name}",
+        }
+
+    def __enter__(self) -> Installation:
+        database_from_template(self.name)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        database_drop(self.name)
+
+    def migrate(self, *target: str) -> None:
         subprocess.run(
             [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0", *target],
-            env=env,
+            env=self.env,
             check=True,
             timeout=120,
         )
 
-    def sql(statement: str, *, no_run: bool = False) -> list[tuple]:
-        with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
-            if no_run:  # the table before has a foreign key to the runs: not checked
+    def sql(self, statement: str, *, triggers_off: bool = False) -> list[tuple]:
+        """`triggers_off`: no foreign key checked (a row of no run, where the table before has
+        one) and no append-only guard."""
+        with psycopg.connect(self.env["DATABASE_URL"], autocommit=True) as conn:
+            if triggers_off:
                 conn.execute("SET session_replication_role = replica")
             cursor = conn.execute(statement)
             return cursor.fetchall() if cursor.description else []
 
+
+@pytest.mark.slow  # migrates backwards and forwards, in processes of its own
+def test_the_migration_converts_an_installation_and_back_without_losing_a_row():
+    """workers 0014 on a database with step logs: back to an unpartitioned table and forward
+    again, every row kept, ids continuing."""
     insert = (
         "INSERT INTO step_log (trigger_id, workflow_id, node_id, node_type, attempt, started_at,"
         " finished_at, input, success, error{column}) SELECT gen_random_uuid(), w.id, 'n', 'sms',"
         " 1, now(), now(), '{{}}', true, ''{value} FROM workflows_workflow w RETURNING id"
     )
-    try:
-        sql(
+    with Installation("partitioning") as db:
+        db.sql(
             "INSERT INTO workflows_workflow (key, name, description, active, created_at,"
             " updated_at, queue) VALUES ('w', 'w', '', true, now(), now(), 'default')"
         )
-        (legacy_id,) = sql(insert.format(column="", value=""))[0]
-        (partitioned_id,) = sql(insert.format(column=", run_created_at", value=", now()"))[0]
-        migrate("workers", "0013")
-        assert sql("SELECT relkind FROM pg_class WHERE relname = 'step_log'") == [("r",)]
-        assert sql("SELECT id FROM step_log ORDER BY id") == [(legacy_id,), (partitioned_id,)]
-        (before_id,) = sql(insert.format(column="", value=""), no_run=True)[0]
+        (legacy_id,) = db.sql(insert.format(column="", value=""))[0]
+        (partitioned_id,) = db.sql(insert.format(column=", run_created_at", value=", now()"))[0]
+        db.migrate("workers", "0013")
+        assert db.sql("SELECT relkind FROM pg_class WHERE relname = 'step_log'") == [("r",)]
+        assert db.sql("SELECT id FROM step_log ORDER BY id") == [(legacy_id,), (partitioned_id,)]
+        (before_id,) = db.sql(insert.format(column="", value=""), triggers_off=True)[0]
         assert before_id > partitioned_id
 
-        migrate()
-        assert sql("SELECT relkind FROM pg_class WHERE relname = 'step_log'") == [("p",)]
-        rows = sql("SELECT id, tableoid::regclass::text FROM step_log ORDER BY id")
+        db.migrate()
+        assert db.sql("SELECT relkind FROM pg_class WHERE relname = 'step_log'") == [("p",)]
+        rows = db.sql("SELECT id, tableoid::regclass::text FROM step_log ORDER BY id")
         assert rows == [
             (legacy_id, "step_log_legacy"),
             (partitioned_id, "step_log_legacy"),
             (before_id, "step_log_legacy"),
         ]
-        (after_id,) = sql(insert.format(column=", run_created_at", value=", now()"))[0]
+        (after_id,) = db.sql(insert.format(column=", run_created_at", value=", now()"))[0]
         assert after_id > before_id
-    finally:
-        database_drop(name)
 
 
 @pytest.mark.slow  # migrates backwards and forwards, in processes of its own
 def test_the_event_migration_converts_an_installation_and_back_without_losing_a_row():
     """triggers 0030 on a database with run events: back to an unpartitioned table and forward
-    again, every row kept, ids continuing (a database of its own, a copy of the template)."""
-    db = settings.DATABASES["default"]
-    name = f"{db['NAME']}_event_partitioning"
-    database_from_template(name)
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "notiflow.settings",
-        "DJANGO_DEBUG": "1",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{name}",
-    }
-
-    def migrate(*target: str) -> None:
-        subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0", *target],
-            env=env,
-            check=True,
-            timeout=120,
-        )
-
-    def sql(statement: str, *, triggers_off: bool = False) -> list[tuple]:
-        with psycopg.connect(env["DATABASE_URL"], autocommit=True) as conn:
-            if triggers_off:  # no run to refer to, and the append-only guard off
-                conn.execute("SET session_replication_role = replica")
-            cursor = conn.execute(statement)
-            return cursor.fetchall() if cursor.description else []
-
+    again, every row kept, ids continuing."""
     insert = (
         "INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, created_at)"
         " VALUES (gen_random_uuid(), '', 'enqueued', 't', 't', {at}) RETURNING id"
     )
     # The first range partition's day (the CHECK's bound), in the future.
     first = "(SELECT min(lower_bound) FROM notiflow_trigger_event_ranges_v1())"
-    try:
-        (legacy_id,) = sql(insert.format(at="now()"))[0]
-        (partitioned_id,) = sql(insert.format(at=f"{first} + interval '1 hour'"))[0]
-        assert sql("SELECT tableoid::regclass::text FROM trigger_event ORDER BY id") == [
+    with Installation("event_partitioning") as db:
+        (legacy_id,) = db.sql(insert.format(at="now()"))[0]
+        (partitioned_id,) = db.sql(insert.format(at=f"{first} + interval '1 hour'"))[0]
+        ((first_partition,),) = db.sql(
+            "SELECT partition FROM notiflow_trigger_event_ranges_v1() ORDER BY 1 LIMIT 1"
+        )
+        assert db.sql("SELECT tableoid::regclass::text FROM trigger_event ORDER BY id") == [
             ("trigger_event_legacy",),
-            (sql("SELECT partition FROM notiflow_trigger_event_ranges_v1() ORDER BY 1")[0][0],),
+            (first_partition,),
         ]
-        migrate("triggers", "0029")
-        assert sql("SELECT relkind FROM pg_class WHERE relname = 'trigger_event'") == [("r",)]
-        assert sql("SELECT id FROM trigger_event ORDER BY id") == [(legacy_id,), (partitioned_id,)]
-        (before_id,) = sql(insert.format(at="now()"), triggers_off=True)[0]
+        db.migrate("triggers", "0029")
+        assert db.sql("SELECT relkind FROM pg_class WHERE relname = 'trigger_event'") == [("r",)]
+        ids = db.sql("SELECT id FROM trigger_event ORDER BY id")
+        assert ids == [(legacy_id,), (partitioned_id,)]
+        (before_id,) = db.sql(insert.format(at="now()"), triggers_off=True)[0]
         assert before_id > partitioned_id
         # An event from the future cannot be: the CHECK forward would refuse it.
-        sql("DELETE FROM trigger_event WHERE created_at > now()", triggers_off=True)
+        db.sql("DELETE FROM trigger_event WHERE created_at > now()", triggers_off=True)
 
-        migrate()
-        assert sql("SELECT relkind FROM pg_class WHERE relname = 'trigger_event'") == [("p",)]
-        rows = sql("SELECT id, tableoid::regclass::text FROM trigger_event ORDER BY id")
+        db.migrate()
+        assert db.sql("SELECT relkind FROM pg_class WHERE relname = 'trigger_event'") == [("p",)]
+        rows = db.sql("SELECT id, tableoid::regclass::text FROM trigger_event ORDER BY id")
         assert rows == [(legacy_id, "trigger_event_legacy"), (before_id, "trigger_event_legacy")]
-        (after_id,) = sql(insert.format(at=f"{first} + interval '1 hour'"), triggers_off=True)[0]
+        (after_id,) = db.sql(insert.format(at=f"{first} + interval '1 hour'"))[0]
         assert after_id > before_id
-        ((table,),) = sql(
+        ((table,),) = db.sql(
             "SELECT tableoid::regclass::text FROM trigger_event ORDER BY id DESC LIMIT 1"
         )
         assert table.startswith("trigger_event_p")
-    finally:
-        database_drop(name)
 
 
 def test_a_runs_step_logs_are_read_from_its_partition_and_the_old_table_only():

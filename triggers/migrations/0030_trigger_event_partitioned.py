@@ -176,9 +176,18 @@ DROP FUNCTION IF EXISTS notiflow_trigger_event_ranges_v1();
 """
 
 
+# The step log's copy of the old table's grants onto the new one, for this table.
+_GRANTS = _STEP_LOG.PARTITION
+GRANTS = _GRANTS[
+    _GRANTS.index("-- The old table's grants") : _GRANTS.index(
+        "SELECT notiflow_step_log_partitions_v1("
+    )
+].replace("step_log", "trigger_event")
+
 # 3. The table as it was becomes the DEFAULT partition of a partitioned `trigger_event`: catalog
 # changes only, under a lock held for as long as they take.
-PARTITION = """
+PARTITION = (
+    """
 LOCK TABLE trigger_event IN ACCESS EXCLUSIVE MODE;
 ALTER TABLE trigger_event RENAME TO trigger_event_legacy;
 ALTER SEQUENCE trigger_event_id_seq RENAME TO trigger_event_legacy_id_seq;
@@ -216,21 +225,14 @@ CREATE TRIGGER trigger_event_append_only BEFORE UPDATE OR DELETE ON trigger_even
 CREATE TRIGGER trigger_event_no_truncate BEFORE TRUNCATE ON trigger_event
     FOR EACH STATEMENT EXECUTE FUNCTION notiflow_append_only();
 
--- The old table's grants, on the new one (the roles of workers/services/roles.py, retention's).
+"""
+    + GRANTS
+    + """
+-- And its sequence's (the web role writes events through the ORM).
 DO $$
 DECLARE
     g record;
 BEGIN
-    FOR g IN
-        SELECT grantee, string_agg(privilege_type, ', ') AS privileges
-        FROM information_schema.role_table_grants
-        WHERE table_schema = 'public' AND table_name = 'trigger_event_legacy'
-          AND grantee <> (SELECT tableowner FROM pg_tables
-                          WHERE schemaname = 'public' AND tablename = 'trigger_event_legacy')
-        GROUP BY grantee
-    LOOP
-        EXECUTE format('GRANT %s ON public.trigger_event TO %I', g.privileges, g.grantee);
-    END LOOP;
     FOR g IN
         SELECT grantee, string_agg(privilege_type, ', ') AS privileges
         FROM information_schema.usage_privileges
@@ -262,6 +264,7 @@ $$;
 SELECT notiflow_trigger_event_partitions_v1(
     date_trunc('day', statement_timestamp(), 'UTC') + interval '8 days', 1);
 """
+)
 
 # Back: every row into the one table again (the range partitions' rows copied into the old one),
 # as it was before this migration.
