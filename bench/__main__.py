@@ -47,6 +47,8 @@ PARTS = (
 # What `make bench` runs without --only: every part but the pool comparison, which runs the
 # engine and the floor under eight arrangements (BENCHMARKS.md; about 7 minutes at K = 2000).
 DEFAULT_PARTS = tuple(part for part in PARTS if part != "pools")
+# fanout_e2e's urgent workflow: where it runs (--fanout-urgent; bench/fanout_e2e.py).
+URGENT_LAYOUTS = ("shared", "own", "own-nice")
 QUICK = {
     "triggers": 300,
     "intake_requests": 1000,
@@ -95,6 +97,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=100_000,
         help="the topic fanned out (and the bulk baseline's triggers; fanout_e2e's too); memory "
         "also at a tenth",
+    )
+    parser.add_argument(
+        "--fanout-urgent",
+        choices=URGENT_LAYOUTS,
+        default=URGENT_LAYOUTS[0],
+        help="fanout_e2e's urgent workflow: on the standard worker's queue (shared), on a queue "
+        "of its own with a worker of its own (own), and that with the standard worker at nice "
+        "10 (own-nice)",
     )
     parser.add_argument(
         "--curve-triggers", type=int, default=2000, help="per point of the scaling curve (7 points)"

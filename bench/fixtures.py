@@ -63,10 +63,14 @@ def use_database(name: str) -> None:
         connection.settings_dict["NAME"] = name
 
 
-def workflow_new(tag: str, definition: dict[str, Any]) -> Workflow:
-    """A fresh workflow per measurement, so that each one counts only its own triggers."""
+def workflow_new(tag: str, definition: dict[str, Any], *, queue: str = "") -> Workflow:
+    """A fresh workflow per measurement, so that each one counts only its own triggers; on
+    `queue` if given (else its key's: `default`)."""
     return workflow_create(
-        key=f"bench-{tag}-{uuid.uuid4().hex[:6]}", name=f"Bench {tag}", definition=definition
+        key=f"bench-{tag}-{uuid.uuid4().hex[:6]}",
+        name=f"Bench {tag}",
+        definition=definition,
+        queue=queue,
     )
 
 

@@ -365,3 +365,26 @@ def test_the_instant_emails_send_path_row_leaves_the_triggers_intake_out():
     assert link_rows(bench, rounds)[1].met is True
     rounds.append(LinkRound(instant(5.5, 0.5)))  # and 6.5 ms: the median 5.0, over it
     assert link_rows(bench, rounds)[1].met is False
+
+
+def test_the_fanout_rows_say_where_the_urgent_triggers_ran():
+    from bench.__main__ import Bench
+    from bench.fanout_e2e import FanoutE2e, Latencies, Side, fanout_e2e_rows
+
+    def side(name: str, seconds: float, p99: float) -> Side:
+        return Side(name, 1000, seconds, Latencies(name, [1.0] * 99 + [p99]))
+
+    cmd = lambda only, **sizes: Bench.cmd(None, only, **sizes)  # noqa: E731 (its own method)
+    for layout, where in (("shared", ""), ("own-nice", "the rest at nice 10")):
+        run = FanoutE2e(
+            1000,
+            layout,
+            idle=[Latencies("idle", [1.0] * 99 + [6.0])],
+            sides=[side("bulk", 10.0, 30.0), side("fanout", 10.5, 24.0)],
+            seconds=60.0,
+        )
+        rate, urgent = fanout_e2e_rows(SimpleNamespace(cmd=cmd), {"fanout_e2e": run}, None)
+        assert rate.ratio == "fanout/bulk 0.95" and rate.met is True
+        assert urgent.ratio == "fanout/idle 4.00" and urgent.met is False
+        assert where in urgent.figure
+        assert ("--fanout-urgent own-nice" in urgent.command) == (layout == "own-nice")
