@@ -284,21 +284,14 @@ def fanout_e2e_run(bench: Any, say: Callable[[str], None]) -> FanoutE2e:
     audience_load(config.db_url("engine"), topic_key=topic, size=n)
     layout = bench.args.fanout_urgent
     procs = bench.procs
+    urgent = workflow_new("urgent", ONE_EMAIL, queue="" if layout == "shared" else URGENT_QUEUE)
+    worker = procs.worker()
+    if layout == "own-nice":  # its process group: the main process and its pool's
+        os.setpriority(os.PRIO_PGRP, worker.pid, NICE)
     extra: list[infra.Proc] = []
-    if layout == "shared":
-        urgent = workflow_new("urgent", ONE_EMAIL)
-        worker = procs.worker()
-    else:
-        urgent = workflow_new("urgent", ONE_EMAIL, queue=URGENT_QUEUE)
-        worker = procs.worker()
-        if layout == "own-nice":  # its process group: the main process and its pool's
-            os.setpriority(os.PRIO_PGRP, worker.pid, NICE)
-        extra.append(
-            procs.worker(
-                name="urgent",
-                args=("-Q", URGENT_QUEUE, "-n", f"{URGENT_QUEUE}@%h", "-c", str(URGENT_PROCESSES)),
-            )
-        )
+    if layout != "shared":
+        urgent_args = ("-Q", URGENT_QUEUE, "-n", f"{URGENT_QUEUE}@%h", "-c", str(URGENT_PROCESSES))
+        extra.append(procs.worker(name="urgent", args=urgent_args))
     beat = procs.beat()
     web = procs.web(bench.args.web)
     timeout = 300 + n / 20  # 20 runs/s: far below any engine this bench has seen

@@ -368,8 +368,10 @@ def test_the_instant_emails_send_path_row_leaves_the_triggers_intake_out():
 
 
 def test_the_fanout_rows_say_where_the_urgent_triggers_ran():
-    from bench.__main__ import Bench
-    from bench.fanout_e2e import FanoutE2e, Latencies, Side, fanout_e2e_rows
+    from bench.__main__ import URGENT_LAYOUTS, Bench
+    from bench.fanout_e2e import URGENT_WHERE, FanoutE2e, Latencies, Side, fanout_e2e_rows
+
+    assert tuple(URGENT_WHERE) == URGENT_LAYOUTS  # the flag's choices, each said in the row
 
     def side(name: str, seconds: float, p99: float) -> Side:
         return Side(name, 1000, seconds, Latencies(name, [1.0] * 99 + [p99]))
