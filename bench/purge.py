@@ -107,8 +107,7 @@ BEGIN
     END LOOP;
 END
 $$;
-SELECT notiflow_trigger_event_partition_v1(
-    'trigger_event_p' || to_char(d AT TIME ZONE 'UTC', 'YYYYMMDD'), d, d + interval '1 day')
+SELECT notiflow_trigger_event_partition_v1(d, d + interval '1 day')
 FROM (SELECT date_trunc('day', now(), 'UTC') - interval '45 days' AS d) AS first;
 SELECT count(*) FROM notiflow_trigger_event_partitions_v1(now() + interval '8 days', 1);
 """

@@ -185,7 +185,7 @@ def dropped_summary(output: str) -> str:
     rows they held."""
     said = []
     for history in PARTITIONED:
-        prefix = f"{history.rows} partitions dropped (their rows): "
+        prefix = history.dropped_line
         for line in output.splitlines():
             if line.startswith(prefix):
                 rows = [int(item.rsplit(" ", 1)[1]) for item in line[len(prefix) :].split(", ")]

@@ -34,6 +34,13 @@ class Partitioned:
     rows: str
 
     @property
+    def dropped_line(self) -> str:
+        """How purge_logs starts its line naming this table's partitions it dropped, each with
+        its rows (`<name> <rows>, …`): workers/management/retention.py writes it, the bench
+        reads it."""
+        return f"{self.rows} partitions dropped (their rows): "
+
+    @property
     def partitions_sql(self) -> str:
         """Creates the partitions up to a time (each `span` days, from where the last one ends);
         their names, none when they all exist."""

@@ -6,7 +6,6 @@ CREATE OR REPLACE FUNCTION public.notiflow_trigger_event_partitions_v1(upto time
 AS $function$
 DECLARE
     bound timestamptz;
-    name text;
 BEGIN
     IF span_days < 1 THEN
         RAISE EXCEPTION 'a partition spans at least one day, not %', span_days;
@@ -16,11 +15,9 @@ BEGIN
         RAISE EXCEPTION 'trigger_event has no range partition to follow';
     END IF;
     WHILE bound < upto LOOP
-        name := 'trigger_event_p' || to_char(bound AT TIME ZONE 'UTC', 'YYYYMMDD');
-        PERFORM public.notiflow_trigger_event_partition_v1(
-            name, bound, bound + make_interval(days => span_days));
+        RETURN NEXT public.notiflow_trigger_event_partition_v1(
+            bound, bound + make_interval(days => span_days));
         bound := bound + make_interval(days => span_days);
-        RETURN NEXT name;
     END LOOP;
 END
 $function$

@@ -222,8 +222,8 @@ def test_a_runs_events_are_read_from_the_partitions_from_its_creation_on():
             cursor.execute(f'DROP TABLE "{name}"')
         start = day_start(timezone.now() - timedelta(days=10))
         cursor.execute(
-            "SELECT notiflow_trigger_event_partition_v1(%s, %s, %s)",
-            [event_partition(start), start, start + timedelta(days=1)],
+            "SELECT notiflow_trigger_event_partition_v1(%s, %s)",
+            [start, start + timedelta(days=1)],
         )
     partitions_ensure()
     trigger = trigger_with_history(status="completed")

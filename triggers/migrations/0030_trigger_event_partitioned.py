@@ -78,7 +78,6 @@ RETURNS SETOF text
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
 DECLARE
     bound timestamptz;
-    name text;
 BEGIN
     IF span_days < 1 THEN
         RAISE EXCEPTION 'a partition spans at least one day, not %', span_days;
@@ -88,20 +87,21 @@ BEGIN
         RAISE EXCEPTION 'trigger_event has no range partition to follow';
     END IF;
     WHILE bound < upto LOOP
-        name := 'trigger_event_p' || to_char(bound AT TIME ZONE 'UTC', 'YYYYMMDD');
-        PERFORM public.notiflow_trigger_event_partition_v1(
-            name, bound, bound + make_interval(days => span_days));
+        RETURN NEXT public.notiflow_trigger_event_partition_v1(
+            bound, bound + make_interval(days => span_days));
         bound := bound + make_interval(days => span_days);
-        RETURN NEXT name;
     END LOOP;
 END
 $$;
 COMMENT ON FUNCTION notiflow_trigger_event_partitions_v1(timestamptz, integer) IS
     'Creates the run events'' partitions up to a time; their names. workers/services/history.py';
 
-CREATE FUNCTION notiflow_trigger_event_partition_v1(name text, lower_bound timestamptz,
-                                                    upper_bound timestamptz) RETURNS void
+-- One partition, named by the day it starts: its name.
+CREATE FUNCTION notiflow_trigger_event_partition_v1(lower_bound timestamptz,
+                                                    upper_bound timestamptz) RETURNS text
 LANGUAGE plpgsql SET search_path = pg_catalog, public AS $$
+DECLARE
+    name text := 'trigger_event_p' || to_char(lower_bound AT TIME ZONE 'UTC', 'YYYYMMDD');
 BEGIN
     EXECUTE format('CREATE TABLE public.%I PARTITION OF public.trigger_event'
                    ' FOR VALUES FROM (%L) TO (%L)', name, lower_bound, upper_bound);
@@ -111,6 +111,7 @@ BEGIN
     EXECUTE format('CREATE TRIGGER %I BEFORE TRUNCATE ON public.%I'
                    ' FOR EACH STATEMENT EXECUTE FUNCTION public.notiflow_append_only()',
                    name || '_no_truncate', name);
+    RETURN name;
 END
 $$;
 
@@ -162,7 +163,7 @@ COMMENT ON FUNCTION notiflow_trigger_event_drop_v1(text, timestamptz) IS
 REVOKE EXECUTE ON FUNCTION notiflow_trigger_event_drop_v1(text, timestamptz) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION notiflow_trigger_event_partitions_v1(timestamptz, integer)
     FROM PUBLIC;
-REVOKE EXECUTE ON FUNCTION notiflow_trigger_event_partition_v1(text, timestamptz, timestamptz)
+REVOKE EXECUTE ON FUNCTION notiflow_trigger_event_partition_v1(timestamptz, timestamptz)
     FROM PUBLIC;
 """.replace("MARGIN", MARGIN)
 )
@@ -171,7 +172,7 @@ FUNCTIONS_BEFORE = """
 DROP FUNCTION IF EXISTS notiflow_trigger_event_drop_v1(text, timestamptz);
 DROP FUNCTION IF EXISTS notiflow_trigger_event_dropping_below_v1(timestamptz);
 DROP FUNCTION IF EXISTS notiflow_trigger_event_partitions_v1(timestamptz, integer);
-DROP FUNCTION IF EXISTS notiflow_trigger_event_partition_v1(text, timestamptz, timestamptz);
+DROP FUNCTION IF EXISTS notiflow_trigger_event_partition_v1(timestamptz, timestamptz);
 DROP FUNCTION IF EXISTS notiflow_trigger_event_ranges_v1();
 """
 
@@ -256,9 +257,7 @@ BEGIN
     FROM pg_constraint c
     WHERE c.conrelid = 'public.trigger_event_legacy'::regclass
       AND c.conname = 'trigger_event_legacy_before';
-    PERFORM notiflow_trigger_event_partition_v1(
-        'trigger_event_p' || to_char(first AT TIME ZONE 'UTC', 'YYYYMMDD'),
-        first, first + interval '1 day');
+    PERFORM notiflow_trigger_event_partition_v1(first, first + interval '1 day');
 END
 $$;
 SELECT notiflow_trigger_event_partitions_v1(

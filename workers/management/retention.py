@@ -108,8 +108,7 @@ class PurgeCommand(BaseCommand):
             dropped = [p for p in report.partitions if p.table == history.table]
             if dropped:
                 self.stdout.write(
-                    f"{history.rows} partitions dropped (their rows): "
-                    + ", ".join(f"{p.partition} {p.rows}" for p in dropped)
+                    history.dropped_line + ", ".join(f"{p.partition} {p.rows}" for p in dropped)
                 )
         self.stdout.write(
             f"{verb} ({self.cutoff_words} {report.cutoff.isoformat(timespec='seconds')}): "
