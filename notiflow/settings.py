@@ -741,6 +741,7 @@ NOTIFLOW_TWILIO_BASE_URL = env.setting("NOTIFLOW_TWILIO_BASE_URL")
 # docs/design/channels.md, "Kept connections"): an SMTP connection is asked NOOP before a reuse after this
 # many idle seconds, and any kept connection is closed after the idle timeout (and at shutdown).
 NOTIFLOW_EMAIL_KEEP_CONNECTIONS = env.setting("NOTIFLOW_EMAIL_KEEP_CONNECTIONS")
+NOTIFLOW_EMAIL_SMTP_PIPELINING = env.setting("NOTIFLOW_EMAIL_SMTP_PIPELINING")
 NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS = env.setting("NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS")
 NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS = env.setting("NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS")
 

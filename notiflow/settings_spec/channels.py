@@ -129,6 +129,13 @@ PROVIDERS = Group(
             "An email provider's connection stays open per worker thread between messages.",
         ),
         Setting(
+            "NOTIFLOW_EMAIL_SMTP_PIPELINING",
+            Kind.BOOL,
+            True,
+            "An SMTP relay that offers PIPELINING (RFC 2920) is sent MAIL, RCPT and DATA in one "
+            "write: two round trips a message instead of four.",
+        ),
+        Setting(
             "NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS",
             Kind.NUMBER,
             5,

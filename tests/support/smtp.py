@@ -10,6 +10,14 @@ hang-*@...      the first delivery of a Message-ID hangs (up to 20 s) and is the
 drop-*@...      the first delivery of a Message-ID: the server closes the connection instead of
                 answering (a connection broken mid-message), then accepted
 slow-*@...      accepted after 1.5 s (a step that is still running when its worker is stopped)
+rcpt550-*@...   refused at RCPT (550), rcpt451-*@... deferred at RCPT (451)
+rcpt421-*@...   at RCPT: 421 and the connection closed (a relay shutting down)
+
+A sender whose local part is `refused` is refused at MAIL (553), `deferred` deferred (451).
+
+It offers PIPELINING (RFC 2920) in its EHLO reply unless made with `pipelining=False`, as most
+relays do. `turns` counts the times the client wrote after the server had answered: a message
+over an open connection is 4 turns (MAIL, RCPT, DATA, the content) without pipelining, 2 with.
 
 `connections` counts the connections it accepted (a STARTTLS upgrade is not a new one), `open`
 those still open, `drop_connections()` closes every open one from the server's side (a relay
@@ -50,11 +58,42 @@ class Received:
 
 
 class RuleHandler:
-    def __init__(self, refuse_with: str | None = None) -> None:
+    def __init__(self, refuse_with: str | None = None, pipelining: bool = True) -> None:
         self.refuse_with = refuse_with
+        self.pipelining = pipelining
         self.lock = threading.Lock()
         self.received: list[Received] = []
         self.deliveries: Counter[str] = Counter()
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        session.host_name = hostname  # what aiosmtpd leaves to this hook
+        if self.pipelining:
+            responses.insert(1, "250-PIPELINING")
+        return responses
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        local = address.split("@")[0]
+        if local == "refused":
+            return "553 5.7.1 sender refused"
+        if local == "deferred":
+            return "451 4.3.2 sender deferred"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        local = address.split("@")[0]
+        if local.startswith("rcpt550-"):
+            return "550 5.1.1 no such user"
+        if local.startswith("rcpt451-"):
+            return "451 4.2.0 mailbox busy"
+        if local.startswith("rcpt421-"):
+            # Closed on the loop's next turn, after the answer below is written.
+            asyncio.get_running_loop().call_soon(server.transport.close)
+            return "421 4.3.2 shutting down"
+        envelope.rcpt_tos.append(address)
+        envelope.rcpt_options.extend(rcpt_options)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         parsed = email.message_from_bytes(envelope.content, policy=email.policy.default)
@@ -107,6 +146,18 @@ class _CountingSMTP(SMTP):
     def __init__(self, sink: SmtpServer, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.sink = sink
+        self._answered = False
+
+    def data_received(self, data: bytes) -> None:
+        if self._answered:  # the client writes again after an answer: a turn
+            self._answered = False
+            with self.sink.handler.lock:
+                self.sink.turns += 1
+        super().data_received(data)
+
+    async def push(self, status) -> None:
+        self._answered = True
+        await super().push(status)
 
     def connection_made(self, transport) -> None:
         if self.transport is None:  # not the STARTTLS upgrade of one already counted
@@ -132,10 +183,16 @@ class _CountingController(Controller):
 
 class SmtpServer:
     def __init__(
-        self, refuse_with: str | None = None, *, host: str = "127.0.0.1", port: int | None = None
+        self,
+        refuse_with: str | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        pipelining: bool = True,
     ) -> None:
-        self.handler = RuleHandler(refuse_with)
+        self.handler = RuleHandler(refuse_with, pipelining)
         self.connections = 0
+        self.turns = 0
         self.transports: set = set()
         self.controller = _CountingController(
             self, self.handler, hostname=host, port=port or free_port()

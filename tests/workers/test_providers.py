@@ -41,7 +41,8 @@ def test_names_are_aliases_or_name_their_backend(two_email_providers):
         "anymail.backends.amazon_ses.EmailBackend",
         (14, 1),
     )
-    assert backup.backend == "django.core.mail.backends.smtp.EmailBackend"
+    # Django's SMTP backend, pipelined where the relay offers it (workers/providers/smtp.py).
+    assert backup.backend == "workers.providers.smtp.EmailBackend"
     assert backup.options == {"host": "127.0.0.1", "port": 2525} and backup.rate is None
     assert worker_capabilities().providers["email"] == "ses,backup"
 
@@ -52,6 +53,7 @@ def test_without_names_a_channel_has_the_one_provider_of_the_older_settings(sett
     (email,) = channel_providers("email")
     (sms,) = channel_providers("sms")
     assert (email.name, sms.name, sms.backend) == ("smtp", "twilio", "twilio")
+    assert email.backend == "workers.providers.smtp.EmailBackend"
     settings.NOTIFLOW_SMS_BACKEND = "none"
     assert channel_providers("sms") == ()
 

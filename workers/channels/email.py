@@ -74,7 +74,7 @@ def _classify_anymail(exc: AnymailError) -> Exception:
 
 # Email providers by short name: Django's own backends and anymail's ESPs.
 EMAIL_ALIASES = {
-    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "smtp": "workers.providers.smtp.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
     "locmem": "django.core.mail.backends.locmem.EmailBackend",
     "file": "django.core.mail.backends.filebased.EmailBackend",
@@ -91,6 +91,9 @@ EMAIL_ALIASES = {
     "postal": "anymail.backends.postal.EmailBackend",
 }
 _DJANGO_EMAIL_BACKENDS = "django.core.mail.backends."
+# Django's SMTP backend named anywhere (EMAIL_URL, EMAIL_BACKEND, a provider's _BACKEND) sends
+# through its pipelining subclass (workers/providers/smtp.py), the `smtp` alias's backend.
+_DJANGO_SMTP = f"{_DJANGO_EMAIL_BACKENDS}smtp.EmailBackend"
 
 
 class EmailChannel(Channel):
@@ -99,6 +102,8 @@ class EmailChannel(Channel):
     @staticmethod
     def backend_of(name: str, backend: str) -> str:
         backend = EMAIL_ALIASES.get(backend, backend)
+        if backend == _DJANGO_SMTP:
+            return EMAIL_ALIASES["smtp"]
         if "." not in backend:
             known = ", ".join(sorted(EMAIL_ALIASES))
             raise ProviderConfigError(
@@ -110,6 +115,8 @@ class EmailChannel(Channel):
     @staticmethod
     def fallback_of(value: str) -> tuple[str, str]:
         """EMAIL_BACKEND's backend, named by its short name (`smtp`) when it is Django's."""
+        if value == _DJANGO_SMTP:
+            return "smtp", EMAIL_ALIASES["smtp"]
         if value.startswith(_DJANGO_EMAIL_BACKENDS):
             return value.removeprefix(_DJANGO_EMAIL_BACKENDS).split(".")[0], value
         return value, value
