@@ -61,6 +61,7 @@ QUICK = {
     "curve_triggers": 300,
     "fanout_subscribers": 10_000,
     "link_triggers": 300,
+    "link_warmup": 50,
 }
 
 
@@ -117,6 +118,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default="standard",
         help="comma list of worker arrangements over the link (bench/linkrun.py); empty: the "
         "instant provider's run alone, without the link's plain programs",
+    )
+    parser.add_argument(
+        "--link-warmup",
+        type=int,
+        default=300,
+        help="single-email triggers each link run's workers send first, unmeasured [300]",
+    )
+    parser.add_argument(
+        "--link-near",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="each layout's sends also to the same sinks with no delay: link/near, what the 20 ms "
+        "cost apart from what a real send costs [on]",
     )
     parser.add_argument(
         "--only",

@@ -101,11 +101,15 @@ def engine_run(
     layout: Layout = STANDARD,
     definition: dict[str, Any] = ENGINE_DEFINITION,
     env: dict[str, str] | None = None,
+    warmup: int = 0,
 ) -> EngineRun:
     """K triggers of email -> sms -> email through `celery worker` (and beat, as deployed);
     `layout` arranges the worker processes otherwise (the pool comparison); `definition` and the
     workers' `env` change the workflow and its sends (the link: their providers) or what they
-    record (the metrics' cost: bench/metrics_cost.py)."""
+    record (the metrics' cost: bench/metrics_cost.py). With `warmup`, that many triggers of a
+    workflow of their own run to the end first, unmeasured: every pool process or thread has
+    made its connections (PostgreSQL, the provider's) before the meter starts, as in a worker
+    that has run for a while."""
     redis_flush(procs.config)
     use_database(procs.config.db_name(database))
     workflow = workflow_new(tag, definition)
@@ -114,6 +118,10 @@ def engine_run(
     workers = layout.start(procs, name="worker", app="notiflow", **extra)
     worker = workers[0]
     beat = procs.beat(**extra)
+    if warmup:
+        warm = workflow_new(f"{tag}-warm", definition)
+        triggers_fire(warm, warmup, prefix=f"{tag}-warm")
+        wait_finished(warm.pk, warmup, timeout=120 + warmup)
     profiler = Profiler(worker, profile_to, idle=profile_idle) if profile_to else None
     before = db_counters()
     meter = engine_meter(procs, workers, beat, database)

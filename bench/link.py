@@ -4,7 +4,7 @@
   in order (10 ms each way is a 20 ms round trip, which handshakes pay too). This machine's
   kernel has no `netem` qdisc, hence a proxy of our own (tests/test_bench_link.py measures the
   delay it adds).
-- An SMTP sink speaking STARTTLS (aiosmtpd) and an HTTPS sink shaped like Postmark's `/email`
+- An SMTP sink speaking STARTTLS (aiosmtpd) and offering PIPELINING, and an HTTPS sink shaped like Postmark's `/email`
   API (for anymail's Postmark backend), both with a self-signed certificate for 127.0.0.1 that
   the senders are told to trust (SSL_CERT_FILE, REQUESTS_CA_BUNDLE). They count what they
   accepted and the connections they were opened, and print it when stopped.
@@ -46,6 +46,8 @@ LAYOUT_NAMES = (
     "2x16threads",
     "2x8threads",
     "4x8threads",
+    "standard-nopipe",
+    "2x16threads-nopipe",
 )
 
 # --- the delaying proxy ---------------------------------------------------------------------------
@@ -151,6 +153,13 @@ class Counts:
 class SmtpSinkHandler:
     def __init__(self, counts: Counts) -> None:
         self.counts = counts
+
+    async def handle_EHLO(
+        self, server: Any, session: Any, envelope: Any, hostname: str, responses: list[str]
+    ) -> list[str]:
+        """PIPELINING offered (RFC 2920), as production relays offer it."""
+        session.host_name = hostname  # what aiosmtpd leaves to this hook
+        return [responses[0], "250-PIPELINING", *responses[1:]]
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.counts.messages += 1

@@ -25,11 +25,15 @@ from bench.infra import STANDARD, Layout, Proc
 from bench.link import PlainRun, certificate, plain_run
 
 EMAIL_ONLY = chain(email_node("only"))
+SMTP_ONLY = ("standard-nopipe", "2x16threads-nopipe")  # NOTIFLOW_EMAIL_SMTP_PIPELINING=false
 DELAY_MS = 10
 
 
 def link_layouts(concurrency: int) -> dict[str, Layout]:
     """The arrangements `--link-layouts` names: the standard one, and more waiting senders."""
+    threads16 = ("--pool", "threads", "-c", "16")
+    # Before issue 51: MAIL, RCPT, DATA and the content each waiting for an answer.
+    nopipe = (("NOTIFLOW_EMAIL_SMTP_PIPELINING", "false"),)
     return {
         "standard": STANDARD,
         # Before issue 38: a connection (TCP, TLS, EHLO; an HTTPS session) per message.
@@ -39,8 +43,10 @@ def link_layouts(concurrency: int) -> dict[str, Layout]:
         ),
         "prefork32": Layout("prefork x32", args=("-c", "32")),
         "threads32": Layout("threads x32", args=("--pool", "threads", "-c", "32")),
-        "2x16threads": Layout(
-            "2 workers x threads 16", workers=2, args=("--pool", "threads", "-c", "16")
+        "2x16threads": Layout("2 workers x threads 16", workers=2, args=threads16),
+        "standard-nopipe": Layout("standard, SMTP without pipelining", env=nopipe),
+        "2x16threads-nopipe": Layout(
+            "2 workers x threads 16, SMTP without pipelining", workers=2, args=threads16, env=nopipe
         ),
         # Half 2x16threads' threads, and half its PostgreSQL connections (one per thread).
         "2x8threads": Layout(
@@ -65,6 +71,18 @@ class LinkRound:
     # CPU ms per send of the link's own stand-ins (the sinks and the delaying proxies, one
     # process on the same cores as the engine), by kind and layout.
     link_cpu: dict[str, dict[str, float]] = field(default_factory=dict)
+    # `--link-near`: the same sends to the same sinks with no delay, by kind and layout.
+    near: dict[str, dict[str, EngineRun]] = field(default_factory=dict)
+
+
+WHERE = {"link": "over the link", "near": "to the sink with no delay"}
+
+
+def _link_runs(smtp_only: bool, *, near: bool) -> list[tuple[str, str]]:
+    """(kind, where) of a layout's runs: SMTP and HTTPS over the link, each with no delay too
+    when `near`; a layout of pipelining's A/B sends by SMTP only."""
+    kinds = ("smtp",) if smtp_only else ("smtp", "esp")
+    return [(kind, where) for kind in kinds for where in ("link", "near")[: 1 + near]]
 
 
 def _env_smtp(port: int, cert: str) -> dict[str, str]:
@@ -121,9 +139,12 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
     senders = settings.CELERY_WORKER_CONCURRENCY
     layouts = link_layouts(senders)
     chosen = [layouts[name] for name in a.link_layouts]
+    # Pipelining's A/B: the layouts without it send by SMTP only.
+    smtp_only = {layouts[name].name for name in SMTP_ONLY}
     cert, key = (str(p) for p in certificate(bench.config.workdir / "link"))
     link, ports = _start_link(bench, cert, key)
     rounds: list[LinkRound] = []
+    sent = {"smtp": 0, "esp": 0}  # messages each sink should have received so far
     try:
         for round_ in range(a.repeat):
             tag = f"link{round_}"
@@ -137,6 +158,7 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
                     definition=EMAIL_ONLY,
                     profile_to=profile,
                     profile_idle=a.profile == "wall",
+                    warmup=a.link_warmup,
                 )
             )
             say(
@@ -152,27 +174,32 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
                     f"  profile: {profile.with_suffix('.summary.txt')}, {profile.with_suffix('.svg')}"
                 )
             for index, layout in enumerate(chosen):
-                for kind, env in (
-                    ("smtp", _env_smtp(ports["smtp_proxy"], cert)),
-                    ("esp", _env_esp(ports["esp_proxy"], cert)),
-                ):
-                    say(f"link: engine, {kind} over the link, {layout.name}")
+                for kind, where in _link_runs(layout.name in smtp_only, near=a.link_near):
+                    port = ports[kind if where == "near" else f"{kind}_proxy"]
+                    env = _env_smtp(port, cert) if kind == "smtp" else _env_esp(port, cert)
+                    say(f"link: engine, {kind} {WHERE[where]}, {layout.name}")
                     link_before = cpu_seconds(link.pid)
                     run = engine_run(
                         bench.procs,
                         triggers=n,
-                        tag=f"{tag}{kind}{index}",
+                        tag=f"{tag}{kind}{where}{index}",
                         definition=EMAIL_ONLY,
                         layout=layout,
                         env=env,
+                        warmup=a.link_warmup,
                     )
-                    getattr(one, kind)[layout.name] = run
+                    sent[kind] += a.link_warmup + run.steps
                     link_ms = (cpu_seconds(link.pid) - link_before) * 1000 / max(run.steps, 1)
-                    one.link_cpu.setdefault(kind, {})[layout.name] = link_ms
+                    if where == "near":
+                        one.near.setdefault(kind, {})[layout.name] = run
+                    else:
+                        getattr(one, kind)[layout.name] = run
+                        one.link_cpu.setdefault(kind, {})[layout.name] = link_ms
                     say(
                         f"  {run.steps_per_second:.1f} sends/s; CPU ms/send: engine "
                         f"{engine_cpu_ms(run):.2f}, the link's sinks and proxies {link_ms:.2f}; "
-                        f"tasks {run.tasks}, of which claimed nothing {run.idle_tasks}"
+                        f"tasks {run.tasks} (the warm-up's with them), of which claimed nothing "
+                        f"{run.idle_tasks}"
                     )
                     say(
                         "  CPU s by component: "
@@ -192,7 +219,9 @@ def link_run(bench: Any, say: Any) -> list[LinkRound]:
             )
             say(f"  {one.plain_esp.per_second:.1f} sends/s")
             # Every message of the rounds so far, on each sink: the engine's runs and the plain one.
-            one.sink_counts = sink_counts(link, expected=(round_ + 1) * (len(chosen) + 1) * n)
+            sent["smtp"] += n
+            sent["esp"] += n
+            one.sink_counts = sink_counts(link, expected=(sent["smtp"], sent["esp"]))
             say(f"  sinks: {one.sink_counts}")
             rounds.append(one)
     finally:
@@ -233,19 +262,19 @@ def engine_cpu_ms(run: EngineRun, *, leave_out: tuple[str, ...] = ()) -> float:
     return ours * 1000 / max(run.steps, 1)
 
 
-def sink_counts(link: Proc, *, expected: int, timeout: float = 5) -> str:
-    """The sinks' last counts line once both have received `expected` messages (they print it
-    each second it changes), or the last one at the deadline, marked short: a message the engine
-    counted as sent that no sink received would show here."""
+def sink_counts(link: Proc, *, expected: tuple[int, int], timeout: float = 5) -> str:
+    """The sinks' last counts line once the SMTP and the HTTPS sink have received `expected`
+    messages (they print it each second it changes), or the last one at the deadline, marked
+    short: a message the engine counted as sent that no sink received would show here."""
     deadline = time.monotonic() + timeout
     while True:
         lines = [line for line in link.log().splitlines() if line.startswith("counts")]
         last = lines[-1] if lines else ""
         received = [int(n) for n in re.findall(r"messages=(\d+)", last)]
-        if len(received) == 2 and min(received) >= expected:
+        if len(received) == 2 and all(r >= e for r, e in zip(received, expected, strict=True)):
             return last
         if time.monotonic() > deadline:
-            return f"{last} (SHORT: {expected} expected on each sink)"
+            return f"{last} (SHORT: {expected[0]} and {expected[1]} expected)"
         time.sleep(0.1)
 
 
@@ -258,7 +287,10 @@ def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
     instant = [r.instant.steps_per_second for r in rounds]
     instant_cpu = [engine_cpu_ms(r.instant) for r in rounds]
     cmd = bench.cmd(
-        "link", link_triggers=a.link_triggers, link_layouts=",".join(a.link_layouts) or "''"
+        "link",
+        link_triggers=a.link_triggers,
+        link_warmup=a.link_warmup,
+        link_layouts=",".join(a.link_layouts) or "''",
     )
     send_path = [engine_cpu_ms(r.instant, leave_out=INTAKE) for r in rounds]
     intake = [cpu - path for cpu, path in zip(instant_cpu, send_path, strict=True)]
@@ -278,8 +310,8 @@ def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
             command=cmd,
         ),
     ]
-    layouts = list(rounds[0].smtp)
     for kind, plain_of in (("smtp", "plain_smtp"), ("esp", "plain_esp")):
+        layouts = list(getattr(rounds[0], kind))
         plain = [getattr(r, plain_of).per_second for r in rounds if getattr(r, plain_of)]
         label = "SMTP STARTTLS" if kind == "smtp" else "Postmark-shaped HTTPS ESP"
         for name in layouts:
@@ -288,13 +320,23 @@ def link_rows(bench: Any, rounds: list[LinkRound]) -> list[Any]:
             link_cpu = [r.link_cpu.get(kind, {}).get(name, 0.0) for r in rounds]
             v_instant, t_instant = ratio(engine, instant)
             v_plain, t_plain = ratio(engine, plain)
+            near_runs = [r.near[kind][name] for r in rounds if name in r.near.get(kind, {})]
+            near, near_text = "", ""
+            if len(near_runs) == len(rounds):
+                near_rate = [run.steps_per_second for run in near_runs]
+                near_cpu = [engine_cpu_ms(run) for run in near_runs]
+                near = f"; link/near {ratio(engine, near_rate)[1]}"
+                near_text = (
+                    f"; with no delay {spread(near_rate)} sends/s, CPU ms/send "
+                    f"{spread(near_cpu, digits=2)}"
+                )
             rows.append(
                 Row(
                     f"link: engine, {label} 10+10 ms, {name} (sends/s)",
                     spread(engine)
                     + f"; CPU ms/send: engine {spread(cpu, digits=2)} (instant {spread(instant_cpu, digits=2)}), "
-                    f"the link's sinks and proxies {spread(link_cpu, digits=2)}",
-                    ratio=f"link/instant {t_instant}; engine/plain {t_plain}",
+                    f"the link's sinks and proxies {spread(link_cpu, digits=2)}{near_text}",
+                    ratio=f"link/instant {t_instant}{near}; engine/plain {t_plain}",
                     target="link/instant >= 0.8; engine/plain >= 0.8",
                     met=None
                     if v_instant is None or v_plain is None

@@ -4,7 +4,9 @@ speaking TLS with the certificate the senders are told to trust."""
 from __future__ import annotations
 
 import asyncio
+import smtplib
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -128,6 +130,10 @@ def test_the_sinks_speak_tls_with_the_certificate_the_senders_trust(tmp_path: Pa
             run = plain_run(kind, port, cert, messages=6, senders=2)
             assert run.messages == 6 and run.per_second > 0
         assert (smtp_counts.messages, smtp_counts.connections) == (6, 2)
+        with smtplib.SMTP("127.0.0.1", ports[0], timeout=10) as smtp:  # as production relays do
+            smtp.starttls(context=ssl.create_default_context(cafile=cert))
+            smtp.ehlo()
+            assert smtp.has_extn("pipelining")
         assert (esp_counts.messages, esp_counts.connections) == (6, 2)
     finally:
         loop.stop(esp)

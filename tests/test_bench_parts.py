@@ -351,7 +351,7 @@ def test_the_instant_emails_send_path_row_leaves_the_triggers_intake_out():
         }
         return EngineRun(1000, 1000, 5.0, 1.0, 1000, 0, {}, cpu)
 
-    args = SimpleNamespace(link_triggers=1000, link_layouts=[])
+    args = SimpleNamespace(link_triggers=1000, link_warmup=0, link_layouts=[])
     bench = SimpleNamespace(cmd=lambda only, **sizes: f"make bench {only} {sizes}", args=args)
     # Send path 2.5 + 1.0 and 3.5 + 1.0 s over 1,000 sends: 3.5 and 4.5 ms; intake 1.5 and 1.0.
     rounds = [LinkRound(instant(2.5, 1.0)), LinkRound(instant(3.5, 0.5))]
@@ -365,6 +365,39 @@ def test_the_instant_emails_send_path_row_leaves_the_triggers_intake_out():
     assert link_rows(bench, rounds)[1].met is True
     rounds.append(LinkRound(instant(5.5, 0.5)))  # and 6.5 ms: the median 5.0, over it
     assert link_rows(bench, rounds)[1].met is False
+
+
+def test_the_link_rows_give_each_layout_against_the_instant_and_the_same_sink_with_no_delay():
+    from bench.engine import EngineRun
+    from bench.link import PlainRun
+    from bench.linkrun import LinkRound, link_rows
+
+    def run(rate: float) -> EngineRun:  # 1,000 sends at `rate` a second
+        return EngineRun(1000, 1000, 1000 / rate, 1.0, 1000, 0, {}, {"worker": 4.0})
+
+    def one(instant: float, link: float, near: float, nopipe: float) -> LinkRound:
+        return LinkRound(
+            run(instant),
+            smtp={"standard": run(link), "standard, no pipelining": run(nopipe)},
+            esp={"standard": run(link)},
+            plain_smtp=PlainRun("smtp", 1000, 8, 1000 / link),
+            plain_esp=PlainRun("esp", 1000, 8, 1000 / link),
+            near={"smtp": {"standard": run(near)}, "esp": {"standard": run(near)}},
+        )
+
+    args = SimpleNamespace(link_triggers=1000, link_warmup=0, link_layouts=["standard"])
+    bench = SimpleNamespace(cmd=lambda only, **sizes: f"make bench {only} {sizes}", args=args)
+    rows = link_rows(bench, [one(500, 200, 250, 100), one(400, 240, 300, 120)])
+
+    by_name = {row.figure: row for row in rows}
+    smtp = by_name["link: engine, SMTP STARTTLS 10+10 ms, standard (sends/s)"]
+    # link/instant 0.40 and 0.60, link/near 0.80 and 0.80, per round.
+    assert smtp.ratio.startswith("link/instant 0.50 (0.40-0.60); link/near 0.80 (0.80-0.80);")
+    assert "with no delay 275.0 (250.0-300.0, n=2) sends/s" in smtp.result
+    # The SMTP-only layout (pipelining's A/B): no near run, no ESP row.
+    nopipe = by_name["link: engine, SMTP STARTTLS 10+10 ms, standard, no pipelining (sends/s)"]
+    assert "link/near" not in nopipe.ratio and "with no delay" not in nopipe.result
+    assert not [name for name in by_name if "HTTPS" in name and "no pipelining" in name]
 
 
 def test_the_fanout_rows_say_where_the_urgent_triggers_ran():
