@@ -82,7 +82,8 @@ def _link_runs(smtp_only: bool, *, near: bool) -> list[tuple[str, str]]:
     """(kind, where) of a layout's runs: SMTP and HTTPS over the link, each with no delay too
     when `near`; a layout of pipelining's A/B sends by SMTP only."""
     kinds = ("smtp",) if smtp_only else ("smtp", "esp")
-    return [(kind, where) for kind in kinds for where in ("link", "near")[: 1 + near]]
+    wheres = ("link", "near") if near else ("link",)
+    return [(kind, where) for kind in kinds for where in wheres]
 
 
 def _env_smtp(port: int, cert: str) -> dict[str, str]:

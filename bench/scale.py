@@ -76,13 +76,24 @@ def history_load(url: str, *, workflow: int, version: int, triggers: int) -> flo
 
 
 def table_sizes(url: str) -> dict[str, str]:
+    """Rows and size of each history table, a partitioned one's summed over its partitions (its
+    parent holds none)."""
     with psycopg.connect(url, autocommit=True) as conn:
         rows = conn.execute(
             """
-            SELECT relname, n_live_tup, pg_size_pretty(pg_total_relation_size(relid))
-            FROM pg_stat_user_tables
-            WHERE relname IN ('trigger_instance', 'step_log', 'trigger_event', 'send_ledger')
-            ORDER BY relname
+            SELECT t.name, coalesce(sum(s.n_live_tup), 0)::bigint,
+                   pg_size_pretty(sum(pg_total_relation_size(p.relid)))
+            FROM unnest(ARRAY['trigger_instance', 'step_log', 'trigger_event', 'send_ledger'])
+                AS t(name)
+            CROSS JOIN LATERAL (
+                SELECT relid FROM pg_partition_tree(t.name::regclass) WHERE isleaf
+                UNION ALL  -- a table that is not partitioned has no tree
+                SELECT t.name::regclass
+                WHERE NOT EXISTS (SELECT FROM pg_partition_tree(t.name::regclass))
+            ) AS p
+            LEFT JOIN pg_stat_user_tables AS s ON s.relid = p.relid
+            GROUP BY t.name
+            ORDER BY t.name
             """
         ).fetchall()
     return {name: f"{rows:,} rows, {size}" for name, rows, size in rows}

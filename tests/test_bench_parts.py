@@ -367,6 +367,33 @@ def test_the_instant_emails_send_path_row_leaves_the_triggers_intake_out():
     assert link_rows(bench, rounds)[1].met is False
 
 
+@pytest.mark.django_db
+def test_the_history_sizes_sum_a_partitioned_table_over_its_partitions():
+    from django.db import connection
+
+    from bench.scale import table_sizes
+
+    db = connection.settings_dict
+    url = f"postgresql://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    sizes = table_sizes(url)
+
+    assert sorted(sizes) == ["send_ledger", "step_log", "trigger_event", "trigger_instance"]
+    # The step log and the run events are partitioned: their parents hold nothing, their
+    # partitions (a week of them, with their indexes) do.
+    assert not sizes["step_log"].endswith(" 0 bytes") and not sizes["trigger_event"].endswith(
+        " 0 bytes"
+    )
+
+
+def test_the_link_layouts_the_flag_accepts_are_the_ones_the_part_makes():
+    from bench.link import LAYOUT_NAMES
+    from bench.linkrun import SMTP_ONLY, _link_runs, link_layouts
+
+    assert sorted(LAYOUT_NAMES) == sorted(link_layouts(8)) and set(SMTP_ONLY) <= set(LAYOUT_NAMES)
+    assert _link_runs(True, near=True) == [("smtp", "link"), ("smtp", "near")]
+    assert _link_runs(False, near=False) == [("smtp", "link"), ("esp", "link")]
+
+
 def test_the_link_rows_give_each_layout_against_the_instant_and_the_same_sink_with_no_delay():
     from bench.engine import EngineRun
     from bench.link import PlainRun

@@ -5,7 +5,7 @@ content, each waiting for its reply. A relay that lists PIPELINING in its EHLO r
 Exim, Amazon SES, SendGrid and most hosted relays do) accepts MAIL, every RCPT and DATA in one
 write; the client then reads their replies in order and sends the content: two round trips,
 which over a link of 20 ms is 40 ms less per message for the worker thread that waits on it
-(docs/design/channels.md, "Providers").
+(docs/design/channels.md, "SMTP pipelining").
 
 What the relay answers means what it means without pipelining, checked as RFC 2920 section 3.1
 says: every reply of the group is read, a refused sender or no accepted recipient ends the
