@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ import psycopg
 from django.conf import settings
 from django.db import connection
 from django.test.utils import setup_databases
+from django.utils import timezone
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_PREFIX = "notiflow_template_"
@@ -114,16 +116,18 @@ def test_database_create() -> OldConfig:
 
 
 def _partitions_ahead(name: str) -> None:
-    """The step log's partitions up to a week past today in database `name`, as beat keeps them
-    (workers.services.history): a template may be days old, its partitions made the day it was."""
+    """Every partitioned history table's partitions (the step log's, the run events') up to a
+    week past today in database `name`, as beat keeps them (workers.services.history): a
+    template may be days old, its partitions made the day it was."""
+    from workers.sql import PARTITIONED
+
+    upto = timezone.now() + timedelta(days=settings.NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS)
     with _server(name) as copy:
-        copy.execute(
-            "SELECT notiflow_step_log_partitions_v1(now() + %s * interval '1 day', %s)",
-            [
-                settings.NOTIFLOW_STEP_LOG_PARTITIONS_AHEAD_DAYS,
-                settings.NOTIFLOW_STEP_LOG_PARTITION_DAYS,
-            ],
-        )
+        for history in PARTITIONED:
+            copy.execute(
+                history.partitions_sql,
+                {"upto": upto, "span": settings.NOTIFLOW_STEP_LOG_PARTITION_DAYS},
+            )
 
 
 def database_from_template(name: str) -> None:
