@@ -1,6 +1,6 @@
 """`make run`: set up a development instance, start the Procfile's processes (web, the engine's
 worker, the webhook dispatcher's worker `webhooks`, the send-heavy queue's threaded worker `sends`,
-beat, flower) and a mail catcher with honcho, and print where each one listens once it does.
+the urgent queue's worker `urgent`, beat, flower) and a mail catcher with honcho, and print where each one listens once it does.
 
 Idempotent: run it again and it reuses the database, the admin password, the API key and the
 DJANGO_SECRET_KEY kept in .run/ (git-ignored; NOTIFLOW_RUN_DIR moves it). Everything listens on

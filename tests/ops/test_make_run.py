@@ -23,6 +23,7 @@ from psycopg import sql
 from bench.infra import rabbitmq_vhost_delete, rabbitmq_vhost_reset
 from notiflow.gunicorn_conf import web_bind
 from tests.conftest import TEST_BROKER_URL
+from tests.factories import chain, delay_node
 from tests.support.make_run import (
     RUN_DATABASE,
     RUN_SCRIPT,
@@ -141,7 +142,7 @@ def test_make_run_starts_the_procfile_and_a_mail_catcher_that_email_url_points_a
     plan = run.plan(env, tmp_path)
 
     names = [name for name, _ in run.procfile_processes(plan.procfile)]
-    assert names == ["web", "worker", "webhooks", "sends", "beat", "flower", "mail"]
+    assert names == ["web", "worker", "webhooks", "sends", "urgent", "beat", "flower", "mail"]
     assert plan.env["EMAIL_URL"] == f"smtp://127.0.0.1:{ports['smtp']}"
     assert plan.env["NOTIFLOW_BIND"] == f"127.0.0.1:{ports['web']}"
     assert plan.env["NOTIFLOW_FLOWER_URL"] == f"http://127.0.0.1:{ports['flower']}/"
@@ -374,6 +375,23 @@ def test_make_run_prints_the_urls_it_bound_and_the_mail_page_shows_the_demo_emai
         wait_for(listed, timeout=60, interval=0.5, message="the demo email on the mail page")
         [eml] = list((run_dir / "mail").glob("*.eml"))
         assert b"<" + created.json()["id"].encode() + b".welcome_email@" in eml.read_bytes()
+
+        # A workflow keyed `urgent.<name>` runs on the Procfile's `urgent` worker, the only one
+        # that serves its queue (intake answers 503 for a queue no live worker serves).
+        assert set(health["workers"]["queues"]) >= {"default", "webhooks", "sends", "urgent"}
+        code = {"key": "urgent.code", "name": "A code", **chain(delay_node("wait", delay_ms=0))}
+        made = requests.post(f"{web}/api/workflows/", json=code, headers=headers, timeout=10)
+        assert made.status_code == 201 and made.json()["queue"] == "urgent", made.text
+        body = {"workflow": "urgent.code", "idempotency_key": "make-run-urgent", "payload": {}}
+        fired = requests.post(f"{web}/api/triggers/", json=body, headers=headers, timeout=10)
+        assert fired.status_code == 201, fired.text
+        run_url = f"{web}/api/triggers/{fired.json()['id']}/"
+
+        def completed() -> bool:
+            run = requests.get(run_url, headers=headers, timeout=10).json()
+            return run["status"] == "completed"
+
+        wait_for(completed, timeout=60, interval=0.5, message="the urgent run completed")
 
         # A command by hand reaches this instance through the environment make run wrote (its
         # database holds the demo workflow; the tests' own does not).

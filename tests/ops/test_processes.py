@@ -78,6 +78,7 @@ COMPOSE_SERVICES = {
     "worker",
     "worker-webhooks",
     "worker-sends",
+    "worker-urgent",
     "beat",
     "flower",
     "mailpit",
@@ -145,20 +146,22 @@ def test_compose_file_validates_and_runs_every_process_from_one_image(tmp_path):
     assert set(services) >= COMPOSE_SERVICES
     for name in COMPOSE_SERVICES:
         assert "healthcheck" in services[name], name
-    app = {"web", "worker", "worker-webhooks", "worker-sends", "beat", "flower"}
+    app = {"web", "worker", "worker-webhooks", "worker-sends", "worker-urgent", "beat", "flower"}
     assert {services[name]["image"] for name in app} == {"notiflow:dev"}
     assert all(services[name]["build"]["context"] == str(ROOT) for name in app)
     assert (ROOT / "Dockerfile").exists()
     assert services["flower"]["command"] == ["python", "scripts/flower.py"]
     # The webhook dispatcher's queue has a worker group of its own (NOTIFLOW_WEBHOOK_QUEUE).
     assert services["worker-webhooks"]["command"][3:6] == ["worker", "-Q", "webhooks"]
-    # The send-heavy queue's threaded workers, as the Procfile's `sends` (docs/operations).
+    # The send-heavy queue's threaded workers and the urgent queue's, as the Procfile's `sends` and
+    # `urgent` (docs/operations).
     procfile = dict(
         line.split(": ", 1)
         for line in (ROOT / "Procfile").read_text().splitlines()
         if ": " in line and not line.startswith("#")
     )
-    assert " ".join(services["worker-sends"]["command"]) == procfile["sends"]
+    for name in ("sends", "urgent"):
+        assert " ".join(services[f"worker-{name}"]["command"]) == procfile[name]
     assert (
         services["worker"]["environment"]["CELERY_BROKER_URL"]
         == (services["flower"]["environment"]["CELERY_BROKER_URL"])
