@@ -47,8 +47,9 @@ PARTS = (
 # What `make bench` runs without --only: every part but the pool comparison, which runs the
 # engine and the floor under eight arrangements (BENCHMARKS.md; about 7 minutes at K = 2000).
 DEFAULT_PARTS = tuple(part for part in PARTS if part != "pools")
-# fanout_e2e's urgent workflow: where it runs (--fanout-urgent; bench/fanout_e2e.py).
-URGENT_LAYOUTS = ("shared", "own", "own-nice")
+# fanout_e2e's urgent workflow: where it runs (--fanout-urgent; bench/fanout_e2e.py); the first is
+# the default, the Procfile's.
+URGENT_LAYOUTS = ("own", "shared", "own-nice")
 QUICK = {
     "triggers": 300,
     "intake_requests": 1000,
@@ -103,9 +104,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--fanout-urgent",
         choices=URGENT_LAYOUTS,
         default=URGENT_LAYOUTS[0],
-        help="fanout_e2e's urgent workflow: on the standard worker's queue (shared), on a queue "
-        "of its own with a worker of its own (own), and that with the standard worker at nice "
-        "10 (own-nice)",
+        help="fanout_e2e's urgent workflow: keyed urgent.<name>, on the Procfile's `urgent` "
+        "worker (own, as deployed), on the standard worker's queue (shared), or on its own worker "
+        "with the standard worker at nice 10 (own-nice)",
     )
     parser.add_argument(
         "--curve-triggers", type=int, default=2000, help="per point of the scaling curve (7 points)"

@@ -1,8 +1,9 @@
 """The `fanout_e2e` part (issue 51 §3): a topic fanned out through the workers, end to end,
 against the same runs triggered in bulk, in one run; and urgent single triggers meanwhile.
 
-On the `engine` database, with the standard worker, beat and the web process (gunicorn), all as
-deployed; each side a fresh one-email workflow (priority 5) of the same N recipients:
+On the `engine` database, with the standard worker, the urgent one, beat and the web process
+(gunicorn), all as deployed (the Procfile); each side a fresh one-email workflow (priority 5) of
+the same N recipients:
 
 - bulk: N runs by POST /api/triggers/bulk/ (NOTIFLOW_BULK_MAX a request, BULK_CLIENTS clients),
   from the first request sent to the last run completed;
@@ -10,9 +11,12 @@ deployed; each side a fresh one-email workflow (priority 5) of the same N recipi
   chunk tasks, run by the same workers, make the runs while the earlier ones execute);
 
 alternated `--repeat` times. The rate is runs completed per second; the ratio fan-out/bulk
-(target 0.95). During both sides an urgent workflow (priority 9 in the request) is triggered
-URGENT_PER_SECOND times a second by a single POST each, so that both carry the same extra load;
-its latency, from the 202 to the run completed (the database's `completed_at`; one host, one
+(target 0.95). During both sides urgent workflows (priority 9 in the request) are triggered
+URGENT_PER_SECOND times a second each by a single POST, so that both sides carry the same extra
+load: one keyed `urgent.<name>`, run by the Procfile's `urgent` worker (the `own` lane), and, in
+the same run for the A/B, one on the standard worker's queue (the `shared` lane; the only one with
+`--fanout-urgent shared`, which starts no urgent worker). Each one's
+latency, from the 202 to the run completed (the database's `completed_at`; one host, one
 clock), is compared with IDLE_URGENT of the same triggers on the idle engine at the start of
 the same round (the machine's load drifts between rounds). The gaps between the
 fan-out's chunks (one `created_at` per chunk: its runs are one statement) show whether chunks
@@ -31,8 +35,9 @@ import statistics
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,15 +56,22 @@ URGENT_PER_SECOND = 5
 # was the second, and read 6, 29 and 179 ms in three quiet rounds (docs/performance/elsewhere.md).
 IDLE_URGENT = 300
 BULK_CLIENTS = 4
-# --fanout-urgent own, own-nice: the urgent workflow's queue and its worker's processes.
-URGENT_QUEUE = "urgent"
-URGENT_PROCESSES = 2
+# --fanout-urgent own (the default), own-nice: the urgent workflow keyed `urgent.<name>`, run by the
+# Procfile's `urgent` worker, started as deployed.
+URGENT_ARGS = infra.procfile_worker_args("urgent")
+URGENT_PROCESSES = URGENT_ARGS[URGENT_ARGS.index("-c") + 1]
 NICE = 10  # own-nice: the standard worker's OS priority (nice(1); higher yields)
+_OWN = f", on the Procfile's `urgent` worker ({URGENT_PROCESSES} processes)"
 URGENT_WHERE = {
-    "shared": "",
-    "own": f", on a worker of their own ({URGENT_PROCESSES} processes)",
-    "own-nice": f", on a worker of their own ({URGENT_PROCESSES} processes), the rest at nice {NICE}",
+    "own": _OWN,
+    "shared": ", on the standard worker's queue",
+    "own-nice": f"{_OWN}, the rest at nice {NICE}",
 }
+
+
+# Where an urgent trigger's workflow runs: on the Procfile's `urgent` worker, or on the standard
+# worker's queue beside the audience (at priority 9).
+LANES = ("own", "shared")
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,7 @@ class Latencies:
 
     phase: str
     millis: list[float]
+    lane: str = "own"
 
     def quantile(self, q: float) -> float:
         ordered = sorted(self.millis)
@@ -75,8 +88,8 @@ class Latencies:
 
     def __str__(self) -> str:
         return (
-            f"urgent {self.phase}: {len(self.millis)} triggers, p50 {self.quantile(0.5):.0f} ms, "
-            f"p99 {self.quantile(0.99):.0f} ms"
+            f"urgent ({self.lane}) {self.phase}: {len(self.millis)} triggers, p50 "
+            f"{self.quantile(0.5):.0f} ms, p99 {self.quantile(0.99):.0f} ms"
         )
 
 
@@ -85,7 +98,7 @@ class Side:
     side: str  # "bulk" or "fanout"
     runs: int
     seconds: float  # first request sent (bulk) or the 202 (fan-out) -> last run completed
-    urgent: Latencies
+    urgent: list[Latencies]  # one per lane
     chunk_gaps: list[float] = field(default_factory=list)  # fan-out: seconds between chunks
 
     @property
@@ -101,7 +114,7 @@ class Side:
             )
         return (
             f"{self.side}: {self.runs:,} runs completed in {self.seconds:.1f}s = "
-            f"{self.per_second:,.0f}/s{gaps}; {self.urgent}"
+            f"{self.per_second:,.0f}/s{gaps}; {'; '.join(map(str, self.urgent))}"
         )
 
 
@@ -109,9 +122,13 @@ class Side:
 class FanoutE2e:
     audience: int
     urgent_layout: str  # --fanout-urgent
-    idle: list[Latencies]  # one per round
+    idle: list[list[Latencies]]  # per round, one per lane
     sides: list[Side]
     seconds: float  # the part's whole run time, loading included
+
+    @property
+    def lanes(self) -> list[str]:
+        return [latencies.lane for latencies in self.idle[0]] if self.idle else []
 
 
 class Api:
@@ -134,9 +151,11 @@ class UrgentSender:
     """Urgent triggers at a steady rate from a thread of its own, until the block ends (or,
     with a `limit`, until that many were sent): (id, the 202's epoch time) each."""
 
-    def __init__(self, port: int, api_key: str, workflow_key: str, *, limit: int | None = None):
+    def __init__(
+        self, port: int, api_key: str, workflow_key: str, lane: str, *, limit: int | None = None
+    ):
         self.api = Api(port, api_key)
-        self.workflow_key, self.limit = workflow_key, limit
+        self.workflow_key, self.lane, self.limit = workflow_key, lane, limit
         self.sent: list[tuple[str, float]] = []
         self.error: BaseException | None = None
         self.stopped = threading.Event()
@@ -183,7 +202,23 @@ class UrgentSender:
         """Once every urgent trigger sent is terminal: each one's 202 -> completed_at."""
         ids = [trigger_id for trigger_id, _ in self.sent]
         done = _completed_at(ids, timeout=timeout)
-        return Latencies(phase, [1000 * (done[i] - at) for i, at in self.sent])
+        return Latencies(phase, [1000 * (done[i] - at) for i, at in self.sent], self.lane)
+
+
+@contextmanager
+def urgent_senders(
+    port: int, api_key: str, workflows: dict[str, str], *, limit: int | None = None
+) -> Iterator[list[UrgentSender]]:
+    """An UrgentSender per lane (lane -> workflow key), all sending at once."""
+    with ExitStack() as stack:
+        yield [
+            stack.enter_context(UrgentSender(port, api_key, key, lane, limit=limit))
+            for lane, key in workflows.items()
+        ]
+
+
+def latencies_of(senders: list[UrgentSender], phase: str) -> list[Latencies]:
+    return [sender.latencies(phase, timeout=120) for sender in senders]
 
 
 def _completed_at(ids: list[str], *, timeout: float) -> dict[str, float]:
@@ -284,39 +319,43 @@ def fanout_e2e_run(bench: Any, say: Callable[[str], None]) -> FanoutE2e:
     audience_load(config.db_url("engine"), topic_key=topic, size=n)
     layout = bench.args.fanout_urgent
     procs = bench.procs
-    urgent = workflow_new("urgent", ONE_EMAIL, queue="" if layout == "shared" else URGENT_QUEUE)
+    lanes = LANES[1:] if layout == "shared" else LANES
+    prefix = {"own": "urgent.", "shared": ""}  # `urgent.<name>` runs on the queue `urgent`
+    urgent = {
+        lane: workflow_new(f"urgent-{lane}", ONE_EMAIL, key_prefix=prefix[lane]).key
+        for lane in lanes
+    }
     worker = procs.worker()
     if layout == "own-nice":  # its process group: the main process and its pool's
         os.setpriority(os.PRIO_PGRP, worker.pid, NICE)
     extra: list[infra.Proc] = []
     if layout != "shared":
-        urgent_args = ("-Q", URGENT_QUEUE, "-n", f"{URGENT_QUEUE}@%h", "-c", str(URGENT_PROCESSES))
-        extra.append(procs.worker(name="urgent", args=urgent_args))
+        extra.append(procs.worker(name="urgent", args=URGENT_ARGS))
     beat = procs.beat()
     web = procs.web(bench.args.web)
     timeout = 300 + n / 20  # 20 runs/s: far below any engine this bench has seen
     try:
-        with UrgentSender(config.port, key, urgent.key, limit=20) as warm:
+        with urgent_senders(config.port, key, urgent, limit=20) as warm:
             pass  # the workers' and the web process's first requests, not measured
-        warm.latencies("warm-up", timeout=120)
-        idle: list[Latencies] = []
+        latencies_of(warm, "warm-up")
+        idle: list[list[Latencies]] = []
         sides: list[Side] = []
         for round_ in range(bench.args.repeat):
-            say(f"fanout_e2e: {IDLE_URGENT} urgent triggers on the idle engine")
-            with UrgentSender(config.port, key, urgent.key, limit=IDLE_URGENT) as idle_sender:
+            say(f"fanout_e2e: {IDLE_URGENT} urgent triggers a lane on the idle engine")
+            with urgent_senders(config.port, key, urgent, limit=IDLE_URGENT) as senders:
                 pass
-            idle.append(idle_sender.latencies("idle", timeout=120))
-            say(f"  {idle[-1]}")
+            idle.append(latencies_of(senders, "idle"))
+            say(f"  {'; '.join(map(str, idle[-1]))}")
             for side in ("bulk", "fanout") if round_ % 2 == 0 else ("fanout", "bulk"):
                 workflow = workflow_new(f"e2e-{side}", ONE_EMAIL)
                 say(f"fanout_e2e: {side}, {n:,} runs, urgent triggers meanwhile")
-                with UrgentSender(config.port, key, urgent.key) as sender:
+                with urgent_senders(config.port, key, urgent) as senders:
                     if side == "bulk":
                         started = _bulk(config.port, key, workflow.key, topic, n)
                     else:
                         started = _fanout(config.port, key, workflow.key, topic)
                     done = wait_finished(workflow.pk, n, timeout=timeout)
-                latencies = sender.latencies(f"during {side}", timeout=120)
+                latencies = latencies_of(senders, f"during {side}")
                 gaps = _chunk_gaps(workflow.pk) if side == "fanout" else []
                 sides.append(Side(side, n, done.last_completed - started, latencies, gaps))
                 say(f"  {sides[-1]}")
@@ -328,20 +367,20 @@ def fanout_e2e_run(bench: Any, say: Callable[[str], None]) -> FanoutE2e:
 
 
 def fanout_e2e_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
-    """Runs completed per second, fan-out over bulk (target 0.95); the urgent triggers' p99."""
+    """Runs completed per second, fan-out over bulk (target 0.95); the urgent triggers' p99, a
+    row per lane: the first (the urgent worker's, unless `shared`) against the target, the
+    standard worker's queue beside it as the same run's A/B."""
     run: FanoutE2e | None = r.get("fanout_e2e")
     if run is None or not run.sides:
         return []
     n = run.audience
     rate = {s: [x.per_second for x in run.sides if x.side == s] for s in ("fanout", "bulk")}
-    p99 = {s: [x.urgent.quantile(0.99) for x in run.sides if x.side == s] for s in rate}
     gaps = [max(x.chunk_gaps) for x in run.sides if x.chunk_gaps]
     value, text = ratio(rate["fanout"], rate["bulk"])
-    idle = [latencies.quantile(0.99) for latencies in run.idle]
-    busy, busy_text = ratio(p99["fanout"], idle)
-    layout = {} if run.urgent_layout == "shared" else {"fanout_urgent": run.urgent_layout}
+    default = next(iter(URGENT_WHERE))  # the flag's default (tests/test_bench_parts.py)
+    layout = {} if run.urgent_layout == default else {"fanout_urgent": run.urgent_layout}
     command = bench.cmd("fanout_e2e", fanout_subscribers=n, **layout)
-    return [
+    rows = [
         Row(
             f"4c. fan-out of a {n:,}-subscriber topic through the workers (runs completed/s, "
             "202 to the last run completed) against the same runs by POST /api/triggers/bulk/",
@@ -352,16 +391,26 @@ def fanout_e2e_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
             target=">= 0.95",
             met=value >= 0.95 if value is not None else None,
             command=command,
-        ),
-        Row(
-            f"4d. urgent single triggers (priority 9, {URGENT_PER_SECOND}/s) during the fan-out "
-            f"(p99 ms, 202 to completed){URGENT_WHERE[run.urgent_layout]}",
-            f"during the fan-out {spread(p99['fanout'], ' ms', digits=0)}; during bulk "
-            f"{spread(p99['bulk'], ' ms', digits=0)}; on the idle engine "
-            f"{spread(idle, ' ms', digits=0)} ({IDLE_URGENT} triggers a round)",
-            ratio=f"fanout/idle {busy_text}" if busy_text else "",
-            target="<= 2 x idle",
-            met=busy <= 2 if busy is not None else None,
-            command=command,
-        ),
+        )
     ]
+    for i, lane in enumerate(run.lanes):
+        p99 = {s: [x.urgent[i].quantile(0.99) for x in run.sides if x.side == s] for s in rate}
+        idle = [round_[i].quantile(0.99) for round_ in run.idle]
+        busy, busy_text = ratio(p99["fanout"], idle)
+        where = URGENT_WHERE[run.urgent_layout if lane == "own" else lane]
+        measured = i == 0  # the lane the layout is for; the next is its A/B
+        rows.append(
+            Row(
+                f"4d. urgent single triggers (priority 9, {URGENT_PER_SECOND}/s) during the "
+                f"fan-out (p99 ms, 202 to completed){where}"
+                + ("" if measured else ", in the same run (the A/B)"),
+                f"during the fan-out {spread(p99['fanout'], ' ms', digits=0)}; during bulk "
+                f"{spread(p99['bulk'], ' ms', digits=0)}; on the idle engine "
+                f"{spread(idle, ' ms', digits=0)} ({IDLE_URGENT} triggers a round)",
+                ratio=f"fanout/idle {busy_text}" if busy_text else "",
+                target="<= 2 x idle" if measured else "",
+                met=(busy <= 2 if busy is not None else None) if measured else None,
+                command=command,
+            )
+        )
+    return rows

@@ -63,11 +63,13 @@ def use_database(name: str) -> None:
         connection.settings_dict["NAME"] = name
 
 
-def workflow_new(tag: str, definition: dict[str, Any], *, queue: str = "") -> Workflow:
+def workflow_new(
+    tag: str, definition: dict[str, Any], *, queue: str = "", key_prefix: str = ""
+) -> Workflow:
     """A fresh workflow per measurement, so that each one counts only its own triggers; on
-    `queue` if given (else its key's: `default`)."""
+    `queue` if given, else its key's (`default`, or the first segment of `key_prefix`)."""
     return workflow_create(
-        key=f"bench-{tag}-{uuid.uuid4().hex[:6]}",
+        key=f"{key_prefix}bench-{tag}-{uuid.uuid4().hex[:6]}",
         name=f"Bench {tag}",
         definition=definition,
         queue=queue,

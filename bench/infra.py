@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -261,6 +262,20 @@ class Layout:
 
 # The standard worker command, as deployed (Procfile `worker`).
 STANDARD = Layout("standard")
+
+
+def procfile_worker_args(name: str) -> tuple[str, ...]:
+    """The options of the Procfile's worker `name` after `celery -A notiflow worker`, its log
+    level left out (Processes.worker sets it): the bench starts it as deployed."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        entry, colon, command = line.partition(":")
+        if colon and entry == name:
+            argv = shlex.split(command)
+            head = ["celery", "-A", "notiflow", "worker"]
+            if argv[: len(head)] != head:
+                raise ValueError(f"the Procfile's {name!r} is not a worker: {command.strip()}")
+            return tuple(arg for arg in argv[len(head) :] if not arg.startswith("--loglevel"))
+    raise ValueError(f"the Procfile has no process {name!r}")
 
 
 @dataclass

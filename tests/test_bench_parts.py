@@ -431,22 +431,51 @@ def test_the_fanout_rows_say_where_the_urgent_triggers_ran():
     from bench.__main__ import URGENT_LAYOUTS, Bench
     from bench.fanout_e2e import URGENT_WHERE, FanoutE2e, Latencies, Side, fanout_e2e_rows
 
-    assert tuple(URGENT_WHERE) == URGENT_LAYOUTS  # the flag's choices, each said in the row
+    # The flag's choices, each said in the row, the default (the Procfile's) first.
+    assert tuple(URGENT_WHERE) == URGENT_LAYOUTS and URGENT_LAYOUTS[0] == "own"
 
-    def side(name: str, seconds: float, p99: float) -> Side:
-        return Side(name, 1000, seconds, Latencies(name, [1.0] * 99 + [p99]))
+    def lanes(phase: str, lanes: tuple[str, ...], p99: dict[str, float]) -> list[Latencies]:
+        return [Latencies(phase, [1.0] * 99 + [p99[lane]], lane) for lane in lanes]
+
+    def side(name: str, seconds: float, lanes_: list[Latencies]) -> Side:
+        return Side(name, 1000, seconds, lanes_)
 
     cmd = lambda only, **sizes: Bench.cmd(None, only, **sizes)  # noqa: E731 (its own method)
-    for layout, where in (("shared", ""), ("own-nice", "the rest at nice 10")):
+    own = "on the Procfile's `urgent` worker (2 processes)"
+    shared = "on the standard worker's queue"
+    for layout, where in (("own", own), ("shared", shared), ("own-nice", "the rest at nice 10")):
+        ran = ("shared",) if layout == "shared" else ("own", "shared")
         run = FanoutE2e(
             1000,
             layout,
-            idle=[Latencies("idle", [1.0] * 99 + [6.0])],
-            sides=[side("bulk", 10.0, 30.0), side("fanout", 10.5, 24.0)],
+            idle=[lanes("idle", ran, {"own": 6.0, "shared": 5.0})],
+            sides=[
+                side("bulk", 10.0, lanes("bulk", ran, {"own": 9.0, "shared": 30.0})),
+                side("fanout", 10.5, lanes("fanout", ran, {"own": 24.0, "shared": 25.0})),
+            ],
             seconds=60.0,
         )
-        rate, urgent = fanout_e2e_rows(SimpleNamespace(cmd=cmd), {"fanout_e2e": run}, None)
+        rate, urgent, *ab = fanout_e2e_rows(SimpleNamespace(cmd=cmd), {"fanout_e2e": run}, None)
         assert rate.ratio == "fanout/bulk 0.95" and rate.met is True
+        assert where in urgent.figure and urgent.target == "<= 2 x idle"
+        assert (f"--fanout-urgent {layout}" in urgent.command) == (layout != "own")
+        if layout == "shared":
+            assert urgent.ratio == "fanout/idle 5.00" and urgent.met is False and not ab
+            continue
+        # The urgent worker's lane against the target; the standard queue's beside it, untargeted.
         assert urgent.ratio == "fanout/idle 4.00" and urgent.met is False
-        assert where in urgent.figure
-        assert ("--fanout-urgent own-nice" in urgent.command) == (layout == "own-nice")
+        [beside] = ab
+        assert shared in beside.figure and "the same run" in beside.figure
+        assert beside.ratio == "fanout/idle 5.00" and beside.met is None and not beside.target
+        assert "during bulk 30 ms" in beside.result
+
+
+def test_the_bench_starts_a_procfile_worker_with_the_procfiles_options():
+    from bench.infra import procfile_worker_args
+
+    assert procfile_worker_args("urgent") == ("-Q", "urgent", "-n", "urgent@%h", "-c", "2")
+    assert procfile_worker_args("worker") == ()
+    with pytest.raises(ValueError, match="not a worker"):
+        procfile_worker_args("web")
+    with pytest.raises(ValueError, match="no process 'nope'"):
+        procfile_worker_args("nope")
