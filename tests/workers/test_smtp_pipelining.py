@@ -87,6 +87,8 @@ def test_a_refused_recipient_is_permanent_and_a_deferred_one_transient(sinks):
         ["ok-after@example.com"],
         ["ok-other@example.com"],
     ]
+    # Each refusal was answered in full and reset: the kept connection carried every message.
+    assert sink.connections == 1
 
 
 def test_a_refused_sender_is_classified_by_its_code(sinks, settings):
@@ -99,7 +101,7 @@ def test_a_refused_sender_is_classified_by_its_code(sinks, settings):
         send(sink, "ok-a@example.com", "t2:n")
     settings.DEFAULT_FROM_EMAIL = "notiflow@example.com"
     send(sink, "ok-a@example.com", "t3:n")
-    assert len(sink.handler.received) == 1
+    assert len(sink.handler.received) == 1 and sink.connections == 1
 
 
 def test_a_421_at_rcpt_is_transient_and_the_next_message_opens_a_connection(sinks):

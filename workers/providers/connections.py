@@ -10,7 +10,11 @@ before every send. Here a worker thread keeps one open backend per provider and 
   NOTIFLOW_EMAIL_CONNECTION_CHECK_SECONDS, it is asked `NOOP` first.
 - anymail's HTTP ESPs: the backend's `requests.Session`, whose pool keeps the HTTPS connection
   (urllib3 drops one the server closed before it reuses it).
-- Any failure while a connection is in use (a refusal, a timeout, the soft time limit) drops it
+- A relay's refusal of the sender, the recipients or the content keeps the connection: the relay
+  answered in full and the transaction was reset before the error was raised (smtplib's sendmail
+  and the pipelined one alike), so the next message needs no new handshake; a relay that closed
+  after its refusal (421) is found by the check before the next use. Any other failure while a
+  connection is in use (a timeout, a broken socket, the soft time limit, an ESP's error) drops it
   without a goodbye, and the error goes to the caller as before: a message that broke mid-way is
   the same transient failure as with a connection of its own. Nothing is re-sent here.
 - Unused for NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS, a connection is closed (a reaper thread,
@@ -41,6 +45,9 @@ from django.core.mail.backends.smtp import EmailBackend as SmtpBackend
 from django.utils.module_loading import import_string
 
 from workers.providers import Provider
+
+# The refusals an SMTP relay answers in full, the transaction reset before they are raised.
+_SMTP_REFUSALS = (smtplib.SMTPSenderRefused, smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError)
 
 
 @dataclass
@@ -94,6 +101,8 @@ def provider_connection(provider: Provider) -> Iterator[BaseEmailBackend]:
                 kept.opened += 1
                 stats["opened"] += 1
             yield kept.backend
+        except _SMTP_REFUSALS:
+            raise
         except BaseException:
             _drop(kept.backend)
             stats["dropped"] += 1
