@@ -12,6 +12,7 @@ of a DELETE per row.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -86,14 +87,14 @@ def dropping_below(cutoff: datetime) -> dict[str, datetime | None]:
     return below
 
 
-def partitions_drop(cutoff: datetime) -> list[Dropped]:
+def partitions_drop(cutoff: datetime, *, pace: Callable[[], None] | None = None) -> list[Dropped]:
     """Drop every partition of the history whose range ends at or before `cutoff` and that no
-    run whose rows it may hold is left in, oldest first, each in a transaction of its own; what
-    went."""
-    return [dropped for history in PARTITIONED for dropped in _drop(history, cutoff)]
+    run whose rows it may hold is left in, oldest first, each in a transaction of its own, with
+    `pace()` after each that dropped one (a paced purge's pause); what went."""
+    return [dropped for history in PARTITIONED for dropped in _drop(history, cutoff, pace)]
 
 
-def _drop(history: Partitioned, cutoff: datetime) -> list[Dropped]:
+def _drop(history: Partitioned, cutoff: datetime, pace: Callable[[], None] | None) -> list[Dropped]:
     """When the table's lock is not had within LOCK_TIMEOUT (a long reader holds it: every
     partition's drop needs it), that partition and those after it stay for the next run."""
     with connection.cursor() as cursor:
@@ -119,6 +120,8 @@ def _drop(history: Partitioned, cutoff: datetime) -> list[Dropped]:
             break
         if rows is not None:
             dropped.append(Dropped(name, rows, history.table))
+            if pace:
+                pace()
     return dropped
 
 
