@@ -6,7 +6,6 @@ into the test database."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterator
 from datetime import UTC, timedelta
@@ -116,30 +115,6 @@ def test_a_partition_busy_with_a_reader_is_kept_for_the_next_purge(caplog):
     report = retention_purge(older_than=timedelta(days=30), now=later)
     assert partition not in partitions()
     assert partition in {d.partition for d in report.partitions}
-
-
-def test_a_paced_purge_pauses_after_each_batch_and_after_each_partition_it_drops():
-    """purge_logs --duty-cycle paces the drops too: each takes its table's lock whole for a
-    moment, so the workers' inserts wait behind the drops no closer together than the batches."""
-    trigger = trigger_with_history(status="completed", created_at=timezone.now() + AHEAD)
-    seen: list[str] = []
-    left: list[int] = []  # the partitions of both tables left at each pause
-
-    report = retention_purge(
-        older_than=timedelta(days=30),
-        now=trigger.created_at + timedelta(days=40),
-        batch_size=1,
-        on_batch=lambda n, counts: seen.append("batch"),
-        pace=lambda: left.append(len(partitions() | event_partitions())),
-    )
-
-    assert report.batches >= 1 and len(report.partitions) >= 2  # a day of each table at least
-    assert day_partition(trigger.created_at) in {d.partition for d in report.partitions}
-    assert len(left) == report.batches + len(report.partitions)
-    # A pause after each batch (nothing dropped yet), then after each drop, one partition fewer.
-    drops = left[report.batches - 1 :]
-    assert len(set(left[: report.batches])) == 1
-    assert [a - b for a, b in itertools.pairwise(drops)] == [1] * len(report.partitions)
 
 
 # --- the runs' events, partitioned by their own time (workers migration 0015) -------------------

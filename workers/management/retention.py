@@ -26,10 +26,9 @@ class PurgeCommand(BaseCommand):
     with a progress bar against that count (so a long run shows how far it is, in logs as on a
     terminal) and one for the total.
 
-    With a duty cycle under 1 it pauses after each batch and each partition it drops, so that its
-    work takes at most that share of its time: the database's and the machine's CPU it leaves to
-    the workers (on two cores a purge at full speed took half the engine's throughput,
-    BENCHMARKS.md, figure 6), and the moments a drop holds its table's lock are as far apart."""
+    With a duty cycle under 1 it pauses after each batch, so that its batches take at most that
+    share of its time: the database's and the machine's CPU it leaves to the workers (on two
+    cores a purge at full speed took half the engine's throughput, BENCHMARKS.md, figure 6)."""
 
     # Set by each command: the service, what the age is measured from (for --help), and how
     # the total line names the cutoff ("finished before", "deleted before").
@@ -59,9 +58,8 @@ class PurgeCommand(BaseCommand):
             type=float,
             default=1.0,
             metavar="SHARE",
-            help="the share of its time the purge spends working, over 0 and up to 1: after each "
-            "batch and each partition dropped it pauses so (0.1: nine times as long as that "
-            "took) [1]",
+            help="the share of its time the purge spends in its batches, over 0 and up to 1: "
+            "after each it pauses so (0.1: nine times as long as the batch took) [1]",
         )
 
     def handle(
@@ -91,25 +89,17 @@ class PurgeCommand(BaseCommand):
         started = time.monotonic()
 
         def progress(batch: int, counts: dict[str, int]) -> None:
-            nonlocal done
+            nonlocal done, started
             done += counts[unit]
             self.stdout.write(
                 f"batch {batch}: {_bar(done, total, self.unit_name)}; " + _counts(counts)
             )
-
-        def pace() -> None:
-            """After a batch or a drop: a pause of (1 / duty cycle - 1) times what it took."""
-            nonlocal started
-            time.sleep((time.monotonic() - started) * (1 / duty_cycle - 1))
-            started = time.monotonic()
+            if duty_cycle < 1:
+                time.sleep((time.monotonic() - started) * (1 / duty_cycle - 1))
+                started = time.monotonic()
 
         report = purge(
-            older_than=period,
-            dry_run=False,
-            batch_size=batch_size,
-            on_batch=progress,
-            pace=pace if duty_cycle < 1 else None,
-            now=now,
+            older_than=period, dry_run=False, batch_size=batch_size, on_batch=progress, now=now
         )
         self._report(report, verb="Deleted")
 

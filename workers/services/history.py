@@ -12,7 +12,6 @@ of a DELETE per row.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -87,14 +86,14 @@ def dropping_below(cutoff: datetime) -> dict[str, datetime | None]:
     return below
 
 
-def partitions_drop(cutoff: datetime, *, pace: Callable[[], None] | None = None) -> list[Dropped]:
+def partitions_drop(cutoff: datetime) -> list[Dropped]:
     """Drop every partition of the history whose range ends at or before `cutoff` and that no
-    run whose rows it may hold is left in, oldest first, each in a transaction of its own, with
-    `pace()` after each that dropped one (a paced purge's pause); what went."""
-    return [dropped for history in PARTITIONED for dropped in _drop(history, cutoff, pace)]
+    run whose rows it may hold is left in, oldest first, each in a transaction of its own; what
+    went."""
+    return [dropped for history in PARTITIONED for dropped in _drop(history, cutoff)]
 
 
-def _drop(history: Partitioned, cutoff: datetime, pace: Callable[[], None] | None) -> list[Dropped]:
+def _drop(history: Partitioned, cutoff: datetime) -> list[Dropped]:
     """When the table's lock is not had within LOCK_TIMEOUT (a long reader holds it: every
     partition's drop needs it), that partition and those after it stay for the next run."""
     with connection.cursor() as cursor:
@@ -120,8 +119,6 @@ def _drop(history: Partitioned, cutoff: datetime, pace: Callable[[], None] | Non
             break
         if rows is not None:
             dropped.append(Dropped(name, rows, history.table))
-            if pace:
-                pace()
     return dropped
 
 

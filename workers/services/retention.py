@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Any
 
 from django.db import connection
@@ -66,7 +65,6 @@ def retention_purge(
     dry_run: bool = False,
     batch_size: int = 500,
     on_batch: Callable[[int, dict[str, int]], None] | None = None,
-    pace: Callable[[], None] | None = None,
     now: datetime | None = None,
 ) -> PurgeReport:
     """Delete terminal triggers whose `completed_at` is older than `older_than`, with their
@@ -81,9 +79,6 @@ def retention_purge(
     short next to a live system; a purge interrupted between batches has deleted whole triggers only and can
     simply be run again. Rows locked by someone else are skipped and left for the next run.
     `dry_run` counts what would go and deletes nothing. `on_batch(n, counts)` reports progress.
-    `pace()` is called after each transaction that deleted (a batch, a partition's drop), where a
-    paced caller pauses (purge_logs --duty-cycle): the drops take their table's lock whole for a
-    moment, so they are paced as the batches are.
     """
     return _purge(
         FINISHED,
@@ -91,7 +86,6 @@ def retention_purge(
         dry_run=dry_run,
         batch_size=batch_size,
         on_batch=on_batch,
-        pace=pace,
         now=now,
     )
 
@@ -102,7 +96,6 @@ def retention_purge_deleted(
     dry_run: bool = False,
     batch_size: int = 500,
     on_batch: Callable[[int, dict[str, int]], None] | None = None,
-    pace: Callable[[], None] | None = None,
     now: datetime | None = None,
 ) -> PurgeReport:
     """Delete soft-deleted triggers whose `deleted_at` is older than `older_than`, with their
@@ -111,7 +104,7 @@ def retention_purge_deleted(
     Whatever their status: a deleted trigger is never claimed again (docs/design/rules.md, rule 12).
     One that still holds a live lease (a step running when it was deleted may yet record) waits
     for the next run. Triggers that are not deleted are never touched. Batches, locking, the dry
-    run, `on_batch` and `pace` as in retention_purge; each batch is one call of
+    run and `on_batch` as in retention_purge; each batch is one call of
     `notiflow_purge_deleted_batch`, which can delete nothing but deleted triggers' rows.
     """
     return _purge(
@@ -120,7 +113,6 @@ def retention_purge_deleted(
         dry_run=dry_run,
         batch_size=batch_size,
         on_batch=on_batch,
-        pace=pace,
         now=now,
     )
 
@@ -132,7 +124,6 @@ def _purge(
     dry_run: bool,
     batch_size: int,
     on_batch: Callable[[int, dict[str, int]], None] | None,
-    pace: Callable[[], None] | None,
     now: datetime | None,
 ) -> PurgeReport:
     report = _report(older_than, batch_size, now, dry_run=dry_run)
@@ -147,13 +138,12 @@ def _purge(
                 cursor.execute(purge.count_sql(table), params)
                 report.deleted[table] = cursor.fetchone()[0]
         return report
-    batch = partial(_purge_batch, purge, params)
     if not purge.drops_partitions:
-        return _in_batches(report, batch, batch_size, on_batch, pace)
+        return _in_batches(report, lambda: _purge_batch(purge, params), batch_size, on_batch)
     params |= dropping_below(report.cutoff)
-    _in_batches(report, batch, batch_size, on_batch, pace)
+    _in_batches(report, lambda: _purge_batch(purge, params), batch_size, on_batch)
     # The runs gone, the history's partitions that none is left in go whole.
-    report.partitions = partitions_drop(report.cutoff, pace=pace)
+    report.partitions = partitions_drop(report.cutoff)
     for dropped in report.partitions:
         report.add({dropped.table: dropped.rows})
     return report
@@ -176,11 +166,9 @@ def _in_batches(
     batch: Callable[[], dict[str, int]],
     batch_size: int,
     on_batch: Callable[[int, dict[str, int]], None] | None,
-    pace: Callable[[], None] | None,
 ) -> PurgeReport:
     """Run `batch` (one database call: rows deleted per table) until it deletes fewer than
-    `batch_size` of `report.unit`: every full batch deletes rows, so this ends. `on_batch` and
-    `pace` after each batch that deleted."""
+    `batch_size` of `report.unit`: every full batch deletes rows, so this ends."""
     while True:
         counts = batch()
         if not counts[report.unit]:
@@ -189,8 +177,6 @@ def _in_batches(
         report.add(counts)
         if on_batch:
             on_batch(report.batches, counts)
-        if pace:
-            pace()
         if counts[report.unit] < batch_size:
             return report
 
@@ -214,7 +200,6 @@ def retention_purge_events(
     dry_run: bool = False,
     batch_size: int = 500,
     on_batch: Callable[[int, dict[str, int]], None] | None = None,
-    pace: Callable[[], None] | None = None,
     now: datetime | None = None,
 ) -> PurgeReport:
     """Delete outbox events written more than `older_than` ago whose deliveries are all over
@@ -224,8 +209,7 @@ def retention_purge_events(
     An event still pending for some endpoint, a disabled one included, is kept whatever its age:
     nothing is purged before it was delivered or given up on. Each batch of `batch_size` events
     is one call of the database's `notiflow_purge_events_batch` (events migration 0002), run as
-    the one role the append-only guard lets delete. Dry run, `on_batch` and `pace` as in
-    retention_purge.
+    the one role the append-only guard lets delete. Dry run and `on_batch` as in retention_purge.
     """
     report = _report(
         older_than,
@@ -248,4 +232,4 @@ def retention_purge_events(
             cursor.execute(EVENT_PURGE_BATCH_SQL, params)
             return dict(zip(EVENT_PURGED_TABLES, map(int, cursor.fetchone()), strict=True))
 
-    return _in_batches(report, batch, batch_size, on_batch, pace)
+    return _in_batches(report, batch, batch_size, on_batch)
