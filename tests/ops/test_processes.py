@@ -155,17 +155,35 @@ def test_compose_file_validates_and_runs_every_process_from_one_image(tmp_path):
     assert services["worker-webhooks"]["command"][3:6] == ["worker", "-Q", "webhooks"]
     # The send-heavy queue's threaded workers and the urgent queue's, as the Procfile's `sends` and
     # `urgent` (docs/operations).
-    procfile = dict(
-        line.split(": ", 1)
-        for line in (ROOT / "Procfile").read_text().splitlines()
-        if ": " in line and not line.startswith("#")
-    )
+    procfile = procfile_commands()
     for name in ("sends", "urgent"):
         assert " ".join(services[f"worker-{name}"]["command"]) == procfile[name]
     assert (
         services["worker"]["environment"]["CELERY_BROKER_URL"]
         == (services["flower"]["environment"]["CELERY_BROKER_URL"])
     )
+
+
+def procfile_commands() -> dict[str, str]:
+    return dict(
+        line.split(": ", 1)
+        for line in (ROOT / "Procfile").read_text().splitlines()
+        if ": " in line and not line.startswith("#")
+    )
+
+
+@pytest.mark.parametrize("name", ["webhooks", "sends", "urgent"])
+def test_the_docs_quote_each_worker_group_as_the_procfile_starts_it(name):
+    """Wherever the docs give a worker group's command on one line, it is the Procfile's (its
+    log level aside)."""
+    expected = procfile_commands()[name].replace(" --loglevel=INFO", "")
+    docs = [path.read_text() for path in sorted((ROOT / "docs").rglob("*.md"))]
+    quoted = {
+        found.strip()
+        for text in docs
+        for found in re.findall(rf"celery -A notiflow worker[^`\n]*-n {name}@%h[^`\n]*", text)
+    }
+    assert quoted == {expected}
 
 
 def test_every_compose_process_records_metrics_into_one_shared_volume(tmp_path):
