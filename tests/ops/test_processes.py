@@ -17,6 +17,7 @@ import requests
 import yaml
 
 from tests.conftest import TEST_BROKER_URL
+from tests.support.make_run import run
 from tests.support.smtp import free_port
 from tests.support.stack import ROOT, wait_for
 
@@ -165,11 +166,8 @@ def test_compose_file_validates_and_runs_every_process_from_one_image(tmp_path):
 
 
 def procfile_commands() -> dict[str, str]:
-    return dict(
-        line.split(": ", 1)
-        for line in (ROOT / "Procfile").read_text().splitlines()
-        if ": " in line and not line.startswith("#")
-    )
+    """The Procfile's processes by name, read as `make run` reads them."""
+    return dict(run.procfile_processes((ROOT / "Procfile").read_text()))
 
 
 @pytest.mark.parametrize("name", ["webhooks", "sends", "urgent"])
