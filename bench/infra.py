@@ -9,6 +9,7 @@ deleted and made again before each measurement; Redis stays as the cache.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import re
@@ -264,18 +265,29 @@ class Layout:
 STANDARD = Layout("standard")
 
 
+def _procfile_processes() -> dict[str, str]:
+    """The Procfile's processes by name, read by `make run`'s own parser (scripts/run_plan.py,
+    loaded by its path: scripts/ is not a package)."""
+    run_plan = sys.modules.get("run_plan")
+    if run_plan is None:
+        spec = importlib.util.spec_from_file_location("run_plan", ROOT / "scripts" / "run_plan.py")
+        assert spec is not None and spec.loader is not None
+        run_plan = sys.modules["run_plan"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(run_plan)
+    return dict(run_plan.procfile_processes((ROOT / "Procfile").read_text()))
+
+
 def procfile_worker_args(name: str) -> tuple[str, ...]:
     """The options of the Procfile's worker `name` after `celery -A notiflow worker`, its log
     level left out (Processes.worker sets it): the bench starts it as deployed."""
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        entry, colon, command = line.partition(":")
-        if colon and entry == name:
-            argv = shlex.split(command)
-            head = ["celery", "-A", "notiflow", "worker"]
-            if argv[: len(head)] != head:
-                raise ValueError(f"the Procfile's {name!r} is not a worker: {command.strip()}")
-            return tuple(arg for arg in argv[len(head) :] if not arg.startswith("--loglevel"))
-    raise ValueError(f"the Procfile has no process {name!r}")
+    command = _procfile_processes().get(name)
+    if command is None:
+        raise ValueError(f"the Procfile has no process {name!r}")
+    argv = shlex.split(command)
+    head = ["celery", "-A", "notiflow", "worker"]
+    if argv[: len(head)] != head:
+        raise ValueError(f"the Procfile's {name!r} is not a worker: {command}")
+    return tuple(arg for arg in argv[len(head) :] if not arg.startswith("--loglevel"))
 
 
 @dataclass
