@@ -4,17 +4,20 @@ connections it accepted."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from tests.support.smtp import SmtpServer
 from workers.channels import CHANNELS
 from workers.channels.email import message_id_for
-from workers.errors import TransientError
+from workers.errors import PermanentError, TransientError
 from workers.providers import Provider
-from workers.providers.connections import connections_close_all, connections_close_idle
+from workers.providers.connections import connections_close_all, connections_close_idle, stats
 
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
 
@@ -127,3 +130,96 @@ def test_the_provider_of_the_older_settings_follows_a_change_of_them(sink, setti
     finally:
         connections_close_all()
         other.stop()
+
+
+class EspServer(ThreadingHTTPServer):
+    """Postmark's send API on loopback over HTTP/1.1 keep-alive: each address's local part says
+    how to answer (`ok`, `fail500`, `bad422`; `cut` closes the connection without an answer), and
+    it counts the connections it accepted."""
+
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _EspHandler)
+        self.connections = 0
+        self.posted: list[str] = []
+
+    @property
+    def port(self) -> int:
+        return self.server_address[1]
+
+
+class _EspHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: EspServer
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.connections += 1
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        to = body["To"]
+        self.server.posted.append(to)
+        how = to.split("-", 1)[0]
+        if how == "cut":
+            self.close_connection = True
+            return
+        status, answer = {
+            "ok": (200, {"To": to, "MessageID": str(uuid.uuid4()), "ErrorCode": 0}),
+            "fail500": (500, {"ErrorCode": 100, "Message": "Maintenance"}),
+            "bad422": (422, {"ErrorCode": 300, "Message": "Invalid email request"}),
+        }[how]
+        data = json.dumps({"Message": "OK", **answer}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def esp():
+    server = EspServer()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    connections_close_all()
+    server.shutdown()
+    server.server_close()
+
+
+def esp_send(esp: EspServer, to: str, key: str) -> dict:
+    options = {"server_token": "t", "api_url": f"http://127.0.0.1:{esp.port}/"}
+    rendered = {"to": to, "subject": "Hi", "body": "Hello"}
+    provider = Provider("esp", "email", "anymail.backends.postmark.EmailBackend", options)
+    return CHANNELS["email"].send(rendered, idempotency_key=key, provider=provider)
+
+
+def test_an_esps_error_answer_keeps_its_connection_and_a_cut_request_drops_it(esp):
+    esp_send(esp, "ok-1@example.com", "t1:n")
+    with pytest.raises(TransientError):
+        esp_send(esp, "fail500-1@example.com", "t2:n")
+    with pytest.raises(PermanentError):
+        esp_send(esp, "bad422-1@example.com", "t3:n")
+    esp_send(esp, "ok-2@example.com", "t4:n")
+    # The ESP answered each in full: the one connection served all four.
+    assert esp.connections == 1
+
+    dropped = stats["dropped"]
+    with pytest.raises(TransientError):
+        esp_send(esp, "cut-1@example.com", "t5:n")
+    assert stats["dropped"] == dropped + 1  # a request broken mid-way takes its session with it
+    esp_send(esp, "ok-3@example.com", "t6:n")
+    assert esp.connections == 2
+    assert esp.posted == [
+        "ok-1@example.com",
+        "fail500-1@example.com",
+        "bad422-1@example.com",
+        "ok-2@example.com",
+        "cut-1@example.com",
+        "ok-3@example.com",
+    ]

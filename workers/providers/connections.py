@@ -13,9 +13,11 @@ before every send. Here a worker thread keeps one open backend per provider and 
 - A relay's refusal of the sender, the recipients or the content keeps the connection: the relay
   answered in full and the transaction was reset before the error was raised (smtplib's sendmail
   and the pipelined one alike), so the next message needs no new handshake; a relay that closed
-  after its refusal (421) is found by the check before the next use. Any other failure while a
-  connection is in use (a timeout, a broken socket, the soft time limit, an ESP's error) drops it
-  without a goodbye, and the error goes to the caller as before: a message that broke mid-way is
+  after its refusal (421) is found by the check before the next use. So does an ESP's error
+  answer (anymail's error raised from a whole HTTP response, or before any request): the session's
+  connection went back to its pool with the response read. Any other failure while a connection
+  is in use (a timeout, a broken socket or request, the soft time limit) drops it without a
+  goodbye, and the error goes to the caller as before: a message that broke mid-way is
   the same transient failure as with a connection of its own. Nothing is re-sent here.
 - Unused for NOTIFLOW_EMAIL_CONNECTION_IDLE_SECONDS, a connection is closed (a reaper thread,
   started with the first kept connection), and all are closed when the worker process stops
@@ -38,6 +40,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+import requests
+from anymail.exceptions import AnymailError
 from django.conf import settings
 from django.core.mail import get_connection
 from django.core.mail.backends.base import BaseEmailBackend
@@ -48,6 +52,18 @@ from workers.providers import Provider
 
 # The refusals an SMTP relay answers in full, the transaction reset before they are raised.
 _SMTP_REFUSALS = (smtplib.SMTPSenderRefused, smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError)
+
+
+def _answered(error: BaseException) -> bool:
+    """Whether the provider answered in full, so the connection is as good as before the message:
+    an SMTP relay's refusal, or an ESP's error that anymail raised from a whole response (an
+    HTTP error status, a body it could not read) or before any request; a request that broke (a
+    timeout, a reset) anymail raises from requests' own error."""
+    if isinstance(error, _SMTP_REFUSALS):
+        return True
+    return isinstance(error, AnymailError) and not isinstance(
+        error.__cause__, requests.RequestException
+    )
 
 
 @dataclass
@@ -101,11 +117,10 @@ def provider_connection(provider: Provider) -> Iterator[BaseEmailBackend]:
                 kept.opened += 1
                 stats["opened"] += 1
             yield kept.backend
-        except _SMTP_REFUSALS:
-            raise
-        except BaseException:
-            _drop(kept.backend)
-            stats["dropped"] += 1
+        except BaseException as error:
+            if not _answered(error):
+                _drop(kept.backend)
+                stats["dropped"] += 1
             raise
         finally:
             kept.last_used = time.monotonic()
