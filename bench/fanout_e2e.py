@@ -80,7 +80,7 @@ class Latencies:
 
     phase: str
     millis: list[float]
-    lane: str = "own"
+    lane: str  # "own" (the urgent worker) or "shared" (the standard queue): one of LANES
 
     def quantile(self, q: float) -> float:
         ordered = sorted(self.millis)
