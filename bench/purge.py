@@ -3,10 +3,10 @@ against their rows deleted one by one (issue 51 §4; docs/reliability/index.md, 
 partition"), at sizes a factor of ten apart, in one run.
 
 For each size N and each way, a database of its own (a copy of one migrated here, its step log
-partitioned by day from 45 days ago to a week ahead, as a 30-day retention keeps it) is loaded
-with N finished runs created 40 days ago, each with three step logs, three status events and a
-send ledger row, then `manage.py purge_logs --older-than 30d` runs on it, as an operator's cron
-runs it:
+and its events partitioned by day from 31 days ago to a week ahead, as a 30-day retention purged
+daily keeps them) is loaded with N finished runs of the day 31 days ago, the one that has just
+passed the cutoff, each with three step logs, three status events and a send ledger row, then
+`manage.py purge_logs --older-than 30d` runs on it, as an operator's daily cron runs it:
 
 - `drop`: the step logs carry their run's `created_at`, as the release writes them from version
   6 on, and the events land in their day's partition (triggers migration 0030): the purge
@@ -37,6 +37,11 @@ import psycopg
 from bench.loading import batches_load
 
 ROOT = Path(__file__).resolve().parents[1]
+# The loaded runs' day: the one a daily purge with a 30-day retention takes (its partitions end at
+# the cutoff; every day before it went in the purges of the days before).
+DAY = "date_trunc('day', now() - interval '31 days', 'UTC')"
+# The runs' times: from noon of that day back (N x 10 ms: 33 minutes for 200,000 runs).
+NOON = f"({DAY} + interval '12 hours')"
 BATCH = 50_000
 WAYS = ("rows", "drop")
 
@@ -48,11 +53,11 @@ SELECT md5('purge-' || i)::uuid, %(workflow)s, %(version)s, 'purge-' || i,
        jsonb_build_object('email', 'user' || i || '@example.com'), 'completed', NULL,
        '{}'::jsonb, 0, t, '', '', t, t + interval '2 seconds', t + interval '2 seconds'
 FROM generate_series(%(first)s::int, %(last)s::int) AS i,
-     LATERAL (SELECT now() - interval '40 days' - i * interval '10 milliseconds' AS t) AS r;
+     LATERAL (SELECT {noon} - i * interval '10 milliseconds' AS t) AS r;
 
 INSERT INTO trigger_event (trigger_id, from_status, to_status, reason, actor, created_at)
 SELECT md5('purge-' || i)::uuid, s.from_status, s.to_status, 'bench', 'bench',
-       now() - interval '40 days'
+       {noon}
 FROM generate_series(%(first)s::int, %(last)s::int) AS i
 CROSS JOIN (VALUES ('', 'enqueued'), ('enqueued', 'processing'), ('processing', 'completed'))
     AS s(from_status, to_status);
@@ -61,7 +66,7 @@ INSERT INTO send_ledger
     (trigger_id, node_id, idempotency_key, channel, status, send_count, result, created_at,
      sent_at, provider, provider_message_id, providers)
 SELECT md5('purge-' || i)::uuid, 'welcome', 'purge-' || i || ':welcome', 'email', 'sent', 1,
-       '{}'::jsonb, now() - interval '40 days', now() - interval '40 days', 'ses',
+       '{}'::jsonb, {noon}, {noon}, 'ses',
        'purge-' || i, ARRAY['ses']
 FROM generate_series(%(first)s::int, %(last)s::int) AS i;
 
@@ -72,10 +77,10 @@ SELECT md5('purge-' || i)::uuid, %(workflow)s, n.node_id, n.channel, 1, t, t,
        jsonb_build_object('message_id', 'purge-' || i || '.' || n.node_id), true, '',
        CASE WHEN %(partitioned)s THEN t END
 FROM generate_series(%(first)s::int, %(last)s::int) AS i,
-     LATERAL (SELECT now() - interval '40 days' - i * interval '10 milliseconds' AS t) AS r
+     LATERAL (SELECT {noon} - i * interval '10 milliseconds' AS t) AS r
 CROSS JOIN (VALUES ('welcome', 'email'), ('text', 'sms'), ('follow_up', 'email'))
     AS n(node_id, channel)
-"""
+""".replace("{noon}", NOON)
 
 # The migration partitions from the day it runs; the history here is older.
 DAYS_SQL = """
@@ -89,12 +94,12 @@ BEGIN
 END
 $$;
 CREATE TABLE step_log_before PARTITION OF step_log
-    FOR VALUES FROM (MINVALUE) TO (date_trunc('day', now(), 'UTC') - interval '45 days');
+    FOR VALUES FROM (MINVALUE) TO ({day});
 SELECT notiflow_step_log_partition_setup_v1('step_log_before');
 SELECT count(*) FROM notiflow_step_log_partitions_v1(now() + interval '8 days', 1);
-"""
+""".replace("{day}", DAY)
 
-# The `drop` way's events: trigger_event partitioned by day from 45 days ago too (the migration's
+# The `drop` way's events: trigger_event partitioned by day from that day too (the migration's
 # first range partition starts two days after it ran; the `rows` way's events stay in the table
 # from before, its DEFAULT partition, as before the upgrade).
 EVENT_DAYS_SQL = """
@@ -108,9 +113,9 @@ BEGIN
 END
 $$;
 SELECT notiflow_trigger_event_partition_v1(d, d + interval '1 day')
-FROM (SELECT date_trunc('day', now(), 'UTC') - interval '45 days' AS d) AS first;
+FROM (SELECT {day} AS d) AS first;
 SELECT count(*) FROM notiflow_trigger_event_partitions_v1(now() + interval '8 days', 1);
-"""
+""".replace("{day}", DAY)
 
 WORKFLOW_SQL = """
 WITH w AS (
@@ -188,14 +193,15 @@ class Loaded:
 
 
 def purge_template(server: str, template: str) -> None:
-    """`template` partitioned by day from 45 days ago to a week ahead, as a 30-day retention keeps
+    """`template` partitioned by day from 31 days ago to a week ahead, as a 30-day retention keeps
     it (it must exist, migrated)."""
     with psycopg.connect(_server_url(server, template), autocommit=True) as conn:
         conn.execute(DAYS_SQL)
 
 
 def purge_load(server: str, template: str, name: str, *, runs: int, way: str) -> Loaded:
-    """Database `name`, a copy of `template`, loaded with `runs` finished runs 40 days old."""
+    """Database `name`, a copy of `template`, loaded with `runs` finished runs of the day 31 days
+    ago."""
     with psycopg.connect(_server_url(server, "postgres"), autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')

@@ -4,8 +4,8 @@ the engine alone, in one run.
 
 Per round (`--repeat`): the engine alone (`--triggers` triggers of email -> sms -> email), then,
 each way (bench/purge.py: `rows`, the step logs in the old table as before the upgrade; `drop`,
-in their day's partition), a database of its own loaded with `--purge-runs` finished runs 40 days
-old and the engine started again; once a tenth of its steps are logged, `manage.py purge_logs
+in their day's partition), a database of its own loaded with `--purge-runs` finished runs of the
+day 31 days ago and the engine started again; once a tenth of its steps are logged, `manage.py purge_logs
 --older-than 30d` runs on the loaded database, on the same server, as an operator's cron runs it.
 
 The engine's rate while the purge runs is the steps it logged between the purge's start and end,
