@@ -5,8 +5,9 @@ the engine alone, in one run.
 Per round (`--repeat`): the engine alone (`--triggers` triggers of email -> sms -> email), then,
 each way (bench/purge.py: `rows`, the step logs in the old table as before the upgrade; `drop`,
 in their day's partition), a database of its own loaded with `--purge-runs` finished runs of the
-day 31 days ago and the engine started again; once a tenth of its steps are logged, `manage.py purge_logs
---older-than 30d` runs on the loaded database, on the same server, as an operator's cron runs it.
+day 31 days ago and the engine started again; once a tenth of its steps are logged, `manage.py
+purge_logs --older-than 30d` runs on the loaded database, on the same server, as an operator's
+daily cron runs it.
 
 The engine's rate while the purge runs is the steps it logged between the purge's start and end,
 over that time; it is compared with the engine alone over the same stretch of its run: from the
@@ -131,8 +132,8 @@ def purge_part_run(bench: Any, say: Any) -> list[PurgeRound]:
 def settle(server: str, engine: str) -> None:
     """Before each engine run: the engine's database vacuumed and analysed (as autovacuum, off on
     the bench's server, would have done: the earlier runs' dead rows), then the server's dirty
-    pages written out and the kernel's too, so that the load's writes, which a day's history 40
-    days old would have had long since, are not flushed during the measured window (where they
+    pages written out and the kernel's too, so that the load's writes, which a day's history a
+    month old would have had long since, are not flushed during the measured window (where they
     halved the engine's rate beside even a paced purge, whose own writes are the ones measured).
     Each engine run starts from the same state."""
     with psycopg.connect(engine, autocommit=True) as conn:
@@ -227,14 +228,14 @@ class _PurgeThread(threading.Thread):
 
     def phases(self) -> list[tuple[str, datetime, datetime]]:
         """(phase, start, end): its start to its first batch line (the process's start, the
-        count and the first batch), the batches to the last one's line, then the rest (the
-        partitions' drops and the report)."""
+        count and the first batch), the batches to the last one's line, then the rest, `end`
+        (the pause after the last batch, the partitions' drops and the report)."""
         if not self.batches:
             return [("all", self.started_at, self.ended_at)]
         return [
             ("start", self.started_at, self.batches[0]),
             ("batches", self.batches[0], self.batches[-1]),
-            ("drops", self.batches[-1], self.ended_at),
+            ("end", self.batches[-1], self.ended_at),
         ]
 
 
