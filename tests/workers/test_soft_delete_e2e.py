@@ -123,9 +123,9 @@ def test_deleted_while_waiting_to_retry_never_retries(api, e2e, smtp_server):
     address = f"defer-{unique()}@example.com"
     trigger_id = fire(api, workflow, {"email": address, "name": "Re", "phone": "+15550152"})
     # The witness goes through the same four attempts about half a second behind (fired once
-    # the run's second attempt is logged, in its first backoff): its last comes after the deleted
-    # run's retry was due. Fired once the first was logged, it was one attempt's time behind,
-    # and came 30 ms before it once.
+    # the run's second attempt is logged, so the run's first 0.5 s backoff is its lead): its last
+    # comes after the deleted run's retry was due. Fired once the first was logged, it was one
+    # attempt's time behind, and came 30 ms before it once.
     wait_for(lambda: step_started(trigger_id, "mail", 2), timeout=10, message="second attempt")
     witness = fire(
         api, workflow, {"email": f"defer-{unique()}@example.com", "name": "W", "phone": "+15550157"}
