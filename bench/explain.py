@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from bench.fixtures import PAYLOAD
 from common.leased_work import sweep_params
+from triggers.models import TriggerInstance
 from triggers.services import trigger_create
 from triggers.sql import CLAIM_SQL, RELEASE_SQL
 from triggers.steps import Release, StepRecord, claim_params, release_params
@@ -33,6 +34,18 @@ class Plan:
     milliseconds: float
     seq_scans: list[str]  # tables read by a sequential scan
     text: str
+
+    @property
+    def partitions(self) -> list[str]:
+        """The partitions of the partitioned history tables that the plan reads: fewer than all
+        is PostgreSQL's pruning at work."""
+        return partitions_read(self.text)
+
+
+def partitions_read(text: str) -> list[str]:
+    return sorted(
+        set(re.findall(r" on ((?:step_log|trigger_event)_(?:legacy|before|p\d{8}))\b", text))
+    )
 
 
 class _Rollback(Exception):
@@ -75,8 +88,12 @@ def plans(workflow: Workflow) -> list[Plan]:
     with connection.cursor() as cursor:  # now claim it for real, so the release and ledger apply
         cursor.execute(CLAIM_SQL, params)
     sweep = sweep_params(RUNS, renudge_lost=True)
-    some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True).first()
-    by_trigger = step_log_list(trigger_id=str(some_log))[:50].query.sql_with_params()
+    # A run's logs as `GET /api/triggers/<id>/logs/` reads them: by the run and its creation
+    # time, so that PostgreSQL reads the run's partition and the old table only.
+    some_log = step_log_list().order_by("-id").values_list("trigger_id", flat=True)[:1].get()
+    created = TriggerInstance.objects.values_list("created_at", flat=True).get(pk=some_log)
+    by_trigger = step_log_list(trigger_id=str(some_log), run_created_at=created)[:50]
+    by_trigger_sql = by_trigger.query.sql_with_params()
     by_node = step_log_list(node_id="welcome")[:50].query.sql_with_params()
     now = timezone.now()
     step_log = {
@@ -104,6 +121,6 @@ def plans(workflow: Workflow) -> list[Plan]:
         _explain("outcome (function: release, event, ledger, step log)", RELEASE_SQL, release),
         _explain("sweep: due", RUNS.sweep_due_sql, sweep),
         _explain("sweep: expired leases", RUNS.sweep_expired_sql, sweep),
-        _explain("logs of a trigger (API)", *by_trigger),
+        _explain("logs of a trigger (API)", *by_trigger_sql),
         _explain("logs of a node, first page (API)", *by_node),
     ]

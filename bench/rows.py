@@ -394,12 +394,17 @@ def _scale_memory_rows(bench: Any, r: dict[str, Any], a: Any) -> list[Row]:
     return rows
 
 
+def _partitions(names: list[str]) -> str:
+    return ", ".join(names) if len(names) <= 3 else f"{len(names)} partitions"
+
+
 def _explain_rows(bench: Any, r: dict[str, Any]) -> list[Row]:
     plans = r.get("explain")
     if not plans:
         return []
     text = "; ".join(
         f"{p.name} {p.milliseconds:.2f} ms"
+        + (f" (reads {_partitions(p.partitions)})" if p.partitions else "")
         + (f" **seq scan {','.join(p.seq_scans)}**" if p.seq_scans else "")
         for p in plans
     )
