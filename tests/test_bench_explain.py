@@ -10,26 +10,12 @@ import pytest
 
 @pytest.mark.django_db
 def test_a_runs_logs_are_read_from_its_partition_and_the_old_table_only():
-    from django.db import connection
-
     from bench.explain import plans
-    from bench.fixtures import ENGINE_DEFINITION
     from bench.rows import _explain_rows
-    from bench.scale import LOAD_SQL
-    from tests.factories import WorkflowFactory
+    from tests.support.history import tiny_history
 
     # A history as the scale part loads it (60 days old, in the old table: no run_created_at).
-    history = WorkflowFactory(definition=ENGINE_DEFINITION)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            LOAD_SQL,
-            {
-                "workflow": history.pk,
-                "version": history.current_version_id,
-                "first": 1,
-                "last": 20,
-            },
-        )
+    history = tiny_history(20)
 
     found = {plan.name: plan for plan in plans(history)}
 

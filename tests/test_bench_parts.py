@@ -183,24 +183,12 @@ def test_the_scale_parts_charts_time_the_panel_uncached_and_cached_at_the_histor
     from django.test.utils import CaptureQueriesContext
 
     from bench.charts import charts_run
-    from bench.fixtures import ENGINE_DEFINITION
     from bench.rows import _scale_memory_rows
-    from bench.scale import LOAD_SQL
-    from tests.factories import WorkflowFactory
+    from tests.support.history import tiny_history
     from triggers.charts import workflow_charts_cache_key
     from triggers.models import TriggerInstance
 
-    history = WorkflowFactory(definition=ENGINE_DEFINITION)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            LOAD_SQL,
-            {
-                "workflow": history.pk,
-                "version": history.current_version_id,
-                "first": 1,
-                "last": 300,
-            },
-        )
+    history = tiny_history(300)
     # 300 runs, one every 2 s, all within the last 24 h of the history; but one moved to a day
     # before the history began, out of the window.
     TriggerInstance.objects.filter(workflow=history, idempotency_key="history-1").update(
