@@ -59,4 +59,5 @@ def test_the_readme_receiver_verifies_a_real_delivery(tmp_path):
     finally:
         process.terminate()
         out, _ = process.communicate(timeout=5)
+    # The receiver prints before it answers, so the line is in the pipe once "delivered" is.
     assert f"notiflow.ping {event.event_id}" in out
