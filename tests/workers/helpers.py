@@ -3,12 +3,13 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from recipients.models import Recipient
 from tests.factories import WorkflowFactory, chain, email_node, sms_node
 from tests.support.stack import wait_for
-from triggers.models import TERMINAL_STATUSES, TriggerInstance
+from triggers.models import TERMINAL_STATUSES, TriggerEvent, TriggerInstance
 from workers.models import StepExecutionLog
 from workers.services.engine import step_execute
 
@@ -37,8 +38,36 @@ def wait_terminal(trigger_id: str, timeout: float = 30) -> TriggerInstance:
         trigger = TriggerInstance.objects.get(pk=trigger_id)
         return trigger if trigger.status in TERMINAL_STATUSES else None
 
-    return wait_for(
-        terminal, timeout=timeout, interval=0.05, message=f"trigger {trigger_id} terminal"
+    try:
+        return wait_for(
+            terminal, timeout=timeout, interval=0.05, message=f"trigger {trigger_id} terminal"
+        )
+    except AssertionError as timed_out:  # say where the run stood, so a failure explains itself
+        raise AssertionError(f"{timed_out}; {run_whereabouts(trigger_id)}") from None
+
+
+def run_whereabouts(trigger_id: str) -> str:
+    """Where a run stands, for a test's failure message: its row's scheduling fields (against
+    the database's clock), its status changes and its step logs."""
+    run = TriggerInstance.objects.get(pk=trigger_id)
+    now = TriggerInstance.objects.filter(pk=trigger_id).values_list(Now(), flat=True).get()
+
+    def ago(moment):
+        return "-" if moment is None else f"{(now - moment).total_seconds():+.2f} s ago"
+
+    events = [
+        f"{e.from_status or '-'}>{e.to_status} {ago(e.created_at)} ({e.reason})"
+        for e in TriggerEvent.objects.filter(trigger_id=trigger_id).order_by("created_at", "pk")
+    ]
+    steps = [
+        f"{s.node_id}#{s.attempt} {'ok' if s.success else s.error} {ago(s.finished_at)}"
+        for s in StepExecutionLog.objects.filter(trigger_id=trigger_id).order_by("started_at")
+    ]
+    return (
+        f"status {run.status}, node {run.current_node_id}, attempts {run.attempts}, "
+        f"available {ago(run.available_at)}, nudged {ago(run.nudged_at)}, "
+        f"lease until {ago(run.lease_until)} by {run.leased_by or '-'}; "
+        f"events {events}; steps {steps}"
     )
 
 
