@@ -32,6 +32,10 @@ pytestmark = pytest.mark.e2e
 
 DRIPS = 8
 DEADLINE = float(STACK_SETTINGS["NOTIFLOW_PUSH_TIMEOUT_SECONDS"])
+# A step log spans the claim to the release: the call's deadline plus the step's own work, which
+# on two cores shared with another test process's stack took up to 1.75 s (a run of
+# tests/workers in two processes). The drip's answer takes 15 s: far beyond either bound.
+STEP_WORK = 2.0
 
 
 @pytest.fixture
@@ -102,7 +106,7 @@ def test_drip_push_endpoints_hold_one_slot_each_worker_and_end_at_the_deadline(a
         for log in logs:
             assert log.error == f"webpush: webpush: {NO_ANSWER}"
             seconds = (log.finished_at - log.started_at).total_seconds()
-            assert DEADLINE <= seconds < DEADLINE + 1, seconds
+            assert DEADLINE <= seconds < DEADLINE + STEP_WORK, seconds
     finally:
         for trigger in triggers:
             with suppress(TriggerStateConflict):  # already failed
