@@ -49,8 +49,8 @@ def wait_terminal(trigger_id: str, timeout: float = 30) -> TriggerInstance:
 def run_whereabouts(trigger_id: str) -> str:
     """Where a run stands, for a test's failure message: its row's scheduling fields (against
     the database's clock), its status changes and its step logs."""
-    run = TriggerInstance.objects.get(pk=trigger_id)
-    now = TriggerInstance.objects.filter(pk=trigger_id).values_list(Now(), flat=True).get()
+    run = TriggerInstance.objects.annotate(now=Now()).get(pk=trigger_id)
+    now = run.now
 
     def ago(moment):
         return "-" if moment is None else f"{(now - moment).total_seconds():+.2f} s ago"
